@@ -1,0 +1,129 @@
+import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { LocalBlobStore } from './blobs/local-blob-store.js';
+import type { BlobStore } from './blobs/blob-store.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { registerApiAuth } from './http/api-auth.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { ApiRateLimiter, type LimiterFactory } from './http/rate-limit.js';
+import { credentialRoutes } from './http/credentials/routes.js';
+import { linkRoutes } from './http/links/routes.js';
+import { settingsRoutes } from './http/settings/routes.js';
+import { statsRoutes } from './http/stats/routes.js';
+import { userRoutes } from './http/users/routes.js';
+import { verificationRoutes } from './http/verifications/routes.js';
+import { TableQueue } from './queue/table-queue.js';
+import type { Queue } from './queue/queue.js';
+import { migrateToLatest, openDatabase, type Db } from './store/database.js';
+import { seedDefaults } from './store/seed.js';
+
+export interface BuildOptions {
+  config: Config;
+  clock?: Clock;
+  /** Adapters chosen by the caller (scale-out, tests); embedded defaults otherwise. */
+  db?: Db;
+  queue?: Queue;
+  blobs?: BlobStore;
+  limiterFactory?: LimiterFactory;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface Verity {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Starts the in-process workers (queue consumers). */
+  startWorkers(): Promise<void>;
+  /** Stops workers, closes the HTTP server and the database. */
+  close(): Promise<void>;
+}
+
+/** Request bodies of the JSON API are small; uploads have their own limit on their routes. */
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** Builds a Verity from a configuration: adapters, migrations, default data, routes. */
+export async function buildVerity(options: BuildOptions): Promise<Verity> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: false,
+    // Ids are the only path parameters; a very long URL is an attack, not a request.
+    routerOptions: { maxParamLength: 200 },
+    requestTimeout: 60_000,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const db = options.db ?? (await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
+  await migrateToLatest(db);
+  await seedDefaults(db, clock);
+
+  const queue = options.queue ?? new TableQueue(db, clock, app.log);
+  const ctx: AppContext = {
+    config,
+    db,
+    queue,
+    blobs: options.blobs ?? new LocalBlobStore(join(config.dataDir, 'blobs')),
+    clock,
+    log: app.log,
+    signals: new EventEmitter(),
+  };
+
+  registerErrorHandler(app);
+  await app.register(formbody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Verity API',
+        version: '1.0.0',
+        description: 'Identity verification: users, verifications, templates, documents, statistics.',
+      },
+      servers: [{ url: config.baseUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerApiAuth(app, ctx, new ApiRateLimiter(options.limiterFactory));
+  await app.register(userRoutes(ctx));
+  await app.register(verificationRoutes(ctx));
+  await app.register(settingsRoutes(ctx));
+  await app.register(statsRoutes(ctx));
+  await app.register(credentialRoutes(ctx));
+  await app.register(linkRoutes(ctx));
+
+  let workersStarted = false;
+  return {
+    app,
+    ctx,
+    async startWorkers() {
+      if (workersStarted) return;
+      workersStarted = true;
+      if (queue instanceof TableQueue) await queue.recoverAbandoned();
+      await queue.start();
+    },
+    async close() {
+      await queue.stop();
+      await app.close();
+      await db.destroy();
+    },
+  };
+}

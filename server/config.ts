@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const boolFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** The environment variables Verity reads, validated once at boot. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  VERITY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  VERITY_DATA_DIR: z.string().min(1).default('./data'),
+  VERITY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  VERITY_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for the embedded SQLite database)')
+    .optional(),
+  VERITY_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  VERITY_BLOB_URL: z.string().regex(/^s3:\/\//, 'must be an s3:// URL').optional(),
+  VERITY_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  VERITY_ALLOW_PRIVATE_WEBHOOKS: boolFromEnv.optional(),
+  VERITY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Public base URL used in links, without a trailing slash. */
+  baseUrl: string;
+  dataDir: string;
+  /** Server secret for magic links and other signatures. */
+  secret: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  blobUrl: string | undefined;
+  smtpUrl: string | undefined;
+  allowPrivateWebhooks: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Reads and validates the configuration. A bad value stops the boot with a message naming the
+ * variable; nothing starts half-configured.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.VERITY_DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const baseUrl = (e.VERITY_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl,
+    dataDir,
+    secret: e.VERITY_SECRET ?? readOrCreateSecret(dataDir),
+    databaseUrl: e.VERITY_DATABASE_URL,
+    redisUrl: e.VERITY_REDIS_URL,
+    blobUrl: e.VERITY_BLOB_URL,
+    smtpUrl: e.VERITY_SMTP_URL,
+    // Development default: loopback receivers are allowed unless a public base URL is configured.
+    allowPrivateWebhooks: e.VERITY_ALLOW_PRIVATE_WEBHOOKS ?? e.VERITY_BASE_URL === undefined,
+    logLevel: e.VERITY_LOG_LEVEL,
+  };
+}
+
+/** The generated secret lives in the data dir so links stay valid across restarts. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+  return secret;
+}

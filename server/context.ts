@@ -1,0 +1,22 @@
+import type { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BlobStore } from './blobs/blob-store.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Queue } from './queue/queue.js';
+import type { Db } from './store/database.js';
+
+/** The adapters a running Verity works with; built once at boot and handed to every module. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  queue: Queue;
+  blobs: BlobStore;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /**
+   * In-process signals. `outbox` is emitted after a transaction that wrote events commits, so the
+   * relay picks them up at once instead of at its next poll.
+   */
+  signals: EventEmitter<{ outbox: [] }>;
+}

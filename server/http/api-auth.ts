@@ -1,0 +1,52 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { errors } from '../errors.js';
+import type { ApiKeyRow } from '../store/schema.js';
+import { findActiveKey, touchApiKey } from '../store/api-keys-repo.js';
+import type { ApiRateLimiter } from './rate-limit.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API key that authenticated this request (customer API routes only). */
+    apiKey?: ApiKeyRow;
+  }
+}
+
+/** Routes under these prefixes are the customer API: User-Agent, Bearer key and rate limits apply. */
+export function isCustomerApi(url: string): boolean {
+  return url.startsWith('/api/') && !url.startsWith('/api/openapi.json');
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Order per spec: a missing User-Agent is refused before anything else (403), then the key (401),
+ * then the rate limit (429). The rate-limit headers go on every answer, errors included.
+ */
+export function registerApiAuth(app: FastifyInstance, ctx: AppContext, limiter: ApiRateLimiter): void {
+  // last_used_at is written at most once a minute per key, so reads do not turn into writes.
+  const lastTouched = new Map<number, number>();
+
+  app.addHook('onRequest', async (req: FastifyRequest, reply) => {
+    if (!isCustomerApi(req.url)) return;
+    if (!req.headers['user-agent']?.trim()) throw errors.missingUserAgent();
+    const header = req.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) throw errors.unauthenticated();
+    const key = await findActiveKey(ctx.db, match[1]!);
+    if (!key) throw errors.unauthenticated();
+    req.apiKey = key;
+
+    const decision = await limiter.consume(String(key.id), key.rate_per_second, key.rate_per_minute);
+    reply.header('x-ratelimit-limit', decision.limit);
+    reply.header('x-ratelimit-remaining', decision.remaining);
+    reply.header('x-ratelimit-reset', decision.reset);
+    if (!decision.allowed) throw errors.rateLimited(decision.retryAfterSeconds);
+
+    const now = ctx.clock.now().getTime();
+    if ((lastTouched.get(key.id) ?? 0) + LAST_USED_RESOLUTION_MS <= now) {
+      lastTouched.set(key.id, now);
+      await touchApiKey(ctx.db, key.id, new Date(now));
+    }
+  });
+}

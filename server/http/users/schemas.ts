@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { SORTABLE_USER_FIELDS } from '../../store/users-repo.js';
+import { booleanish, e164Phone, email, httpUrl, jsonString, templateName, userSchema } from '../schemas.js';
+
+const text = (max = 255) => z.string().trim().max(max);
+
+export const createUserBody = z.object({
+  email,
+  notice: text(2000).optional(),
+  send_link: booleanish.optional(),
+  send_sms: booleanish.optional(),
+  template_id: templateName.optional(),
+  reference_id: text().min(1).optional(),
+  phone: e164Phone.optional(),
+  first_name: text().optional(),
+  last_name: text().optional(),
+  username: text().min(1).optional(),
+  custom_verify_data: jsonString.optional(),
+  order_id: text().optional(),
+  completion_url: httpUrl.optional(),
+  redirect_url: httpUrl.optional(),
+  deaNumber: text(64).optional(),
+});
+
+export const createUserResponse = z.object({
+  status: z.literal('success'),
+  id: z.number().int(),
+  magic_link: z.string(),
+});
+
+export const updateUserBody = z
+  .object({
+    email: email.optional(),
+    username: text().min(1).optional(),
+    first_name: text().optional(),
+    last_name: text().optional(),
+    status: z.string().optional(),
+    phone: e164Phone.optional(),
+    reference_id: text().min(1).optional(),
+    template_id: templateName.optional(),
+    custom_verify_data: jsonString.optional(),
+    order_id: text().optional(),
+  })
+  .nullish();
+
+export const userIdParams = z.object({ id: z.string() });
+
+const sortValues = SORTABLE_USER_FIELDS.flatMap((f) => [f, `-${f}`] as const);
+
+export const listUsersQuery = z.object({
+  per_page: z.coerce.number().int().min(1).optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  'filter[search]': z.string().max(255).optional(),
+  'filter[email]': z.string().max(254).optional(),
+  'filter[status]': z.string().max(32).optional(),
+  sort: z.enum(sortValues as [string, ...string[]]).optional(),
+});
+
+export const listUsersResponse = z.object({
+  data: z.array(userSchema),
+  links: z.object({
+    first: z.string(),
+    last: z.string(),
+    prev: z.string().nullable(),
+    next: z.string().nullable(),
+  }),
+  meta: z.object({
+    current_page: z.number().int(),
+    from: z.number().int().nullable(),
+    last_page: z.number().int(),
+    path: z.string(),
+    per_page: z.number().int(),
+    to: z.number().int().nullable(),
+    total: z.number().int(),
+  }),
+});
+
+export const verifyUrlBody = z
+  .object({ expiration_hours: z.coerce.number().int().min(1).max(24 * 365).optional() })
+  .nullish();
+
+export const verifyUrlResponse = z.object({ short_url: z.string(), full_url: z.string() });

@@ -1,0 +1,123 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import {
+  DOCUMENT_METHOD_ID,
+  resolveMethod,
+  resolveStatus,
+  type VerificationStatusValue,
+} from '../../domain/catalogue.js';
+import { isRemovable } from '../../domain/verification-rules.js';
+import { errors, fieldError } from '../../errors.js';
+import { userView } from '../../services/user-view.js';
+import { moveDocumentWorkflow, moveVerification, refreshUserStatus } from '../../services/verifications.js';
+import { findWorkflow } from '../../store/templates-repo.js';
+import { findUserById } from '../../store/users-repo.js';
+import { bearerSecurity, commonErrors, errorBody, userSchema } from '../schemas.js';
+import { parseUserId } from '../users/routes.js';
+
+const keyOrId = z.union([z.string().min(1).max(64), z.number().int()]);
+
+const updateVerificationBody = z.object({
+  verification_id: keyOrId,
+  status: keyOrId,
+  current_workflow_id: z.string().max(128).optional(),
+  remarks: z.string().max(2000).optional(),
+});
+
+/** Per-user verification methods: spec 4.5 and 4.6. */
+export function verificationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['Verifications'];
+
+    app.patch(
+      '/api/users/:user_id/verifications',
+      {
+        schema: {
+          tags,
+          summary: 'Update verification status',
+          description: 'Method and status each accept the stable key or the legacy numeric id.',
+          security: bearerSecurity,
+          params: z.object({ user_id: z.string() }),
+          body: updateVerificationBody,
+          response: {
+            200: z.object({ status: z.literal('success'), data: userSchema }),
+            404: errorBody,
+            422: errorBody,
+            ...commonErrors,
+          },
+        },
+      },
+      async (req) => {
+        const userId = parseUserId(req.params.user_id);
+        const { verification_id, status, current_workflow_id, remarks } = req.body;
+        const method = resolveMethod(verification_id);
+        if (!method) throw fieldError('verification_id', 'The selected verification_id is invalid.');
+        const next = resolveStatus(status);
+        if (next === undefined) throw fieldError('status', 'The selected status is invalid.');
+
+        const user = await ctx.db.transaction().execute(async (trx) => {
+          const existing = await findUserById(trx, userId);
+          if (!existing) throw errors.userNotFound();
+          if (method.id === DOCUMENT_METHOD_ID) {
+            if (!current_workflow_id) {
+              throw fieldError('current_workflow_id', 'The current_workflow_id field is required for Document / ID.');
+            }
+            const workflow = await findWorkflow(trx, current_workflow_id);
+            if (!workflow) throw fieldError('current_workflow_id', 'The selected current_workflow_id is invalid.');
+            const moved = await moveDocumentWorkflow(trx, ctx.clock, userId, workflow.raw_id, next as VerificationStatusValue, remarks ?? null);
+            if (!moved) throw fieldError('current_workflow_id', 'This document workflow is not assigned to the user.');
+          } else {
+            const moved = await moveVerification(trx, ctx.clock, userId, method.id, next, {
+              ...(remarks !== undefined ? { remarks } : {}),
+            });
+            if (!moved) throw fieldError('verification_id', 'This verification is not assigned to the user.');
+          }
+          return (await findUserById(trx, userId))!;
+        });
+        ctx.signals.emit('outbox');
+        return { status: 'success' as const, data: await userView(ctx.db, user, ctx.config.baseUrl) };
+      },
+    );
+
+    app.delete(
+      '/api/users/:user_id/verifications/:verification',
+      {
+        schema: {
+          tags,
+          summary: 'Remove an assigned verification method',
+          description: 'Only while the method is `assigned`; otherwise `verification_not_removable` (409).',
+          security: bearerSecurity,
+          params: z.object({ user_id: z.string(), verification: z.string() }),
+          response: { 200: z.object({ success: z.literal(true) }), 404: errorBody, 409: errorBody, ...commonErrors },
+        },
+      },
+      async (req) => {
+        const userId = parseUserId(req.params.user_id);
+        const method = resolveMethod(req.params.verification);
+        await ctx.db.transaction().execute(async (trx) => {
+          if (!(await findUserById(trx, userId))) throw errors.userNotFound();
+          const row = method
+            ? await trx
+                .selectFrom('user_verifications')
+                .select('status')
+                .where('user_id', '=', userId)
+                .where('method_id', '=', method.id)
+                .executeTakeFirst()
+            : undefined;
+          if (!method || !row) throw errors.notFound('Verification Not Found');
+          if (!isRemovable(row.status as VerificationStatusValue)) throw errors.verificationNotRemovable();
+          await trx.deleteFrom('user_verifications').where('user_id', '=', userId).where('method_id', '=', method.id).execute();
+          if (method.id === DOCUMENT_METHOD_ID) {
+            await trx.deleteFrom('user_workflows').where('user_id', '=', userId).where('status', '=', 0).execute();
+          }
+          await trx.updateTable('users').set({ updated_at: ctx.clock.now().toISOString() }).where('id', '=', userId).execute();
+          // Removing the last open method can complete the user.
+          await refreshUserStatus(trx, ctx.clock, userId);
+        });
+        ctx.signals.emit('outbox');
+        return { success: true as const };
+      },
+    );
+  };
+}

@@ -1,0 +1,89 @@
+import { buildVerity, type Verity } from './app.js';
+import { generatePassword, hashPassword } from './auth/passwords.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { operatorCommands } from './cli/operator.js';
+import { processIo, UsageError, type CliIo } from './cli/io.js';
+import { migrateToLatest, openDatabase } from './store/database.js';
+
+const USAGE = `Usage: verity <command>
+
+  start                      API and in-process workers (what \`npm start\` runs)
+  serve                      API only
+  worker                     workers only
+  migrate                    bring the database schema up to date
+  keys create --name NAME [--rate-per-second N --rate-per-minute N] | keys list | keys revoke ID
+  templates create --name tmpl_xxx --methods email,phone,document_id,... | templates list
+  users create --email E [--template tmpl_x]`;
+
+/** Creates the first admin on a fresh install and says, once, how to sign in. */
+async function ensureFirstAdmin(verity: Verity, config: Config, io: CliIo): Promise<void> {
+  const { db, clock } = verity.ctx;
+  const existing = await db.selectFrom('admins').select('id').limit(1).executeTakeFirst();
+  if (existing) return;
+  const password = generatePassword();
+  const email = 'admin@localhost';
+  await db
+    .insertInto('admins')
+    .values({ email, password_hash: await hashPassword(password), created_at: clock.now().toISOString() })
+    .execute();
+  io.out('');
+  io.out('  Verity is set up. This is shown only once:');
+  io.out(`    Admin sign-in:  ${config.baseUrl}/admin   e-mail ${email}   password ${password}`);
+  io.out('    API key:        npm run verity -- keys create --name my-backend');
+  io.out(`    API docs:       ${config.baseUrl}/docs`);
+  io.out('');
+}
+
+async function runServer(config: Config, io: CliIo, mode: 'start' | 'serve' | 'worker'): Promise<number> {
+  const verity = await buildVerity({ config });
+  await ensureFirstAdmin(verity, config, io);
+  if (mode !== 'worker') await verity.app.listen({ port: config.port, host: config.host });
+  if (mode !== 'serve') await verity.startWorkers();
+  io.out(`Verity ${mode === 'worker' ? 'worker running' : `listening on ${config.baseUrl}`} (data in ${config.dataDir})`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  // Graceful: stop taking work, finish what is in hand, close connections.
+  await verity.close();
+  return 0;
+}
+
+export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    if (!command || command === 'help' || command === '--help') {
+      io.out(USAGE);
+      return command ? 0 : 1;
+    }
+    const config = loadConfig(env);
+    if (command === 'start' || command === 'serve' || command === 'worker') return await runServer(config, io, command);
+    if (command === 'migrate') {
+      const db = await openDatabase(config);
+      await migrateToLatest(db);
+      await db.destroy();
+      io.out('Database is up to date.');
+      return 0;
+    }
+    const handler = operatorCommands[command];
+    if (!handler) throw new UsageError(`Unknown command: ${command}\n\n${USAGE}`);
+    const verity = await buildVerity({ config, logger: false });
+    try {
+      await handler(verity, args, io);
+    } finally {
+      await verity.close();
+    }
+    return 0;
+  } catch (error: unknown) {
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      io.err(error.message);
+      return 2;
+    }
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      io.err(error.message);
+      return 2;
+    }
+    throw error;
+  }
+}

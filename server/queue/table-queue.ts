@@ -1,0 +1,255 @@
+import { sql } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { Db, Executor } from '../store/database.js';
+import type { JobRow } from '../store/schema.js';
+import {
+  exponentialBackoff,
+  PermanentFailure,
+  RetryLater,
+  type EnqueueOptions,
+  type JobHandler,
+  type ProcessOptions,
+  type Queue,
+} from './queue.js';
+
+interface Registered {
+  handler: JobHandler<unknown>;
+  concurrency: number;
+  backoffMs: (attempt: number) => number;
+  leaseMs: number;
+  running: number;
+}
+
+export interface Logger {
+  error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * The embedded queue: jobs are rows of the `jobs` table in the same database, claimed by
+ * in-process workers. A claim is one UPDATE … RETURNING, so a job runs once per claim; a claim has
+ * a lease, and a job whose worker died is taken again when the lease runs out.
+ */
+export class TableQueue implements Queue {
+  readonly #queues = new Map<string, Registered>();
+  readonly #inFlight = new Set<Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+  #pumping = false;
+  #again = false;
+  #idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly pollMs = 250,
+  ) {}
+
+  async enqueue(queue: string, payload: unknown, options: EnqueueOptions = {}, executor: Executor = this.db): Promise<void> {
+    const now = this.clock.now();
+    await executor
+      .insertInto('jobs')
+      .values({
+        queue,
+        payload: JSON.stringify(payload),
+        state: 'waiting',
+        attempts: 0,
+        max_attempts: options.maxAttempts ?? 5,
+        run_at: new Date(now.getTime() + (options.delayMs ?? 0)).toISOString(),
+        locked_until: null,
+        last_error: null,
+        created_at: now.toISOString(),
+        finished_at: null,
+      })
+      .execute();
+    // A job written inside a transaction is only visible after commit; poke on the next tick.
+    if (this.#running) setImmediate(() => this.poke());
+  }
+
+  process<P>(queue: string, handler: JobHandler<P>, options: ProcessOptions = {}): void {
+    this.#queues.set(queue, {
+      handler: handler as JobHandler<unknown>,
+      concurrency: options.concurrency ?? 4,
+      backoffMs: options.backoffMs ?? exponentialBackoff,
+      leaseMs: options.leaseMs ?? 5 * 60_000,
+      running: 0,
+    });
+  }
+
+  async start(): Promise<void> {
+    if (this.#running) return;
+    this.#running = true;
+    this.#schedule();
+    this.poke();
+  }
+
+  /** Embedded mode is one process: work left `active` by a crash is ours to take back at once. */
+  async recoverAbandoned(): Promise<number> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ state: 'waiting', locked_until: null })
+      .where('state', '=', 'active')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  poke(): void {
+    if (!this.#running) return;
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    this.#pumping = true;
+    void this.#pump().finally(() => {
+      this.#pumping = false;
+      if (this.#again) {
+        this.#again = false;
+        this.poke();
+      } else {
+        void this.#checkIdle();
+      }
+    });
+  }
+
+  whenIdle(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#idleWaiters.push(resolve);
+      this.poke();
+      void this.#checkIdle();
+    });
+  }
+
+  #schedule(): void {
+    if (!this.#running) return;
+    this.#timer = setTimeout(() => {
+      this.poke();
+      this.#schedule();
+    }, this.pollMs);
+    this.#timer.unref();
+  }
+
+  async #pump(): Promise<void> {
+    for (const [name, q] of this.#queues) {
+      const free = q.concurrency - q.running;
+      if (free <= 0 || !this.#running) continue;
+      let claimed: JobRow[];
+      try {
+        claimed = await this.#claim(name, free, q.leaseMs);
+      } catch (error: unknown) {
+        this.log.error({ err: error, queue: name }, 'queue claim failed');
+        continue;
+      }
+      for (const job of claimed) this.#run(q, job);
+    }
+  }
+
+  async #claim(queue: string, limit: number, leaseMs: number): Promise<JobRow[]> {
+    const now = this.clock.now();
+    const nowIso = now.toISOString();
+    const lease = new Date(now.getTime() + leaseMs).toISOString();
+    const due = this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('queue', '=', queue)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', '=', 'waiting'), eb('run_at', '<=', nowIso)]),
+          eb.and([eb('state', '=', 'active'), eb('locked_until', '<=', nowIso)]),
+        ]),
+      )
+      .orderBy('run_at')
+      .limit(limit);
+    return this.db
+      .updateTable('jobs')
+      .set({ state: 'active', attempts: sql`attempts + 1`, locked_until: lease })
+      .where('id', 'in', due)
+      .returningAll()
+      .execute();
+  }
+
+  #run(q: Registered, job: JobRow): void {
+    q.running++;
+    const task = (async () => {
+      try {
+        await q.handler(JSON.parse(job.payload) as unknown, {
+          id: String(job.id),
+          queue: job.queue,
+          attempt: job.attempts,
+          maxAttempts: job.max_attempts,
+        });
+        await this.db.deleteFrom('jobs').where('id', '=', job.id).execute();
+      } catch (error: unknown) {
+        await this.#fail(q, job, error);
+      } finally {
+        q.running--;
+      }
+    })();
+    this.#inFlight.add(task);
+    void task.finally(() => {
+      this.#inFlight.delete(task);
+      this.poke();
+    });
+  }
+
+  async #fail(q: Registered, job: JobRow, error: unknown): Promise<void> {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const permanent = error instanceof PermanentFailure || job.attempts >= job.max_attempts;
+    const now = this.clock.now();
+    try {
+      if (permanent) {
+        await this.db
+          .updateTable('jobs')
+          .set({ state: 'failed', locked_until: null, last_error: message, finished_at: now.toISOString() })
+          .where('id', '=', job.id)
+          .execute();
+        this.log.warn({ queue: job.queue, jobId: job.id, attempts: job.attempts }, 'job failed for good');
+      } else {
+        const delay = error instanceof RetryLater ? error.delayMs : q.backoffMs(job.attempts);
+        await this.db
+          .updateTable('jobs')
+          .set({
+            state: 'waiting',
+            locked_until: null,
+            last_error: message,
+            run_at: new Date(now.getTime() + delay).toISOString(),
+          })
+          .where('id', '=', job.id)
+          .execute();
+      }
+    } catch (dbError: unknown) {
+      // The lease will expire and the job will be taken again: nothing is lost.
+      this.log.error({ err: dbError, queue: job.queue, jobId: job.id }, 'could not record job failure');
+    }
+  }
+
+  async #checkIdle(): Promise<void> {
+    if (this.#idleWaiters.length === 0 || this.#pumping || this.#inFlight.size > 0) return;
+    const names = [...this.#queues.keys()];
+    if (names.length > 0) {
+      const nowIso = this.clock.now().toISOString();
+      const pending = await this.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('queue', 'in', names)
+        .where((eb) => eb.or([eb('state', '=', 'active'), eb.and([eb('state', '=', 'waiting'), eb('run_at', '<=', nowIso)])]))
+        .limit(1)
+        .executeTakeFirst();
+      if (pending) {
+        this.poke();
+        return;
+      }
+    }
+    if (this.#inFlight.size > 0 || this.#pumping) return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const w of waiters) w();
+  }
+}

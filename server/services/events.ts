@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import { buildEventPayload } from '../domain/event-payload.js';
+import type { EventType } from '../domain/verification-rules.js';
+import type { VerificationStatusValue } from '../domain/catalogue.js';
+import type { Executor } from '../store/database.js';
+import { findUserById, verificationsForUsers } from '../store/users-repo.js';
+
+export interface EventInput {
+  type: EventType;
+  userId: number;
+  methodId?: number;
+  previousStatus?: string;
+}
+
+/**
+ * Writes an event to the outbox with its whole payload, built from the state inside the same
+ * transaction as the change that caused it (spec 6.3); delivery happens later from the outbox.
+ */
+export async function recordEvent(trx: Executor, clock: Clock, input: EventInput): Promise<string> {
+  const user = await findUserById(trx, input.userId);
+  if (!user) throw new Error('recordEvent: user vanished inside its own transaction');
+  const verifications = await verificationsForUsers(trx, [user.id]);
+  const id = randomUUID();
+  const occurredAt = clock.now();
+  const payload = buildEventPayload({
+    id,
+    type: input.type,
+    occurredAt,
+    user,
+    verifications: verifications.map((v) => ({
+      method_id: v.method_id,
+      status: v.status as VerificationStatusValue,
+      attributes: JSON.parse(v.attributes) as Record<string, unknown>,
+      started_at: v.started_at,
+      completed_at: v.completed_at,
+    })),
+    ...(input.methodId !== undefined ? { methodId: input.methodId } : {}),
+    ...(input.previousStatus !== undefined ? { previousStatus: input.previousStatus } : {}),
+  });
+  await trx
+    .insertInto('events')
+    .values({
+      id,
+      type: input.type,
+      user_id: user.id,
+      occurred_at: occurredAt.toISOString(),
+      payload: JSON.stringify(payload),
+      dispatched_at: null,
+    })
+    .execute();
+  return id;
+}

@@ -1,0 +1,59 @@
+import { DOCUMENT_METHOD_ID, VerificationStatus } from '../domain/catalogue.js';
+import type { Clock } from '../clock.js';
+import type { Executor } from '../store/database.js';
+import { listWorkflows, type TemplateWithParts } from '../store/templates-repo.js';
+import { refreshUserStatus } from './verifications.js';
+
+/**
+ * Gives a user a template: each of its methods at `assigned` (spec 3.2), methods outside it dropped,
+ * and for Document / ID the template's document workflows (or the first workflow when the template
+ * names none) at `assigned`. Statuses of a previous template do not carry over: a switched template
+ * is a fresh round (re-verification).
+ */
+export async function assignTemplate(trx: Executor, clock: Clock, userId: number, template: TemplateWithParts): Promise<void> {
+  const now = clock.now().toISOString();
+  await trx.deleteFrom('user_verifications').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('user_workflows').where('user_id', '=', userId).execute();
+  if (template.methodIds.length) {
+    await trx
+      .insertInto('user_verifications')
+      .values(
+        template.methodIds.map((method_id, position) => ({
+          user_id: userId,
+          method_id,
+          status: VerificationStatus.assigned,
+          attributes: '{}',
+          position,
+          started_at: null,
+          completed_at: null,
+          remarks: null,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+  if (template.methodIds.includes(DOCUMENT_METHOD_ID)) {
+    let workflowIds = template.workflowRawIds;
+    if (workflowIds.length === 0) {
+      const first = (await listWorkflows(trx))[0];
+      workflowIds = first ? [first.raw_id] : [];
+    }
+    if (workflowIds.length) {
+      await trx
+        .insertInto('user_workflows')
+        .values(
+          workflowIds.map((workflow_raw_id) => ({
+            user_id: userId,
+            workflow_raw_id,
+            status: VerificationStatus.assigned,
+            remarks: null,
+            completed_at: null,
+            updated_at: now,
+          })),
+        )
+        .execute();
+    }
+  }
+  await trx.updateTable('users').set({ template_id: template.id, updated_at: now }).where('id', '=', userId).execute();
+  await refreshUserStatus(trx, clock, userId);
+}

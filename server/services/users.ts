@@ -1,0 +1,193 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import { Role, resolveUserStatus, type UserStatus } from '../domain/catalogue.js';
+import { errors } from '../errors.js';
+import { buildMagicLink } from '../links/magic-link.js';
+import type { Executor } from '../store/database.js';
+import type { UserRow, UserUpdate } from '../store/schema.js';
+import { readSettings } from '../store/settings-repo.js';
+import { findTemplate } from '../store/templates-repo.js';
+import { deleteUserRow, findUserById, insertUser, usernameTaken } from '../store/users-repo.js';
+import { assignTemplate } from './templates.js';
+import { setUserStatus } from './verifications.js';
+
+export interface CreateUserInput {
+  email: string;
+  notice?: string | undefined;
+  send_link?: boolean | undefined;
+  send_sms?: boolean | undefined;
+  template_id?: string | undefined;
+  reference_id?: string | undefined;
+  phone?: string | undefined;
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  username?: string | undefined;
+  custom_verify_data?: string | undefined;
+  order_id?: string | undefined;
+  completion_url?: string | undefined;
+  redirect_url?: string | undefined;
+  deaNumber?: string | undefined;
+}
+
+export interface UpdateUserInput {
+  email?: string | undefined;
+  username?: string | undefined;
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  status?: string | undefined;
+  phone?: string | undefined;
+  reference_id?: string | undefined;
+  template_id?: string | undefined;
+  custom_verify_data?: string | undefined;
+  order_id?: string | undefined;
+}
+
+/** Notification job queue name; the notifier (magic-link issue) consumes it. */
+export const NOTIFY_QUEUE = 'notify';
+export interface NotifyLinkJob {
+  kind: 'magic_link';
+  userId: number;
+  channel: 'email' | 'sms';
+}
+
+/** The base of links: the account's custom domain when set, else the configured base URL. */
+export async function linkBase(ctx: AppContext, ex: Executor = ctx.db): Promise<string> {
+  const settings = await readSettings(ex);
+  return (settings.custom_domain ?? ctx.config.baseUrl).replace(/\/+$/, '');
+}
+
+/** A fresh signed magic link for the user (spec 2.5). */
+export async function magicLinkFor(ctx: AppContext, user: UserRow, hours?: number, ex: Executor = ctx.db): Promise<{ url: string; expiresAt: Date }> {
+  const settings = await readSettings(ex);
+  const lifetime = hours ?? settings.link_lifetime_hours;
+  const expiresAt = new Date(ctx.clock.now().getTime() + lifetime * 3_600_000);
+  const url = buildMagicLink(await linkBase(ctx, ex), ctx.config.secret, {
+    key: user.link_key,
+    expires: Math.floor(expiresAt.getTime() / 1000),
+  });
+  return { url, expiresAt };
+}
+
+async function resolveTemplate(ex: Executor, name: string) {
+  const template = await findTemplate(ex, { name });
+  if (!template) throw errors.invalidTemplate();
+  return template;
+}
+
+/** A username for a user who gave none: the e-mail, made unique with a counter when taken. */
+async function defaultUsername(ex: Executor, email: string): Promise<string> {
+  if (!(await usernameTaken(ex, email))) return email;
+  for (let n = 2; n < 1000; n++) {
+    const candidate = `${email}-${n}`;
+    if (!(await usernameTaken(ex, candidate))) return candidate;
+  }
+  return `${email}-${randomBytes(4).toString('hex')}`;
+}
+
+export async function createUser(ctx: AppContext, input: CreateUserInput): Promise<{ user: UserRow; magicLink: string }> {
+  if (input.send_sms && !input.phone) throw errors.validation({ phone: ['A phone number is required when send_sms is set.'] });
+  const user = await ctx.db.transaction().execute(async (trx) => {
+    if (input.username !== undefined && (await usernameTaken(trx, input.username))) {
+      throw errors.validation({ username: ['The username has already been taken.'] });
+    }
+    const settings = await readSettings(trx);
+    const templateName = input.template_id ?? settings.default_template ?? undefined;
+    const template = templateName ? await resolveTemplate(trx, templateName) : undefined;
+    const now = ctx.clock.now().toISOString();
+    const id = await insertUser(trx, {
+      uuid: randomUUID(),
+      first_name: input.first_name ?? null,
+      last_name: input.last_name ?? null,
+      username: input.username ?? (await defaultUsername(trx, input.email)),
+      email: input.email,
+      phone: input.phone ?? null,
+      avatar: null,
+      address: null,
+      country_id: null,
+      role_id: Role.endUser,
+      status: 'Unconfirmed',
+      birthday: null,
+      last_login: null,
+      two_factor_country_code: null,
+      two_factor_phone: null,
+      two_factor_options: null,
+      email_verified_at: null,
+      notice: input.notice ?? null,
+      reference_id: input.reference_id ?? null,
+      template_id: null,
+      custom_verify_data: input.custom_verify_data ?? null,
+      order_id: input.order_id ?? null,
+      completion_url: input.completion_url ?? null,
+      redirect_url: input.redirect_url ?? null,
+      dea_number: input.deaNumber ?? null,
+      link_key: randomBytes(24).toString('base64url'),
+      ip: null,
+      ip_country: null,
+      last_activity: null,
+      created_at: now,
+      updated_at: now,
+    });
+    if (template) await assignTemplate(trx, ctx.clock, id, template);
+    if (input.send_link) await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: id, channel: 'email' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
+    if (input.send_sms) await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: id, channel: 'sms' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
+    return (await findUserById(trx, id))!;
+  });
+  ctx.signals.emit('outbox');
+  const { url } = await magicLinkFor(ctx, user);
+  return { user, magicLink: url };
+}
+
+export async function updateUser(ctx: AppContext, id: number, input: UpdateUserInput): Promise<UserRow> {
+  const supplied = Object.entries(input).filter(([, v]) => v !== undefined);
+  if (supplied.length === 0) throw errors.invalidData();
+  const user = await ctx.db.transaction().execute(async (trx) => {
+    const existing = await findUserById(trx, id);
+    if (!existing) throw errors.userNotFound();
+    let status: UserStatus | undefined;
+    if (input.status !== undefined) {
+      status = resolveUserStatus(input.status);
+      if (!status) throw errors.validation({ status: ['The selected status is invalid.'] });
+    }
+    if (input.username !== undefined && (await usernameTaken(trx, input.username, id))) {
+      throw errors.validation({ username: ['The username has already been taken.'] });
+    }
+    const template = input.template_id !== undefined ? await resolveTemplate(trx, input.template_id) : undefined;
+    const patch: UserUpdate = { updated_at: ctx.clock.now().toISOString() };
+    for (const field of ['email', 'username', 'first_name', 'last_name', 'phone', 'reference_id', 'custom_verify_data', 'order_id'] as const) {
+      if (input[field] !== undefined) patch[field] = input[field];
+    }
+    await trx.updateTable('users').set(patch).where('id', '=', id).execute();
+    if (template) await assignTemplate(trx, ctx.clock, id, template);
+    if (status) {
+      const current = (await findUserById(trx, id))!.status as UserStatus;
+      await setUserStatus(trx, ctx.clock, id, current, status);
+    }
+    return (await findUserById(trx, id))!;
+  });
+  ctx.signals.emit('outbox');
+  return user;
+}
+
+/**
+ * Deletes a user with everything about them: verifications, workflows, links, undelivered events,
+ * webhook delivery logs (spec 4.7) and stored images.
+ */
+export async function deleteUser(ctx: AppContext, id: number): Promise<void> {
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('events').where('user_id', '=', id).execute();
+    for (const hook of userDeletionHooks) await hook(trx, id);
+    return deleteUserRow(trx, id);
+  });
+  if (!deleted) throw errors.userNotFound();
+  await ctx.blobs.deletePrefix(`users/${id}`);
+}
+
+/**
+ * Other modules (webhook delivery logs, sessions, document jobs) register the clean-up of their own
+ * tables here, run inside the deleting transaction.
+ */
+export type UserDeletionHook = (trx: Executor, userId: number) => Promise<void>;
+const userDeletionHooks: UserDeletionHook[] = [];
+export function onUserDeletion(hook: UserDeletionHook): void {
+  userDeletionHooks.push(hook);
+}

@@ -1,0 +1,145 @@
+import type { Clock } from '../clock.js';
+import {
+  DOCUMENT_METHOD_ID,
+  VerificationStatus,
+  type UserStatus,
+  type VerificationStatusValue,
+} from '../domain/catalogue.js';
+import { deriveUserStatus, firesStatusChanged } from '../domain/user-status.js';
+import { documentStatusFromWorkflows, eventForVerificationMove } from '../domain/verification-rules.js';
+import type { Executor } from '../store/database.js';
+import { findUserById, updateUserRow } from '../store/users-repo.js';
+import { recordEvent } from './events.js';
+
+export interface MoveOptions {
+  /** Merged into the verification's attributes. */
+  attributes?: Record<string, unknown>;
+  remarks?: string | null;
+  /** Part of a multi-part method done while others remain (fires `verification.in-process`). */
+  partial?: boolean;
+}
+
+/**
+ * Moves one verification of a user to a new status inside a transaction: timestamps, the event
+ * it fires, and the user status that follows. Every path that changes a verification (the API,
+ * the end-user session, analysis, reviewers) goes through here, so the rules hold everywhere.
+ * Returns false when the user does not have that method.
+ */
+export async function moveVerification(
+  trx: Executor,
+  clock: Clock,
+  userId: number,
+  methodId: number,
+  next: VerificationStatusValue,
+  options: MoveOptions = {},
+): Promise<boolean> {
+  const current = await trx
+    .selectFrom('user_verifications')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('method_id', '=', methodId)
+    .executeTakeFirst();
+  if (!current) return false;
+  const now = clock.now().toISOString();
+  const previous = current.status as VerificationStatusValue;
+  let startedAt = current.started_at;
+  let completedAt = current.completed_at;
+  if (next === VerificationStatus.assigned || next === VerificationStatus.reset) {
+    startedAt = null;
+    completedAt = null;
+  } else if (next === VerificationStatus.processing) {
+    startedAt ??= now;
+    completedAt = null;
+  } else if (next !== VerificationStatus.removed && previous !== next) {
+    startedAt ??= now;
+    completedAt = now;
+  }
+  const attributes = options.attributes
+    ? JSON.stringify({ ...(JSON.parse(current.attributes) as object), ...options.attributes })
+    : current.attributes;
+  await trx
+    .updateTable('user_verifications')
+    .set({
+      status: next,
+      started_at: startedAt,
+      completed_at: completedAt,
+      attributes,
+      updated_at: now,
+      ...(options.remarks !== undefined ? { remarks: options.remarks } : {}),
+    })
+    .where('user_id', '=', userId)
+    .where('method_id', '=', methodId)
+    .execute();
+  await updateUserRow(trx, userId, { updated_at: now });
+
+  const eventType = eventForVerificationMove(previous, next, options.partial ?? false);
+  if (eventType) await recordEvent(trx, clock, { type: eventType, userId, methodId });
+  await refreshUserStatus(trx, clock, userId);
+  return true;
+}
+
+/** Applies the automatic user status (architecture.md) and fires `user.status.changed` when due. */
+export async function refreshUserStatus(trx: Executor, clock: Clock, userId: number): Promise<void> {
+  const user = await findUserById(trx, userId);
+  if (!user) return;
+  const statuses = await trx
+    .selectFrom('user_verifications')
+    .select('status')
+    .where('user_id', '=', userId)
+    .execute();
+  const previous = user.status as UserStatus;
+  const next = deriveUserStatus(previous, statuses.map((s) => s.status as VerificationStatusValue));
+  await setUserStatus(trx, clock, userId, previous, next);
+}
+
+/** Sets a user's status and fires the event when the change is one customers hear about. */
+export async function setUserStatus(
+  trx: Executor,
+  clock: Clock,
+  userId: number,
+  previous: UserStatus,
+  next: UserStatus,
+): Promise<void> {
+  if (previous === next) return;
+  await updateUserRow(trx, userId, { status: next, updated_at: clock.now().toISOString() });
+  if (firesStatusChanged(previous, next)) {
+    await recordEvent(trx, clock, { type: 'user.status.changed', userId, previousStatus: previous });
+  }
+}
+
+/**
+ * Sets one document workflow of a user and derives the Document / ID verification from all of
+ * them (spec 3.2). Returns false when the workflow is not assigned to the user.
+ */
+export async function moveDocumentWorkflow(
+  trx: Executor,
+  clock: Clock,
+  userId: number,
+  workflowRawId: number,
+  status: VerificationStatusValue,
+  remarks: string | null,
+): Promise<boolean> {
+  const now = clock.now().toISOString();
+  const done = status === VerificationStatus.complete || status === VerificationStatus.complete_in_review;
+  const result = await trx
+    .updateTable('user_workflows')
+    .set({ status, remarks, completed_at: done ? now : null, updated_at: now })
+    .where('user_id', '=', userId)
+    .where('workflow_raw_id', '=', workflowRawId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return false;
+  const workflows = await trx
+    .selectFrom('user_workflows')
+    .innerJoin('workflows', 'workflows.raw_id', 'user_workflows.workflow_raw_id')
+    .select(['workflows.public_id', 'workflows.raw_id', 'user_workflows.status'])
+    .where('user_workflows.user_id', '=', userId)
+    .execute();
+  const overall = documentStatusFromWorkflows(workflows.map((w) => w.status as VerificationStatusValue));
+  const current = workflows.find((w) => w.raw_id === workflowRawId)?.public_id ?? null;
+  await moveVerification(trx, clock, userId, DOCUMENT_METHOD_ID, overall.status, {
+    partial: overall.partial,
+    remarks,
+    attributes: { workflow: current, workflows: workflows.map((w) => ({ id: w.public_id, status: w.status })) },
+  });
+  return true;
+}

@@ -1,0 +1,75 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Executor } from './database.js';
+import type { ApiKeyRow } from './schema.js';
+
+export const KEY_PREFIX = 'vk_live_';
+export const DEFAULT_RATE_PER_SECOND = 5;
+export const DEFAULT_RATE_PER_MINUTE = 300;
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** A new key: 256 random bits, prefixed so leaked keys can be found by secret scanners. */
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export interface CreatedKey {
+  row: ApiKeyRow;
+  /** The only time the whole key exists outside the client: it is not stored. */
+  key: string;
+}
+
+export async function createApiKey(
+  ex: Executor,
+  input: { name: string; ratePerSecond?: number | undefined; ratePerMinute?: number | undefined; now: Date },
+): Promise<CreatedKey> {
+  const key = generateApiKey();
+  const row = await ex
+    .insertInto('api_keys')
+    .values({
+      name: input.name,
+      prefix: key.slice(0, KEY_PREFIX.length + 6),
+      key_hash: hashApiKey(key),
+      rate_per_second: input.ratePerSecond ?? DEFAULT_RATE_PER_SECOND,
+      rate_per_minute: input.ratePerMinute ?? DEFAULT_RATE_PER_MINUTE,
+      created_at: input.now.toISOString(),
+      last_used_at: null,
+      revoked_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { row, key };
+}
+
+/**
+ * Looks a key up by its hash. The lookup is an index probe on a SHA-256 digest, so response time
+ * does not depend on how much of a guessed key matches.
+ */
+export function findActiveKey(ex: Executor, key: string): Promise<ApiKeyRow | undefined> {
+  return ex
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('key_hash', '=', hashApiKey(key))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export function listApiKeys(ex: Executor): Promise<ApiKeyRow[]> {
+  return ex.selectFrom('api_keys').selectAll().orderBy('id').execute();
+}
+
+export async function revokeApiKey(ex: Executor, id: number, now: Date): Promise<boolean> {
+  const r = await ex
+    .updateTable('api_keys')
+    .set({ revoked_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function touchApiKey(ex: Executor, id: number, now: Date): Promise<void> {
+  await ex.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', id).execute();
+}

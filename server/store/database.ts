@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import type { Database } from './schema.js';
+import { migrationProvider } from './migrations/index.js';
+
+export type Db = Kysely<Database>;
+/** A connection or an open transaction: repositories accept either so callers compose them atomically. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+}
+
+/** Opens the database chosen by the configuration: PostgreSQL when a URL is given, else SQLite. */
+export async function openDatabase(options: DatabaseOptions): Promise<Db> {
+  if (options.databaseUrl) {
+    const { default: pg } = await import('pg');
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }) }),
+    });
+  }
+  const file = join(options.dataDir, 'verity.sqlite');
+  const sqlite = new SQLite(file);
+  // WAL lets readers run while the worker writes; busy_timeout rides out short write locks.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/** Brings the schema up to date; safe to run on every start. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}`, { cause: error });
+  }
+}

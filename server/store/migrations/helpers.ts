@@ -1,0 +1,16 @@
+import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
+
+export function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** An auto-incrementing integer primary key on either dialect. */
+export function withSerialId<T extends string>(
+  db: Kysely<unknown>,
+  table: CreateTableBuilder<T, never>,
+  column = 'id',
+): CreateTableBuilder<T, never> {
+  return isPostgres(db)
+    ? table.addColumn(column, 'serial', (c) => c.primaryKey())
+    : table.addColumn(column, 'integer', (c) => c.primaryKey().autoIncrement());
+}

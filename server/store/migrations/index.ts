@@ -1,0 +1,14 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001-initial.js';
+
+/**
+ * Migrations are listed here (not discovered from the file system) so they bundle and run the same
+ * from source, from a build, and on every dialect. Append new ones (names sort in run order); never edit a shipped one.
+ */
+const migrations: Record<string, Migration> = {
+  '0001-initial': m0001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => ({ ...migrations }),
+};

@@ -1,0 +1,44 @@
+import type { Executor } from './database.js';
+
+/** Account-wide settings (one account per deployment), stored as JSON values by key. */
+export interface AccountSettings {
+  account_name: string;
+  /** Default completion URL (General Settings); a per-user URL wins. */
+  default_completion_url: string | null;
+  /** Custom domain for links, e.g. `https://verify.example.com`; replaces the base URL. */
+  custom_domain: string | null;
+  /** Template given to users created without a `template_id`. */
+  default_template: string | null;
+  /** Template that re-verification assigns by default (spec 4.15). */
+  reverification_template: string | null;
+  /** Origins allowed to embed the hosted page in a frame. */
+  allowed_origins: string[];
+  link_lifetime_hours: number;
+}
+
+export const DEFAULT_SETTINGS: AccountSettings = {
+  account_name: 'Verity',
+  default_completion_url: null,
+  custom_domain: null,
+  default_template: null,
+  reverification_template: null,
+  allowed_origins: [],
+  link_lifetime_hours: 72,
+};
+
+export async function readSettings(ex: Executor): Promise<AccountSettings> {
+  const rows = await ex.selectFrom('settings').selectAll().execute();
+  const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  for (const r of rows) {
+    if (r.key in DEFAULT_SETTINGS) settings[r.key] = JSON.parse(r.value) as unknown;
+  }
+  return settings as unknown as AccountSettings;
+}
+
+export async function writeSetting<K extends keyof AccountSettings>(ex: Executor, key: K, value: AccountSettings[K]): Promise<void> {
+  await ex
+    .insertInto('settings')
+    .values({ key, value: JSON.stringify(value) })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value) }))
+    .execute();
+}

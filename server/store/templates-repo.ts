@@ -1,0 +1,89 @@
+import type { Executor } from './database.js';
+import type { TemplateRow, WorkflowRow } from './schema.js';
+
+export interface TemplateWithParts extends TemplateRow {
+  methodIds: number[];
+  workflowRawIds: number[];
+}
+
+export async function listTemplates(ex: Executor): Promise<TemplateWithParts[]> {
+  const [templates, methods, workflows] = await Promise.all([
+    ex.selectFrom('templates').selectAll().orderBy('id').execute(),
+    ex.selectFrom('template_methods').selectAll().orderBy('position').execute(),
+    ex.selectFrom('template_workflows').selectAll().orderBy('position').execute(),
+  ]);
+  return templates.map((t) => ({
+    ...t,
+    methodIds: methods.filter((m) => m.template_id === t.id).map((m) => m.method_id),
+    workflowRawIds: workflows.filter((w) => w.template_id === t.id).map((w) => w.workflow_raw_id),
+  }));
+}
+
+export async function findTemplate(ex: Executor, ref: { name?: string; id?: number }): Promise<TemplateWithParts | undefined> {
+  let q = ex.selectFrom('templates').selectAll();
+  if (ref.name !== undefined) q = q.where('name', '=', ref.name);
+  else if (ref.id !== undefined) q = q.where('id', '=', ref.id);
+  else return undefined;
+  const t = await q.executeTakeFirst();
+  if (!t) return undefined;
+  const [methods, workflows] = await Promise.all([
+    ex.selectFrom('template_methods').select('method_id').where('template_id', '=', t.id).orderBy('position').execute(),
+    ex.selectFrom('template_workflows').select('workflow_raw_id').where('template_id', '=', t.id).orderBy('position').execute(),
+  ]);
+  return { ...t, methodIds: methods.map((m) => m.method_id), workflowRawIds: workflows.map((w) => w.workflow_raw_id) };
+}
+
+export async function insertTemplate(
+  ex: Executor,
+  t: { name: string; label: string; methodIds: number[]; workflowRawIds: number[]; createdAt: string },
+): Promise<number> {
+  const { id } = await ex
+    .insertInto('templates')
+    .values({ name: t.name, label: t.label, created_at: t.createdAt })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (t.methodIds.length) {
+    await ex
+      .insertInto('template_methods')
+      .values(t.methodIds.map((method_id, position) => ({ template_id: id, method_id, position })))
+      .execute();
+  }
+  if (t.workflowRawIds.length) {
+    await ex
+      .insertInto('template_workflows')
+      .values(t.workflowRawIds.map((workflow_raw_id, position) => ({ template_id: id, workflow_raw_id, position })))
+      .execute();
+  }
+  return id;
+}
+
+export function listWorkflows(ex: Executor): Promise<WorkflowRow[]> {
+  return ex.selectFrom('workflows').selectAll().orderBy('raw_id').execute();
+}
+
+/** A workflow by its legacy public id (`flow_…`) or its encoded id (spec 4.5). */
+export function findWorkflow(ex: Executor, ref: string): Promise<WorkflowRow | undefined> {
+  return ex
+    .selectFrom('workflows')
+    .selectAll()
+    .where((eb) => eb.or([eb('public_id', '=', ref), eb('encoded_id', '=', ref)]))
+    .executeTakeFirst();
+}
+
+export async function insertWorkflow(
+  ex: Executor,
+  w: { publicId: string; encodedId: string; name: string; documentTypes: string[]; createdAt: string },
+): Promise<number> {
+  const { raw_id } = await ex
+    .insertInto('workflows')
+    .values({
+      public_id: w.publicId,
+      encoded_id: w.encodedId,
+      name: w.name,
+      document_types: JSON.stringify(w.documentTypes),
+      created_at: w.createdAt,
+    })
+    .returning('raw_id')
+    .executeTakeFirstOrThrow();
+  return raw_id;
+}

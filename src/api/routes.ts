@@ -1,0 +1,105 @@
+/**
+ * Route paths, header names and limits of the end-user session API.
+ *
+ * Kept free of any runtime dependency (no zod here) so the widget bundle can import the
+ * constants without pulling in schemas. `contract.ts` re-exports everything from this module
+ * and documents each route in full.
+ */
+
+/** The method keys the session API and the widget know. Order here is not the flow order. */
+export const METHOD_KEYS = [
+  'email',
+  'phone',
+  'geolocation',
+  'knowledge',
+  'document_id',
+  'selfie',
+  'liveness',
+] as const;
+/** A verification method the widget has a step for. */
+export type MethodKey = (typeof METHOD_KEYS)[number];
+
+/** Methods whose code is sent by e-mail or SMS (same routes, same shapes). */
+export const CODE_METHOD_KEYS = ['email', 'phone'] as const;
+/** `email` or `phone`. */
+export type CodeMethodKey = (typeof CODE_METHOD_KEYS)[number];
+
+/** Methods captured with the front camera (same routes, same shapes). */
+export const FACE_METHOD_KEYS = ['selfie', 'liveness'] as const;
+/** `selfie` or `liveness`. */
+export type FaceMethodKey = (typeof FACE_METHOD_KEYS)[number];
+
+/** Name of the HttpOnly session cookie set by `POST /session/start`. */
+export const SESSION_COOKIE = 'verity_session';
+/**
+ * Header carrying the session token instead of the cookie. Used by `<verify-flow>` embedded on a
+ * customer's origin, where third-party cookies are unreliable. The server accepts either.
+ */
+export const SESSION_TOKEN_HEADER = 'X-Verity-Session';
+/** Header carrying the CSRF token on every state-changing call (POST/PUT/DELETE). */
+export const CSRF_HEADER = 'X-Verity-CSRF';
+
+/** URL prefix under which the server serves `dist/web/` (widget bundles, hosted assets, models). */
+export const WEB_ASSET_PREFIX = '/web/';
+/** Hosted page path (spec 2.5). */
+export const HOSTED_PAGE_PATH = '/security-verify';
+/** Query parameter of the hosted page that carries a cross-device hand-off token. */
+export const HANDOFF_QUERY_PARAM = 'handoff';
+
+/** Largest accepted upload: the spec's "less than 10 MB" (section 8). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Media types accepted for document uploads (spec 4.13 / 8). */
+export const DOCUMENT_MEDIA_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
+/** Media types accepted for selfie / liveness frames. */
+export const FRAME_MEDIA_TYPES = ['image/jpeg', 'image/png'] as const;
+
+/** Every route of the session API, relative to the service's `{base_url}`. */
+export const SESSION_ROUTES = {
+  start: '/session/start',
+  session: '/session',
+  events: '/session/events',
+  complete: '/session/complete',
+  handoff: '/session/handoff',
+  handoffClaim: '/session/handoff/claim',
+  methodStart: (key: MethodKey) => `/session/methods/${key}/start`,
+  methodRetry: (key: MethodKey) => `/session/methods/${key}/retry`,
+  codeSend: (key: CodeMethodKey) => `/session/methods/${key}/send`,
+  codeVerify: (key: CodeMethodKey) => `/session/methods/${key}/verify`,
+  geolocation: '/session/methods/geolocation',
+  knowledge: '/session/methods/knowledge',
+  documentUpload: '/session/methods/document_id/uploads',
+  documentSubmit: '/session/methods/document_id/submit',
+  faceChallenge: (key: FaceMethodKey) => `/session/methods/${key}/challenge`,
+  faceFrames: (key: FaceMethodKey) => `/session/methods/${key}/frames`,
+  faceSubmit: (key: FaceMethodKey) => `/session/methods/${key}/submit`,
+} as const;
+
+/**
+ * The closed set of `error_type` values the session API answers with. The first block is the
+ * spec's own catalogue (section 7); the `session_*` block is specific to the session API.
+ */
+export const SESSION_ERROR_TYPES = [
+  'api_validation_error',
+  'api_invalid_error',
+  'api_rate_limit_error',
+  'api_internal_error',
+  'session_link_invalid',
+  'session_link_expired',
+  'session_link_revoked',
+  'session_auth_error',
+  'session_csrf_error',
+  'session_method_not_assigned',
+  'session_method_state_error',
+  'session_code_invalid',
+  'session_code_expired',
+  'session_attempts_exceeded',
+  'session_knowledge_failed',
+  'session_location_rejected',
+  'session_upload_invalid',
+  'session_upload_too_large',
+  'session_challenge_expired',
+  'session_handoff_invalid',
+  'session_incomplete',
+] as const;
+/** One of {@link SESSION_ERROR_TYPES}. */
+export type SessionErrorType = (typeof SESSION_ERROR_TYPES)[number];

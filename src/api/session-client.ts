@@ -1,0 +1,311 @@
+/**
+ * Typed client for the end-user session API (see `contract.ts`). Types only are imported from the
+ * contract so the widget bundle carries no schema code.
+ */
+import type {
+  CodeMethodKey,
+  CodeSentResponse,
+  CompleteResponse,
+  DocumentSubmitRequest,
+  DocumentUploadFields,
+  DocumentUploadResponse,
+  FaceChallenge,
+  FaceFrameFields,
+  FaceFrameResponse,
+  FaceMethodKey,
+  GeolocationRequest,
+  HandoffProgress,
+  HandoffResponse,
+  KnowledgeRequest,
+  MethodKey,
+  MethodResult,
+  SessionErrorType,
+  SessionView,
+  StartSessionResponse,
+} from './contract.js';
+import { CSRF_HEADER, SESSION_ROUTES, SESSION_TOKEN_HEADER } from './routes.js';
+
+/** A non-2xx answer of the session API, or a network failure (`status` 0). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly error_type: SessionErrorType | 'network_error' | 'unknown_error',
+    readonly error_message: string,
+    readonly details: { attempts_left?: number; retry_after_seconds?: number } = {},
+    readonly errors: Record<string, string[]> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(error_message, options);
+  }
+}
+
+/** Live progress events read from `GET /session/events`. */
+export type SessionStreamEvent =
+  | { type: 'session'; data: SessionView }
+  | { type: 'handoff'; data: HandoffProgress };
+
+/** Options of {@link SessionClient}. */
+export interface SessionClientOptions {
+  /** The service's `{base_url}` (origin, optionally with a path prefix), no trailing slash. */
+  baseUrl: string;
+  /** `fetch` to use (tests may pass a wrapped one). */
+  fetch?: typeof fetch;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * One client per flow instance (no global state). After `start()`/`claimHandoff()`/`session()`,
+ * it remembers the session token and CSRF token and sends them on every call.
+ */
+export class SessionClient {
+  readonly baseUrl: string;
+  private readonly fetchImpl: typeof fetch;
+  private sessionToken: string | null = null;
+  private csrfToken: string | null = null;
+
+  constructor(options: SessionClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /** Restores a token kept by the host (e.g. after a reload of the embedded flow). */
+  setSessionToken(token: string | null): void {
+    this.sessionToken = token;
+  }
+
+  /** The current session token, if any. */
+  get token(): string | null {
+    return this.sessionToken;
+  }
+
+  /** `POST /session/start` with the magic link. */
+  async start(link: string): Promise<StartSessionResponse> {
+    const result = await this.request<StartSessionResponse>('POST', SESSION_ROUTES.start, { link }, false);
+    this.remember(result);
+    return result;
+  }
+
+  /** `POST /session/handoff/claim` with a hand-off token (phone side). */
+  async claimHandoff(token: string): Promise<StartSessionResponse> {
+    const result = await this.request<StartSessionResponse>('POST', SESSION_ROUTES.handoffClaim, { token }, false);
+    this.remember(result);
+    return result;
+  }
+
+  /** `GET /session`. */
+  async session(signal?: AbortSignal): Promise<SessionView> {
+    const view = await this.request<SessionView>('GET', SESSION_ROUTES.session, undefined, false, signal);
+    this.csrfToken = view.csrf_token;
+    return view;
+  }
+
+  /** `POST /session/methods/{key}/start`. */
+  startMethod(key: MethodKey): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.methodStart(key), {});
+  }
+
+  /** `POST /session/methods/{key}/retry`. */
+  retryMethod(key: MethodKey): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.methodRetry(key), {});
+  }
+
+  /** `POST /session/methods/{email|phone}/send` (send and resend). */
+  sendCode(key: CodeMethodKey): Promise<CodeSentResponse> {
+    return this.request('POST', SESSION_ROUTES.codeSend(key), {});
+  }
+
+  /** `POST /session/methods/{email|phone}/verify`. */
+  verifyCode(key: CodeMethodKey, code: string): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.codeVerify(key), { code });
+  }
+
+  /** `POST /session/methods/geolocation`. */
+  submitGeolocation(body: GeolocationRequest): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.geolocation, body);
+  }
+
+  /** `POST /session/methods/knowledge`. */
+  submitKnowledge(body: KnowledgeRequest): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.knowledge, body);
+  }
+
+  /** `POST /session/methods/document_id/uploads` (multipart). */
+  uploadDocument(fields: DocumentUploadFields, image: Blob, filename: string): Promise<DocumentUploadResponse> {
+    const form = new FormData();
+    form.set('document_type', fields.document_type);
+    form.set('side', fields.side);
+    form.set('source', fields.source);
+    if (fields.quality !== undefined) form.set('quality', fields.quality);
+    form.set('image', image, filename);
+    return this.request('POST', SESSION_ROUTES.documentUpload, form);
+  }
+
+  /** `POST /session/methods/document_id/submit`. */
+  submitDocument(body: DocumentSubmitRequest): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.documentSubmit, body);
+  }
+
+  /** `POST /session/methods/{selfie|liveness}/challenge`. */
+  faceChallenge(key: FaceMethodKey): Promise<FaceChallenge> {
+    return this.request('POST', SESSION_ROUTES.faceChallenge(key), {});
+  }
+
+  /** `POST /session/methods/{selfie|liveness}/frames` (multipart). */
+  uploadFaceFrame(key: FaceMethodKey, fields: FaceFrameFields, frame: Blob): Promise<FaceFrameResponse> {
+    const form = new FormData();
+    form.set('challenge_id', fields.challenge_id);
+    form.set('step_index', fields.step_index);
+    form.set('step', fields.step);
+    form.set('evidence', fields.evidence);
+    form.set('frame', frame, `frame-${fields.step_index}.jpg`);
+    return this.request('POST', SESSION_ROUTES.faceFrames(key), form);
+  }
+
+  /** `POST /session/methods/{selfie|liveness}/submit`. */
+  submitFace(key: FaceMethodKey, challengeId: string): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.faceSubmit(key), { challenge_id: challengeId });
+  }
+
+  /** `POST /session/handoff`. */
+  createHandoff(): Promise<HandoffResponse> {
+    return this.request('POST', SESSION_ROUTES.handoff, {});
+  }
+
+  /** `POST /session/complete`. */
+  complete(): Promise<CompleteResponse> {
+    return this.request('POST', SESSION_ROUTES.complete, {});
+  }
+
+  /**
+   * Reads `GET /session/events` until the stream ends or `signal` aborts, calling `onEvent` for
+   * each event. Uses `fetch` rather than `EventSource` so the session header can be sent.
+   */
+  async follow(onEvent: (event: SessionStreamEvent) => void, signal: AbortSignal): Promise<void> {
+    const response = await this.send('GET', SESSION_ROUTES.events, undefined, false, signal, 'text/event-stream');
+    if (!response.body) return;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let split: number;
+      while ((split = buffer.search(/\r?\n\r?\n/)) >= 0) {
+        const block = buffer.slice(0, split);
+        buffer = buffer.slice(split).replace(/^\r?\n\r?\n/, '');
+        const event = parseSseBlock(block);
+        if (event) onEvent(event);
+      }
+    }
+  }
+
+  private remember(result: StartSessionResponse): void {
+    this.sessionToken = result.session_token;
+    this.csrfToken = result.session.csrf_token;
+  }
+
+  private async request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    csrf = true,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const response = await this.send(method, path, body, csrf, signal, 'application/json');
+    if (response.status === 204) return undefined as T;
+    try {
+      return (await response.json()) as T;
+    } catch (cause: unknown) {
+      throw new ApiError(response.status, 'unknown_error', 'The server answered with an unreadable body.', {}, {}, { cause });
+    }
+  }
+
+  private async send(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    csrf: boolean,
+    signal: AbortSignal | undefined,
+    accept: string,
+  ): Promise<Response> {
+    const headers = new Headers({ Accept: accept });
+    if (this.sessionToken) headers.set(SESSION_TOKEN_HEADER, this.sessionToken);
+    if (method !== 'GET') {
+      if (csrf && this.csrfToken) headers.set(CSRF_HEADER, this.csrfToken);
+    }
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers.set('Content-Type', 'application/json');
+      payload = JSON.stringify(body);
+    }
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.baseUrl + path, {
+        method,
+        headers,
+        body: payload ?? null,
+        credentials: 'include',
+        signal: signal ?? null,
+      });
+    } catch (cause: unknown) {
+      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+      throw new ApiError(0, 'network_error', 'The service could not be reached.', {}, {}, { cause });
+    }
+    if (!response.ok) throw await toApiError(response);
+    return response;
+  }
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  let parsed: unknown = null;
+  try {
+    parsed = await response.json();
+  } catch {
+    // Not JSON (a proxy's HTML page, say): fall through to the generic error below.
+  }
+  if (isRecord(parsed) && typeof parsed.error_type === 'string') {
+    const details = isRecord(parsed.details) ? parsed.details : {};
+    const errors = isRecord(parsed.errors) ? (parsed.errors as Record<string, string[]>) : {};
+    return new ApiError(
+      response.status,
+      parsed.error_type as SessionErrorType,
+      typeof parsed.error_message === 'string' ? parsed.error_message : response.statusText,
+      {
+        ...(typeof details.attempts_left === 'number' ? { attempts_left: details.attempts_left } : {}),
+        ...(typeof details.retry_after_seconds === 'number'
+          ? { retry_after_seconds: details.retry_after_seconds }
+          : {}),
+      },
+      errors,
+    );
+  }
+  return new ApiError(response.status, 'unknown_error', response.statusText || `HTTP ${response.status}`);
+}
+
+/** Parses one SSE block (`event:` and `data:` lines); comments and unknown events give null. */
+export function parseSseBlock(block: string): SessionStreamEvent | null {
+  let name = 'message';
+  const data: string[] = [];
+  for (const line of block.split(/\r?\n/)) {
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') name = value;
+    else if (field === 'data') data.push(value);
+  }
+  if (data.length === 0 || (name !== 'session' && name !== 'handoff')) return null;
+  try {
+    const parsed: unknown = JSON.parse(data.join('\n'));
+    return name === 'session'
+      ? { type: 'session', data: parsed as SessionView }
+      : { type: 'handoff', data: parsed as HandoffProgress };
+  } catch {
+    return null;
+  }
+}

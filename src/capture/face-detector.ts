@@ -1,0 +1,88 @@
+/**
+ * On-device face detection with `@mediapipe/tasks-vision`'s FaceDetector, fully offline: the
+ * wasm files and the metadata-patched short-range BlazeFace model are served by our own server
+ * under `{assetBase}mediapipe/wasm/` and `{assetBase}models/face_detection_short_range.tflite`
+ * (built by `scripts/build-face-model.ts`). The library is imported lazily so it never weighs on
+ * the flow's initial load.
+ */
+import type { FaceDetector } from '@mediapipe/tasks-vision';
+
+/** A face found in a frame, coordinates normalised to 0..1 of the frame. */
+export interface DetectedFace {
+  box: { x: number; y: number; width: number; height: number };
+  /** BlazeFace keypoints: right eye, left eye, nose tip, mouth, right ear tragion, left ear tragion. */
+  keypoints: Array<{ x: number; y: number }>;
+  score: number;
+}
+
+/** Anything the detector can read a frame from. */
+export type FrameSource = HTMLVideoElement | HTMLCanvasElement | HTMLImageElement | ImageBitmap | OffscreenCanvas;
+
+/** The relative URLs of the assets under the asset base. */
+export const FACE_ASSETS = {
+  wasmDir: 'mediapipe/wasm',
+  model: 'models/face_detection_short_range.tflite',
+} as const;
+
+/** A loaded detector. Create with {@link loadFaceDetector}; `close()` it when done. */
+export class FaceDetection {
+  private lastTimestamp = 0;
+
+  constructor(private readonly detector: FaceDetector) {}
+
+  /** Faces in one still image or canvas. */
+  detectImage(source: FrameSource): DetectedFace[] {
+    return toFaces(this.detector.detect(source as HTMLCanvasElement), sizeOf(source));
+  }
+
+  /** Faces in the current frame of a video (timestamps must increase; handled here). */
+  detectVideo(video: HTMLVideoElement, now = performance.now()): DetectedFace[] {
+    const timestamp = Math.max(now, this.lastTimestamp + 1);
+    this.lastTimestamp = timestamp;
+    return toFaces(this.detector.detectForVideo(video, timestamp), sizeOf(video));
+  }
+
+  /** Releases the wasm graph. */
+  close(): void {
+    this.detector.close();
+  }
+}
+
+function sizeOf(source: FrameSource): { width: number; height: number } {
+  if (source instanceof HTMLVideoElement) return { width: source.videoWidth, height: source.videoHeight };
+  if (source instanceof HTMLImageElement) return { width: source.naturalWidth, height: source.naturalHeight };
+  return { width: source.width, height: source.height };
+}
+
+function toFaces(
+  result: { detections: Array<{ boundingBox?: { originX: number; originY: number; width: number; height: number }; keypoints: Array<{ x: number; y: number }>; categories: Array<{ score: number }> }> },
+  size: { width: number; height: number },
+): DetectedFace[] {
+  const faces: DetectedFace[] = [];
+  for (const detection of result.detections) {
+    const box = detection.boundingBox;
+    if (!box || size.width === 0 || size.height === 0) continue;
+    faces.push({
+      box: { x: box.originX / size.width, y: box.originY / size.height, width: box.width / size.width, height: box.height / size.height },
+      keypoints: detection.keypoints.map((k) => ({ x: k.x, y: k.y })),
+      score: detection.categories[0]?.score ?? 0,
+    });
+  }
+  return faces;
+}
+
+/**
+ * Loads the FaceDetector from `assetBase` (a URL ending in `/`, e.g. `https://verity.example/web/vendor/`).
+ * `runningMode` `VIDEO` for camera frames, `IMAGE` for stills.
+ */
+export async function loadFaceDetector(assetBase: string, runningMode: 'VIDEO' | 'IMAGE' = 'VIDEO'): Promise<FaceDetection> {
+  const base = new URL(assetBase, document.baseURI);
+  const vision = await import('@mediapipe/tasks-vision');
+  const fileset = await vision.FilesetResolver.forVisionTasks(new URL(FACE_ASSETS.wasmDir, base).href);
+  const detector = await vision.FaceDetector.createFromOptions(fileset, {
+    baseOptions: { modelAssetPath: new URL(FACE_ASSETS.model, base).href, delegate: 'CPU' },
+    runningMode,
+    minDetectionConfidence: 0.5,
+  });
+  return new FaceDetection(detector);
+}

@@ -1,0 +1,59 @@
+// Component and capture tests in Debian's Chromium (never a downloaded browser), headless, with
+// a fake camera fed from y4m files that the test fixtures generate here before launch.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { makeFakeCameras } from './test/src/fixtures/node/make-fake-cameras.mjs';
+import { sessionApiDouble } from './test/src/fixtures/node/session-api-double.ts';
+import { buildFaceAssetsForTests } from './test/src/fixtures/node/face-assets.mjs';
+
+const tmp = resolve('.wtr-tmp');
+mkdirSync(tmp, { recursive: true });
+const cameras = await makeFakeCameras(tmp);
+await buildFaceAssetsForTests(resolve(tmp, 'vendor'));
+
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-fake-ui-for-media-stream',
+  '--use-fake-device-for-media-stream',
+];
+
+/** One Chromium per fake camera file (Chromium reads one y4m per launch). */
+function chromium(camera) {
+  return chromeLauncher({
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: [...CHROMIUM_FLAGS, `--use-file-for-fake-video-capture=${camera}`],
+    },
+  });
+}
+
+export default {
+  rootDir: '.',
+  nodeResolve: { exportConditions: ['browser', 'development'] },
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: resolve('tsconfig.web.json') })],
+  middleware: [sessionApiDouble()],
+  concurrency: 1,
+  testsFinishTimeout: 600_000,
+  testFramework: { config: { timeout: 20_000 } },
+  browsers: [chromium(cameras.document)],
+  groups: [
+    {
+      name: 'components',
+      files: ['test/src/**/*.test.ts', '!test/src/capture/face-camera.test.ts'],
+    },
+    {
+      name: 'face-camera',
+      files: ['test/src/capture/face-camera.test.ts'],
+      browsers: [chromium(cameras.face)],
+    },
+  ],
+};
