@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiKey, revokeApiKey } from '../../../server/store/api-keys-repo.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function keyWith(s: TestServer, ratePerSecond: number, ratePerMinute: number): Promise<string> {
+  const { key } = await createApiKey(s.verity.ctx.db, { name: 'limited', ratePerSecond, ratePerMinute, now: new Date() });
+  return key;
+}
+
+describe('authentication', () => {
+  it('refuses a missing User-Agent with 403 before looking at the key', async () => {
+    server = await startTestServer({ workers: false });
+    const res = await fetch(`${server.url}/api/users`, { headers: { 'user-agent': '' } });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error_type: 'api_forbidden_error', error_message: 'A User-Agent header is required.' });
+  });
+
+  it('answers 401 api_auth_error for a missing, malformed, wrong or revoked key', async () => {
+    server = await startTestServer({ workers: false });
+    const { row, key } = await createApiKey(server.verity.ctx.db, { name: 'soon revoked', now: new Date() });
+    expect((await server.api('/api/users', { key })).status).toBe(200);
+    await revokeApiKey(server.verity.ctx.db, row.id, new Date());
+    for (const [k, header] of [
+      [null, undefined],
+      [null, 'Basic Zm9vOmJhcg=='],
+      ['vk_live_' + 'x'.repeat(43), undefined],
+      [key, undefined],
+    ] as const) {
+      const res = await server.api('/api/users', { key: k, ...(header ? { headers: { authorization: header } } : {}) });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error_type: 'api_auth_error', error_message: 'Unauthenticated.' });
+    }
+  });
+
+  it('creates keys that are long, random and prefixed', async () => {
+    server = await startTestServer({ workers: false });
+    expect(server.apiKey).toMatch(/^vk_live_[A-Za-z0-9_-]{43}$/);
+    const row = await server.verity.ctx.db.selectFrom('api_keys').selectAll().where('name', '=', 'test').executeTakeFirstOrThrow();
+    expect(row.key_hash).not.toContain(server.apiKey.slice(8));
+    expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('rate limits', () => {
+  it('allows exactly the per-second budget and then answers 429 with Retry-After', async () => {
+    server = await startTestServer({ workers: false });
+    const key = await keyWith(server, 5, 300);
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<TestServer['api']>> | undefined;
+    for (let i = 0; i < 6; i++) {
+      last = await server.api('/api/settings/verifications', { key });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(last!.body).toEqual({ error_type: 'api_rate_limit_error', error_message: 'Too Many Requests' });
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('allows exactly the per-minute budget and reports limit, remaining and reset headers', async () => {
+    server = await startTestServer({ workers: false });
+    const key = await keyWith(server, 1000, 7);
+    const before = Math.floor(Date.now() / 1000);
+    const remaining: string[] = [];
+    const statuses: number[] = [];
+    let reset = 0;
+    for (let i = 0; i < 8; i++) {
+      const res = await server.api('/api/settings/verifications', { key });
+      statuses.push(res.status);
+      remaining.push(res.headers.get('x-ratelimit-remaining')!);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('7');
+      reset = Number(res.headers.get('x-ratelimit-reset'));
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 429]);
+    expect(remaining).toEqual(['6', '5', '4', '3', '2', '1', '0', '0']);
+    expect(reset).toBeGreaterThan(before);
+    expect(reset).toBeLessThanOrEqual(before + 61);
+  });
+
+  it('counts each key separately', async () => {
+    server = await startTestServer({ workers: false });
+    const a = await keyWith(server, 1000, 2);
+    const b = await keyWith(server, 1000, 2);
+    for (let i = 0; i < 2; i++) expect((await server.api('/api/settings/verifications', { key: a })).status).toBe(200);
+    expect((await server.api('/api/settings/verifications', { key: a })).status).toBe(429);
+    expect((await server.api('/api/settings/verifications', { key: b })).status).toBe(200);
+  });
+});
+
+describe('error shapes', () => {
+  it('answers malformed JSON, wrong content types and oversized bodies in the spec shape', async () => {
+    server = await startTestServer({ workers: false });
+    const malformed = await server.api('/api/users', { body: '{"email": ', headers: { 'content-type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error_type).toBe('api_invalid_error');
+    const wrongType = await server.api('/api/users', { body: '<xml/>', headers: { 'content-type': 'application/xml' } });
+    expect(wrongType.status).toBe(415);
+    expect(wrongType.body.error_type).toBe('api_invalid_error');
+    const huge = await server.api('/api/users', { body: JSON.stringify({ email: 'a@b.co', notice: 'x'.repeat(2_000_000) }) });
+    expect(huge.status).toBe(413);
+    expect(huge.body.error_type).toBe('api_invalid_error');
+    for (const r of [malformed, wrongType, huge]) expect(r.text).not.toMatch(/at .*\.ts|stack/i);
+  });
+
+  it('answers unknown routes and wrong methods with 404 api_resource_error', async () => {
+    server = await startTestServer({ workers: false });
+    const unknown = await server.api('/api/nothing-here');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error_type).toBe('api_resource_error');
+    const wrongMethod = await server.api('/api/stats', { method: 'DELETE' });
+    expect(wrongMethod.status).toBe(404);
+    expect(wrongMethod.body.error_type).toBe('api_resource_error');
+  });
+});
