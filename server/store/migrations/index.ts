@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-initial.js';
+import * as m0002 from './0002-webhooks.js';
 
 /**
  * Migrations are listed here (not discovered from the file system) so they bundle and run the same
@@ -7,6 +8,7 @@ import * as m0001 from './0001-initial.js';
  */
 const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0002-webhooks': m0002,
 };
 
 export const migrationProvider: MigrationProvider = {
