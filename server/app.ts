@@ -26,6 +26,8 @@ import { statsRoutes } from './http/stats/routes.js';
 import { userRoutes } from './http/users/routes.js';
 import { verificationRoutes } from './http/verifications/routes.js';
 import { TableQueue } from './queue/table-queue.js';
+import { adminRoutes } from './http/admin/routes.js';
+import { WebhookService } from './webhooks/service.js';
 import type { Queue } from './queue/queue.js';
 import { migrateToLatest, openDatabase, type Db } from './store/database.js';
 import { seedDefaults } from './store/seed.js';
@@ -109,6 +111,9 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   await app.register(statsRoutes(ctx));
   await app.register(credentialRoutes(ctx));
   await app.register(linkRoutes(ctx));
+  const webhooks = new WebhookService(ctx);
+  webhooks.register();
+  await app.register(adminRoutes(ctx));
 
   let workersStarted = false;
   return {
@@ -118,10 +123,13 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       if (workersStarted) return;
       workersStarted = true;
       if (queue instanceof TableQueue) await queue.recoverAbandoned();
+      webhooks.start();
       await queue.start();
     },
     async close() {
+      await webhooks.stop();
       await queue.stop();
+      webhooks.close();
       await app.close();
       await db.destroy();
     },

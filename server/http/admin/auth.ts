@@ -1,0 +1,177 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { fastifyCookie } from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { z } from 'zod';
+import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import type { AppContext } from '../../context.js';
+import { ApiError, errors } from '../../errors.js';
+
+/** The admin session cookie; scoped to /admin so it never travels with API or end-user calls. */
+export const ADMIN_COOKIE = 'verity_admin';
+/** A session ends after this long without a request… */
+export const ADMIN_IDLE_MS = 30 * 60_000;
+/** …and at the latest this long after sign-in. */
+export const ADMIN_MAX_AGE_MS = 12 * 3_600_000;
+/** last_seen_at is written at most this often, so reads do not all turn into writes. */
+const TOUCH_RESOLUTION_MS = 30_000;
+/** Sign-in attempts per client address per window. */
+export const LOGIN_ATTEMPTS = 10;
+export const LOGIN_WINDOW_SECONDS = 15 * 60;
+
+export interface AdminIdentity {
+  id: number;
+  email: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in admin (admin routes behind `requireAdmin` only). */
+    admin?: AdminIdentity;
+  }
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** 403 for a state-changing request that does not come from our own pages. */
+function crossSite(): ApiError {
+  return new ApiError(403, 'api_forbidden_error', 'Cross-site request refused.');
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * CSRF defence for cookie-authenticated admin routes: a state-changing request must come from our
+ * own origin, as the browser tells us through `Sec-Fetch-Site` or `Origin`. A request carrying
+ * neither (not a browser, so no ambient cookie risk is at stake but no proof either) is refused.
+ */
+export function csrfGuard(ctx: AppContext): preHandlerAsyncHookHandler {
+  const allowed = new URL(ctx.config.baseUrl).origin;
+  return async (req: FastifyRequest) => {
+    if (SAFE_METHODS.has(req.method)) return;
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin') throw crossSite();
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      if (origin !== allowed) throw crossSite();
+      return;
+    }
+    if (site !== 'same-origin') throw crossSite();
+  };
+}
+
+/** Looks up the session of a request's cookie; undefined when absent, unknown or expired. */
+export async function adminFromRequest(ctx: AppContext, req: FastifyRequest): Promise<AdminIdentity | undefined> {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  const token = fastifyCookie.parse(header)[ADMIN_COOKIE];
+  if (!token || token.length > 200) return undefined;
+  const tokenHash = hashToken(token);
+  const row = await ctx.db
+    .selectFrom('admin_sessions')
+    .innerJoin('admins', 'admins.id', 'admin_sessions.admin_id')
+    .select(['admins.id', 'admins.email', 'admin_sessions.last_seen_at', 'admin_sessions.expires_at'])
+    .where('admin_sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const now = ctx.clock.now();
+  const idleEnd = Date.parse(row.last_seen_at) + ADMIN_IDLE_MS;
+  if (now.getTime() >= idleEnd || now.toISOString() >= row.expires_at) {
+    await ctx.db.deleteFrom('admin_sessions').where('token_hash', '=', tokenHash).execute();
+    return undefined;
+  }
+  if (now.getTime() - Date.parse(row.last_seen_at) >= TOUCH_RESOLUTION_MS) {
+    await ctx.db.updateTable('admin_sessions').set({ last_seen_at: now.toISOString() }).where('token_hash', '=', tokenHash).execute();
+  }
+  return { id: row.id, email: row.email };
+}
+
+/**
+ * The preHandler of every admin route: a valid admin session cookie, or 401. API keys and
+ * end-user sessions are not admin credentials and are never looked at here.
+ */
+export function requireAdmin(ctx: AppContext): preHandlerAsyncHookHandler {
+  return async (req: FastifyRequest) => {
+    const admin = await adminFromRequest(ctx, req);
+    if (!admin) throw errors.unauthenticated();
+    req.admin = admin;
+  };
+}
+
+function cookieOptions(ctx: AppContext) {
+  return {
+    path: '/admin',
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: ctx.config.baseUrl.startsWith('https:'),
+  };
+}
+
+function setCookie(reply: FastifyReply, value: string, options: ReturnType<typeof cookieOptions> & { maxAge: number }): void {
+  reply.header('set-cookie', fastifyCookie.serialize(ADMIN_COOKIE, value, options));
+  reply.header('cache-control', 'no-store');
+}
+
+const loginBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1000) });
+
+export interface AdminAuthOptions {
+  /** Sign-in limiter (per client address); a shared Redis limiter in scale-out. */
+  loginLimiter?: RateLimiterAbstract;
+}
+
+/**
+ * `POST /admin/api/session` (sign in), `GET` (who am I), `DELETE` (sign out). Sessions are random
+ * 256-bit tokens stored hashed, in an HttpOnly, SameSite=Strict cookie (Secure on https).
+ */
+export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions = {}): FastifyPluginAsyncZod {
+  const limiter = options.loginLimiter ?? new RateLimiterMemory({ points: LOGIN_ATTEMPTS, duration: LOGIN_WINDOW_SECONDS, keyPrefix: 'admin-login' });
+  // Compared against when the e-mail is unknown, so both paths cost one scrypt.
+  let decoy: Promise<string> | undefined;
+  return async (app) => {
+    app.post(
+      '/admin/api/session',
+      { schema: { hide: true, body: loginBody }, preHandler: csrfGuard(ctx) },
+      async (req, reply) => {
+        try {
+          await limiter.consume(req.ip);
+        } catch (error: unknown) {
+          if (error instanceof RateLimiterRes) throw errors.rateLimited(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+          throw error;
+        }
+        const admin = await ctx.db
+          .selectFrom('admins')
+          .select(['id', 'email', 'password_hash'])
+          .where((eb) => eb(eb.fn('lower', ['email']), '=', req.body.email.trim().toLowerCase()))
+          .executeTakeFirst();
+        const ok = await verifyPassword(req.body.password, admin?.password_hash ?? (await (decoy ??= hashPassword('not the password of anyone'))));
+        if (!admin || !ok) throw new ApiError(401, 'api_auth_error', 'The e-mail or password is wrong.');
+        const token = randomBytes(32).toString('base64url');
+        const now = ctx.clock.now();
+        const expiresAt = new Date(now.getTime() + ADMIN_MAX_AGE_MS).toISOString();
+        await ctx.db
+          .insertInto('admin_sessions')
+          .values({ token_hash: hashToken(token), admin_id: admin.id, created_at: now.toISOString(), last_seen_at: now.toISOString(), expires_at: expiresAt })
+          .execute();
+        // Old sessions of anyone are cleared on the way (cheap, indexed by primary key scan is fine at admin scale).
+        await ctx.db.deleteFrom('admin_sessions').where('expires_at', '<=', now.toISOString()).execute();
+        setCookie(reply, token, { ...cookieOptions(ctx), maxAge: ADMIN_MAX_AGE_MS / 1000 });
+        return { admin: { id: admin.id, email: admin.email }, expires_at: expiresAt, idle_timeout_seconds: ADMIN_IDLE_MS / 1000 };
+      },
+    );
+
+    app.get('/admin/api/session', { schema: { hide: true }, preHandler: requireAdmin(ctx) }, async (req, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return { admin: req.admin };
+    });
+
+    app.delete('/admin/api/session', { schema: { hide: true }, preHandler: csrfGuard(ctx) }, async (req, reply) => {
+      const token = req.headers.cookie ? fastifyCookie.parse(req.headers.cookie)[ADMIN_COOKIE] : undefined;
+      if (token) await ctx.db.deleteFrom('admin_sessions').where('token_hash', '=', hashToken(token)).execute();
+      setCookie(reply, '', { ...cookieOptions(ctx), maxAge: 0 });
+      return { success: true };
+    });
+  };
+}

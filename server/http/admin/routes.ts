@@ -1,0 +1,19 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.js';
+import { adminSessionRoutes, csrfGuard, requireAdmin, type AdminAuthOptions } from './auth.js';
+import { adminWebhookRoutes } from './webhooks.js';
+
+/**
+ * Everything under `/admin/api`: sign-in/out, and the admin-only JSON routes behind the session
+ * check and the CSRF guard. The dashboard adds its routes inside the protected scope.
+ */
+export function adminRoutes(ctx: AppContext, options: AdminAuthOptions = {}): FastifyPluginAsyncZod {
+  return async (app) => {
+    await app.register(adminSessionRoutes(ctx, options));
+    await app.register(async (scope) => {
+      scope.addHook('preHandler', requireAdmin(ctx));
+      scope.addHook('preHandler', csrfGuard(ctx));
+      await scope.register(adminWebhookRoutes(ctx));
+    });
+  };
+}

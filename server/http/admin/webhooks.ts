@@ -1,0 +1,169 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { EVENT_TYPES } from '../../domain/verification-rules.js';
+import { ApiError, errors } from '../../errors.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  endpointView,
+  EndpointInputError,
+  findEndpoint,
+  listEndpoints,
+  rotateSecret,
+  signingSecrets,
+  updateEndpoint,
+} from '../../webhooks/endpoints.js';
+import { getDelivery, listDeliveries, retryDelivery, RetryRefused, sendTestPayload } from '../../webhooks/log.js';
+
+const idParam = z.object({ id: z.coerce.number().int().positive() });
+const eventType = z.enum(EVENT_TYPES as [string, ...string[]]);
+const endpointBody = z.object({
+  url: z.string().min(1).max(2000),
+  events: z.array(eventType).max(EVENT_TYPES.length).optional(),
+  methods: z.array(z.number().int().positive()).max(50).nullable().optional(),
+  description: z.string().max(500).optional(),
+  enabled: z.boolean().optional(),
+});
+const endpointPatch = endpointBody.partial().extend({ description: z.string().max(500).nullable().optional() });
+const deliveryQuery = z.object({
+  endpoint_id: z.coerce.number().int().positive().optional(),
+  state: z.enum(['pending', 'succeeded', 'failed']).optional(),
+  event_type: eventType.optional(),
+  event_id: z.string().max(64).optional(),
+  user_id: z.coerce.number().int().positive().optional(),
+  test: z.enum(['true', 'false']).optional(),
+  since: z.iso.datetime().optional(),
+  until: z.iso.datetime().optional(),
+  page: z.coerce.number().int().positive().optional(),
+  per_page: z.coerce.number().int().positive().max(200).optional(),
+});
+
+function inputError(error: unknown): never {
+  if (error instanceof EndpointInputError) throw errors.validation({ [error.field]: [error.message] });
+  throw error;
+}
+
+function conflict(message: string): ApiError {
+  return new ApiError(409, 'api_invalid_error', message);
+}
+
+/**
+ * Webhook administration (endpoints, secrets, delivery log, retries, test payloads) under
+ * `/admin/api/webhooks`. Registered inside the admin scope: `requireAdmin` and the CSRF guard apply.
+ */
+export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const now = () => ctx.clock.now();
+
+    app.get('/admin/api/webhooks/endpoints', { schema: { hide: true } }, async () => ({
+      data: (await listEndpoints(ctx.db)).map((r) => endpointView(r, now())),
+    }));
+
+    app.post('/admin/api/webhooks/endpoints', { schema: { hide: true, body: endpointBody } }, async (req, reply) => {
+      const { row, secret } = await createEndpoint(ctx.db, req.body, now()).catch(inputError);
+      void reply.code(201);
+      // The secret is shown here once; later only through the explicit reveal below.
+      return { data: endpointView(row, now()), signing_secret: secret };
+    });
+
+    app.get('/admin/api/webhooks/endpoints/:id', { schema: { hide: true, params: idParam } }, async (req) => {
+      const row = await findEndpoint(ctx.db, req.params.id);
+      if (!row) throw errors.notFound('Webhook endpoint not found');
+      return { data: endpointView(row, now()) };
+    });
+
+    app.patch('/admin/api/webhooks/endpoints/:id', { schema: { hide: true, params: idParam, body: endpointPatch } }, async (req) => {
+      if (Object.values(req.body).every((v) => v === undefined)) throw errors.invalidData();
+      const row = await updateEndpoint(ctx.db, req.params.id, req.body, now()).catch(inputError);
+      if (!row) throw errors.notFound('Webhook endpoint not found');
+      return { data: endpointView(row, now()) };
+    });
+
+    app.delete('/admin/api/webhooks/endpoints/:id', { schema: { hide: true, params: idParam } }, async (req) => {
+      if (!(await deleteEndpoint(ctx.db, req.params.id))) throw errors.notFound('Webhook endpoint not found');
+      return { success: true };
+    });
+
+    app.post('/admin/api/webhooks/endpoints/:id/secret/reveal', { schema: { hide: true, params: idParam } }, async (req, reply) => {
+      const row = await findEndpoint(ctx.db, req.params.id);
+      if (!row) throw errors.notFound('Webhook endpoint not found');
+      void reply.header('cache-control', 'no-store');
+      const [current, previous] = signingSecrets(row, now());
+      return { signing_secret: current, previous_signing_secret: previous ?? null, previous_secret_expires_at: previous ? row.previous_secret_expires_at : null };
+    });
+
+    app.post(
+      '/admin/api/webhooks/endpoints/:id/secret/rotate',
+      { schema: { hide: true, params: idParam, body: z.object({ overlap_hours: z.number().min(0).max(168).optional() }).optional() } },
+      async (req, reply) => {
+        const overlapMs = (req.body?.overlap_hours ?? 24) * 3_600_000;
+        const rotated = await rotateSecret(ctx.db, req.params.id, now(), overlapMs);
+        if (!rotated) throw errors.notFound('Webhook endpoint not found');
+        void reply.header('cache-control', 'no-store');
+        return { data: endpointView(rotated.row, now()), signing_secret: rotated.secret };
+      },
+    );
+
+    app.post(
+      '/admin/api/webhooks/endpoints/:id/test',
+      { schema: { hide: true, params: idParam, body: z.object({ type: eventType.optional() }).optional() } },
+      async (req, reply) => {
+        const type = (req.body?.type ?? 'verification.completed') as (typeof EVENT_TYPES)[number];
+        const delivery = await sendTestPayload(ctx, req.params.id, type);
+        if (!delivery) throw errors.notFound('Webhook endpoint not found');
+        void reply.code(202);
+        return { data: delivery };
+      },
+    );
+
+    app.get('/admin/api/webhooks/deliveries', { schema: { hide: true, querystring: deliveryQuery } }, async (req) => {
+      const q = req.query;
+      return listDeliveries(ctx, {
+        endpointId: q.endpoint_id,
+        state: q.state,
+        eventType: q.event_type,
+        eventId: q.event_id,
+        userId: q.user_id,
+        test: q.test === undefined ? undefined : q.test === 'true',
+        since: q.since,
+        until: q.until,
+        page: q.page,
+        perPage: q.per_page,
+      });
+    });
+
+    app.get(
+      '/admin/api/webhooks/deliveries/:id',
+      { schema: { hide: true, params: idParam, querystring: z.object({ reveal: z.enum(['true', 'false']).optional() }) } },
+      async (req) => {
+        const delivery = await getDelivery(ctx, req.params.id, { reveal: req.query.reveal === 'true' });
+        if (!delivery) throw errors.notFound('Delivery not found');
+        return { data: delivery };
+      },
+    );
+
+    app.post('/admin/api/webhooks/deliveries/:id/retry', { schema: { hide: true, params: idParam } }, async (req, reply) => {
+      try {
+        const delivery = await retryDelivery(ctx, req.params.id);
+        if (!delivery) throw errors.notFound('Delivery not found');
+        void reply.code(202);
+        return { data: delivery };
+      } catch (error: unknown) {
+        if (error instanceof RetryRefused) throw conflict(error.message);
+        throw error;
+      }
+    });
+
+    app.get('/admin/api/notices', { schema: { hide: true } }, async () => ({
+      data: (await ctx.db.selectFrom('admin_notices').selectAll().orderBy('id', 'desc').limit(100).execute()).map((n) => ({
+        id: n.id,
+        kind: n.kind,
+        message: n.message,
+        details: n.details === null ? null : (JSON.parse(n.details) as unknown),
+        created_at: n.created_at,
+        read_at: n.read_at,
+      })),
+    }));
+  };
+}

@@ -1,0 +1,203 @@
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.js';
+import { isPostgres } from '../store/migrations/helpers.js';
+import type { Executor } from '../store/database.js';
+import type { EndpointRow } from './schema.js';
+import { isTestIdentity } from './test-identity.js';
+import { DAY_MS } from './schedule.js';
+
+export const DELIVER_QUEUE = 'webhooks.deliver';
+
+export interface DeliverJob {
+  deliveryId: number;
+  /** A retry asked for by an admin: one attempt, no schedule after it. */
+  manual?: boolean;
+}
+
+/** Body retention (spec 6.1 and 8): 30 days; test identities keep theirs 90 days. */
+export const PAYLOAD_RETENTION_MS = 30 * DAY_MS;
+export const TEST_PAYLOAD_RETENTION_MS = 90 * DAY_MS;
+/** Delivery metadata and attempts: 90 days. */
+export const METADATA_RETENTION_MS = 90 * DAY_MS;
+/** Queue attempts are bounded by our own schedule; this only stops a job that keeps crashing. */
+export const DELIVER_JOB_MAX_ATTEMPTS = 50;
+
+interface OutboxEvent {
+  id: string;
+  type: string;
+  user_id: number | null;
+  payload: string;
+  username: string | null;
+  email: string | null;
+}
+
+/** Does this endpoint want this event? Subscribed type, and a watched method when it names some. */
+export function wants(endpoint: EndpointRow, type: string, verificationId: number | null): boolean {
+  const types = JSON.parse(endpoint.event_types) as string[];
+  if (!types.includes(type)) return false;
+  if (endpoint.method_ids === null || verificationId === null) return true;
+  return (JSON.parse(endpoint.method_ids) as number[]).includes(verificationId);
+}
+
+function verificationIdOf(payload: string): number | null {
+  const parsed = JSON.parse(payload) as { data?: { verification_id?: unknown } };
+  const v = parsed.data?.verification_id;
+  return typeof v === 'number' ? v : null;
+}
+
+export interface NewDelivery {
+  eventId: string;
+  endpoint: EndpointRow;
+  eventType: string;
+  userId: number | null;
+  isTest: boolean;
+  payload: string;
+  now: Date;
+}
+
+/** Writes one delivery and its job in the caller's transaction; nothing when it already exists. */
+export async function insertDelivery(ctx: AppContext, trx: Executor, d: NewDelivery): Promise<number | undefined> {
+  const iso = d.now.toISOString();
+  const row = await trx
+    .insertInto('webhook_deliveries')
+    .values({
+      event_id: d.eventId,
+      endpoint_id: d.endpoint.id,
+      endpoint_url: d.endpoint.url,
+      event_type: d.eventType,
+      user_id: d.userId,
+      is_test: d.isTest ? 1 : 0,
+      state: 'pending',
+      attempts: 0,
+      payload: d.payload,
+      last_status: null,
+      last_error: null,
+      next_attempt_at: iso,
+      created_at: iso,
+      updated_at: iso,
+      completed_at: null,
+      payload_expires_at: new Date(d.now.getTime() + (d.isTest ? TEST_PAYLOAD_RETENTION_MS : PAYLOAD_RETENTION_MS)).toISOString(),
+      expires_at: new Date(d.now.getTime() + METADATA_RETENTION_MS).toISOString(),
+    })
+    .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!row) return undefined;
+  await ctx.queue.enqueue(DELIVER_QUEUE, { deliveryId: row.id } satisfies DeliverJob, { maxAttempts: DELIVER_JOB_MAX_ATTEMPTS }, trx);
+  return row.id;
+}
+
+/**
+ * The outbox relay: turns undispatched events into one delivery per subscribed endpoint, and marks
+ * them dispatched in the same transaction, so an event is never lost nor fanned out twice. Woken
+ * by `ctx.signals` 'outbox' after commits and by a poll (for events written by other processes
+ * and for anything left when a process died).
+ */
+export class OutboxRelay {
+  #running = false;
+  #busy: Promise<void> | undefined;
+  #again = false;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #onSignal = () => this.wake();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly options: { batchSize?: number; pollMs?: number; onTick?: () => void } = {},
+  ) {}
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.ctx.signals.on('outbox', this.#onSignal);
+    const poll = () => {
+      this.#timer = setTimeout(() => {
+        this.options.onTick?.();
+        this.wake();
+        poll();
+      }, this.options.pollMs ?? 1000);
+      this.#timer.unref();
+    };
+    poll();
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.ctx.signals.off('outbox', this.#onSignal);
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#busy;
+  }
+
+  /** Relays now (coalescing wake-ups that arrive while a pass runs). */
+  wake(): void {
+    if (!this.#running) return;
+    if (this.#busy) {
+      this.#again = true;
+      return;
+    }
+    this.#busy = (async () => {
+      try {
+        do {
+          this.#again = false;
+          while (this.#running && (await this.relayBatch()) === (this.options.batchSize ?? 500));
+        } while (this.#again && this.#running);
+      } catch (error: unknown) {
+        // The events stay undispatched; the next poll tries again.
+        this.ctx.log.error({ err: error }, 'webhook relay failed');
+      } finally {
+        this.#busy = undefined;
+      }
+    })();
+  }
+
+  /** Resolves when the current pass (if any) is over. */
+  async settled(): Promise<void> {
+    while (this.#busy) await this.#busy;
+  }
+
+  /** One batch of events in one transaction; returns how many events it took. */
+  async relayBatch(): Promise<number> {
+    const { ctx } = this;
+    const limit = this.options.batchSize ?? 500;
+    return ctx.db.transaction().execute(async (trx) => {
+      let query = trx
+        .selectFrom('events')
+        .leftJoin('users', 'users.id', 'events.user_id')
+        .select(['events.id', 'events.type', 'events.user_id', 'events.payload', 'users.username', 'users.email'])
+        .where('events.dispatched_at', 'is', null)
+        .orderBy('events.occurred_at')
+        .limit(limit);
+      // Several relays on PostgreSQL each take their own events; SQLite serialises writers anyway.
+      if (isPostgres(ctx.db as unknown as Kysely<unknown>)) query = query.forUpdate('events').skipLocked();
+      const events: OutboxEvent[] = await query.execute();
+      if (events.length === 0) return 0;
+      const endpoints = await trx.selectFrom('webhook_endpoints').selectAll().where('enabled', '=', 1).execute();
+      const now = ctx.clock.now();
+      for (const event of events) {
+        const verificationId = endpoints.length ? verificationIdOf(event.payload) : null;
+        for (const endpoint of endpoints) {
+          if (!wants(endpoint, event.type, verificationId)) continue;
+          await insertDelivery(ctx, trx, {
+            eventId: event.id,
+            endpoint,
+            eventType: event.type,
+            userId: event.user_id,
+            isTest: isTestIdentity(event),
+            payload: event.payload,
+            now,
+          });
+        }
+      }
+      await trx
+        .updateTable('events')
+        .set({ dispatched_at: now.toISOString() })
+        .where(
+          'id',
+          'in',
+          events.map((e) => e.id),
+        )
+        .execute();
+      return events.length;
+    });
+  }
+}

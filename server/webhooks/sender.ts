@@ -1,0 +1,134 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { BlockedAddressError, isPrivateAddress } from './address-guard.js';
+
+export interface SendResult {
+  /** HTTP status when the receiver answered. */
+  status?: number;
+  retryAfter?: string;
+  /** What went wrong when there was no answer (or an answer we do not accept). */
+  error?: string;
+  durationMs: number;
+}
+
+export interface SendOptions {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  allowPrivate: boolean;
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A DNS lookup that drops private addresses from the answer. Node connects to the address this
+ * returns, so the address checked is the address used: no second resolution to rebind.
+ */
+const guardedLookup = ((hostname: string, options: LookupOptions, callback: LookupCallback) => {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, options.all ? [] : '', 0);
+    const allowed = addresses.filter((a) => !isPrivateAddress(a.address));
+    if (allowed.length === 0) {
+      return callback(new BlockedAddressError(`${hostname} resolves only to private addresses`), options.all ? [] : '', 0);
+    }
+    if (options.all) return callback(null, allowed);
+    const first = allowed[0]!;
+    return callback(null, first.address, first.family);
+  });
+}) as unknown as LookupFunction;
+
+/**
+ * Sends webhooks over keep-alive connections. Redirects are never followed (a 3xx is a failed
+ * attempt); the whole exchange must end within the timeout.
+ */
+export class WebhookSender {
+  readonly #http = new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64 });
+  readonly #https = new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64 });
+
+  send(options: SendOptions): Promise<SendResult> {
+    const started = performance.now();
+    const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+    let url: URL;
+    try {
+      url = new URL(options.url);
+    } catch {
+      return Promise.resolve(done({ error: 'invalid URL' }));
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve(done({ error: 'unsupported URL scheme' }));
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    // Node skips the lookup for literal addresses, so those are checked here.
+    if (!options.allowPrivate && isIP(host) && isPrivateAddress(host)) {
+      return Promise.resolve(done({ error: blockedMessage(host) }));
+    }
+    const isHttps = url.protocol === 'https:';
+    const transport = isHttps ? https : http;
+    return new Promise<SendResult>((resolve) => {
+      let settled = false;
+      const finish = (r: Omit<SendResult, 'durationMs'>) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(done(r));
+      };
+      const req = transport.request(
+        url,
+        {
+          method: 'POST',
+          agent: isHttps ? this.#https : this.#http,
+          headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
+          ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          const retryAfter = res.headers['retry-after'];
+          // The answer's body is not needed; read it off so the connection can be reused.
+          res.resume();
+          res.on('end', () =>
+            finish({
+              status,
+              ...(retryAfter !== undefined ? { retryAfter } : {}),
+              ...(status >= 300 && status < 400 ? { error: `redirect to ${res.headers.location ?? '(no location)'} not followed` } : {}),
+            }),
+          );
+          res.on('error', (err) => finish({ status, error: describe(err) }));
+        },
+      );
+      const timer = setTimeout(() => {
+        finish({ error: `no answer within ${options.timeoutMs / 1000} s` });
+        req.destroy();
+      }, options.timeoutMs);
+      req.on('error', (err) => finish({ error: describe(err) }));
+      req.end(options.body);
+    });
+  }
+
+  close(): void {
+    this.#http.destroy();
+    this.#https.destroy();
+  }
+}
+
+function blockedMessage(host: string): string {
+  return `refused: ${host} is a private, loopback or link-local address (VERITY_ALLOW_PRIVATE_WEBHOOKS=true allows it)`;
+}
+
+function describe(err: unknown): string {
+  if (err instanceof BlockedAddressError) return `refused: ${err.message} (VERITY_ALLOW_PRIVATE_WEBHOOKS=true allows it)`;
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name not found';
+    case 'ETIMEDOUT':
+      return 'connection timed out';
+    default:
+      return err instanceof Error ? `${code || err.name}: ${err.message}` : 'request failed';
+  }
+}

@@ -1,0 +1,101 @@
+import type { AppContext } from '../context.js';
+import { registerUserDeletionHook, runRetention } from './log.js';
+import { DELIVER_QUEUE, OutboxRelay, type DeliverJob } from './relay.js';
+import { WebhookSender } from './sender.js';
+import { deliveryHandler } from './worker.js';
+
+export const RETENTION_QUEUE = 'webhooks.retention';
+/** How often retention runs, on the application clock. */
+export const RETENTION_EVERY_MS = 3_600_000;
+
+export interface WebhookOptions {
+  /** Deliveries in flight at once per process. */
+  concurrency?: number;
+  relayPollMs?: number;
+}
+
+/**
+ * Webhook delivery for one Verity: the outbox relay, the delivery worker and the retention job,
+ * all through the durable queue. `register` at build time; `start`/`stop` with the workers.
+ */
+export class WebhookService {
+  readonly sender = new WebhookSender();
+  readonly relay: OutboxRelay;
+  #nextRetentionAt = 0;
+  #started = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly options: WebhookOptions = {},
+  ) {
+    this.relay = new OutboxRelay(ctx, {
+      ...(options.relayPollMs !== undefined ? { pollMs: options.relayPollMs } : {}),
+      onTick: () => void this.scheduleRetentionIfDue(),
+    });
+    registerUserDeletionHook();
+    services.set(ctx, this);
+  }
+
+  /** Registers the queue consumers; call before the queue starts. */
+  register(): void {
+    const concurrency = this.options.concurrency ?? 48;
+    // The lease outlasts the 15 s attempt time-out with room to record the attempt.
+    this.ctx.queue.process<DeliverJob>(DELIVER_QUEUE, deliveryHandler(this.ctx, this.sender), { concurrency, leaseMs: 60_000 });
+    this.ctx.queue.process(
+      RETENTION_QUEUE,
+      async () => {
+        const result = await runRetention(this.ctx.db, this.ctx.clock.now());
+        if (result.bodiesRemoved || result.deliveriesRemoved || result.eventsRemoved) {
+          this.ctx.log.info({ ...result }, 'webhook log retention');
+        }
+      },
+      { concurrency: 1 },
+    );
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.relay.start();
+    void this.scheduleRetentionIfDue();
+  }
+
+  /** Stops the relay; deliveries in hand finish with the queue's own stop. */
+  async stop(): Promise<void> {
+    if (!this.#started) return;
+    this.#started = false;
+    await this.relay.stop();
+  }
+
+  /** Drops idle keep-alive connections; after the queue has stopped. */
+  close(): void {
+    this.sender.close();
+  }
+
+  /**
+   * Enqueues the retention job when the application clock has passed the next due time (checked
+   * on every relay poll, so a ManualClock moved forward triggers it too).
+   */
+  async scheduleRetentionIfDue(): Promise<boolean> {
+    const now = this.ctx.clock.now().getTime();
+    if (now < this.#nextRetentionAt) return false;
+    this.#nextRetentionAt = now + RETENTION_EVERY_MS;
+    try {
+      await this.ctx.queue.enqueue(RETENTION_QUEUE, {}, { maxAttempts: 3 });
+    } catch (error: unknown) {
+      this.#nextRetentionAt = 0;
+      this.ctx.log.error({ err: error }, 'could not schedule webhook retention');
+      return false;
+    }
+    return true;
+  }
+}
+
+const services = new WeakMap<AppContext, WebhookService>();
+
+/** The webhook service of a running Verity (for the admin routes, the CLI and tests). */
+export function webhooksOf(ctx: AppContext): WebhookService {
+  const s = services.get(ctx);
+  if (!s) throw new Error('webhooks are not set up for this Verity');
+  return s;
+}
