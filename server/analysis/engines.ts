@@ -61,22 +61,21 @@ export function getTesseract(kind: OcrEngineKind): Promise<TesseractWorker> {
       const { createWorker, OEM, PSM } = await import('tesseract.js');
       // 4.0.0 holds the combined legacy + LSTM model; the legacy engine needs it.
       const langPath = packageFile('@tesseract.js-data/eng', '4.0.0');
-      const w = await createWorker('eng', kind === 'mrz' ? OEM.TESSERACT_ONLY : OEM.LSTM_ONLY, {
-        langPath,
-        cacheMethod: 'none',
-        gzip: true,
-        legacyCore: kind === 'mrz',
-        legacyLang: kind === 'mrz',
-      });
+      const w = await createWorker(
+        'eng',
+        kind === 'mrz' ? OEM.TESSERACT_ONLY : OEM.LSTM_ONLY,
+        { langPath, cacheMethod: 'none', gzip: true, legacyCore: kind === 'mrz', legacyLang: kind === 'mrz' },
+        // MRZs are not words: the dictionaries only push the legacy engine towards English.
+        kind === 'mrz' ? { load_system_dawg: '0', load_freq_dawg: '0' } : {},
+      );
       if (kind === 'mrz') {
         await w.setParameters({
           tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
           tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
-          load_system_dawg: '0',
-          load_freq_dawg: '0',
+          user_defined_dpi: '300',
         });
       } else {
-        await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, preserve_interword_spaces: '1' });
+        await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, preserve_interword_spaces: '1', user_defined_dpi: '300' });
       }
       return w;
     })();

@@ -1,0 +1,61 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeEngines } from '../../../../server/analysis/engines.js';
+import { prepareInput } from '../../../../server/analysis/input.js';
+import { fitRaster, toGrey } from '../../../../server/analysis/raster.js';
+import { correctMrz, pickMrzLines, runMrz } from '../../../../server/analysis/stages/mrz.js';
+import { passportMrz } from '../../../fixtures/mrz.js';
+import { documentPhoto, IDENTITIES } from '../../../fixtures/set.js';
+
+const today = new Date('2026-06-01T00:00:00Z');
+afterAll(closeEngines);
+
+describe('runMrz', () => {
+  it('reads a photographed passport MRZ exactly and maps it to document_processor', async () => {
+    const input = await prepareInput(await documentPhoto(0, 'passport', 'rotated'));
+    const out = await runMrz(toGrey(await fitRaster(input.raster, 2000)), today);
+    expect(out.found).toBe(true);
+    expect(out.data?.valid).toBe(true);
+    expect(out.data?.lines).toEqual(passportMrz(IDENTITIES[0]!));
+    expect(out.fields['Full Name']?.value).toBe('ANNA MARIA ERIKSSON');
+    expect(out.fields['Date of Birth']?.value).toBe('1984-08-12');
+    expect(out.fields['Date of Expiry']?.value).toBe('2029-08-12');
+    expect(out.fields['Document Number']?.value).toBe('L898902C3');
+    expect(out.fields['Sex']?.value).toBe('F');
+    expect(out.fields['Document Name']?.value).toBe('Passport');
+  });
+
+  it('finds no MRZ on a licence front and invents nothing', async () => {
+    const input = await prepareInput(await documentPhoto(0, 'licence-front', 'clean'));
+    const out = await runMrz(toGrey(await fitRaster(input.raster, 2000)), today);
+    expect(out.found).toBe(false);
+    expect(out.fields).toEqual({});
+  });
+});
+
+describe('correctMrz', () => {
+  const good = passportMrz(IDENTITIES[0]!);
+
+  it('repairs O/0 and B/8 confusions guided by the check digits', () => {
+    const broken = [good[0], good[1].replace('L898902C3', 'L89B9O2C3')];
+    const out = correctMrz(broken);
+    expect(out?.result.valid).toBe(true);
+    expect(out?.lines).toEqual(good);
+    expect(out?.corrections.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reports a check that cannot be repaired', () => {
+    // Change a birth-date digit to another digit: no confusion explains it.
+    const broken = [good[0], good[1].slice(0, 13) + '9' + good[1].slice(14)];
+    const out = correctMrz(broken);
+    expect(out?.result.valid).toBe(false);
+    expect(out?.result.details.filter((d) => !d.valid).map((d) => d.field)).toContain('birthDateCheckDigit');
+  });
+});
+
+describe('pickMrzLines', () => {
+  it('keeps the last two long lines and normalises their length', () => {
+    const text = `PASSPORT\n${'P<USAERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<'}\nL898902C36USA8408129F2908122<<<<<<<<<<<<<<00\n`;
+    const lines = pickMrzLines(text);
+    expect(lines?.map((l) => l.length)).toEqual([44, 44]);
+  });
+});
