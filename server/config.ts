@@ -21,6 +21,11 @@ const envSchema = z.object({
   VERITY_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   VERITY_BLOB_URL: z.string().regex(/^s3:\/\//, 'must be an s3:// URL').optional(),
   VERITY_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  VERITY_MAIL_FROM: z.string().min(3).optional(),
+  VERITY_SMS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  VERITY_SMS_ACCOUNT_SID: z.string().min(1).optional(),
+  VERITY_SMS_AUTH_TOKEN: z.string().min(1).optional(),
+  VERITY_SMS_FROM: z.string().min(1).optional(),
   VERITY_ALLOW_PRIVATE_WEBHOOKS: boolFromEnv.optional(),
   VERITY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
@@ -38,6 +43,10 @@ export interface Config {
   redisUrl: string | undefined;
   blobUrl: string | undefined;
   smtpUrl: string | undefined;
+  /** `From` of e-mails sent through SMTP (VERITY_MAIL_FROM); default `Verity <no-reply@host of base URL>`. */
+  mailFrom: string | undefined;
+  /** Twilio-shaped SMS provider (VERITY_SMS_*); undefined: texts go to the outbox. */
+  sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
   allowPrivateWebhooks: boolean;
   logLevel: string;
 }
@@ -70,6 +79,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.VERITY_REDIS_URL,
     blobUrl: e.VERITY_BLOB_URL,
     smtpUrl: e.VERITY_SMTP_URL,
+    mailFrom: e.VERITY_MAIL_FROM,
+    sms:
+      e.VERITY_SMS_ACCOUNT_SID && e.VERITY_SMS_AUTH_TOKEN && e.VERITY_SMS_FROM
+        ? {
+            url: (e.VERITY_SMS_URL ?? 'https://api.twilio.com').replace(/\/+$/, ''),
+            accountSid: e.VERITY_SMS_ACCOUNT_SID,
+            authToken: e.VERITY_SMS_AUTH_TOKEN,
+            from: e.VERITY_SMS_FROM,
+          }
+        : undefined,
     // Development default: loopback receivers are allowed unless a public base URL is configured.
     allowPrivateWebhooks: e.VERITY_ALLOW_PRIVATE_WEBHOOKS ?? e.VERITY_BASE_URL === undefined,
     logLevel: e.VERITY_LOG_LEVEL,

@@ -58,3 +58,29 @@ export function checkMagicLink(secret: string, query: Record<string, unknown>, n
   if (params.expires * 1000 <= now.getTime()) return { ok: false, reason: 'expired' };
   return { ok: true, params };
 }
+
+/** Why a link cannot be used: each gets its own page and status, none says whether a user exists. */
+export type LinkRefusal = 'invalid' | 'expired' | 'revoked';
+
+/** The query of a full magic link as given to the customer, or null when it is not one of ours. */
+export function magicLinkQuery(link: string): Record<string, string | string[]> | null {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.pathname.endsWith(MAGIC_LINK_PATH)) return null;
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    const prior = query[name];
+    // A repeated parameter is kept as an array so the check refuses it as malformed.
+    query[name] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
+  }
+  return query;
+}
+
+/** Maps a failed signature/expiry check to the refusal the user sees. */
+export function refusalOf(check: Extract<LinkCheck, { ok: false }>): LinkRefusal {
+  return check.reason === 'expired' ? 'expired' : 'invalid';
+}

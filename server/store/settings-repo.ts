@@ -14,6 +14,35 @@ export interface AccountSettings {
   /** Origins allowed to embed the hosted page in a frame. */
   allowed_origins: string[];
   link_lifetime_hours: number;
+  /** Countries / regions (country-coder ids: ISO 3166-1 alpha-2, or e.g. `EU`) the geolocation step accepts; null: any. */
+  allowed_countries: string[] | null;
+  /** Knowledge questions (issue 4); null until the account configures them. */
+  knowledge: KnowledgeSettings | null;
+  /** Whether the hosted page offers continuing on another device (QR hand-off). */
+  handoff_enabled: boolean;
+  /** Default locale (BCP 47) of the hosted page and of messages; null: the browser's / English. */
+  default_locale: string | null;
+  /** Hosted page branding; colours are `#rrggbb`. */
+  branding: { logo_url: string | null; primary_color: string | null; background_color: string | null; text_color: string | null };
+}
+
+/** A knowledge question: answers are stored only as `hashKnowledgeAnswer` hashes (server/session/knowledge.ts). */
+export interface KnowledgeQuestionSetting {
+  id: string;
+  prompt: string;
+  kind: 'text' | 'choice' | 'date' | 'number';
+  choices?: { id: string; label: string }[];
+  answer_hashes: string[];
+}
+
+export interface KnowledgeSettings {
+  questions: KnowledgeQuestionSetting[];
+  /** Questions shown to each user (N). */
+  ask: number;
+  /** Correct answers needed to pass. */
+  pass_threshold: number;
+  /** Submissions allowed before the method is rejected. */
+  max_attempts: number;
 }
 
 export const DEFAULT_SETTINGS: AccountSettings = {
@@ -24,6 +53,11 @@ export const DEFAULT_SETTINGS: AccountSettings = {
   reverification_template: null,
   allowed_origins: [],
   link_lifetime_hours: 72,
+  allowed_countries: null,
+  knowledge: null,
+  handoff_enabled: true,
+  default_locale: null,
+  branding: { logo_url: null, primary_color: null, background_color: null, text_color: null },
 };
 
 export async function readSettings(ex: Executor): Promise<AccountSettings> {

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-webhooks.js';
+import * as m0003 from './0003-sessions.js';
 
 /**
  * Migrations are listed here (not discovered from the file system) so they bundle and run the same
@@ -9,6 +10,7 @@ import * as m0002 from './0002-webhooks.js';
 const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-webhooks': m0002,
+  '0003-sessions': m0003,
 };
 
 export const migrationProvider: MigrationProvider = {

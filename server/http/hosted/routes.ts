@@ -1,0 +1,119 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { HANDOFF_QUERY_PARAM, HOSTED_PAGE_PATH, WEB_ASSET_PREFIX } from '../../../src/api/contract.js';
+import type { AppContext } from '../../context.js';
+import { methodById } from '../../domain/catalogue.js';
+import { checkLink } from '../../session/actions.js';
+import { assignedVerifications } from '../../session/methods.js';
+import { sdb } from '../../session/tables.js';
+import { sha256Hex } from '../../session/tokens.js';
+import { readSettings, type AccountSettings } from '../../store/settings-repo.js';
+import { fallbackLandingPage, refusalPage, withNonce, type RefusalPage } from './pages.js';
+import { hostedSecurityHeaders, newNonce } from './security-headers.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** CSP nonce of this hosted response. */
+    cspNonce?: string;
+    /** Account settings read for this hosted response. */
+    hostedSettings?: AccountSettings;
+  }
+}
+
+/** The widget builds (`vite build`), served under `/web/` when present. */
+const WEB_DIST = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
+
+export interface HostedOptions {
+  /** Where the widget builds live (tests point elsewhere); default `dist/web/` of the checkout. */
+  webDist?: string;
+}
+
+const REFUSAL_STATUS: Record<RefusalPage, number> = { invalid: 403, expired: 410, revoked: 403, handoff: 410 };
+
+/**
+ * The hosted pages: `GET /security-verify` (landing page of a magic link or a hand-off link) and
+ * the short links `/l/<code>`, every response with the hosted security headers; and the widget's
+ * static builds under `/web/`.
+ */
+export function hostedRoutes(ctx: AppContext, options: HostedOptions = {}): FastifyPluginAsyncZod {
+  const webDist = options.webDist ?? WEB_DIST;
+  return async (app) => {
+    await app.register(pagesPlugin(ctx, webDist));
+    if (existsSync(webDist)) await app.register(assetsPlugin(webDist));
+  };
+}
+
+function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
+  return async (app) => {
+    // Every response of this plugin (pages, redirects, errors) carries the security headers.
+    app.addHook('onRequest', async (req, reply) => {
+      const nonce = newNonce();
+      const settings = await readSettings(ctx.db);
+      req.cspNonce = nonce;
+      req.hostedSettings = settings;
+      hostedSecurityHeaders(reply, nonce, settings);
+    });
+
+    const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
+    const refuse = (req: FastifyRequest, reply: FastifyReply, refusal: RefusalPage) =>
+      html(reply, REFUSAL_STATUS[refusal], refusalPage(req.hostedSettings!, req.cspNonce!, refusal));
+
+    app.get(HOSTED_PAGE_PATH, { schema: { hide: true, querystring: z.record(z.string(), z.unknown()) } }, async (req, reply) => {
+      const query = req.query;
+      const settings = req.hostedSettings!;
+      const nonce = req.cspNonce!;
+      let methodNames: string[] = [];
+      const handoff = query[HANDOFF_QUERY_PARAM];
+      if (handoff !== undefined) {
+        // Looked at, not consumed: the phone's page claims it with a POST.
+        if (typeof handoff !== 'string' || handoff.length > 200) return refuse(req, reply, 'handoff');
+        const row = await sdb(ctx.db).selectFrom('handoff_tokens').select(['used_at', 'expires_at']).where('token_hash', '=', sha256Hex(handoff)).executeTakeFirst();
+        if (!row || row.used_at !== null || row.expires_at <= ctx.clock.now().toISOString()) return refuse(req, reply, 'handoff');
+      } else {
+        const use = await checkLink(ctx, query);
+        if (!use.ok) return refuse(req, reply, use.refusal);
+        methodNames = (await assignedVerifications(ctx.db, use.user.id)).map((v) => methodById(v.method_id)?.name ?? '').filter(Boolean);
+      }
+      const app = await hostedAppHtml(webDist);
+      return html(reply, 200, app ? withNonce(app, nonce) : fallbackLandingPage(settings, nonce, methodNames));
+    });
+
+    // Short links from verify-url and hand-off (`/l/<code>`): redirect to the full link until it expires.
+    app.get('/l/:code', { schema: { hide: true, params: z.object({ code: z.string().max(64) }) } }, async (req, reply) => {
+      const link = await ctx.db.selectFrom('short_links').select(['full_url', 'expires_at']).where('code', '=', req.params.code).executeTakeFirst();
+      if (!link) return refuse(req, reply, 'invalid');
+      if (link.expires_at <= ctx.clock.now().toISOString()) return refuse(req, reply, 'expired');
+      return reply.redirect(link.full_url, 302);
+    });
+  };
+}
+
+/** The hosted app's `index.html` when the widget's hosted build exists, else null. */
+async function hostedAppHtml(webDist: string): Promise<string | null> {
+  try {
+    return await readFile(join(webDist, 'hosted', 'index.html'), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** `/web/*`: the widget's static builds; public files any customer page may load (module scripts need CORS). */
+function assetsPlugin(webDist: string) {
+  return async (app: FastifyInstance) => {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      prefix: WEB_ASSET_PREFIX,
+      decorateReply: false,
+      index: false,
+      setHeaders: (reply) => {
+        void reply.headers({ 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin', 'x-content-type-options': 'nosniff' });
+      },
+    });
+  };
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { safeHttpUrl } from '../../session/methods.js';
+import { readSettings, type AccountSettings } from '../../store/settings-repo.js';
+
+/** A fresh CSP nonce (128 bits) for one response. */
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+function originOf(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The account's customer origins (settings `allowed_origins`), normalised; used for frame-ancestors, CORS and the Origin check. */
+export function originsOf(settings: AccountSettings): string[] {
+  return settings.allowed_origins.map(originOf).filter((o): o is string => o !== null);
+}
+
+export async function allowedOrigins(ctx: AppContext): Promise<string[]> {
+  return originsOf(await readSettings(ctx.db));
+}
+
+/** Whether an `Origin` header names the host the request was sent to (a same-origin call). */
+export function isSameHost(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The security headers of every hosted response (issue 4): a strict CSP with a per-response nonce
+ * (no `unsafe-inline` scripts, no `unsafe-eval`; `wasm-unsafe-eval` only, for the on-device face
+ * model's WebAssembly), `frame-ancestors` limited to our own origin and the account's customer
+ * origins (modal embed), camera and geolocation for our own origin only, and no referrer (the link
+ * carries a signature).
+ */
+export function hostedSecurityHeaders(reply: FastifyReply, nonce: string, settings: AccountSettings): void {
+  const logo = safeHttpUrl(settings.branding.logo_url);
+  const logoOrigin = logo ? originOf(logo) : null;
+  const csp = [
+    "default-src 'none'",
+    `script-src 'self' 'nonce-${nonce}' 'wasm-unsafe-eval'`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    `img-src 'self' data: blob:${logoOrigin ? ` ${logoOrigin}` : ''}`,
+    "font-src 'self'",
+    "connect-src 'self'",
+    "media-src 'self' blob:",
+    "worker-src 'self' blob:",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "object-src 'none'",
+    `frame-ancestors 'self'${originsOf(settings).map((o) => ` ${o}`).join('')}`,
+  ].join('; ');
+  void reply.headers({
+    'content-security-policy': csp,
+    'referrer-policy': 'no-referrer',
+    'permissions-policy': 'camera=(self), geolocation=(self), microphone=(), payment=(), usb=()',
+    'x-content-type-options': 'nosniff',
+    'cross-origin-resource-policy': 'same-origin',
+    'cache-control': 'no-store',
+    'x-robots-tag': 'noindex, nofollow',
+  });
+}

@@ -1,0 +1,72 @@
+import { insertTemplate } from '../../../server/store/templates-repo.js';
+import { writeSetting } from '../../../server/store/settings-repo.js';
+import { knowledgeQuestion } from '../../../server/session/knowledge.js';
+import { listOutbox, type OutboxMessage } from '../../../server/notify/outbox.js';
+import { SessionClient } from '../../../src/api/session-client.js';
+import type { TestServer } from '../../helpers/server.js';
+
+/** Creates a template from method ids (spec ids; 22 is Selfie) and returns its `tmpl_…` name. */
+export async function createTemplate(server: TestServer, name: string, methodIds: number[]): Promise<string> {
+  await insertTemplate(server.verity.ctx.db, { name, label: name, methodIds, workflowRawIds: [], createdAt: server.clock.now().toISOString() });
+  return name;
+}
+
+/** Three knowledge questions (text, date, choice); 2 asked, 2 needed, 3 attempts. */
+export async function configureKnowledge(server: TestServer, options: { ask?: number; pass?: number; attempts?: number } = {}): Promise<void> {
+  const secret = server.config.secret;
+  await writeSetting(server.verity.ctx.db, 'knowledge', {
+    questions: [
+      knowledgeQuestion(secret, { id: 'city', prompt: 'In which city did you open your account?', kind: 'text', answers: ['Genève', 'Geneva'] }),
+      knowledgeQuestion(secret, { id: 'opened', prompt: 'On which date did you open it?', kind: 'date', answers: ['2019-04-01'] }),
+      knowledgeQuestion(secret, {
+        id: 'plan',
+        prompt: 'Which plan do you have?',
+        kind: 'choice',
+        choices: [
+          { id: 'basic', label: 'Basic' },
+          { id: 'plus', label: 'Plus' },
+        ],
+        answers: ['plus'],
+      }),
+    ],
+    ask: options.ask ?? 2,
+    pass_threshold: options.pass ?? 2,
+    max_attempts: options.attempts ?? 3,
+  });
+}
+
+/** The right answer to each configured knowledge question, in a form a user might type. */
+/** Correct answers typed as a user might (the city with another case, no accent, spaces): normalisation must match. */
+export const KNOWLEDGE_ANSWERS: Record<string, string> = { city: '  GENEVE ', opened: '2019-04-01', plan: 'plus' };
+
+/** Waits for the notify worker, then returns the outbox messages to an address / number, newest first. */
+export async function outboxFor(server: TestServer, to: string): Promise<OutboxMessage[]> {
+  await server.verity.ctx.queue.whenIdle();
+  return listOutbox(server.config.dataDir, { to });
+}
+
+/** The 6-digit code in the newest message to `to`. */
+export async function latestCode(server: TestServer, to: string): Promise<string> {
+  const [message] = await outboxFor(server, to);
+  const code = /\b(\d{6})\b/.exec(message?.text ?? '')?.[1];
+  if (!code) throw new Error(`no code in the outbox for ${to}`);
+  return code;
+}
+
+/** The widget's own session client, pointed at the test server. */
+export function client(server: TestServer): SessionClient {
+  return new SessionClient({ baseUrl: server.url });
+}
+
+/** Rewrites a link made for the public base URL to the test server's address (same path and query). */
+export function local(server: TestServer, link: string): string {
+  const url = new URL(link);
+  return `${server.url}${url.pathname}${url.search}`;
+}
+
+/** Creates a user through the customer API and returns id and magic link. */
+export async function createUser(server: TestServer, body: Record<string, unknown>): Promise<{ id: number; link: string }> {
+  const res = await server.api('/api/users', { body });
+  if (res.status !== 200) throw new Error(`create user: ${res.status} ${res.text}`);
+  return { id: Number(res.body.id), link: String(res.body.magic_link) };
+}
