@@ -13,7 +13,8 @@ const USAGE = `Usage: verity <command>
   migrate                    bring the database schema up to date
   keys create --name NAME [--rate-per-second N --rate-per-minute N] | keys list | keys revoke ID
   templates create --name tmpl_xxx --methods email,phone,document_id,... | templates list
-  users create --email E [--template tmpl_x]`;
+  users create --email E [--template tmpl_x]
+  webhooks create --url URL [--events a,b] | webhooks list | webhooks delete ID | webhooks help for the rest`;
 
 /** Creates the first admin on a fresh install and says, once, how to sign in. */
 async function ensureFirstAdmin(verity: Verity, config: Config, io: CliIo): Promise<void> {

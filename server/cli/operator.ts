@@ -7,6 +7,7 @@ import { methodById } from '../domain/catalogue.js';
 import { createUser } from '../services/users.js';
 import { ApiError } from '../errors.js';
 import { UsageError, type CliIo } from './io.js';
+import { webhooksCommand } from './webhooks.js';
 
 type Handler = (verity: Verity, args: string[], io: CliIo) => Promise<void>;
 
@@ -127,4 +128,4 @@ const users: Handler = async (verity, args, io) => {
   }
 };
 
-export const operatorCommands: Record<string, Handler> = { keys, templates, users };
+export const operatorCommands: Record<string, Handler> = { keys, templates, users, webhooks: webhooksCommand };
