@@ -6,6 +6,7 @@ import { findTemplate, insertTemplate, listTemplates, findWorkflow } from '../st
 import { methodById } from '../domain/catalogue.js';
 import { createUser } from '../services/users.js';
 import { ApiError } from '../errors.js';
+import { email } from '../http/schemas.js';
 import { UsageError, type CliIo } from './io.js';
 import { webhooksCommand } from './webhooks.js';
 
@@ -113,6 +114,7 @@ const users: Handler = async (verity, args, io) => {
     },
   });
   if (!values.email) throw new UsageError('users create --email E [--template tmpl_x]');
+  if (!email.safeParse(values.email).success) throw new UsageError(`Not a valid e-mail address: ${values.email}`);
   try {
     const { user, magicLink } = await createUser(verity.ctx, {
       email: values.email,

@@ -55,7 +55,7 @@ export interface Queue {
   stop(): Promise<void>;
   /** Checks for due work now (after a clock change in tests, or a commit elsewhere). */
   poke(): void;
-  /** Resolves once no registered queue has due or running work. */
+  /** Resolves once no registered queue has work this process could take, and none is running here. */
   whenIdle(): Promise<void>;
 }
 

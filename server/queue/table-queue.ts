@@ -239,7 +239,12 @@ export class TableQueue implements Queue {
         .selectFrom('jobs')
         .select('id')
         .where('queue', 'in', names)
-        .where((eb) => eb.or([eb('state', '=', 'active'), eb.and([eb('state', '=', 'waiting'), eb('run_at', '<=', nowIso)])]))
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('state', '=', 'waiting'), eb('run_at', '<=', nowIso)]),
+            eb.and([eb('state', '=', 'active'), eb('locked_until', '<=', nowIso)]),
+          ]),
+        )
         .limit(1)
         .executeTakeFirst();
       if (pending) {

@@ -10,6 +10,8 @@ export interface TestServer {
   verity: Verity;
   config: Config;
   clock: Clock;
+  /** The server's own data dir (deleted on close). */
+  dataDir: string;
   /** http://127.0.0.1:PORT */
   url: string;
   /** A fresh API key with limits high enough not to get in the way (unless asked otherwise). */
@@ -110,6 +112,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     verity,
     config,
     clock,
+    dataDir,
     url,
     apiKey,
     api,
