@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../server/clock.js';
-import { items, startTestServer, type TestServer } from '../../helpers/server.js';
+import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
 const clock = new ManualClock('2026-05-01T00:00:00Z');
@@ -30,7 +30,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const emails = (body: { data: unknown }) => items(body.data as never).map((u) => u.email);
+const emails = (body: Json) => items(body.data).map((u) => u.email);
 
 describe('GET /api/users pagination', () => {
   it('defaults to 15 per page sorted by id', async () => {
