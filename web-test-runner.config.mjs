@@ -38,7 +38,7 @@ function chromium(camera) {
 
 export default {
   rootDir: '.',
-  nodeResolve: { exportConditions: ['browser', 'development'] },
+  nodeResolve: { exportConditions: ['browser', 'production'] },
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: resolve('tsconfig.web.json') })],
   middleware: [sessionApiDouble()],
   concurrency: 1,

@@ -3,12 +3,12 @@
  * `@lit/localize` so the single-file script-tag embed stays small (see the component's JSDoc).
  */
 const LABELS = {
-  en: { open: 'Verify your identity', dialog: 'Identity verification', close: 'Close' },
-  es: { open: 'Verifica tu identidad', dialog: 'Verificación de identidad', close: 'Cerrar' },
-  fr: { open: 'Vérifier votre identité', dialog: "Vérification d'identité", close: 'Fermer' },
-  de: { open: 'Identität bestätigen', dialog: 'Identitätsprüfung', close: 'Schließen' },
-  pt: { open: 'Verifique sua identidade', dialog: 'Verificação de identidade', close: 'Fechar' },
-  ar: { open: 'تحقق من هويتك', dialog: 'التحقق من الهوية', close: 'إغلاق' },
+  en: { open: 'Verify your identity', close: 'Close' },
+  es: { open: 'Verifica tu identidad', close: 'Cerrar' },
+  fr: { open: 'Vérifier votre identité', close: 'Fermer' },
+  de: { open: 'Identität bestätigen', close: 'Schließen' },
+  pt: { open: 'Verifique sua identidade', close: 'Fechar' },
+  ar: { open: 'تحقق من هويتك', close: 'إغلاق' },
 } as const;
 
 /** A label key. */

@@ -1,6 +1,6 @@
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import { emit, isEmbedMessage, type EmbedMessage, type OpenMode } from '../../events/events.js';
-import { buttonLabel } from '../../internal/button-labels.js';
+import { buttonLabel, type ButtonLabelKey } from '../../internal/button-labels.js';
 import styles from './verify-button.styles.js';
 
 /** How the button opens the flow. */
@@ -14,6 +14,7 @@ export type ButtonMode = Exclude<OpenMode, 'inline'>;
  * its few labels come from a small built-in table (by `lang`, else the page's language) and are
  * replaceable through the default slot or `label`.
  *
+ * @tagname verify-button
  * @summary The "Verify your identity" button customers embed.
  *
  * @slot - The button's label (defaults to a localised "Verify your identity").
@@ -64,12 +65,10 @@ export class VerifyButton extends LitElement {
   declare disabled: boolean;
   /** Shows a spinner and blocks clicks (e.g. while the customer's backend fetches the link). */
   declare busy: boolean;
-  /** Whether the modal or popup is open (read-only for the page). */
+  /** Whether the modal or popup is open (read-only; a popup closed by hand is noticed on the next click). */
   declare open: boolean;
 
   private popup: Window | null = null;
-  private popupTimer: ReturnType<typeof setInterval> | undefined;
-  private returnFocus: HTMLElement | null = null;
 
   constructor() {
     super();
@@ -90,7 +89,6 @@ export class VerifyButton extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('message', this.onMessage);
-    this.stopPopupWatch();
   }
 
   /** The URL the button opens (link or short URL), or null when neither is a valid http(s) URL. */
@@ -106,11 +104,13 @@ export class VerifyButton extends LitElement {
   }
 
   /** Opens the flow in the configured mode (what a click does). */
-  async show(): Promise<void> {
+  show = async (): Promise<void> => {
     const target = this.targetUrl;
     if (this.disabled || this.busy) return;
+    // A popup the user closed by hand (no message is sent then) is forgotten here.
+    if (this.popup?.closed) this.close();
     if (!target) {
-      emit(this, 'verify-error', { code: 'link_invalid', message: 'No valid verification link.', retryable: false });
+      emit(this, 'verify-error', { code: 'link_invalid', message: 'No valid link', retryable: false });
       return;
     }
     const mode: ButtonMode = this.mode === 'modal' || this.mode === 'popup' ? this.mode : 'redirect';
@@ -127,18 +127,16 @@ export class VerifyButton extends LitElement {
       if (!popup) {
         emit(this, 'verify-error', {
           code: 'popup_blocked',
-          message: 'The browser blocked the verification window.',
+          message: 'Popup blocked',
           retryable: true,
         });
         return;
       }
       this.popup = popup;
       this.open = true;
-      this.watchPopup();
       emit(this, 'verify-start', { mode });
       return;
     }
-    this.returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     this.open = true;
     await this.updateComplete;
     const iframe = this.renderRoot.querySelector('iframe');
@@ -146,7 +144,7 @@ export class VerifyButton extends LitElement {
     this.renderRoot.querySelector('dialog')?.showModal();
     (this.renderRoot.querySelector('[part="close"]') as HTMLElement | null)?.focus();
     emit(this, 'verify-start', { mode });
-  }
+  };
 
   /**
    * Asks to close the modal or popup: fires the cancelable `verify-request-close` and closes
@@ -166,25 +164,7 @@ export class VerifyButton extends LitElement {
     if (iframe) iframe.removeAttribute('src');
     if (this.popup && !this.popup.closed) this.popup.close();
     this.popup = null;
-    this.stopPopupWatch();
-    this.returnFocus?.focus();
-    this.returnFocus = null;
-  }
-
-  private watchPopup(): void {
-    this.stopPopupWatch();
-    this.popupTimer = setInterval(() => {
-      if (this.popup?.closed) {
-        this.popup = null;
-        this.open = false;
-        this.stopPopupWatch();
-      }
-    }, 500);
-  }
-
-  private stopPopupWatch(): void {
-    if (this.popupTimer !== undefined) clearInterval(this.popupTimer);
-    this.popupTimer = undefined;
+    // Closing a modal <dialog> returns focus to where it was before showModal().
   }
 
   /** Accepts messages only from the exact origin of the link and from our own frame / popup. */
@@ -228,47 +208,15 @@ export class VerifyButton extends LitElement {
     if (event.target === event.currentTarget) this.requestClose('overlay');
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('mode') && this.open && this.mode === 'redirect') this.close();
-  }
-
   protected override render() {
     const inactive = this.disabled || this.busy;
     const lang = this.closest('[lang]')?.getAttribute('lang') ?? navigator.language;
-    return html`
-      <button
-        part="button"
-        type="button"
-        aria-disabled=${inactive ? 'true' : 'false'}
-        aria-busy=${this.busy ? 'true' : 'false'}
-        aria-haspopup=${this.mode === 'modal' ? 'dialog' : nothing}
-        @click=${() => void this.show()}
-      >
-        ${this.busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}
-        <slot>${this.label || buttonLabel(lang, 'open')}</slot>
-      </button>
-      ${this.mode === 'modal'
-        ? html`<dialog
-            part="dialog"
-            aria-label=${buttonLabel(lang, 'dialog')}
-            @cancel=${this.onDialogCancel}
-            @click=${this.onDialogClick}
-          >
-            <div class="frame-wrap">
-              ${this.open
-                ? html`<iframe
-                    part="iframe"
-                    title=${buttonLabel(lang, 'dialog')}
-                    allow="camera; geolocation"
-                    referrerpolicy="no-referrer"
-                  ></iframe>`
-                : nothing}
-              <button part="close" type="button" aria-label=${buttonLabel(lang, 'close')} @click=${() => this.requestClose('close-button')}>
-                <span aria-hidden="true">×</span>
-              </button>
-            </div>
-          </dialog>`
-        : nothing}
-    `;
+    const label = (key: ButtonLabelKey): string => buttonLabel(lang, key);
+    // Kept compact: this template ships in the size-budgeted script-tag embed.
+    return html`<button part="button" type="button" aria-disabled=${inactive} aria-busy=${this.busy} @click=${this.show}><slot>${this.label || label('open')}</slot></button>${this.mode === 'modal'
+        ? html`<dialog part="dialog" aria-label=${label('open')} @cancel=${this.onDialogCancel} @click=${this.onDialogClick}>${this.open
+            ? html`<iframe part="iframe" title=${label('open')} allow="camera; geolocation"></iframe>`
+            : nothing}<button part="close" type="button" aria-label=${label('close')} @click=${() => this.requestClose()}>×</button></dialog>`
+        : nothing}`;
   }
 }

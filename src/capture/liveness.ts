@@ -1,0 +1,133 @@
+/**
+ * Active liveness judged on the device from BlazeFace's box and keypoints (pure functions).
+ * Frames are in camera coordinates (not mirrored), normalised 0..1. The server receives a frame
+ * and the measured geometry for each step and checks them again.
+ */
+import type { ChallengeStep } from '../api/contract.js';
+import type { DetectedFace } from './face-detector.js';
+
+/** Problems that stop a face frame from counting, in rank order. */
+export const FACE_HINTS = ['TOO_DARK', 'NO_FACE', 'MULTIPLE_FACES', 'TOO_FAR', 'TOO_CLOSE', 'NOT_CENTERED'] as const;
+/** One of {@link FACE_HINTS}. */
+export type FaceHint = (typeof FACE_HINTS)[number];
+
+/** Limits for the judgement. */
+export const LIVENESS_LIMITS = {
+  minMeanLuma: 50,
+  minFaceWidth: 0.18,
+  maxFaceWidth: 0.8,
+  /** |yaw| at most this counts as looking straight. */
+  straightYaw: 0.15,
+  /** |yaw| at least this counts as a turn. */
+  turnYaw: 0.3,
+  /** Face width growth (vs. the straight frame) that counts as coming closer. */
+  closerRatio: 1.2,
+  /** Consecutive frames a pose must hold. */
+  holdFrames: 3,
+} as const;
+
+/**
+ * Head yaw from keypoints: how far the nose tip sits from the middle of the eyes, in eye
+ * distances, clamped to -1..1. Positive when the user turns to their left (their nose moves to
+ * the right of a non-mirrored camera image).
+ */
+export function yawOf(face: DetectedFace): number {
+  const [rightEye, leftEye, nose] = face.keypoints;
+  if (!rightEye || !leftEye || !nose) return 0;
+  const eyeDistance = Math.hypot(leftEye.x - rightEye.x, leftEye.y - rightEye.y);
+  if (eyeDistance === 0) return 0;
+  const midX = (leftEye.x + rightEye.x) / 2;
+  return Math.max(-1, Math.min(1, (nose.x - midX) / eyeDistance));
+}
+
+/** The first problem with a frame's faces, or null when exactly one usable face is present. */
+export function faceHint(faces: DetectedFace[], meanLuma: number, limits = LIVENESS_LIMITS): FaceHint | null {
+  if (meanLuma < limits.minMeanLuma) return 'TOO_DARK';
+  if (faces.length === 0) return 'NO_FACE';
+  if (faces.length > 1) return 'MULTIPLE_FACES';
+  const { box } = faces[0]!;
+  if (box.width < limits.minFaceWidth) return 'TOO_FAR';
+  if (box.width > limits.maxFaceWidth) return 'TOO_CLOSE';
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  if (cx < 0.2 || cx > 0.8 || cy < 0.15 || cy > 0.85) return 'NOT_CENTERED';
+  return null;
+}
+
+/** Whether `face` performs `step`; `baselineWidth` is the face width when looking straight. */
+export function meetsStep(step: ChallengeStep, face: DetectedFace, baselineWidth: number | null, limits = LIVENESS_LIMITS): boolean {
+  const yaw = yawOf(face);
+  switch (step) {
+    case 'look_straight':
+      return Math.abs(yaw) <= limits.straightYaw;
+    case 'turn_left':
+      return yaw >= limits.turnYaw;
+    case 'turn_right':
+      return yaw <= -limits.turnYaw;
+    case 'come_closer':
+      return baselineWidth !== null && face.box.width >= baselineWidth * limits.closerRatio && Math.abs(yaw) <= limits.turnYaw;
+  }
+}
+
+/** What one frame did to the challenge. */
+export interface ChallengeUpdate {
+  hint: FaceHint | null;
+  /** Index of the step completed by this frame, if any. */
+  completed: number | null;
+  /** The face that completed it. */
+  face: DetectedFace | null;
+}
+
+/** Walks through a challenge's steps frame by frame. */
+export class ChallengeJudge {
+  private index = 0;
+  private held = 0;
+  private baselineWidth: number | null = null;
+
+  constructor(
+    readonly steps: readonly ChallengeStep[],
+    private readonly limits = LIVENESS_LIMITS,
+  ) {}
+
+  /** The step being asked for, or null when all are done. */
+  get current(): ChallengeStep | null {
+    return this.steps[this.index] ?? null;
+  }
+
+  /** Index of the current step. */
+  get currentIndex(): number {
+    return this.index;
+  }
+
+  /** True once every step was performed. */
+  get done(): boolean {
+    return this.index >= this.steps.length;
+  }
+
+  /** Feeds one frame's faces and mean luma. */
+  push(faces: DetectedFace[], meanLuma: number): ChallengeUpdate {
+    const step = this.current;
+    if (!step) return { hint: null, completed: null, face: null };
+    // Turning the head moves the face off-centre and coming closer enlarges it: only the
+    // presence, count and light rules apply to those steps.
+    const hint = faceHint(faces, meanLuma, this.limits);
+    const blocking = hint === 'TOO_DARK' || hint === 'NO_FACE' || hint === 'MULTIPLE_FACES' || (step === 'look_straight' && hint !== null);
+    if (blocking) {
+      this.held = 0;
+      return { hint, completed: null, face: null };
+    }
+    const face = faces[0]!;
+    this.baselineWidth ??= face.box.width;
+    if (!meetsStep(step, face, this.baselineWidth, this.limits)) {
+      this.held = 0;
+      return { hint, completed: null, face: null };
+    }
+    this.held += 1;
+    if (this.held < this.limits.holdFrames) return { hint, completed: null, face: null };
+    if (step === 'look_straight') this.baselineWidth = face.box.width;
+    const completed = this.index;
+    this.index += 1;
+    this.held = 0;
+    return { hint, completed, face };
+  }
+}

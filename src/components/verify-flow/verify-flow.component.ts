@@ -1,0 +1,514 @@
+import { ContextProvider } from '@lit/context';
+import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type { MethodResult, MethodView, SessionView } from '../../api/contract.js';
+import { SessionClient } from '../../api/session-client.js';
+import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
+import { emit, VerifyError } from '../../events/events.js';
+import { fromApiError } from '../../internal/errors.js';
+import { flowContext, type FlowContext } from '../../internal/flow-context.js';
+import { methodTitle } from '../../internal/method-titles.js';
+import { StepCompleteEvent, StepErrorEvent, StepHandoffEvent } from '../../internal/step-events.js';
+import { loadStep } from '../../internal/step-loader.js';
+import { directionOf, pickLocale, useLocale, type Locale } from '../../localization.js';
+import styles from './verify-flow.styles.js';
+
+/** The flow's screens. */
+export const FLOW_PHASE = {
+  intro: 'intro',
+  starting: 'starting',
+  steps: 'steps',
+  handoff: 'handoff',
+  completing: 'completing',
+  done: 'done',
+  handedBack: 'handed-back',
+  failed: 'failed',
+} as const;
+/** One of {@link FLOW_PHASE}. */
+export type FlowPhase = (typeof FLOW_PHASE)[keyof typeof FLOW_PHASE];
+
+/** Statuses that count as done for the flow (submitted or decided). */
+export function isMethodDone(method: MethodView): boolean {
+  return method.status === 'complete' || method.status === 'complete_in_review' || method.status === 'processing';
+}
+
+/**
+ * The whole verification inline: loads the session from the magic link, shows each assigned
+ * method as a step with progress, lets the user go back, and finishes with the result and the
+ * completion redirect (or stays, with `stay`).
+ *
+ * @tagname verify-flow
+ * @summary The inline verification flow.
+ *
+ * @event verify-ready - The session loaded. `detail: { methods }`.
+ * @event verify-start - The user started. `detail: { mode: 'inline' }`.
+ * @event verify-step-change - Another step is shown. `detail: { index, total, method, previous }`.
+ * @event verify-complete - Finished. `detail: { reference_id, status: 'completed', redirect_url }`.
+ * @event verify-error - Something failed. `detail: { code, message, retryable }`.
+ * @event verify-request-close - Cancelable; the user pressed Close on the result (with `closable`). `detail: { source }`.
+ *
+ * @csspart base - The flow's wrapper.
+ * @csspart header - The header with the logo.
+ * @csspart progress - The "Step n of m" line and bar.
+ * @csspart step - The current step's container.
+ * @csspart result - The result screen.
+ *
+ * @cssproperty --verify-primary - Brand colour.
+ * @cssproperty --verify-on-primary - Text on the brand colour.
+ * @cssproperty --verify-background - Flow background.
+ * @cssproperty --verify-text - Text colour.
+ * @cssproperty --verify-muted - Secondary text colour.
+ * @cssproperty --verify-danger - Error colour.
+ * @cssproperty --verify-radius - Corner radius.
+ * @cssproperty --verify-font - Font family.
+ * @cssproperty --verify-focus - Focus ring colour.
+ */
+export class VerifyFlow extends LitElement {
+  static override styles = styles;
+
+  static override properties = {
+    link: { type: String },
+    handoff: { type: String },
+    apiBase: { type: String, attribute: 'api-base' },
+    assetBase: { type: String, attribute: 'asset-base' },
+    language: { type: String, attribute: 'lang' },
+    stay: { type: Boolean },
+    autoStart: { type: Boolean, attribute: 'auto-start' },
+    applyBranding: { type: Boolean, attribute: 'apply-branding' },
+    closable: { type: Boolean },
+    phase: { type: String, reflect: true },
+    session: { state: true },
+    index: { state: true },
+    failure: { state: true },
+    notice: { state: true },
+    locale: { state: true },
+    result: { state: true },
+  };
+
+  /** The user's `magic_link`. */
+  declare link: string;
+  /** A cross-device hand-off token (the phone side); used instead of `link`. */
+  declare handoff: string;
+  /** The service's `{base_url}`; defaults to the link's origin, else this page's origin. */
+  declare apiBase: string;
+  /** Base URL of models and wasm; defaults to `{apiBase}/web/vendor/`. */
+  declare assetBase: string;
+  /** Locale (BCP 47), from the `lang` attribute; defaults to the session's hint, then the browser's. */
+  declare language: string;
+  /** Stay on the result screen instead of following the completion redirect. */
+  declare stay: boolean;
+  /** Skip the intro screen and start at once. */
+  declare autoStart: boolean;
+  /** Apply the account's branding colours from the session (the hosted page does). */
+  declare applyBranding: boolean;
+  /** Offer a Close button on the result screen (modal / popup embeds). */
+  declare closable: boolean;
+  /** The current screen (read-only). */
+  declare phase: FlowPhase;
+  declare private session: SessionView | null;
+  declare private index: number;
+  declare private failure: VerifyError | null;
+  declare private notice: string;
+  declare private locale: Locale;
+  declare private result: MethodResult | null;
+
+  private client: SessionClient | null = null;
+  private store: ProgressStore | null = null;
+  private completion: { reference_id: string | null; redirect_url: string | null } | null = null;
+  private readonly provider = new ContextProvider(this, { context: flowContext, initialValue: undefined });
+  private lastAnnouncedIndex = -1;
+
+  constructor() {
+    super();
+    updateWhenLocaleChanges(this);
+    this.link = '';
+    this.handoff = '';
+    this.apiBase = '';
+    this.assetBase = '';
+    this.language = '';
+    this.stay = false;
+    this.autoStart = false;
+    this.applyBranding = false;
+    this.closable = false;
+    this.phase = FLOW_PHASE.intro;
+    this.session = null;
+    this.index = 0;
+    this.failure = null;
+    this.notice = '';
+    this.locale = 'en';
+    this.result = null;
+    this.addEventListener(StepCompleteEvent.eventName, (e) => void this.onStepComplete(e as StepCompleteEvent));
+    this.addEventListener(StepErrorEvent.eventName, (e) => this.onStepError(e as StepErrorEvent));
+    this.addEventListener(StepHandoffEvent.eventName, () => this.showHandoff());
+  }
+
+  /** The session as last read (null before start). */
+  get currentSession(): SessionView | null {
+    return this.session;
+  }
+
+  /** The method of the step on screen. */
+  get currentMethod(): MethodView | null {
+    return this.session?.methods[this.index] ?? null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.applyLocale();
+    if (this.autoStart) void this.start();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('language')) void this.applyLocale();
+  }
+
+  private async applyLocale(): Promise<void> {
+    const locale = pickLocale(this.language, this.session?.locale, navigator.language);
+    try {
+      await useLocale(locale);
+    } catch {
+      // A locale module failed to load: keep English rather than break the flow.
+      return;
+    }
+    this.locale = locale;
+  }
+
+  private resolveApiBase(): string {
+    if (this.apiBase) return this.apiBase;
+    try {
+      if (this.link) return new URL(this.link).origin;
+    } catch {
+      // Fall through to the page's origin.
+    }
+    return window.location.origin;
+  }
+
+  private resolveAssetBase(apiBase: string): string {
+    const base = this.assetBase || `${apiBase.replace(/\/+$/, '')}/web/vendor/`;
+    return base.endsWith('/') ? base : `${base}/`;
+  }
+
+  /** Starts the session (what the intro's Start button does). */
+  async start(): Promise<void> {
+    if (this.phase === FLOW_PHASE.starting) return;
+    this.phase = FLOW_PHASE.starting;
+    this.failure = null;
+    emit(this, 'verify-start', { mode: 'inline' });
+    const apiBase = this.resolveApiBase();
+    this.client = new SessionClient({ baseUrl: apiBase });
+    this.provider.setValue({ client: this.client, assetBase: this.resolveAssetBase(apiBase), handoffEnabled: false } satisfies FlowContext);
+    try {
+      let session: SessionView;
+      if (this.handoff) session = (await this.client.claimHandoff(this.handoff)).session;
+      else if (this.link) session = (await this.client.start(this.link)).session;
+      else session = await this.client.session();
+      this.store = new ProgressStore(this.handoff ? `handoff:${session.csrf_token.slice(0, 8)}` : this.link ? progressIdForLink(this.link) : 'hosted');
+      await this.loadSession(session);
+    } catch (error: unknown) {
+      this.fail(fromApiError(error));
+    }
+  }
+
+  private async loadSession(session: SessionView): Promise<void> {
+    this.session = session;
+    this.provider.setValue({
+      client: this.client!,
+      assetBase: this.resolveAssetBase(this.client!.baseUrl),
+      handoffEnabled: session.handoff_enabled && !session.via_handoff,
+    });
+    if (!this.language) await this.applyLocale();
+    emit(this, 'verify-ready', { methods: session.methods.map((m) => m.key) });
+    if (session.state === 'completed') {
+      this.phase = FLOW_PHASE.done;
+      return;
+    }
+    const saved = await this.store?.load();
+    const firstOpen = session.methods.findIndex((m) => !isMethodDone(m));
+    const savedIndex = saved ? session.methods.findIndex((m) => m.key === saved.method && !isMethodDone(m)) : -1;
+    if (firstOpen < 0) {
+      await this.finish();
+      return;
+    }
+    this.phase = FLOW_PHASE.steps;
+    await this.goTo(savedIndex >= 0 ? savedIndex : firstOpen);
+  }
+
+  /** Shows step `index` (0-based). */
+  async goTo(index: number): Promise<void> {
+    const methods = this.session?.methods ?? [];
+    if (index < 0 || index >= methods.length) return;
+    const previous = this.currentMethod?.key ?? null;
+    const method = methods[index]!;
+    this.notice = '';
+    try {
+      await loadStep(method.key);
+    } catch (error: unknown) {
+      this.fail(new VerifyError('network', msg('Part of the page could not be loaded.', { id: 'flow.chunk-failed' }), 'error', true, { cause: error }));
+      return;
+    }
+    this.index = index;
+    this.phase = FLOW_PHASE.steps;
+    void this.store?.save({ method: method.key, choices: {} });
+    if (this.lastAnnouncedIndex !== index) {
+      this.lastAnnouncedIndex = index;
+      emit(this, 'verify-step-change', { index, total: methods.length, method: method.key, previous: previous === method.key ? null : previous });
+    }
+    await this.updateComplete;
+    (this.renderRoot.querySelector('#step-title') as HTMLElement | null)?.focus();
+  }
+
+  private async onStepComplete(event: StepCompleteEvent): Promise<void> {
+    event.stopPropagation();
+    const session = this.session;
+    if (!session) return;
+    const { method, state } = event.result;
+    session.methods = session.methods.map((m) => (m.key === method.key ? method : m));
+    session.state = state;
+    this.session = { ...session };
+    if (state === 'ready_to_complete' || state === 'completed' || session.methods.every(isMethodDone)) {
+      await this.finish();
+      return;
+    }
+    const next = session.methods.findIndex((m, i) => i > this.index && !isMethodDone(m));
+    const wrap = next >= 0 ? next : session.methods.findIndex((m) => !isMethodDone(m));
+    if (wrap >= 0) await this.goTo(wrap);
+  }
+
+  private onStepError(event: StepErrorEvent): void {
+    event.stopPropagation();
+    const { error } = event;
+    emit(this, 'verify-error', { code: error.code, message: error.message, retryable: error.retryable });
+    if (error.code === 'session_expired') this.fail(error);
+  }
+
+  private showHandoff(): void {
+    if (!this.session?.handoff_enabled || this.session.via_handoff) return;
+    this.phase = FLOW_PHASE.handoff;
+    void this.updateComplete.then(() => (this.renderRoot.querySelector('#handoff-title') as HTMLElement | null)?.focus());
+    void import('../../steps/handoff/verify-handoff.js');
+  }
+
+  private async onHandoffSession(event: CustomEvent<SessionView>): Promise<void> {
+    event.stopPropagation();
+    const session = event.detail;
+    this.session = session;
+    if (session.state === 'ready_to_complete' || session.state === 'completed') await this.finish();
+  }
+
+  private async finish(): Promise<void> {
+    if (!this.client || !this.session) return;
+    if (this.session.via_handoff) {
+      // The phone side: the desktop that handed off completes and redirects.
+      this.phase = FLOW_PHASE.handedBack;
+      await this.store?.clear();
+      return;
+    }
+    this.phase = FLOW_PHASE.completing;
+    try {
+      const done = await this.client.complete();
+      this.completion = { reference_id: done.reference_id, redirect_url: safeRedirect(done.redirect_url) };
+      this.session = { ...this.session, state: 'completed' };
+      this.phase = FLOW_PHASE.done;
+      await this.store?.clear();
+      emit(this, 'verify-complete', { reference_id: done.reference_id, status: 'completed', redirect_url: this.completion.redirect_url });
+      await this.updateComplete;
+      (this.renderRoot.querySelector('#result-title') as HTMLElement | null)?.focus();
+      if (this.completion.redirect_url && !this.stay) window.location.assign(this.completion.redirect_url);
+    } catch (error: unknown) {
+      this.fail(fromApiError(error));
+    }
+  }
+
+  private fail(error: VerifyError): void {
+    this.failure = error;
+    this.phase = FLOW_PHASE.failed;
+    emit(this, 'verify-error', { code: error.code, message: error.message, retryable: error.retryable });
+    void this.updateComplete.then(() => (this.renderRoot.querySelector('#failure-title') as HTMLElement | null)?.focus());
+  }
+
+  private onClose(): void {
+    emit(this, 'verify-request-close', { source: 'close-button' });
+  }
+
+  private brandingStyle(): string {
+    const b = this.session?.branding;
+    if (!this.applyBranding || !b) return '';
+    const parts: string[] = [];
+    if (b.primary_color) parts.push(`--verify-primary:${b.primary_color}`);
+    if (b.background_color) parts.push(`--verify-background:${b.background_color}`);
+    if (b.text_color) parts.push(`--verify-text:${b.text_color}`);
+    return parts.join(';');
+  }
+
+  protected override render() {
+    const dir = directionOf(this.locale);
+    return html`
+      <div part="base" class="flow" dir=${dir} lang=${this.locale} style=${this.brandingStyle()}>
+        ${this.renderHeader()}
+        <main>${this.renderPhase()}</main>
+        <div class="visually-hidden" role="status" aria-live="polite">${this.liveText()}</div>
+      </div>
+    `;
+  }
+
+  private liveText(): string {
+    if (this.phase === FLOW_PHASE.steps && this.session) {
+      return msg(str`Step ${this.index + 1} of ${this.session.methods.length}: ${methodTitle(this.currentMethod!)}`, { id: 'flow.live-step' });
+    }
+    if (this.phase === FLOW_PHASE.starting || this.phase === FLOW_PHASE.completing) return msg('Loading…', { id: 'flow.loading' });
+    return '';
+  }
+
+  private renderHeader(): TemplateResult | typeof nothing {
+    const branding = this.session?.branding;
+    if (!branding) return nothing;
+    const logo = branding.logo_url && this.applyBranding ? html`<img class="logo" src=${branding.logo_url} alt=${branding.account_name} />` : nothing;
+    return html`<header part="header">${logo}<span class="account">${logo === nothing ? branding.account_name : ''}</span></header>`;
+  }
+
+  private renderPhase(): TemplateResult {
+    switch (this.phase) {
+      case FLOW_PHASE.intro:
+        return html`<section class="intro">
+          <h2>${msg('Verify your identity', { id: 'flow.intro.title' })}</h2>
+          <p>${msg('It takes a few minutes. Have your ID document ready, and allow camera access when asked.', { id: 'flow.intro.body' })}</p>
+          <p class="muted">${msg('Your information is sent securely and used only to verify you.', { id: 'flow.intro.privacy' })}</p>
+          <div class="actions"><button type="button" @click=${() => void this.start()}>${msg('Start', { id: 'flow.start' })}</button></div>
+        </section>`;
+      case FLOW_PHASE.starting:
+      case FLOW_PHASE.completing:
+        return html`<div class="loading" aria-busy="true"><span class="spinner" aria-hidden="true"></span>${msg('Loading…', { id: 'flow.loading' })}</div>`;
+      case FLOW_PHASE.steps:
+        return this.renderSteps();
+      case FLOW_PHASE.handoff:
+        return html`<section>
+          <h2 id="handoff-title" tabindex="-1">${msg('Continue on your phone', { id: 'flow.handoff.title' })}</h2>
+          <verify-handoff @handoff-session=${(e: CustomEvent<SessionView>) => void this.onHandoffSession(e)}></verify-handoff>
+          <div class="actions">
+            <button type="button" class="secondary" @click=${() => void this.goTo(this.index)}>${msg('Continue on this device', { id: 'flow.handoff.back' })}</button>
+          </div>
+        </section>`;
+      case FLOW_PHASE.done:
+        return this.renderDone();
+      case FLOW_PHASE.handedBack:
+        return html`<section part="result" class="result">
+          <h2 id="result-title" tabindex="-1">${msg('All done on this phone', { id: 'flow.handed-back.title' })}</h2>
+          <p>${msg('You can go back to your computer to finish.', { id: 'flow.handed-back.body' })}</p>
+        </section>`;
+      case FLOW_PHASE.failed:
+        return this.renderFailure();
+    }
+  }
+
+  private renderSteps(): TemplateResult {
+    const session = this.session!;
+    const method = this.currentMethod!;
+    const total = session.methods.length;
+    const done = isMethodDone(method);
+    return html`
+      <div part="progress" class="progress">
+        <span>${msg(str`Step ${this.index + 1} of ${total}`, { id: 'flow.progress' })}</span>
+        <div class="bar" role="progressbar" aria-label=${msg('Progress', { id: 'flow.progress-label' })} aria-valuemin="0" aria-valuemax=${total} aria-valuenow=${session.methods.filter(isMethodDone).length}>
+          <div class="fill" style="inline-size:${(100 * session.methods.filter(isMethodDone).length) / total}%"></div>
+        </div>
+      </div>
+      <section part="step" class="step" aria-labelledby="step-title">
+        <h2 id="step-title" tabindex="-1">${methodTitle(method)}</h2>
+        ${done ? this.renderStepDone() : this.renderStep(method)}
+      </section>
+      <nav class="nav" aria-label=${msg('Steps', { id: 'flow.nav' })}>
+        ${this.index > 0 ? html`<button type="button" class="secondary" @click=${() => void this.goTo(this.index - 1)}>${msg('Back', { id: 'flow.back' })}</button>` : nothing}
+        ${session.handoff_enabled && !session.via_handoff ? html`<button type="button" class="link" @click=${() => this.showHandoff()}>${msg('Continue on another device', { id: 'flow.handoff.offer' })}</button>` : nothing}
+      </nav>
+    `;
+  }
+
+  private renderStepDone(): TemplateResult {
+    const next = this.session!.methods.findIndex((m) => !isMethodDone(m));
+    return html`<p class="notice">${msg('This step is done.', { id: 'flow.step-done' })}</p>
+      <div class="actions">
+        ${next >= 0 ? html`<button type="button" @click=${() => void this.goTo(next)}>${msg('Continue', { id: 'flow.continue' })}</button>` : nothing}
+      </div>`;
+  }
+
+  private renderStep(method: MethodView): TemplateResult {
+    switch (method.key) {
+      case 'email':
+        return html`<verify-step-email .method=${method}></verify-step-email>`;
+      case 'phone':
+        return html`<verify-step-phone .method=${method}></verify-step-phone>`;
+      case 'geolocation':
+        return html`<verify-step-geolocation .method=${method}></verify-step-geolocation>`;
+      case 'knowledge':
+        return html`<verify-step-knowledge .method=${method}></verify-step-knowledge>`;
+      case 'document_id':
+        return html`<verify-step-document .method=${method}></verify-step-document>`;
+      case 'selfie':
+        return html`<verify-step-selfie .method=${method}></verify-step-selfie>`;
+      case 'liveness':
+        return html`<verify-step-liveness .method=${method}></verify-step-liveness>`;
+      case 'other':
+        return html`<p class="notice">${msg('This step cannot be done on this page. The service will contact you about it.', { id: 'flow.step-other' })}</p>`;
+    }
+  }
+
+  private renderDone(): TemplateResult {
+    const redirecting = this.completion?.redirect_url && !this.stay;
+    return html`<section part="result" class="result">
+      <div class="check" aria-hidden="true">✓</div>
+      <h2 id="result-title" tabindex="-1">${msg('Thank you, you are done', { id: 'flow.done.title' })}</h2>
+      <p>${msg('We have received everything we need. You will hear from us when the checks are complete.', { id: 'flow.done.body' })}</p>
+      ${redirecting ? html`<p class="muted">${msg('Taking you back…', { id: 'flow.done.redirecting' })}</p>` : nothing}
+      ${this.completion?.redirect_url && this.stay
+        ? html`<div class="actions"><a class="button" href=${this.completion.redirect_url}>${msg('Return to the site', { id: 'flow.done.return' })}</a></div>`
+        : nothing}
+      ${this.closable ? html`<div class="actions"><button type="button" @click=${this.onClose}>${msg('Close', { id: 'flow.close' })}</button></div>` : nothing}
+    </section>`;
+  }
+
+  private renderFailure(): TemplateResult {
+    const error = this.failure;
+    let title = msg('Something went wrong', { id: 'flow.failed.title' });
+    let body = msg('Please try again in a moment.', { id: 'flow.failed.body' });
+    switch (error?.code) {
+      case 'link_expired':
+        title = msg('This link has expired', { id: 'flow.failed.expired' });
+        body = msg('Ask for a new verification link and open it again.', { id: 'flow.failed.new-link' });
+        break;
+      case 'link_invalid':
+        title = msg('This link is not valid', { id: 'flow.failed.invalid' });
+        body = msg('Check that you opened the whole link, or ask for a new one.', { id: 'flow.failed.invalid-body' });
+        break;
+      case 'link_revoked':
+        title = msg('This link can no longer be used', { id: 'flow.failed.revoked' });
+        body = msg('Ask for a new verification link and open it again.', { id: 'flow.failed.new-link' });
+        break;
+      case 'session_expired':
+        title = msg('Your session has ended', { id: 'flow.failed.session' });
+        body = msg('Open your verification link again to continue where you left off.', { id: 'flow.failed.session-body' });
+        break;
+      case 'network':
+        title = msg('No connection', { id: 'flow.failed.network' });
+        body = msg('Check your internet connection and try again.', { id: 'flow.failed.network-body' });
+        break;
+      default:
+        break;
+    }
+    return html`<section part="result" class="result failed" role="alert">
+      <h2 id="failure-title" tabindex="-1">${title}</h2>
+      <p>${body}</p>
+      ${error?.retryable ? html`<div class="actions"><button type="button" @click=${() => void this.start()}>${msg('Try again', { id: 'flow.retry' })}</button></div>` : nothing}
+    </section>`;
+  }
+}
+
+/** Only http(s) redirect targets are followed. */
+export function safeRedirect(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}

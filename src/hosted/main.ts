@@ -1,0 +1,33 @@
+/**
+ * The hosted verification page (`/security-verify`): `<verify-flow>` for the link in the address
+ * bar (or a hand-off token), with the account's branding. Opening the page (GET) shows the flow's
+ * intro only; the session starts when the user presses Start (a POST), so link pre-fetchers
+ * consume nothing. In the modal / popup embed, the flow's events go to the opener by postMessage.
+ */
+import '../components/verify-flow/verify-flow.js';
+import { HANDOFF_QUERY_PARAM } from '../api/routes.js';
+import { post, readEmbedContext } from './embed-bridge.js';
+
+const app = document.getElementById('app')!;
+const flow = document.createElement('verify-flow');
+const query = new URLSearchParams(window.location.search);
+const handoff = query.get(HANDOFF_QUERY_PARAM);
+if (handoff) flow.handoff = handoff;
+else if (query.has('signature')) flow.link = `${window.location.origin}${window.location.pathname}${window.location.search}`;
+flow.apiBase = window.location.origin;
+flow.applyBranding = true;
+if (handoff) flow.autoStart = true;
+
+const embed = readEmbedContext(window.location, window);
+if (embed) {
+  flow.stay = true;
+  flow.closable = true;
+  flow.addEventListener('verify-step-change', (e) => post(embed, { source: 'verity', type: 'step-change', detail: e.detail }));
+  flow.addEventListener('verify-complete', (e) => post(embed, { source: 'verity', type: 'complete', detail: e.detail }));
+  flow.addEventListener('verify-error', (e) => post(embed, { source: 'verity', type: 'error', detail: e.detail }));
+  flow.addEventListener('verify-request-close', (e) => {
+    if (!e.defaultPrevented) post(embed, { source: 'verity', type: 'close' });
+  });
+  flow.addEventListener('verify-ready', () => post(embed, { source: 'verity', type: 'ready' }), { once: true });
+}
+app.replaceChildren(flow);

@@ -1,0 +1,17 @@
+/**
+ * State shared from `<verify-flow>` down to its steps through @lit/context (never a global store).
+ */
+import { createContext } from '@lit/context';
+import type { SessionClient } from '../api/session-client.js';
+
+/** What every step receives from the flow. */
+export interface FlowContext {
+  client: SessionClient;
+  /** Base URL of the offline vendor assets (models, wasm), ending in `/`. */
+  assetBase: string;
+  /** Whether the flow offers the cross-device hand-off. */
+  handoffEnabled: boolean;
+}
+
+/** The context key. */
+export const flowContext = createContext<FlowContext | undefined>(Symbol('verity-flow'));

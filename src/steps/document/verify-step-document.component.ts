@@ -1,0 +1,424 @@
+import { msg, str } from '@lit/localize';
+import { html, nothing, type TemplateResult } from 'lit';
+import type { DocumentSide, DocumentTypeOption, MethodViewOf } from '../../api/contract.js';
+import { AutoCapture, assessFrame, type CaptureIssue, type QualityReport } from '../../capture/quality.js';
+import { checkUpload, type UploadProblem } from '../../capture/file-check.js';
+import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
+import { VerifyError } from '../../events/events.js';
+import { sharedStyles } from '../../internal/shared-styles.js';
+import { cameraHelp, type CameraWayForward } from '../camera-help.js';
+import { StepElement } from '../step-element.js';
+import styles from './verify-step-document.styles.js';
+
+/** Screens of the document step. */
+export const DOCUMENT_PHASE = {
+  chooseType: 'choose-type',
+  camera: 'camera',
+  upload: 'upload',
+  review: 'review',
+  submitting: 'submitting',
+} as const;
+/** One of {@link DOCUMENT_PHASE}. */
+export type DocumentPhase = (typeof DOCUMENT_PHASE)[keyof typeof DOCUMENT_PHASE];
+
+/** One side taken or picked, waiting for review or already uploaded. */
+interface SideCapture {
+  blob: Blob;
+  url: string;
+  mediaType: string;
+  source: 'camera' | 'upload';
+  quality: QualityReport | null;
+  uploadId: string | null;
+}
+
+/** Width of the frames the quality checks look at. */
+const ANALYSIS_WIDTH = 480;
+
+/** The user-facing hint for a capture issue. */
+export function issueHint(issue: CaptureIssue | null): string {
+  switch (issue) {
+    case 'TOO_DARK':
+      return msg('Too dark. Move to a brighter place.', { id: 'doc.hint.dark' });
+    case 'TOO_BRIGHT':
+      return msg('Too bright. Move away from direct light.', { id: 'doc.hint.bright' });
+    case 'NO_DOCUMENT':
+      return msg('Place your document inside the frame.', { id: 'doc.hint.none' });
+    case 'CUTOFF_DETECTED':
+      return msg('Part of the document is outside the frame. Move it so all four corners show.', { id: 'doc.hint.cutoff' });
+    case 'TOO_FAR':
+      return msg('Move the document closer.', { id: 'doc.hint.far' });
+    case 'GLARE_DETECTED':
+      return msg('There is glare on the document. Tilt it or move away from the light.', { id: 'doc.hint.glare' });
+    case 'BLUR_DETECTED':
+      return msg('The picture is blurry. Hold still.', { id: 'doc.hint.blur' });
+    case null:
+      return msg('Looks good. Hold still…', { id: 'doc.hint.good' });
+  }
+}
+
+/**
+ * Document / ID capture: rear camera with a frame overlay and on-device quality checks on every
+ * frame, auto-capture after several good frames in a row, manual capture, front and back, file
+ * upload instead, and a review before submitting.
+ *
+ * @csspart video - The camera preview.
+ */
+export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>> {
+  static override styles = [sharedStyles, styles];
+  static override properties = {
+    ...StepElement.properties,
+    phase: { state: true },
+    documentType: { state: true },
+    side: { state: true },
+    hint: { state: true },
+    error: { state: true },
+    captures: { state: true },
+    busy: { state: true },
+  };
+
+  /** Consecutive good frames before the picture is taken automatically. */
+  static autoCaptureFrames = 5;
+
+  declare private phase: DocumentPhase;
+  declare private documentType: DocumentTypeOption | null;
+  declare private side: DocumentSide;
+  declare private hint: string;
+  declare private error: string;
+  declare private captures: Partial<Record<DocumentSide, SideCapture>>;
+  declare private busy: boolean;
+
+  private readonly camera = new CameraController(this);
+  private auto = new AutoCapture(VerifyStepDocument.autoCaptureFrames);
+  private analysisCanvas: HTMLCanvasElement | null = null;
+  private loopHandle = 0;
+  private lastReport: QualityReport | null = null;
+  private lastIssue: CaptureIssue | null | undefined = undefined;
+
+  constructor() {
+    super();
+    this.phase = DOCUMENT_PHASE.chooseType;
+    this.documentType = null;
+    this.side = 'front';
+    this.hint = '';
+    this.error = '';
+    this.captures = {};
+    this.busy = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const types = this.method?.needs.document_types ?? [];
+    if (types.length === 1) this.documentType = types[0]!;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stopLoop();
+    for (const capture of Object.values(this.captures)) if (capture) URL.revokeObjectURL(capture.url);
+  }
+
+  /** The report of the last analysed camera frame (for tests and diagnostics). */
+  get lastQuality(): QualityReport | null {
+    return this.lastReport;
+  }
+
+  /** The camera controller (start-up time, state). */
+  get cameraState(): CameraController {
+    return this.camera;
+  }
+
+  private chooseType(key: string): void {
+    this.documentType = this.method.needs.document_types.find((t) => t.key === key) ?? null;
+  }
+
+  /** Opens the camera for the current side. */
+  async openCamera(): Promise<void> {
+    this.error = '';
+    this.phase = DOCUMENT_PHASE.camera;
+    await this.updateComplete;
+    const video = this.renderRoot.querySelector('video');
+    if (!video) return;
+    this.auto.reset();
+    this.lastIssue = undefined;
+    if (await this.camera.start(video, 'environment')) {
+      this.startLoop(video);
+    } else if (this.camera.error) {
+      this.report(this.camera.error);
+    }
+  }
+
+  /** Shows the file picker screen. */
+  openUpload(): void {
+    this.stopLoop();
+    this.camera.stop();
+    this.error = '';
+    this.phase = DOCUMENT_PHASE.upload;
+  }
+
+  private startLoop(video: HTMLVideoElement): void {
+    this.stopLoop();
+    const tick = (): void => {
+      if (this.phase !== DOCUMENT_PHASE.camera || this.camera.state !== CAMERA_STATE.live) return;
+      this.analyse(video);
+      this.loopHandle = requestAnimationFrame(tick);
+    };
+    this.loopHandle = requestAnimationFrame(tick);
+  }
+
+  private stopLoop(): void {
+    if (this.loopHandle) cancelAnimationFrame(this.loopHandle);
+    this.loopHandle = 0;
+  }
+
+  private analyse(video: HTMLVideoElement): void {
+    if (!video.videoWidth) return;
+    const width = ANALYSIS_WIDTH;
+    const height = Math.round((video.videoHeight / video.videoWidth) * width);
+    this.analysisCanvas ??= document.createElement('canvas');
+    const canvas = this.analysisCanvas;
+    if (canvas.width !== width || canvas.height !== height) {
+      canvas.width = width;
+      canvas.height = height;
+    }
+    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+    ctx.drawImage(video, 0, 0, width, height);
+    const report = assessFrame(ctx.getImageData(0, 0, width, height));
+    this.lastReport = report;
+    const issue = report.issues[0] ?? null;
+    // Only a change of advice updates the live region, so screen readers are not flooded.
+    if (issue !== this.lastIssue) {
+      this.lastIssue = issue;
+      this.hint = issueHint(issue);
+    }
+    if (this.auto.push(report)) void this.takePicture('camera');
+  }
+
+  /** Takes the picture from the live camera (auto-capture or the button). */
+  async takePicture(_trigger: 'camera' | 'manual' = 'manual'): Promise<void> {
+    const video = this.renderRoot.querySelector('video');
+    if (!video || !video.videoWidth) return;
+    const canvas = document.createElement('canvas');
+    canvas.width = video.videoWidth;
+    canvas.height = video.videoHeight;
+    canvas.getContext('2d')!.drawImage(video, 0, 0);
+    this.stopLoop();
+    this.camera.stop();
+    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.92));
+    if (!blob) {
+      this.error = msg('The picture could not be taken. Try again.', { id: 'doc.capture-failed' });
+      return;
+    }
+    this.setCapture({ blob, url: URL.createObjectURL(blob), mediaType: 'image/jpeg', source: 'camera', quality: this.lastReport, uploadId: null });
+  }
+
+  private setCapture(capture: SideCapture): void {
+    const previous = this.captures[this.side];
+    if (previous) URL.revokeObjectURL(previous.url);
+    this.captures = { ...this.captures, [this.side]: capture };
+    this.phase = DOCUMENT_PHASE.review;
+    void this.updateComplete.then(() => (this.renderRoot.querySelector('#review-title') as HTMLElement | null)?.focus());
+  }
+
+  private uploadProblemText(problem: UploadProblem): string {
+    switch (problem) {
+      case 'too_large':
+        return msg('This file is too large. Choose a file under 10 MB.', { id: 'doc.upload.too-large' });
+      case 'wrong_type':
+        return msg('Choose a JPG, PNG or PDF file.', { id: 'doc.upload.wrong-type' });
+      case 'empty':
+        return msg('This file is empty.', { id: 'doc.upload.empty' });
+    }
+  }
+
+  /** Checks and takes a picked file. */
+  async pickFile(file: File): Promise<boolean> {
+    const check = await checkUpload(file);
+    if (!check.ok) {
+      this.error = this.uploadProblemText(check.problem);
+      this.report(new VerifyError('upload_invalid', `upload ${check.problem}`, 'warning', true));
+      return false;
+    }
+    this.error = '';
+    this.setCapture({ blob: file, url: URL.createObjectURL(file), mediaType: check.mediaType, source: 'upload', quality: null, uploadId: null });
+    return true;
+  }
+
+  private async onFileChange(event: Event): Promise<void> {
+    const input = event.currentTarget as HTMLInputElement;
+    const file = input.files?.[0];
+    if (file) await this.pickFile(file);
+    input.value = '';
+  }
+
+  /** Accepts the reviewed side: uploads it, then moves to the back side or the submit. */
+  async acceptSide(): Promise<void> {
+    const capture = this.captures[this.side];
+    const type = this.documentType;
+    if (!capture || !type || this.busy) return;
+    this.busy = true;
+    this.error = '';
+    try {
+      if (!capture.uploadId) {
+        const quality = capture.quality
+          ? JSON.stringify({
+              blur_variance: capture.quality.blurVariance,
+              glare_ratio: capture.quality.glareRatio,
+              mean_luma: capture.quality.meanLuma,
+              document_found: capture.quality.document.found,
+              good_frames: this.auto.goodFrames,
+            })
+          : undefined;
+        const extension = capture.mediaType === 'application/pdf' ? 'pdf' : capture.mediaType === 'image/png' ? 'png' : 'jpg';
+        const uploaded = await this.client.uploadDocument(
+          { document_type: type.key, side: this.side, source: capture.source, ...(quality ? { quality } : {}) },
+          capture.blob,
+          `${this.side}.${extension}`,
+        );
+        this.captures = { ...this.captures, [this.side]: { ...capture, uploadId: uploaded.upload_id } };
+      }
+      if (type.sides === 2 && this.side === 'front') {
+        this.side = 'back';
+        this.busy = false;
+        if (capture.source === 'upload') this.openUpload();
+        else await this.openCamera();
+        return;
+      }
+      await this.submit();
+    } catch (error: unknown) {
+      this.error = this.report(error).message;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async submit(): Promise<void> {
+    const type = this.documentType!;
+    const front = this.captures.front?.uploadId;
+    const back = this.captures.back?.uploadId;
+    if (!front) return;
+    this.phase = DOCUMENT_PHASE.submitting;
+    try {
+      this.complete(await this.client.submitDocument({ document_type: type.key, front_upload_id: front, ...(back ? { back_upload_id: back } : {}) }));
+    } catch (error: unknown) {
+      this.phase = DOCUMENT_PHASE.review;
+      this.error = this.report(error).message;
+    }
+  }
+
+  private retake(): void {
+    if (this.captures[this.side]?.source === 'upload') this.openUpload();
+    else void this.openCamera();
+  }
+
+  private wayForward(action: CameraWayForward): TemplateResult | typeof nothing {
+    switch (action) {
+      case 'retry':
+        return html`<button type="button" @click=${() => void this.openCamera()}>${msg('Try again', { id: 'camera.retry' })}</button>`;
+      case 'upload':
+        return html`<button type="button" class="secondary" @click=${() => this.openUpload()}>${msg('Upload a file instead', { id: 'doc.upload-instead' })}</button>`;
+      case 'handoff':
+        return this.context.handoffEnabled
+          ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>${msg('Use my phone instead', { id: 'camera.handoff' })}</button>`
+          : nothing;
+      case 'open-browser':
+        return nothing;
+    }
+  }
+
+  private sideLabel(side: DocumentSide): string {
+    return side === 'front' ? msg('front', { id: 'doc.side.front' }) : msg('back', { id: 'doc.side.back' });
+  }
+
+  protected override render() {
+    switch (this.phase) {
+      case DOCUMENT_PHASE.chooseType:
+        return this.renderChooseType();
+      case DOCUMENT_PHASE.camera:
+        return this.renderCamera();
+      case DOCUMENT_PHASE.upload:
+        return this.renderUpload();
+      case DOCUMENT_PHASE.review:
+        return this.renderReview();
+      case DOCUMENT_PHASE.submitting:
+        return html`<p role="status">${msg('Sending…', { id: 'doc.sending' })}</p>`;
+    }
+  }
+
+  private renderChooseType(): TemplateResult {
+    const types = this.method.needs.document_types;
+    return html`
+      <fieldset class="types">
+        <legend>${msg('Which document will you use?', { id: 'doc.choose' })}</legend>
+        ${types.map(
+          (t) => html`<label class="choice">
+            <input type="radio" name="document_type" value=${t.key} .checked=${this.documentType?.key === t.key} @change=${() => this.chooseType(t.key)} />
+            ${t.label}
+          </label>`,
+        )}
+      </fieldset>
+      <div class="actions">
+        <button type="button" ?disabled=${!this.documentType} @click=${() => void this.openCamera()}>${msg('Use the camera', { id: 'doc.use-camera' })}</button>
+        <button type="button" class="secondary" ?disabled=${!this.documentType} @click=${() => this.openUpload()}>${msg('Upload a file', { id: 'doc.upload' })}</button>
+      </div>
+    `;
+  }
+
+  private renderCamera(): TemplateResult {
+    const failed = this.camera.state === CAMERA_STATE.failed && this.camera.error;
+    const help = failed ? cameraHelp(this.camera.error!.code) : null;
+    const sideText = this.sideLabel(this.side);
+    return html`
+      <p>${msg(str`Show the ${sideText} of your document to the camera.`, { id: 'doc.show-side' })}</p>
+      <div class="viewport" ?hidden=${Boolean(failed)}>
+        <video part="video" muted playsinline aria-label=${msg('Camera preview', { id: 'doc.preview' })}></video>
+        <div class="guide" aria-hidden="true"></div>
+      </div>
+      ${help
+        ? html`<div class="notice" role="alert"><p class="error">${help.message}</p><div class="actions">${help.actions.map((a) => this.wayForward(a))}</div></div>`
+        : html`
+            <p class="hint" role="status" aria-live="polite">${this.camera.state === CAMERA_STATE.starting ? msg('Starting the camera…', { id: 'doc.starting' }) : this.hint}</p>
+            <div class="actions">
+              <button type="button" ?disabled=${this.camera.state !== CAMERA_STATE.live} @click=${() => void this.takePicture('manual')}>${msg('Take picture', { id: 'doc.take' })}</button>
+              <button type="button" class="secondary" @click=${() => this.openUpload()}>${msg('Upload a file instead', { id: 'doc.upload-instead' })}</button>
+            </div>
+          `}
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+    `;
+  }
+
+  private renderUpload(): TemplateResult {
+    const sideText = this.sideLabel(this.side);
+    return html`
+      <div class="field">
+        <label for="file">${msg(str`Choose a photo or scan of the ${sideText} (JPG, PNG or PDF, under 10 MB)`, { id: 'doc.upload.label' })}</label>
+        <input id="file" type="file" accept="image/jpeg,image/png,application/pdf" aria-describedby="upload-error" @change=${(e: Event) => void this.onFileChange(e)} />
+        <p id="upload-error" class="error" role="alert">${this.error}</p>
+      </div>
+      <div class="actions">
+        <button type="button" class="secondary" @click=${() => void this.openCamera()}>${msg('Use the camera instead', { id: 'doc.camera-instead' })}</button>
+      </div>
+    `;
+  }
+
+  private renderReview(): TemplateResult {
+    const capture = this.captures[this.side];
+    const sideText = this.sideLabel(this.side);
+    const isPdf = capture?.mediaType === 'application/pdf';
+    return html`
+      <h3 id="review-title" tabindex="-1">${msg(str`Check the ${sideText} of your document`, { id: 'doc.review.title' })}</h3>
+      <p>${msg('Make sure all text is readable, with no glare or blur, and all four corners show.', { id: 'doc.review.body' })}</p>
+      ${capture
+        ? isPdf
+          ? html`<p class="notice">${msg('PDF file selected.', { id: 'doc.review.pdf' })}</p>`
+          : html`<img class="review" src=${capture.url} alt=${msg(str`Your picture of the ${sideText}`, { id: 'doc.review.alt' })} />`
+        : nothing}
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      <div class="actions">
+        <button type="button" ?disabled=${this.busy} aria-busy=${this.busy ? 'true' : 'false'} @click=${() => void this.acceptSide()}>
+          ${this.documentType?.sides === 2 && this.side === 'front' ? msg('Use this and continue', { id: 'doc.review.next' }) : msg('Use this and submit', { id: 'doc.review.submit' })}
+        </button>
+        <button type="button" class="secondary" ?disabled=${this.busy} @click=${() => this.retake()}>${msg('Retake', { id: 'doc.review.retake' })}</button>
+      </div>
+    `;
+  }
+}

@@ -1,0 +1,303 @@
+import { msg, str } from '@lit/localize';
+import { html, nothing, type TemplateResult } from 'lit';
+import type { ChallengeStep, FaceChallenge, FaceEvidence, MethodViewOf } from '../../api/contract.js';
+import { ApiError } from '../../api/session-client.js';
+import type { FaceDetection } from '../../capture/face-detector.js';
+import { ChallengeJudge, yawOf, type FaceHint } from '../../capture/liveness.js';
+import { meanLuma, toLuma } from '../../capture/quality.js';
+import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
+import { VerifyError } from '../../events/events.js';
+import { sharedStyles } from '../../internal/shared-styles.js';
+import { cameraHelp, type CameraWayForward } from '../camera-help.js';
+import { StepElement } from '../step-element.js';
+import styles from './verify-step-selfie.styles.js';
+
+/** Screens of the selfie step. */
+export const SELFIE_PHASE = { intro: 'intro', preparing: 'preparing', live: 'live', sending: 'sending', failed: 'failed' } as const;
+/** One of {@link SELFIE_PHASE}. */
+export type SelfiePhase = (typeof SELFIE_PHASE)[keyof typeof SELFIE_PHASE];
+
+/** The instruction for a challenge step. */
+export function challengeText(step: ChallengeStep): string {
+  switch (step) {
+    case 'look_straight':
+      return msg('Look straight at the camera.', { id: 'selfie.step.straight' });
+    case 'turn_left':
+      return msg('Slowly turn your head to your left.', { id: 'selfie.step.left' });
+    case 'turn_right':
+      return msg('Slowly turn your head to your right.', { id: 'selfie.step.right' });
+    case 'come_closer':
+      return msg('Move your face closer to the camera.', { id: 'selfie.step.closer' });
+  }
+}
+
+/** The advice for a face problem. */
+export function faceHintText(hint: FaceHint): string {
+  switch (hint) {
+    case 'TOO_DARK':
+      return msg('Too dark. Face a window or a light.', { id: 'selfie.hint.dark' });
+    case 'NO_FACE':
+      return msg('We cannot see your face. Put it inside the oval.', { id: 'selfie.hint.none' });
+    case 'MULTIPLE_FACES':
+      return msg('Only one person should be in view.', { id: 'selfie.hint.many' });
+    case 'TOO_FAR':
+      return msg('Come a little closer.', { id: 'selfie.hint.far' });
+    case 'TOO_CLOSE':
+      return msg('Move back a little.', { id: 'selfie.hint.close' });
+    case 'NOT_CENTERED':
+      return msg('Centre your face in the oval.', { id: 'selfie.hint.center' });
+  }
+}
+
+const ANALYSIS_WIDTH = 160;
+/** A step not done within this time restarts the challenge with fresh instructions. */
+const STEP_TIMEOUT_MS = 30_000;
+
+/**
+ * Selfie and active liveness: front camera with a face oval, on-device face detection, a
+ * server-issued randomised sequence of moves judged from the face box and keypoints, and a frame
+ * captured at each move and sent for the server to check. `verify-step-selfie` asks for one
+ * straight look; `verify-step-liveness` for the whole sequence.
+ *
+ * @csspart video - The camera preview (shown mirrored, like a mirror).
+ */
+export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | MethodViewOf<'liveness'>> {
+  static override styles = [sharedStyles, styles];
+  static override properties = {
+    ...StepElement.properties,
+    phase: { state: true },
+    instruction: { state: true },
+    hint: { state: true },
+    error: { state: true },
+    stepIndex: { state: true },
+  };
+
+  declare private phase: SelfiePhase;
+  declare private instruction: string;
+  declare private hint: string;
+  declare private error: string;
+  declare private stepIndex: number;
+
+  private readonly camera = new CameraController(this);
+  private detector: FaceDetection | null = null;
+  private challenge: FaceChallenge | null = null;
+  private judge: ChallengeJudge | null = null;
+  private loopHandle = 0;
+  private startedAt = 0;
+  private stepStartedAt = 0;
+  private uploads: Promise<unknown> = Promise.resolve();
+  private uploadError: unknown = null;
+  private lumaCanvas: HTMLCanvasElement | null = null;
+  private lastHint: FaceHint | null | undefined = undefined;
+  private detectMs: number[] = [];
+
+  constructor() {
+    super();
+    this.phase = SELFIE_PHASE.intro;
+    this.instruction = '';
+    this.hint = '';
+    this.error = '';
+    this.stepIndex = 0;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stopLoop();
+    this.detector?.close();
+    this.detector = null;
+  }
+
+  /** Milliseconds per face detection over the recent frames (diagnostics and the benchmark). */
+  get detectionTimes(): readonly number[] {
+    return this.detectMs;
+  }
+
+  /** The camera controller (start-up time, state). */
+  get cameraState(): CameraController {
+    return this.camera;
+  }
+
+  /** Fetches a challenge, loads the detector and opens the front camera. */
+  async begin(): Promise<void> {
+    this.error = '';
+    this.phase = SELFIE_PHASE.preparing;
+    await this.updateComplete;
+    const video = this.renderRoot.querySelector('video')!;
+    try {
+      const key = this.method.key;
+      const [challenge, detector, opened] = await Promise.all([
+        this.client.faceChallenge(key),
+        this.detector ? Promise.resolve(this.detector) : import('../../capture/face-detector.js').then((m) => m.loadFaceDetector(this.context.assetBase, 'VIDEO')),
+        this.camera.start(video, 'user'),
+      ]);
+      this.detector = detector;
+      if (!opened) {
+        this.phase = SELFIE_PHASE.failed;
+        if (this.camera.error) this.report(this.camera.error);
+        return;
+      }
+      this.challenge = challenge;
+      this.judge = new ChallengeJudge(challenge.steps);
+      this.uploads = Promise.resolve();
+      this.uploadError = null;
+      this.stepIndex = 0;
+      this.instruction = challengeText(challenge.steps[0]!);
+      this.phase = SELFIE_PHASE.live;
+      this.startedAt = performance.now();
+      this.stepStartedAt = this.startedAt;
+      this.startLoop(video);
+    } catch (error: unknown) {
+      this.camera.stop();
+      this.phase = SELFIE_PHASE.failed;
+      this.error =
+        error instanceof ApiError
+          ? this.report(error).message
+          : msg('The face check could not start on this device.', { id: 'selfie.detector-failed' });
+      if (!(error instanceof ApiError)) this.report(new VerifyError('internal', 'face detector failed to load', 'error', true, { cause: error }));
+    }
+  }
+
+  private startLoop(video: HTMLVideoElement): void {
+    this.stopLoop();
+    const tick = (): void => {
+      if (this.phase !== SELFIE_PHASE.live || this.camera.state !== CAMERA_STATE.live) return;
+      this.analyse(video);
+      this.loopHandle = requestAnimationFrame(tick);
+    };
+    this.loopHandle = requestAnimationFrame(tick);
+  }
+
+  private stopLoop(): void {
+    if (this.loopHandle) cancelAnimationFrame(this.loopHandle);
+    this.loopHandle = 0;
+  }
+
+  private frameLuma(video: HTMLVideoElement): number {
+    const width = ANALYSIS_WIDTH;
+    const height = Math.max(1, Math.round((video.videoHeight / video.videoWidth) * width));
+    this.lumaCanvas ??= document.createElement('canvas');
+    this.lumaCanvas.width = width;
+    this.lumaCanvas.height = height;
+    const ctx = this.lumaCanvas.getContext('2d', { willReadFrequently: true })!;
+    ctx.drawImage(video, 0, 0, width, height);
+    return meanLuma(toLuma(ctx.getImageData(0, 0, width, height)));
+  }
+
+  private analyse(video: HTMLVideoElement): void {
+    if (!this.detector || !this.judge || !video.videoWidth) return;
+    const t0 = performance.now();
+    const faces = this.detector.detectVideo(video, t0);
+    this.detectMs.push(performance.now() - t0);
+    if (this.detectMs.length > 60) this.detectMs.shift();
+    const update = this.judge.push(faces, this.frameLuma(video));
+    if (update.hint !== this.lastHint) {
+      this.lastHint = update.hint;
+      this.hint = update.hint ? faceHintText(update.hint) : '';
+    }
+    if (update.completed !== null && update.face) {
+      this.captureStep(video, update.completed, update.face);
+      if (this.judge.done) {
+        void this.finish();
+        return;
+      }
+      this.stepIndex = this.judge.currentIndex;
+      this.instruction = challengeText(this.judge.current!);
+      this.stepStartedAt = performance.now();
+    } else if (performance.now() - this.stepStartedAt > STEP_TIMEOUT_MS) {
+      this.stopLoop();
+      this.camera.stop();
+      this.phase = SELFIE_PHASE.intro;
+      this.error = msg('That took too long. Let us try again with new moves.', { id: 'selfie.timeout' });
+    }
+  }
+
+  private captureStep(video: HTMLVideoElement, index: number, face: NonNullable<ReturnType<ChallengeJudge['push']>['face']>): void {
+    const challenge = this.challenge!;
+    const canvas = document.createElement('canvas');
+    canvas.width = video.videoWidth;
+    canvas.height = video.videoHeight;
+    canvas.getContext('2d')!.drawImage(video, 0, 0);
+    const evidence: FaceEvidence = {
+      box: face.box,
+      keypoints: face.keypoints,
+      score: face.score,
+      yaw: yawOf(face),
+      t: Math.round(performance.now() - this.startedAt),
+    };
+    const step = challenge.steps[index]!;
+    // Uploads run one after another in the background, in step order.
+    this.uploads = this.uploads.then(async () => {
+      const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.9));
+      if (!blob) throw new Error('frame encoding failed');
+      await this.client.uploadFaceFrame(
+        this.method.key,
+        { challenge_id: challenge.challenge_id, step_index: String(index), step, evidence: JSON.stringify(evidence) },
+        blob,
+      );
+    }).catch((error: unknown) => {
+      this.uploadError ??= error;
+    });
+  }
+
+  private async finish(): Promise<void> {
+    this.stopLoop();
+    this.camera.stop();
+    this.phase = SELFIE_PHASE.sending;
+    await this.uploads;
+    try {
+      if (this.uploadError) throw this.uploadError;
+      this.complete(await this.client.submitFace(this.method.key, this.challenge!.challenge_id));
+    } catch (error: unknown) {
+      this.phase = SELFIE_PHASE.intro;
+      this.error = this.report(error).message;
+    }
+  }
+
+  private wayForward(action: CameraWayForward): TemplateResult | typeof nothing {
+    switch (action) {
+      case 'retry':
+        return html`<button type="button" @click=${() => void this.begin()}>${msg('Try again', { id: 'camera.retry' })}</button>`;
+      case 'handoff':
+        return this.context.handoffEnabled
+          ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>${msg('Use my phone instead', { id: 'camera.handoff' })}</button>`
+          : nothing;
+      default:
+        return nothing;
+    }
+  }
+
+  protected override render() {
+    const help = this.phase === SELFIE_PHASE.failed && this.camera.error ? cameraHelp(this.camera.error.code) : null;
+    const active = this.method.needs.active_liveness;
+    const total = this.challenge?.steps.length ?? 0;
+    return html`
+      ${this.phase === SELFIE_PHASE.intro
+        ? html`<p>${active
+              ? msg('We will ask you to make a few simple moves in front of the camera.', { id: 'selfie.intro.liveness' })
+              : msg('We will take a picture of your face.', { id: 'selfie.intro.selfie' })}</p>
+            <p class="muted">${msg('Remove sunglasses or a hat, and make sure your face is well lit.', { id: 'selfie.intro.tips' })}</p>
+            ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+            <div class="actions"><button type="button" @click=${() => void this.begin()}>${msg('Start the camera', { id: 'selfie.start' })}</button></div>`
+        : nothing}
+      <div class="viewport" ?hidden=${this.phase !== SELFIE_PHASE.live && this.phase !== SELFIE_PHASE.preparing}>
+        <video part="video" muted playsinline aria-label=${msg('Camera preview', { id: 'doc.preview' })}></video>
+        <div class="oval" aria-hidden="true"></div>
+      </div>
+      ${this.phase === SELFIE_PHASE.preparing ? html`<p role="status">${msg('Starting the camera…', { id: 'doc.starting' })}</p>` : nothing}
+      ${this.phase === SELFIE_PHASE.live
+        ? html`<p class="instruction" role="status" aria-live="assertive">
+              ${total > 1 ? html`<span class="count">${msg(str`Move ${this.stepIndex + 1} of ${total}`, { id: 'selfie.count' })}</span>` : nothing}
+              ${this.instruction}
+            </p>
+            <p class="hint" aria-live="polite">${this.hint}</p>`
+        : nothing}
+      ${this.phase === SELFIE_PHASE.sending ? html`<p role="status">${msg('Sending…', { id: 'doc.sending' })}</p>` : nothing}
+      ${this.phase === SELFIE_PHASE.failed
+        ? html`<div class="notice" role="alert">
+            <p class="error">${help ? help.message : this.error}</p>
+            <div class="actions">${help ? help.actions.map((a) => this.wayForward(a)) : this.wayForward('retry')}</div>
+          </div>`
+        : nothing}
+    `;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Base of every step element: receives its method from the flow (property) and the session
+ * client through @lit/context, and reports to the flow with non-composed events.
+ */
+import { ContextConsumer } from '@lit/context';
+import { updateWhenLocaleChanges } from '@lit/localize';
+import { LitElement } from 'lit';
+import type { MethodResult, MethodView } from '../api/contract.js';
+import type { SessionClient } from '../api/session-client.js';
+import type { VerifyError } from '../events/events.js';
+import { fromApiError } from '../internal/errors.js';
+import { flowContext, type FlowContext } from '../internal/flow-context.js';
+import { StepCompleteEvent, StepErrorEvent, StepHandoffEvent } from '../internal/step-events.js';
+
+export abstract class StepElement<M extends MethodView = MethodView> extends LitElement {
+  static override properties = { method: { attribute: false } };
+
+  /** The method this step performs, as the session reported it. */
+  declare method: M;
+
+  protected readonly flow = new ContextConsumer(this, { context: flowContext, subscribe: true });
+
+  constructor() {
+    super();
+    updateWhenLocaleChanges(this);
+  }
+
+  /** The flow's context (throws when used outside a flow). */
+  protected get context(): FlowContext {
+    const value = this.flow.value;
+    if (!value) throw new Error(`${this.localName} must be used inside <verify-flow>.`);
+    return value;
+  }
+
+  /** The session client. */
+  protected get client(): SessionClient {
+    return this.context.client;
+  }
+
+  /** Tells the flow the method was submitted or completed. */
+  protected complete(result: MethodResult): void {
+    this.dispatchEvent(new StepCompleteEvent(result));
+  }
+
+  /** Tells the flow about an error (it re-emits `verify-error`); returns the mapped error. */
+  protected report(error: unknown): VerifyError {
+    const mapped = fromApiError(error);
+    this.dispatchEvent(new StepErrorEvent(mapped));
+    return mapped;
+  }
+
+  /** Asks the flow to offer the cross-device hand-off. */
+  protected requestHandoff(): void {
+    this.dispatchEvent(new StepHandoffEvent());
+  }
+}

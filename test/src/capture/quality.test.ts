@@ -1,0 +1,113 @@
+import { expect } from '@open-wc/testing';
+import { AutoCapture, assessFrame, laplacianVariance, toLuma, type QualityReport } from '../../../src/capture/quality.js';
+import { drawDocumentScene, pixelsOf } from '../fixtures/scenes.js';
+
+function assess(options: Parameters<typeof drawDocumentScene>[0]): QualityReport {
+  return assessFrame(pixelsOf(drawDocumentScene(options)));
+}
+
+describe('capture quality checks', () => {
+  it('passes a sharp, whole, well-lit document', () => {
+    const report = assess({});
+    expect(report.issues, JSON.stringify(report)).to.deep.equal([]);
+    expect(report.document.found).to.equal(true);
+    expect(report.document.cutOff).to.equal(false);
+    expect(report.document.sides).to.deep.equal({ top: true, bottom: true, left: true, right: true });
+  });
+
+  it('finds the document box where it was drawn', () => {
+    const report = assess({});
+    const { box } = report.document;
+    const cardW = 640 * 0.72;
+    expect(box.x).to.be.closeTo((640 - cardW) / 2, 6);
+    expect(box.width).to.be.closeTo(cardW, 12);
+    expect(box.height).to.be.closeTo(cardW / 1.586, 12);
+  });
+
+  it('reports blur on a blurred copy, and blur lowers the Laplacian variance', () => {
+    const sharp = assess({});
+    const blurred = assess({ blur: 4 });
+    expect(blurred.blurVariance).to.be.lessThan(sharp.blurVariance / 4);
+    expect(blurred.issues).to.include('BLUR_DETECTED');
+    expect(sharp.issues).not.to.include('BLUR_DETECTED');
+  });
+
+  it('reports glare on a saturated highlight', () => {
+    const report = assess({ glare: true });
+    expect(report.glareRatio).to.be.greaterThan(0.02);
+    expect(report.issues).to.include('GLARE_DETECTED');
+  });
+
+  it('reports a dark frame first', () => {
+    const report = assess({ brightness: 0.25 });
+    expect(report.issues[0]).to.equal('TOO_DARK');
+  });
+
+  it('reports a document pushed off the left edge as cut off', () => {
+    const report = assess({ shiftX: -0.3 });
+    expect(report.document.found).to.equal(true);
+    expect(report.document.sides.left).to.equal(false);
+    expect(report.issues).to.include('CUTOFF_DETECTED');
+  });
+
+  it('reports a document off the right edge as cut off', () => {
+    const report = assess({ shiftX: 0.3 });
+    expect(report.issues).to.include('CUTOFF_DETECTED');
+  });
+
+  it('reports no document on an empty desk', () => {
+    const report = assess({ empty: true });
+    expect(report.issues).to.include('NO_DOCUMENT');
+  });
+
+  it('asks to come closer when the document is small', () => {
+    const report = assess({ scale: 0.3 });
+    expect(report.issues).to.include('TOO_FAR');
+  });
+
+  it('ranks cut-off before glare before blur', () => {
+    const report = assess({ shiftX: -0.3, glare: true, blur: 4 });
+    const cut = report.issues.indexOf('CUTOFF_DETECTED');
+    const blur = report.issues.indexOf('BLUR_DETECTED');
+    expect(cut).to.be.greaterThanOrEqual(0);
+    expect(blur).to.be.greaterThan(cut);
+  });
+
+  it('laplacianVariance is 0 on a flat image', () => {
+    const flat = new ImageData(32, 32);
+    flat.data.fill(128);
+    expect(laplacianVariance(toLuma(flat), 32, 32)).to.equal(0);
+  });
+
+  it('auto-captures once after N good frames in a row, and a bad frame resets the streak', () => {
+    const good = assess({});
+    const bad = assess({ blur: 4 });
+    const auto = new AutoCapture(3);
+    expect(auto.push(good)).to.equal(false);
+    expect(auto.push(good)).to.equal(false);
+    expect(auto.push(bad)).to.equal(false);
+    expect(auto.goodFrames).to.equal(0);
+    expect(auto.push(good)).to.equal(false);
+    expect(auto.push(good)).to.equal(false);
+    expect(auto.push(good)).to.equal(true);
+    expect(auto.push(good)).to.equal(false);
+  });
+
+  it('runs within budget on a 1280x720 frame downsized to 480 px', () => {
+    const big = drawDocumentScene({ width: 1280, height: 720 });
+    const small = document.createElement('canvas');
+    small.width = 480;
+    small.height = 270;
+    const ctx = small.getContext('2d', { willReadFrequently: true })!;
+    const runs = 20;
+    const start = performance.now();
+    for (let i = 0; i < runs; i++) {
+      ctx.drawImage(big, 0, 0, 480, 270);
+      assessFrame(ctx.getImageData(0, 0, 480, 270));
+    }
+    const perFrame = (performance.now() - start) / runs;
+    // The benchmark (bench/widget.ts) reports the exact figure against the 8 ms budget; the test
+    // only guards against a gross regression on a busy CI machine.
+    expect(perFrame).to.be.lessThan(40);
+  });
+});

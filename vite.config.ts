@@ -1,0 +1,108 @@
+/**
+ * Web builds, one per mode (`vite build --mode <mode>`), all into `dist/web/` (git-ignored),
+ * which the server serves under `/web/`:
+ * - `esm`:    ES modules for `<script type="module">` and bundlers → `dist/web/esm/`
+ *             (`verity.js` registers both elements; `verify-button.js`, `verify-flow.js` one each;
+ *             steps, capture code and mediapipe are lazy chunks).
+ * - `iife`:   the single-file script-tag embed → `dist/web/verity.js` (`<verify-button>`; loads
+ *             `esm/verify-flow.js` on demand when the page uses `<verify-flow>`). plugin-legacy
+ *             refuses library mode, so this one uses `build.target` for reach instead.
+ * - `hosted`: the hosted page `/security-verify` as an app build with @vitejs/plugin-legacy →
+ *             `dist/web/hosted/` (the server serves `index.html` at `/security-verify`, adding a
+ *             CSP nonce to each `<script>`, and the assets under `/web/hosted/`).
+ */
+import { resolve } from 'node:path';
+import legacy from '@vitejs/plugin-legacy';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
+
+const root = import.meta.dirname;
+
+/**
+ * Collapses the whitespace inside the `css` tagged templates of our `*.styles.ts` files (they
+ * hold no `${}` expressions), so shipped CSS is as small as minified CSS.
+ */
+/**
+ * For the script-tag embed (no source map): Lit templates keep their source indentation as
+ * text, which HTML collapses anyway. The minifier prints template literals with real newlines,
+ * so any newline plus indentation left in the minified output belongs to a template and becomes
+ * one space.
+ */
+function collapseTemplateWhitespace(): Plugin {
+  return {
+    name: 'verity-collapse-template-whitespace',
+    generateBundle(_options, bundle) {
+      for (const item of Object.values(bundle)) {
+        if (item.type === 'chunk') item.code = item.code.replace(/\n[ \t]+/g, ' ');
+      }
+    },
+  };
+}
+
+function minifyCssTemplates(): Plugin {
+  return {
+    name: 'verity-minify-css-templates',
+    transform(code, id) {
+      if (!id.endsWith('.styles.ts')) return null;
+      return code.replace(/css`([^`]*)`/g, (_, body: string) => {
+        const min = body
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .replace(/\s+/g, ' ')
+          .replace(/\s*([{};,>])\s*/g, '$1')
+          .replace(/:\s+/g, ':')
+          .replace(/;}/g, '}')
+          .trim();
+        return `css\`${min}\``;
+      });
+    },
+  };
+}
+const out = (...parts: string[]): string => resolve(root, 'dist/web', ...parts);
+
+export default defineConfig(({ mode }): UserConfig => {
+  const shared: UserConfig = {
+    root,
+    publicDir: false,
+    plugins: [minifyCssTemplates()],
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    resolve: { conditions: ['browser', 'production'] },
+  };
+  if (mode === 'iife') {
+    return {
+      ...shared,
+      plugins: [minifyCssTemplates(), collapseTemplateWhitespace()],
+      build: {
+        target: 'es2022',
+        outDir: out(),
+        emptyOutDir: false,
+        sourcemap: false,
+        lib: { entry: resolve(root, 'src/embed.ts'), formats: ['iife'], name: 'Verity', fileName: () => 'verity.js' },
+      },
+    };
+  }
+  if (mode === 'hosted') {
+    return {
+      ...shared,
+      root: resolve(root, 'src/hosted'),
+      base: '/web/hosted/',
+      plugins: [minifyCssTemplates(), legacy({ targets: ['defaults', 'not IE 11'] })],
+      build: { outDir: out('hosted'), emptyOutDir: true, sourcemap: true, target: 'es2020' },
+    };
+  }
+  return {
+    ...shared,
+    build: {
+      target: 'es2021',
+      outDir: out('esm'),
+      emptyOutDir: true,
+      sourcemap: true,
+      lib: {
+        entry: {
+          verity: resolve(root, 'src/index.ts'),
+          'verify-button': resolve(root, 'src/components/verify-button/verify-button.ts'),
+          'verify-flow': resolve(root, 'src/components/verify-flow/verify-flow.ts'),
+        },
+        formats: ['es'],
+      },
+    },
+  };
+});
