@@ -95,17 +95,19 @@ export function runDlp(lines: readonly string[], hints: DlpHints = {}): InfoType
   for (const m of text.matchAll(/\b(?:SEX|GENDER)\s*[:.]?\s*([MFX]|MALE|FEMALE)\b/gi)) add('GENDER', m[1]!, 'LIKELY');
   for (const m of text.matchAll(/\b(?:FN|FIRST NAME|GIVEN NAMES?)\s*[:.]?\s+([A-Z][A-Z' -]+)$/gm)) add('FIRST_NAME', m[1]!.trim(), 'LIKELY');
   for (const m of text.matchAll(/\b(?:LN|LAST NAME|SURNAME)\s*[:.]?\s+([A-Z][A-Z' -]+)$/gm)) add('LAST_NAME', m[1]!.trim(), 'LIKELY');
-  const hinted = (name: string, value: string | undefined): void => {
-    if (!value) return;
-    const re = new RegExp(`\\b${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
-    const m = re.exec(text);
+  const esc = (v: string): string => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const hinted = (name: string, value: string | undefined): RegExpExecArray | null => {
+    if (!value) return null;
+    const m = new RegExp(`\\b${esc(value)}\\b`, 'i').exec(text);
     if (m) add(name, m[0], 'VERY_LIKELY');
+    return m;
   };
-  hinted('FIRST_NAME', hints.firstName);
-  hinted('LAST_NAME', hints.lastName);
-  if (hints.firstName && hints.lastName) {
-    const full = new RegExp(`\\b${hints.firstName}\\b[A-Z' -]*\\b${hints.lastName}\\b`, 'i').exec(text);
-    if (full) add('PERSON_NAME', full[0], 'VERY_LIKELY');
+  const first = hinted('FIRST_NAME', hints.firstName);
+  const last = hinted('LAST_NAME', hints.lastName);
+  if (first && last) {
+    // Both parts of the user's name on the document: a person name, surer when on one line.
+    const sameLine = new RegExp(`\\b${esc(first[0])}\\b[^\\n]*\\b${esc(last[0])}\\b`, 'i').exec(text);
+    add('PERSON_NAME', sameLine ? sameLine[0] : `${first[0]} ${last[0]}`, sameLine ? 'VERY_LIKELY' : 'LIKELY');
   }
   return found;
 }

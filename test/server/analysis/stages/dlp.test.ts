@@ -21,7 +21,7 @@ describe('runDlp', () => {
     expect(names('US_STATE').map((f) => f.likelihood)).toContain('LIKELY');
     expect(names('GENDER')).toHaveLength(1);
     expect(names('LAST_NAME').length).toBeGreaterThan(0);
-    expect(names('PERSON_NAME')[0]?.likelihood).toBe('VERY_LIKELY');
+    expect(names('PERSON_NAME')[0]?.likelihood).toBe('LIKELY');
   });
 
   it('never returns an unmasked quote of more than four characters', () => {
