@@ -100,7 +100,7 @@ describe('PATCH /api/users/{user_id}/verifications', () => {
       body: { verification_id: 3, status: 'complete', current_workflow_id: 'flow_nope' },
     });
     expect(unknown.status).toBe(422);
-    const workflow = (await workflowIds()).find((w) => w.id === 'flow_id_document')!;
+    const workflow = (await workflowIds()).find((w) => String(w.id) === 'flow_id_document')!;
     const ok = await server.api(`/api/users/${id}/verifications`, {
       method: 'PATCH',
       body: { verification_id: 3, status: 'complete', current_workflow_id: workflow.encoded_id, remarks: 'Checked by hand' },
@@ -111,7 +111,7 @@ describe('PATCH /api/users/{user_id}/verifications', () => {
   });
 
   it('completes document_id only once every assigned workflow is complete or in review', async () => {
-    const [first, second] = (await workflowIds()).filter((w) => w.id === 'flow_passport' || w.id === 'flow_proof_of_address');
+    const [first, second] = (await workflowIds()).filter((w) => ['flow_passport', 'flow_proof_of_address'].includes(String(w.id)));
     await insertTemplate(server.verity.ctx.db, {
       name: 'tmpl_two_docs',
       label: 'Two documents',
