@@ -25,6 +25,7 @@ import { sessionRoutes } from './http/session/routes.js';
 import { settingsRoutes } from './http/settings/routes.js';
 import { statsRoutes } from './http/stats/routes.js';
 import { userRoutes } from './http/users/routes.js';
+import { avatarRoutes } from './http/users/avatar-routes.js';
 import { verificationRoutes } from './http/verifications/routes.js';
 import { registerNotifyWorker } from './notify/worker.js';
 import { sendersFromConfig } from './notify/senders.js';
@@ -109,6 +110,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
 
   registerApiAuth(app, ctx, new ApiRateLimiter(options.limiterFactory));
   await app.register(userRoutes(ctx));
+  await app.register(avatarRoutes(ctx));
   await app.register(verificationRoutes(ctx));
   await app.register(settingsRoutes(ctx));
   await app.register(statsRoutes(ctx));

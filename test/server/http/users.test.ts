@@ -200,3 +200,16 @@ describe('POST /api/users/{id}/verify-url', () => {
     expect(redirect.status).toBe(410);
   });
 });
+
+describe('avatar', () => {
+  it('serves an initials SVG at the user avatar URL', async () => {
+    const created = await server.api('/api/users', { body: { email: 'q@example.com', first_name: 'Quinn', last_name: 'Ōta' } });
+    const user = await server.api(`/api/users/${created.body.id}`);
+    const path = new URL(String(user.body.data.avatar)).pathname;
+    const res = await fetch(server.url + path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('image/svg+xml');
+    expect(await res.text()).toContain('>QŌ</text>');
+    expect((await fetch(`${server.url}/avatars/00000000-0000-0000-0000-000000000000.svg`)).status).toBe(404);
+  });
+});
