@@ -6,6 +6,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { makeFakeCameras } from './test/src/fixtures/node/make-fake-cameras.mjs';
 import { sessionApiDouble } from './test/src/fixtures/node/session-api-double.ts';
+import { browserCommands } from './test/src/fixtures/node/browser-commands.ts';
 import { buildFaceAssetsForTests } from './test/src/fixtures/node/face-assets.mjs';
 
 const tmp = resolve('.wtr-tmp');
@@ -39,7 +40,7 @@ function chromium(camera) {
 export default {
   rootDir: '.',
   nodeResolve: { exportConditions: ['browser', 'production'] },
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: resolve('tsconfig.web.json') })],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: resolve('tsconfig.web.json') }), browserCommands()],
   middleware: [sessionApiDouble()],
   concurrency: 1,
   testsFinishTimeout: 600_000,

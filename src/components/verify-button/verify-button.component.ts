@@ -204,6 +204,12 @@ export class VerifyButton extends LitElement {
     this.requestClose('escape');
   }
 
+  private onDialogClose(): void {
+    // The browser may close the dialog itself (Esc without a prior user activation cannot be
+    // cancelled): keep our state in step.
+    if (this.open) this.close();
+  }
+
   private onDialogClick(event: MouseEvent): void {
     if (event.target === event.currentTarget) this.requestClose('overlay');
   }
@@ -214,7 +220,7 @@ export class VerifyButton extends LitElement {
     const label = (key: ButtonLabelKey): string => buttonLabel(lang, key);
     // Kept compact: this template ships in the size-budgeted script-tag embed.
     return html`<button part="button" type="button" aria-disabled=${inactive} aria-busy=${this.busy} @click=${this.show}><slot>${this.label || label('open')}</slot></button>${this.mode === 'modal'
-        ? html`<dialog part="dialog" aria-label=${label('open')} @cancel=${this.onDialogCancel} @click=${this.onDialogClick}>${this.open
+        ? html`<dialog part="dialog" aria-label=${label('open')} @cancel=${this.onDialogCancel} @close=${this.onDialogClose} @click=${this.onDialogClick}>${this.open
             ? html`<iframe part="iframe" title=${label('open')} allow="camera; geolocation"></iframe>`
             : nothing}<button part="close" type="button" aria-label=${label('close')} @click=${() => this.requestClose()}>×</button></dialog>`
         : nothing}`;

@@ -137,9 +137,15 @@ export class VerifyFlow extends LitElement {
     this.notice = '';
     this.locale = 'en';
     this.result = null;
-    this.addEventListener(StepCompleteEvent.eventName, (e) => void this.onStepComplete(e as StepCompleteEvent));
-    this.addEventListener(StepErrorEvent.eventName, (e) => this.onStepError(e as StepErrorEvent));
-    this.addEventListener(StepHandoffEvent.eventName, () => this.showHandoff());
+  }
+
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    const root = super.createRenderRoot();
+    // Steps report with non-composed events: they reach the shadow root, never the page.
+    root.addEventListener(StepCompleteEvent.eventName, (e) => void this.onStepComplete(e as StepCompleteEvent));
+    root.addEventListener(StepErrorEvent.eventName, (e) => this.onStepError(e as StepErrorEvent));
+    root.addEventListener(StepHandoffEvent.eventName, () => this.showHandoff());
+    return root;
   }
 
   /** The session as last read (null before start). */

@@ -1,0 +1,151 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../../../src/components/verify-flow/verify-flow.js';
+import type { VerifyFlow } from '../../../../src/components/verify-flow/verify-flow.js';
+import type { VerifyCompleteDetail, VerifyErrorDetail, VerifyStepChangeDetail } from '../../../../src/events/events.js';
+import { calls, deep, METHODS, scenario, session, until } from '../../fixtures/double.js';
+
+async function start(flow: VerifyFlow): Promise<void> {
+  const button = await until(() => deep<HTMLButtonElement>(flow, '.intro button'), 5000, 'start button');
+  button.click();
+}
+
+async function enterCode(flow: VerifyFlow, tag: 'verify-step-email' | 'verify-step-phone', code: string): Promise<void> {
+  const send = await until(() => deep<HTMLButtonElement>(flow, tag, 'button'), 5000, 'send button');
+  send.click();
+  const input = await until(() => deep<HTMLInputElement>(flow, tag, 'input#code'), 5000, 'code input');
+  input.value = code;
+  deep<HTMLFormElement>(flow, tag, 'form')!.requestSubmit();
+}
+
+describe('<verify-flow>', () => {
+  it('shows an intro and starts nothing until the user presses Start', async () => {
+    const { key, link } = await scenario({ session: session([METHODS.email()]) });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await calls(key)).to.have.length(0);
+    expect(deep(flow, 'h2')!.textContent).to.equal('Verify your identity');
+    await expect(flow).to.be.accessible();
+  });
+
+  it('loads the session, emits verify-start and verify-ready, and shows step 1 of 2 with focus on its title', async () => {
+    const { link } = await scenario({ session: session([METHODS.email(), METHODS.phone()]) });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    const started = oneEvent(flow, 'verify-start');
+    const ready = oneEvent(flow, 'verify-ready');
+    const changed = oneEvent(flow, 'verify-step-change');
+    await start(flow);
+    expect((await started).detail).to.deep.equal({ mode: 'inline' });
+    expect((await ready).detail.methods).to.deep.equal(['email', 'phone']);
+    const change = (await changed) as CustomEvent<VerifyStepChangeDetail>;
+    expect(change.detail).to.deep.equal({ index: 0, total: 2, method: 'email', previous: null });
+    expect(change.bubbles && change.composed).to.equal(true);
+    await until(() => deep(flow, 'verify-step-email'), 5000, 'email step');
+    expect(deep(flow, '[part=progress] span')!.textContent).to.equal('Step 1 of 2');
+    expect(flow.shadowRoot!.activeElement?.id).to.equal('step-title');
+    await expect(flow).to.be.accessible();
+  });
+
+  it('goes through email and SMS codes to completion, with reference_id and status in verify-complete', async () => {
+    const { key, link } = await scenario({
+      session: session([METHODS.email(), METHODS.phone()]),
+      reference_id: 'cust-42',
+      redirect_url: 'https://customer.example/done',
+    });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    await start(flow);
+    await enterCode(flow, 'verify-step-email', '123456');
+    const second = await oneEvent(flow, 'verify-step-change');
+    expect(second.detail).to.deep.include({ index: 1, method: 'phone', previous: 'email' });
+    const complete = oneEvent(flow, 'verify-complete');
+    await until(() => deep(flow, 'verify-step-phone'), 5000, 'phone step');
+    await enterCode(flow, 'verify-step-phone', '123456');
+    const done = (await complete) as CustomEvent<VerifyCompleteDetail>;
+    expect(done.detail.reference_id).to.equal('cust-42');
+    expect(done.detail.status).to.equal('completed');
+    expect(done.detail.redirect_url).to.equal('https://customer.example/done?reference_id=cust-42&status=completed');
+    await until(() => deep(flow, '#result-title'), 5000, 'result');
+    expect(deep(flow, '[part=result] a')!.getAttribute('href')).to.equal(done.detail.redirect_url);
+    // Every state-changing call carried the CSRF token and the session header.
+    const log = await calls(key);
+    const posts = log.filter((c) => c.method === 'POST' && c.path !== '/session/start');
+    expect(posts.length).to.be.greaterThan(3);
+    for (const call of posts) {
+      expect(call.csrf, call.path).to.equal(`csrf-${key}`);
+      expect(call.token, call.path).to.equal(`tok-${key}`);
+    }
+    expect(log.map((c) => c.path)).to.include('/session/complete');
+    await expect(flow).to.be.accessible();
+  });
+
+  it('reports an expired link with verify-error code link_expired and says so', async () => {
+    const { link } = await scenario({ session: session([METHODS.email()]), startError: 'session_link_expired' });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    const failed = oneEvent(flow, 'verify-error');
+    await start(flow);
+    const error = (await failed) as CustomEvent<VerifyErrorDetail>;
+    expect(error.detail.code).to.equal('link_expired');
+    expect(error.detail.retryable).to.equal(false);
+    await until(() => deep(flow, '#failure-title'), 5000, 'failure');
+    expect(deep(flow, '#failure-title')!.textContent).to.equal('This link has expired');
+    await expect(flow).to.be.accessible();
+  });
+
+  it('reports a tampered link as link_invalid', async () => {
+    const flow = await fixture<VerifyFlow>(html`<verify-flow link="${location.origin}/security-verify?expires=1&key=nope&signature=00" stay></verify-flow>`);
+    const failed = oneEvent(flow, 'verify-error');
+    await start(flow);
+    expect(((await failed) as CustomEvent<VerifyErrorDetail>).detail.code).to.equal('link_invalid');
+  });
+
+  it('lets the user go back to a done step and continue', async () => {
+    const { link } = await scenario({ session: session([METHODS.email(), METHODS.phone()]) });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    await start(flow);
+    await enterCode(flow, 'verify-step-email', '123456');
+    await until(() => deep(flow, 'verify-step-phone'), 5000, 'phone step');
+    const back = [...flow.shadowRoot!.querySelectorAll<HTMLButtonElement>('nav button')].find((b) => b.textContent?.trim() === 'Back')!;
+    const changed = oneEvent(flow, 'verify-step-change');
+    back.click();
+    expect((await changed).detail).to.deep.include({ index: 0, method: 'email', previous: 'phone' });
+    await until(() => deep(flow, '.step .notice'), 5000, 'done notice');
+    deep<HTMLButtonElement>(flow, '.step .actions button')!.click();
+    await until(() => deep(flow, 'verify-step-phone'), 5000, 'phone step again');
+  });
+
+  it('resumes at the saved step after a reload and clears progress on completion', async () => {
+    const { link } = await scenario({ session: session([METHODS.email(), METHODS.phone(), METHODS.geolocation()]) });
+    const first = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    await start(first);
+    await until(() => deep(first, 'verify-step-email'));
+    // Move to step 3 without finishing 1 and 2 (Back is not offered forward, so use the API).
+    await first.goTo(2);
+    await new Promise((r) => setTimeout(r, 100));
+    first.remove();
+    const second = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    const changed = oneEvent(second, 'verify-step-change');
+    await start(second);
+    expect((await changed).detail).to.deep.include({ index: 2, method: 'geolocation' });
+  });
+
+  it('switches locale from the lang attribute, right to left for Arabic', async () => {
+    const flow = await fixture<VerifyFlow>(html`<verify-flow lang="ar" stay></verify-flow>`);
+    await until(() => deep(flow, 'h2')?.textContent === 'تحقق من هويتك', 5000, 'arabic title');
+    expect(deep(flow, '[part=base]')!.getAttribute('dir')).to.equal('rtl');
+    await expect(flow).to.be.accessible();
+    flow.setAttribute('lang', 'es');
+    await until(() => deep(flow, 'h2')?.textContent === 'Verifica tu identidad', 5000, 'spanish title');
+    expect(deep(flow, '[part=base]')!.getAttribute('dir')).to.equal('ltr');
+    flow.setAttribute('lang', 'en');
+    await until(() => deep(flow, 'h2')?.textContent === 'Verify your identity', 5000, 'english title');
+  });
+
+  it('applies the account branding colour when asked to', async () => {
+    const { link } = await scenario({ session: session([METHODS.email()]) });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay apply-branding></verify-flow>`);
+    await start(flow);
+    await until(() => deep(flow, 'verify-step-email'));
+    const base = deep(flow, '[part=base]')!;
+    expect(getComputedStyle(base).getPropertyValue('--verify-primary').trim()).to.equal('#0a7d43');
+    expect(deep(flow, 'header')!.textContent).to.contain('Acme Bank');
+  });
+});
