@@ -235,7 +235,7 @@ export class VerifyFlow extends LitElement {
       await this.finish();
       return;
     }
-    this.phase = FLOW_PHASE.steps;
+    // goTo() shows the steps once the step's module has loaded.
     await this.goTo(savedIndex >= 0 ? savedIndex : firstOpen);
   }
 
