@@ -21,7 +21,7 @@ export function outboxDir(dataDir: string): string {
 }
 
 /**
- * Writes a message as `<created_at>-<id>.json` (names sort by time). Written to a temporary name
+ * Writes a message as `<created_at>-<seq>-<id>.json` (names sort by time). Written to a temporary name
  * and renamed so a reader never sees half a message; readable by the owner only (it holds links
  * and codes).
  */
@@ -29,7 +29,9 @@ export async function writeOutboxMessage(dataDir: string, message: Omit<OutboxMe
   const dir = outboxDir(dataDir);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const full: OutboxMessage = { id: randomBytes(8).toString('hex'), ...message };
-  const name = `${full.created_at.replace(/[:.]/g, '-')}-${full.id}.json`;
+  // The monotonic counter orders messages written within the same millisecond (or under a test clock).
+  const seq = process.hrtime.bigint().toString().padStart(20, '0');
+  const name = `${full.created_at.replace(/[:.]/g, '-')}-${seq}-${full.id}.json`;
   const tmp = join(dir, `.${name}.tmp`);
   await writeFile(tmp, JSON.stringify(full, null, 2) + '\n', { mode: 0o600 });
   await rename(tmp, join(dir, name));
