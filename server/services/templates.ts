@@ -1,7 +1,7 @@
 import { DOCUMENT_METHOD_ID, VerificationStatus } from '../domain/catalogue.js';
 import type { Clock } from '../clock.js';
 import type { Executor } from '../store/database.js';
-import { listWorkflows, type TemplateWithParts } from '../store/templates-repo.js';
+import type { TemplateWithParts } from '../store/templates-repo.js';
 import { refreshUserStatus } from './verifications.js';
 
 /**
@@ -10,10 +10,19 @@ import { refreshUserStatus } from './verifications.js';
  * names none) at `assigned`. Statuses of a previous template do not carry over: a switched template
  * is a fresh round (re-verification).
  */
-export async function assignTemplate(trx: Executor, clock: Clock, userId: number, template: TemplateWithParts): Promise<void> {
+export async function assignTemplate(
+  trx: Executor,
+  clock: Clock,
+  userId: number,
+  template: TemplateWithParts,
+  /** A user created in this transaction with `template_id` already set: nothing to clear or re-derive. */
+  options: { fresh?: boolean } = {},
+): Promise<void> {
   const now = clock.now().toISOString();
-  await trx.deleteFrom('user_verifications').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('user_workflows').where('user_id', '=', userId).execute();
+  if (!options.fresh) {
+    await trx.deleteFrom('user_verifications').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('user_workflows').where('user_id', '=', userId).execute();
+  }
   if (template.methodIds.length) {
     await trx
       .insertInto('user_verifications')
@@ -35,7 +44,7 @@ export async function assignTemplate(trx: Executor, clock: Clock, userId: number
   if (template.methodIds.includes(DOCUMENT_METHOD_ID)) {
     let workflowIds = template.workflowRawIds;
     if (workflowIds.length === 0) {
-      const first = (await listWorkflows(trx))[0];
+      const first = await trx.selectFrom('workflows').select('raw_id').orderBy('raw_id').limit(1).executeTakeFirst();
       workflowIds = first ? [first.raw_id] : [];
     }
     if (workflowIds.length) {
@@ -54,6 +63,7 @@ export async function assignTemplate(trx: Executor, clock: Clock, userId: number
         .execute();
     }
   }
+  if (options.fresh) return;
   await trx.updateTable('users').set({ template_id: template.id, updated_at: now }).where('id', '=', userId).execute();
   await refreshUserStatus(trx, clock, userId);
 }

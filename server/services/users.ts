@@ -5,7 +5,7 @@ import { errors } from '../errors.js';
 import { buildMagicLink } from '../links/magic-link.js';
 import type { Executor } from '../store/database.js';
 import type { UserRow, UserUpdate } from '../store/schema.js';
-import { readSettings } from '../store/settings-repo.js';
+import { readSettings, type AccountSettings } from '../store/settings-repo.js';
 import { findTemplate } from '../store/templates-repo.js';
 import { deleteUserRow, findUserById, insertUser, usernameTaken } from '../store/users-repo.js';
 import { assignTemplate } from './templates.js';
@@ -51,17 +51,23 @@ export interface NotifyLinkJob {
 }
 
 /** The base of links: the account's custom domain when set, else the configured base URL. */
-export async function linkBase(ctx: AppContext, ex: Executor = ctx.db): Promise<string> {
-  const settings = await readSettings(ex);
+export async function linkBase(ctx: AppContext, ex: Executor = ctx.db, known?: AccountSettings): Promise<string> {
+  const settings = known ?? (await readSettings(ex));
   return (settings.custom_domain ?? ctx.config.baseUrl).replace(/\/+$/, '');
 }
 
 /** A fresh signed magic link for the user (spec 2.5). */
-export async function magicLinkFor(ctx: AppContext, user: UserRow, hours?: number, ex: Executor = ctx.db): Promise<{ url: string; expiresAt: Date }> {
-  const settings = await readSettings(ex);
+export async function magicLinkFor(
+  ctx: AppContext,
+  user: UserRow,
+  hours?: number,
+  ex: Executor = ctx.db,
+  known?: AccountSettings,
+): Promise<{ url: string; expiresAt: Date }> {
+  const settings = known ?? (await readSettings(ex));
   const lifetime = hours ?? settings.link_lifetime_hours;
   const expiresAt = new Date(ctx.clock.now().getTime() + lifetime * 3_600_000);
-  const url = buildMagicLink(await linkBase(ctx, ex), ctx.config.secret, {
+  const url = buildMagicLink(await linkBase(ctx, ex, settings), ctx.config.secret, {
     key: user.link_key,
     expires: Math.floor(expiresAt.getTime() / 1000),
   });
@@ -86,15 +92,16 @@ async function defaultUsername(ex: Executor, email: string): Promise<string> {
 
 export async function createUser(ctx: AppContext, input: CreateUserInput): Promise<{ user: UserRow; magicLink: string }> {
   if (input.send_sms && !input.phone) throw errors.validation({ phone: ['A phone number is required when send_sms is set.'] });
+  // Settings and templates are read outside the transaction: they are cached, rarely written config.
+  const settings = await readSettings(ctx.db);
+  const templateName = input.template_id ?? settings.default_template ?? undefined;
+  const template = templateName ? await resolveTemplate(ctx.db, templateName) : undefined;
   const user = await ctx.db.transaction().execute(async (trx) => {
     if (input.username !== undefined && (await usernameTaken(trx, input.username))) {
       throw errors.validation({ username: ['The username has already been taken.'] });
     }
-    const settings = await readSettings(trx);
-    const templateName = input.template_id ?? settings.default_template ?? undefined;
-    const template = templateName ? await resolveTemplate(trx, templateName) : undefined;
     const now = ctx.clock.now().toISOString();
-    const id = await insertUser(trx, {
+    const created = await insertUser(trx, {
       uuid: randomUUID(),
       first_name: input.first_name ?? null,
       last_name: input.last_name ?? null,
@@ -114,7 +121,7 @@ export async function createUser(ctx: AppContext, input: CreateUserInput): Promi
       email_verified_at: null,
       notice: input.notice ?? null,
       reference_id: input.reference_id ?? null,
-      template_id: null,
+      template_id: template?.id ?? null,
       custom_verify_data: input.custom_verify_data ?? null,
       order_id: input.order_id ?? null,
       completion_url: input.completion_url ?? null,
@@ -127,13 +134,12 @@ export async function createUser(ctx: AppContext, input: CreateUserInput): Promi
       created_at: now,
       updated_at: now,
     });
-    if (template) await assignTemplate(trx, ctx.clock, id, template);
-    if (input.send_link) await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: id, channel: 'email' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
-    if (input.send_sms) await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: id, channel: 'sms' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
-    return (await findUserById(trx, id))!;
+    if (template) await assignTemplate(trx, ctx.clock, created.id, template, { fresh: true });
+    if (input.send_link) await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: created.id, channel: 'email' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
+    if (input.send_sms) await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: created.id, channel: 'sms' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
+    return created;
   });
-  ctx.signals.emit('outbox');
-  const { url } = await magicLinkFor(ctx, user);
+  const { url } = await magicLinkFor(ctx, user, undefined, ctx.db, settings);
   return { user, magicLink: url };
 }
 

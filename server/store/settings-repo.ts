@@ -1,4 +1,5 @@
 import type { Executor } from './database.js';
+import { invalidateReadCaches, ReadCache } from './read-cache.js';
 
 /** Account-wide settings (one account per deployment), stored as JSON values by key. */
 export interface AccountSettings {
@@ -60,7 +61,13 @@ export const DEFAULT_SETTINGS: AccountSettings = {
   branding: { logo_url: null, primary_color: null, background_color: null, text_color: null },
 };
 
-export async function readSettings(ex: Executor): Promise<AccountSettings> {
+const cache = new ReadCache<AccountSettings>();
+
+export function readSettings(ex: Executor): Promise<AccountSettings> {
+  return cache.get(ex, 'settings', () => loadSettings(ex));
+}
+
+async function loadSettings(ex: Executor): Promise<AccountSettings> {
   const rows = await ex.selectFrom('settings').selectAll().execute();
   const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
   for (const r of rows) {
@@ -75,4 +82,5 @@ export async function writeSetting<K extends keyof AccountSettings>(ex: Executor
     .values({ key, value: JSON.stringify(value) })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value) }))
     .execute();
+  invalidateReadCaches();
 }

@@ -1,5 +1,6 @@
 import type { Executor } from './database.js';
 import type { TemplateRow, WorkflowRow } from './schema.js';
+import { invalidateReadCaches, ReadCache } from './read-cache.js';
 
 export interface TemplateWithParts extends TemplateRow {
   methodIds: number[];
@@ -19,7 +20,14 @@ export async function listTemplates(ex: Executor): Promise<TemplateWithParts[]> 
   }));
 }
 
-export async function findTemplate(ex: Executor, ref: { name?: string; id?: number }): Promise<TemplateWithParts | undefined> {
+const templateCache = new ReadCache<TemplateWithParts | undefined>();
+
+/** A template by name or id. Writers of templates must call `invalidateReadCaches()`. */
+export function findTemplate(ex: Executor, ref: { name?: string; id?: number }): Promise<TemplateWithParts | undefined> {
+  return templateCache.get(ex, `${ref.name ?? ''}#${ref.id ?? ''}`, () => loadTemplate(ex, ref));
+}
+
+async function loadTemplate(ex: Executor, ref: { name?: string; id?: number }): Promise<TemplateWithParts | undefined> {
   let q = ex.selectFrom('templates').selectAll();
   if (ref.name !== undefined) q = q.where('name', '=', ref.name);
   else if (ref.id !== undefined) q = q.where('id', '=', ref.id);
@@ -54,6 +62,7 @@ export async function insertTemplate(
       .values(t.workflowRawIds.map((workflow_raw_id, position) => ({ template_id: id, workflow_raw_id, position })))
       .execute();
   }
+  invalidateReadCaches();
   return id;
 }
 
@@ -85,5 +94,6 @@ export async function insertWorkflow(
     })
     .returning('raw_id')
     .executeTakeFirstOrThrow();
+  invalidateReadCaches();
   return raw_id;
 }

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './migrations/helpers.js';
 import type { Executor } from './database.js';
 import type { NewUser, UserRow, UserUpdate, UserVerificationRow, UserWorkflowRow } from './schema.js';
 
@@ -15,9 +16,8 @@ export interface UserListQuery {
   perPage: number;
 }
 
-export async function insertUser(ex: Executor, user: NewUser): Promise<number> {
-  const row = await ex.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+export function insertUser(ex: Executor, user: NewUser): Promise<UserRow> {
+  return ex.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
 }
 
 export function findUserById(ex: Executor, id: number): Promise<UserRow | undefined> {
@@ -52,24 +52,35 @@ function likeContains(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** Trigram indexes need three characters; shorter terms fall back to a scan. */
+const TRIGRAM = 3;
+
 /** One page of users and the total matching the filters (spec 4.1, 4.17). */
 export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows: UserRow[]; total: number }> {
   let base = ex.selectFrom('users');
   if (q.search) {
-    const pattern = likeContains(q.search);
-    base = base.where((eb) =>
-      eb.or(
-        (['username', 'first_name', 'last_name', 'email'] as const).map(
-          (col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`,
+    if (q.search.length >= TRIGRAM && !isPostgres(ex as Kysely<unknown>)) {
+      // FTS5 trigram: a quoted phrase matches it as a substring in any of the four columns.
+      const phrase = `"${q.search.replace(/"/g, '""')}"`;
+      base = base.where('id', 'in', sql<number>`(select rowid from users_search where users_search match ${phrase})`);
+    } else if (isPostgres(ex as Kysely<unknown>)) {
+      base = base.where(
+        sql<boolean>`lower(coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || email) like ${likeContains(q.search)} escape '\\'`,
+      );
+    } else {
+      const pattern = likeContains(q.search);
+      base = base.where((eb) =>
+        eb.or(
+          (['username', 'first_name', 'last_name', 'email'] as const).map(
+            (col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`,
+          ),
         ),
-      ),
-    );
+      );
+    }
   }
   if (q.email) base = base.where(sql`lower(email)`, '=', q.email.toLowerCase());
   if (q.status) base = base.where(sql`lower(status)`, '=', q.status.toLowerCase());
-  const [{ total }] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const direction = q.descending ? 'desc' : 'asc';
   let pageQuery = base.selectAll().orderBy(q.sort, direction);
   // A stable tiebreaker keeps pages from overlapping when sort values repeat.

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withSerialId } from './helpers.js';
+import { isPostgres, withSerialId } from './helpers.js';
 
 /** The tables of the customer API, the event outbox and the durable job queue. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -98,6 +98,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('users')
     .expression(sql`lower(email)`)
     .execute();
+  await createUserSearchIndex(db);
 
   await db.schema
     .createTable('user_verifications')
@@ -161,7 +162,33 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('jobs_claim_idx').on('jobs').columns(['queue', 'state', 'run_at']).execute();
 }
 
+/**
+ * `filter[search]` is a "contains" match over four columns (spec 4.17); a plain LIKE scans every
+ * row. SQLite gets an FTS5 trigram index kept in step by triggers; PostgreSQL a pg_trgm GIN index
+ * over the same lower-cased text.
+ */
+async function createUserSearchIndex(db: Kysely<unknown>): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`create extension if not exists pg_trgm`.execute(db);
+    await sql`create index users_search_trgm_idx on users using gin (
+      lower(coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || email) gin_trgm_ops
+    )`.execute(db);
+    return;
+  }
+  await sql`create virtual table users_search using fts5(username, first_name, last_name, email, tokenize = 'trigram')`.execute(db);
+  await sql`create trigger users_search_ai after insert on users begin
+    insert into users_search(rowid, username, first_name, last_name, email) values (new.id, new.username, new.first_name, new.last_name, new.email);
+  end`.execute(db);
+  await sql`create trigger users_search_ad after delete on users begin
+    delete from users_search where rowid = old.id;
+  end`.execute(db);
+  await sql`create trigger users_search_au after update of username, first_name, last_name, email on users begin
+    update users_search set username = new.username, first_name = new.first_name, last_name = new.last_name, email = new.email where rowid = new.id;
+  end`.execute(db);
+}
+
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop table if exists users_search`.execute(db);
   for (const t of [
     'jobs', 'events', 'short_links', 'user_workflows', 'user_verifications', 'users',
     'template_workflows', 'template_methods', 'workflows', 'templates', 'settings', 'admins', 'api_keys',

@@ -87,6 +87,15 @@ describe('GET /api/users filters and sort', () => {
     expect(emails((await server.api('/api/users?filter[search]=' + encodeURIComponent('%'))).body)).toEqual([]);
   });
 
+  it('searches with short terms and odd characters too, and follows renames', async () => {
+    expect(emails((await server.api('/api/users?filter[search]=FO')).body)).toEqual(['uma@beta.test']);
+    expect(emails((await server.api('/api/users?filter[search]=' + encodeURIComponent('a"b OR x'))).body)).toEqual([]);
+    await server.api('/api/users/4', { method: 'PATCH', body: { last_name: 'Quixote' } });
+    expect(emails((await server.api('/api/users?filter[search]=quix')).body)).toEqual(['will@gamma.test']);
+    expect(emails((await server.api('/api/users?filter[search]=davis')).body)).toEqual([]);
+    await server.api('/api/users/4', { method: 'PATCH', body: { last_name: 'Davis' } });
+  });
+
   it('filters by exact e-mail and by status in any case', async () => {
     expect(emails((await server.api('/api/users?filter[email]=UMA@beta.test')).body)).toEqual(['uma@beta.test']);
     expect(emails((await server.api('/api/users?filter[email]=uma@beta')).body)).toEqual([]);

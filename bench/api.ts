@@ -1,0 +1,152 @@
+/**
+ * Customer API benchmark (issue 2). Autocannon on loopback against a real `verity serve` process
+ * (embedded SQLite) seeded with 100,000 users, next to a bare Fastify hello-world measured in the
+ * same run as the baseline:
+ *   - GET /api/users/{id}
+ *   - GET /api/users?filter[search]=…&sort=-created_at
+ *   - POST /api/users
+ * Prints req/s, p50/p99 latency and the ratio to the baseline.
+ * Targets: reads >= 50 % of the baseline's req/s; writes >= 2,000/s; list p99 <= 50 ms at 100k users.
+ * Run: `npm run bench -- api` (BENCH_USERS and BENCH_SECONDS override the defaults).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon, { type Result } from 'autocannon';
+import { buildVerity } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { createApiKey } from '../server/store/api-keys-repo.js';
+
+const USERS = Number(process.env.BENCH_USERS ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 20;
+const SECRET = 'bench-secret-'.padEnd(48, 'x');
+
+const FIRST = ['Ada', 'Bao', 'Chen', 'Dana', 'Eli', 'Fatima', 'Gus', 'Hana', 'Ivan', 'Jun', 'Kofi', 'Lena', 'Mia', 'Noor', 'Omar', 'Pia'];
+const LAST = ['Adams', 'Brown', 'Clark', 'Diaz', 'Evans', 'Fox', 'Garcia', 'Hughes', 'Ito', 'Jones', 'Khan', 'Lopez', 'Meyer', 'Nakamura'];
+
+async function seed(dataDir: string): Promise<string> {
+  const config = loadConfig({ VERITY_DATA_DIR: dataDir, VERITY_SECRET: SECRET, VERITY_LOG_LEVEL: 'silent' });
+  const verity = await buildVerity({ config, logger: false });
+  const { db } = verity.ctx;
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  const batch = 500;
+  for (let offset = 0; offset < USERS; offset += batch) {
+    await db.transaction().execute(async (trx) => {
+      const rows = [];
+      for (let i = offset; i < Math.min(offset + batch, USERS); i++) {
+        const at = new Date(start + i * 60_000).toISOString();
+        const first = FIRST[i % FIRST.length]!;
+        const last = LAST[(i * 7) % LAST.length]!;
+        rows.push({
+          uuid: randomUUID(),
+          first_name: first,
+          last_name: last,
+          username: `user${i}`,
+          email: `${first.toLowerCase()}.${last.toLowerCase()}${i}@example.com`,
+          phone: null, avatar: null, address: null, country_id: null, role_id: 2,
+          status: i % 10 === 0 ? 'Verified' : 'Unconfirmed',
+          birthday: null, last_login: null, two_factor_country_code: null, two_factor_phone: null, two_factor_options: null,
+          email_verified_at: null, notice: null, reference_id: `ref-${i}`, template_id: 1, custom_verify_data: null,
+          order_id: null, completion_url: null, redirect_url: null, dea_number: null,
+          link_key: randomBytes(24).toString('base64url'), ip: null, ip_country: null, last_activity: null,
+          created_at: at, updated_at: at,
+        });
+      }
+      const ids = await trx.insertInto('users').values(rows).returning('id').execute();
+      await trx
+        .insertInto('user_verifications')
+        .values(ids.map(({ id }) => ({ user_id: id, method_id: 1, status: 0, attributes: '{}', position: 0, started_at: null, completed_at: null, remarks: null, updated_at: rows[0]!.created_at })))
+        .execute();
+    });
+  }
+  const { key } = await createApiKey(db, { name: 'bench', ratePerSecond: 10_000_000, ratePerMinute: 100_000_000, now: new Date() });
+  await verity.close();
+  return key;
+}
+
+function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (ready.test(out)) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`process exited early with ${code}: ${out}`)));
+  });
+}
+
+const BASELINE_SOURCE = `
+import Fastify from 'fastify';
+const app = Fastify();
+app.get('/hello', async () => ({ hello: 'world' }));
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+console.log('baseline ready');
+`;
+
+function run(opts: autocannon.Options): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+function line(name: string, r: Result, baseline?: Result): string {
+  const ratio = baseline ? `  ratio ${(r.requests.average / baseline.requests.average).toFixed(2)}` : '';
+  const non2xx = r.non2xx ? `  non-2xx ${r.non2xx}` : '';
+  return `${name.padEnd(44)} ${r.requests.average.toFixed(0).padStart(7)} req/s  p50 ${String(r.latency.p50).padStart(4)} ms  p99 ${String(r.latency.p99).padStart(4)} ms${ratio}${non2xx}`;
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'verity-bench-'));
+  const children: ChildProcess[] = [];
+  try {
+    process.stdout.write(`seeding ${USERS} users…\n`);
+    const key = await seed(dir);
+    const basePort = 18_000 + Math.floor(Math.random() * 1000);
+    const verityPort = basePort + 1;
+    children.push(await startProcess(['--input-type=module', '-e', BASELINE_SOURCE], { PORT: String(basePort) }, /baseline ready/));
+    children.push(
+      await startProcess(
+        ['bin/verity.mjs', 'serve'],
+        { PORT: String(verityPort), HOST: '127.0.0.1', VERITY_DATA_DIR: dir, VERITY_SECRET: SECRET, VERITY_LOG_LEVEL: 'warn' },
+        /listening on/,
+      ),
+    );
+    const headers = { authorization: `Bearer ${key}`, 'user-agent': 'verity-bench', accept: 'application/json' };
+    const api = `http://127.0.0.1:${verityPort}`;
+
+    const baseline = await run({ url: `http://127.0.0.1:${basePort}/hello` });
+    const getUser = await run({
+      url: api,
+      headers,
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/users/${1 + Math.floor(Math.random() * USERS)}` }) }],
+    });
+    const list = await run({ url: `${api}/api/users?filter[search]=${encodeURIComponent('hana.lopez')}&sort=-created_at`, headers });
+    let n = 0;
+    const create = await run({
+      url: api,
+      headers: { ...headers, 'content-type': 'application/json' },
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/users',
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ email: `bench${n++}-${Date.now()}@example.com`, first_name: 'Bench' }) }),
+        },
+      ],
+    });
+
+    process.stdout.write(`\nAPI on embedded SQLite, ${USERS} users, ${CONNECTIONS} connections, ${SECONDS} s each\n`);
+    process.stdout.write(line('baseline: bare Fastify GET /hello', baseline) + '\n');
+    process.stdout.write(line('GET /api/users/{id}', getUser, baseline) + `   target ratio >= 0.50\n`);
+    process.stdout.write(line('GET /api/users?filter[search]&sort=-created_at', list, baseline) + `   target p99 <= 50 ms\n`);
+    process.stdout.write(line('POST /api/users', create, baseline) + `   target >= 2000 req/s\n`);
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
