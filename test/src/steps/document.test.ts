@@ -1,0 +1,125 @@
+import { expect, oneEvent } from '@open-wc/testing';
+import type { VerifyErrorDetail } from '../../../src/events/events.js';
+import type { VerifyStepDocument } from '../../../src/steps/document/verify-step-document.js';
+import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
+import { buttonByText, startFlow, stepText } from '../fixtures/flow-harness.js';
+import { drawDocumentScene } from '../fixtures/scenes.js';
+
+const TAG = 'verify-step-document';
+
+async function pngFile(): Promise<File> {
+  const canvas = drawDocumentScene();
+  const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+  return new File([blob], 'front.png', { type: 'image/png' });
+}
+
+function pick(flow: HTMLElement, file: File): void {
+  const input = deep<HTMLInputElement>(flow, TAG, 'input[type=file]')!;
+  const transfer = new DataTransfer();
+  transfer.items.add(file);
+  input.files = transfer.files;
+  input.dispatchEvent(new Event('change'));
+}
+
+describe('<verify-step-document>', () => {
+  it('uploads a one-sided document from a file, shows a review, and submits', async () => {
+    const { flow, key } = await startFlow({ session: session([METHODS.document_id(1)]) }, TAG);
+    await expect(deep(flow, TAG)).to.be.accessible();
+    buttonByText(flow, TAG, 'Upload a file')!.click();
+    await until(() => deep(flow, TAG, 'input[type=file]'), 3000, 'file input');
+    expect(deep(flow, TAG, 'input[type=file]')!.getAttribute('accept')).to.equal('image/jpeg,image/png,application/pdf');
+    await expect(deep(flow, TAG)).to.be.accessible();
+    pick(flow, await pngFile());
+    await until(() => deep(flow, TAG, 'img.review'), 3000, 'review image');
+    expect(deep(flow, TAG)!.shadowRoot!.activeElement?.id).to.equal('review-title');
+    await expect(deep(flow, TAG)).to.be.accessible();
+    const completed = oneEvent(flow, 'verify-complete');
+    buttonByText(flow, TAG, 'Use this and submit')!.click();
+    await completed;
+    const log = await calls(key);
+    const submit = log.find((c) => c.path === '/session/methods/document_id/submit')!;
+    expect(submit.body).to.have.property('document_type', 'passport');
+    expect(submit.body).to.have.property('front_upload_id').that.matches(/^up-/);
+    expect(submit.body).not.to.have.property('back_upload_id');
+  });
+
+  it('refuses a file that is not JPG, PNG or PDF by its content, on the device', async () => {
+    const { flow, key } = await startFlow({ session: session([METHODS.document_id(1)]) }, TAG);
+    buttonByText(flow, TAG, 'Upload a file')!.click();
+    await until(() => deep(flow, TAG, 'input[type=file]'), 3000, 'file input');
+    const failed = oneEvent(flow, 'verify-error');
+    pick(flow, new File(['not really an image'], 'id.jpg', { type: 'image/jpeg' }));
+    expect(((await failed) as CustomEvent<VerifyErrorDetail>).detail.code).to.equal('upload_invalid');
+    await until(() => stepText(flow, TAG).includes('Choose a JPG, PNG or PDF file.'), 3000, 'type error');
+    expect((await calls(key)).some((c) => c.path.endsWith('/uploads'))).to.equal(false);
+  });
+
+  it('refuses a file of 10 MB or more', async () => {
+    const { flow } = await startFlow({ session: session([METHODS.document_id(1)]) }, TAG);
+    buttonByText(flow, TAG, 'Upload a file')!.click();
+    await until(() => deep(flow, TAG, 'input[type=file]'), 3000, 'file input');
+    const big = new Uint8Array(10 * 1024 * 1024);
+    big.set([0xff, 0xd8, 0xff, 0xe0]);
+    pick(flow, new File([big], 'big.jpg', { type: 'image/jpeg' }));
+    await until(() => stepText(flow, TAG).includes('This file is too large.'), 3000, 'size error');
+  });
+
+  it('captures front and back from the camera automatically once the frames are good, then submits both', async function () {
+    this.timeout(60_000);
+    const { flow, key } = await startFlow({ session: session([METHODS.document_id(2)]) }, TAG);
+    buttonByText(flow, TAG, 'Use the camera')!.click();
+    const step = deep<VerifyStepDocument>(flow, TAG)!;
+    await until(() => deep(flow, TAG, 'img.review'), 20_000, 'front auto-capture');
+    // The fake camera shows a sharp, whole card: the last analysed frame had no issue.
+    expect(step.lastQuality?.issues).to.deep.equal([]);
+    expect(step.lastQuality?.document.found).to.equal(true);
+    expect(step.cameraState.firstFrameMs).to.be.a('number');
+    expect(stepText(flow, TAG)).to.contain('Check the front of your document');
+    buttonByText(flow, TAG, 'Use this and continue')!.click();
+    await until(() => stepText(flow, TAG).includes('Show the back of your document to the camera.'), 10_000, 'back side');
+    await until(() => stepText(flow, TAG).includes('Check the back of your document'), 20_000, 'back auto-capture');
+    const completed = oneEvent(flow, 'verify-complete');
+    buttonByText(flow, TAG, 'Use this and submit')!.click();
+    await completed;
+    const log = await calls(key);
+    const uploads = log.filter((c) => c.path === '/session/methods/document_id/uploads');
+    expect(uploads).to.have.length(2);
+    const submit = log.find((c) => c.path === '/session/methods/document_id/submit')!;
+    expect(submit.body).to.have.property('back_upload_id');
+  });
+
+  it('explains a blocked camera and offers the upload instead', async () => {
+    const { flow } = await startFlow({ session: session([METHODS.document_id(1)]) }, TAG);
+    // Test-controlled Chromium grants the fake camera; the refusal is played by a stand-in.
+    const media = navigator.mediaDevices;
+    const real = media.getUserMedia.bind(media);
+    media.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    try {
+      const failed = oneEvent(flow, 'verify-error');
+      buttonByText(flow, TAG, 'Use the camera')!.click();
+      expect(((await failed) as CustomEvent<VerifyErrorDetail>).detail.code).to.equal('camera_permission_denied');
+      await until(() => stepText(flow, TAG).includes('Camera access is blocked.'), 3000, 'denied message');
+      await expect(deep(flow, TAG)).to.be.accessible();
+      const upload = [...deep(flow, TAG)!.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Upload a file instead')!;
+      upload.click();
+      await until(() => deep(flow, TAG, 'input[type=file]'), 3000, 'file input');
+    } finally {
+      media.getUserMedia = real;
+    }
+  });
+
+  it('has a different message for a camera in use', async () => {
+    const { flow } = await startFlow({ session: session([METHODS.document_id(1)]) }, TAG);
+    const media = navigator.mediaDevices;
+    const real = media.getUserMedia.bind(media);
+    media.getUserMedia = () => Promise.reject(new DOMException('busy', 'NotReadableError'));
+    try {
+      const failed = oneEvent(flow, 'verify-error');
+      buttonByText(flow, TAG, 'Use the camera')!.click();
+      expect(((await failed) as CustomEvent<VerifyErrorDetail>).detail.code).to.equal('camera_in_use');
+      await until(() => stepText(flow, TAG).includes('being used by another app'), 3000, 'in-use message');
+    } finally {
+      media.getUserMedia = real;
+    }
+  });
+});
