@@ -10,7 +10,7 @@ import {
   type VerificationStatusKey,
 } from '../../src/api/contract.js';
 import type { AppContext } from '../context.js';
-import { methodById, VerificationStatus, type VerificationStatusValue } from '../domain/catalogue.js';
+import { DOCUMENT_METHOD_ID, methodById, VerificationStatus } from '../domain/catalogue.js';
 import type { Executor } from '../store/database.js';
 import type { UserRow, UserVerificationRow } from '../store/schema.js';
 import { readSettings, type AccountSettings } from '../store/settings-repo.js';
@@ -66,9 +66,19 @@ export function isSubmitted(status: number): boolean {
   return status === VerificationStatus.complete || status === VerificationStatus.complete_in_review || status === VerificationStatus.processing;
 }
 
-/** The user's assigned (not removed) verifications in template order. */
+/**
+ * The user's assigned (not removed) verifications in template order, as the flow sees them: a
+ * Document / ID that is `processing` for one workflow while another of the user's workflows (say,
+ * proof of address) still waits for its document is still to do for the user, so it reads
+ * `assigned` here (the customer API keeps showing `processing`).
+ */
 export async function assignedVerifications(ex: Executor, userId: number): Promise<UserVerificationRow[]> {
-  return (await verificationsForUsers(ex, [userId])).filter((v) => v.status !== VerificationStatus.removed);
+  const rows = (await verificationsForUsers(ex, [userId])).filter((v) => v.status !== VerificationStatus.removed);
+  const doc = rows.find((v) => v.method_id === DOCUMENT_METHOD_ID);
+  if (doc?.status !== VerificationStatus.processing) return rows;
+  const workflows = await workflowsForUser(ex, userId);
+  if (!workflows.some((w) => isOpen(w.status))) return rows;
+  return rows.map((v) => (v === doc ? { ...v, status: VerificationStatus.assigned } : v));
 }
 
 /** The user's verification for a step key (404 when not assigned). */
@@ -286,4 +296,3 @@ export function safeHttpUrl(value: string | null | undefined): string | null {
   }
 }
 
-export type { VerificationStatusValue };

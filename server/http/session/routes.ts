@@ -89,17 +89,18 @@ function who(req: FastifyRequest): Authenticated {
  * authenticated, CSRF-checked, CORS for the account's customer origins only. Registered as its own
  * encapsulated plugin so the cookie and multipart parsers stay off the customer API.
  */
-export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  // Session rows go with the user (the FK cascades too; this keeps PostgreSQL and SQLite alike).
-  onUserDeletion(async (trx, userId) => {
-    const t = sdb(trx);
-    await t.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
-    await t.deleteFrom('verification_codes').where('user_id', '=', userId).execute();
-    await t.deleteFrom('method_state').where('user_id', '=', userId).execute();
-    await t.deleteFrom('session_uploads').where('user_id', '=', userId).execute();
-    await t.deleteFrom('handoff_tokens').where('user_id', '=', userId).execute();
-  });
+// Session rows go with the user (the foreign keys cascade too; explicit deletes keep every
+// database alike). Registered once per process, at import.
+onUserDeletion(async (trx, userId) => {
+  const t = sdb(trx);
+  await t.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
+  await t.deleteFrom('verification_codes').where('user_id', '=', userId).execute();
+  await t.deleteFrom('method_state').where('user_id', '=', userId).execute();
+  await t.deleteFrom('session_uploads').where('user_id', '=', userId).execute();
+  await t.deleteFrom('handoff_tokens').where('user_id', '=', userId).execute();
+});
 
+export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(cookie);
     await app.register(multipart, {

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ANALYSIS_QUEUE, type AnalysisJob } from '../../../server/session/analysis-jobs.js';
 import { writeSetting } from '../../../server/store/settings-repo.js';
+import { findWorkflow, insertTemplate } from '../../../server/store/templates-repo.js';
 import { ApiError, type SessionClient } from '../../../src/api/session-client.js';
 import type { FaceEvidence } from '../../../src/api/contract.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -152,6 +153,40 @@ describe('document upload and submit', () => {
     // Nothing fakes the result: the method stays processing until the analysis engine decides.
     await server.verity.ctx.queue.whenIdle();
     expect((await session.session()).methods[0]!.status).toBe('processing');
+  });
+});
+
+describe('document with several workflows', () => {
+  it('keeps the step to do until every workflow has its document, each submission its own job', async () => {
+    const db = server.verity.ctx.db;
+    const id = (await findWorkflow(db, 'flow_id_document'))!.raw_id;
+    const poa = (await findWorkflow(db, 'flow_proof_of_address'))!.raw_id;
+    await insertTemplate(db, { name: 'tmpl_kyc2', label: 'ID and address', methodIds: [3], workflowRawIds: [id, poa], createdAt: server.clock.now().toISOString() });
+    const { link, id: userId } = await createUser(server, { email: 'two@example.com', template_id: 'tmpl_kyc2' });
+    const session = client(server);
+    await session.start(local(server, link));
+    const types = async () => {
+      const m = (await session.session()).methods[0]!;
+      return m.key === 'document_id' ? m.needs.document_types.map((t) => t.key) : [];
+    };
+    expect(await types()).toEqual(['passport', 'id_card', 'driving_licence', 'utility_bill', 'bank_statement']);
+
+    const passport = await session.uploadDocument({ document_type: 'passport', side: 'front', source: 'upload' }, new Blob([await jpeg()]), 'p.jpg');
+    const first = await session.submitDocument({ document_type: 'passport', front_upload_id: passport.upload_id });
+    expect(first.method.status).toBe('assigned');
+    expect(first.state).toBe('in_progress');
+    expect(await types()).toEqual(['utility_bill', 'bank_statement']);
+    expect((await server.api(`/api/users/${userId}`)).body.data.verifications[0].status.value).toBe(1);
+
+    const bill = await session.uploadDocument({ document_type: 'utility_bill', side: 'front', source: 'upload' }, new Blob([await png()]), 'bill.png');
+    const second = await session.submitDocument({ document_type: 'utility_bill', front_upload_id: bill.upload_id });
+    expect(second.method.status).toBe('processing');
+    expect(second.state).toBe('ready_to_complete');
+    const jobs = await analysisJobs();
+    expect(jobs.map((j) => (j.kind === 'document' ? [j.documentType, j.workflowRawId] : null))).toEqual([
+      ['passport', id],
+      ['utility_bill', poa],
+    ]);
   });
 });
 
