@@ -1,0 +1,56 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'verity-config-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('loadConfig', () => {
+  it('applies the embedded defaults', () => {
+    const c = loadConfig({ VERITY_DATA_DIR: dir });
+    expect(c.port).toBe(8080);
+    expect(c.baseUrl).toBe('http://localhost:8080');
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.redisUrl).toBeUndefined();
+    expect(c.allowPrivateWebhooks).toBe(true);
+  });
+
+  it('generates a secret once and keeps it in the data dir', async () => {
+    const first = loadConfig({ VERITY_DATA_DIR: dir });
+    expect(first.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect((await readFile(join(dir, 'secret.key'), 'utf8')).trim()).toBe(first.secret);
+    expect(loadConfig({ VERITY_DATA_DIR: dir }).secret).toBe(first.secret);
+  });
+
+  it('follows PORT in the default base URL and trims a trailing slash from VERITY_BASE_URL', () => {
+    expect(loadConfig({ VERITY_DATA_DIR: dir, PORT: '9000' }).baseUrl).toBe('http://localhost:9000');
+    const c = loadConfig({ VERITY_DATA_DIR: dir, VERITY_BASE_URL: 'https://verify.example.com/' });
+    expect(c.baseUrl).toBe('https://verify.example.com');
+    expect(c.allowPrivateWebhooks).toBe(false);
+  });
+
+  it('stops with a message naming each bad variable', () => {
+    const bad = {
+      VERITY_DATA_DIR: dir,
+      PORT: 'http',
+      VERITY_BASE_URL: 'ftp://example.com',
+      VERITY_DATABASE_URL: 'mysql://x',
+      VERITY_SECRET: 'short',
+      VERITY_ALLOW_PRIVATE_WEBHOOKS: 'maybe',
+    };
+    expect(() => loadConfig(bad)).toThrow(ConfigError);
+    try {
+      loadConfig(bad);
+    } catch (error: unknown) {
+      const message = (error as Error).message;
+      for (const name of Object.keys(bad).filter((k) => k !== 'VERITY_DATA_DIR')) expect(message).toContain(name);
+    }
+  });
+});
