@@ -1,0 +1,37 @@
+// Runs in its own Chromium whose fake camera plays one face cropped from a demo photo of the
+// @vladmandic/face-api package (see web-test-runner.config.mjs).
+import { expect, oneEvent } from '@open-wc/testing';
+import type { VerifyStepSelfie } from '../../../src/steps/selfie/verify-step-selfie.component.js';
+import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
+import { buttonByText, startFlow, stepText } from '../fixtures/flow-harness.js';
+
+describe('<verify-step-selfie> on the fake camera (real face detection)', () => {
+  it('detects the face, takes the straight-look frame with its evidence, and submits', async function () {
+    this.timeout(90_000);
+    const { flow, key } = await startFlow({ session: session([METHODS.selfie()]) }, 'verify-step-selfie');
+    await expect(deep(flow, 'verify-step-selfie')).to.be.accessible();
+    const completed = oneEvent(flow, 'verify-complete');
+    buttonByText(flow, 'verify-step-selfie', 'Start the camera')!.click();
+    await completed;
+    const log = await calls(key);
+    const frame = log.find((c) => c.path === '/session/methods/selfie/frames');
+    expect(frame, 'a frame was uploaded').to.not.equal(undefined);
+    expect(log.some((c) => c.path === '/session/methods/selfie/submit')).to.equal(true);
+  });
+
+  it('asks for the moves in order, shows which move, and waits for a turn a still picture cannot make', async function () {
+    this.timeout(90_000);
+    const { flow, key } = await startFlow({ session: session([METHODS.liveness()]), challenge: ['look_straight', 'turn_left'] }, 'verify-step-liveness');
+    buttonByText(flow, 'verify-step-liveness', 'Start the camera')!.click();
+    await until(() => stepText(flow, 'verify-step-liveness').includes('Slowly turn your head to your left.'), 30_000, 'second move');
+    expect(stepText(flow, 'verify-step-liveness')).to.contain('Move 2 of 2');
+    const step = deep<VerifyStepSelfie>(flow, 'verify-step-liveness')!;
+    await new Promise((r) => setTimeout(r, 1500));
+    // Still on the turn: the same still face never turns.
+    expect(stepText(flow, 'verify-step-liveness')).to.contain('Slowly turn your head to your left.');
+    expect((await calls(key)).filter((c) => c.path === '/session/methods/liveness/frames')).to.have.length(1);
+    expect(step.cameraState.firstFrameMs).to.be.lessThan(5000);
+    expect(step.detectionTimes.length).to.be.greaterThan(5);
+    await expect(step).to.be.accessible();
+  });
+});

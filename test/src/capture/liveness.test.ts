@@ -1,0 +1,70 @@
+import { expect } from '@open-wc/testing';
+import type { DetectedFace } from '../../../src/capture/face-detector.js';
+import { ChallengeJudge, faceHint, meetsStep, yawOf } from '../../../src/capture/liveness.js';
+
+/** A face centred at (cx, 0.5) of width w, with the nose shifted by `yaw` eye distances. */
+function face(yaw = 0, w = 0.35, cx = 0.5): DetectedFace {
+  const eyeY = 0.45;
+  const half = w * 0.18;
+  return {
+    box: { x: cx - w / 2, y: 0.5 - w / 2, width: w, height: w },
+    keypoints: [
+      { x: cx - half, y: eyeY },
+      { x: cx + half, y: eyeY },
+      { x: cx + yaw * 2 * half, y: 0.52 },
+      { x: cx, y: 0.6 },
+      { x: cx - w / 2, y: 0.48 },
+      { x: cx + w / 2, y: 0.48 },
+    ],
+    score: 0.9,
+  };
+}
+
+describe('liveness judgement', () => {
+  it('measures yaw from the nose against the eyes', () => {
+    expect(yawOf(face(0))).to.be.closeTo(0, 1e-9);
+    expect(yawOf(face(0.5))).to.be.closeTo(0.5, 1e-9);
+    expect(yawOf(face(-0.4))).to.be.closeTo(-0.4, 1e-9);
+  });
+
+  it('gives hints for no face, several faces, darkness, distance and centring', () => {
+    expect(faceHint([], 120)).to.equal('NO_FACE');
+    expect(faceHint([face(), face(0, 0.3, 0.2)], 120)).to.equal('MULTIPLE_FACES');
+    expect(faceHint([face()], 20)).to.equal('TOO_DARK');
+    expect(faceHint([face(0, 0.1)], 120)).to.equal('TOO_FAR');
+    expect(faceHint([face(0, 0.9)], 120)).to.equal('TOO_CLOSE');
+    expect(faceHint([face(0, 0.3, 0.9)], 120)).to.equal('NOT_CENTERED');
+    expect(faceHint([face()], 120)).to.equal(null);
+  });
+
+  it('judges each move', () => {
+    expect(meetsStep('look_straight', face(0.05), null)).to.equal(true);
+    expect(meetsStep('look_straight', face(0.4), null)).to.equal(false);
+    expect(meetsStep('turn_left', face(0.4), null)).to.equal(true);
+    expect(meetsStep('turn_left', face(-0.4), null)).to.equal(false);
+    expect(meetsStep('turn_right', face(-0.4), null)).to.equal(true);
+    expect(meetsStep('come_closer', face(0, 0.5), 0.35)).to.equal(true);
+    expect(meetsStep('come_closer', face(0, 0.36), 0.35)).to.equal(false);
+  });
+
+  it('walks through a sequence, each move held for several frames, in order', () => {
+    const judge = new ChallengeJudge(['look_straight', 'turn_right', 'come_closer']);
+    const feed = (f: DetectedFace[], times: number) => {
+      let completed: number | null = null;
+      for (let i = 0; i < times; i++) completed = judge.push(f, 120).completed ?? completed;
+      return completed;
+    };
+    // Turning first does not count: the straight look comes first.
+    expect(feed([face(-0.5)], 5)).to.equal(null);
+    expect(feed([face(0)], 2)).to.equal(null);
+    expect(feed([face(0)], 1)).to.equal(0);
+    expect(judge.current).to.equal('turn_right');
+    // A frame with two faces breaks the hold.
+    feed([face(-0.5)], 2);
+    feed([face(-0.5), face(0, 0.2, 0.2)], 1);
+    expect(feed([face(-0.5)], 2)).to.equal(null);
+    expect(feed([face(-0.5)], 1)).to.equal(1);
+    expect(feed([face(0, 0.5)], 3)).to.equal(2);
+    expect(judge.done).to.equal(true);
+  });
+});
