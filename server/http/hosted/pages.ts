@@ -1,4 +1,5 @@
 import type { AccountSettings } from '../../store/settings-repo.js';
+import type { MessageLocale } from '../../notify/messages.js';
 import { safeHttpUrl } from '../../session/methods.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */
@@ -11,12 +12,12 @@ function colour(value: string | null, fallback: string): string {
 }
 
 /** The page frame in the account's branding; styles and scripts carry the response's nonce. */
-function frame(settings: AccountSettings, nonce: string, title: string, body: string, script = ''): string {
+function frame(settings: AccountSettings, nonce: string, locale: MessageLocale, title: string, body: string, script = ''): string {
   const b = settings.branding;
   const logo = safeHttpUrl(b.logo_url);
   const name = escapeHtml(settings.account_name);
   return `<!doctype html>
-<html lang="en">
+<html lang="${locale}"${locale === 'ar' ? ' dir="rtl"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -51,17 +52,101 @@ ${script}
 
 export type RefusalPage = 'invalid' | 'expired' | 'revoked' | 'handoff';
 
-const REFUSALS: Record<RefusalPage, { title: string; text: string }> = {
-  invalid: { title: 'This link is not valid', text: 'The verification link is incomplete or was changed. Open the link exactly as you received it.' },
-  expired: { title: 'This link has expired', text: 'Verification links work for a limited time. Ask for a new link from the service that sent it.' },
-  revoked: { title: 'This link is no longer valid', text: 'This verification link cannot be used any more. Ask the service that sent it for help.' },
-  handoff: { title: 'This link was already used', text: 'Links to continue on another device work once and for 10 minutes. Create a new one on your other device.' },
+interface PageTexts {
+  refusals: Record<RefusalPage, { title: string; text: string }>;
+  verify: string;
+  asks: (account: string) => string;
+  steps: string;
+  start: string;
+  needsJs: string;
+}
+
+/** Texts of the server-rendered pages, in the widget's locales. */
+const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
+  en: {
+    refusals: {
+      invalid: { title: 'This link is not valid', text: 'The verification link is incomplete or was changed. Open the link exactly as you received it.' },
+      expired: { title: 'This link has expired', text: 'Verification links work for a limited time. Ask for a new link from the service that sent it.' },
+      revoked: { title: 'This link is no longer valid', text: 'This verification link cannot be used any more. Ask the service that sent it for help.' },
+      handoff: { title: 'This link was already used', text: 'Links to continue on another device work once and for 10 minutes. Create a new one on your other device.' },
+    },
+    verify: 'Verify your identity',
+    asks: (a) => `${a} asks you to confirm who you are. It takes a few minutes.`,
+    steps: 'You will be asked for:',
+    start: 'Start',
+    needsJs: 'This page needs JavaScript.',
+  },
+  es: {
+    refusals: {
+      invalid: { title: 'Este enlace no es válido', text: 'El enlace de verificación está incompleto o ha sido modificado. Ábralo tal como lo recibió.' },
+      expired: { title: 'Este enlace ha caducado', text: 'Los enlaces de verificación son válidos durante un tiempo limitado. Pida un enlace nuevo al servicio que se lo envió.' },
+      revoked: { title: 'Este enlace ya no es válido', text: 'Este enlace de verificación ya no se puede usar. Pida ayuda al servicio que se lo envió.' },
+      handoff: { title: 'Este enlace ya se ha usado', text: 'Los enlaces para continuar en otro dispositivo sirven una vez y durante 10 minutos. Cree uno nuevo en su otro dispositivo.' },
+    },
+    verify: 'Verifique su identidad',
+    asks: (a) => `${a} le pide que confirme quién es. Solo le llevará unos minutos.`,
+    steps: 'Se le pedirá:',
+    start: 'Empezar',
+    needsJs: 'Esta página necesita JavaScript.',
+  },
+  fr: {
+    refusals: {
+      invalid: { title: 'Ce lien n’est pas valide', text: 'Le lien de vérification est incomplet ou a été modifié. Ouvrez-le tel que vous l’avez reçu.' },
+      expired: { title: 'Ce lien a expiré', text: 'Les liens de vérification sont valables un temps limité. Demandez un nouveau lien au service qui vous l’a envoyé.' },
+      revoked: { title: 'Ce lien n’est plus valide', text: 'Ce lien de vérification ne peut plus être utilisé. Demandez de l’aide au service qui vous l’a envoyé.' },
+      handoff: { title: 'Ce lien a déjà été utilisé', text: 'Les liens pour continuer sur un autre appareil servent une fois, pendant 10 minutes. Créez-en un nouveau sur votre autre appareil.' },
+    },
+    verify: 'Vérifiez votre identité',
+    asks: (a) => `${a} vous demande de confirmer votre identité. Cela prend quelques minutes.`,
+    steps: 'Il vous sera demandé :',
+    start: 'Commencer',
+    needsJs: 'Cette page nécessite JavaScript.',
+  },
+  de: {
+    refusals: {
+      invalid: { title: 'Dieser Link ist ungültig', text: 'Der Bestätigungslink ist unvollständig oder wurde verändert. Öffnen Sie ihn genau so, wie Sie ihn erhalten haben.' },
+      expired: { title: 'Dieser Link ist abgelaufen', text: 'Bestätigungslinks gelten nur begrenzte Zeit. Fordern Sie bei dem Dienst, der ihn gesendet hat, einen neuen an.' },
+      revoked: { title: 'Dieser Link ist nicht mehr gültig', text: 'Dieser Bestätigungslink kann nicht mehr verwendet werden. Wenden Sie sich an den Dienst, der ihn gesendet hat.' },
+      handoff: { title: 'Dieser Link wurde bereits verwendet', text: 'Links zum Fortfahren auf einem anderen Gerät gelten einmal und 10 Minuten lang. Erstellen Sie auf Ihrem anderen Gerät einen neuen.' },
+    },
+    verify: 'Bestätigen Sie Ihre Identität',
+    asks: (a) => `${a} bittet Sie, Ihre Identität zu bestätigen. Das dauert nur wenige Minuten.`,
+    steps: 'Sie werden gebeten um:',
+    start: 'Starten',
+    needsJs: 'Diese Seite benötigt JavaScript.',
+  },
+  pt: {
+    refusals: {
+      invalid: { title: 'Este link não é válido', text: 'O link de verificação está incompleto ou foi alterado. Abra-o tal como o recebeu.' },
+      expired: { title: 'Este link expirou', text: 'Os links de verificação são válidos por tempo limitado. Peça um novo link ao serviço que o enviou.' },
+      revoked: { title: 'Este link já não é válido', text: 'Este link de verificação já não pode ser usado. Peça ajuda ao serviço que o enviou.' },
+      handoff: { title: 'Este link já foi usado', text: 'Os links para continuar noutro dispositivo funcionam uma vez e durante 10 minutos. Crie um novo no seu outro dispositivo.' },
+    },
+    verify: 'Verifique a sua identidade',
+    asks: (a) => `${a} pede-lhe que confirme quem é. Demora poucos minutos.`,
+    steps: 'Ser-lhe-á pedido:',
+    start: 'Começar',
+    needsJs: 'Esta página precisa de JavaScript.',
+  },
+  ar: {
+    refusals: {
+      invalid: { title: 'هذا الرابط غير صالح', text: 'رابط التحقق غير مكتمل أو تم تغييره. افتح الرابط كما استلمته تمامًا.' },
+      expired: { title: 'انتهت صلاحية هذا الرابط', text: 'روابط التحقق صالحة لفترة محدودة. اطلب رابطًا جديدًا من الخدمة التي أرسلته.' },
+      revoked: { title: 'هذا الرابط لم يعد صالحًا', text: 'لم يعد من الممكن استخدام رابط التحقق هذا. اطلب المساعدة من الخدمة التي أرسلته.' },
+      handoff: { title: 'تم استخدام هذا الرابط من قبل', text: 'روابط المتابعة على جهاز آخر تعمل مرة واحدة ولمدة 10 دقائق. أنشئ رابطًا جديدًا على جهازك الآخر.' },
+    },
+    verify: 'تحقق من هويتك',
+    asks: (a) => `يطلب منك ${a} تأكيد هويتك. يستغرق ذلك بضع دقائق.`,
+    steps: 'سيُطلب منك:',
+    start: 'ابدأ',
+    needsJs: 'تحتاج هذه الصفحة إلى JavaScript.',
+  },
 };
 
 /** The page for a refused link: says which refusal, never whether a user exists. */
-export function refusalPage(settings: AccountSettings, nonce: string, refusal: RefusalPage): string {
-  const r = REFUSALS[refusal];
-  return frame(settings, nonce, r.title, `<h1>${escapeHtml(r.title)}</h1>\n<p>${escapeHtml(r.text)}</p>`);
+export function refusalPage(settings: AccountSettings, nonce: string, refusal: RefusalPage, locale: MessageLocale = 'en'): string {
+  const r = PAGE_TEXTS[locale].refusals[refusal];
+  return frame(settings, nonce, locale, r.title, `<h1>${escapeHtml(r.title)}</h1>\n<p>${escapeHtml(r.text)}</p>`);
 }
 
 /**
@@ -70,14 +155,15 @@ export function refusalPage(settings: AccountSettings, nonce: string, refusal: R
  * Start, with a POST of the link; then it lists the steps and their status. Capture steps need the
  * hosted app (`npm run build:web`), and the page says so rather than pretending.
  */
-export function fallbackLandingPage(settings: AccountSettings, nonce: string, methodNames: string[]): string {
-  const steps = methodNames.length ? `<p>You will be asked for:</p><ol>${methodNames.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ol>` : '';
-  const body = `<h1>Verify your identity</h1>
-<p>${escapeHtml(settings.account_name)} asks you to confirm who you are. It takes a few minutes.</p>
+export function fallbackLandingPage(settings: AccountSettings, nonce: string, methodNames: string[], locale: MessageLocale = 'en'): string {
+  const t = PAGE_TEXTS[locale];
+  const steps = methodNames.length ? `<p>${escapeHtml(t.steps)}</p><ol>${methodNames.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ol>` : '';
+  const body = `<h1>${escapeHtml(t.verify)}</h1>
+<p>${escapeHtml(t.asks(settings.account_name))}</p>
 ${steps}
-<button id="start" type="button">Start</button>
+<button id="start" type="button">${escapeHtml(t.start)}</button>
 <div id="status" role="status" aria-live="polite"></div>
-<noscript><p role="alert">This page needs JavaScript.</p></noscript>`;
+<noscript><p role="alert">${escapeHtml(t.needsJs)}</p></noscript>`;
   const script = `<script nonce="${nonce}">
 (function () {
   var button = document.getElementById('start');
@@ -104,7 +190,7 @@ ${steps}
   });
 })();
 </script>`;
-  return frame(settings, nonce, 'Verify your identity', body, script);
+  return frame(settings, nonce, locale, t.verify, body, script);
 }
 
 /**

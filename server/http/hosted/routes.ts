@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { HANDOFF_QUERY_PARAM, HOSTED_PAGE_PATH, WEB_ASSET_PREFIX } from '../../../src/api/contract.js';
 import type { AppContext } from '../../context.js';
 import { methodById } from '../../domain/catalogue.js';
+import { pickLocale } from '../../notify/messages.js';
 import { checkLink } from '../../session/actions.js';
 import { assignedVerifications } from '../../session/methods.js';
 import { sdb } from '../../session/tables.js';
@@ -58,11 +59,13 @@ function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
       req.cspNonce = nonce;
       req.hostedSettings = settings;
       hostedSecurityHeaders(reply, nonce, settings);
+      void reply.header('vary', 'Accept-Language');
     });
 
     const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
+    const localeOf = (req: FastifyRequest) => pickLocale(req.headers['accept-language'], req.hostedSettings?.default_locale);
     const refuse = (req: FastifyRequest, reply: FastifyReply, refusal: RefusalPage) =>
-      html(reply, REFUSAL_STATUS[refusal], refusalPage(req.hostedSettings!, req.cspNonce!, refusal));
+      html(reply, REFUSAL_STATUS[refusal], refusalPage(req.hostedSettings!, req.cspNonce!, refusal, localeOf(req)));
 
     app.get(HOSTED_PAGE_PATH, { schema: { hide: true, querystring: z.record(z.string(), z.unknown()) } }, async (req, reply) => {
       const query = req.query;
@@ -81,7 +84,7 @@ function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
         methodNames = (await assignedVerifications(ctx.db, use.user.id)).map((v) => methodById(v.method_id)?.name ?? '').filter(Boolean);
       }
       const app = await hostedAppHtml(webDist);
-      return html(reply, 200, app ? withNonce(app, nonce) : fallbackLandingPage(settings, nonce, methodNames));
+      return html(reply, 200, app ? withNonce(app, nonce) : fallbackLandingPage(settings, nonce, methodNames, localeOf(req)));
     });
 
     // Short links from verify-url and hand-off (`/l/<code>`): redirect to the full link until it expires.
