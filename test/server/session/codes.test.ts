@@ -52,6 +52,15 @@ describe('e-mail and SMS codes', () => {
     expect(view.methods.find((m) => m.key === 'email')?.status).toBe('assigned');
   });
 
+  it('counts parallel guesses atomically: 12 at once get 5 tries and 7 refusals', async () => {
+    await session.sendCode('email');
+    const code = await latestCode(server, email);
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => failure(session.verifyCode('email', wrong(code, i + 1)))));
+    const types = results.map((e) => e.error_type).sort();
+    expect(types.filter((t) => t === 'session_code_invalid')).toHaveLength(5);
+    expect(types.filter((t) => t === 'session_attempts_exceeded')).toHaveLength(7);
+  });
+
   it('accepts a code once: a second use is refused', async () => {
     await session.sendCode('phone');
     const code = await latestCode(server, phone);
