@@ -11,15 +11,18 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { LocalBlobStore } from './blobs/local-blob-store.js';
+import { openAdapters } from './adapters.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { registerApiAuth } from './http/api-auth.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerHealthRoutes } from './http/health/routes.js';
 import { ApiRateLimiter, type LimiterFactory } from './http/rate-limit.js';
 import { credentialRoutes } from './http/credentials/routes.js';
+import { documentRoutes } from './http/documents/routes.js';
+import { fileRoutes } from './http/files/routes.js';
 import { hostedRoutes } from './http/hosted/routes.js';
 import { sessionRoutes } from './http/session/routes.js';
 import { settingsRoutes } from './http/settings/routes.js';
@@ -33,7 +36,7 @@ import { TableQueue } from './queue/table-queue.js';
 import { adminRoutes } from './http/admin/routes.js';
 import { WebhookService } from './webhooks/service.js';
 import type { Queue } from './queue/queue.js';
-import { migrateToLatest, openDatabase, type Db } from './store/database.js';
+import { migrateToLatest, withStartupLock, type Db } from './store/database.js';
 import { seedDefaults } from './store/seed.js';
 
 export interface BuildOptions {
@@ -74,22 +77,26 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const db = options.db ?? (await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
-  await migrateToLatest(db);
-  await seedDefaults(db, clock);
+  // Embedded defaults unless the configuration (or the caller) chooses PostgreSQL, Redis, S3.
+  const adapters = await openAdapters({ ...options, config, clock, log: app.log });
+  const { db, queue } = adapters;
+  await withStartupLock(db, async () => {
+    await migrateToLatest(db);
+    await seedDefaults(db, clock);
+  });
 
-  const queue = options.queue ?? new TableQueue(db, clock, app.log);
   const ctx: AppContext = {
     config,
     db,
     queue,
-    blobs: options.blobs ?? new LocalBlobStore(join(config.dataDir, 'blobs')),
+    blobs: adapters.blobs,
     clock,
     log: app.log,
     signals: new EventEmitter(),
   };
 
   registerErrorHandler(app);
+  registerHealthRoutes(app, adapters.checks);
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {
@@ -108,13 +115,15 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerApiAuth(app, ctx, new ApiRateLimiter(options.limiterFactory));
+  registerApiAuth(app, ctx, new ApiRateLimiter(adapters.limiterFactory));
   await app.register(userRoutes(ctx));
   await app.register(avatarRoutes(ctx));
   await app.register(verificationRoutes(ctx));
   await app.register(settingsRoutes(ctx));
   await app.register(statsRoutes(ctx));
   await app.register(credentialRoutes(ctx));
+  await app.register(documentRoutes(ctx));
+  await app.register(fileRoutes(ctx));
   await app.register(hostedRoutes(ctx));
   await app.register(sessionRoutes(ctx));
   registerNotifyWorker(ctx, sendersFromConfig(config, clock));
@@ -129,7 +138,9 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     async startWorkers() {
       if (workersStarted) return;
       workersStarted = true;
-      if (queue instanceof TableQueue) await queue.recoverAbandoned();
+      // Only the single embedded process may take back `active` rows at once; processes sharing
+      // PostgreSQL wait for the lease of a dead worker to run out instead.
+      if (queue instanceof TableQueue && !config.databaseUrl) await queue.recoverAbandoned();
       webhooks.start();
       await queue.start();
     },
@@ -138,6 +149,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       await queue.stop();
       webhooks.close();
       await app.close();
+      await adapters.close();
       await db.destroy();
     },
   };

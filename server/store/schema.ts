@@ -18,6 +18,7 @@ export interface Database {
   short_links: ShortLinkTable;
   events: EventTable;
   jobs: JobTable;
+  document_jobs: DocumentJobTable;
 }
 
 export interface ApiKeyTable {
@@ -178,3 +179,24 @@ export type WorkflowRow = Selectable<WorkflowTable>;
 export type UserVerificationRow = Selectable<UserVerificationTable>;
 export type UserWorkflowRow = Selectable<UserWorkflowTable>;
 export type JobRow = Selectable<JobTable>;
+
+/** A document verification job of the customer API (spec 2.6). */
+export interface DocumentJobTable {
+  id: Generated<number>;
+  doc_id: string;
+  user_id: number;
+  template_id: number;
+  /** `Processing`, `Success` or `Failed`. */
+  status: string;
+  reason: string | null;
+  original_name: string;
+  media_type: string;
+  size: number;
+  /** The stored, metadata-free image (the original upload is not kept). */
+  blob_key: string;
+  /** The spec 2.7 `document_data` as JSON (without the signed URL, which is made per read). */
+  document_data: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+export type DocumentJobRow = Selectable<DocumentJobTable>;

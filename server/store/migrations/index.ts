@@ -2,6 +2,8 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-webhooks.js';
 import * as m0003 from './0003-sessions.js';
+import * as m0004 from './0004-document-jobs.js';
+import * as m0005 from './0005-dashboard.js';
 
 /**
  * Migrations are listed here (not discovered from the file system) so they bundle and run the same
@@ -11,6 +13,8 @@ const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-webhooks': m0002,
   '0003-sessions': m0003,
+  '0004-document-jobs': m0004,
+  '0005-dashboard': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {

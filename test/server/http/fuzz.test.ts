@@ -26,12 +26,16 @@ const ROUTES: [method: string, path: string][] = [
   ['GET', '/api/settings/templates/verifications'],
   ['GET', '/api/stats'],
   ['POST', '/api/verify-credentials'],
+  ['POST', '/api/verify/document'],
+  ['POST', '/api/verify/document/status'],
+  ['POST', '/api/user/document/reverify'],
 ];
 
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
 const fieldNames = fc.constantFrom(
   'email', 'phone', 'template_id', 'status', 'verification_id', 'current_workflow_id', 'username', 'first_name',
   'send_link', 'send_sms', 'expiration_hours', 'custom_verify_data', 'completion_url', 'reference_id', '__proto__', 'constructor',
+  'user_id', 'doc_id',
 );
 const body = fc.oneof(
   fc.dictionary(fieldNames, jsonValue, { maxKeys: 6 }).map((o) => JSON.stringify(o)),

@@ -1,0 +1,203 @@
+import { randomBytes } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { sniffMediaType } from '../../analysis/input.js';
+import { DOCUMENT_METHOD_ID } from '../../domain/catalogue.js';
+import { errors, fieldError } from '../../errors.js';
+import { documentDataView, DOCUMENT_JOB_KIND, DocumentJobStatus, type DocumentJobPayload } from '../../services/document-jobs.js';
+import { magicLinkFor } from '../../services/users.js';
+import { assignTemplate } from '../../services/templates.js';
+import { ANALYSIS_QUEUE } from '../../session/analysis-jobs.js';
+import { readSettings } from '../../store/settings-repo.js';
+import { findTemplate } from '../../store/templates-repo.js';
+import { findUserById } from '../../store/users-repo.js';
+import { bearerSecurity, commonErrors, errorBody } from '../schemas.js';
+
+/** Spec 4.13: JPG, PNG or PDF, smaller than 10 MB. */
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+
+const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'application/pdf': 'pdf' };
+
+function userIdFrom(value: unknown, field = 'user_id'): number {
+  if (typeof value !== 'string' && typeof value !== 'number') throw fieldError(field, `The ${field} field is required.`);
+  const text = String(value).trim();
+  if (!/^\d{1,15}$/.test(text)) throw fieldError(field, `The ${field} must be a user id.`);
+  return Number(text);
+}
+
+/** Document jobs and re-verification: spec 4.13–4.15. */
+export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    await app.register(multipart, {
+      limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
+    });
+    const tags = ['Documents'];
+
+    app.post(
+      '/api/verify/document',
+      {
+        schema: {
+          tags,
+          summary: 'Create document verification job',
+          description:
+            'multipart/form-data with `user_id`, `template_id` and `verify_image` (JPG, PNG or PDF, smaller than 10 MB, checked by content). The template must be assigned to the user and be a single document check.',
+          security: bearerSecurity,
+          consumes: ['multipart/form-data'],
+          response: {
+            200: z.object({ success: z.literal(true), doc_id: z.string() }),
+            404: errorBody,
+            422: errorBody,
+            ...commonErrors,
+          },
+        },
+      },
+      async (req) => {
+        if (!req.isMultipart()) throw errors.validation({ verify_image: ['The verify image must be sent as multipart/form-data.'] });
+        const fields: Record<string, string> = {};
+        let upload: { bytes: Buffer; name: string } | undefined;
+        try {
+          for await (const part of req.parts()) {
+            if (part.type === 'file') {
+              const bytes = await part.toBuffer();
+              if (part.fieldname === 'verify_image') upload = { bytes, name: part.filename || 'upload' };
+            } else {
+              fields[part.fieldname] = String(part.value);
+            }
+          }
+        } catch (error: unknown) {
+          const code = (error as { code?: string }).code;
+          if (code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError('verify_image', 'The verify image must be smaller than 10 MB.');
+          // Anything else here is the parser refusing the body (cut short, bad boundary, too many parts).
+          throw errors.invalidData('The multipart body could not be read.');
+        }
+        const problems: Record<string, string[]> = {};
+        if (!fields.user_id) problems.user_id = ['The user_id field is required.'];
+        if (!fields.template_id) problems.template_id = ['The template_id field is required.'];
+        if (!upload) problems.verify_image = ['The verify_image field is required.'];
+        if (Object.keys(problems).length) throw errors.validation(problems);
+        const userId = userIdFrom(fields.user_id);
+        const mediaType = await sniffMediaType(upload!.bytes);
+        if (!mediaType) throw fieldError('verify_image', 'The verify image must be a JPG, PNG or PDF file.');
+
+        const user = await findUserById(ctx.db, userId);
+        if (!user) throw errors.userNotFound();
+        const template = await findTemplate(ctx.db, { name: fields.template_id! });
+        const singleDocumentCheck = template?.methodIds.length === 1 && template.methodIds[0] === DOCUMENT_METHOD_ID;
+        if (!template || user.template_id !== template.id || !singleDocumentCheck) throw errors.invalidTemplate();
+
+        const docId = `doc_${randomBytes(12).toString('base64url')}`;
+        const blobKey = `users/${user.id}/document-jobs/${docId}/upload.${EXTENSION[mediaType]}`;
+        await ctx.blobs.put(blobKey, upload!.bytes, mediaType);
+        await ctx.db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('document_jobs')
+            .values({
+              doc_id: docId,
+              user_id: user.id,
+              template_id: template.id,
+              status: DocumentJobStatus.processing,
+              reason: null,
+              original_name: upload!.name.slice(0, 255),
+              media_type: mediaType,
+              size: upload!.bytes.length,
+              blob_key: blobKey,
+              document_data: null,
+              created_at: ctx.clock.now().toISOString(),
+              completed_at: null,
+            })
+            .execute();
+          const payload: DocumentJobPayload = { kind: DOCUMENT_JOB_KIND, docId };
+          await ctx.queue.enqueue(ANALYSIS_QUEUE, payload, { maxAttempts: 3 }, trx);
+        });
+        return { success: true as const, doc_id: docId };
+      },
+    );
+
+    app.post(
+      '/api/verify/document/status',
+      {
+        schema: {
+          tags,
+          summary: 'Get document job status',
+          description: '`document_status` is `Processing` while the job runs, then `Success` (with `document_data`) or `Failed` (with `reason`).',
+          security: bearerSecurity,
+          body: z.object({ user_id: z.union([z.string(), z.number()]), doc_id: z.string().max(64) }),
+          response: {
+            200: z.union([
+              z.object({
+                success: z.literal(true),
+                doc_id: z.string(),
+                document_status: z.enum(['Processing', 'Success']),
+                document_data: z.record(z.string(), z.unknown()).optional(),
+              }),
+              z.object({ success: z.literal(false), doc_id: z.string(), document_status: z.literal('Failed'), reason: z.string().nullable() }),
+            ]),
+            404: errorBody,
+            422: errorBody,
+            ...commonErrors,
+          },
+        },
+      },
+      async (req) => {
+        const userId = userIdFrom(req.body.user_id);
+        const job = await ctx.db
+          .selectFrom('document_jobs')
+          .selectAll()
+          .where('doc_id', '=', req.body.doc_id)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        if (!job) throw errors.invalidDocumentId();
+        if (job.status === DocumentJobStatus.failed) {
+          return { success: false as const, doc_id: job.doc_id, document_status: 'Failed' as const, reason: job.reason };
+        }
+        if (job.status === DocumentJobStatus.success && job.document_data) {
+          return {
+            success: true as const,
+            doc_id: job.doc_id,
+            document_status: 'Success' as const,
+            document_data: documentDataView(ctx, job),
+          };
+        }
+        return { success: true as const, doc_id: job.doc_id, document_status: 'Processing' as const };
+      },
+    );
+
+    app.post(
+      '/api/user/document/reverify',
+      {
+        schema: {
+          tags,
+          summary: 'Re-verify user',
+          description:
+            "Assigns a temporary template (by default the account's re-verification template, selfie only) for low-friction re-verification. The user's earlier document stays the reference for the new selfie's face match.",
+          security: bearerSecurity,
+          body: z.object({ user_id: z.union([z.string(), z.number()]), template_id: z.string().max(100).optional() }),
+          response: {
+            200: z.object({ success: z.literal(true), template_id: z.string(), magic_link: z.string() }),
+            404: errorBody,
+            422: errorBody,
+            ...commonErrors,
+          },
+        },
+      },
+      async (req) => {
+        const userId = userIdFrom(req.body.user_id);
+        const settings = await readSettings(ctx.db);
+        const templateName = req.body.template_id ?? settings.reverification_template;
+        const template = templateName ? await findTemplate(ctx.db, { name: templateName }) : undefined;
+        if (!template) throw errors.invalidTemplate();
+        const user = await ctx.db.transaction().execute(async (trx) => {
+          const found = await findUserById(trx, userId);
+          if (!found) throw errors.userNotFound();
+          await assignTemplate(trx, ctx.clock, userId, template);
+          return (await findUserById(trx, userId))!;
+        });
+        ctx.signals.emit('outbox');
+        const { url } = await magicLinkFor(ctx, user, undefined, ctx.db, settings);
+        return { success: true as const, template_id: template.name, magic_link: url };
+      },
+    );
+  };
+}
