@@ -30,6 +30,7 @@ import { statsRoutes } from './http/stats/routes.js';
 import { userRoutes } from './http/users/routes.js';
 import { avatarRoutes } from './http/users/avatar-routes.js';
 import { verificationRoutes } from './http/verifications/routes.js';
+import { requestLogSerializer } from './links/log-redaction.js';
 import { registerNotifyWorker } from './notify/worker.js';
 import { sendersFromConfig } from './notify/senders.js';
 import { TableQueue } from './queue/table-queue.js';
@@ -67,7 +68,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: requestLogSerializer } },
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: false,
     // Ids are the only path parameters; a very long URL is an attack, not a request.
