@@ -10,17 +10,15 @@
  * - `hosted`: the hosted page `/security-verify` as an app build with @vitejs/plugin-legacy →
  *             `dist/web/hosted/` (the server serves `index.html` at `/security-verify`, adding a
  *             CSP nonce to each `<script>`, and the assets under `/web/hosted/`).
+ * - `bench-page`: the page bench/widget.ts measures (not shipped).
  */
 import { resolve } from 'node:path';
 import legacy from '@vitejs/plugin-legacy';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 const root = import.meta.dirname;
+const out = (...parts: string[]): string => resolve(root, 'dist/web', ...parts);
 
-/**
- * Collapses the whitespace inside the `css` tagged templates of our `*.styles.ts` files (they
- * hold no `${}` expressions), so shipped CSS is as small as minified CSS.
- */
 /**
  * For the script-tag embed (no source map): Lit templates keep their source indentation as
  * text, which HTML collapses anyway. The minifier prints template literals with real newlines,
@@ -38,6 +36,11 @@ function collapseTemplateWhitespace(): Plugin {
   };
 }
 
+/**
+ * For the script-tag embed (no source map): collapses the whitespace inside the `css` tagged
+ * templates of our `*.styles.ts` files (they hold no `${}` expressions), so the shipped CSS is as
+ * small as minified CSS.
+ */
 function minifyCssTemplates(): Plugin {
   return {
     name: 'verity-minify-css-templates',
@@ -56,13 +59,11 @@ function minifyCssTemplates(): Plugin {
     },
   };
 }
-const out = (...parts: string[]): string => resolve(root, 'dist/web', ...parts);
 
 export default defineConfig(({ mode }): UserConfig => {
   const shared: UserConfig = {
     root,
     publicDir: false,
-    plugins: [minifyCssTemplates()],
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     resolve: { conditions: ['browser', 'production'] },
   };
@@ -79,12 +80,20 @@ export default defineConfig(({ mode }): UserConfig => {
       },
     };
   }
+  if (mode === 'bench-page') {
+    return {
+      ...shared,
+      root: resolve(root, 'bench/widget-page'),
+      base: './',
+      build: { outDir: resolve(root, '.wtr-tmp/bench/page'), emptyOutDir: true, target: 'es2022' },
+    };
+  }
   if (mode === 'hosted') {
     return {
       ...shared,
       root: resolve(root, 'src/hosted'),
       base: '/web/hosted/',
-      plugins: [minifyCssTemplates(), legacy({ targets: ['defaults', 'not IE 11'] })],
+      plugins: [legacy({ targets: ['defaults', 'not IE 11'] })],
       build: { outDir: out('hosted'), emptyOutDir: true, sourcemap: true, target: 'es2020' },
     };
   }
@@ -95,6 +104,8 @@ export default defineConfig(({ mode }): UserConfig => {
       outDir: out('esm'),
       emptyOutDir: true,
       sourcemap: true,
+      // Lets bench/widget.ts follow each entry's static imports (its initial load).
+      manifest: true,
       lib: {
         entry: {
           verity: resolve(root, 'src/index.ts'),
