@@ -28,6 +28,7 @@ export async function createSession(ex: Executor, now: Date, userId: number, via
   const token = randomToken();
   const tokenHash = sha256Hex(token);
   const iso = now.toISOString();
+  await pruneUser(ex, userId, now);
   const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS).toISOString();
   const { id } = await sdb(ex)
     .insertInto('user_sessions')
@@ -64,6 +65,24 @@ export async function authenticate(ctx: AppContext, token: string, ip: string | 
     session: { id: row.id, userId: row.user_id, tokenHash: row.token_hash, viaHandoff: row.via_handoff === 1, expiresAt },
     user,
   };
+}
+
+/** Rows kept this long after they stop working (for support questions), then deleted. */
+const KEEP_DEAD_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes a user's dead sessions and hand-off tokens (expired or revoked more than a day ago).
+ * Done whenever the user starts a session, so the tables stay proportional to live users.
+ */
+async function pruneUser(ex: Executor, userId: number, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - KEEP_DEAD_MS).toISOString();
+  const t = sdb(ex);
+  await t
+    .deleteFrom('user_sessions')
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff)]))
+    .execute();
+  await t.deleteFrom('handoff_tokens').where('user_id', '=', userId).where('expires_at', '<', cutoff).execute();
 }
 
 /** Ends every session of a user (ban, delete, or an operator's revoke). */

@@ -109,6 +109,20 @@ describe('session authentication', () => {
     expect((await call('/session', { headers: { 'X-Verity-Session': again.token } })).status).toBe(401);
   });
 
+  it('deletes a user’s dead sessions a day after they stopped working, when a new one starts', async () => {
+    const clock = server.clock as ManualClock;
+    await start();
+    await start();
+    const count = async () => (await server.verity.ctx.db.withTables<{ user_sessions: { id: number } }>().selectFrom('user_sessions').select('id').execute()).length;
+    expect(await count()).toBe(2);
+    clock.advance(2 * 3600 * 1000);
+    await start();
+    expect(await count()).toBe(3);
+    clock.advance(24 * 3600 * 1000);
+    await start();
+    expect(await count()).toBe(2);
+  });
+
   it('revokes one session on logout', async () => {
     const s = await start();
     const h = { 'X-Verity-Session': s.token, 'X-Verity-CSRF': s.csrf };
