@@ -1,0 +1,136 @@
+/**
+ * Faces with @vladmandic/human on the tfjs WASM backend (models from its npm package, loaded
+ * from disk): detection, descriptor for matching, emotion, anti-spoofing and liveness scores,
+ * and the `face_annotation` likelihoods of the document portrait.
+ */
+import type { FaceResult } from '@vladmandic/human';
+import { getFaceEngine } from '../engines.js';
+import { cropGrey, fitRaster, laplacianVariance, toGrey, type Raster } from '../raster.js';
+import type { Likelihood } from './dlp.js';
+
+/** A detected face in the coordinates of the raster it was found in. */
+export interface DetectedFace {
+  /** [x, y, width, height]. */
+  readonly box: readonly [number, number, number, number];
+  readonly score: number;
+  /** Face descriptor (1024 values) for matching; absent when the model could not compute it. */
+  readonly embedding?: readonly number[];
+  /** Emotion scores (happy, sad, angry, surprise, fear, disgust, neutral), 0-1. */
+  readonly emotions: Readonly<Record<string, number>>;
+  /** Anti-spoofing score: 1 = a real face, 0 = a photo/screen of a face. */
+  readonly real?: number;
+  /** Liveness score from the package's liveness model, 0-1. */
+  readonly live?: number;
+  /**
+   * Horizontal head turn in image space: nose tip offset from the eyes' midpoint divided by
+   * the distance between the outer eye corners. Negative = turned towards the image's left.
+   */
+  readonly turn: number;
+  /** Yaw / pitch / roll from the mesh, radians. */
+  readonly angles?: { readonly yaw: number; readonly pitch: number; readonly roll: number };
+}
+
+/** Longest side faces are detected at: enough for a document portrait, bounded for speed. */
+const FACE_SIDE = 1280;
+
+function toDetected(f: FaceResult, scale: number): DetectedFace {
+  const mesh = f.mesh;
+  let turn = 0;
+  if (mesh.length > 263) {
+    const nose = mesh[1]!;
+    const a = mesh[33]!;
+    const b = mesh[263]!;
+    const span = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+    turn = (nose[0] - (a[0] + b[0]) / 2) / span;
+  }
+  const emotions: Record<string, number> = {};
+  for (const e of f.emotion ?? []) emotions[e.emotion] = e.score;
+  const out: DetectedFace = {
+    box: [f.box[0] * scale, f.box[1] * scale, f.box[2] * scale, f.box[3] * scale],
+    score: f.score,
+    emotions,
+    turn,
+    ...(f.embedding && f.embedding.length > 0 ? { embedding: [...f.embedding] } : {}),
+    ...(typeof f.real === 'number' ? { real: f.real } : {}),
+    ...(typeof f.live === 'number' ? { live: f.live } : {}),
+    ...(f.rotation ? { angles: { yaw: f.rotation.angle.yaw, pitch: f.rotation.angle.pitch, roll: f.rotation.angle.roll } } : {}),
+  };
+  return out;
+}
+
+/** Detects faces (largest first) in a raster. */
+export async function detectFaces(raster: Raster): Promise<DetectedFace[]> {
+  const small = await fitRaster(raster, FACE_SIDE);
+  let rgb: Uint8Array = small.data;
+  if (small.channels === 1) {
+    rgb = new Uint8Array(small.width * small.height * 3);
+    for (let i = 0; i < small.data.length; i++) rgb.fill(small.data[i]!, i * 3, i * 3 + 3);
+  }
+  const engine = await getFaceEngine();
+  const result = await engine.detect(rgb, small.width, small.height);
+  const scale = raster.width / small.width;
+  return result.face
+    .map((f) => toDetected(f, scale))
+    .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+}
+
+/** Similarity of two face descriptors, 0-1 (human's normalised distance). */
+export async function faceSimilarity(a: readonly number[], b: readonly number[]): Promise<number> {
+  const engine = await getFaceEngine();
+  return engine.human.match.similarity([...a], [...b]);
+}
+
+/** Maps a 0-1 score to the likelihood vocabulary. */
+export function likelihood(p: number): Likelihood {
+  if (p < 0.1) return 'VERY_UNLIKELY';
+  if (p < 0.3) return 'UNLIKELY';
+  if (p < 0.55) return 'POSSIBLE';
+  if (p < 0.8) return 'LIKELY';
+  return 'VERY_LIKELY';
+}
+
+/** The spec's `face_annotation` for one face; `headwearLikelihood` is UNKNOWN (no model for it). */
+export interface FaceAnnotation {
+  joyLikelihood: Likelihood;
+  angerLikelihood: Likelihood;
+  sorrowLikelihood: Likelihood;
+  surpriseLikelihood: Likelihood;
+  blurredLikelihood: Likelihood;
+  underExposedLikelihood: Likelihood;
+  headwearLikelihood: Likelihood | 'UNKNOWN';
+}
+
+/** Builds `face_annotation` from the face's emotions and its crop's sharpness and brightness. */
+export function annotateFace(face: DetectedFace, raster: Raster): FaceAnnotation {
+  const g = toGrey(raster);
+  const [x, y, w, h] = face.box;
+  const crop = cropGrey(g, x, y, w, h);
+  // Sharpness on a face normalised to ~128 px wide: sample every k-th pixel.
+  const k = Math.max(1, Math.round(crop.width / 128));
+  const sw = Math.floor(crop.width / k);
+  const sh = Math.floor(crop.height / k);
+  const sampled = new Uint8Array(sw * sh);
+  let sum = 0;
+  for (let yy = 0; yy < sh; yy++) {
+    for (let xx = 0; xx < sw; xx++) {
+      const v = crop.data[yy * k * crop.width + xx * k]!;
+      sampled[yy * sw + xx] = v;
+      sum += v;
+    }
+  }
+  const sharp = laplacianVariance({ data: sampled, width: sw, height: sh });
+  const mean = sampled.length ? sum / sampled.length : 0;
+  // A well-focused face at 128 px scores a few hundred; 20 or less is visibly blurred.
+  const blurred = Math.max(0, Math.min(1, (120 - sharp) / 100));
+  const dark = Math.max(0, Math.min(1, (90 - mean) / 60));
+  const e = face.emotions;
+  return {
+    joyLikelihood: likelihood(e['happy'] ?? 0),
+    angerLikelihood: likelihood(e['angry'] ?? 0),
+    sorrowLikelihood: likelihood(e['sad'] ?? 0),
+    surpriseLikelihood: likelihood(e['surprise'] ?? 0),
+    blurredLikelihood: likelihood(blurred),
+    underExposedLikelihood: likelihood(dark),
+    headwearLikelihood: 'UNKNOWN',
+  };
+}
