@@ -85,6 +85,32 @@ export const sharedStyles = css`
     background: var(--verify-input-background, #fff);
     color: inherit;
   }
+  input[type='radio'],
+  input[type='checkbox'] {
+    inline-size: 1.25rem;
+    block-size: 1.25rem;
+    min-height: 0;
+    margin: 0;
+    padding: 0;
+    accent-color: var(--verify-primary, #1f4fd6);
+  }
+  fieldset {
+    border: none;
+    padding: 0;
+    margin: 0 0 1rem;
+  }
+  legend {
+    font-weight: 600;
+    margin-block-end: 0.5rem;
+    padding: 0;
+  }
+  .choice {
+    display: flex;
+    align-items: center;
+    gap: 0.6rem;
+    font-weight: 400;
+    min-block-size: 2.75rem;
+  }
   input[aria-invalid='true'] {
     border-color: var(--verify-danger, #b3261e);
   }

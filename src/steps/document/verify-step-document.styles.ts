@@ -33,26 +33,6 @@ export default css`
     font-weight: 600;
     margin-block-start: 0.75rem;
   }
-  .types {
-    border: none;
-    padding: 0;
-    margin: 0 0 1rem;
-  }
-  .types legend {
-    font-weight: 600;
-    margin-block-end: 0.5rem;
-  }
-  .choice {
-    display: flex;
-    align-items: center;
-    gap: 0.5rem;
-    font-weight: 400;
-    min-block-size: 2.75rem;
-  }
-  .choice input {
-    inline-size: auto;
-    min-block-size: auto;
-  }
   img.review {
     max-inline-size: 100%;
     border-radius: var(--verify-radius, 8px);

@@ -91,7 +91,7 @@ export class VerifyStepKnowledge extends StepElement<MethodViewOf<'knowledge'>> 
     const errorId = `${q.id}-error`;
     if (q.kind === 'choice') {
       return html`<fieldset class="field" aria-describedby=${errorId}>
-        <legend>${q.prompt}</legend>
+        <legend dir="auto">${q.prompt}</legend>
         ${(q.choices ?? []).map(
           (c) => html`<label class="choice"><input type="radio" name=${q.id} value=${c.id} aria-invalid=${error ? 'true' : 'false'} /> ${c.label}</label>`,
         )}
@@ -99,7 +99,7 @@ export class VerifyStepKnowledge extends StepElement<MethodViewOf<'knowledge'>> 
       </fieldset>`;
     }
     return html`<div class="field">
-      <label for=${q.id}>${q.prompt}</label>
+      <label for=${q.id} dir="auto">${q.prompt}</label>
       <input
         id=${q.id}
         name=${q.id}
