@@ -149,3 +149,47 @@ describe('<verify-flow>', () => {
     expect(deep(flow, 'header')!.textContent).to.contain('Acme Bank');
   });
 });
+
+describe('<verify-flow> by keyboard alone', () => {
+  it('starts and completes the e-mail step with Tab, typing and Enter only', async () => {
+    const { sendKeys } = await import('@web/test-runner-commands');
+    const { link } = await scenario({ session: session([METHODS.email()]) });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    await until(() => deep(flow, '.intro button'));
+    // Tab from the page into the flow lands on Start.
+    (document.activeElement as HTMLElement | null)?.blur();
+    await sendKeys({ press: 'Tab' });
+    expect(flow.shadowRoot!.activeElement?.textContent).to.equal('Start');
+    await sendKeys({ press: 'Enter' });
+    await until(() => deep(flow, 'verify-step-email', 'button'), 5000, 'email step');
+    // Focus sits on the step title; the next Tab reaches "Send code".
+    await sendKeys({ press: 'Tab' });
+    const step = deep(flow, 'verify-step-email')!;
+    expect(step.shadowRoot!.activeElement?.textContent?.trim()).to.equal('Send code');
+    await sendKeys({ press: 'Enter' });
+    // Focus moves to the code field once sent.
+    await until(() => step.shadowRoot!.activeElement?.id === 'code', 5000, 'focus on code field');
+    const complete = oneEvent(flow, 'verify-complete');
+    await sendKeys({ type: '123456' });
+    await sendKeys({ press: 'Enter' });
+    await complete;
+    await until(() => flow.shadowRoot!.activeElement?.id === 'result-title', 5000, 'focus on result');
+  });
+
+  it('offers Close on the result when closable, and fires a cancelable verify-request-close', async () => {
+    const { link } = await scenario({ session: session([METHODS.email()]) });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay closable></verify-flow>`);
+    deep<HTMLButtonElement>(flow, '.intro button')!.click();
+    const send = await until(() => deep<HTMLButtonElement>(flow, 'verify-step-email', 'button'), 5000, 'send');
+    send.click();
+    const input = await until(() => deep<HTMLInputElement>(flow, 'verify-step-email', 'input#code'), 5000, 'input');
+    input.value = '123456';
+    deep<HTMLFormElement>(flow, 'verify-step-email', 'form')!.requestSubmit();
+    const close = await until(() => [...flow.shadowRoot!.querySelectorAll('[part=result] button')].find((b) => b.textContent === 'Close') as HTMLButtonElement | undefined, 5000, 'close');
+    const request = oneEvent(flow, 'verify-request-close');
+    close.click();
+    const event = await request;
+    expect(event.cancelable).to.equal(true);
+    expect(event.detail).to.deep.equal({ source: 'close-button' });
+  });
+});
