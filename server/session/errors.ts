@@ -42,6 +42,7 @@ export const sessionErrors = {
   codeExpired: () => new SessionApiError(410, 'session_code_expired', 'The code has expired or was already used. Ask for a new one.'),
   attemptsExceeded: (message = 'Too many wrong tries. Ask for a new code.') =>
     new SessionApiError(429, 'session_attempts_exceeded', message, { attempts_left: 0 }),
+  /** 429 with the wait: a resend asked too early, or another rate limit. */
   resendTooSoon: (seconds: number) =>
     new SessionApiError(429, 'api_rate_limit_error', 'Too Many Requests', { retry_after_seconds: seconds }, { 'retry-after': String(seconds) }),
   knowledgeFailed: (attemptsLeft: number) =>

@@ -48,6 +48,7 @@ import {
   verifyCode,
 } from '../../session/actions.js';
 import { sessionErrors } from '../../session/errors.js';
+import { SessionLimits } from '../../session/limits.js';
 import { sessionView } from '../../session/methods.js';
 import { authenticate, csrfMatches, revokeSession, type Authenticated } from '../../session/sessions.js';
 import { sdb } from '../../session/tables.js';
@@ -101,6 +102,7 @@ onUserDeletion(async (trx, userId) => {
 });
 
 export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const limits = new SessionLimits();
   return async (app) => {
     await app.register(cookie);
     await app.register(multipart, {
@@ -154,12 +156,14 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const hide = { hide: true };
 
     app.post('/session/start', { schema: { ...hide, body: StartSessionRequest, response: { 200: StartSessionResponse } } }, async (req, reply) => {
+      await limits.start(req.ip);
       const started = await startFromLink(ctx, req.body.link, req.ip);
       setCookie(req, reply, started.token);
       return { session_token: started.token, session: await sessionView(ctx, started.user, started.session) };
     });
 
     app.post('/session/handoff/claim', { schema: { ...hide, body: HandoffClaimRequest, response: { 200: StartSessionResponse } } }, async (req, reply) => {
+      await limits.start(req.ip);
       const claimed = await claimHandoff(ctx, req.body.token);
       setCookie(req, reply, claimed.token);
       return { session_token: claimed.token, session: await sessionView(ctx, claimed.user, claimed.session) };
@@ -204,6 +208,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     app.post('/session/methods/document_id/uploads', { schema: { ...hide, response: { 201: DocumentUploadResponse } } }, async (req, reply) => {
+      await limits.upload(who(req).user.id);
       const { fields, file } = await readMultipart(req, 'image');
       const parsed = z.safeParse(DocumentUploadFields, fields);
       if (!parsed.success) throw sessionErrors.validation(issues(parsed.error.issues));
@@ -219,6 +224,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return reply.code(201).send(challenge);
     });
     app.post('/session/methods/:key/frames', { schema: { ...hide, params: z.object({ key: FACE_KEYS }), response: { 201: FaceFrameResponse } } }, async (req, reply) => {
+      await limits.upload(who(req).user.id);
       const { fields, file } = await readMultipart(req, 'frame');
       const parsed = z.safeParse(FaceFrameFields, fields);
       if (!parsed.success) throw sessionErrors.validation(issues(parsed.error.issues));

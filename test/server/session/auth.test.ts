@@ -131,6 +131,22 @@ describe('session authentication', () => {
   });
 });
 
+describe('abuse limits', () => {
+  it('limits session starts per IP to 30 a minute (429 with Retry-After)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      const res = await call('/session/start', { method: 'POST', body: { link: 'https://x.example/security-verify?expires=1&key=k&signature=00' } });
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(await errorType(res)).toBe('api_rate_limit_error');
+      }
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 403)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+});
+
 describe('CSRF and origins', () => {
   it('refuses a state-changing call without the CSRF token or with a wrong one', async () => {
     const s = await start();
