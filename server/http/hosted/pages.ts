@@ -171,7 +171,9 @@ ${steps}
   button.addEventListener('click', function () {
     button.disabled = true;
     status.textContent = 'Starting…';
-    fetch('/session/start', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ link: location.href }), credentials: 'same-origin' })
+    var handoff = new URLSearchParams(location.search).get('handoff');
+    var call = handoff ? ['/session/handoff/claim', { token: handoff }] : ['/session/start', { link: location.href }];
+    fetch(call[0], { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(call[1]), credentials: 'same-origin' })
       .then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); })
       .then(function (res) {
         if (!res.ok) { status.textContent = res.body.error_message || 'The session could not start.'; button.disabled = false; return; }
