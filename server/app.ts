@@ -35,6 +35,8 @@ import { registerNotifyWorker } from './notify/worker.js';
 import { sendersFromConfig } from './notify/senders.js';
 import { TableQueue } from './queue/table-queue.js';
 import { adminRoutes } from './http/admin/routes.js';
+import { logoRoute, pageRoutes } from './http/admin/dashboard/index.js';
+import { signupRoutes } from './http/signup/routes.js';
 import { WebhookService } from './webhooks/service.js';
 import type { Queue } from './queue/queue.js';
 import { migrateToLatest, withStartupLock, type Db } from './store/database.js';
@@ -131,6 +133,10 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   const webhooks = new WebhookService(ctx);
   webhooks.register();
   await app.register(adminRoutes(ctx));
+  // Dashboard and self-signup pages, the public branding logo, the signup JSON routes (issue 7).
+  await app.register(pageRoutes());
+  await app.register(logoRoute(ctx));
+  await app.register(signupRoutes(ctx));
 
   let workersStarted = false;
   return {

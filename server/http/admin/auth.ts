@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { z } from 'zod';
+import { secondFactorPasses } from '../../admin/totp.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import type { AppContext } from '../../context.js';
 import { ApiError, errors } from '../../errors.js';
@@ -115,7 +116,7 @@ function setCookie(reply: FastifyReply, value: string, options: ReturnType<typeo
   reply.header('cache-control', 'no-store');
 }
 
-const loginBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1000) });
+const loginBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1000), totp: z.string().max(12).optional() });
 
 export interface AdminAuthOptions {
   /** Sign-in limiter (per client address); a shared Redis limiter in scale-out. */
@@ -148,6 +149,10 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions = 
           .executeTakeFirst();
         const ok = await verifyPassword(req.body.password, admin?.password_hash ?? (await (decoy ??= hashPassword('not the password of anyone'))));
         if (!admin || !ok) throw new ApiError(401, 'api_auth_error', 'The e-mail or password is wrong.');
+        // Optional TOTP second factor (server/admin/totp.ts); `errors.totp` tells the page to ask for it.
+        if (!(await secondFactorPasses(ctx, admin.id, req.body.totp))) {
+          throw new ApiError(401, 'api_auth_error', 'Enter the code from your authenticator app.', { totp: ['required'] });
+        }
         const token = randomBytes(32).toString('base64url');
         const now = ctx.clock.now();
         const expiresAt = new Date(now.getTime() + ADMIN_MAX_AGE_MS).toISOString();

@@ -1,0 +1,55 @@
+import type { Executor } from '../store/database.js';
+import { invalidateReadCaches, ReadCache } from '../store/read-cache.js';
+
+/**
+ * Settings only the dashboard and the self-signup page use. They live in the shared `settings`
+ * table under their own keys (`readSettings` ignores keys it does not know).
+ */
+export interface DashboardSettings {
+  signup: {
+    /** Whether `/signup` accepts registrations. */
+    enabled: boolean;
+    /** Template (name) given to people who sign up; null: the account's default template. */
+    template: string | null;
+    /** Ask for first and last name. */
+    ask_name: boolean;
+    /** Ask for a phone number (optional for the person). */
+    ask_phone: boolean;
+  };
+  retention: {
+    /** Days captured images are kept after they were uploaded; null: kept until the user is deleted. */
+    images_days: number | null;
+    /** Days an unconfirmed self-signup (code never entered) is kept before the user is deleted. */
+    unconfirmed_signup_days: number;
+  };
+}
+
+export const DEFAULT_DASHBOARD_SETTINGS: DashboardSettings = {
+  signup: { enabled: false, template: null, ask_name: true, ask_phone: false },
+  retention: { images_days: null, unconfirmed_signup_days: 7 },
+};
+
+const KEYS = { signup: 'dashboard.signup', retention: 'dashboard.retention' } as const;
+const cache = new ReadCache<DashboardSettings>();
+
+export function readDashboardSettings(ex: Executor): Promise<DashboardSettings> {
+  return cache.get(ex, 'dashboard-settings', async () => {
+    const rows = await ex.selectFrom('settings').selectAll().where('key', 'in', Object.values(KEYS)).execute();
+    const out: DashboardSettings = structuredClone(DEFAULT_DASHBOARD_SETTINGS);
+    for (const r of rows) {
+      if (r.key === KEYS.signup) out.signup = { ...out.signup, ...(JSON.parse(r.value) as Partial<DashboardSettings['signup']>) };
+      if (r.key === KEYS.retention) out.retention = { ...out.retention, ...(JSON.parse(r.value) as Partial<DashboardSettings['retention']>) };
+    }
+    return out;
+  });
+}
+
+export async function writeDashboardSetting<K extends keyof DashboardSettings>(ex: Executor, key: K, value: DashboardSettings[K]): Promise<void> {
+  const text = JSON.stringify(value);
+  await ex
+    .insertInto('settings')
+    .values({ key: KEYS[key], value: text })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: text }))
+    .execute();
+  invalidateReadCaches();
+}

@@ -1,0 +1,38 @@
+import { hashPassword } from '../auth/passwords.js';
+import type { AppContext } from '../context.js';
+import { randomToken, sha256Hex } from '../session/tokens.js';
+import { ddb } from './tables.js';
+
+/** Invitations are valid this long. */
+export const INVITE_HOURS = 72;
+/** Shortest admin password accepted (NIST 800-63B asks for at least 8; admins get more). */
+export const MIN_ADMIN_PASSWORD = 12;
+
+/** Creates an invitation; the token is returned once (for the link) and stored only hashed. */
+export async function createInvite(ctx: AppContext, email: string, invitedBy: number): Promise<{ token: string; expiresAt: string; url: string }> {
+  const token = randomToken();
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + INVITE_HOURS * 3_600_000).toISOString();
+  await ddb(ctx.db)
+    .insertInto('admin_invites')
+    .values({ token_hash: sha256Hex(token), email: email.trim().toLowerCase(), invited_by: invitedBy, created_at: now.toISOString(), expires_at: expiresAt, used_at: null })
+    .execute();
+  return { token, expiresAt, url: `${ctx.config.baseUrl}/admin/invite#${token}` };
+}
+
+export type AcceptResult = { ok: true; adminId: number; email: string } | { ok: false; reason: 'invalid' | 'taken' };
+
+/** Accepts an invitation: creates the admin with the chosen password; the token is single use. */
+export async function acceptInvite(ctx: AppContext, token: string, password: string): Promise<AcceptResult> {
+  const hash = await hashPassword(password);
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.now().toISOString();
+    const invite = await ddb(trx).selectFrom('admin_invites').selectAll().where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
+    if (!invite || invite.used_at !== null || invite.expires_at <= now) return { ok: false, reason: 'invalid' } as const;
+    const existing = await trx.selectFrom('admins').select('id').where('email', '=', invite.email).executeTakeFirst();
+    if (existing) return { ok: false, reason: 'taken' } as const;
+    await ddb(trx).updateTable('admin_invites').set({ used_at: now }).where('token_hash', '=', invite.token_hash).execute();
+    const { id } = await trx.insertInto('admins').values({ email: invite.email, password_hash: hash, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    return { ok: true, adminId: id, email: invite.email } as const;
+  });
+}

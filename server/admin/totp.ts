@@ -1,0 +1,68 @@
+import { Secret, TOTP } from 'otpauth';
+import type { AppContext } from '../context.js';
+import { seal, unseal } from '../notify/seal.js';
+import { ddb } from './tables.js';
+
+const PERIOD = 30;
+
+function totpFor(secretBase32: string, label: string): TOTP {
+  return new TOTP({ issuer: 'Verity', label, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secretBase32) });
+}
+
+/**
+ * Starts (or restarts) TOTP set-up for an admin: a fresh 160-bit secret stored sealed and not yet
+ * enabled. Returns the otpauth:// URI for the authenticator app and the secret for typing in.
+ */
+export async function beginTotp(ctx: AppContext, admin: { id: number; email: string }): Promise<{ uri: string; secret: string }> {
+  const secret = new Secret({ size: 20 }).base32;
+  const now = ctx.clock.now().toISOString();
+  const sealed = seal(ctx.config.secret, secret);
+  await ddb(ctx.db)
+    .insertInto('admin_totp')
+    .values({ admin_id: admin.id, sealed_secret: sealed, enabled_at: null, last_counter: null, created_at: now })
+    .onConflict((oc) => oc.column('admin_id').doUpdateSet({ sealed_secret: sealed, enabled_at: null, last_counter: null, created_at: now }))
+    .execute();
+  return { uri: totpFor(secret, admin.email).toString(), secret };
+}
+
+/**
+ * Checks a code against the admin's secret (one step of clock drift either way) and remembers the
+ * step so the same code is not accepted twice. `pending` checks a not-yet-enabled set-up.
+ */
+export async function checkTotp(ctx: AppContext, adminId: number, code: string, pending = false): Promise<boolean> {
+  const row = await ddb(ctx.db).selectFrom('admin_totp').selectAll().where('admin_id', '=', adminId).executeTakeFirst();
+  if (!row || (row.enabled_at === null) !== pending) return false;
+  if (!/^\d{6}$/.test(code)) return false;
+  const timestamp = ctx.clock.now().getTime();
+  const delta = totpFor(unseal(ctx.config.secret, row.sealed_secret), 'x').validate({ token: code, timestamp, window: 1 });
+  if (delta === null) return false;
+  const counter = Math.floor(timestamp / 1000 / PERIOD) + delta;
+  if (row.last_counter !== null && counter <= row.last_counter) return false;
+  await ddb(ctx.db).updateTable('admin_totp').set({ last_counter: counter }).where('admin_id', '=', adminId).execute();
+  return true;
+}
+
+/** Enables a pending set-up once the admin proves it works with a first code. */
+export async function enableTotp(ctx: AppContext, adminId: number, code: string): Promise<boolean> {
+  if (!(await checkTotp(ctx, adminId, code, true))) return false;
+  await ddb(ctx.db).updateTable('admin_totp').set({ enabled_at: ctx.clock.now().toISOString() }).where('admin_id', '=', adminId).execute();
+  return true;
+}
+
+export async function totpEnabled(ctx: AppContext, adminId: number): Promise<boolean> {
+  const row = await ddb(ctx.db).selectFrom('admin_totp').select('enabled_at').where('admin_id', '=', adminId).executeTakeFirst();
+  return row?.enabled_at != null;
+}
+
+export async function disableTotp(ctx: AppContext, adminId: number): Promise<void> {
+  await ddb(ctx.db).deleteFrom('admin_totp').where('admin_id', '=', adminId).execute();
+}
+
+/**
+ * The second factor at sign-in: true when the admin has no TOTP enabled, or the code is right.
+ * Used by the sign-in route after the password matched.
+ */
+export async function secondFactorPasses(ctx: AppContext, adminId: number, code: string | undefined): Promise<boolean> {
+  if (!(await totpEnabled(ctx, adminId))) return true;
+  return code !== undefined && (await checkTotp(ctx, adminId, code));
+}

@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordAudit } from '../../../admin/audit.js';
+import { acceptInvite, createInvite, MIN_ADMIN_PASSWORD } from '../../../admin/invites.js';
+import { ddb } from '../../../admin/tables.js';
+import { beginTotp, checkTotp, disableTotp, enableTotp, totpEnabled } from '../../../admin/totp.js';
+import type { AppContext } from '../../../context.js';
+import { ApiError, errors, fieldError } from '../../../errors.js';
+import { email } from '../../schemas.js';
+import { csrfGuard } from '../auth.js';
+import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
+
+const code = z.object({ code: z.string().regex(/^\d{6}$/) });
+
+/** Admins: the list, invitations, removal, and each admin's own TOTP second factor. */
+export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/admin/api/admins', { schema: { hide: true, querystring: pageQuery } }, async (req) => {
+      const page = req.query.page ?? 1;
+      const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
+      const { total } = await ctx.db.selectFrom('admins').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+      const rows = await ddb(ctx.db)
+        .selectFrom('admins')
+        .leftJoin('admin_totp', 'admin_totp.admin_id', 'admins.id')
+        .select(['admins.id', 'admins.email', 'admins.created_at', 'admin_totp.enabled_at as totp_enabled_at'])
+        .orderBy('admins.id')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute();
+      return { data: rows.map((r) => ({ ...r, totp: r.totp_enabled_at !== null, me: r.id === req.admin!.id })), meta: pageMeta(page, perPage, Number(total)) };
+    });
+
+    app.post('/admin/api/admins/invites', { schema: { hide: true, body: z.object({ email }) } }, async (req, reply) => {
+      const invite = await createInvite(ctx, req.body.email, req.admin!.id);
+      await recordAudit(ctx.db, ctx.clock, req, { action: 'admin.invite', targetType: 'admin', details: { expires_at: invite.expiresAt } });
+      void reply.code(201).header('cache-control', 'no-store');
+      return { url: invite.url, expires_at: invite.expiresAt };
+    });
+
+    app.delete('/admin/api/admins/:id', { schema: { hide: true, params: idParam } }, async (req) => {
+      if (req.params.id === req.admin!.id) throw new ApiError(409, 'api_invalid_error', 'You cannot remove yourself.');
+      const r = await ctx.db.deleteFrom('admins').where('id', '=', req.params.id).executeTakeFirst();
+      if (Number(r.numDeletedRows) === 0) throw errors.notFound('Admin not found');
+      await recordAudit(ctx.db, ctx.clock, req, { action: 'admin.remove', targetType: 'admin', targetId: req.params.id });
+      return { success: true };
+    });
+
+    app.get('/admin/api/me/totp', { schema: { hide: true } }, async (req) => ({ enabled: await totpEnabled(ctx, req.admin!.id) }));
+
+    app.post('/admin/api/me/totp', { schema: { hide: true } }, async (req, reply) => {
+      if (await totpEnabled(ctx, req.admin!.id)) throw new ApiError(409, 'api_invalid_error', 'Two-factor sign-in is already on; turn it off first.');
+      const setup = await beginTotp(ctx, req.admin!);
+      void reply.header('cache-control', 'no-store');
+      return setup;
+    });
+
+    app.post('/admin/api/me/totp/enable', { schema: { hide: true, body: code } }, async (req) => {
+      if (!(await enableTotp(ctx, req.admin!.id, req.body.code))) throw fieldError('code', 'The code is not right; check the time on your device.');
+      await recordAudit(ctx.db, ctx.clock, req, { action: 'admin.totp.enable', targetType: 'admin', targetId: req.admin!.id });
+      return { enabled: true };
+    });
+
+    app.delete('/admin/api/me/totp', { schema: { hide: true, body: code } }, async (req) => {
+      if (!(await checkTotp(ctx, req.admin!.id, req.body.code))) throw fieldError('code', 'The code is not right.');
+      await disableTotp(ctx, req.admin!.id);
+      await recordAudit(ctx.db, ctx.clock, req, { action: 'admin.totp.disable', targetType: 'admin', targetId: req.admin!.id });
+      return { enabled: false };
+    });
+  };
+}
+
+/** Accepting an invitation: no session yet, so outside the protected scope, but CSRF-guarded. */
+export function inviteAcceptRoute(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/admin/api/invites/accept',
+      {
+        schema: { hide: true, body: z.object({ token: z.string().min(20).max(100), password: z.string().min(MIN_ADMIN_PASSWORD).max(1000) }) },
+        preHandler: csrfGuard(ctx),
+      },
+      async (req) => {
+        const result = await acceptInvite(ctx, req.body.token, req.body.password);
+        if (!result.ok) {
+          throw result.reason === 'taken'
+            ? new ApiError(409, 'api_invalid_error', 'An admin with this e-mail exists.')
+            : new ApiError(410, 'api_resource_error', 'This invitation is not valid any more.');
+        }
+        req.admin = { id: result.adminId, email: result.email };
+        await recordAudit(ctx.db, ctx.clock, req, { action: 'admin.invite.accept', targetType: 'admin', targetId: result.adminId });
+        return { success: true, email: result.email };
+      },
+    );
+  };
+}

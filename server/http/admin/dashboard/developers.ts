@@ -1,0 +1,101 @@
+import sharp from 'sharp';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listAudit, recordAudit } from '../../../admin/audit.js';
+import { checkImageSignature } from '../../../admin/image-links.js';
+import type { AppContext } from '../../../context.js';
+import { ApiError, errors } from '../../../errors.js';
+import { listOutbox } from '../../../notify/outbox.js';
+import { sdb } from '../../../session/tables.js';
+import { createApiKey, revokeApiKey } from '../../../store/api-keys-repo.js';
+import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
+
+/**
+ * Developer settings (API keys: create once, list, revoke), the outbox of e-mails and texts of the
+ * embedded default, the audit log, and captured images behind short-lived signed URLs.
+ */
+export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/admin/api/api-keys', { schema: { hide: true, querystring: pageQuery.extend({ revoked: z.enum(['true', 'false']).optional() }) } }, async (req) => {
+      const page = req.query.page ?? 1;
+      const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
+      let base = ctx.db.selectFrom('api_keys');
+      if (req.query.revoked === 'false') base = base.where('revoked_at', 'is', null);
+      if (req.query.revoked === 'true') base = base.where('revoked_at', 'is not', null);
+      const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+      const rows = await base
+        .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at', 'rate_per_second', 'rate_per_minute'])
+        .orderBy('id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute();
+      return { data: rows, meta: pageMeta(page, perPage, Number(total)) };
+    });
+
+    app.post('/admin/api/api-keys', { schema: { hide: true, body: z.object({ name: z.string().trim().min(1).max(100) }) } }, async (req, reply) => {
+      const created = await ctx.db.transaction().execute(async (trx) => {
+        const c = await createApiKey(trx, { name: req.body.name, now: ctx.clock.now() });
+        await recordAudit(trx, ctx.clock, req, { action: 'api_key.create', targetType: 'api_key', targetId: c.row.id, details: { name: req.body.name, prefix: c.row.prefix } });
+        return c;
+      });
+      void reply.code(201).header('cache-control', 'no-store');
+      const { key_hash: _hash, ...row } = created.row;
+      // The whole key is in this answer only; it is not stored.
+      return { data: row, key: created.key };
+    });
+
+    app.delete('/admin/api/api-keys/:id', { schema: { hide: true, params: idParam } }, async (req) => {
+      const done = await ctx.db.transaction().execute(async (trx) => {
+        if (!(await revokeApiKey(trx, req.params.id, ctx.clock.now()))) return false;
+        await recordAudit(trx, ctx.clock, req, { action: 'api_key.revoke', targetType: 'api_key', targetId: req.params.id });
+        return true;
+      });
+      if (!done) throw errors.notFound('API key not found or already revoked');
+      return { success: true };
+    });
+
+    app.get('/admin/api/outbox', { schema: { hide: true, querystring: pageQuery.extend({ channel: z.enum(['email', 'sms']).optional() }) } }, async (req, reply) => {
+      const page = req.query.page ?? 1;
+      const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
+      // One more than the page tells whether a next page exists without reading the whole folder.
+      const upTo = await listOutbox(ctx.config.dataDir, { limit: page * perPage + 1, ...(req.query.channel ? { channel: req.query.channel } : {}) });
+      void reply.header('cache-control', 'no-store');
+      return { data: upTo.slice((page - 1) * perPage, page * perPage), meta: { page, per_page: perPage, has_more: upTo.length > page * perPage } };
+    });
+
+    app.get(
+      '/admin/api/audit',
+      { schema: { hide: true, querystring: pageQuery.extend({ action: z.string().max(64).optional(), target_type: z.string().max(32).optional(), target_id: z.string().max(64).optional() }) } },
+      async (req) => {
+        const page = req.query.page ?? 1;
+        const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
+        const { data, total } = await listAudit(ctx.db, { page, perPage, action: req.query.action, targetType: req.query.target_type, targetId: req.query.target_id });
+        return { data, meta: pageMeta(page, perPage, total) };
+      },
+    );
+
+    app.get(
+      '/admin/api/images/:id',
+      {
+        schema: {
+          hide: true,
+          params: z.object({ id: z.string().max(100) }),
+          querystring: z.object({ expires: z.coerce.number().int().positive(), sig: z.string().regex(/^[0-9a-f]{64}$/) }),
+        },
+      },
+      async (req, reply) => {
+        const check = checkImageSignature(ctx.config.secret, req.params.id, req.query.expires, req.query.sig, ctx.clock.now());
+        if (check === 'invalid') throw new ApiError(403, 'api_forbidden_error', 'Invalid image link.');
+        if (check === 'expired') throw new ApiError(410, 'api_resource_error', 'This image link has expired; reload the page.');
+        const upload = await sdb(ctx.db).selectFrom('session_uploads').select(['blob_key', 'media_type']).where('id', '=', req.params.id).executeTakeFirst();
+        const blob = upload && upload.media_type.startsWith('image/') ? await ctx.blobs.get(upload.blob_key) : undefined;
+        if (!blob) throw errors.notFound('Image not found');
+        // Re-encoded without metadata (sharp drops EXIF, GPS and ICC unless asked to keep them), upright.
+        const jpeg = await sharp(blob.bytes, { limitInputPixels: 100_000_000 }).rotate().jpeg({ quality: 90 }).toBuffer();
+        return reply
+          .headers({ 'content-type': 'image/jpeg', 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'" })
+          .send(jpeg);
+      },
+    );
+  };
+}

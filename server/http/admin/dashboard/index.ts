@@ -1,0 +1,40 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../../context.js';
+import { ApiError } from '../../../errors.js';
+import { dashboardAdminRoutes } from './admins.js';
+import { dashboardDeveloperRoutes } from './developers.js';
+import { dashboardOverviewRoutes } from './overview.js';
+import { dashboardSettingsRoutes } from './settings.js';
+import { dashboardTemplateRoutes } from './templates.js';
+import { dashboardUserRoutes } from './users.js';
+
+export { inviteAcceptRoute } from './admins.js';
+export { logoRoute } from './settings.js';
+export { pageRoutes } from './pages.js';
+
+/**
+ * An `onRequest` hook for the whole admin scope: reads are refused too when the browser says the
+ * request is cross-site or same-site (Fetch Metadata), so another site cannot make a signed-in
+ * browser load admin data (the CSRF guard covers state-changing methods).
+ */
+export async function refuseCrossSite(req: FastifyRequest): Promise<void> {
+  const site = req.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') throw new ApiError(403, 'api_forbidden_error', 'Cross-site request refused.');
+}
+
+/**
+ * The dashboard's admin JSON routes. Registered inside the admin scope of `../routes.ts`, so every
+ * one is behind `requireAdmin` (an admin session cookie; API keys and end-user sessions are never
+ * admin credentials), the CSRF guard and {@link refuseCrossSite}.
+ */
+export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    await app.register(dashboardOverviewRoutes(ctx));
+    await app.register(dashboardUserRoutes(ctx));
+    await app.register(dashboardTemplateRoutes(ctx));
+    await app.register(dashboardSettingsRoutes(ctx));
+    await app.register(dashboardDeveloperRoutes(ctx));
+    await app.register(dashboardAdminRoutes(ctx));
+  };
+}

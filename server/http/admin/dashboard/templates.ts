@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordAudit } from '../../../admin/audit.js';
+import type { AppContext } from '../../../context.js';
+import { methodById, METHODS, resolveMethod } from '../../../domain/catalogue.js';
+import { ApiError, errors, fieldError } from '../../../errors.js';
+import type { Executor } from '../../../store/database.js';
+import { invalidateReadCaches } from '../../../store/read-cache.js';
+import { encodeWorkflowId } from '../../../store/seed.js';
+import { readSettings, writeSetting } from '../../../store/settings-repo.js';
+import { findTemplate, findWorkflow, insertTemplate, insertWorkflow, listTemplates, listWorkflows } from '../../../store/templates-repo.js';
+import type { WorkflowRow } from '../../../store/schema.js';
+import { idParam } from './common.js';
+
+const templateName = z.string().regex(/^tmpl_[A-Za-z0-9_-]{1,64}$/, 'The name must look like tmpl_<letters, digits, _ or ->.');
+const methodList = z.array(z.union([z.string().min(1).max(64), z.number().int()])).min(1).max(METHODS.length);
+const workflowList = z.array(z.string().min(1).max(128)).max(50);
+
+const createBody = z.object({ name: templateName, label: z.string().trim().min(1).max(191), methods: methodList, workflows: workflowList.optional() });
+const patchBody = z.object({ label: z.string().trim().min(1).max(191).optional(), methods: methodList.optional(), workflows: workflowList.optional() });
+const workflowBody = z.object({
+  name: z.string().trim().min(1).max(191),
+  document_types: z.array(z.string().regex(/^[a-z_]{2,40}$/)).min(1).max(20),
+});
+
+function methodIdsOf(refs: (string | number)[]): number[] {
+  const ids = refs.map((ref) => {
+    const m = resolveMethod(ref);
+    if (!m) throw fieldError('methods', `Unknown verification method: ${String(ref)}`);
+    return m.id;
+  });
+  return [...new Set(ids)];
+}
+
+async function workflowIdsOf(ex: Executor, refs: string[] | undefined): Promise<number[]> {
+  const ids: number[] = [];
+  for (const ref of refs ?? []) {
+    const w = await findWorkflow(ex, ref);
+    if (!w) throw fieldError('workflows', `Unknown document workflow: ${ref}`);
+    ids.push(w.raw_id);
+  }
+  return [...new Set(ids)];
+}
+
+function workflowView(w: WorkflowRow) {
+  return { id: w.public_id, encoded_id: w.encoded_id, raw_id: w.raw_id, name: w.name, document_types: JSON.parse(w.document_types) as string[] };
+}
+
+/**
+ * Templates and document workflows: create, edit, delete; which template new users and
+ * re-verification get. A template in use keeps its users' current assignments (editing a
+ * template does not silently re-assign anyone; switching a user's template does).
+ */
+export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/admin/api/templates', { schema: { hide: true } }, async () => {
+      const [templates, workflows, settings, usage] = await Promise.all([
+        listTemplates(ctx.db),
+        listWorkflows(ctx.db),
+        readSettings(ctx.db),
+        ctx.db
+          .selectFrom('users')
+          .select(['template_id', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('template_id', 'is not', null)
+          .groupBy('template_id')
+          .execute(),
+      ]);
+      const byRaw = new Map(workflows.map((w) => [w.raw_id, w]));
+      return {
+        data: templates.map((t) => ({
+          id: t.id,
+          name: t.name,
+          label: t.label,
+          methods: t.methodIds.map((m) => ({ id: m, key: methodById(m)?.key ?? String(m), name: methodById(m)?.name ?? String(m) })),
+          workflows: t.workflowRawIds.map((r) => byRaw.get(r)?.public_id).filter((x): x is string => x !== undefined),
+          users: Number(usage.find((u) => u.template_id === t.id)?.n ?? 0),
+          created_at: t.created_at,
+        })),
+        workflows: workflows.map(workflowView),
+        methods: METHODS.map((m) => ({ id: m.id, key: m.key, name: m.name })),
+        default_template: settings.default_template,
+        reverification_template: settings.reverification_template,
+      };
+    });
+
+    app.post('/admin/api/templates', { schema: { hide: true, body: createBody } }, async (req, reply) => {
+      const methodIds = methodIdsOf(req.body.methods);
+      const id = await ctx.db.transaction().execute(async (trx) => {
+        if (await trx.selectFrom('templates').select('id').where('name', '=', req.body.name).executeTakeFirst()) {
+          throw fieldError('name', 'A template with this name exists.');
+        }
+        const workflowRawIds = await workflowIdsOf(trx, req.body.workflows);
+        const created = await insertTemplate(trx, { name: req.body.name, label: req.body.label, methodIds, workflowRawIds, createdAt: ctx.clock.now().toISOString() });
+        await recordAudit(trx, ctx.clock, req, { action: 'template.create', targetType: 'template', targetId: created, details: { name: req.body.name, methods: methodIds } });
+        return created;
+      });
+      invalidateReadCaches();
+      void reply.code(201);
+      return { data: { id, name: req.body.name } };
+    });
+
+    app.patch('/admin/api/templates/:id', { schema: { hide: true, params: idParam, body: patchBody } }, async (req) => {
+      await ctx.db.transaction().execute(async (trx) => {
+        const t = await trx.selectFrom('templates').selectAll().where('id', '=', req.params.id).executeTakeFirst();
+        if (!t) throw errors.notFound('Template not found');
+        if (req.body.label !== undefined) await trx.updateTable('templates').set({ label: req.body.label }).where('id', '=', t.id).execute();
+        if (req.body.methods !== undefined) {
+          const ids = methodIdsOf(req.body.methods);
+          await trx.deleteFrom('template_methods').where('template_id', '=', t.id).execute();
+          await trx.insertInto('template_methods').values(ids.map((method_id, position) => ({ template_id: t.id, method_id, position }))).execute();
+        }
+        if (req.body.workflows !== undefined) {
+          const ids = await workflowIdsOf(trx, req.body.workflows);
+          await trx.deleteFrom('template_workflows').where('template_id', '=', t.id).execute();
+          if (ids.length) {
+            await trx.insertInto('template_workflows').values(ids.map((workflow_raw_id, position) => ({ template_id: t.id, workflow_raw_id, position }))).execute();
+          }
+        }
+        await recordAudit(trx, ctx.clock, req, { action: 'template.update', targetType: 'template', targetId: t.id, details: { fields: Object.keys(req.body) } });
+      });
+      invalidateReadCaches();
+      return { success: true };
+    });
+
+    app.delete('/admin/api/templates/:id', { schema: { hide: true, params: idParam } }, async (req) => {
+      await ctx.db.transaction().execute(async (trx) => {
+        const t = await trx.selectFrom('templates').selectAll().where('id', '=', req.params.id).executeTakeFirst();
+        if (!t) throw errors.notFound('Template not found');
+        const settings = await readSettings(trx);
+        if (settings.default_template === t.name || settings.reverification_template === t.name) {
+          throw new ApiError(409, 'api_invalid_error', 'This template is the default or the re-verification template; choose another first.');
+        }
+        // Users keep their assigned verifications; their template reference is cleared (ON DELETE SET NULL).
+        await trx.deleteFrom('templates').where('id', '=', t.id).execute();
+        await recordAudit(trx, ctx.clock, req, { action: 'template.delete', targetType: 'template', targetId: t.id, details: { name: t.name } });
+      });
+      invalidateReadCaches();
+      return { success: true };
+    });
+
+    app.put(
+      '/admin/api/templates/roles',
+      { schema: { hide: true, body: z.object({ default_template: z.string().max(100).nullable().optional(), reverification_template: z.string().max(100).nullable().optional() }) } },
+      async (req) => {
+        for (const key of ['default_template', 'reverification_template'] as const) {
+          const value = req.body[key];
+          if (value === undefined) continue;
+          if (value !== null && !(await findTemplate(ctx.db, { name: value }))) throw fieldError(key, 'Unknown template.');
+          await writeSetting(ctx.db, key, value);
+        }
+        await recordAudit(ctx.db, ctx.clock, req, { action: 'template.roles', targetType: 'settings', details: { ...req.body } });
+        return { success: true };
+      },
+    );
+
+    app.post('/admin/api/workflows', { schema: { hide: true, body: workflowBody } }, async (req, reply) => {
+      const publicId = `flow_${randomBytes(6).toString('hex')}`;
+      const rawId = await insertWorkflow(ctx.db, {
+        publicId,
+        encodedId: encodeWorkflowId(publicId),
+        name: req.body.name,
+        documentTypes: req.body.document_types,
+        createdAt: ctx.clock.now().toISOString(),
+      });
+      await recordAudit(ctx.db, ctx.clock, req, { action: 'workflow.create', targetType: 'workflow', targetId: publicId, details: { document_types: req.body.document_types } });
+      void reply.code(201);
+      return { data: workflowView((await ctx.db.selectFrom('workflows').selectAll().where('raw_id', '=', rawId).executeTakeFirstOrThrow())) };
+    });
+
+    app.delete('/admin/api/workflows/:id', { schema: { hide: true, params: z.object({ id: z.string().max(128) }) } }, async (req) => {
+      const w = await findWorkflow(ctx.db, req.params.id);
+      if (!w) throw errors.notFound('Workflow not found');
+      const inUse = await ctx.db.selectFrom('user_workflows').select('user_id').where('workflow_raw_id', '=', w.raw_id).limit(1).executeTakeFirst();
+      if (inUse) throw new ApiError(409, 'api_invalid_error', 'Users have this document workflow assigned; it cannot be deleted.');
+      await ctx.db.deleteFrom('workflows').where('raw_id', '=', w.raw_id).execute();
+      invalidateReadCaches();
+      await recordAudit(ctx.db, ctx.clock, req, { action: 'workflow.delete', targetType: 'workflow', targetId: w.public_id });
+      return { success: true };
+    });
+  };
+}

@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordAudit } from '../../../admin/audit.js';
+import { signedImagePath } from '../../../admin/image-links.js';
+import type { AppContext } from '../../../context.js';
+import {
+  DOCUMENT_METHOD_ID,
+  friendlyStatus,
+  methodById,
+  resolveMethod,
+  resolveStatus,
+  USER_STATUSES,
+  type VerificationStatusValue,
+} from '../../../domain/catalogue.js';
+import { errors, fieldError } from '../../../errors.js';
+import { userView, userViews } from '../../../services/user-view.js';
+import { createUser, deleteUser, linkBase, magicLinkFor, NOTIFY_QUEUE, updateUser, type NotifyLinkJob } from '../../../services/users.js';
+import { moveDocumentWorkflow, moveVerification } from '../../../services/verifications.js';
+import { sdb } from '../../../session/tables.js';
+import { findTemplate, findWorkflow } from '../../../store/templates-repo.js';
+import { findUserById, listUsers, SORTABLE_USER_FIELDS, workflowsForUser, type UserSortField } from '../../../store/users-repo.js';
+import { e164Phone, email, templateName } from '../../schemas.js';
+import { createUserBody } from '../../users/schemas.js';
+import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
+
+const sortValues = SORTABLE_USER_FIELDS.flatMap((f) => [f, `-${f}`]) as [string, ...string[]];
+
+const listQuery = pageQuery.extend({
+  search: z.string().max(200).optional(),
+  status: z.enum(USER_STATUSES).optional(),
+  sort: z.enum(sortValues).optional(),
+});
+
+const updateBody = z
+  .object({
+    email: email.optional(),
+    first_name: z.string().trim().max(255).optional(),
+    last_name: z.string().trim().max(255).optional(),
+    phone: e164Phone.optional(),
+    reference_id: z.string().trim().min(1).max(255).optional(),
+    status: z.enum(USER_STATUSES).optional(),
+    template_id: templateName.optional(),
+  })
+  .strict();
+
+const verificationAction = z.object({
+  method: z.union([z.string().min(1).max(64), z.number().int()]),
+  status: z.enum(['complete', 'rejected', 'reset', 'complete_in_review', 'assigned']),
+  workflow_id: z.string().max(128).optional(),
+  remarks: z.string().max(2000).optional(),
+});
+
+const linkBody = z
+  .object({
+    send: z.enum(['email', 'sms']).optional(),
+    expiration_hours: z.number().int().min(1).max(24 * 30).optional(),
+  })
+  .optional();
+
+/**
+ * Users in the dashboard: the list (search, status filter, sort, server-side pages), create, the
+ * user page (verifications, analysis results, captured images through signed URLs), actions
+ * (approve, reject, reset a method, change status, switch template, delete) and the verify link.
+ * Every change goes through the same services as the API and is written to the audit log.
+ */
+export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/admin/api/users', { schema: { hide: true, querystring: listQuery } }, async (req) => {
+      const q = req.query;
+      const page = q.page ?? 1;
+      const perPage = q.per_page ?? DEFAULT_PAGE_SIZE;
+      const sort = q.sort ?? '-created_at';
+      const descending = sort.startsWith('-');
+      const { rows, total } = await listUsers(ctx.db, {
+        search: q.search?.trim() || undefined,
+        status: q.status,
+        sort: (descending ? sort.slice(1) : sort) as UserSortField,
+        descending,
+        page,
+        perPage,
+      });
+      return { data: await userViews(ctx.db, rows, ctx.config.baseUrl), meta: pageMeta(page, perPage, total) };
+    });
+
+    app.post('/admin/api/users', { schema: { hide: true, body: createUserBody } }, async (req, reply) => {
+      const { user, magicLink } = await createUser(ctx, req.body);
+      await recordAudit(ctx.db, ctx.clock, req, {
+        action: 'user.create',
+        targetType: 'user',
+        targetId: user.id,
+        details: { template: req.body.template_id ?? null, send_link: req.body.send_link ?? false, send_sms: req.body.send_sms ?? false },
+      });
+      void reply.code(201);
+      return { data: await userView(ctx.db, user, ctx.config.baseUrl), magic_link: magicLink };
+    });
+
+    app.get('/admin/api/users/:id', { schema: { hide: true, params: idParam } }, async (req, reply) => {
+      const user = await findUserById(ctx.db, req.params.id);
+      if (!user) throw errors.userNotFound();
+      const now = ctx.clock.now();
+      const [view, verifications, workflows, uploads, template] = await Promise.all([
+        userView(ctx.db, user, ctx.config.baseUrl),
+        ctx.db.selectFrom('user_verifications').selectAll().where('user_id', '=', user.id).orderBy('position').execute(),
+        workflowsForUser(ctx.db, user.id),
+        sdb(ctx.db)
+          .selectFrom('session_uploads')
+          .select(['id', 'method_key', 'document_type', 'side', 'step', 'media_type', 'size', 'created_at'])
+          .where('user_id', '=', user.id)
+          .orderBy('created_at', 'desc')
+          .limit(50)
+          .execute(),
+        user.template_id === null ? undefined : findTemplate(ctx.db, { id: user.template_id }),
+      ]);
+      void reply.header('cache-control', 'no-store');
+      return {
+        data: {
+          user: view,
+          reference_id: user.reference_id,
+          template: template ? { id: template.id, name: template.name, label: template.label } : null,
+          ip_country: user.ip_country,
+          verifications: verifications.map((v) => ({
+            method_id: v.method_id,
+            key: methodById(v.method_id)?.key ?? String(v.method_id),
+            name: methodById(v.method_id)?.name ?? String(v.method_id),
+            status: { value: v.status, key: statusKey(v.status), friendly: friendlyStatus(v.status as VerificationStatusValue, 'read') },
+            started_at: v.started_at,
+            completed_at: v.completed_at,
+            remarks: v.remarks,
+            // The analysis results the engine recorded on the verification.
+            results: JSON.parse(v.attributes) as Record<string, unknown>,
+          })),
+          workflows: workflows.map((w) => ({
+            id: w.public_id,
+            status: { value: w.status, key: statusKey(w.status), friendly: friendlyStatus(w.status as VerificationStatusValue, 'read') },
+            remarks: w.remarks,
+            completed_at: w.completed_at,
+          })),
+          images: uploads.map((u) => ({
+            id: u.id,
+            method: u.method_key,
+            document_type: u.document_type,
+            side: u.side,
+            step: u.step,
+            media_type: u.media_type,
+            size: u.size,
+            created_at: u.created_at,
+            // Images only: PDFs are listed but not rendered in the dashboard.
+            url: u.media_type.startsWith('image/') ? signedImagePath(ctx.config.secret, u.id, now) : null,
+          })),
+        },
+      };
+    });
+
+    app.patch('/admin/api/users/:id', { schema: { hide: true, params: idParam, body: updateBody } }, async (req) => {
+      const before = await findUserById(ctx.db, req.params.id);
+      if (!before) throw errors.userNotFound();
+      const user = await updateUser(ctx, req.params.id, req.body);
+      const fields = Object.keys(req.body).filter((k) => req.body[k as keyof typeof req.body] !== undefined);
+      await recordAudit(ctx.db, ctx.clock, req, {
+        action: req.body.status !== undefined ? 'user.status' : req.body.template_id !== undefined ? 'user.template' : 'user.update',
+        targetType: 'user',
+        targetId: user.id,
+        details: {
+          fields,
+          ...(req.body.status !== undefined ? { from: before.status, to: user.status } : {}),
+          ...(req.body.template_id !== undefined ? { template: req.body.template_id } : {}),
+        },
+      });
+      return { data: await userView(ctx.db, user, ctx.config.baseUrl) };
+    });
+
+    app.delete('/admin/api/users/:id', { schema: { hide: true, params: idParam } }, async (req) => {
+      await deleteUser(ctx, req.params.id);
+      await recordAudit(ctx.db, ctx.clock, req, { action: 'user.delete', targetType: 'user', targetId: req.params.id });
+      return { success: true };
+    });
+
+    app.post('/admin/api/users/:id/verifications', { schema: { hide: true, params: idParam, body: verificationAction } }, async (req) => {
+      const userId = req.params.id;
+      const method = resolveMethod(req.body.method);
+      if (!method) throw fieldError('method', 'The selected method is invalid.');
+      const next = resolveStatus(req.body.status)!;
+      const remarks = req.body.remarks;
+      await ctx.db.transaction().execute(async (trx) => {
+        const existing = await findUserById(trx, userId);
+        if (!existing) throw errors.userNotFound();
+        const from = await trx
+          .selectFrom('user_verifications')
+          .select('status')
+          .where('user_id', '=', userId)
+          .where('method_id', '=', method.id)
+          .executeTakeFirst();
+        if (!from) throw fieldError('method', 'This verification is not assigned to the user.');
+        if (method.id === DOCUMENT_METHOD_ID) {
+          // One workflow when named, else every document workflow of the user moves together.
+          const targets = req.body.workflow_id
+            ? [await findWorkflow(trx, req.body.workflow_id)]
+            : (await workflowsForUser(trx, userId)).map((w) => ({ raw_id: w.workflow_raw_id }));
+          if (targets.length === 0 || targets.some((t) => !t)) throw fieldError('workflow_id', 'The selected workflow is invalid.');
+          for (const t of targets) {
+            const moved = await moveDocumentWorkflow(trx, ctx.clock, userId, t!.raw_id, next, remarks ?? null);
+            if (!moved) throw fieldError('workflow_id', 'This document workflow is not assigned to the user.');
+          }
+        } else {
+          await moveVerification(trx, ctx.clock, userId, method.id, next, remarks !== undefined ? { remarks } : {});
+        }
+        await recordAudit(trx, ctx.clock, req, {
+          action: `verification.${req.body.status}`,
+          targetType: 'user',
+          targetId: userId,
+          details: { method: method.key, from: statusKey(from.status), to: req.body.status, workflow: req.body.workflow_id ?? null },
+        });
+      });
+      ctx.signals.emit('outbox');
+      const user = (await findUserById(ctx.db, userId))!;
+      return { data: await userView(ctx.db, user, ctx.config.baseUrl) };
+    });
+
+    app.post('/admin/api/users/:id/link', { schema: { hide: true, params: idParam, body: linkBody } }, async (req, reply) => {
+      const user = await findUserById(ctx.db, req.params.id);
+      if (!user) throw errors.userNotFound();
+      const send = req.body?.send;
+      if (send === 'sms' && !user.phone) throw fieldError('send', 'The user has no phone number.');
+      const { url, expiresAt } = await magicLinkFor(ctx, user, req.body?.expiration_hours);
+      const code = randomBytes(9).toString('base64url');
+      await ctx.db
+        .insertInto('short_links')
+        .values({ code, user_id: user.id, full_url: url, expires_at: expiresAt.toISOString(), created_at: ctx.clock.now().toISOString() })
+        .execute();
+      if (send) {
+        await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: user.id, channel: send } satisfies NotifyLinkJob, { maxAttempts: 10 });
+        await recordAudit(ctx.db, ctx.clock, req, { action: `user.link.${send}`, targetType: 'user', targetId: user.id });
+      }
+      void reply.header('cache-control', 'no-store');
+      return { full_url: url, short_url: `${await linkBase(ctx)}/l/${code}`, expires_at: expiresAt.toISOString(), sent: send ?? null };
+    });
+  };
+}
+
+function statusKey(value: number): string {
+  const keys = ['assigned', 'processing', 'complete', 'rejected', 'complete_in_review', 'reset', 'removed'];
+  return keys[value] ?? String(value);
+}

@@ -1,0 +1,187 @@
+import { randomInt } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { z } from 'zod';
+import { readDashboardSettings } from '../../admin/dashboard-settings.js';
+import { ddb } from '../../admin/tables.js';
+import type { AppContext } from '../../context.js';
+import { VerificationStatus } from '../../domain/catalogue.js';
+import { ApiError, errors } from '../../errors.js';
+import { pickLocale } from '../../notify/messages.js';
+import { seal } from '../../notify/seal.js';
+import { CODE_TTL_MINUTES, type NotifyCodeJob } from '../../notify/worker.js';
+import { createUser, deleteUser, magicLinkFor, NOTIFY_QUEUE } from '../../services/users.js';
+import { moveVerification } from '../../services/verifications.js';
+import { keyedHash, randomToken, safeEqual, sha256Hex } from '../../session/tokens.js';
+import { safeHttpUrl } from '../../session/methods.js';
+import { readSettings } from '../../store/settings-repo.js';
+import { findUserById, updateUserRow } from '../../store/users-repo.js';
+import { csrfGuard } from '../admin/auth.js';
+import { e164Phone, email } from '../schemas.js';
+
+/** Wrong codes allowed per signup before a new code is needed. */
+export const SIGNUP_CODE_ATTEMPTS = 5;
+/** Registrations per client address per hour. */
+export const SIGNUPS_PER_IP_PER_HOUR = 5;
+/** Code checks and resends per client address per 15 minutes. */
+export const CONFIRMS_PER_IP = 30;
+
+const EMAIL_METHOD_ID = 1;
+
+export interface SignupOptions {
+  /** Limiters per client address (shared Redis limiters in scale-out). */
+  startLimiter?: RateLimiterAbstract;
+  confirmLimiter?: RateLimiterAbstract;
+}
+
+const startBody = z.object({
+  email,
+  first_name: z.string().trim().max(100).optional(),
+  last_name: z.string().trim().max(100).optional(),
+  phone: e164Phone.optional(),
+  locale: z.string().max(35).optional(),
+});
+const tokenBody = z.object({ token: z.string().min(20).max(100) });
+const confirmBody = tokenBody.extend({ code: z.string().regex(/^\d{6}$/) });
+
+function codeHash(secret: string, userId: number, code: string): string {
+  return keyedHash(secret, `signup-code:${userId}`, code);
+}
+
+async function consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (error: unknown) {
+    if (error instanceof RateLimiterRes) throw errors.rateLimited(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+    throw error;
+  }
+}
+
+/**
+ * Self-signup (`/signup`): when the dashboard switches it on, a person registers with an e-mail
+ * (optionally names and phone), gets a 6-digit code by e-mail, confirms it, and is sent into the
+ * verification flow by a fresh magic link. The user is created through `createUser` with the
+ * chosen template; the confirmed code also completes the template's Email method (same
+ * `moveVerification` path as every status change). Rate-limited per client address.
+ */
+export function signupRoutes(ctx: AppContext, options: SignupOptions = {}): FastifyPluginAsyncZod {
+  const startLimiter = options.startLimiter ?? new RateLimiterMemory({ points: SIGNUPS_PER_IP_PER_HOUR, duration: 3600, keyPrefix: 'signup-start' });
+  const confirmLimiter = options.confirmLimiter ?? new RateLimiterMemory({ points: CONFIRMS_PER_IP, duration: 900, keyPrefix: 'signup-confirm' });
+  return async (app) => {
+    const enabledOr404 = async () => {
+      const d = await readDashboardSettings(ctx.db);
+      if (!d.signup.enabled) throw new ApiError(404, 'api_resource_error', 'Self-signup is not available.');
+      return d;
+    };
+
+    app.get('/signup/api/config', { schema: { hide: true } }, async (_req, reply) => {
+      const [d, s] = await Promise.all([readDashboardSettings(ctx.db), readSettings(ctx.db)]);
+      void reply.header('cache-control', 'no-store');
+      return {
+        enabled: d.signup.enabled,
+        ask_name: d.signup.ask_name,
+        ask_phone: d.signup.ask_phone,
+        account_name: s.account_name,
+        branding: { ...s.branding, logo_url: safeHttpUrl(s.branding.logo_url) },
+      };
+    });
+
+    app.post('/signup/api/start', { schema: { hide: true, body: startBody }, preHandler: csrfGuard(ctx) }, async (req, reply) => {
+      const d = await enabledOr404();
+      await consume(startLimiter, req.ip);
+      await purgeUnconfirmed(ctx, d.retention.unconfirmed_signup_days);
+      const b = req.body;
+      const { user } = await createUser(ctx, {
+        email: b.email,
+        first_name: d.signup.ask_name ? b.first_name || undefined : undefined,
+        last_name: d.signup.ask_name ? b.last_name || undefined : undefined,
+        phone: d.signup.ask_phone ? b.phone : undefined,
+        template_id: d.signup.template ?? undefined,
+        notice: 'self-signup',
+      });
+      const token = randomToken();
+      await issueCode(ctx, user.id, sha256Hex(token), b.locale, true);
+      void reply.code(201).header('cache-control', 'no-store');
+      return { token, code_ttl_minutes: CODE_TTL_MINUTES };
+    });
+
+    app.post('/signup/api/resend', { schema: { hide: true, body: tokenBody }, preHandler: csrfGuard(ctx) }, async (req) => {
+      await enabledOr404();
+      await consume(confirmLimiter, req.ip);
+      const row = await ddb(ctx.db).selectFrom('signup_requests').selectAll().where('token_hash', '=', sha256Hex(req.body.token)).executeTakeFirst();
+      if (!row || row.confirmed_at !== null) throw new ApiError(410, 'api_resource_error', 'This signup is not open any more; start again.');
+      await issueCode(ctx, row.user_id, row.token_hash, undefined, false);
+      return { success: true };
+    });
+
+    app.post('/signup/api/confirm', { schema: { hide: true, body: confirmBody }, preHandler: csrfGuard(ctx) }, async (req, reply) => {
+      await enabledOr404();
+      await consume(confirmLimiter, req.ip);
+      const tokenHash = sha256Hex(req.body.token);
+      const outcome = await ctx.db.transaction().execute(async (trx) => {
+        const row = await ddb(trx).selectFrom('signup_requests').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+        if (!row || row.confirmed_at !== null) return { kind: 'gone' } as const;
+        if (row.attempts >= SIGNUP_CODE_ATTEMPTS || row.expires_at <= ctx.clock.now().toISOString()) return { kind: 'expired' } as const;
+        if (!safeEqual(codeHash(ctx.config.secret, row.user_id, req.body.code), row.code_hash)) {
+          await ddb(trx).updateTable('signup_requests').set({ attempts: row.attempts + 1 }).where('token_hash', '=', tokenHash).execute();
+          return { kind: 'wrong', left: SIGNUP_CODE_ATTEMPTS - row.attempts - 1 } as const;
+        }
+        const now = ctx.clock.now().toISOString();
+        await ddb(trx).updateTable('signup_requests').set({ confirmed_at: now }).where('token_hash', '=', tokenHash).execute();
+        await updateUserRow(trx, row.user_id, { email_verified_at: now, updated_at: now });
+        const emailStep = await trx
+          .selectFrom('user_verifications')
+          .select('status')
+          .where('user_id', '=', row.user_id)
+          .where('method_id', '=', EMAIL_METHOD_ID)
+          .executeTakeFirst();
+        // The person just proved the e-mail address: the Email method, if the template has it, is done.
+        if (emailStep && emailStep.status !== VerificationStatus.complete) {
+          await moveVerification(trx, ctx.clock, row.user_id, EMAIL_METHOD_ID, VerificationStatus.complete, { attributes: { confirmed_by: 'signup_code' } });
+        }
+        return { kind: 'ok', userId: row.user_id } as const;
+      });
+      if (outcome.kind === 'gone') throw new ApiError(410, 'api_resource_error', 'This signup is not open any more; start again.');
+      if (outcome.kind === 'expired') throw new ApiError(410, 'api_resource_error', 'This code has expired or was tried too often; ask for a new one.');
+      if (outcome.kind === 'wrong') throw new ApiError(422, 'api_validation_error', 'The code is not right.', { code: [`The code is not right; ${outcome.left} tries left.`] });
+      ctx.signals.emit('outbox');
+      const user = (await findUserById(ctx.db, outcome.userId))!;
+      const { url } = await magicLinkFor(ctx, user);
+      void reply.header('cache-control', 'no-store');
+      return { magic_link: url };
+    });
+  };
+}
+
+/** A fresh code for a signup: stored hashed, sent sealed through the durable notify queue. */
+async function issueCode(ctx: AppContext, userId: number, tokenHash: string, locale: string | undefined, fresh: boolean): Promise<void> {
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + CODE_TTL_MINUTES * 60_000).toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    if (fresh) {
+      await ddb(trx)
+        .insertInto('signup_requests')
+        .values({ token_hash: tokenHash, user_id: userId, code_hash: codeHash(ctx.config.secret, userId, code), attempts: 0, expires_at: expiresAt, confirmed_at: null, created_at: now.toISOString() })
+        .execute();
+    } else {
+      await ddb(trx).updateTable('signup_requests').set({ code_hash: codeHash(ctx.config.secret, userId, code), attempts: 0, expires_at: expiresAt }).where('token_hash', '=', tokenHash).execute();
+    }
+    const job: NotifyCodeJob = { kind: 'code', userId, channel: 'email', sealed: seal(ctx.config.secret, code), expiresAt, locale: pickLocale(locale) };
+    await ctx.queue.enqueue(NOTIFY_QUEUE, job, { maxAttempts: 10 }, trx);
+  });
+}
+
+/** Retention: self-signups whose code was never confirmed are deleted after the configured days. */
+async function purgeUnconfirmed(ctx: AppContext, days: number): Promise<void> {
+  const before = new Date(ctx.clock.now().getTime() - days * 86_400_000).toISOString();
+  const stale = await ddb(ctx.db).selectFrom('signup_requests').select('user_id').where('confirmed_at', 'is', null).where('created_at', '<', before).limit(50).execute();
+  for (const s of stale) {
+    try {
+      await deleteUser(ctx, s.user_id);
+    } catch (error: unknown) {
+      if (!(error instanceof ApiError)) throw error;
+    }
+  }
+}
+

@@ -1,0 +1,77 @@
+import { TOTP } from 'otpauth';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../server/clock.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { AdminClient, addAdmin, ADMIN_EMAIL, ADMIN_PASSWORD } from '../http/admin/admin-client.js';
+
+let server: TestServer;
+let clock: ManualClock;
+let admin: AdminClient;
+beforeEach(async () => {
+  clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
+  server = await startTestServer({ clock });
+  await addAdmin(server);
+  admin = new AdminClient(server);
+  expect((await admin.login()).status).toBe(200);
+});
+afterEach(async () => {
+  await server.close();
+});
+
+describe('admin invitations', () => {
+  it('an invited person sets a password once and can sign in; the link cannot be used again', async () => {
+    const invite = await admin.request('POST', '/admin/api/admins/invites', { email: 'New.Admin@Example.com' });
+    expect(invite.status).toBe(201);
+    const token = String(invite.body.url).split('#')[1]!;
+    expect(String(invite.body.url)).toMatch(/^http:\/\/verity\.test\/admin\/invite#/);
+    const guest = new AdminClient(server);
+    expect((await guest.request('POST', '/admin/api/invites/accept', { token, password: 'short' })).status).toBe(422);
+    expect((await guest.request('POST', '/admin/api/invites/accept', { token, password: 'a long enough passphrase' })).status).toBe(200);
+    expect((await guest.request('POST', '/admin/api/invites/accept', { token, password: 'a long enough passphrase' })).status).toBe(410);
+    expect((await guest.login('new.admin@example.com', 'a long enough passphrase')).status).toBe(200);
+    const list = await guest.request('GET', '/admin/api/admins');
+    expect(list.body.meta.total).toBe(2);
+    // The invite token is stored only hashed.
+    const rows = await server.verity.ctx.db.selectFrom('admin_invites' as never).selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it('an invitation expires after 72 hours, and an admin cannot remove themself', async () => {
+    const invite = await admin.request('POST', '/admin/api/admins/invites', { email: 'late@example.com' });
+    clock.advance(73 * 3_600_000);
+    const guest = new AdminClient(server);
+    const token = String(invite.body.url).split('#')[1]!;
+    expect((await guest.request('POST', '/admin/api/invites/accept', { token, password: 'a long enough passphrase' })).status).toBe(410);
+    // The admin session itself ended meanwhile (12 h at most).
+    expect((await admin.request('GET', '/admin/api/admins')).status).toBe(401);
+    await admin.login();
+    const me = await admin.request('GET', '/admin/api/admins');
+    expect((await admin.request('DELETE', `/admin/api/admins/${String(me.body.data[0]!.id)}`)).status).toBe(409);
+  });
+});
+
+describe('admin TOTP second factor', () => {
+  it('once enabled, sign-in needs a current code; a code is accepted only once', async () => {
+    const setup = await admin.request('POST', '/admin/api/me/totp');
+    expect(setup.status).toBe(200);
+    expect(String(setup.body.uri)).toMatch(/^otpauth:\/\/totp\/Verity:root%40example\.com\?/);
+    const totp = new TOTP({ secret: String(setup.body.secret) });
+    const codeAt = (t: Date) => totp.generate({ timestamp: t.getTime() });
+    expect((await admin.request('POST', '/admin/api/me/totp/enable', { code: '000000' === codeAt(clock.now()) ? '111111' : '000000' })).status).toBe(422);
+    expect((await admin.request('POST', '/admin/api/me/totp/enable', { code: codeAt(clock.now()) })).status).toBe(200);
+
+    const other = new AdminClient(server);
+    const noCode = await other.login();
+    expect(noCode.status).toBe(401);
+    expect(noCode.body.errors.totp).toEqual(['required']);
+    expect(other.cookie).toBeUndefined();
+    clock.advance(30_000);
+    const ok = await other.request('POST', '/admin/api/session', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, totp: codeAt(clock.now()) });
+    expect(ok.status).toBe(200);
+    const replay = await new AdminClient(server).request('POST', '/admin/api/session', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, totp: codeAt(clock.now()) });
+    expect(replay.status).toBe(401);
+    clock.advance(30_000);
+    expect((await admin.request('DELETE', '/admin/api/me/totp', { code: codeAt(clock.now()) })).status).toBe(200);
+    expect((await new AdminClient(server).login()).status).toBe(200);
+  });
+});
