@@ -7,7 +7,7 @@ import type { Executor } from '../store/database.js';
 import { onUserDeletion } from '../services/users.js';
 import { findEndpoint } from './endpoints.js';
 import { maskPayload } from './masking.js';
-import { DELIVER_JOB_MAX_ATTEMPTS, DELIVER_QUEUE, insertDelivery, PAYLOAD_RETENTION_MS, type DeliverJob } from './relay.js';
+import { enqueueAttempts, insertDeliveries, PAYLOAD_RETENTION_MS } from './relay.js';
 import type { AttemptRow, DeliveryRow, DeliveryState } from './schema.js';
 import { MANUAL_RETRY_WINDOW_MS } from './schedule.js';
 import { TEST_MARKER } from './test-identity.js';
@@ -167,7 +167,7 @@ export async function retryDelivery(ctx: AppContext, id: number): Promise<Delive
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await ctx.queue.enqueue(DELIVER_QUEUE, { deliveryId: id, manual: true } satisfies DeliverJob, { maxAttempts: DELIVER_JOB_MAX_ATTEMPTS }, trx);
+    await enqueueAttempts(ctx, trx, { deliveryIds: [id], after: row.attempts, manual: true });
     return summary(updated, now);
   });
   return result;
@@ -211,15 +211,12 @@ export async function sendTestPayload(ctx: AppContext, endpointId: number, type:
       ],
       ...(type === 'user.status.changed' ? { previousStatus: 'Active' } : { methodId: 1 }),
     });
-    const id = await insertDelivery(ctx, trx, {
-      eventId,
-      endpoint,
-      eventType: type,
-      userId: null,
-      isTest: true,
-      payload: JSON.stringify(payload),
+    const [id] = await insertDeliveries(
+      ctx,
+      trx,
+      [{ eventId, endpoint, eventType: type, userId: null, isTest: true, payload: JSON.stringify(payload) }],
       now,
-    });
+    );
     const row = await trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id!).executeTakeFirstOrThrow();
     return summary(row, now);
   });

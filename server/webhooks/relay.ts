@@ -8,8 +8,15 @@ import { DAY_MS } from './schedule.js';
 
 export const DELIVER_QUEUE = 'webhooks.deliver';
 
+/**
+ * A delivery job: attempts for one or more deliveries. The relay enqueues one job per batch of
+ * new deliveries (first attempts); each retry is a job of its own. `after` is the number of
+ * attempts each delivery had when the job was written: a delivery that has moved on since (a job
+ * re-run after a crash, a race with a manual retry) is skipped, so no attempt is made twice.
+ */
 export interface DeliverJob {
-  deliveryId: number;
+  deliveryIds: number[];
+  after: number;
   /** A retry asked for by an admin: one attempt, no schedule after it. */
   manual?: boolean;
 }
@@ -52,39 +59,57 @@ export interface NewDelivery {
   userId: number | null;
   isTest: boolean;
   payload: string;
-  now: Date;
 }
 
-/** Writes one delivery and its job in the caller's transaction; nothing when it already exists. */
-export async function insertDelivery(ctx: AppContext, trx: Executor, d: NewDelivery): Promise<number | undefined> {
-  const iso = d.now.toISOString();
-  const row = await trx
-    .insertInto('webhook_deliveries')
-    .values({
-      event_id: d.eventId,
-      endpoint_id: d.endpoint.id,
-      endpoint_url: d.endpoint.url,
-      event_type: d.eventType,
-      user_id: d.userId,
-      is_test: d.isTest ? 1 : 0,
-      state: 'pending',
-      attempts: 0,
-      payload: d.payload,
-      last_status: null,
-      last_error: null,
-      next_attempt_at: iso,
-      created_at: iso,
-      updated_at: iso,
-      completed_at: null,
-      payload_expires_at: new Date(d.now.getTime() + (d.isTest ? TEST_PAYLOAD_RETENTION_MS : PAYLOAD_RETENTION_MS)).toISOString(),
-      expires_at: new Date(d.now.getTime() + METADATA_RETENTION_MS).toISOString(),
-    })
-    .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) return undefined;
-  await ctx.queue.enqueue(DELIVER_QUEUE, { deliveryId: row.id } satisfies DeliverJob, { maxAttempts: DELIVER_JOB_MAX_ATTEMPTS }, trx);
-  return row.id;
+/** Deliveries per job of first attempts. */
+const JOB_SIZE = 100;
+/** Rows per multi-row insert: 18 columns each stays far below SQLite's bound-parameter limit. */
+const INSERT_CHUNK = 400;
+
+/**
+ * Writes deliveries and the job of their first attempts in the caller's transaction; a delivery
+ * that already exists (same event and endpoint) is left alone. Returns the new delivery ids.
+ */
+export async function insertDeliveries(ctx: AppContext, trx: Executor, list: readonly NewDelivery[], now: Date): Promise<number[]> {
+  const iso = now.toISOString();
+  const ids: number[] = [];
+  for (let i = 0; i < list.length; i += INSERT_CHUNK) {
+    const rows = await trx
+      .insertInto('webhook_deliveries')
+      .values(
+        list.slice(i, i + INSERT_CHUNK).map((d) => ({
+          event_id: d.eventId,
+          endpoint_id: d.endpoint.id,
+          endpoint_url: d.endpoint.url,
+          event_type: d.eventType,
+          user_id: d.userId,
+          is_test: d.isTest ? 1 : 0,
+          state: 'pending' as const,
+          attempts: 0,
+          payload: d.payload,
+          last_status: null,
+          last_error: null,
+          next_attempt_at: iso,
+          created_at: iso,
+          updated_at: iso,
+          completed_at: null,
+          payload_expires_at: new Date(now.getTime() + (d.isTest ? TEST_PAYLOAD_RETENTION_MS : PAYLOAD_RETENTION_MS)).toISOString(),
+          expires_at: new Date(now.getTime() + METADATA_RETENTION_MS).toISOString(),
+        })),
+      )
+      .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
+      .returning('id')
+      .execute();
+    ids.push(...rows.map((r) => r.id));
+  }
+  // Jobs of bounded size, so one slow receiver holds back few others and a re-run repeats little.
+  for (let i = 0; i < ids.length; i += JOB_SIZE) await enqueueAttempts(ctx, trx, { deliveryIds: ids.slice(i, i + JOB_SIZE), after: 0 });
+  return ids;
+}
+
+/** Enqueues attempts (now or after `delayMs`) in the caller's transaction. */
+export async function enqueueAttempts(ctx: AppContext, trx: Executor, job: DeliverJob, delayMs = 0): Promise<void> {
+  await ctx.queue.enqueue(DELIVER_QUEUE, job, { maxAttempts: DELIVER_JOB_MAX_ATTEMPTS, delayMs }, trx);
 }
 
 /**
@@ -173,21 +198,22 @@ export class OutboxRelay {
       if (events.length === 0) return 0;
       const endpoints = await trx.selectFrom('webhook_endpoints').selectAll().where('enabled', '=', 1).execute();
       const now = ctx.clock.now();
+      const fresh: NewDelivery[] = [];
       for (const event of events) {
         const verificationId = endpoints.length ? verificationIdOf(event.payload) : null;
         for (const endpoint of endpoints) {
           if (!wants(endpoint, event.type, verificationId)) continue;
-          await insertDelivery(ctx, trx, {
+          fresh.push({
             eventId: event.id,
             endpoint,
             eventType: event.type,
             userId: event.user_id,
             isTest: isTestIdentity(event),
             payload: event.payload,
-            now,
           });
         }
       }
+      await insertDeliveries(ctx, trx, fresh, now);
       await trx
         .updateTable('events')
         .set({ dispatched_at: now.toISOString() })

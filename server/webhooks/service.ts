@@ -2,14 +2,14 @@ import type { AppContext } from '../context.js';
 import { registerUserDeletionHook, runRetention } from './log.js';
 import { DELIVER_QUEUE, OutboxRelay, type DeliverJob } from './relay.js';
 import { WebhookSender } from './sender.js';
-import { deliveryHandler } from './worker.js';
+import { deliveryHandler, Semaphore } from './worker.js';
 
 export const RETENTION_QUEUE = 'webhooks.retention';
 /** How often retention runs, on the application clock. */
 export const RETENTION_EVERY_MS = 3_600_000;
 
 export interface WebhookOptions {
-  /** Deliveries in flight at once per process. */
+  /** Requests in flight at once per process. */
   concurrency?: number;
   relayPollMs?: number;
 }
@@ -38,9 +38,10 @@ export class WebhookService {
 
   /** Registers the queue consumers; call before the queue starts. */
   register(): void {
-    const concurrency = this.options.concurrency ?? 48;
-    // The lease outlasts the 15 s attempt time-out with room to record the attempt.
-    this.ctx.queue.process<DeliverJob>(DELIVER_QUEUE, deliveryHandler(this.ctx, this.sender), { concurrency, leaseMs: 60_000 });
+    const inFlight = new Semaphore(this.options.concurrency ?? 64);
+    // Jobs hold up to 100 deliveries each; the semaphore bounds the requests out at once. The lease
+    // outlasts a job whose receivers all time out (15 s each), so a live job is not taken twice.
+    this.ctx.queue.process<DeliverJob>(DELIVER_QUEUE, deliveryHandler(this.ctx, this.sender, inFlight), { concurrency: 16, leaseMs: 10 * 60_000 });
     this.ctx.queue.process(
       RETENTION_QUEUE,
       async () => {

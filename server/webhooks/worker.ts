@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { AppContext } from '../context.js';
-import { RetryLater } from '../queue/queue.js';
 import type { Executor } from '../store/database.js';
-import { disableEndpoint, findEndpoint, signingSecrets } from './endpoints.js';
-import type { DeliverJob } from './relay.js';
+import { signingSecrets } from './endpoints.js';
+import { enqueueAttempts, type DeliverJob } from './relay.js';
 import type { DeliveryRow, EndpointRow } from './schema.js';
 import { ATTEMPT_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS, nextRetryDelay, parseRetryAfter } from './schedule.js';
-import type { WebhookSender } from './sender.js';
-import { signedHeaders } from './signing.js';
+import type { SendResult, WebhookSender } from './sender.js';
+import { signedHeaders, type SignedHeaders } from './signing.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 /** The User-Agent of every delivery, naming Verity and its version. */
@@ -23,6 +22,93 @@ export async function recordNotice(ex: Executor, kind: string, message: string, 
     .execute();
 }
 
+/** Bounds the requests in flight across every job of the process. */
+export class Semaphore {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.#free = size;
+  }
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    }
+  }
+}
+
+interface Attempt {
+  delivery: DeliveryRow;
+  attempt: number;
+  headers: SignedHeaders;
+  started: Date;
+  finished: Date;
+  result: SendResult;
+  job: DeliverJob;
+}
+
+/**
+ * Runs the attempts of one job. Requests go out concurrently (bounded by the shared semaphore);
+ * their results are written as they come, several per transaction: the attempt log row, the
+ * delivery's new state, the endpoint's health and, for a failure, the retry job, all atomically.
+ */
+export function deliveryHandler(ctx: AppContext, sender: WebhookSender, inFlight: Semaphore) {
+  const recorder = new AttemptRecorder(ctx);
+  return async (job: DeliverJob): Promise<void> => {
+    const rows = await ctx.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', 'in', job.deliveryIds)
+      .where('state', '=', 'pending')
+      .where('attempts', '=', job.after)
+      .execute();
+    // Gone (user deleted, retention), settled, or moved on since this job was written.
+    if (rows.length === 0) return;
+    const endpointIds = [...new Set(rows.map((r) => r.endpoint_id))];
+    const endpoints = new Map(
+      (await ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute()).map((e) => [e.id, e]),
+    );
+
+    const settled = await Promise.allSettled(
+      rows.map(async (delivery) => {
+        const endpoint = endpoints.get(delivery.endpoint_id);
+        if (!endpoint) return finishWithoutAttempt(ctx, delivery, 'endpoint deleted');
+        if (endpoint.enabled !== 1) return finishWithoutAttempt(ctx, delivery, `endpoint disabled: ${endpoint.disabled_reason ?? 'by an admin'}`);
+        if (delivery.payload === null) return finishWithoutAttempt(ctx, delivery, 'payload no longer kept');
+        const body = delivery.payload;
+        const attempt = await inFlight.run(async (): Promise<Attempt> => {
+          const started = ctx.clock.now();
+          const headers = signedHeaders({
+            secrets: signingSecrets(endpoint, started),
+            eventId: delivery.event_id,
+            timestampSeconds: Math.floor(started.getTime() / 1000),
+            body,
+            userAgent: WEBHOOK_USER_AGENT,
+          });
+          const result = await sender.send({
+            url: endpoint.url,
+            headers: { ...headers },
+            body,
+            timeoutMs: ATTEMPT_TIMEOUT_MS,
+            allowPrivate: ctx.config.allowPrivateWebhooks,
+          });
+          return { delivery, attempt: delivery.attempts + 1, headers, started, finished: ctx.clock.now(), result, job };
+        });
+        // The job ends only once its attempts are written; a failed write fails the job, the queue
+        // runs it again and the attempts that were not recorded are made again.
+        await recorder.record(attempt);
+      }),
+    );
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  };
+}
+
 async function finishWithoutAttempt(ctx: AppContext, delivery: DeliveryRow, reason: string): Promise<void> {
   const iso = ctx.clock.now().toISOString();
   await ctx.db
@@ -33,127 +119,149 @@ async function finishWithoutAttempt(ctx: AppContext, delivery: DeliveryRow, reas
     .execute();
 }
 
+const BATCH_TARGET = 200;
+const GATHER_MS = 5;
+
 /**
- * Runs one attempt of one delivery: signs, POSTs, logs the attempt, and decides what comes next
- * (done, a retry on the schedule or at the receiver's Retry-After, failed, or endpoint disabled).
+ * Writes attempt results of every job in batches: results arriving within a few milliseconds share
+ * one transaction. `record` resolves once the attempt is committed.
  */
-export function deliveryHandler(ctx: AppContext, sender: WebhookSender) {
-  return async (job: DeliverJob): Promise<void> => {
-    const delivery = await ctx.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', job.deliveryId).executeTakeFirst();
-    // Gone (user deleted, retention) or already settled by an earlier run of this job.
-    if (!delivery || delivery.state !== 'pending') return;
-    const endpoint = await findEndpoint(ctx.db, delivery.endpoint_id);
-    if (!endpoint) return finishWithoutAttempt(ctx, delivery, 'endpoint deleted');
-    if (endpoint.enabled !== 1) return finishWithoutAttempt(ctx, delivery, `endpoint disabled: ${endpoint.disabled_reason ?? 'by an admin'}`);
-    if (delivery.payload === null) return finishWithoutAttempt(ctx, delivery, 'payload no longer kept');
+class AttemptRecorder {
+  #buffer: { attempt: Attempt; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  #loop: Promise<void> | undefined;
 
-    const attempt = delivery.attempts + 1;
-    const started = ctx.clock.now();
-    const headers = signedHeaders({
-      secrets: signingSecrets(endpoint, started),
-      eventId: delivery.event_id,
-      timestampSeconds: Math.floor(started.getTime() / 1000),
-      body: delivery.payload,
-      userAgent: WEBHOOK_USER_AGENT,
+  constructor(private readonly ctx: AppContext) {}
+
+  record(attempt: Attempt): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#buffer.push({ attempt, resolve, reject });
+      this.#loop ??= this.#run().finally(() => (this.#loop = undefined));
     });
-    const result = await sender.send({
-      url: endpoint.url,
-      headers: { ...headers },
-      body: delivery.payload,
-      timeoutMs: ATTEMPT_TIMEOUT_MS,
-      allowPrivate: ctx.config.allowPrivateWebhooks,
-    });
-    const finished = ctx.clock.now();
+  }
+
+  async #run(): Promise<void> {
+    while (this.#buffer.length > 0) {
+      if (this.#buffer.length < BATCH_TARGET) await new Promise((r) => setTimeout(r, GATHER_MS));
+      const batch = this.#buffer.splice(0, BATCH_TARGET * 2);
+      try {
+        await this.ctx.db.transaction().execute((trx) => recordAttempts(this.ctx, trx, batch.map((b) => b.attempt)));
+        for (const b of batch) b.resolve();
+      } catch (error: unknown) {
+        for (const b of batch) b.reject(error);
+      }
+    }
+  }
+}
+
+/** Decides and records what each attempt means; see the retry rules in architecture.md. */
+async function recordAttempts(ctx: AppContext, trx: Executor, batch: readonly Attempt[]): Promise<void> {
+  const now = ctx.clock.now();
+  const ids = [...new Set(batch.map((a) => a.delivery.endpoint_id))];
+  // Fresh rows: health and enabled may have changed while the requests were out.
+  const endpoints = new Map((await trx.selectFrom('webhook_endpoints').selectAll().where('id', 'in', ids).execute()).map((e) => [e.id, { ...e }]));
+  const touched = new Set<EndpointRow>();
+  const notices: { endpoint: EndpointRow; reason: string }[] = [];
+  const attemptRows = [];
+  const successes = new Map<string, { attempt: number; status: number; ids: number[]; completedAt: string }>();
+
+  for (const a of batch) {
+    const { result } = a;
+    const endpoint = endpoints.get(a.delivery.endpoint_id);
     const ok = result.error === undefined && result.status !== undefined && result.status >= 200 && result.status < 300;
-
     let outcome: AttemptOutcome;
     let retryInMs: number | null = null;
-    let disableReason: string | null = null;
+    const disable = (reason: string) => {
+      if (!endpoint || endpoint.enabled !== 1) return;
+      Object.assign(endpoint, { enabled: 0, disabled_reason: reason, disabled_at: now.toISOString(), updated_at: now.toISOString() });
+      touched.add(endpoint);
+      notices.push({ endpoint, reason });
+    };
     if (ok) {
       outcome = 'success';
+      if (endpoint && endpoint.failing_since !== null) {
+        endpoint.failing_since = null;
+        touched.add(endpoint);
+      }
     } else if (result.status === 410) {
       outcome = 'gone';
-      disableReason = 'the receiver answered 410 Gone';
+      disable('the receiver answered 410 Gone');
+    } else if (!endpoint || endpoint.enabled !== 1) {
+      // Deleted or disabled while this request was out: nothing more is sent to it.
+      outcome = 'failed';
     } else {
-      const failingSince = endpoint.failing_since ?? started.toISOString();
-      if (started.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS) {
+      if (endpoint.failing_since === null) {
+        endpoint.failing_since = a.started.toISOString();
+        touched.add(endpoint);
+      }
+      if (a.started.getTime() - Date.parse(endpoint.failing_since) >= DISABLE_AFTER_FAILING_MS) {
         outcome = 'disabled';
-        disableReason = 'every delivery failed for 5 days';
+        disable('every delivery failed for 5 days');
       } else {
-        const scheduled = job.manual ? null : nextRetryDelay(attempt);
-        const asked = parseRetryAfter(result.retryAfter, finished);
+        const scheduled = a.job.manual ? null : nextRetryDelay(a.attempt);
+        const asked = parseRetryAfter(result.retryAfter, a.finished);
         retryInMs = scheduled === null ? null : Math.max(scheduled, asked ?? 0);
         outcome = retryInMs === null ? 'failed' : 'retry';
       }
     }
     const error = ok ? null : (result.error ?? `HTTP ${result.status ?? '?'}`);
-    const finishedIso = finished.toISOString();
-    const nextAt = retryInMs === null ? null : new Date(finished.getTime() + retryInMs).toISOString();
-
-    await ctx.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('webhook_attempts')
-        .values({
-          delivery_id: delivery.id,
-          attempt,
-          started_at: started.toISOString(),
-          finished_at: finishedIso,
-          duration_ms: result.durationMs,
-          request_headers: JSON.stringify(headers),
-          response_status: result.status ?? null,
-          outcome,
-          error,
-        })
-        .execute();
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({
-          state: outcome === 'success' ? 'succeeded' : outcome === 'retry' ? 'pending' : 'failed',
-          attempts: attempt,
-          last_status: result.status ?? null,
-          last_error: error,
-          next_attempt_at: nextAt,
-          completed_at: outcome === 'retry' ? null : finishedIso,
-          updated_at: finishedIso,
-        })
-        .where('id', '=', delivery.id)
-        .execute();
-      await updateEndpointHealth(trx, endpoint, ok, started, disableReason, finished);
+    const finishedIso = a.finished.toISOString();
+    const nextAt = retryInMs === null ? null : new Date(a.finished.getTime() + retryInMs);
+    attemptRows.push({
+      delivery_id: a.delivery.id,
+      attempt: a.attempt,
+      started_at: a.started.toISOString(),
+      finished_at: finishedIso,
+      duration_ms: result.durationMs,
+      request_headers: JSON.stringify(a.headers),
+      response_status: result.status ?? null,
+      outcome,
+      error,
     });
-    if (retryInMs !== null) throw new RetryLater(retryInMs, `attempt ${attempt} failed: ${error}`);
-  };
-}
-
-async function updateEndpointHealth(
-  trx: Executor,
-  endpoint: EndpointRow,
-  ok: boolean,
-  started: Date,
-  disableReason: string | null,
-  now: Date,
-): Promise<void> {
-  if (ok) {
-    if (endpoint.failing_since !== null) {
-      await trx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
+    if (outcome === 'success') {
+      // Successes are the bulk: one UPDATE per status and attempt number for the whole batch.
+      const key = `${a.attempt}:${result.status}`;
+      const group = successes.get(key) ?? { attempt: a.attempt, status: result.status!, ids: [], completedAt: finishedIso };
+      group.ids.push(a.delivery.id);
+      if (finishedIso > group.completedAt) group.completedAt = finishedIso;
+      successes.set(key, group);
+      continue;
     }
-    return;
-  }
-  if (endpoint.failing_since === null) {
-    // Only the first failure of a run sets it; a success in between (another worker) resets it.
     await trx
-      .updateTable('webhook_endpoints')
-      .set({ failing_since: started.toISOString() })
-      .where('id', '=', endpoint.id)
-      .where('failing_since', 'is', null)
+      .updateTable('webhook_deliveries')
+      .set({
+        state: outcome === 'retry' ? 'pending' : 'failed',
+        attempts: a.attempt,
+        last_status: result.status ?? null,
+        last_error: error,
+        next_attempt_at: nextAt?.toISOString() ?? null,
+        completed_at: outcome === 'retry' ? null : finishedIso,
+        updated_at: finishedIso,
+      })
+      .where('id', '=', a.delivery.id)
+      .execute();
+    if (nextAt) await enqueueAttempts(ctx, trx, { deliveryIds: [a.delivery.id], after: a.attempt }, Math.max(0, nextAt.getTime() - now.getTime()));
+  }
+  for (const g of successes.values()) {
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ state: 'succeeded', attempts: g.attempt, last_status: g.status, last_error: null, next_attempt_at: null, completed_at: g.completedAt, updated_at: g.completedAt })
+      .where('id', 'in', g.ids)
       .execute();
   }
-  if (disableReason !== null) {
-    await disableEndpoint(trx, endpoint.id, disableReason, now);
+  await trx.insertInto('webhook_attempts').values(attemptRows).execute();
+  for (const e of touched) {
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: e.failing_since, enabled: e.enabled, disabled_reason: e.disabled_reason, disabled_at: e.disabled_at, updated_at: e.updated_at })
+      .where('id', '=', e.id)
+      .execute();
+  }
+  for (const { endpoint, reason } of notices) {
     await recordNotice(
       trx,
       'webhook_endpoint_disabled',
-      `Webhook endpoint ${endpoint.url} was disabled: ${disableReason}.`,
-      { endpoint_id: endpoint.id, url: endpoint.url, reason: disableReason },
+      `Webhook endpoint ${endpoint.url} was disabled: ${reason}.`,
+      { endpoint_id: endpoint.id, url: endpoint.url, reason },
       now,
     );
   }
