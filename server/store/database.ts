@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { withStatementCache } from './statement-cache.js';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { isPostgres } from './migrations/helpers.js';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations/index.js';
 
@@ -28,7 +30,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
 /** Brings the schema up to date; safe to run on every start. */
