@@ -286,6 +286,8 @@ export async function runMrz(input: GreyPlane, today: Date): Promise<MrzResult> 
   const lineHeight = heights[heights.length >> 1]!;
   for (const [top, bottom] of attempts) {
     const text = await ocrBand(g, top, bottom, lineHeight);
+    // An MRZ always has filler '<'s; without any, the lowest lines are ordinary text: stop.
+    if (!text.includes('<')) break;
     const lines = pickMrzLines(text);
     if (!lines) continue;
     const corrected = correctMrz(lines);

@@ -1,0 +1,203 @@
+/**
+ * The document pipeline: input checks → quality → barcode / MRZ / OCR / faces (in parallel;
+ * tesseract runs in its own worker threads) → tamper and screen checks → field merge → the
+ * spec's `content`. Nothing is invented: a stage that finds nothing leaves its fields out.
+ */
+import { AnalysisInputError } from './errors.js';
+import { prepareInput, type PreparedInput } from './input.js';
+import { fitRaster, toGrey, type Raster } from './raster.js';
+import { compareAddress, documentAddress } from './stages/address.js';
+import type { ProcessorField } from './stages/aamva.js';
+import { runBarcode } from './stages/barcode.js';
+import { runDlp } from './stages/dlp.js';
+import { classifyDocument } from './stages/doc-type.js';
+import { editorSoftware, exifEntries } from './stages/exif.js';
+import { annotateFace, detectFaces, faceSimilarity, type DetectedFace } from './stages/face.js';
+import { fileFacts } from './stages/file-facts.js';
+import { runMrz } from './stages/mrz.js';
+import { matchName } from './stages/name-match.js';
+import { runOcr } from './stages/ocr.js';
+import { printedFields } from './stages/printed-fields.js';
+import { assessQuality, qualityReason } from './stages/quality.js';
+import { detectRecapture } from './stages/recapture.js';
+import { decideSelfie, SELFIE_MATCH_THRESHOLD, type FrameFaces } from './stages/selfie.js';
+import { detectPastedRegions } from './stages/tamper.js';
+import type { AnalyseDocumentInput, AnalyseDocumentOptions, AnalyseSelfieInput, AnalyseSelfieOptions, DocumentAnalysis, DocumentContent, SelfieResult } from './types.js';
+
+async function timed<T>(timings: Record<string, number>, name: string, fn: () => Promise<T> | T): Promise<T> {
+  const t = performance.now();
+  try {
+    return await fn();
+  } finally {
+    timings[name] = Math.round(performance.now() - t);
+  }
+}
+
+/** Merges field sources; earlier sources win (barcode and MRZ are checksummed, OCR is not). */
+function mergeFields(...sources: Record<string, ProcessorField>[]): Record<string, ProcessorField> {
+  const out: Record<string, ProcessorField> = {};
+  for (const src of sources) for (const [k, v] of Object.entries(src)) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+function scaleBox(face: DetectedFace, sx: number, sy: number): { x1: number; x2: number; y1: number; y2: number } {
+  const [x, y, w, h] = face.box;
+  return { x1: Math.round(x * sx), y1: Math.round(y * sy), x2: Math.round((x + w) * sx), y2: Math.round((y + h) * sy) };
+}
+
+/**
+ * Analyses one document image (JPG, PNG or PDF). Returns `Failed` with a reason for refused
+ * input, poor quality, or an MRZ whose check digits fail after correction.
+ */
+export async function analyseDocument(input: AnalyseDocumentInput, options: AnalyseDocumentOptions = {}): Promise<DocumentAnalysis> {
+  const timings: Record<string, number> = {};
+  const started = performance.now();
+  const receivedAt = options.receivedAt ?? new Date();
+  const today = options.today ?? new Date();
+  let prepared: PreparedInput;
+  try {
+    prepared = await timed(timings, 'input', () => prepareInput(input.bytes));
+  } catch (err: unknown) {
+    if (err instanceof AnalysisInputError) {
+      return { status: 'Failed', reason: err.message, failure_code: err.code, doc_type: null, content: null, derivative: null, derivative_type: 'image/jpeg', portrait_embedding: null, timings };
+    }
+    throw err;
+  }
+  const facts = await timed(timings, 'file_facts', () => fileFacts(prepared.original, prepared.mediaType, prepared.extension, input.originalName, receivedAt));
+  const exif = exifEntries(prepared.exif);
+  const editor = editorSoftware(prepared.exif);
+  const content: DocumentContent = {
+    ...facts,
+    mrz_data: [],
+    exif_data: exif,
+    valid_address: [],
+    valid_user_address: [],
+    ai_analysis: {},
+    dlp_analysis: { info_types: [] },
+    document_processor: {},
+  };
+  const base = { derivative: prepared.derivative, derivative_type: 'image/jpeg' as const };
+
+  const quality = await timed(timings, 'quality', () => assessQuality(prepared.raster));
+  if (!quality.ok) {
+    timings['total'] = Math.round(performance.now() - started);
+    return { status: 'Failed', reason: qualityReason(quality.issues), failure_code: quality.issues[0]!, doc_type: null, content, ...base, portrait_embedding: null, timings };
+  }
+
+  const work: Raster = await timed(timings, 'downscale', () => fitRaster(prepared.raster, 2000));
+  const grey = toGrey(work);
+  // OCR and MRZ run in tesseract's worker threads; barcode and faces on this thread meanwhile.
+  // A licence back with an AAMVA barcode has no MRZ: the MRZ search is skipped then.
+  const codes = (async () => {
+    const barcode = await timed(timings, 'barcode', () => runBarcode(grey, today));
+    const mrz = barcode.aamva ? { found: false, fields: {} } : await timed(timings, 'mrz', () => runMrz(grey, today));
+    return { barcode, mrz };
+  })();
+  const [ocr, { barcode, mrz }, faces] = await Promise.all([
+    timed(timings, 'ocr', () => runOcr(grey)),
+    codes,
+    timed(timings, 'faces', () => detectFaces(work)),
+  ]);
+  const tamper = await timed(timings, 'tamper', () => detectPastedRegions(grey));
+  const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster));
+
+  const printed = printedFields(ocr, today);
+  content.document_processor = mergeFields(barcode.fields, mrz.fields, printed);
+  if (mrz.data) content.mrz_data = [mrz.data];
+  const type = classifyDocument({
+    ...(mrz.data ? { mrz: { format: mrz.data.format, documentCode: mrz.data.fields['documentCode'] } } : {}),
+    ...(barcode.aamva ? { aamvaSubfile: barcode.aamva.subfile } : {}),
+    text: ocr.text,
+  });
+  content.doc_type = type.doc_type;
+  content.doc_type_id = type.doc_type_id;
+  content.photoshopped = editor !== null || tamper.suspicious;
+  content.ai_analysis.internet_detection = recapture.screen;
+  content.ai_analysis.internet_detection_location = { guess_labels: [...recapture.labels] };
+
+  const user = options.user;
+  content.dlp_analysis.info_types = runDlp(
+    ocr.lines.map((l) => l.text),
+    { ...(user?.firstName ? { firstName: user.firstName } : {}), ...(user?.lastName ? { lastName: user.lastName } : {}) },
+  );
+  if (user?.firstName && user.lastName) {
+    const full = content.document_processor['Full Name']?.value;
+    const nm = matchName({ firstName: user.firstName, lastName: user.lastName }, typeof full === 'string' ? full : null, ocr.text);
+    if (nm) content.ai_analysis.name_match = nm;
+  }
+  const address = documentAddress(content.document_processor);
+  if (address) {
+    content.valid_address = [address];
+    if (user?.address) content.valid_user_address = [compareAddress(user.address, address)];
+  }
+
+  let portraitEmbedding: number[] | null = null;
+  const portrait = faces[0];
+  if (portrait) {
+    content.face_annotation = annotateFace(portrait, work);
+    const sx = prepared.decodedWidth / work.width;
+    const sy = prepared.decodedHeight / work.height;
+    content.document_processor['Portrait Position'] = { value: scaleBox(portrait, sx, sy), confidence: Math.round(portrait.score * 100) };
+    portraitEmbedding = portrait.embedding ? [...portrait.embedding] : null;
+  }
+  if (options.selfie) {
+    const selfieFaces = await timed(timings, 'selfie', async () => detectFaces((await prepareInput(options.selfie!)).raster));
+    const s = selfieFaces[0];
+    if (s?.embedding && portraitEmbedding) {
+      content.ai_analysis.selfie_check = (await faceSimilarity(s.embedding, portraitEmbedding)) >= SELFIE_MATCH_THRESHOLD;
+    }
+  }
+
+  timings['total'] = Math.round(performance.now() - started);
+  if (mrz.data && !mrz.data.valid) {
+    return {
+      status: 'Failed',
+      reason: `MRZ check failed: ${mrz.data.failing_checks.join(', ')}`,
+      failure_code: 'MRZ_CHECK_FAILED',
+      doc_type: type.doc_type,
+      content,
+      ...base,
+      portrait_embedding: portraitEmbedding,
+      timings,
+    };
+  }
+  return { status: 'Success', reason: null, failure_code: null, doc_type: type.doc_type, content, ...base, portrait_embedding: portraitEmbedding, timings };
+}
+
+/**
+ * The selfie (and liveness) method: detects the face in the selfie and each frame, compares
+ * with the reference portrait, checks the challenges and the anti-spoofing scores, and decides
+ * complete / review / rejected with reasons.
+ */
+export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseSelfieOptions = {}): Promise<SelfieResult> {
+  const timings: Record<string, number> = {};
+  let selfieInput: PreparedInput;
+  try {
+    selfieInput = await timed(timings, 'input', () => prepareInput(input.selfie));
+  } catch (err: unknown) {
+    if (err instanceof AnalysisInputError) return { decision: 'rejected', reasons: ['NO_FACE'], challenges: [], derivative: null, embedding: null, timings };
+    throw err;
+  }
+  const selfie = await timed(timings, 'selfie_faces', () => detectFaces(selfieInput.raster));
+  let reference: DetectedFace | undefined;
+  if (options.referenceEmbedding) {
+    reference = { box: [0, 0, 0, 0], score: 1, emotions: {}, turn: 0, embedding: options.referenceEmbedding };
+  } else if (options.referenceDocument) {
+    const doc = await prepareInput(options.referenceDocument);
+    reference = (await timed(timings, 'reference_faces', () => detectFaces(doc.raster)))[0];
+  }
+  const frames: { challenge: SelfieFrameChallenge; faces: FrameFaces }[] = [];
+  for (const [i, frame] of (input.frames ?? []).entries()) {
+    const prepared = await prepareInput(frame.bytes);
+    frames.push({ challenge: frame.challenge, faces: await timed(timings, `frame_${i}`, () => detectFaces(prepared.raster)) });
+  }
+  const decision = await decideSelfie({
+    selfie,
+    ...(reference ? { reference } : {}),
+    frames,
+    ...(options.requireReference !== undefined ? { requireReference: options.requireReference } : {}),
+  });
+  return { ...decision, derivative: selfieInput.derivative, embedding: selfie[0]?.embedding ? [...selfie[0].embedding] : null, timings };
+}
+
+type SelfieFrameChallenge = NonNullable<AnalyseSelfieInput['frames']>[number]['challenge'];

@@ -1,0 +1,65 @@
+/**
+ * Task handler run inside the pool's worker threads. Each thread loads the engines once
+ * (first task or `warmup`) and keeps them for its lifetime.
+ */
+import { getFaceEngine, getTesseract, getZxing } from './engines.js';
+import { analyseDocument, analyseSelfie } from './pipeline.js';
+import type { AnalyseDocumentOptions, AnalyseSelfieOptions, DocumentAnalysis, LivenessChallenge, SelfieResult, UserClaims } from './types.js';
+
+/** Tasks as they cross the thread boundary (Buffers arrive as Uint8Arrays). */
+export type PoolTask =
+  | { kind: 'warmup' }
+  | {
+      kind: 'document';
+      bytes: Uint8Array;
+      originalName?: string;
+      receivedAt?: number;
+      today?: number;
+      user?: UserClaims;
+      selfie?: Uint8Array;
+    }
+  | {
+      kind: 'selfie';
+      selfie: Uint8Array;
+      frames?: { bytes: Uint8Array; challenge: LivenessChallenge }[];
+      referenceEmbedding?: number[];
+      referenceDocument?: Uint8Array;
+      requireReference?: boolean;
+    };
+
+export type PoolResult = { kind: 'warmup'; ms: number } | { kind: 'document'; result: DocumentAnalysis } | { kind: 'selfie'; result: SelfieResult };
+
+const buf = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+
+/** Runs one task. */
+export async function runTask(task: PoolTask): Promise<PoolResult> {
+  switch (task.kind) {
+    case 'warmup': {
+      const t = performance.now();
+      await Promise.all([getZxing(), getTesseract('mrz'), getTesseract('text'), getFaceEngine()]);
+      return { kind: 'warmup', ms: Math.round(performance.now() - t) };
+    }
+    case 'document': {
+      const options: AnalyseDocumentOptions = {
+        ...(task.receivedAt !== undefined ? { receivedAt: new Date(task.receivedAt) } : {}),
+        ...(task.today !== undefined ? { today: new Date(task.today) } : {}),
+        ...(task.user ? { user: task.user } : {}),
+        ...(task.selfie ? { selfie: buf(task.selfie) } : {}),
+      };
+      const result = await analyseDocument({ bytes: buf(task.bytes), ...(task.originalName !== undefined ? { originalName: task.originalName } : {}) }, options);
+      return { kind: 'document', result };
+    }
+    case 'selfie': {
+      const options: AnalyseSelfieOptions = {
+        ...(task.referenceEmbedding ? { referenceEmbedding: task.referenceEmbedding } : {}),
+        ...(task.referenceDocument ? { referenceDocument: buf(task.referenceDocument) } : {}),
+        ...(task.requireReference !== undefined ? { requireReference: task.requireReference } : {}),
+      };
+      const result = await analyseSelfie(
+        { selfie: buf(task.selfie), ...(task.frames ? { frames: task.frames.map((f) => ({ bytes: buf(f.bytes), challenge: f.challenge })) } : {}) },
+        options,
+      );
+      return { kind: 'selfie', result };
+    }
+  }
+}
