@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
@@ -33,6 +32,7 @@ import { verificationRoutes } from './http/verifications/routes.js';
 import { requestLogSerializer } from './links/log-redaction.js';
 import { registerNotifyWorker } from './notify/worker.js';
 import { sendersFromConfig } from './notify/senders.js';
+import { OnlyQueues } from './queue/only-queues.js';
 import { TableQueue } from './queue/table-queue.js';
 import { adminRoutes } from './http/admin/routes.js';
 import { logoRoute, pageRoutes } from './http/admin/dashboard/index.js';
@@ -51,6 +51,8 @@ export interface BuildOptions {
   blobs?: BlobStore;
   limiterFactory?: LimiterFactory;
   logger?: FastifyServerOptions['logger'];
+  /** Work only on these queues (`verity worker --queues`); all when undefined. */
+  queues?: readonly string[] | undefined;
 }
 
 export interface Verity {
@@ -82,7 +84,8 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
 
   // Embedded defaults unless the configuration (or the caller) chooses PostgreSQL, Redis, S3.
   const adapters = await openAdapters({ ...options, config, clock, log: app.log });
-  const { db, queue } = adapters;
+  const { db } = adapters;
+  const queue: Queue = options.queues ? new OnlyQueues(adapters.queue, new Set(options.queues)) : adapters.queue;
   await withStartupLock(db, async () => {
     await migrateToLatest(db);
     await seedDefaults(db, clock);
@@ -147,7 +150,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       workersStarted = true;
       // Only the single embedded process may take back `active` rows at once; processes sharing
       // PostgreSQL wait for the lease of a dead worker to run out instead.
-      if (queue instanceof TableQueue && !config.databaseUrl) await queue.recoverAbandoned();
+      if (adapters.queue instanceof TableQueue && !config.databaseUrl) await adapters.queue.recoverAbandoned();
       webhooks.start();
       await queue.start();
     },

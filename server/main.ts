@@ -1,15 +1,17 @@
+import { parseArgs } from 'node:util';
 import { buildVerity, type Verity } from './app.js';
 import { generatePassword, hashPassword } from './auth/passwords.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { operatorCommands } from './cli/operator.js';
 import { processIo, UsageError, type CliIo } from './cli/io.js';
-import { migrateToLatest, openDatabase } from './store/database.js';
+import { OnlyQueues } from './queue/only-queues.js';
+import { migrateToLatest, openDatabase, withStartupLock } from './store/database.js';
 
 const USAGE = `Usage: verity <command>
 
   start                      API and in-process workers (what \`npm start\` runs)
-  serve                      API only
-  worker                     workers only
+  serve                      API only (scale-out: many of these behind a load balancer)
+  worker [--queues a,b]      workers only, optionally only some queues
   migrate                    bring the database schema up to date
   keys create --name NAME [--rate-per-second N --rate-per-minute N] | keys list | keys revoke ID
   templates create --name tmpl_xxx --methods email,phone,document_id,... | templates list
@@ -23,10 +25,13 @@ async function ensureFirstAdmin(verity: Verity, config: Config, io: CliIo): Prom
   if (existing) return;
   const password = generatePassword();
   const email = 'admin@localhost';
-  await db
+  // Several processes may start at once on one database: only the one whose insert lands tells.
+  const inserted = await db
     .insertInto('admins')
     .values({ email, password_hash: await hashPassword(password), created_at: clock.now().toISOString() })
-    .execute();
+    .onConflict((oc) => oc.column('email').doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
   io.out('');
   io.out('  Verity is set up. This is shown only once:');
   io.out(`    Admin sign-in:  ${config.baseUrl}/admin   e-mail ${email}   password ${password}`);
@@ -35,8 +40,19 @@ async function ensureFirstAdmin(verity: Verity, config: Config, io: CliIo): Prom
   io.out('');
 }
 
-async function runServer(config: Config, io: CliIo, mode: 'start' | 'serve' | 'worker'): Promise<number> {
-  const verity = await buildVerity({ config });
+async function runServer(config: Config, io: CliIo, mode: 'start' | 'serve' | 'worker', args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { queues: { type: 'string' } }, strict: true });
+  if (values.queues !== undefined && mode !== 'worker') throw new UsageError('--queues is for `verity worker`');
+  const queues = values.queues?.split(',').map((q) => q.trim()).filter(Boolean);
+  const verity = await buildVerity({ config, queues });
+  const only = verity.ctx.queue;
+  if (queues && only instanceof OnlyQueues) {
+    const unknown = queues.filter((q) => !only.offered.has(q));
+    if (unknown.length > 0) {
+      await verity.close();
+      throw new UsageError(`Unknown queue: ${unknown.join(', ')} (known: ${[...only.offered].sort().join(', ')})`);
+    }
+  }
   await ensureFirstAdmin(verity, config, io);
   if (mode !== 'worker') await verity.app.listen({ port: config.port, host: config.host });
   if (mode !== 'serve') await verity.startWorkers();
@@ -59,10 +75,10 @@ export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.Pr
       return command ? 0 : 1;
     }
     const config = loadConfig(env);
-    if (command === 'start' || command === 'serve' || command === 'worker') return await runServer(config, io, command);
+    if (command === 'start' || command === 'serve' || command === 'worker') return await runServer(config, io, command, args);
     if (command === 'migrate') {
       const db = await openDatabase(config);
-      await migrateToLatest(db);
+      await withStartupLock(db, () => migrateToLatest(db));
       await db.destroy();
       io.out('Database is up to date.');
       return 0;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
+import { isPostgres } from '../store/migrations/helpers.js';
 import type { Db, Executor } from '../store/database.js';
 import type { JobRow } from '../store/schema.js';
 import {
@@ -155,7 +156,7 @@ export class TableQueue implements Queue {
     const now = this.clock.now();
     const nowIso = now.toISOString();
     const lease = new Date(now.getTime() + leaseMs).toISOString();
-    const due = this.db
+    let due = this.db
       .selectFrom('jobs')
       .select('id')
       .where('queue', '=', queue)
@@ -167,6 +168,9 @@ export class TableQueue implements Queue {
       )
       .orderBy('run_at')
       .limit(limit);
+    // PostgreSQL: two claimers must not both take a row the other is claiming (READ COMMITTED
+    // would let the second UPDATE take it once the first commits); SKIP LOCKED passes over it.
+    if (isPostgres(this.db)) due = due.forUpdate().skipLocked();
     return this.db
       .updateTable('jobs')
       .set({ state: 'active', attempts: sql`attempts + 1`, locked_until: lease })

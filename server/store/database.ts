@@ -42,3 +42,23 @@ export async function migrateToLatest(db: Db): Promise<void> {
     throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}`, { cause: error });
   }
 }
+
+/** An arbitrary constant naming the PostgreSQL advisory lock that serialises start-up work. */
+const STARTUP_LOCK = 7_262_001;
+
+/**
+ * Runs start-up work (migrations, default data) in one process at a time. On PostgreSQL many API
+ * and worker processes may boot at once against one database; an advisory lock held on one
+ * connection makes the others wait and then find the work done. SQLite is one process: run it.
+ */
+export async function withStartupLock<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return work();
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${STARTUP_LOCK})`.execute(conn);
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${STARTUP_LOCK})`.execute(conn);
+    }
+  });
+}

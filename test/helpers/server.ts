@@ -5,6 +5,7 @@ import { buildVerity, type BuildOptions, type Verity } from '../../server/app.js
 import { ManualClock, type Clock } from '../../server/clock.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createApiKey } from '../../server/store/api-keys-repo.js';
+import { acquireDatabase, dropRedisPrefix, releaseDatabase, scratchRedisUrl, type ScratchDatabase } from './postgres.js';
 
 export interface TestServer {
   verity: Verity;
@@ -61,11 +62,24 @@ export interface TestServerOptions extends Partial<Omit<BuildOptions, 'config'>>
 
 /**
  * A real Verity on a random loopback port with its own data dir, for tests that go through HTTP.
- * Set VERITY_TEST_DATABASE_URL / VERITY_TEST_REDIS_URL to run the same tests on the scale-out adapters.
+ * Set VERITY_TEST_DATABASE_URL / VERITY_TEST_REDIS_URL to run the same tests on the scale-out adapters
+ * (`npm run test:server:scale`): each server then gets a database of its own on that PostgreSQL
+ * (emptied and reused within a worker process, dropped at the end of the run) and a Redis key
+ * prefix of its own (deleted on close).
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'verity-test-'));
   const clock = options.clock ?? new ManualClock(new Date());
+  // The scale-out switch: a fresh database and a Redis key prefix of this server's own.
+  const scale: Record<string, string> = {};
+  let database: ScratchDatabase | undefined;
+  const adminUrl = process.env.VERITY_TEST_DATABASE_URL;
+  if (adminUrl && options.env?.VERITY_DATABASE_URL === undefined && !options.db) {
+    database = await acquireDatabase(adminUrl);
+    scale.VERITY_DATABASE_URL = database.url;
+  }
+  const redisUrl = process.env.VERITY_TEST_REDIS_URL;
+  if (redisUrl && options.env?.VERITY_REDIS_URL === undefined) scale.VERITY_REDIS_URL = scratchRedisUrl(redisUrl);
   const config = loadConfig({
     VERITY_DATA_DIR: dataDir,
     PORT: '0',
@@ -73,9 +87,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     VERITY_SECRET: 'test-secret-'.padEnd(48, 'x'),
     VERITY_ALLOW_PRIVATE_WEBHOOKS: 'true',
     VERITY_LOG_LEVEL: 'silent',
+    ...scale,
     ...options.env,
   });
-  const verity = await buildVerity({ ...options, config, clock, logger: false });
+  let verity: Verity;
+  try {
+    verity = await buildVerity({ ...options, config, clock, logger: false });
+  } catch (error: unknown) {
+    if (database) await releaseDatabase(database);
+    throw error;
+  }
   await verity.app.listen({ port: 0, host: '127.0.0.1' });
   if (options.workers !== false) await verity.startWorkers();
   const address = verity.app.server.address();
@@ -117,7 +138,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     apiKey,
     api,
     async close() {
-      await verity.close();
+      try {
+        await verity.close();
+      } finally {
+        if (database) await releaseDatabase(database);
+        if (scale.VERITY_REDIS_URL) await dropRedisPrefix(scale.VERITY_REDIS_URL);
+      }
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,7 @@
-import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
+import { PostgresAdapter, type CreateTableBuilder, type DialectAdapter, type Kysely } from 'kysely';
 
-export function isPostgres(db: Kysely<unknown>): boolean {
+/** True on PostgreSQL; takes any Kysely instance or transaction, whatever its table types. */
+export function isPostgres(db: { getExecutor(): { readonly adapter: DialectAdapter } }): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 

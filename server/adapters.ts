@@ -1,0 +1,152 @@
+import { access, constants } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { Redis } from 'ioredis';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { LocalBlobStore } from './blobs/local-blob-store.js';
+import { S3BlobStore } from './blobs/s3-blob-store.js';
+import type { BlobStore } from './blobs/blob-store.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { ReadinessCheck } from './http/health/routes.js';
+import { memoryLimiterFactory, type LimiterFactory } from './http/rate-limit.js';
+import { addQueueDepthSource } from './metrics/metrics.js';
+import { BullMqQueue } from './queue/bullmq-queue.js';
+import type { Queue } from './queue/queue.js';
+import { TableQueue, type Logger } from './queue/table-queue.js';
+import { openDatabase, type Db } from './store/database.js';
+
+/** The adapters one Verity runs on, chosen from the configuration (or handed in by a caller). */
+export interface Adapters {
+  db: Db;
+  queue: Queue;
+  blobs: BlobStore;
+  limiterFactory: LimiterFactory;
+  /** What `/readyz` checks. */
+  checks: ReadinessCheck[];
+  /** Closes what the adapters opened besides the database (Redis connections, S3 client). */
+  close(): Promise<void>;
+}
+
+export interface RedisLocation {
+  /** The URL ioredis connects to (our own `prefix` parameter removed). */
+  url: string;
+  /** Prefix of every key Verity writes (BullMQ queues, rate-limit counters). */
+  prefix: string;
+}
+
+/**
+ * `VERITY_REDIS_URL=redis://[user:pass@]host:6379[/db][?prefix=name]`: `prefix` (default `verity`)
+ * namespaces every key, so several deployments (or test servers) can share one Redis.
+ */
+export function parseRedisUrl(redisUrl: string): RedisLocation {
+  const url = new URL(redisUrl);
+  const prefix = url.searchParams.get('prefix') ?? 'verity';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(prefix)) throw new Error('The prefix of VERITY_REDIS_URL may only use letters, digits, _ . -');
+  url.searchParams.delete('prefix');
+  return { url: url.toString(), prefix };
+}
+
+export interface AdapterChoice {
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  /** Adapters the caller chose itself win over the configuration. */
+  db?: Db | undefined;
+  queue?: Queue | undefined;
+  blobs?: BlobStore | undefined;
+  limiterFactory?: LimiterFactory | undefined;
+}
+
+/**
+ * Embedded default: SQLite in the data dir, the table queue, blobs under `data/blobs`, in-memory
+ * limits. `VERITY_DATABASE_URL` switches to PostgreSQL, `VERITY_REDIS_URL` to BullMQ and Redis
+ * limits, `VERITY_BLOB_URL` to an S3-compatible store; each independently of the others.
+ */
+export async function openAdapters(choice: AdapterChoice): Promise<Adapters> {
+  const { config, clock, log } = choice;
+  const closers: (() => Promise<void> | void)[] = [];
+  const checks: ReadinessCheck[] = [];
+
+  const db = choice.db ?? (await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
+  checks.push({ name: 'database', check: async () => void (await sql`select 1`.execute(db)) });
+
+  let queue = choice.queue;
+  let limiterFactory = choice.limiterFactory;
+  if (config.redisUrl && (!queue || !limiterFactory)) {
+    const location = parseRedisUrl(config.redisUrl);
+    // BullMQ needs commands that wait out a reconnect (maxRetriesPerRequest: null).
+    const queueConnection = new Redis(location.url, { maxRetriesPerRequest: null, lazyConnect: true });
+    // The limiter must answer at once, never queue behind a lost connection.
+    const limitConnection = new Redis(location.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+    queueConnection.on('error', (err) => log.error({ err }, 'redis connection error'));
+    limitConnection.on('error', (err) => log.error({ err }, 'redis connection error'));
+    await Promise.all([queueConnection.connect(), limitConnection.connect()]);
+    closers.push(async () => {
+      await Promise.allSettled([queueConnection.quit(), limitConnection.quit()]);
+    });
+    checks.push({ name: 'redis', check: async () => void (await limitConnection.ping()) });
+    if (!queue) {
+      const bull = new BullMqQueue(db, clock, log, { connection: queueConnection, prefix: location.prefix });
+      closers.push(addQueueDepthSource(() => bull.depths()));
+      queue = bull;
+    }
+    limiterFactory ??= (points, duration, keyPrefix) =>
+      new RateLimiterRedis({ storeClient: limitConnection, points, duration, keyPrefix: `${location.prefix}:${keyPrefix}` });
+  }
+  if (!queue) {
+    const table = new TableQueue(db, clock, log);
+    queue = table;
+    closers.push(addQueueDepthSource(() => tableQueueDepths(db, clock)));
+  }
+
+  let blobs = choice.blobs;
+  if (!blobs && config.blobUrl) {
+    const s3 = S3BlobStore.fromUrl(config.blobUrl);
+    checks.push({ name: 'blobs', check: () => s3.check() });
+    closers.push(() => s3.close());
+    blobs = s3;
+  }
+  if (!blobs) {
+    const root = join(config.dataDir, 'blobs');
+    blobs = new LocalBlobStore(root);
+    checks.push({ name: 'blobs', check: () => access(config.dataDir, constants.W_OK) });
+  }
+
+  return {
+    db,
+    queue,
+    blobs,
+    limiterFactory: limiterFactory ?? memoryLimiterFactory,
+    checks,
+    async close() {
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}
+
+/** Queue depths of the embedded queue: rows by state (waiting and due, waiting later, active). */
+async function tableQueueDepths(db: Db, clock: Clock): Promise<Record<string, { waiting: number; active: number; delayed: number }>> {
+  const nowIso = clock.now().toISOString();
+  const rows = await db
+    .selectFrom('jobs')
+    .select((eb) => [
+      'queue',
+      'state',
+      eb.fn.countAll<number | string>().as('n'),
+      eb.fn.sum<number | string>(eb.case().when('run_at', '>', nowIso).then(1).else(0).end()).as('later'),
+    ])
+    .where('state', 'in', ['waiting', 'active'])
+    .groupBy(['queue', 'state'])
+    .execute();
+  const out: Record<string, { waiting: number; active: number; delayed: number }> = {};
+  for (const r of rows) {
+    const d = (out[r.queue] ??= { waiting: 0, active: 0, delayed: 0 });
+    if (r.state === 'active') d.active += Number(r.n);
+    else {
+      d.delayed += Number(r.later);
+      d.waiting += Number(r.n) - Number(r.later);
+    }
+  }
+  return out;
+}
