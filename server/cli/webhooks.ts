@@ -158,6 +158,10 @@ export async function webhooksCommand({ ctx }: Verity, args: string[], io: CliIo
         out(d);
         return;
       }
+      case 'help':
+      case undefined:
+        io.out(`  ${WEBHOOKS_USAGE}`);
+        return;
       default:
         throw new UsageError(WEBHOOKS_USAGE);
     }
