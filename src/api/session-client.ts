@@ -249,7 +249,8 @@ export class SessionClient {
         method,
         headers,
         body: payload ?? null,
-        credentials: 'include',
+        // Cookies only on our own origin; across origins the session header is used (contract).
+        credentials: 'same-origin',
         signal: signal ?? null,
       });
     } catch (cause: unknown) {

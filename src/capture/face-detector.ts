@@ -18,6 +18,34 @@ export interface DetectedFace {
 /** Anything the detector can read a frame from. */
 export type FrameSource = HTMLVideoElement | HTMLCanvasElement | HTMLImageElement | ImageBitmap | OffscreenCanvas;
 
+/**
+ * Stops the usage logger inside @mediapipe/tasks-vision 1.1 from posting to Google's logging
+ * endpoint (it does so every minute and on close, with no option to turn it off). Nothing may
+ * leave the user's device but what they send to us. The logger is found by its shape (a `flush`
+ * method and a queue), since the bundle's property names are minified; once its `error` is set,
+ * its `flush()` drops everything. Returns how many loggers were silenced.
+ */
+export function silenceTelemetry(task: object): number {
+  let silenced = 0;
+  const seen = new Set<object>();
+  const visit = (value: unknown, depth: number): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value) || depth > 3) return;
+    seen.add(value);
+    const record = value as Record<string, unknown>;
+    if (typeof record.flush === 'function' && Array.isArray(record.i) && 'h' in record) {
+      record.error = new Error('telemetry disabled by Verity');
+      record.i = [];
+      if (record.h !== undefined) clearInterval(record.h as ReturnType<typeof setInterval>);
+      record.h = undefined;
+      silenced++;
+      return;
+    }
+    for (const key of Object.keys(record)) visit(record[key], depth + 1);
+  };
+  visit(task, 0);
+  return silenced;
+}
+
 /** The relative URLs of the assets under the asset base. */
 export const FACE_ASSETS = {
   wasmDir: 'mediapipe/wasm',
@@ -84,5 +112,10 @@ export async function loadFaceDetector(assetBase: string, runningMode: 'VIDEO' |
     runningMode,
     minDetectionConfidence: 0.5,
   });
+  if (silenceTelemetry(detector) === 0) {
+    // A tasks-vision update changed the logger's shape: refuse to run rather than phone home.
+    detector.close();
+    throw new Error('Could not disable the face detector library usage logging.');
+  }
   return new FaceDetection(detector);
 }

@@ -1,6 +1,7 @@
 import { ContextProvider } from '@lit/context';
 import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { styleMap } from 'lit/directives/style-map.js';
 import type { MethodResult, MethodView, SessionView } from '../../api/contract.js';
 import { SessionClient } from '../../api/session-client.js';
 import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
@@ -336,20 +337,21 @@ export class VerifyFlow extends LitElement {
     emit(this, 'verify-request-close', { source: 'close-button' });
   }
 
-  private brandingStyle(): string {
+  /** Branding as custom properties; set through the CSSOM (styleMap), which a strict CSP allows. */
+  private brandingStyle(): Record<string, string> {
     const b = this.session?.branding;
-    if (!this.applyBranding || !b) return '';
-    const parts: string[] = [];
-    if (b.primary_color) parts.push(`--verify-primary:${b.primary_color}`);
-    if (b.background_color) parts.push(`--verify-background:${b.background_color}`);
-    if (b.text_color) parts.push(`--verify-text:${b.text_color}`);
-    return parts.join(';');
+    if (!this.applyBranding || !b) return {};
+    const style: Record<string, string> = {};
+    if (b.primary_color) style['--verify-primary'] = b.primary_color;
+    if (b.background_color) style['--verify-background'] = b.background_color;
+    if (b.text_color) style['--verify-text'] = b.text_color;
+    return style;
   }
 
   protected override render() {
     const dir = directionOf(this.locale);
     return html`
-      <div part="base" class="flow" dir=${dir} lang=${this.locale} style=${this.brandingStyle()}>
+      <div part="base" class="flow" dir=${dir} lang=${this.locale} style=${styleMap(this.brandingStyle())}>
         ${this.renderHeader()}
         <main>${this.renderPhase()}</main>
         <div class="visually-hidden" role="status" aria-live="polite">${this.liveText()}</div>
@@ -415,7 +417,7 @@ export class VerifyFlow extends LitElement {
       <div part="progress" class="progress">
         <span>${msg(str`Step ${this.index + 1} of ${total}`, { id: 'flow.progress' })}</span>
         <div class="bar" role="progressbar" aria-label=${msg('Progress', { id: 'flow.progress-label' })} aria-valuemin="0" aria-valuemax=${total} aria-valuenow=${session.methods.filter(isMethodDone).length}>
-          <div class="fill" style="inline-size:${(100 * session.methods.filter(isMethodDone).length) / total}%"></div>
+          <div class="fill" style=${styleMap({ inlineSize: `${(100 * session.methods.filter(isMethodDone).length) / total}%` })}></div>
         </div>
       </div>
       <section part="step" class="step" aria-labelledby="step-title">

@@ -55,3 +55,28 @@ describe('face detection (tasks-vision FaceDetector, offline, patched BlazeFace)
     expect(detector.detectImage(canvas)).to.have.length(0);
   });
 });
+
+describe('face detection stays on the device', () => {
+  it('never calls out to the usage-logging endpoint, even on close', async function () {
+    this.timeout(60_000);
+    const calls: string[] = [];
+    const realFetch = window.fetch;
+    // A recording wrapper (restored below): the library logs through fetch.
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      calls.push(String(input instanceof Request ? input.url : input));
+      return realFetch(input, init);
+    };
+    try {
+      const local = await loadFaceDetector(ASSETS, 'IMAGE');
+      const canvas = document.createElement('canvas');
+      canvas.width = 320;
+      canvas.height = 240;
+      for (let i = 0; i < 5; i++) local.detectImage(canvas);
+      local.close();
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      window.fetch = realFetch;
+    }
+    expect(calls.filter((url) => !url.startsWith(location.origin))).to.deep.equal([]);
+  });
+});

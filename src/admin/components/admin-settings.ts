@@ -1,0 +1,245 @@
+import { css, html, nothing } from 'lit';
+import { styleMap } from 'lit/directives/style-map.js';
+import type { TemplatesAnswer } from '../api.js';
+import { adminStyles } from '../styles.js';
+import { AdminView } from './admin-view.js';
+
+interface Branding {
+  logo_url: string | null;
+  primary_color: string | null;
+  background_color: string | null;
+  text_color: string | null;
+}
+
+interface KnowledgeView {
+  ask: number;
+  pass_threshold: number;
+  max_attempts: number;
+  questions: { id: string; prompt: string; kind: string; choices: { id: string; label: string }[] | null; answers_stored: number }[];
+}
+
+/** The settings as `GET /admin/api/settings` answers them. */
+export interface SettingsView {
+  account_name: string;
+  default_completion_url: string | null;
+  custom_domain: string | null;
+  allowed_origins: string[];
+  link_lifetime_hours: number;
+  handoff_enabled: boolean;
+  default_locale: string | null;
+  allowed_countries: string[] | null;
+  branding: Branding;
+  knowledge: KnowledgeView | null;
+  signup: { enabled: boolean; template: string | null; ask_name: boolean; ask_phone: boolean };
+  retention: { images_days: number | null; unconfirmed_signup_days: number };
+}
+
+const lines = (text: string) => text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
+
+/**
+ * General settings, branding (logo upload, colours, live preview of the hosted page), self-signup,
+ * retention, knowledge questions and geolocation rules.
+ */
+export class AdminSettings extends AdminView {
+  // Static styles only (no inline style attributes: the page's CSP forbids them; styleMap sets properties through CSSOM).
+  static override styles = [
+    adminStyles,
+    css`
+      .preview-title {
+        font-weight: 600;
+        margin: 0.5rem 0;
+      }
+      .preview-step {
+        margin: 0 0 0.75rem;
+      }
+      .preview-button {
+        display: inline-block;
+        color: #fff;
+        padding: 0.4rem 0.9rem;
+        border-radius: 4px;
+      }
+    `,
+  ];
+  static override properties = { ...AdminView.properties, data: { state: true }, preview: { state: true }, templates: { state: true } };
+  declare data: SettingsView | undefined;
+  /** Branding as edited (before saving), for the live preview. */
+  declare preview: Branding | undefined;
+  declare templates: TemplatesAnswer | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+    void this.run(async () => {
+      this.templates = await this.client.get<TemplatesAnswer>('/admin/api/templates');
+    });
+  }
+
+  async load(): Promise<void> {
+    const res = await this.run(() => this.client.get<{ data: SettingsView }>('/admin/api/settings'));
+    if (res) {
+      this.data = res.data;
+      this.preview = { ...res.data.branding };
+    }
+  }
+
+  async #save(body: Record<string, unknown>, done: string): Promise<void> {
+    const res = await this.run(() => this.client.patch<{ data: SettingsView }>('/admin/api/settings', body), done);
+    if (res) {
+      this.data = res.data;
+      this.preview = { ...res.data.branding };
+    }
+  }
+
+  #general(e: SubmitEvent): void {
+    e.preventDefault();
+    const f = new FormData(e.target as HTMLFormElement);
+    void this.#save(
+      {
+        account_name: String(f.get('account_name')),
+        default_completion_url: String(f.get('default_completion_url')) || null,
+        custom_domain: String(f.get('custom_domain')) || null,
+        allowed_origins: lines(String(f.get('allowed_origins'))),
+        link_lifetime_hours: Number(f.get('link_lifetime_hours')),
+        handoff_enabled: f.get('handoff_enabled') === 'on',
+        default_locale: String(f.get('default_locale')) || null,
+      },
+      'General settings saved.',
+    );
+  }
+
+  #branding(e: SubmitEvent): void {
+    e.preventDefault();
+    const p = this.preview!;
+    void this.#save({ branding: { primary_color: p.primary_color, background_color: p.background_color, text_color: p.text_color } }, 'Branding saved.');
+  }
+
+  async #logo(e: Event): Promise<void> {
+    const file = (e.target as HTMLInputElement).files?.[0];
+    if (!file) return;
+    const res = await this.run(() => this.client.request<{ logo_url: string }>('POST', '/admin/api/branding/logo', file, { 'content-type': file.type || 'application/octet-stream' }), 'Logo uploaded.', 'logo');
+    if (res) await this.load();
+  }
+
+  #signup(e: SubmitEvent): void {
+    e.preventDefault();
+    const f = new FormData(e.target as HTMLFormElement);
+    void this.#save(
+      {
+        signup: { enabled: f.get('enabled') === 'on', template: String(f.get('template')) || null, ask_name: f.get('ask_name') === 'on', ask_phone: f.get('ask_phone') === 'on' },
+        retention: { images_days: f.get('images_days') ? Number(f.get('images_days')) : null, unconfirmed_signup_days: Number(f.get('unconfirmed_signup_days')) },
+      },
+      'Signup and retention saved.',
+    );
+  }
+
+  #geo(e: SubmitEvent): void {
+    e.preventDefault();
+    const list = lines(String(new FormData(e.target as HTMLFormElement).get('allowed_countries'))).map((c) => c.toUpperCase());
+    void this.#save({ allowed_countries: list.length ? list : null }, 'Geolocation rules saved.');
+  }
+
+  async #knowledge(e: SubmitEvent): Promise<void> {
+    e.preventDefault();
+    const f = new FormData(e.target as HTMLFormElement);
+    const questions = (this.data?.knowledge?.questions ?? []).map((q) => {
+      const answers = lines(String(f.get(`answers-${q.id}`) ?? ''));
+      return { id: q.id, prompt: String(f.get(`prompt-${q.id}`)), kind: q.kind, ...(q.choices ? { choices: q.choices } : {}), ...(answers.length ? { answers } : {}) };
+    });
+    const newPrompt = String(f.get('new-prompt') ?? '').trim();
+    if (newPrompt) {
+      questions.push({ id: `q${Date.now().toString(36)}`, prompt: newPrompt, kind: 'text', answers: lines(String(f.get('new-answers'))) });
+    }
+    const body = { questions, ask: Number(f.get('ask')), pass_threshold: Number(f.get('pass_threshold')), max_attempts: Number(f.get('max_attempts')) };
+    const res = await this.run(() => this.client.put<{ data: SettingsView }>('/admin/api/knowledge', body), 'Knowledge questions saved.');
+    if (res) this.data = res.data;
+  }
+
+  #colour(key: 'primary_color' | 'background_color' | 'text_color', label: string) {
+    return html`<label>${label} <input type="color" name=${key} .value=${this.preview?.[key] ?? '#1d4ed8'} @input=${(e: Event) => {
+      this.preview = { ...this.preview!, [key]: (e.target as HTMLInputElement).value };
+    }} /></label>`;
+  }
+
+  override render() {
+    const d = this.data;
+    if (!d) return html`<h1 tabindex="-1">Settings</h1><p>Loading…</p>${this.feedback()}`;
+    const p = this.preview!;
+    const k = d.knowledge;
+    return html`<h1 tabindex="-1">Settings</h1>
+      <h2 id="general">General</h2>
+      <form aria-labelledby="general" @submit=${this.#general}>
+        <label>Account name <input name="account_name" required .value=${d.account_name} /></label>
+        <label>Default completion URL <input name="default_completion_url" type="url" .value=${d.default_completion_url ?? ''} /></label>
+        <label>Custom domain for links <input name="custom_domain" type="url" placeholder="https://verify.example.com" .value=${d.custom_domain ?? ''} /></label>
+        <label>Customer origins allowed to embed the modal (one per line) <textarea name="allowed_origins" rows="3" .value=${d.allowed_origins.join('\n')}></textarea></label>
+        <label>Link lifetime (hours) <input name="link_lifetime_hours" type="number" min="1" max="720" .value=${String(d.link_lifetime_hours)} /></label>
+        <label>Default language
+          <select name="default_locale"><option value="">The browser's</option>${['en', 'es', 'fr', 'de', 'pt', 'ar'].map((l) => html`<option ?selected=${l === d.default_locale}>${l}</option>`)}</select>
+        </label>
+        <label class="inline"><input type="checkbox" name="handoff_enabled" ?checked=${d.handoff_enabled} /> Offer continuing on a phone (QR hand-off)</label>
+        <div><button type="submit">Save general settings</button></div>
+      </form>
+
+      <h2 id="branding">Branding</h2>
+      <form aria-labelledby="branding" @submit=${this.#branding}>
+        <label>Logo (PNG, JPEG or WebP) <input type="file" name="logo" accept="image/png,image/jpeg,image/webp" @change=${this.#logo} /></label>
+        <div class="row">${this.#colour('primary_color', 'Primary colour')}${this.#colour('background_color', 'Background')}${this.#colour('text_color', 'Text')}</div>
+        <div><button type="submit">Save branding</button></div>
+      </form>
+      <h3>Preview of the hosted page</h3>
+      <div class="preview" aria-label="Preview of the hosted page" role="group" style=${styleMap({ background: p.background_color ?? '#ffffff', color: p.text_color ?? '#14171f', padding: '1rem', border: '1px solid #d5d9e0', borderRadius: '8px', maxWidth: '24rem' })}>
+        ${p.logo_url ? html`<img src=${p.logo_url} alt=${`${d.account_name} logo`} height="40" />` : nothing}
+        <p class="preview-title">${d.account_name}: verify your identity</p>
+        <p class="preview-step">Step 1 of 2 · Email</p>
+        <span class="preview-button" style=${styleMap({ background: p.primary_color ?? '#1d4ed8' })}>Continue</span>
+      </div>
+
+      <h2 id="signup">Self-signup and retention</h2>
+      <form aria-labelledby="signup" @submit=${this.#signup}>
+        <label class="inline"><input type="checkbox" name="enabled" ?checked=${d.signup.enabled} /> People may sign up at <a href="/signup">/signup</a></label>
+        <label>Template for people who sign up
+          <select name="template"><option value="">Account default</option>${this.templates?.data.map((t) => html`<option value=${t.name} ?selected=${t.name === d.signup.template}>${t.label}</option>`) ?? nothing}</select>
+        </label>
+        <label class="inline"><input type="checkbox" name="ask_name" ?checked=${d.signup.ask_name} /> Ask for the name</label>
+        <label class="inline"><input type="checkbox" name="ask_phone" ?checked=${d.signup.ask_phone} /> Ask for a phone number</label>
+        <label>Keep captured images for (days; empty: until the user is deleted) <input name="images_days" type="number" min="1" .value=${d.retention.images_days === null ? '' : String(d.retention.images_days)} /></label>
+        <label>Delete unconfirmed signups after (days) <input name="unconfirmed_signup_days" type="number" min="1" .value=${String(d.retention.unconfirmed_signup_days)} /></label>
+        <div><button type="submit">Save signup and retention</button></div>
+      </form>
+
+      <h2 id="geo">Geolocation rules</h2>
+      <form aria-labelledby="geo" @submit=${this.#geo}>
+        <label>Allowed countries or regions (ISO codes such as DE, FR, or EU; empty: anywhere) <input name="allowed_countries" .value=${(d.allowed_countries ?? []).join(', ')} /></label>
+        <div><button type="submit">Save geolocation rules</button></div>
+      </form>
+
+      <h2 id="knowledge">Knowledge questions</h2>
+      <form aria-labelledby="knowledge" @submit=${this.#knowledge}>
+        ${(k?.questions ?? []).map(
+          (q) => html`<fieldset><legend>Question ${q.id}</legend>
+            <label>Question <input name=${`prompt-${q.id}`} .value=${q.prompt} required /></label>
+            <label>New accepted answers (comma separated; empty keeps the ${q.answers_stored} stored) <input name=${`answers-${q.id}`} autocomplete="off" /></label>
+          </fieldset>`,
+        )}
+        <fieldset><legend>Add a question</legend>
+          <label>Question <input name="new-prompt" /></label>
+          <label>Accepted answers (comma separated) <input name="new-answers" autocomplete="off" /></label>
+        </fieldset>
+        <div class="row">
+          <label>Questions asked <input name="ask" type="number" min="1" .value=${String(k?.ask ?? 1)} /></label>
+          <label>Correct answers needed <input name="pass_threshold" type="number" min="1" .value=${String(k?.pass_threshold ?? 1)} /></label>
+          <label>Attempts <input name="max_attempts" type="number" min="1" max="20" .value=${String(k?.max_attempts ?? 3)} /></label>
+        </div>
+        <div><button type="submit">Save knowledge questions</button></div>
+      </form>
+      ${this.feedback()}`;
+  }
+}
+
+if (!customElements.get('admin-settings')) customElements.define('admin-settings', AdminSettings);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'admin-settings': AdminSettings;
+  }
+}

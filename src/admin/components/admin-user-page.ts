@@ -1,0 +1,146 @@
+import { html, nothing } from 'lit';
+import { USER_STATUSES, type TemplatesAnswer, type UserDetail, type VerificationDetail } from '../api.js';
+import './admin-link-panel.js';
+import { AdminView } from './admin-view.js';
+
+/** Fired after the user was deleted (the app goes back to the list). */
+export class UserDeletedEvent extends Event {
+  constructor() {
+    super('user-deleted');
+  }
+}
+
+/**
+ * A user's page: details, each verification with its status and analysis results, captured images
+ * (short-lived signed URLs), and the actions: approve, reject, reset a method, change status,
+ * switch template, delete. Every destructive action asks first.
+ */
+export class AdminUserPage extends AdminView {
+  static override properties = { ...AdminView.properties, userId: { type: Number, attribute: 'user-id' }, detail: { state: true }, templates: { state: true } };
+  declare userId: number;
+  declare detail: UserDetail | undefined;
+  declare templates: TemplatesAnswer | undefined;
+
+  constructor() {
+    super();
+    this.userId = 0;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+    void this.run(async () => {
+      this.templates = await this.client.get<TemplatesAnswer>('/admin/api/templates');
+    });
+  }
+
+  async load(): Promise<void> {
+    const res = await this.run(() => this.client.get<{ data: UserDetail }>(`/admin/api/users/${this.userId}`));
+    if (res) this.detail = res.data;
+  }
+
+  async #move(v: VerificationDetail, status: 'complete' | 'rejected' | 'reset'): Promise<void> {
+    const verbs = { complete: 'Approve', rejected: 'Reject', reset: 'Reset' } as const;
+    if (status !== 'complete' && !(await this.confirmAction(`${verbs[status]} ${v.name}? The user will be told through the usual events.`, verbs[status]))) return;
+    const past = { complete: 'approved', rejected: 'rejected', reset: 'reset' } as const;
+    const ok = await this.run(() => this.client.post(`/admin/api/users/${this.userId}/verifications`, { method: v.key, status }), `${v.name} ${past[status]}.`);
+    if (ok) await this.load();
+  }
+
+  async #setStatus(e: SubmitEvent): Promise<void> {
+    e.preventDefault();
+    const status = String(new FormData(e.target as HTMLFormElement).get('status'));
+    if (status === 'Banned' && !(await this.confirmAction('Ban this user? Their links stop working.', 'Ban'))) return;
+    const ok = await this.run(() => this.client.patch(`/admin/api/users/${this.userId}`, { status }), `Status set to ${status}.`);
+    if (ok) await this.load();
+  }
+
+  async #switchTemplate(e: SubmitEvent): Promise<void> {
+    e.preventDefault();
+    const template_id = String(new FormData(e.target as HTMLFormElement).get('template'));
+    if (!(await this.confirmAction('Switch the template? The user starts the new template from the beginning.', 'Switch template'))) return;
+    const ok = await this.run(() => this.client.patch(`/admin/api/users/${this.userId}`, { template_id }), 'Template switched.');
+    if (ok) await this.load();
+  }
+
+  async #delete(): Promise<void> {
+    if (!(await this.confirmAction('Delete this user with all their verifications and images? This cannot be undone.', 'Delete user'))) return;
+    const ok = await this.run(() => this.client.del(`/admin/api/users/${this.userId}`), 'The user was deleted.');
+    if (ok) this.dispatchEvent(new UserDeletedEvent());
+  }
+
+  override render() {
+    const d = this.detail;
+    if (!d) return html`<h1 tabindex="-1">User</h1><p>Loading…</p>${this.feedback()}`;
+    const u = d.user;
+    const name = `${u.first_name} ${u.last_name}`.trim() || u.username;
+    return html`<h1 tabindex="-1">${name}</h1>
+      <dl>
+        <dt>E-mail</dt><dd>${u.email}${u.email_verified_at ? ' (confirmed)' : ''}</dd>
+        <dt>Phone</dt><dd>${u.phone ?? '—'}</dd>
+        <dt>Status</dt><dd class="user-status">${u.status}</dd>
+        <dt>Reference id</dt><dd>${d.reference_id ?? '—'}</dd>
+        <dt>Template</dt><dd>${d.template ? `${d.template.label} (${d.template.name})` : '—'}</dd>
+        <dt>Country of the last IP</dt><dd>${d.ip_country ?? '—'}</dd>
+      </dl>
+      <h2>Verifications</h2>
+      <table class="verifications">
+        <thead><tr><th scope="col">Method</th><th scope="col">Status</th><th scope="col">Results</th><th scope="col">Actions</th></tr></thead>
+        <tbody>
+          ${d.verifications.map(
+            (v) => html`<tr data-method=${v.key}>
+              <th scope="row">${v.name}</th>
+              <td class="status">${v.status.friendly}${v.remarks ? html`<br /><span class="muted">${v.remarks}</span>` : nothing}</td>
+              <td>${Object.keys(v.results).length
+                ? html`<details><summary>Analysis results</summary><pre>${JSON.stringify(v.results, null, 2)}</pre></details>`
+                : html`<span class="muted">None yet</span>`}</td>
+              <td class="row">
+                <button type="button" aria-label=${`Approve ${v.name}`} @click=${() => this.#move(v, 'complete')}>Approve</button>
+                <button type="button" class="danger" aria-label=${`Reject ${v.name}`} @click=${() => this.#move(v, 'rejected')}>Reject</button>
+                <button type="button" class="secondary" aria-label=${`Reset ${v.name}`} @click=${() => this.#move(v, 'reset')}>Reset</button>
+              </td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+      ${d.workflows.length
+        ? html`<h3>Document workflows</h3><ul>${d.workflows.map((w) => html`<li>${w.id}: ${w.status.friendly}${w.remarks ? ` — ${w.remarks}` : ''}</li>`)}</ul>`
+        : nothing}
+      <h2>Captured images</h2>
+      ${d.images.length
+        ? html`<ul class="images">${d.images.map(
+            (i) => html`<li>
+              ${i.url
+                ? html`<img src=${i.url} alt=${`${i.method} ${i.document_type ?? ''} ${i.side ?? i.step ?? ''}`.trim()} width="240" loading="lazy" />`
+                : html`<span>${i.media_type} file</span>`}
+              <span class="muted">${i.created_at}</span>
+            </li>`,
+          )}</ul>`
+        : html`<p class="muted">No images.</p>`}
+      <h2>Actions</h2>
+      <form class="row" aria-label="Change status" @submit=${this.#setStatus}>
+        <label>Status <select name="status">${USER_STATUSES.map((s) => html`<option ?selected=${s === u.status}>${s}</option>`)}</select></label>
+        <button type="submit">Change status</button>
+      </form>
+      <form class="row" aria-label="Switch template" @submit=${this.#switchTemplate}>
+        <label>Template
+          <select name="template">${this.templates?.data.map((t) => html`<option value=${t.name} ?selected=${t.name === d.template?.name}>${t.label}</option>`) ?? nothing}</select>
+        </label>
+        <button type="submit">Switch template</button>
+      </form>
+      <p><button type="button" class="danger" @click=${() => this.#delete()}>Delete user</button></p>
+      <admin-link-panel .api=${this.api} user-id=${this.userId} ?has-phone=${!!u.phone}></admin-link-panel>
+      ${this.feedback()}`;
+  }
+}
+
+if (!customElements.get('admin-user-page')) customElements.define('admin-user-page', AdminUserPage);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'admin-user-page': AdminUserPage;
+  }
+  interface HTMLElementEventMap {
+    'user-deleted': UserDeletedEvent;
+  }
+}

@@ -1,0 +1,2 @@
+/** Entry of the self-signup page (`/signup`). */
+import './signup-page.js';

@@ -1,0 +1,239 @@
+/**
+ * End to end through the widget (issue 5): a customer page on its own origin embeds
+ * `<verify-button>` (and, in the second test, `<verify-flow>`) by script tag from a running Verity;
+ * Debian's Chromium, driven by playwright-core, goes through every step of a template with e-mail,
+ * SMS, geolocation, knowledge, document upload and selfie (face detection on the fake camera) to
+ * the completion redirect with `reference_id` and `status=completed`. The third test does the
+ * e-mail step and completion by keyboard alone.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildFaceAssets } from '../../scripts/build-face-model.js';
+import { writeSetting } from '../../server/store/settings-repo.js';
+import { insertTemplate } from '../../server/store/templates-repo.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { configureKnowledge, createUser, KNOWLEDGE_ANSWERS, latestCode, local } from '../server/session/fixtures.js';
+// @ts-expect-error -- plain JS fixture shared with the web tests
+import { documentSceneSvg, makeFakeCameras } from '../src/fixtures/node/make-fake-cameras.mjs';
+
+const root = resolve(import.meta.dirname, '../..');
+const tmp = join(root, '.wtr-tmp', 'e2e');
+
+function run(args: string[]): void {
+  const result = spawnSync('npx', args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) throw new Error(`npx ${args.join(' ')} failed`);
+}
+
+/** The customer's site: a page that loads the widget by script tag from Verity. */
+function customerSite(page: () => string): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.url?.startsWith('/done')) {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>done</title><h1>Thanks</h1>');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end(page());
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+let browser: Browser;
+let faceCamera: string;
+let documentPng: string;
+
+beforeAll(async () => {
+  mkdirSync(tmp, { recursive: true });
+  // The widget as shipped: the server serves dist/web under /web/.
+  buildFaceAssets(join(root, 'dist/web/vendor'));
+  run(['vite', 'build', '--mode', 'esm']);
+  run(['vite', 'build', '--mode', 'iife']);
+  run(['vite', 'build', '--mode', 'hosted']);
+  ({ face: faceCamera } = (await makeFakeCameras(join(root, '.wtr-tmp'))) as { face: string });
+  documentPng = join(tmp, 'document.png');
+  if (!existsSync(documentPng)) await sharp(Buffer.from(documentSceneSvg(1280, 800) as string)).png().toFile(documentPng);
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${faceCamera}`,
+    ],
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+let server: TestServer;
+let site: Server;
+let siteUrl: string;
+let pageHtml = '';
+let context: BrowserContext;
+
+beforeEach(async () => {
+  // Only the notification worker: the analysis must not decide the uploads mid-journey.
+  server = await startTestServer({ queues: ['notify'] });
+  site = await customerSite(() => pageHtml);
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  await writeSetting(server.verity.ctx.db, 'allowed_origins', [siteUrl]);
+  await writeSetting(server.verity.ctx.db, 'allowed_countries', ['FR']);
+  await writeSetting(server.verity.ctx.db, 'account_name', 'Acme Bank');
+  await configureKnowledge(server);
+  context = await browser.newContext({ locale: 'en-GB' });
+  await context.grantPermissions(['geolocation', 'camera'], { origin: server.url });
+  await context.grantPermissions(['geolocation', 'camera'], { origin: siteUrl });
+  await context.setGeolocation({ latitude: 48.8566, longitude: 2.3522, accuracy: 20 });
+});
+
+afterEach(async () => {
+  await context?.close();
+  await new Promise((ok) => site.close(ok));
+  await server.close();
+});
+
+async function templateWithEverything(): Promise<string> {
+  const rows = await server.verity.ctx.db.selectFrom('workflows').select(['raw_id', 'public_id']).execute();
+  const passport = rows.find((r) => r.public_id === 'flow_passport') ?? rows[0]!;
+  await insertTemplate(server.verity.ctx.db, {
+    name: 'tmpl_everything',
+    label: 'tmpl_everything',
+    methodIds: [1, 2, 8, 21, 3, 22],
+    workflowRawIds: [passport.raw_id],
+    createdAt: server.clock.now().toISOString(),
+  });
+  return 'tmpl_everything';
+}
+
+/** Goes through every step on `page` (the hosted page or the inline flow). */
+async function doEverySteps(page: Page, email: string, phone: string): Promise<void> {
+  // E-mail code from the outbox.
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await page.getByLabel('Code').waitFor();
+  await page.getByLabel('Code').fill(await latestCode(server, email));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  // SMS code.
+  await page.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await page.getByLabel('Code').waitFor();
+  await page.getByLabel('Code').fill(await latestCode(server, phone));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  // Geolocation (Paris, in the allowed France).
+  await page.getByRole('button', { name: 'Share my location' }).click();
+  // Knowledge: the questions asked are a random subset.
+  await page.getByRole('heading', { name: 'Answer a few questions' }).waitFor();
+  for (const [id, answer] of Object.entries(KNOWLEDGE_ANSWERS)) {
+    const field = page.locator(`verify-step-knowledge input[name="${id}"]`);
+    if ((await field.count()) === 0) continue;
+    if ((await field.first().getAttribute('type')) === 'radio') await page.locator(`verify-step-knowledge input[name="${id}"][value="${answer}"]`).check();
+    else await field.fill(answer);
+  }
+  await page.getByRole('button', { name: 'Submit answers' }).click();
+  // Document: upload a file, review, submit.
+  await page.getByRole('heading', { name: 'Photograph your ID document' }).waitFor();
+  const radio = page.locator('verify-step-document input[type=radio]');
+  if ((await radio.count()) > 0) await radio.first().check();
+  await page.getByRole('button', { name: 'Upload a file', exact: true }).click();
+  await page.locator('verify-step-document input[type=file]').setInputFiles(documentPng);
+  await page.getByRole('button', { name: 'Use this and submit' }).click();
+  // Selfie on the fake camera, with face detection in the page.
+  await page.getByRole('heading', { name: 'Take a selfie' }).waitFor();
+  await page.getByRole('button', { name: 'Start the camera' }).click();
+}
+
+describe('the widget against a running Verity', () => {
+  it('<verify-button> (redirect) → hosted page → every step → completion redirect', async () => {
+    const template = await templateWithEverything();
+    const email = 'e2e-button@example.com';
+    const phone = '+33612345678';
+    const { link } = await createUser(server, { email, phone, template_id: template, reference_id: 'cust-e2e-1', completion_url: `${siteUrl}/done` });
+    const magic = local(server, link);
+    pageHtml = `<!doctype html><html lang="en"><title>Shop</title><h1>Shop</h1>
+      <verify-button link="${magic}" mode="redirect"></verify-button>
+      <script src="${server.url}/web/verity.js"></script></html>`;
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(siteUrl);
+    await page.getByRole('button', { name: 'Verify your identity' }).click();
+    await page.waitForURL(/\/security-verify\?/);
+    // The landing page starts nothing until Start.
+    await page.getByRole('button', { name: 'Start' }).click();
+    await doEverySteps(page, email, phone);
+    await page.waitForURL(/\/done\?/, { timeout: 60_000 });
+    const done = new URL(page.url());
+    expect(done.searchParams.get('reference_id')).toBe('cust-e2e-1');
+    expect(done.searchParams.get('status')).toBe('completed');
+    expect(errors.filter((e) => /Content Security Policy|Refused/.test(e)), errors.join('\n')).toEqual([]);
+  }, 180_000);
+
+  it('<verify-flow> inline on the customer page → every step → verify-complete and redirect', async () => {
+    const template = await templateWithEverything();
+    const email = 'e2e-inline@example.com';
+    const phone = '+33612345679';
+    const { link } = await createUser(server, { email, phone, template_id: template, reference_id: 'cust-e2e-2', completion_url: `${siteUrl}/done` });
+    const magic = local(server, link);
+    pageHtml = `<!doctype html><html lang="en"><title>Shop</title><h1>Shop</h1>
+      <verify-flow link="${magic}"></verify-flow>
+      <script>document.querySelector('verify-flow').addEventListener('verify-complete', (e) => { window.completeDetail = e.detail; });</script>
+      <script src="${server.url}/web/verity.js"></script></html>`;
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(siteUrl);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Send code' }).waitFor({ timeout: 10_000 }).catch(async () => {
+      await page.screenshot({ path: join(tmp, 'inline-failure.png') });
+      throw new Error(`inline flow did not start: ${errors.join(' | ')}`);
+    });
+    await doEverySteps(page, email, phone);
+    await page.waitForURL(/\/done\?/, { timeout: 60_000 });
+    const done = new URL(page.url());
+    expect(done.searchParams.get('reference_id')).toBe('cust-e2e-2');
+    expect(done.searchParams.get('status')).toBe('completed');
+  }, 180_000);
+
+  it('keyboard only: button → hosted page → e-mail step → completion', async () => {
+    const template = 'tmpl_email';
+    const email = 'e2e-keys@example.com';
+    const { link } = await createUser(server, { email, template_id: template, reference_id: 'cust-e2e-3', completion_url: `${siteUrl}/done` });
+    pageHtml = `<!doctype html><html lang="en"><title>Shop</title>
+      <verify-button link="${local(server, link)}"></verify-button>
+      <script src="${server.url}/web/verity.js"></script></html>`;
+    const page = await context.newPage();
+    await page.goto(siteUrl);
+    await page.locator('verify-button').waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/security-verify\?/);
+    await page.getByRole('button', { name: 'Start' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Send code' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Code').waitFor();
+    await page.keyboard.type(await latestCode(server, email));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/done\?/, { timeout: 30_000 });
+    expect(new URL(page.url()).searchParams.get('status')).toBe('completed');
+  }, 120_000);
+});
