@@ -7,6 +7,8 @@
  * - `iife`:   the single-file script-tag embed → `dist/web/verity.js` (`<verify-button>`; loads
  *             `esm/verify-flow.js` on demand when the page uses `<verify-flow>`). plugin-legacy
  *             refuses library mode, so this one uses `build.target` for reach instead.
+ * - `dashboard`: the admin dashboard and the self-signup page → `dist/web/pages/` (served at
+ *             `/admin` and `/signup` with a CSP nonce, assets under `/web/pages/`).
  * - `hosted`: the hosted page `/security-verify` as an app build with @vitejs/plugin-legacy →
  *             `dist/web/hosted/` (the server serves `index.html` at `/security-verify`, adding a
  *             CSP nonce to each `<script>`, and the assets under `/web/hosted/`).
@@ -86,6 +88,22 @@ export default defineConfig(({ mode }): UserConfig => {
       root: resolve(root, 'bench/widget-page'),
       base: './',
       build: { outDir: resolve(root, '.wtr-tmp/bench/page'), emptyOutDir: true, target: 'es2022' },
+    };
+  }
+  if (mode === 'dashboard') {
+    // The dashboard (`/admin`) and the self-signup page (`/signup`): an app build of two pages →
+    // `dist/web/pages/{admin,signup}/index.html`, assets under `/web/pages/assets/` (issue 7).
+    return {
+      ...shared,
+      root: resolve(root, 'src'),
+      base: '/web/pages/',
+      build: {
+        outDir: out('pages'),
+        emptyOutDir: true,
+        sourcemap: true,
+        target: 'es2022',
+        rollupOptions: { input: { admin: resolve(root, 'src/admin/index.html'), signup: resolve(root, 'src/signup/index.html') } },
+      },
     };
   }
   if (mode === 'hosted') {

@@ -33,7 +33,8 @@ export class AdminView extends LitElement {
   /** Runs an action, showing its outcome in the live regions; returns its result or undefined on failure. */
   protected async run<T>(action: () => Promise<T>, done?: string, field?: string): Promise<T | undefined> {
     this.error = '';
-    this.status = '';
+    // Reloads (no `done` message) keep the outcome of the action that caused them on screen.
+    if (done) this.status = '';
     try {
       const result = await action();
       if (done) this.status = done;

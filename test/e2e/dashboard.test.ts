@@ -1,0 +1,252 @@
+/**
+ * End to end through the dashboard (issue 7): Debian's Chromium, driven by playwright-core, signs
+ * an admin in at /admin, creates an API key and uses it against the API, adds a webhook endpoint,
+ * sends a test payload that fails (410), re-enables the endpoint and retries it, creates a
+ * template, adds a user and opens the user's link in a second browser context, completes the flow
+ * there, sees the result and the webhook deliveries in the dashboard, revokes the key and sees the
+ * API refuse it; then self-signup from /signup to Verified.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildVerity, type Verity } from '../../server/app.js';
+import { hashPassword } from '../../server/auth/passwords.js';
+import { loadConfig } from '../../server/config.js';
+import { listOutbox } from '../../server/notify/outbox.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const ADMIN = { email: 'ops@example.com', password: 'a very long admin passphrase' };
+
+function run(args: string[]): void {
+  const result = spawnSync('npx', args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) throw new Error(`npx ${args.join(' ')} failed`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createNetServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => ok(port));
+    });
+  });
+}
+
+/** A webhook receiver on loopback: answers 410 to the first request, 200 after; keeps every body. */
+function receiver(): Promise<{ server: Server; url: string; bodies: { type: string }[] }> {
+  const bodies: { type: string }[] = [];
+  let first = true;
+  const server = createServer((req: IncomingMessage, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString('utf8')));
+    req.on('end', () => {
+      if (first) {
+        first = false;
+        res.writeHead(410).end();
+        return;
+      }
+      bodies.push(JSON.parse(text) as { type: string });
+      res.writeHead(200).end('ok');
+    });
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, bodies })));
+}
+
+async function latestCode(dataDir: string, to: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const [m] = await listOutbox(dataDir, { to });
+    const code = /\b(\d{6})\b/.exec(m?.text ?? '')?.[1];
+    if (code) return code;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no code for ${to}`);
+}
+
+let browser: Browser;
+let verity: Verity;
+let base: string;
+let dataDir: string;
+let hooks: Awaited<ReturnType<typeof receiver>>;
+
+beforeAll(async () => {
+  run(['vite', 'build', '--mode', 'dashboard']);
+  if (!existsSync(join(root, 'dist/web/hosted/index.html'))) run(['vite', 'build', '--mode', 'hosted']);
+  dataDir = await mkdtemp(join(tmpdir(), 'verity-e2e-dashboard-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    VERITY_DATA_DIR: dataDir,
+    PORT: String(port),
+    VERITY_BASE_URL: base,
+    VERITY_SECRET: 'e2e-secret-'.padEnd(48, 'y'),
+    VERITY_ALLOW_PRIVATE_WEBHOOKS: 'true',
+    VERITY_LOG_LEVEL: 'silent',
+  });
+  verity = await buildVerity({ config, logger: false });
+  await verity.app.listen({ port, host: '127.0.0.1' });
+  await verity.startWorkers();
+  await verity.ctx.db.insertInto('admins').values({ email: ADMIN.email, password_hash: await hashPassword(ADMIN.password), created_at: new Date().toISOString() }).execute();
+  hooks = await receiver();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((ok) => hooks?.server.close(ok));
+  await verity?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(`${base}/admin`);
+  await page.getByLabel('E-mail').fill(ADMIN.email);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+}
+
+async function nav(page: Page, name: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: name === 'Activity and admins' ? 'Activity and admins' : name }).waitFor();
+}
+
+describe('dashboard end to end', () => {
+  it('runs a verification from the dashboard: key, webhook, template, user, flow, result, delivery, retry, revoke', async () => {
+    const context = await browser.newContext({ locale: 'en-GB' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const page = await context.newPage();
+    await signIn(page);
+
+    // An API key, shown once, that works against the API.
+    await nav(page, 'Developers');
+    await page.getByLabel('Name of the new key').fill('E2E backend');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.locator('#new-key').textContent())!.trim();
+    expect(key).toMatch(/^vk_live_/);
+    const check = await fetch(`${base}/api/verify-credentials`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'user-agent': 'e2e', accept: 'application/json' } });
+    expect(check.status).toBe(200);
+
+    // A webhook endpoint; its test payload meets a 410, the endpoint is re-enabled and the delivery retried.
+    await page.getByLabel('Endpoint URL').fill(hooks.url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByText('Signing secret of endpoint').waitFor();
+    await page.getByRole('button', { name: 'Send test' }).click();
+    await expect.poll(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return page.locator('table.deliveries tr[data-state=failed]').count();
+    }, { timeout: 20_000 }).toBe(1);
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByRole('button', { name: /^Retry delivery/ }).click();
+    await expect.poll(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return page.locator('table.deliveries tr[data-state=succeeded]').count();
+    }, { timeout: 20_000 }).toBe(1);
+    expect(hooks.bodies).toHaveLength(1);
+
+    // A template with the Email method.
+    await nav(page, 'Templates');
+    const form = page.locator('form.new-template');
+    await form.getByLabel('Name (tmpl_…)').fill('tmpl_e2e');
+    await form.getByLabel('Label').fill('E2E e-mail check');
+    await form.getByLabel('Email', { exact: true }).check();
+    await form.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('rowheader', { name: /E2E e-mail check/ }).waitFor();
+
+    // A user with that template, and the user's link.
+    await nav(page, 'Users');
+    const add = page.locator('form.add');
+    await add.getByRole('textbox', { name: 'E-mail' }).fill('e2e.person@example.com');
+    await add.getByRole('textbox', { name: 'First name' }).fill('Edna');
+    await add.getByRole('combobox', { name: 'Template' }).selectOption('tmpl_e2e');
+    await add.getByRole('button', { name: 'Add user' }).click();
+    await page.getByRole('button', { name: 'Make link' }).click();
+    const link = await page.getByLabel('Link', { exact: true }).inputValue();
+    expect(link).toMatch(new RegExp(`^${base}/security-verify\\?`));
+    await page.getByRole('img', { name: 'QR code of the short link' }).waitFor();
+
+    // The person completes the flow in another browser.
+    const person = await browser.newContext({ locale: 'en-GB' });
+    const flow = await person.newPage();
+    await flow.goto(link);
+    await flow.getByRole('button', { name: 'Start' }).click();
+    await flow.getByRole('button', { name: 'Send code' }).click();
+    await flow.getByLabel('Code').waitFor();
+    await flow.getByLabel('Code').fill(await latestCode(dataDir, 'e2e.person@example.com'));
+    await flow.getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(async () => (await flow.textContent('body')) ?? '', { timeout: 20_000 }).toBeTruthy();
+
+    // The result in the dashboard.
+    await page.getByRole('link', { name: 'e2e.person@example.com' }).click();
+    await expect.poll(async () => {
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Edna' }).waitFor();
+      return page.locator('dd.user-status').textContent();
+    }, { timeout: 20_000 }).toBe('Verified');
+    expect(await page.locator('tr[data-method=email] td.status').textContent()).toContain('Complete');
+
+    // The webhook deliveries of the journey.
+    await nav(page, 'Developers');
+    await expect.poll(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return page.locator('table.deliveries tr[data-state=succeeded]').count();
+    }, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    expect(hooks.bodies.map((b) => b.type)).toEqual(expect.arrayContaining(['verification.completed', 'user.status.changed']));
+    await page.getByRole('button', { name: /^Show delivery/ }).first().click();
+    await page.getByRole('heading', { name: /^Delivery \d+/ }).waitFor();
+
+    // Revoke the key; the API refuses it.
+    await page.getByRole('button', { name: 'Revoke E2E backend' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByText('Key "E2E backend" revoked.').waitFor();
+    const refused = await fetch(`${base}/api/users`, { headers: { authorization: `Bearer ${key}`, 'user-agent': 'e2e', accept: 'application/json' } });
+    expect(refused.status).toBe(401);
+
+    // Every change is in the audit log.
+    await nav(page, 'Activity and admins');
+    const audit = (await page.locator('table.audit').textContent()) ?? '';
+    for (const action of ['api_key.create', 'template.create', 'user.create', 'api_key.revoke']) expect(audit).toContain(action);
+    await person.close();
+    await context.close();
+  }, 180_000);
+
+  it('self-signup: switched on in the dashboard, a person signs up, confirms the e-mail code and ends Verified', async () => {
+    const context = await browser.newContext({ locale: 'en-GB' });
+    const page = await context.newPage();
+    await signIn(page);
+    await nav(page, 'Settings');
+    const form = page.locator('form[aria-labelledby=signup]');
+    await form.getByLabel(/People may sign up/).check();
+    await form.getByLabel('Template for people who sign up').selectOption('tmpl_email');
+    await form.getByRole('button', { name: 'Save signup and retention' }).click();
+    await page.getByText('Signup and retention saved.').waitFor();
+
+    const visitor = await browser.newContext({ locale: 'en-GB' });
+    const signup = await visitor.newPage();
+    await signup.goto(`${base}/signup`);
+    await signup.getByLabel('E-mail').fill('self.signup@example.com');
+    await signup.getByLabel('First name (optional)').fill('Sid');
+    await signup.getByRole('button', { name: 'Sign up' }).click();
+    await signup.getByLabel('Code from the e-mail').fill(await latestCode(dataDir, 'self.signup@example.com'));
+    await signup.getByRole('button', { name: 'Confirm' }).click();
+    await signup.waitForURL(/\/security-verify\?/);
+
+    await nav(page, 'Users');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('self.signup@example.com');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('link', { name: 'Sid' }).click();
+    await expect.poll(async () => page.locator('dd.user-status').textContent(), { timeout: 10_000 }).toBe('Verified');
+    await visitor.close();
+    await context.close();
+  }, 120_000);
+});
