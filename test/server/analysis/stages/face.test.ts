@@ -1,0 +1,96 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { rasterFrom } from '../../../../server/analysis/raster.js';
+import { annotateFace, detectFaces, faceSimilarity, likelihood } from '../../../../server/analysis/stages/face.js';
+import { checkChallenge, decideSelfie, SELFIE_MATCH_THRESHOLD } from '../../../../server/analysis/stages/selfie.js';
+import { selfie } from '../../../fixtures/set.js';
+
+const raster = async (b: Buffer) => rasterFrom(sharp(b));
+const faceOf = async (b: Buffer) => (await detectFaces(await raster(b)))[0]!;
+
+describe('faces', { timeout: 180_000 }, () => {
+  it('finds one face in a portrait with a descriptor, emotions and anti-spoof scores', async () => {
+    const faces = await detectFaces(await raster(await selfie(2)));
+    expect(faces.length).toBeGreaterThanOrEqual(1);
+    const f = faces[0]!;
+    expect(f.embedding?.length).toBe(1024);
+    expect(f.real).toBeGreaterThan(0);
+    expect(Object.keys(f.emotions).length).toBeGreaterThan(0);
+  });
+
+  it('finds no face in a blank image', async () => {
+    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#888' } }).jpeg().toBuffer();
+    expect(await detectFaces(await raster(blank))).toEqual([]);
+  });
+
+  it('scores the same person above the threshold and different people below it', async () => {
+    const a = await faceOf(await selfie(3));
+    const aAgain = await faceOf(await sharp(await selfie(3, { margin: 0.6 })).modulate({ brightness: 0.8 }).jpeg({ quality: 70 }).toBuffer());
+    const b = await faceOf(await selfie(13));
+    expect(await faceSimilarity(a.embedding!, aAgain.embedding!)).toBeGreaterThanOrEqual(SELFIE_MATCH_THRESHOLD);
+    expect(await faceSimilarity(a.embedding!, b.embedding!)).toBeLessThan(SELFIE_MATCH_THRESHOLD);
+  });
+
+  it('measures a head turn that flips sign when the image is mirrored', async () => {
+    const img = await selfie(10);
+    const f = await faceOf(img);
+    const mirrored = await faceOf(await sharp(img).flop().jpeg().toBuffer());
+    expect(Math.sign(f.turn)).toBe(-Math.sign(mirrored.turn));
+    expect(Math.abs(f.turn - mirrored.turn)).toBeGreaterThan(0.3);
+  });
+
+  it('annotates a blurred face as blurred and a sharp one as not', async () => {
+    const img = await selfie(5);
+    const sharpFace = await faceOf(img);
+    const blurredImg = await sharp(img).blur(3).jpeg().toBuffer();
+    const blurredFace = await faceOf(blurredImg);
+    expect(annotateFace(sharpFace, await raster(img)).blurredLikelihood).toMatch(/UNLIKELY/);
+    expect(['LIKELY', 'VERY_LIKELY']).toContain(annotateFace(blurredFace, await raster(blurredImg)).blurredLikelihood);
+    expect(annotateFace(sharpFace, await raster(img)).headwearLikelihood).toBe('UNKNOWN');
+  });
+
+  it('decides complete for a matching selfie with performed challenges and rejects another person', async () => {
+    const ref = await faceOf(await selfie(10));
+    const neutral = await faceOf(await selfie(10, { margin: 0.55 }));
+    // A real head turn cannot be synthesised from one photo; the mirrored photo of a turned
+    // head is the same person with the opposite turn, which is what the check measures.
+    const mirrored = await faceOf(await sharp(await selfie(10, { margin: 0.55 })).flop().jpeg().toBuffer());
+    const closer = await faceOf(await selfie(10, { margin: 0.15 }));
+    const turnChallenge = mirrored.turn > neutral.turn ? 'turn_left' : 'turn_right';
+    const ok = await decideSelfie({
+      selfie: [neutral],
+      reference: ref,
+      frames: [
+        { challenge: 'neutral', faces: [neutral] },
+        { challenge: turnChallenge, faces: [mirrored] },
+        { challenge: 'closer', faces: [closer] },
+      ],
+    });
+    expect(ok.challenges.every((c) => c.passed)).toBe(true);
+    expect(ok.selfie_check).toBe(true);
+    expect(ok.reasons).not.toContain('FACE_MISMATCH');
+
+    const other = await faceOf(await selfie(16));
+    const bad = await decideSelfie({ selfie: [other], reference: ref });
+    expect(bad.decision).toBe('rejected');
+    expect(bad.reasons).toContain('FACE_MISMATCH');
+  });
+});
+
+describe('challenge and likelihood rules', () => {
+  const face = (turn: number, size: number) => ({ box: [0, 0, size, size] as const, score: 1, emotions: {}, turn });
+  it('requires the turn in the asked direction and a bigger face for closer', () => {
+    expect(checkChallenge('turn_left', face(0, 100), face(0.3, 100)).passed).toBe(true);
+    expect(checkChallenge('turn_left', face(0, 100), face(-0.3, 100)).passed).toBe(false);
+    expect(checkChallenge('turn_right', face(0, 100), face(-0.3, 100)).passed).toBe(true);
+    expect(checkChallenge('closer', face(0, 100), face(0, 130)).passed).toBe(true);
+    expect(checkChallenge('closer', face(0, 100), face(0, 105)).passed).toBe(false);
+  });
+  it('maps scores to likelihoods', () => {
+    expect(likelihood(0.05)).toBe('VERY_UNLIKELY');
+    expect(likelihood(0.9)).toBe('VERY_LIKELY');
+  });
+  it('rejects a selfie without a face', async () => {
+    expect((await decideSelfie({ selfie: [] })).decision).toBe('rejected');
+  });
+});
