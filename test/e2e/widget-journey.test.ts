@@ -94,6 +94,12 @@ beforeEach(async () => {
   await writeSetting(server.verity.ctx.db, 'account_name', 'Acme Bank');
   await configureKnowledge(server);
   context = await browser.newContext({ locale: 'en-GB' });
+  // Report CSP violations with their source, so a failure names the culprit.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation ${e.violatedDirective} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} sample=${e.sample}`);
+    });
+  });
   await context.grantPermissions(['geolocation', 'camera'], { origin: server.url });
   await context.grantPermissions(['geolocation', 'camera'], { origin: siteUrl });
   await context.setGeolocation({ latitude: 48.8566, longitude: 2.3522, accuracy: 20 });

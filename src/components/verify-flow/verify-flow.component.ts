@@ -1,7 +1,6 @@
 import { ContextProvider } from '@lit/context';
 import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
 import type { MethodResult, MethodView, SessionView } from '../../api/contract.js';
 import { SessionClient } from '../../api/session-client.js';
 import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
@@ -337,7 +336,28 @@ export class VerifyFlow extends LitElement {
     emit(this, 'verify-request-close', { source: 'close-button' });
   }
 
-  /** Branding as custom properties; set through the CSSOM (styleMap), which a strict CSP allows. */
+  /**
+   * Branding colours and the progress bar width are set through the CSSOM after each render: the
+   * hosted page's strict CSP blocks `style` attributes (Lit's attribute bindings and even
+   * styleMap's first render use setAttribute), while `style.setProperty` is allowed.
+   */
+  protected override updated(): void {
+    const base = this.renderRoot.querySelector<HTMLElement>('[part="base"]');
+    if (base) {
+      const style = this.brandingStyle();
+      for (const name of ['--verify-primary', '--verify-background', '--verify-text']) {
+        if (style[name]) base.style.setProperty(name, style[name]);
+        else base.style.removeProperty(name);
+      }
+    }
+    const fill = this.renderRoot.querySelector<HTMLElement>('.fill');
+    if (fill && this.session) {
+      const total = this.session.methods.length;
+      fill.style.setProperty('inline-size', `${(100 * this.session.methods.filter(isMethodDone).length) / total}%`);
+    }
+  }
+
+  /** The account's branding as custom properties (when `apply-branding`). */
   private brandingStyle(): Record<string, string> {
     const b = this.session?.branding;
     if (!this.applyBranding || !b) return {};
@@ -351,7 +371,7 @@ export class VerifyFlow extends LitElement {
   protected override render() {
     const dir = directionOf(this.locale);
     return html`
-      <div part="base" class="flow" dir=${dir} lang=${this.locale} style=${styleMap(this.brandingStyle())}>
+      <div part="base" class="flow" dir=${dir} lang=${this.locale}>
         ${this.renderHeader()}
         <main>${this.renderPhase()}</main>
         <div class="visually-hidden" role="status" aria-live="polite">${this.liveText()}</div>
@@ -417,7 +437,7 @@ export class VerifyFlow extends LitElement {
       <div part="progress" class="progress">
         <span>${msg(str`Step ${this.index + 1} of ${total}`, { id: 'flow.progress' })}</span>
         <div class="bar" role="progressbar" aria-label=${msg('Progress', { id: 'flow.progress-label' })} aria-valuemin="0" aria-valuemax=${total} aria-valuenow=${session.methods.filter(isMethodDone).length}>
-          <div class="fill" style=${styleMap({ inlineSize: `${(100 * session.methods.filter(isMethodDone).length) / total}%` })}></div>
+          <div class="fill"></div>
         </div>
       </div>
       <section part="step" class="step" aria-labelledby="step-title">
