@@ -31,6 +31,8 @@ import { avatarRoutes } from './http/users/avatar-routes.js';
 import { verificationRoutes } from './http/verifications/routes.js';
 import { requestLogSerializer } from './links/log-redaction.js';
 import { registerNotifyWorker } from './notify/worker.js';
+import { AnalysisPool } from './analysis/pool.js';
+import { registerAnalysisWorker, type AnalysisEngine } from './services/analysis-runner.js';
 import { sendersFromConfig } from './notify/senders.js';
 import { OnlyQueues } from './queue/only-queues.js';
 import { TableQueue } from './queue/table-queue.js';
@@ -51,6 +53,8 @@ export interface BuildOptions {
   blobs?: BlobStore;
   limiterFactory?: LimiterFactory;
   logger?: FastifyServerOptions['logger'];
+  /** The analysis engine behind the analysis queue; default a worker-thread pool; false: no consumer. */
+  analysis?: AnalysisEngine | false;
   /** Work only on these queues (`verity worker --queues`); all when undefined. */
   queues?: readonly string[] | undefined;
 }
@@ -133,6 +137,9 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   await app.register(hostedRoutes(ctx));
   await app.register(sessionRoutes(ctx));
   registerNotifyWorker(ctx, sendersFromConfig(config, clock));
+  const analysisPool = options.analysis === undefined ? new AnalysisPool() : undefined;
+  const analysis = options.analysis ?? analysisPool;
+  if (analysis) registerAnalysisWorker(ctx, analysis);
   const webhooks = new WebhookService(ctx);
   webhooks.register();
   await app.register(adminRoutes(ctx));
@@ -160,6 +167,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       webhooks.close();
       await app.close();
       await adapters.close();
+      await analysisPool?.close();
       await db.destroy();
     },
   };

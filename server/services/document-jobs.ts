@@ -1,4 +1,8 @@
 import type { AppContext } from '../context.js';
+import type { Clock } from '../clock.js';
+import { DOCUMENT_METHOD_ID, VerificationStatus, type VerificationStatusValue } from '../domain/catalogue.js';
+import type { Executor } from '../store/database.js';
+import { moveDocumentWorkflow, moveVerification } from './verifications.js';
 import { signedBlobUrl } from '../blobs/signed-url.js';
 import type { DocumentJobRow } from '../store/schema.js';
 
@@ -24,4 +28,57 @@ export function documentDataView(ctx: AppContext, job: DocumentJobRow): Record<s
   const data = JSON.parse(job.document_data ?? '{}') as { content?: Record<string, unknown> } & Record<string, unknown>;
   const url = signedBlobUrl(ctx.config.baseUrl, ctx.config.secret, job.blob_key, new Date(ctx.clock.now().getTime() + DOCUMENT_URL_TTL_MS));
   return { ...data, content: { url, ...(data.content ?? {}) } };
+}
+
+/** The user's document workflow a result applies to: the first one still open, else none. */
+async function openWorkflow(trx: Executor, userId: number, preferred: number | null): Promise<number | null> {
+  const rows = await trx.selectFrom('user_workflows').select(['workflow_raw_id', 'status']).where('user_id', '=', userId).orderBy('workflow_raw_id').execute();
+  if (preferred !== null && rows.some((r) => r.workflow_raw_id === preferred)) return preferred;
+  const open = rows.find((r) => r.status !== VerificationStatus.complete && r.status !== VerificationStatus.complete_in_review);
+  return open?.workflow_raw_id ?? rows[0]?.workflow_raw_id ?? null;
+}
+
+/**
+ * Moves the user's Document / ID verification (through its workflow when the user has one), so
+ * events and the user status follow the shared rules.
+ */
+export async function moveDocument(
+  trx: Executor,
+  clock: Clock,
+  userId: number,
+  status: VerificationStatusValue,
+  options: { workflowRawId?: number | null; remarks?: string | null; attributes?: Record<string, unknown> } = {},
+): Promise<void> {
+  const workflow = await openWorkflow(trx, userId, options.workflowRawId ?? null);
+  if (workflow !== null) {
+    // Attributes first, so the event the move fires carries them.
+    if (options.attributes) await mergeDocumentAttributes(trx, userId, options.attributes);
+    await moveDocumentWorkflow(trx, clock, userId, workflow, status, options.remarks ?? null);
+  } else {
+    await moveVerification(trx, clock, userId, DOCUMENT_METHOD_ID, status, {
+      ...(options.attributes ? { attributes: options.attributes } : {}),
+      ...(options.remarks !== undefined ? { remarks: options.remarks } : {}),
+    });
+  }
+}
+
+/** A document job was submitted: the Document / ID verification is now `processing`. */
+export function markDocumentProcessing(trx: Executor, clock: Clock, userId: number): Promise<void> {
+  return moveDocument(trx, clock, userId, VerificationStatus.processing);
+}
+
+async function mergeDocumentAttributes(trx: Executor, userId: number, attributes: Record<string, unknown>): Promise<void> {
+  const row = await trx
+    .selectFrom('user_verifications')
+    .select('attributes')
+    .where('user_id', '=', userId)
+    .where('method_id', '=', DOCUMENT_METHOD_ID)
+    .executeTakeFirst();
+  if (!row) return;
+  await trx
+    .updateTable('user_verifications')
+    .set({ attributes: JSON.stringify({ ...(JSON.parse(row.attributes) as object), ...attributes }) })
+    .where('user_id', '=', userId)
+    .where('method_id', '=', DOCUMENT_METHOD_ID)
+    .execute();
 }

@@ -196,6 +196,10 @@ export interface DocumentJobTable {
   blob_key: string;
   /** The spec 2.7 `document_data` as JSON (without the signed URL, which is made per read). */
   document_data: string | null;
+  /** JSON array: face descriptor of the document portrait, the reference for later selfies. */
+  portrait_embedding: string | null;
+  /** `api` (spec 4.13) or `session` (captured on the hosted page / widget). */
+  source: string;
   created_at: string;
   completed_at: string | null;
 }

@@ -92,7 +92,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   let verity: Verity;
   try {
-    verity = await buildVerity({ ...options, config, clock, logger: false });
+    // Analysis is real and slow: tests that want it pass an engine (or the pool) explicitly.
+    verity = await buildVerity({ ...options, analysis: options.analysis ?? false, config, clock, logger: false });
   } catch (error: unknown) {
     if (database) await releaseDatabase(database);
     throw error;

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.js';
 import { sniffMediaType } from '../../analysis/input.js';
 import { DOCUMENT_METHOD_ID } from '../../domain/catalogue.js';
 import { errors, fieldError } from '../../errors.js';
-import { documentDataView, DOCUMENT_JOB_KIND, DocumentJobStatus, type DocumentJobPayload } from '../../services/document-jobs.js';
+import { documentDataView, DOCUMENT_JOB_KIND, DocumentJobStatus, markDocumentProcessing, type DocumentJobPayload } from '../../services/document-jobs.js';
 import { magicLinkFor } from '../../services/users.js';
 import { assignTemplate } from '../../services/templates.js';
 import { ANALYSIS_QUEUE } from '../../session/analysis-jobs.js';
@@ -104,13 +104,17 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               size: upload!.bytes.length,
               blob_key: blobKey,
               document_data: null,
+              portrait_embedding: null,
+              source: 'api',
               created_at: ctx.clock.now().toISOString(),
               completed_at: null,
             })
             .execute();
           const payload: DocumentJobPayload = { kind: DOCUMENT_JOB_KIND, docId };
           await ctx.queue.enqueue(ANALYSIS_QUEUE, payload, { maxAttempts: 3 }, trx);
+          await markDocumentProcessing(trx, ctx.clock, user.id);
         });
+        ctx.signals.emit('outbox');
         return { success: true as const, doc_id: docId };
       },
     );

@@ -14,6 +14,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('size', 'integer', (c) => c.notNull())
     .addColumn('blob_key', 'text', (c) => c.notNull())
     .addColumn('document_data', 'text')
+    // Face descriptor of the document portrait: the reference for later selfies (re-verification).
+    .addColumn('portrait_embedding', 'text')
+    .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('completed_at', 'text')
     .execute();

@@ -1,0 +1,294 @@
+import type { AppContext } from '../context.js';
+import type {
+  AnalyseDocumentInput,
+  AnalyseDocumentOptions,
+  AnalyseSelfieInput,
+  AnalyseSelfieOptions,
+  DocumentAnalysis,
+  LivenessChallenge,
+  SelfieResult,
+} from '../analysis/index.js';
+import type { ChallengeStep } from '../../src/api/contract.js';
+import { DOCUMENT_METHOD_ID, VerificationStatus, type VerificationStatusValue } from '../domain/catalogue.js';
+import { ANALYSIS_QUEUE, type AnalysisJob, type DocumentAnalysisJob, type FaceAnalysisJob } from '../session/analysis-jobs.js';
+import { PermanentFailure } from '../queue/queue.js';
+import type { Executor } from '../store/database.js';
+import type { DocumentJobRow, UserRow } from '../store/schema.js';
+import { findUserById } from '../store/users-repo.js';
+import { DOCUMENT_JOB_KIND, DocumentJobStatus, moveDocument, type DocumentJobPayload } from './document-jobs.js';
+import { moveVerification } from './verifications.js';
+
+/** What the runner needs of the analysis engine; `AnalysisPool` (worker threads) provides it. */
+export interface AnalysisEngine {
+  analyseDocument(input: AnalyseDocumentInput, options?: AnalyseDocumentOptions): Promise<DocumentAnalysis>;
+  analyseSelfie(input: AnalyseSelfieInput, options?: AnalyseSelfieOptions): Promise<SelfieResult>;
+}
+
+export type AnalysisQueueJob = AnalysisJob | DocumentJobPayload;
+
+const STEP_TO_CHALLENGE: Record<ChallengeStep, LivenessChallenge> = {
+  look_straight: 'neutral',
+  turn_left: 'turn_left',
+  turn_right: 'turn_right',
+  come_closer: 'closer',
+};
+
+/** ISO 8601 UTC with microseconds, as spec 2.7 shows `created_at`. */
+function isoMicro(iso: string): string {
+  return iso.replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/**
+ * The verification status an analysis supports. Complete only when the document carried
+ * machine-readable data (a valid MRZ or a barcode) and nothing was flagged; a document that
+ * passed but could not be authenticated that way, or was flagged, goes to a reviewer.
+ */
+export function documentDecision(result: DocumentAnalysis): { status: VerificationStatusValue; flags: string[] } {
+  if (result.status === 'Failed' || !result.content) return { status: VerificationStatus.rejected, flags: [] };
+  const c = result.content;
+  const flags: string[] = [];
+  if (c.photoshopped === true) flags.push('photoshopped');
+  if (c.ai_analysis.internet_detection === true) flags.push('screen_recapture');
+  if (c.ai_analysis.name_match && !c.ai_analysis.name_match.full_name) flags.push('name_mismatch');
+  const machineReadable = c.mrz_data.some((m) => (m as { valid?: boolean }).valid === true) || Object.keys(c.document_processor).length > 0;
+  if (!machineReadable) flags.push('no_machine_readable_data');
+  return { status: flags.length ? VerificationStatus.complete_in_review : VerificationStatus.complete, flags };
+}
+
+function selfieStatus(result: SelfieResult): VerificationStatusValue {
+  if (result.decision === 'complete') return VerificationStatus.complete;
+  if (result.decision === 'review') return VerificationStatus.complete_in_review;
+  return VerificationStatus.rejected;
+}
+
+/** Runs one analysed image and records it as a document job row (API or session). */
+async function analyseAndStore(
+  ctx: AppContext,
+  engine: AnalysisEngine,
+  user: UserRow,
+  job: Pick<DocumentJobRow, 'id' | 'doc_id' | 'blob_key' | 'original_name' | 'created_at'>,
+): Promise<{ result: DocumentAnalysis; decision: ReturnType<typeof documentDecision> }> {
+  const blob = await ctx.blobs.get(job.blob_key);
+  if (!blob) throw new PermanentFailure('The uploaded image is no longer stored.');
+  const result = await engine.analyseDocument(
+    { bytes: blob.bytes, originalName: job.original_name },
+    {
+      receivedAt: new Date(job.created_at),
+      user: { firstName: user.first_name, lastName: user.last_name, address: user.address },
+    },
+  );
+  const decision = documentDecision(result);
+  // Keep only the metadata-free derivative; the original upload (with its EXIF) goes.
+  let blobKey = job.blob_key;
+  if (result.derivative) {
+    blobKey = job.blob_key.replace(/\/[^/]+$/, '/document.jpg');
+    await ctx.blobs.put(blobKey, result.derivative, result.derivative_type);
+    if (blobKey !== job.blob_key) await ctx.blobs.delete(job.blob_key);
+  }
+  const documentData = result.content
+    ? {
+        id: job.id,
+        name: 'document.jpg',
+        status: decision.status,
+        created_at: isoMicro(job.created_at),
+        content: result.content,
+      }
+    : null;
+  await ctx.db
+    .updateTable('document_jobs')
+    .set({
+      status: result.status === 'Success' ? DocumentJobStatus.success : DocumentJobStatus.failed,
+      reason: result.reason,
+      blob_key: blobKey,
+      document_data: documentData ? JSON.stringify(documentData) : null,
+      portrait_embedding: result.portrait_embedding ? JSON.stringify(result.portrait_embedding) : null,
+      completed_at: ctx.clock.now().toISOString(),
+    })
+    .where('id', '=', job.id)
+    .execute();
+  return { result, decision };
+}
+
+async function stillProcessing(ex: Executor, userId: number, methodId: number): Promise<boolean> {
+  const row = await ex
+    .selectFrom('user_verifications')
+    .select('status')
+    .where('user_id', '=', userId)
+    .where('method_id', '=', methodId)
+    .executeTakeFirst();
+  // A reviewer (or the API) may have decided meanwhile: never overwrite their decision.
+  return row?.status === VerificationStatus.processing;
+}
+
+async function runDocumentJob(ctx: AppContext, engine: AnalysisEngine, payload: DocumentJobPayload): Promise<void> {
+  const job = await ctx.db.selectFrom('document_jobs').selectAll().where('doc_id', '=', payload.docId).executeTakeFirst();
+  // Gone (user deleted) or already finished (a retry after a crash): nothing to do.
+  if (!job || job.status !== DocumentJobStatus.processing) return;
+  const user = await findUserById(ctx.db, job.user_id);
+  if (!user) return;
+  const { result, decision } = await analyseAndStore(ctx, engine, user, job);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await stillProcessing(trx, user.id, DOCUMENT_METHOD_ID))) return;
+    await moveDocument(trx, ctx.clock, user.id, decision.status, {
+      remarks: result.reason,
+      attributes: { verify_documents: [{ doc_id: job.doc_id, document_status: result.status, reason: result.reason, flags: decision.flags }] },
+    });
+  });
+  ctx.signals.emit('outbox');
+}
+
+async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: DocumentAnalysisJob): Promise<void> {
+  const user = await findUserById(ctx.db, job.userId);
+  if (!user) return;
+  const sides = [
+    { side: 'front' as const, image: job.front },
+    ...(job.back ? [{ side: 'back' as const, image: job.back }] : []),
+  ];
+  const outcomes: { side: 'front' | 'back'; docId: string; result: DocumentAnalysis; decision: ReturnType<typeof documentDecision> }[] = [];
+  for (const { side, image } of sides) {
+    const docId = `doc_${image.uploadId}`;
+    // Idempotent across retries: one row per upload.
+    await ctx.db.deleteFrom('document_jobs').where('doc_id', '=', docId).execute();
+    const row = await ctx.db
+      .insertInto('document_jobs')
+      .values({
+        doc_id: docId,
+        user_id: user.id,
+        template_id: user.template_id ?? 0,
+        status: DocumentJobStatus.processing,
+        reason: null,
+        original_name: `${job.documentType}-${side}`,
+        media_type: image.mediaType,
+        size: image.size,
+        blob_key: image.blobKey,
+        document_data: null,
+        portrait_embedding: null,
+        source: 'session',
+        created_at: job.submittedAt,
+        completed_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    outcomes.push({ side, docId, ...(await analyseAndStore(ctx, engine, user, row)) });
+  }
+  const worst = outcomes.some((o) => o.decision.status === VerificationStatus.rejected)
+    ? VerificationStatus.rejected
+    : outcomes.every((o) => o.decision.status === VerificationStatus.complete)
+      ? VerificationStatus.complete
+      : // Two sides: one carrying the machine-readable zone is enough to authenticate.
+        outcomes.some((o) => o.decision.status === VerificationStatus.complete) &&
+          outcomes.every((o) => o.decision.flags.every((f) => f === 'no_machine_readable_data'))
+        ? VerificationStatus.complete
+        : VerificationStatus.complete_in_review;
+  const failed = outcomes.find((o) => o.result.status === 'Failed');
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await stillProcessing(trx, user.id, DOCUMENT_METHOD_ID))) return;
+    await moveDocument(trx, ctx.clock, user.id, worst, {
+      workflowRawId: job.workflowRawId,
+      remarks: failed?.result.reason ?? null,
+      attributes: {
+        verify_documents: outcomes.map((o) => ({
+          doc_id: o.docId,
+          side: o.side,
+          document_type: job.documentType,
+          document_status: o.result.status,
+          reason: o.result.reason,
+          flags: o.decision.flags,
+        })),
+      },
+    });
+  });
+  ctx.signals.emit('outbox');
+}
+
+async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysisJob): Promise<void> {
+  const user = await findUserById(ctx.db, job.userId);
+  if (!user || !(await stillProcessing(ctx.db, user.id, job.methodId))) return;
+  const frames = [];
+  for (const f of job.frames) {
+    const blob = await ctx.blobs.get(f.blobKey);
+    if (!blob) throw new PermanentFailure('A captured frame is no longer stored.');
+    frames.push({ bytes: blob.bytes, challenge: STEP_TO_CHALLENGE[f.step] });
+  }
+  const neutral = frames.find((f) => f.challenge === 'neutral') ?? frames[0];
+  if (!neutral) throw new PermanentFailure('No frame was captured.');
+  const reference = await ctx.db
+    .selectFrom('document_jobs')
+    .select('portrait_embedding')
+    .where('user_id', '=', user.id)
+    .where('portrait_embedding', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  const hasDocumentMethod = await ctx.db
+    .selectFrom('user_verifications')
+    .select('method_id')
+    .where('user_id', '=', user.id)
+    .where('method_id', '=', DOCUMENT_METHOD_ID)
+    .executeTakeFirst();
+  const result = await engine.analyseSelfie(
+    { selfie: neutral.bytes, frames: frames.length > 1 ? frames : [] },
+    {
+      ...(reference?.portrait_embedding ? { referenceEmbedding: JSON.parse(reference.portrait_embedding) as number[] } : {}),
+      // ID + selfie (or a re-verification after a document): the face must match a document portrait.
+      requireReference: hasDocumentMethod !== undefined || reference !== undefined,
+    },
+  );
+  if (result.derivative) await ctx.blobs.put(`users/${user.id}/faces/${job.challengeId}.jpg`, result.derivative, 'image/jpeg');
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await stillProcessing(trx, user.id, job.methodId))) return;
+    await moveVerification(trx, ctx.clock, user.id, job.methodId, selfieStatus(result), {
+      remarks: result.reasons.join(', ') || null,
+      attributes: {
+        decision: result.decision,
+        reasons: result.reasons,
+        ...(result.similarity !== undefined ? { similarity: Number(result.similarity.toFixed(3)) } : {}),
+        ...(result.selfie_check !== undefined ? { selfie_check: result.selfie_check } : {}),
+        ...(result.liveness !== undefined ? { liveness: Number(result.liveness.toFixed(3)) } : {}),
+        ...(result.antispoof !== undefined ? { antispoof: Number(result.antispoof.toFixed(3)) } : {}),
+        challenges: result.challenges,
+      },
+    });
+  });
+  ctx.signals.emit('outbox');
+}
+
+/**
+ * Consumes the analysis queue: customer API document jobs (spec 4.13), documents and faces captured
+ * on the hosted page. Results move verifications through the shared rules (events, user status).
+ */
+export function registerAnalysisWorker(ctx: AppContext, engine: AnalysisEngine): void {
+  ctx.queue.process<AnalysisQueueJob>(
+    ANALYSIS_QUEUE,
+    async (job, { attempt, maxAttempts }) => {
+      try {
+        switch (job.kind) {
+          case DOCUMENT_JOB_KIND:
+            return await runDocumentJob(ctx, engine, job);
+          case 'document':
+            return await runSessionDocument(ctx, engine, job);
+          case 'face':
+            return await runFace(ctx, engine, job);
+        }
+      } catch (error: unknown) {
+        // The last try of a customer API job: answer `Failed` rather than `Processing` forever.
+        // The verification stays `processing` for a reviewer: nothing is decided without analysis.
+        if (job.kind === DOCUMENT_JOB_KIND && (attempt >= maxAttempts || error instanceof PermanentFailure)) {
+          await failDocumentJob(ctx, job.docId, error instanceof PermanentFailure ? error.message : 'The document could not be analysed.');
+        }
+        throw error;
+      }
+    },
+    // One job per analysis thread; a 12 MP document takes seconds, so leases are generous.
+    { concurrency: 2, leaseMs: 10 * 60_000 },
+  );
+}
+
+/** After the last attempt, a document job must not stay `Processing` forever. */
+export async function failDocumentJob(ctx: AppContext, docId: string, reason: string): Promise<void> {
+  await ctx.db
+    .updateTable('document_jobs')
+    .set({ status: DocumentJobStatus.failed, reason, completed_at: ctx.clock.now().toISOString() })
+    .where('doc_id', '=', docId)
+    .where('status', '=', DocumentJobStatus.processing)
+    .execute();
+}
