@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyseDocument, analyseSelfie } from '../../../server/analysis/index.js';
+import { VerificationStatus } from '../../../server/domain/catalogue.js';
+import { markDocumentProcessing } from '../../../server/services/document-jobs.js';
+import { moveVerification } from '../../../server/services/verifications.js';
+import { ANALYSIS_QUEUE, type DocumentAnalysisJob, type FaceAnalysisJob } from '../../../server/session/analysis-jobs.js';
+import { licenceBack, licenceFront, photograph } from '../../fixtures/documents.js';
+import { portrait } from '../../fixtures/faces.js';
+import { IDENTITIES } from '../../fixtures/identities.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+
+/**
+ * The analysis queue consumer with the real engine, fed the jobs the hosted page's session API
+ * enqueues (a document with front and back; a selfie), for an ID + selfie user.
+ */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ analysis: { analyseDocument, analyseSelfie } });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function store(userId: number, name: string, bytes: Buffer) {
+  const blobKey = `users/${userId}/test/${name}.jpg`;
+  await server.verity.ctx.blobs.put(blobKey, bytes, 'image/jpeg');
+  return { uploadId: `${userId}_${name}`, blobKey, mediaType: 'image/jpeg', size: bytes.length };
+}
+
+async function statuses(userId: number): Promise<Record<number, number>> {
+  const rows = await server.verity.ctx.db.selectFrom('user_verifications').select(['method_id', 'status']).where('user_id', '=', userId).execute();
+  return Object.fromEntries(rows.map((r) => [r.method_id, r.status]));
+}
+
+async function submitDocument(userId: number, identity: (typeof IDENTITIES)[number]): Promise<void> {
+  const { ctx } = server.verity;
+  const front = await store(userId, 'front', await photograph(await licenceFront(identity), { angle: 1 }));
+  const back = await store(userId, 'back', await photograph(await licenceBack(identity), { angle: 1.5 }));
+  const job: DocumentAnalysisJob = {
+    kind: 'document', userId, methodId: 3, workflowRawId: null, documentType: 'driving_licence',
+    front: { ...front, source: 'upload', quality: null }, back: { ...back, source: 'upload', quality: null },
+    submittedAt: ctx.clock.now().toISOString(),
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await markDocumentProcessing(trx, ctx.clock, userId);
+    await ctx.queue.enqueue(ANALYSIS_QUEUE, job, {}, trx);
+  });
+  await ctx.queue.whenIdle();
+}
+
+async function submitSelfie(userId: number, selfie: Buffer): Promise<void> {
+  const { ctx } = server.verity;
+  const frame = await store(userId, `selfie-${Math.random().toString(36).slice(2)}`, selfie);
+  const job: FaceAnalysisJob = {
+    kind: 'face', userId, methodId: 22, methodKey: 'selfie', challengeId: `chl_${userId}`, steps: ['look_straight'],
+    frames: [{ ...frame, stepIndex: 0, step: 'look_straight', evidence: { box: { x: 0.2, y: 0.2, width: 0.5, height: 0.5 }, keypoints: [], score: 0.9, yaw: 0, t: 10 } }],
+    submittedAt: ctx.clock.now().toISOString(),
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await moveVerification(trx, ctx.clock, userId, 22, VerificationStatus.processing);
+    await ctx.queue.enqueue(ANALYSIS_QUEUE, job, {}, trx);
+  });
+  await ctx.queue.whenIdle();
+}
+
+describe('analysis runner (hosted-page jobs)', () => {
+  it('completes an ID + selfie user whose selfie matches the licence portrait', async () => {
+    const id = IDENTITIES[0]!;
+    const created = await server.api('/api/users', { body: { email: 'a@example.com', first_name: 'Anna', last_name: 'Eriksson', template_id: 'tmpl_id_selfie' } });
+    const userId = Number(created.body.id);
+    await submitDocument(userId, id);
+    expect((await statuses(userId))[3]).toBe(VerificationStatus.complete);
+    const docs = await server.verity.ctx.db.selectFrom('document_jobs').selectAll().where('user_id', '=', userId).execute();
+    expect(docs.map((d) => d.source)).toEqual(['session', 'session']);
+    expect(docs.some((d) => d.portrait_embedding !== null)).toBe(true);
+
+    await submitSelfie(userId, await portrait(id.face, { shift: 0.05, width: 360 }));
+    expect((await statuses(userId))[22]).toBe(VerificationStatus.complete);
+    expect((await server.api(`/api/users/${userId}`)).body.data.status).toBe('Verified');
+  }, 180_000);
+
+  it('rejects a selfie of someone else after re-verification, against the earlier document', async () => {
+    const id = IDENTITIES[1]!;
+    const created = await server.api('/api/users', { body: { email: 'j@example.com', first_name: 'Jose', last_name: 'Garcia', template_id: 'tmpl_id_selfie' } });
+    const userId = Number(created.body.id);
+    await submitDocument(userId, id);
+    await server.api('/api/user/document/reverify', { body: { user_id: String(userId) } });
+    await submitSelfie(userId, await portrait((id.face + 7) % 22));
+    const v = await server.verity.ctx.db
+      .selectFrom('user_verifications')
+      .select(['status', 'attributes'])
+      .where('user_id', '=', userId)
+      .where('method_id', '=', 22)
+      .executeTakeFirstOrThrow();
+    expect(v.status).toBe(VerificationStatus.rejected);
+    expect(JSON.parse(v.attributes).reasons).toContain('FACE_MISMATCH');
+  }, 180_000);
+});
