@@ -18,8 +18,9 @@
  *   403 `session_csrf_error`. The server also checks `Origin` when present against its own
  *   origin and the account's configured customer origins (the same list as `frame-ancestors`).
  * - Cross-origin calls (embedded `<verify-flow>`): CORS for the configured customer origins only,
- *   `Access-Control-Allow-Headers: Content-Type, X-Verity-Session, X-Verity-CSRF`, no
- *   credentials needed (the token header is used instead of the cookie).
+ *   `Access-Control-Allow-Headers: Content-Type, X-Verity-Session, X-Verity-CSRF`, and
+ *   `Access-Control-Allow-Credentials: true` (the client fetches with `credentials: 'include'`);
+ *   the token header is what authenticates there, as the SameSite=Lax cookie is not sent cross-site.
  *
  * ## Errors
  * Every non-2xx answer has the body {@link ErrorBody}: `{ error_type, error_message, errors?,

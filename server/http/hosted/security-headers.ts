@@ -39,8 +39,8 @@ export function isSameHost(origin: string, host: string | undefined): boolean {
 
 /**
  * The security headers of every hosted response (issue 4): a strict CSP with a per-response nonce
- * (no `unsafe-inline` scripts, no `unsafe-eval`; `wasm-unsafe-eval` only, for the on-device face
- * model's WebAssembly), `frame-ancestors` limited to our own origin and the account's customer
+ * (no `unsafe-inline` scripts or style elements, no `unsafe-eval`; `wasm-unsafe-eval` only, for the
+ * on-device face model's WebAssembly; inline style attributes allowed), `frame-ancestors` limited to our own origin and the account's customer
  * origins (modal embed), camera and geolocation for our own origin only, and no referrer (the link
  * carries a signature).
  */
@@ -51,6 +51,9 @@ export function hostedSecurityHeaders(reply: FastifyReply, nonce: string, settin
     "default-src 'none'",
     `script-src 'self' 'nonce-${nonce}' 'wasm-unsafe-eval'`,
     `style-src 'self' 'nonce-${nonce}'`,
+    // Style attributes only (Lit templates bind `style=…` for progress and brand colours); they
+    // cannot run code, and `<style>` elements still need the nonce.
+    "style-src-attr 'unsafe-inline'",
     `img-src 'self' data: blob:${logoOrigin ? ` ${logoOrigin}` : ''}`,
     "font-src 'self'",
     "connect-src 'self'",

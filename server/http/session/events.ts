@@ -30,7 +30,7 @@ export function streamSessionEvents(ctx: AppContext, req: FastifyRequest, reply:
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   };
-  for (const name of ['access-control-allow-origin', 'vary', 'access-control-expose-headers']) {
+  for (const name of ['access-control-allow-origin', 'access-control-allow-credentials', 'vary', 'access-control-expose-headers']) {
     const value = reply.getHeader(name);
     if (typeof value === 'string') headers[name] = value;
   }

@@ -121,7 +121,14 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const customer = (await allowedOrigins(ctx)).includes(origin);
       const same = isSameHost(origin, req.headers.host);
       if (customer) {
-        void reply.header('access-control-allow-origin', origin).header('vary', 'Origin').header('access-control-expose-headers', 'Retry-After');
+        // Credentials are allowed because the widget's client fetches with `credentials: 'include'`;
+        // this grants nothing: the SameSite=Lax cookie is not sent cross-site, so the session token
+        // header (and the CSRF token) is what authenticates these calls.
+        void reply
+          .header('access-control-allow-origin', origin)
+          .header('access-control-allow-credentials', 'true')
+          .header('vary', 'Origin')
+          .header('access-control-expose-headers', 'Retry-After');
       }
       if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS' && !customer && !same) throw sessionErrors.csrf();
     });

@@ -37,6 +37,8 @@ function expectHostedHeaders(res: Response, what: string): string {
   const nonce = scripts.find((s) => s.startsWith("'nonce-"))?.slice(7, -1);
   expect(nonce, what).toMatch(/^[A-Za-z0-9+/]{22}==$/);
   expect(d.get('style-src'), what).not.toContain("'unsafe-inline'");
+  expect(d.get('style-src-elem'), what).toBeUndefined();
+  expect(d.get('style-src-attr'), what).toEqual(["'unsafe-inline'"]);
   expect(d.get('frame-ancestors'), what).toEqual(["'self'", 'https://shop.example', 'https://app.example:8443']);
   expect(d.get('object-src'), what).toEqual(["'none'"]);
   expect(d.get('base-uri'), what).toEqual(["'none'"]);
