@@ -38,12 +38,29 @@ interface OutboxEvent {
   email: string | null;
 }
 
-/** Does this endpoint want this event? Subscribed type, and a watched method when it names some. */
-export function wants(endpoint: EndpointRow, type: string, verificationId: number | null): boolean {
-  const types = JSON.parse(endpoint.event_types) as string[];
-  if (!types.includes(type)) return false;
-  if (endpoint.method_ids === null || verificationId === null) return true;
-  return (JSON.parse(endpoint.method_ids) as number[]).includes(verificationId);
+/** An endpoint's subscription, parsed once per relay pass. */
+export interface Subscription {
+  endpoint: EndpointRow;
+  types: ReadonlySet<string>;
+  /** Watched verification method ids; null for every method. */
+  methods: ReadonlySet<number> | null;
+}
+
+export function subscriptionOf(endpoint: EndpointRow): Subscription {
+  return {
+    endpoint,
+    types: new Set(JSON.parse(endpoint.event_types) as string[]),
+    methods: endpoint.method_ids === null ? null : new Set(JSON.parse(endpoint.method_ids) as number[]),
+  };
+}
+
+/**
+ * Does this endpoint want this event? A subscribed type, and, when it watches some methods, an
+ * event about one of them (events about no method, `user.status.changed`, always pass).
+ */
+export function wants(sub: Subscription, type: string, verificationId: number | null): boolean {
+  if (!sub.types.has(type)) return false;
+  return sub.methods === null || verificationId === null || sub.methods.has(verificationId);
 }
 
 function verificationIdOf(payload: string): number | null {
@@ -196,16 +213,18 @@ export class OutboxRelay {
       if (isPostgres(ctx.db as unknown as Kysely<unknown>)) query = query.forUpdate('events').skipLocked();
       const events: OutboxEvent[] = await query.execute();
       if (events.length === 0) return 0;
-      const endpoints = await trx.selectFrom('webhook_endpoints').selectAll().where('enabled', '=', 1).execute();
+      const subs = (await trx.selectFrom('webhook_endpoints').selectAll().where('enabled', '=', 1).execute()).map(subscriptionOf);
+      const anyMethodFilter = subs.some((s) => s.methods !== null);
       const now = ctx.clock.now();
       const fresh: NewDelivery[] = [];
       for (const event of events) {
-        const verificationId = endpoints.length ? verificationIdOf(event.payload) : null;
-        for (const endpoint of endpoints) {
-          if (!wants(endpoint, event.type, verificationId)) continue;
+        // The payload is parsed only when some endpoint filters by method.
+        const verificationId = anyMethodFilter ? verificationIdOf(event.payload) : null;
+        for (const sub of subs) {
+          if (!wants(sub, event.type, verificationId)) continue;
           fresh.push({
             eventId: event.id,
-            endpoint,
+            endpoint: sub.endpoint,
             eventType: event.type,
             userId: event.user_id,
             isTest: isTestIdentity(event),
