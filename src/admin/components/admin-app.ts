@@ -40,9 +40,12 @@ export class AdminApp extends LitElement {
       font-family: system-ui, sans-serif;
       color: #14171f;
     }
+    /* A button, not an in-page link: the target sits in a shadow root an href cannot name. */
     .skip {
       position: absolute;
       left: -999px;
+      color: #14171f;
+      border-color: #14171f;
     }
     .skip:focus {
       left: 0.5rem;
@@ -203,17 +206,14 @@ export class AdminApp extends LitElement {
       </main>`;
     }
     const current = this.route.view;
-    return html`<div @click=${this.#onClick}><a class="skip" href="#main" @click=${(e: Event) => {
-        e.preventDefault();
-        void this.#focusHeading();
-      }}>Skip to content</a>
+    return html`<div @click=${this.#onClick}><button type="button" class="skip" @click=${() => this.#focusHeading()}>Skip to content</button>
       <header>
         <nav aria-label="Dashboard">
           <ul>${NAV.map(([path, label]) => html`<li><a href="/admin${path ? `/${path}` : ''}" aria-current=${path === current ? 'page' : nothing}>${label}</a></li>`)}</ul>
         </nav>
         <div>${this.admin.email} <button type="button" @click=${() => this.#signOut()}>Sign out</button></div>
       </header>
-      <main id="main">${this.#view()}</main></div>`;
+      <main id="main" tabindex="-1">${this.#view()}</main></div>`;
   }
 }
 

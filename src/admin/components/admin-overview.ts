@@ -42,12 +42,13 @@ export class AdminOverview extends AdminView {
   }
 
   override render() {
-    const d = this.data;
-    if (!d) return html`<h1 tabindex="-1">Overview</h1><p>Loading…</p>${this.feedback()}`;
+    return html`<h1 tabindex="-1">Overview</h1>${this.data ? this.#body(this.data) : html`<p>Loading…</p>`}${this.feedback()}`;
+  }
+
+  #body(d: Overview) {
     const months = Object.entries(d.users_per_month);
     const statuses = Object.entries(d.users_by_status);
-    return html`<h1 tabindex="-1">Overview</h1>
-      <p>${d.users_per_status.total} users in total; ${d.users_per_status.new} new, ${d.users_per_status.unconfirmed} in progress, ${d.users_per_status.banned} banned.</p>
+    return html`<p>${d.users_per_status.total} users in total; ${d.users_per_status.new} new, ${d.users_per_status.unconfirmed} in progress, ${d.users_per_status.banned} banned.</p>
       <h2>Registrations per month, ${d.year}</h2>
       ${barChart(`Registrations per month in ${d.year}`, months)}
       <h2>Users per status</h2>
@@ -70,8 +71,7 @@ export class AdminOverview extends AdminView {
             </tr>`,
           )}
         </tbody>
-      </table>
-      ${this.feedback()}`;
+      </table>`;
   }
 }
 

@@ -161,12 +161,13 @@ export class AdminSettings extends AdminView {
   }
 
   override render() {
-    const d = this.data;
-    if (!d) return html`<h1 tabindex="-1">Settings</h1><p>Loading…</p>${this.feedback()}`;
+    return html`<h1 tabindex="-1">Settings</h1>${this.data ? this.#body(this.data) : html`<p>Loading…</p>`}${this.feedback()}`;
+  }
+
+  #body(d: SettingsView) {
     const p = this.preview!;
     const k = d.knowledge;
-    return html`<h1 tabindex="-1">Settings</h1>
-      <h2 id="general">General</h2>
+    return html`<h2 id="general">General</h2>
       <form aria-labelledby="general" @submit=${this.#general}>
         <label>Account name <input name="account_name" required .value=${d.account_name} /></label>
         <label>Default completion URL <input name="default_completion_url" type="url" .value=${d.default_completion_url ?? ''} /></label>
@@ -231,8 +232,7 @@ export class AdminSettings extends AdminView {
           <label>Attempts <input name="max_attempts" type="number" min="1" max="20" .value=${String(k?.max_attempts ?? 3)} /></label>
         </div>
         <div><button type="submit">Save knowledge questions</button></div>
-      </form>
-      ${this.feedback()}`;
+      </form>`;
   }
 }
 

@@ -82,10 +82,11 @@ export class AdminTemplates extends AdminView {
   }
 
   override render() {
-    const d = this.data;
-    if (!d) return html`<h1 tabindex="-1">Templates</h1><p>Loading…</p>${this.feedback()}`;
-    return html`<h1 tabindex="-1">Templates</h1>
-      <table>
+    return html`<h1 tabindex="-1">Templates</h1>${this.data ? this.#body(this.data) : html`<p>Loading…</p>`}${this.feedback()}`;
+  }
+
+  #body(d: TemplatesAnswer) {
+    return html`<table>
         <thead><tr><th scope="col">Template</th><th scope="col">Methods</th><th scope="col">Users</th><th scope="col">Actions</th></tr></thead>
         <tbody>
           ${d.data.map(
@@ -135,8 +136,7 @@ export class AdminTemplates extends AdminView {
         <label>Workflow name <input name="name" required /></label>
         <label>Document types (comma separated, e.g. passport, id_card, driving_licence) <input name="document_types" required /></label>
         <div><button type="submit">Create workflow</button></div>
-      </form>
-      ${this.feedback()}`;
+      </form>`;
   }
 }
 

@@ -71,11 +71,13 @@ export class AdminUserPage extends AdminView {
 
   override render() {
     const d = this.detail;
-    if (!d) return html`<h1 tabindex="-1">User</h1><p>Loading…</p>${this.feedback()}`;
+    const name = d ? `${d.user.first_name} ${d.user.last_name}`.trim() || d.user.username : 'User';
+    return html`<h1 tabindex="-1">${name}</h1>${d ? this.#body(d) : html`<p>Loading…</p>`}${this.feedback()}`;
+  }
+
+  #body(d: UserDetail) {
     const u = d.user;
-    const name = `${u.first_name} ${u.last_name}`.trim() || u.username;
-    return html`<h1 tabindex="-1">${name}</h1>
-      <dl>
+    return html`<dl>
         <dt>E-mail</dt><dd>${u.email}${u.email_verified_at ? ' (confirmed)' : ''}</dd>
         <dt>Phone</dt><dd>${u.phone ?? '—'}</dd>
         <dt>Status</dt><dd class="user-status">${u.status}</dd>
@@ -129,8 +131,7 @@ export class AdminUserPage extends AdminView {
         <button type="submit">Switch template</button>
       </form>
       <p><button type="button" class="danger" @click=${() => this.#delete()}>Delete user</button></p>
-      <admin-link-panel .api=${this.api} user-id=${this.userId} ?has-phone=${!!u.phone}></admin-link-panel>
-      ${this.feedback()}`;
+      <admin-link-panel .api=${this.api} user-id=${this.userId} ?has-phone=${!!u.phone}></admin-link-panel>`;
   }
 }
 

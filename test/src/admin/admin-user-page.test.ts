@@ -1,0 +1,105 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../../src/admin/components/admin-user-page.js';
+import type { AdminUserPage } from '../../../src/admin/components/admin-user-page.js';
+import type { AdminConfirm } from '../../../src/admin/components/admin-confirm.js';
+import { $, $$, fakeApi, TEMPLATES, until, USER } from './fake-api.js';
+
+const DETAIL = {
+  data: {
+    user: USER,
+    reference_id: 'ref-1',
+    template: { id: 1, name: 'tmpl_email', label: 'Email only' },
+    ip_country: 'FR',
+    verifications: [
+      { method_id: 1, key: 'email', name: 'Email', status: { value: 1, key: 'processing', friendly: 'Processing' }, started_at: null, completed_at: null, remarks: null, results: {} },
+      { method_id: 3, key: 'document_id', name: 'Document / ID', status: { value: 4, key: 'complete_in_review', friendly: 'Complete In Review' }, started_at: null, completed_at: null, remarks: 'blurry', results: { mrz_data: { valid: true } } },
+    ],
+    workflows: [],
+    images: [{ id: 'up_1', method: 'document_id', document_type: 'passport', side: 'front', step: null, media_type: 'image/jpeg', url: '/admin/api/images/up_1?expires=1&sig=abc', created_at: '2026-05-10T12:00:00Z' }],
+  },
+};
+
+async function userPage() {
+  const fake = fakeApi({
+    'GET /admin/api/users/7': DETAIL,
+    'GET /admin/api/templates': TEMPLATES,
+    'POST /admin/api/users/7/verifications': { data: USER },
+    'PATCH /admin/api/users/7': { data: USER },
+    'DELETE /admin/api/users/7': { success: true },
+  });
+  const el = await fixture<AdminUserPage>(html`<admin-user-page .api=${fake.api} user-id="7"></admin-user-page>`);
+  await until(() => $$(el, 'table.verifications tbody tr').length === 2, 'verifications');
+  return { el, ...fake };
+}
+
+function button(el: Element, label: string): HTMLButtonElement {
+  const b = $$<HTMLButtonElement>(el, 'button').find((x) => x.getAttribute('aria-label') === label || x.textContent?.trim() === label);
+  if (!b) throw new Error(`no button ${label}`);
+  return b;
+}
+
+async function answer(el: Element, ok: boolean): Promise<void> {
+  const dialog = $<AdminConfirm>(el, 'admin-confirm')!;
+  await until(() => dialog.shadowRoot!.querySelector('dialog')!.open, 'dialog open');
+  dialog.shadowRoot!.querySelector<HTMLButtonElement>(ok ? 'button.confirm' : 'button.cancel')!.click();
+}
+
+describe('<admin-user-page>', () => {
+  it('shows each verification with its status, remarks and analysis results, and the images by signed URL', async () => {
+    const { el } = await userPage();
+    const rows = $$(el, 'table.verifications tbody tr');
+    expect(rows[1]!.textContent).to.contain('Complete In Review');
+    expect(rows[1]!.textContent).to.contain('blurry');
+    expect(rows[1]!.querySelector('pre')!.textContent).to.contain('"valid": true');
+    const img = $<HTMLImageElement>(el, 'ul.images img')!;
+    expect(img.getAttribute('src')).to.equal('/admin/api/images/up_1?expires=1&sig=abc');
+    expect(img.alt).to.equal('document_id passport front');
+    await expect(el).to.be.accessible();
+  });
+
+  it('approves at once, but asks before rejecting, and sends nothing when cancelled', async () => {
+    const { el, calls } = await userPage();
+    button(el, 'Approve Email').click();
+    await until(() => calls.some((c) => c.method === 'POST'));
+    expect(calls.find((c) => c.method === 'POST')!.body).to.deep.equal({ method: 'email', status: 'complete' });
+    const posts = () => calls.filter((c) => c.method === 'POST').length;
+    button(el, 'Reject Document / ID').click();
+    await answer(el, false);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(posts()).to.equal(1);
+    button(el, 'Reject Document / ID').click();
+    await answer(el, true);
+    await until(() => posts() === 2);
+    expect(calls.filter((c) => c.method === 'POST')[1]!.body).to.deep.equal({ method: 'document_id', status: 'rejected' });
+  });
+
+  it('confirms the dialog by keyboard: Esc cancels', async () => {
+    const { el, calls } = await userPage();
+    button(el, 'Reset Email').click();
+    const dialog = $<AdminConfirm>(el, 'admin-confirm')!;
+    await until(() => dialog.shadowRoot!.querySelector('dialog')!.open);
+    // Focus starts on Cancel, the safe choice.
+    expect(dialog.shadowRoot!.activeElement?.textContent).to.equal('Cancel');
+    dialog.shadowRoot!.querySelector('dialog')!.dispatchEvent(new Event('cancel'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls.some((c) => c.method === 'POST')).to.equal(false);
+  });
+
+  it('deletes only after confirmation and tells the app', async () => {
+    const { el, calls } = await userPage();
+    button(el, 'Delete user').click();
+    const deleted = oneEvent(el, 'user-deleted');
+    await answer(el, true);
+    await deleted;
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === '/admin/api/users/7')).to.equal(true);
+  });
+
+  it('changes the status and switches the template through PATCH', async () => {
+    const { el, calls } = await userPage();
+    const statusForm = $<HTMLFormElement>(el, 'form[aria-label="Change status"]')!;
+    statusForm.querySelector('select')!.value = 'Verified';
+    statusForm.querySelector('button')!.click();
+    await until(() => calls.some((c) => c.method === 'PATCH'));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).to.deep.equal({ status: 'Verified' });
+  });
+});
