@@ -290,7 +290,7 @@ export async function submitGeolocation(ctx: AppContext, user: UserRow, body: Ge
   };
   await ctx.db.transaction().execute(async (trx) => {
     await writeState(trx, user.id, 'geolocation', { attempts_used: state.attempts_used + 1 }, now);
-    await updateUserRow(trx, user.id, { ip, ip_country: ipCountry, last_activity: now.toISOString() });
+    await updateUserRow(trx, user.id, { last_activity: now.toISOString(), ...(ip ? { ip, ip_country: ipCountry } : {}) });
     await moveVerification(trx, ctx.clock, user.id, v.method_id, decision.ok ? VerificationStatus.complete : VerificationStatus.rejected, {
       attributes,
       remarks: decision.ok ? null : decision.reason,
