@@ -14,7 +14,6 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildFaceAssets } from '../../scripts/build-face-model.js';
 import { writeSetting } from '../../server/store/settings-repo.js';
 import { insertTemplate } from '../../server/store/templates-repo.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -25,9 +24,10 @@ import { documentSceneSvg, makeFakeCameras } from '../src/fixtures/node/make-fak
 const root = resolve(import.meta.dirname, '../..');
 const tmp = join(root, '.wtr-tmp', 'e2e');
 
-function run(args: string[]): void {
-  const result = spawnSync('npx', args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (result.status !== 0) throw new Error(`npx ${args.join(' ')} failed`);
+/** Builds dist/web (widget, hosted page, face model) unless it is already up to date. */
+function ensureWebBuild(): void {
+  const result = spawnSync(process.execPath, ['scripts/ensure-web-build.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) throw new Error('building dist/web failed');
 }
 
 /** The customer's site: a page that loads the widget by script tag from Verity. */
@@ -49,10 +49,7 @@ let documentPng: string;
 beforeAll(async () => {
   mkdirSync(tmp, { recursive: true });
   // The widget as shipped: the server serves dist/web under /web/.
-  buildFaceAssets(join(root, 'dist/web/vendor'));
-  run(['vite', 'build', '--mode', 'esm']);
-  run(['vite', 'build', '--mode', 'iife']);
-  run(['vite', 'build', '--mode', 'hosted']);
+  ensureWebBuild();
   ({ face: faceCamera } = (await makeFakeCameras(join(root, '.wtr-tmp'))) as { face: string });
   documentPng = join(tmp, 'document.png');
   if (!existsSync(documentPng)) await sharp(Buffer.from(documentSceneSvg(1280, 800) as string)).png().toFile(documentPng);
