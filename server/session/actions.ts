@@ -107,7 +107,7 @@ export async function startFromLink(ctx: AppContext, link: string, ip: string | 
   const now = ctx.clock.now();
   const result = await ctx.db.transaction().execute(async (trx) => {
     const created = await createSession(trx, now, use.user.id, false);
-    await updateUserRow(trx, use.user.id, { last_login: now.toISOString(), last_activity: now.toISOString(), ...(ip ? { ip } : {}) });
+    await updateUserRow(trx, use.user.id, { last_login: now.toISOString(), last_activity: now.toISOString(), ...(ip ? { ip, ip_country: countryOfIp(ip) } : {}) });
     const current = await findUserById(trx, use.user.id);
     // architecture.md: Active once the user opens a valid link (the POST from the landing page).
     if (current?.status === 'Unconfirmed') await setUserStatus(trx, ctx.clock, use.user.id, 'Unconfirmed', 'Active');

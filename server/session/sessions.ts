@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
 import type { UserRow } from '../store/schema.js';
 import { findUserById, updateUserRow } from '../store/users-repo.js';
+import { countryOfIp } from './geolocation.js';
 import { sdb } from './tables.js';
 import { keyedHash, randomToken, safeEqual, sha256Hex } from './tokens.js';
 
@@ -59,7 +60,7 @@ export async function authenticate(ctx: AppContext, token: string, ip: string | 
   if (new Date(row.last_seen_at).getTime() + TOUCH_RESOLUTION_MS <= now.getTime()) {
     expiresAt = new Date(now.getTime() + SESSION_IDLE_MS).toISOString();
     await db.updateTable('user_sessions').set({ last_seen_at: now.toISOString(), expires_at: expiresAt }).where('id', '=', row.id).execute();
-    await updateUserRow(ctx.db, user.id, { last_activity: now.toISOString(), ...(ip ? { ip } : {}) });
+    await updateUserRow(ctx.db, user.id, { last_activity: now.toISOString(), ...(ip ? { ip, ip_country: countryOfIp(ip) } : {}) });
   }
   return {
     session: { id: row.id, userId: row.user_id, tokenHash: row.token_hash, viaHandoff: row.via_handoff === 1, expiresAt },
