@@ -1,0 +1,98 @@
+/**
+ * Analysis benchmark: time per document for a 12 MP JPEG licence (front and back) and a
+ * 1-page PDF passport, whole pipeline and per stage; peak memory; jobs per minute through the
+ * worker pool; and an HTTP endpoint's p99 latency on the main thread while the pool is
+ * saturated, next to idle. Targets (issue #6): ≤ 3 s per 12 MP licence on 2 cores, p99 under
+ * load ≤ 2x idle, peak memory ≤ 1.5 GB.
+ *
+ * Run: `npm run bench -- analysis` (or `node --import tsx bench/analysis.ts`).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { closeEngines } from '../server/analysis/engines.js';
+import { analyseDocument } from '../server/analysis/pipeline.js';
+import { AnalysisPool } from '../server/analysis/pool.js';
+import { cached } from '../test/fixtures/cache.js';
+import { photograph } from '../test/fixtures/documents.js';
+import { pdfWithJpeg } from '../test/fixtures/pdf.js';
+import { flatDocument } from '../test/fixtures/set.js';
+
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 25);
+const mb = (b: number): string => `${Math.round(b / 1024 / 1024)} MB`;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+const front12 = await cached('bench/licence-front-12mp.jpg', async () => photograph(await flatDocument(0, 'licence-front'), { width: 4000, height: 3000, angle: 2, quality: 90 }));
+const back12 = await cached('bench/licence-back-12mp.jpg', async () => photograph(await flatDocument(0, 'licence-back'), { width: 4000, height: 3000, angle: 2, quality: 90 }));
+const passportJpeg = await sharp(await flatDocument(1, 'passport')).jpeg({ quality: 90 }).toBuffer();
+const pdf = pdfWithJpeg(passportJpeg, 1476, 1039);
+const inputs = [
+  { name: '12 MP JPEG licence front', bytes: front12 },
+  { name: '12 MP JPEG licence back', bytes: back12 },
+  { name: '1-page PDF passport', bytes: pdf },
+];
+
+process.stdout.write(`machine: ${process.platform} ${process.arch}, node ${process.version}\n`);
+const loadStart = performance.now();
+await analyseDocument({ bytes: back12 }); // loads zxing, tesseract (both), human
+process.stdout.write(`engine load + first run: ${Math.round(performance.now() - loadStart)} ms\n\n`);
+
+const RUNS = 3;
+process.stdout.write('| input | whole pipeline (median of 3) | per stage (ms, last run) |\n|---|---|---|\n');
+for (const input of inputs) {
+  const totals: number[] = [];
+  let stages: Record<string, number> = {};
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    const r = await analyseDocument({ bytes: input.bytes });
+    totals.push(performance.now() - t);
+    stages = r.timings;
+    if (r.status !== 'Success') process.stdout.write(`  (${input.name}: ${r.status} ${r.reason ?? ''})\n`);
+  }
+  const stageText = Object.entries(stages)
+    .filter(([k]) => k !== 'total')
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  process.stdout.write(`| ${input.name} | ${Math.round(median(totals))} ms | ${stageText} |\n`);
+}
+process.stdout.write(`\npeak RSS in-process: ${mb(peakRss)} (target ≤ 1.5 GB)\n`);
+await closeEngines();
+
+// --- API latency on the main thread, idle vs pool saturated -----------------------------
+const server = createServer((_req, res) => {
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify({ ok: true, at: Date.now() }));
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+async function p99(n: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await (await fetch(url)).json();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(0.99 * (times.length - 1))]!;
+}
+await p99(50); // warm the HTTP path
+const idle = await p99(300);
+
+const pool = new AnalysisPool();
+await pool.warmup();
+const JOBS = 6;
+const poolStart = performance.now();
+const jobs = Array.from({ length: JOBS }, (_, i) => pool.analyseDocument({ bytes: inputs[i % inputs.length]!.bytes }));
+const busy = await p99(300);
+await Promise.all(jobs);
+const poolSeconds = (performance.now() - poolStart) / 1000;
+await pool.close();
+server.close();
+clearInterval(sampler);
+
+process.stdout.write(`\npool: ${JOBS} jobs in ${poolSeconds.toFixed(1)} s = ${((JOBS / poolSeconds) * 60).toFixed(1)} jobs/min\n`);
+process.stdout.write(`API p99 idle ${idle.toFixed(2)} ms, with the pool saturated ${busy.toFixed(2)} ms: ratio ${(busy / idle).toFixed(2)}x (target ≤ 2x)\n`);
+process.stdout.write(`peak RSS of this process (pool threads included): ${mb(peakRss)}\n`);
