@@ -13,6 +13,11 @@ export interface TestServer {
   clock: Clock;
   /** The server's own data dir (deleted on close). */
   dataDir: string;
+  /**
+   * Variables that point another process (the CLI, a spawned binary) at this server's stores:
+   * its data dir, and its database and Redis when the suite runs on the scale-out adapters.
+   */
+  storeEnv: Record<string, string>;
   /** http://127.0.0.1:PORT */
   url: string;
   /** A fresh API key with limits high enough not to get in the way (unless asked otherwise). */
@@ -135,6 +140,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     clock,
     dataDir,
+    storeEnv: {
+      VERITY_DATA_DIR: dataDir,
+      ...(config.databaseUrl ? { VERITY_DATABASE_URL: config.databaseUrl } : {}),
+      ...(config.redisUrl ? { VERITY_REDIS_URL: config.redisUrl } : {}),
+    },
     url,
     apiKey,
     api,

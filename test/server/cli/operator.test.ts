@@ -10,7 +10,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   server = await startTestServer({ workers: false });
-  env = { VERITY_DATA_DIR: server.dataDir, VERITY_SECRET: 'test-secret-'.padEnd(48, 'x'), VERITY_BASE_URL: 'http://verity.test' };
+  env = { ...server.storeEnv, VERITY_SECRET: 'test-secret-'.padEnd(48, 'x'), VERITY_BASE_URL: 'http://verity.test' };
 });
 afterAll(async () => {
   await server.close();
