@@ -10,7 +10,7 @@ import { ApiError, errors } from '../../errors.js';
 import { pickLocale } from '../../notify/messages.js';
 import { seal } from '../../notify/seal.js';
 import { CODE_TTL_MINUTES, type NotifyCodeJob } from '../../notify/worker.js';
-import { createUser, deleteUser, magicLinkFor, NOTIFY_QUEUE } from '../../services/users.js';
+import { createUser, magicLinkFor, NOTIFY_QUEUE } from '../../services/users.js';
 import { moveVerification } from '../../services/verifications.js';
 import { keyedHash, randomToken, safeEqual, sha256Hex } from '../../session/tokens.js';
 import { safeHttpUrl } from '../../session/methods.js';
@@ -89,7 +89,6 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions = {}): Fast
     app.post('/signup/api/start', { schema: { hide: true, body: startBody }, preHandler: csrfGuard(ctx) }, async (req, reply) => {
       const d = await enabledOr404();
       await consume(startLimiter, req.ip);
-      await purgeUnconfirmed(ctx, d.retention.unconfirmed_signup_days);
       const b = req.body;
       const { user } = await createUser(ctx, {
         email: b.email,
@@ -171,17 +170,3 @@ async function issueCode(ctx: AppContext, userId: number, tokenHash: string, loc
     await ctx.queue.enqueue(NOTIFY_QUEUE, job, { maxAttempts: 10 }, trx);
   });
 }
-
-/** Retention: self-signups whose code was never confirmed are deleted after the configured days. */
-async function purgeUnconfirmed(ctx: AppContext, days: number): Promise<void> {
-  const before = new Date(ctx.clock.now().getTime() - days * 86_400_000).toISOString();
-  const stale = await ddb(ctx.db).selectFrom('signup_requests').select('user_id').where('confirmed_at', 'is', null).where('created_at', '<', before).limit(50).execute();
-  for (const s of stale) {
-    try {
-      await deleteUser(ctx, s.user_id);
-    } catch (error: unknown) {
-      if (!(error instanceof ApiError)) throw error;
-    }
-  }
-}
-

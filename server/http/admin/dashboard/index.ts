@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../../context.js';
 import { ApiError } from '../../../errors.js';
+import { applyRetention, RETENTION_INTERVAL_MS } from '../../../admin/retention.js';
 import { dashboardAdminRoutes } from './admins.js';
 import { dashboardDeveloperRoutes } from './developers.js';
 import { dashboardOverviewRoutes } from './overview.js';
@@ -30,6 +31,18 @@ export async function refuseCrossSite(req: FastifyRequest): Promise<void> {
  */
 export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    // The retention periods set here run hourly in every process (idempotent deletes).
+    let timer: NodeJS.Timeout | undefined;
+    const sweep = () => {
+      applyRetention(ctx).catch((error: unknown) => ctx.log.error({ err: error }, 'dashboard retention failed'));
+    };
+    app.addHook('onReady', async () => {
+      timer = setInterval(sweep, RETENTION_INTERVAL_MS);
+      timer.unref();
+    });
+    app.addHook('onClose', async () => {
+      if (timer) clearInterval(timer);
+    });
     await app.register(dashboardOverviewRoutes(ctx));
     await app.register(dashboardUserRoutes(ctx));
     await app.register(dashboardTemplateRoutes(ctx));
