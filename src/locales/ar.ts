@@ -138,4 +138,7 @@ export const templates = {
   'selfie.step.right': "أدر رأسك ببطء إلى يمينك.",
   'selfie.step.straight': "انظر مباشرة إلى الكاميرا.",
   'selfie.timeout': "استغرق ذلك وقتاً طويلاً. لنحاول مجدداً بحركات جديدة.",
+  'flow.step-rejected': "تعذّر التحقق من هذه الخطوة.",
+  'flow.step-retry': "إعادة هذه الخطوة",
+  'flow.step-rejected-final': "ستتواصل معك الخدمة بشأن هذه الخطوة.",
 };

@@ -138,4 +138,7 @@ export const templates = {
   'selfie.step.right': "Drehen Sie den Kopf langsam nach rechts.",
   'selfie.step.straight': "Schauen Sie direkt in die Kamera.",
   'selfie.timeout': "Das hat zu lange gedauert. Versuchen wir es mit neuen Bewegungen.",
+  'flow.step-rejected': "Dieser Schritt konnte nicht bestätigt werden.",
+  'flow.step-retry': "Diesen Schritt wiederholen",
+  'flow.step-rejected-final': "Der Dienst wird Sie zu diesem Schritt kontaktieren.",
 };

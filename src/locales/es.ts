@@ -138,4 +138,7 @@ export const templates = {
   'selfie.step.right': "Gira despacio la cabeza hacia tu derecha.",
   'selfie.step.straight': "Mira directamente a la cámara.",
   'selfie.timeout': "Ha tardado demasiado. Probemos de nuevo con otros movimientos.",
+  'flow.step-rejected': "No se pudo verificar este paso.",
+  'flow.step-retry': "Repetir este paso",
+  'flow.step-rejected-final': "El servicio se pondrá en contacto contigo sobre este paso.",
 };

@@ -138,4 +138,7 @@ export const templates = {
   'selfie.step.right': "Tournez lentement la tête vers votre droite.",
   'selfie.step.straight': "Regardez la caméra bien en face.",
   'selfie.timeout': "Cela a pris trop de temps. Recommençons avec de nouveaux mouvements.",
+  'flow.step-rejected': "Cette étape n'a pas pu être vérifiée.",
+  'flow.step-retry': "Refaire cette étape",
+  'flow.step-rejected-final': "Le service vous contactera au sujet de cette étape.",
 };

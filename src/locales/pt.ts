@@ -138,4 +138,7 @@ export const templates = {
   'selfie.step.right': "Vire a cabeça devagar para a sua direita.",
   'selfie.step.straight': "Olhe diretamente para a câmera.",
   'selfie.timeout': "Demorou demais. Vamos tentar de novo com outros movimentos.",
+  'flow.step-rejected': "Não foi possível verificar esta etapa.",
+  'flow.step-retry': "Refazer esta etapa",
+  'flow.step-rejected-final': "O serviço entrará em contato com você sobre esta etapa.",
 };

@@ -255,12 +255,46 @@ export class VerifyFlow extends LitElement {
     this.index = index;
     this.phase = FLOW_PHASE.steps;
     void this.store?.save({ method: method.key, choices: {} });
+    this.recordStart(method);
     if (this.lastAnnouncedIndex !== index) {
       this.lastAnnouncedIndex = index;
       emit(this, 'verify-step-change', { index, total: methods.length, method: method.key, previous: previous === method.key ? null : previous });
     }
     await this.updateComplete;
     (this.renderRoot.querySelector('#step-title') as HTMLElement | null)?.focus();
+  }
+
+  private readonly started = new Set<string>();
+
+  /** Tells the server a step was opened (its `start_time`), once per method and page. */
+  private recordStart(method: MethodView): void {
+    if (method.key === 'other' || isMethodDone(method) || method.status === 'rejected' || this.started.has(method.key) || !this.client) return;
+    this.started.add(method.key);
+    this.client.startMethod(method.key).catch((error: unknown) => {
+      // Not fatal for the user; the flow goes on and the submit reports real problems.
+      this.started.delete(method.key);
+      const mapped = fromApiError(error);
+      if (mapped.code === 'session_expired') this.fail(mapped);
+    });
+  }
+
+  /** Puts a rejected method back to `assigned` (when the server allows a retry). */
+  private async retryMethod(method: MethodView): Promise<void> {
+    if (!this.client || method.key === 'other') return;
+    try {
+      const result = await this.client.retryMethod(method.key);
+      this.replaceMethod(result.method, result.state);
+      this.recordStart(result.method);
+    } catch (error: unknown) {
+      const mapped = fromApiError(error);
+      emit(this, 'verify-error', { code: mapped.code, message: mapped.message, retryable: mapped.retryable });
+    }
+  }
+
+  private replaceMethod(method: MethodView, state: SessionView['state']): void {
+    const session = this.session;
+    if (!session) return;
+    this.session = { ...session, state, methods: session.methods.map((m) => (m.key === method.key ? method : m)) };
   }
 
   private async onStepComplete(event: StepCompleteEvent): Promise<void> {
@@ -442,13 +476,24 @@ export class VerifyFlow extends LitElement {
       </div>
       <section part="step" class="step" aria-labelledby="step-title">
         <h2 id="step-title" tabindex="-1">${methodTitle(method)}</h2>
-        ${done ? this.renderStepDone() : this.renderStep(method)}
+        ${done ? this.renderStepDone() : method.status === 'rejected' ? this.renderRejected(method) : this.renderStep(method)}
       </section>
       <nav class="nav" aria-label=${msg('Steps', { id: 'flow.nav' })}>
         ${this.index > 0 ? html`<button type="button" class="secondary" @click=${() => void this.goTo(this.index - 1)}>${msg('Back', { id: 'flow.back' })}</button>` : nothing}
         ${session.handoff_enabled && !session.via_handoff ? html`<button type="button" class="link" @click=${() => this.showHandoff()}>${msg('Continue on another device', { id: 'flow.handoff.offer' })}</button>` : nothing}
       </nav>
     `;
+  }
+
+  private renderRejected(method: MethodView): TemplateResult {
+    return html`<div class="notice" role="alert">
+        <p>${method.reason ?? msg('This step could not be verified.', { id: 'flow.step-rejected' })}</p>
+      </div>
+      <div class="actions">
+        ${method.can_retry
+          ? html`<button type="button" @click=${() => void this.retryMethod(method)}>${msg('Try this step again', { id: 'flow.step-retry' })}</button>`
+          : html`<p class="muted">${msg('The service will contact you about this step.', { id: 'flow.step-rejected-final' })}</p>`}
+      </div>`;
   }
 
   private renderStepDone(): TemplateResult {

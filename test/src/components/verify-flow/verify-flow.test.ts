@@ -193,3 +193,37 @@ describe('<verify-flow> by keyboard alone', () => {
     expect(event.detail).to.deep.equal({ source: 'close-button' });
   });
 });
+
+describe('<verify-flow> method lifecycle', () => {
+  it('records the start of each step it shows', async () => {
+    const { key, link } = await scenario({ session: session([METHODS.email()]) });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    deep<HTMLButtonElement>(flow, '.intro button')!.click();
+    await until(() => deep(flow, 'verify-step-email'));
+    await new Promise((r) => setTimeout(r, 200));
+    const log = await calls(key);
+    expect(log.filter((c) => c.path === '/session/methods/email/start')).to.have.length(1);
+  });
+
+  it('shows why a step was rejected and retries it when the server allows', async () => {
+    const rejected = { ...METHODS.geolocation(), status: 'rejected' as const, can_retry: true, reason: 'Your location is outside the allowed countries.' };
+    const { key, link } = await scenario({ session: session([rejected]) });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    deep<HTMLButtonElement>(flow, '.intro button')!.click();
+    const alert = await until(() => deep(flow, '.step [role=alert]'), 5000, 'rejection notice');
+    expect(alert.textContent).to.contain('outside the allowed countries');
+    await expect(flow).to.be.accessible();
+    const retry = [...flow.shadowRoot!.querySelectorAll('.step button')].find((b) => b.textContent?.trim() === 'Try this step again') as HTMLButtonElement;
+    retry.click();
+    await until(() => deep(flow, 'verify-step-geolocation'), 5000, 'geolocation step again');
+    expect((await calls(key)).map((c) => c.path)).to.include('/session/methods/geolocation/retry');
+  });
+
+  it('says the service will follow up when a rejected step cannot be retried', async () => {
+    const rejected = { ...METHODS.geolocation(), status: 'rejected' as const, can_retry: false, reason: null };
+    const { link } = await scenario({ session: session([rejected]) });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay lang="de"></verify-flow>`);
+    deep<HTMLButtonElement>(flow, '.intro button')!.click();
+    await until(() => deep(flow, '.step [role=alert]')?.textContent?.includes('Dieser Schritt konnte nicht bestätigt werden.'), 5000, 'german rejection');
+  });
+});
