@@ -59,6 +59,9 @@ interface PageTexts {
   steps: string;
   start: string;
   needsJs: string;
+  starting: string;
+  started: string;
+  unreachable: string;
 }
 
 /** Texts of the server-rendered pages, in the widget's locales. */
@@ -75,6 +78,9 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
     steps: 'You will be asked for:',
     start: 'Start',
     needsJs: 'This page needs JavaScript.',
+    starting: 'Starting…',
+    started: 'Your session has started. The verification app is not installed on this server, so the steps cannot be completed here.',
+    unreachable: 'The service could not be reached.',
   },
   es: {
     refusals: {
@@ -88,6 +94,9 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
     steps: 'Se le pedirá:',
     start: 'Empezar',
     needsJs: 'Esta página necesita JavaScript.',
+    starting: 'Empezando…',
+    started: 'Su sesión ha empezado. La aplicación de verificación no está instalada en este servidor, así que los pasos no se pueden completar aquí.',
+    unreachable: 'No se ha podido contactar con el servicio.',
   },
   fr: {
     refusals: {
@@ -101,6 +110,9 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
     steps: 'Il vous sera demandé :',
     start: 'Commencer',
     needsJs: 'Cette page nécessite JavaScript.',
+    starting: 'Démarrage…',
+    started: 'Votre session a démarré. L’application de vérification n’est pas installée sur ce serveur : les étapes ne peuvent pas être faites ici.',
+    unreachable: 'Le service est injoignable.',
   },
   de: {
     refusals: {
@@ -114,6 +126,9 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
     steps: 'Sie werden gebeten um:',
     start: 'Starten',
     needsJs: 'Diese Seite benötigt JavaScript.',
+    starting: 'Wird gestartet…',
+    started: 'Ihre Sitzung hat begonnen. Die Prüf-App ist auf diesem Server nicht installiert, daher können die Schritte hier nicht erledigt werden.',
+    unreachable: 'Der Dienst ist nicht erreichbar.',
   },
   pt: {
     refusals: {
@@ -127,6 +142,9 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
     steps: 'Ser-lhe-á pedido:',
     start: 'Começar',
     needsJs: 'Esta página precisa de JavaScript.',
+    starting: 'A iniciar…',
+    started: 'A sua sessão começou. A aplicação de verificação não está instalada neste servidor, por isso os passos não podem ser concluídos aqui.',
+    unreachable: 'Não foi possível contactar o serviço.',
   },
   ar: {
     refusals: {
@@ -140,6 +158,9 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
     steps: 'سيُطلب منك:',
     start: 'ابدأ',
     needsJs: 'تحتاج هذه الصفحة إلى JavaScript.',
+    starting: 'جارٍ البدء…',
+    started: 'بدأت جلستك. تطبيق التحقق غير مثبت على هذا الخادم، لذلك لا يمكن إكمال الخطوات هنا.',
+    unreachable: 'تعذّر الوصول إلى الخدمة.',
   },
 };
 
@@ -164,13 +185,15 @@ ${steps}
 <button id="start" type="button">${escapeHtml(t.start)}</button>
 <div id="status" role="status" aria-live="polite"></div>
 <noscript><p role="alert">${escapeHtml(t.needsJs)}</p></noscript>`;
+  const strings = JSON.stringify({ starting: t.starting, started: t.started, unreachable: t.unreachable }).replace(/</g, '\\u003c');
   const script = `<script nonce="${nonce}">
 (function () {
+  var t = ${strings};
   var button = document.getElementById('start');
   var status = document.getElementById('status');
   button.addEventListener('click', function () {
     button.disabled = true;
-    status.textContent = 'Starting…';
+    status.textContent = t.starting;
     var handoff = new URLSearchParams(location.search).get('handoff');
     var call = handoff ? ['/session/handoff/claim', { token: handoff }] : ['/session/start', { link: location.href }];
     fetch(call[0], { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(call[1]), credentials: 'same-origin' })
@@ -184,11 +207,11 @@ ${steps}
           li.textContent = m.name + ': ' + m.status;
           list.appendChild(li);
         });
-        status.textContent = 'Your session has started. The verification app is not installed on this server, so the steps cannot be completed here.';
+        status.textContent = t.started;
         status.appendChild(list);
         button.remove();
       })
-      .catch(function () { status.textContent = 'The service could not be reached.'; button.disabled = false; });
+      .catch(function () { status.textContent = t.unreachable; button.disabled = false; });
   });
 })();
 </script>`;

@@ -87,6 +87,9 @@ function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
       return html(reply, 200, app ? withNonce(app, nonce) : fallbackLandingPage(settings, nonce, methodNames, localeOf(req)));
     });
 
+    // Browsers ask for it on every hosted page; answering "nothing" keeps their consoles clean.
+    app.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
+
     // Short links from verify-url and hand-off (`/l/<code>`): redirect to the full link until it expires.
     app.get('/l/:code', { schema: { hide: true, params: z.object({ code: z.string().max(64) }) } }, async (req, reply) => {
       const link = await ctx.db.selectFrom('short_links').select(['full_url', 'expires_at']).where('code', '=', req.params.code).executeTakeFirst();
