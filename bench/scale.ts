@@ -1,0 +1,190 @@
+/**
+ * Scale-out benchmark (issue 8), on PostgreSQL (127.0.0.1:5432, or BENCH_DATABASE_URL) and Redis
+ * (127.0.0.1:6379, or BENCH_REDIS_URL), with the real binary:
+ *   - API read throughput (GET /api/users/{id}, autocannon) with one `verity serve` and with two
+ *     (each load generator on its own process, as a load balancer would spread it): req/s, the
+ *     ratio two/one, and the CPU each side used (API processes, PostgreSQL, the load generator).
+ *     On 2 cores the ratio is bound by the cores, not by the code: the CPU figures show where.
+ *   - Jobs per minute with one and with two `verity worker` processes: magic-link e-mails
+ *     (`notify` jobs, written to the outbox) enqueued through the API in the create-user
+ *     transaction, relayed to BullMQ and run; timed from the workers' start to an empty queue.
+ *     (The analysis queue has no consumer in the app yet; this measures the queue path itself.)
+ * Run: `npm run bench -- scale` (BENCH_USERS, BENCH_SECONDS, BENCH_JOBS override the defaults).
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue as BullQueue } from 'bullmq';
+import { Redis } from 'ioredis';
+import autocannon, { type Result } from 'autocannon';
+import pg from 'pg';
+import { parseRedisUrl } from '../server/adapters.js';
+import { createScratchDatabase, dropRedisPrefix, scratchRedisUrl } from '../test/helpers/postgres.js';
+import { cli, freePort, startProcess, stopProcess, type VerityProcess } from '../test/server/scale/processes.js';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const USERS = Number(process.env.BENCH_USERS ?? 5_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const JOBS = Number(process.env.BENCH_JOBS ?? 1_000);
+const CONNECTIONS = 20;
+const TICKS = 100; // USER_HZ of /proc/<pid>/stat
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+async function cpuSeconds(pid: number): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of every PostgreSQL server process on this machine (they serve the benchmark). */
+async function postgresCpu(): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const comm = await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => '');
+    if (comm.trim() === 'postgres') total += await cpuSeconds(Number(entry));
+  }
+  return total;
+}
+
+function load(url: string, key: string, connections: number): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        connections,
+        duration: SECONDS,
+        headers: { authorization: `Bearer ${key}`, 'user-agent': 'bench/1.0' },
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/users/${1 + Math.floor(Math.random() * USERS)}` }) }],
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+async function measureApi(apis: { proc: VerityProcess; base: string }[], key: string) {
+  const pids = apis.map((a) => a.proc.child.pid!);
+  const cpu0 = await Promise.all(pids.map(cpuSeconds));
+  const pg0 = await postgresCpu();
+  const self0 = process.cpuUsage();
+  const started = performance.now();
+  const results = await Promise.all(apis.map((a) => load(a.base, key, Math.ceil(CONNECTIONS / apis.length))));
+  const wall = (performance.now() - started) / 1000;
+  const cpu1 = await Promise.all(pids.map(cpuSeconds));
+  const self = process.cpuUsage(self0);
+  const reqs = results.reduce((s, r) => s + r.requests.average, 0);
+  const errors = results.reduce((s, r) => s + r.non2xx + r.errors, 0);
+  return {
+    reqs,
+    errors,
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    apiCpu: cpu1.reduce((s, c, i) => s + c - cpu0[i]!, 0) / wall,
+    pgCpu: ((await postgresCpu()) - pg0) / wall,
+    loadCpu: (self.user + self.system) / 1e6 / wall,
+  };
+}
+
+async function main(): Promise<void> {
+  const database = await createScratchDatabase(DATABASE_URL, 'bench');
+  const redisUrl = scratchRedisUrl(REDIS_URL, 'bench');
+  const dataDir = await mkdtemp(join(tmpdir(), 'verity-bench-scale-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    VERITY_DATABASE_URL: database.url,
+    VERITY_REDIS_URL: redisUrl,
+    VERITY_DATA_DIR: dataDir,
+    VERITY_SECRET: 'bench-scale-secret-'.padEnd(48, 'x'),
+    VERITY_LOG_LEVEL: 'error',
+    HOST: '127.0.0.1',
+  };
+  const procs: VerityProcess[] = [];
+  const sql = new pg.Client({ connectionString: database.url });
+  try {
+    // A CLI command builds a Verity: migrations and the default templates, then the key.
+    const key = await cli(env, 'keys', 'create', '--name', 'bench', '--rate-per-second', '100000000', '--rate-per-minute', '100000000');
+    await sql.connect();
+    // Users straight into the tables (the API path is measured by bench/api.ts).
+    await sql.query(
+      `insert into users (uuid, first_name, last_name, username, email, role_id, status, reference_id, template_id, link_key, created_at, updated_at)
+       select md5('u' || i), 'First' || i, 'Last' || i, 'user' || i, 'user' || i || '@example.com', 2, 'Unconfirmed', 'ref-' || i, 1,
+              md5('k' || i), to_char(now(), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), to_char(now(), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+       from generate_series(1, $1) as i`,
+      [USERS],
+    );
+    await sql.query(
+      `insert into user_verifications (user_id, method_id, status, attributes, position, updated_at) select id, 1, 0, '{}', 0, created_at from users`,
+    );
+
+    const ports = [await freePort(), await freePort()];
+    const apis: { proc: VerityProcess; base: string }[] = [];
+    for (const port of ports) {
+      const proc = await startProcess({ ...env, PORT: String(port) }, ['serve']);
+      procs.push(proc);
+      apis.push({ proc, base: `http://127.0.0.1:${port}` });
+    }
+    await load(apis[0]!.base, key, CONNECTIONS); // warm-up (JIT, pools, caches)
+    const one = await measureApi(apis.slice(0, 1), key);
+    const two = await measureApi(apis, key);
+    const line = (name: string, r: typeof one) =>
+      `${name.padEnd(30)} ${r.reqs.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  CPU (cores): API ${r.apiCpu.toFixed(2)}  PostgreSQL ${r.pgCpu.toFixed(2)}  load generator ${r.loadCpu.toFixed(2)}${r.errors ? `  errors ${r.errors}` : ''}`;
+    process.stdout.write(`API reads, GET /api/users/{id}, ${USERS} users on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s\n`);
+    process.stdout.write(`${line('one API process', one)}\n${line('two API processes', two)}  ratio ${(two.reqs / one.reqs).toFixed(2)}\n`);
+
+    // Jobs: enqueue through the API while no worker runs, then time the drain.
+    const redis = new Redis(parseRedisUrl(redisUrl).url, { maxRetriesPerRequest: null });
+    const notify = new BullQueue('notify', { connection: redis, prefix: parseRedisUrl(redisUrl).prefix });
+    const enqueue = async (from: number) => {
+      for (let i = from; i < from + JOBS; i += 50) {
+        await Promise.all(
+          Array.from({ length: Math.min(50, from + JOBS - i) }, (_, j) =>
+            fetch(`${apis[(i + j) % 2]!.base}/api/users`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${key}`, 'user-agent': 'bench/1.0', 'content-type': 'application/json' },
+              body: JSON.stringify({ email: `job${i + j}@example.com`, send_link: true }),
+            }).then((r) => {
+              if (r.status !== 200) throw new Error(`create user: ${r.status}`);
+            }),
+          ),
+        );
+      }
+    };
+    const drain = async (workers: number, from: number): Promise<number> => {
+      await enqueue(from);
+      const started = performance.now();
+      const ws: VerityProcess[] = [];
+      for (let w = 0; w < workers; w++) ws.push(await startProcess(env, ['worker', '--queues', 'notify']));
+      procs.push(...ws);
+      for (;;) {
+        const rows = Number((await sql.query<{ n: string }>("select count(*) as n from jobs where queue = 'notify' and state = 'waiting'")).rows[0]!.n);
+        const c = await notify.getJobCounts('waiting', 'active', 'prioritized');
+        if (rows + (c.waiting ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const seconds = (performance.now() - started) / 1000;
+      for (const w of ws) await stopProcess(w);
+      return (JOBS / seconds) * 60;
+    };
+    // The workers' start-up (a few seconds of tsx and module loading) counts against them: both
+    // runs pay it alike, so the ratio stays fair; the absolute rate is a lower bound.
+    const j1 = await drain(1, 100_000);
+    const j2 = await drain(2, 200_000);
+    process.stdout.write(`\nJobs (notify: magic-link e-mail to the outbox), ${JOBS} per run, PostgreSQL + BullMQ\n`);
+    process.stdout.write(`${'one worker process'.padEnd(30)} ${j1.toFixed(0).padStart(7)} jobs/min\n`);
+    process.stdout.write(`${'two worker processes'.padEnd(30)} ${j2.toFixed(0).padStart(7)} jobs/min  ratio ${(j2 / j1).toFixed(2)}\n`);
+    await notify.close();
+    redis.disconnect();
+  } finally {
+    for (const p of procs) await stopProcess(p, 'SIGKILL');
+    await sql.end().catch(() => undefined);
+    await database.drop();
+    await dropRedisPrefix(redisUrl);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
