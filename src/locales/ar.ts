@@ -141,4 +141,7 @@ export const templates = {
   'flow.step-rejected': "تعذّر التحقق من هذه الخطوة.",
   'flow.step-retry': "إعادة هذه الخطوة",
   'flow.step-rejected-final': "ستتواصل معك الخدمة بشأن هذه الخطوة.",
+  'camera.copied': "تم نسخ الرابط. الصقه في متصفحك.",
+  'camera.copy-failed': "تعذّر النسخ. افتح القائمة واختر الفتح في المتصفح.",
+  'camera.copy': "نسخ الرابط لمتصفحي",
 };

@@ -141,4 +141,7 @@ export const templates = {
   'flow.step-rejected': "Dieser Schritt konnte nicht bestätigt werden.",
   'flow.step-retry': "Diesen Schritt wiederholen",
   'flow.step-rejected-final': "Der Dienst wird Sie zu diesem Schritt kontaktieren.",
+  'camera.copied': "Link kopiert. Fügen Sie ihn in Ihren Browser ein.",
+  'camera.copy-failed': "Kopieren fehlgeschlagen. Öffnen Sie das Menü und wählen Sie „Im Browser öffnen“.",
+  'camera.copy': "Link für meinen Browser kopieren",
 };

@@ -141,4 +141,7 @@ export const templates = {
   'flow.step-rejected': "No se pudo verificar este paso.",
   'flow.step-retry': "Repetir este paso",
   'flow.step-rejected-final': "El servicio se pondrá en contacto contigo sobre este paso.",
+  'camera.copied': "Enlace copiado. Pégalo en tu navegador.",
+  'camera.copy-failed': "No se pudo copiar. Abre el menú y elige abrir en el navegador.",
+  'camera.copy': "Copiar el enlace para mi navegador",
 };

@@ -141,4 +141,7 @@ export const templates = {
   'flow.step-rejected': "Cette étape n'a pas pu être vérifiée.",
   'flow.step-retry': "Refaire cette étape",
   'flow.step-rejected-final': "Le service vous contactera au sujet de cette étape.",
+  'camera.copied': "Lien copié. Collez-le dans votre navigateur.",
+  'camera.copy-failed': "La copie a échoué. Ouvrez le menu et choisissez d'ouvrir dans le navigateur.",
+  'camera.copy': "Copier le lien pour mon navigateur",
 };

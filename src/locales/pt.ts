@@ -141,4 +141,7 @@ export const templates = {
   'flow.step-rejected': "Não foi possível verificar esta etapa.",
   'flow.step-retry': "Refazer esta etapa",
   'flow.step-rejected-final': "O serviço entrará em contato com você sobre esta etapa.",
+  'camera.copied': "Link copiado. Cole-o no seu navegador.",
+  'camera.copy-failed': "Não foi possível copiar. Abra o menu e escolha abrir no navegador.",
+  'camera.copy': "Copiar o link para o meu navegador",
 };

@@ -37,3 +37,20 @@ export function cameraHelp(code: VerifyErrorCode): { message: string; actions: C
       };
   }
 }
+
+/** Copies this page's address so the user can open it in their real browser (in-app webviews). */
+export async function copyPageLink(): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(window.location.href);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Label of the copy button, and the status after copying. */
+export function copyLinkText(copied: boolean | null): string {
+  if (copied === true) return msg('Link copied. Paste it into your browser.', { id: 'camera.copied' });
+  if (copied === false) return msg('Copying failed. Open the menu and choose to open in your browser.', { id: 'camera.copy-failed' });
+  return msg('Copy the link for my browser', { id: 'camera.copy' });
+}

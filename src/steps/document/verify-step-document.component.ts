@@ -6,7 +6,7 @@ import { checkUpload, type UploadProblem } from '../../capture/file-check.js';
 import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
-import { cameraHelp, type CameraWayForward } from '../camera-help.js';
+import { cameraHelp, copyLinkText, copyPageLink, type CameraWayForward } from '../camera-help.js';
 import { StepElement } from '../step-element.js';
 import styles from './verify-step-document.styles.js';
 
@@ -67,6 +67,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   static override styles = [sharedStyles, styles];
   static override properties = {
     ...StepElement.properties,
+    copied: { state: true },
     phase: { state: true },
     documentType: { state: true },
     side: { state: true },
@@ -87,6 +88,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   declare private captures: Partial<Record<DocumentSide, SideCapture>>;
   declare private busy: boolean;
 
+  declare private copied: boolean | null;
   private readonly camera = new CameraController(this);
   private auto = new AutoCapture(VerifyStepDocument.autoCaptureFrames);
   private analysisCanvas: HTMLCanvasElement | null = null;
@@ -96,6 +98,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
 
   constructor() {
     super();
+    this.copied = null;
     this.phase = DOCUMENT_PHASE.chooseType;
     this.documentType = null;
     this.side = 'front';
@@ -321,7 +324,8 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
           ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>${msg('Use my phone instead', { id: 'camera.handoff' })}</button>`
           : nothing;
       case 'open-browser':
-        return nothing;
+        return html`<button type="button" class="secondary" @click=${async () => (this.copied = await copyPageLink())}>${msg('Copy the link for my browser', { id: 'camera.copy' })}</button>
+          ${this.copied !== null ? html`<p role="status">${copyLinkText(this.copied)}</p>` : nothing}`;
     }
   }
 

@@ -8,7 +8,7 @@ import { meanLuma, toLuma } from '../../capture/quality.js';
 import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
-import { cameraHelp, type CameraWayForward } from '../camera-help.js';
+import { cameraHelp, copyLinkText, copyPageLink, type CameraWayForward } from '../camera-help.js';
 import { StepElement } from '../step-element.js';
 import styles from './verify-step-selfie.styles.js';
 
@@ -65,6 +65,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   static override styles = [sharedStyles, styles];
   static override properties = {
     ...StepElement.properties,
+    copied: { state: true },
     phase: { state: true },
     instruction: { state: true },
     hint: { state: true },
@@ -78,6 +79,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   declare private error: string;
   declare private stepIndex: number;
 
+  declare private copied: boolean | null;
   private readonly camera = new CameraController(this);
   private detector: FaceDetection | null = null;
   private challenge: FaceChallenge | null = null;
@@ -93,6 +95,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
 
   constructor() {
     super();
+    this.copied = null;
     this.phase = SELFIE_PHASE.intro;
     this.instruction = '';
     this.hint = '';
@@ -261,6 +264,9 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
         return this.context.handoffEnabled
           ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>${msg('Use my phone instead', { id: 'camera.handoff' })}</button>`
           : nothing;
+      case 'open-browser':
+        return html`<button type="button" class="secondary" @click=${async () => (this.copied = await copyPageLink())}>${msg('Copy the link for my browser', { id: 'camera.copy' })}</button>
+          ${this.copied !== null ? html`<p role="status">${copyLinkText(this.copied)}</p>` : nothing}`;
       default:
         return nothing;
     }

@@ -1,4 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing';
+import { setUserAgent } from '@web/test-runner-commands';
 import type { VerifyErrorDetail } from '../../../src/events/events.js';
 import type { VerifyStepDocument } from '../../../src/steps/document/verify-step-document.js';
 import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
@@ -120,6 +121,27 @@ describe('<verify-step-document>', () => {
       await until(() => stepText(flow, TAG).includes('being used by another app'), 3000, 'in-use message');
     } finally {
       media.getUserMedia = real;
+    }
+  });
+
+  it('inside an in-app browser, explains the webview limit and offers to copy the link for a real browser', async () => {
+    const { flow } = await startFlow({ session: session([METHODS.document_id(1)]) }, TAG);
+    const realUa = navigator.userAgent;
+    const media = navigator.mediaDevices;
+    const real = media.getUserMedia.bind(media);
+    await setUserAgent(`${realUa} Instagram 300.0.0`);
+    media.getUserMedia = () => Promise.reject(new DOMException('blocked', 'NotAllowedError'));
+    try {
+      const failed = oneEvent(flow, 'verify-error');
+      buttonByText(flow, TAG, 'Use the camera')!.click();
+      expect(((await failed) as CustomEvent<VerifyErrorDetail>).detail.code).to.equal('camera_unsupported');
+      await until(() => stepText(flow, TAG).includes("built-in browser cannot use the camera"), 3000, 'webview message');
+      buttonByText(flow, TAG, 'Copy the link for my browser')!.click();
+      await until(() => /Link copied|Copying failed/.test(stepText(flow, TAG)), 3000, 'copy status');
+      await expect(deep(flow, TAG)).to.be.accessible();
+    } finally {
+      media.getUserMedia = real;
+      await setUserAgent(realUa);
     }
   });
 });
