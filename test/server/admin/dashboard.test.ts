@@ -283,6 +283,22 @@ describe('dashboard developer settings', () => {
     expect(await auditActions()).toEqual(expect.arrayContaining(['api_key.create', 'api_key.revoke']));
   });
 
+  it('records the webhook admin actions in the audit log: create, reveal, rotate, unmask, delete', async () => {
+    const created = await admin.request('POST', '/admin/api/webhooks/endpoints', { url: 'https://hooks.example.com/in' });
+    expect(created.status).toBe(201);
+    const id = String(created.body.data.id);
+    expect((await admin.request('POST', `/admin/api/webhooks/endpoints/${id}/secret/reveal`)).status).toBe(200);
+    expect((await admin.request('POST', `/admin/api/webhooks/endpoints/${id}/secret/rotate`, {})).status).toBe(200);
+    expect((await admin.request('DELETE', `/admin/api/webhooks/endpoints/${id}`)).status).toBe(200);
+    // A refused action is not recorded.
+    expect((await admin.request('DELETE', `/admin/api/webhooks/endpoints/${id}`)).status).toBe(404);
+    await expect
+      .poll(async () => auditActions())
+      .toEqual(['webhook.endpoint.delete', 'webhook.secret.rotate', 'webhook.secret.reveal', 'webhook.endpoint.create']);
+    const log = await admin.request('GET', '/admin/api/audit?target_type=webhook_endpoint');
+    expect(items(log.body.data).slice(0, 3).map((e) => e.target_id)).toEqual([id, id, id]);
+  });
+
   it('paginates the audit log', async () => {
     for (let i = 0; i < 7; i++) await admin.request('POST', '/admin/api/api-keys', { name: `k${i}` });
     const p1 = await admin.request('GET', '/admin/api/audit?per_page=3');
