@@ -17,6 +17,7 @@ interface Endpoint {
   id: number;
   url: string;
   events: string[];
+  methods: number[] | null;
   enabled: boolean;
   disabled_reason: string | null;
   rotation_in_progress: boolean;
@@ -39,6 +40,17 @@ interface DeliveryDetail extends Delivery {
   payload_masked: boolean;
   attempts_log: { attempt: number; started_at: string; response_status: number | null; outcome: string; error: string | null }[];
 }
+
+/** Methods with a step in Verity's flow (ids of spec 2.2). */
+const WATCHABLE_METHODS = [
+  [1, 'Email'],
+  [2, 'Phone / SMS'],
+  [3, 'Document / ID'],
+  [8, 'Geolocation'],
+  [20, 'Liveness'],
+  [21, 'Knowledge'],
+  [22, 'Selfie'],
+] as const;
 
 const EVENT_TYPES = ['verification.completed', 'verification.in-process', 'verification.pending', 'verification.rejected', 'user.status.changed'];
 
@@ -124,8 +136,14 @@ export class AdminDevelopers extends AdminView {
     const form = e.target as HTMLFormElement;
     const f = new FormData(form);
     const events = f.getAll('events').map(String);
+    const methods = f.getAll('methods').map(Number);
     const res = await this.run(
-      () => this.client.post<{ data: Endpoint; signing_secret: string }>('/admin/api/webhooks/endpoints', { url: String(f.get('url')), ...(events.length ? { events } : {}) }),
+      () =>
+        this.client.post<{ data: Endpoint; signing_secret: string }>('/admin/api/webhooks/endpoints', {
+          url: String(f.get('url')),
+          ...(events.length ? { events } : {}),
+          ...(methods.length ? { methods } : {}),
+        }),
       'Endpoint added. Copy its signing secret now.',
     );
     if (res) {
@@ -201,6 +219,9 @@ export class AdminDevelopers extends AdminView {
         <fieldset><legend>Events (none ticked: all)</legend>
           ${EVENT_TYPES.map((t) => html`<label class="inline"><input type="checkbox" name="events" value=${t} /> ${t}</label>`)}
         </fieldset>
+        <fieldset><legend>Verification methods to watch (none ticked: all)</legend>
+          ${WATCHABLE_METHODS.map(([id, name]) => html`<label class="inline"><input type="checkbox" name="methods" value=${id} /> ${name}</label>`)}
+        </fieldset>
         <div><button type="submit">Add endpoint</button></div>
       </form>
       ${this.secret ? html`<p>Signing secret of endpoint ${this.secret.endpoint}:</p><p class="secret">${this.secret.value}</p>
@@ -210,7 +231,7 @@ export class AdminDevelopers extends AdminView {
         <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
         <tbody>${(this.endpoints ?? []).map(
           (ep) => html`<tr>
-            <th scope="row">${ep.url}</th><td>${ep.events.join(', ')}</td>
+            <th scope="row">${ep.url}</th><td>${ep.events.join(', ')}${ep.methods?.length ? html`<br /><span class="muted">methods ${ep.methods.join(', ')}</span>` : nothing}</td>
             <td>${ep.enabled ? 'enabled' : `disabled${ep.disabled_reason ? ` (${ep.disabled_reason})` : ''}`}</td>
             <td class="row">
               <button type="button" class="secondary" @click=${() => this.#endpointAction(ep, 'test')}>Send test</button>

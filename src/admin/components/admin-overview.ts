@@ -1,4 +1,4 @@
-import { html, svg } from 'lit';
+import { html, nothing, svg } from 'lit';
 import type { UserSummary } from '../api.js';
 import { AdminView } from './admin-view.js';
 
@@ -29,8 +29,15 @@ function barChart(title: string, entries: [string, number][]) {
 
 /** Overview: the account statistics (same numbers as `GET /api/stats`) and the latest registrations. */
 export class AdminOverview extends AdminView {
-  static override properties = { ...AdminView.properties, data: { state: true } };
+  static override properties = { ...AdminView.properties, data: { state: true }, notices: { state: true } };
   declare data: Overview | undefined;
+  /** Notices from the server (e.g. a webhook endpoint disabled after failing for five days). */
+  declare notices: { id: number; message: string; created_at: string; read_at: string | null }[];
+
+  constructor() {
+    super();
+    this.notices = [];
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -39,6 +46,8 @@ export class AdminOverview extends AdminView {
 
   async load(): Promise<void> {
     this.data = await this.run(() => this.client.get<Overview>('/admin/api/overview'));
+    const notices = await this.run(() => this.client.get<{ data: AdminOverview['notices'] }>('/admin/api/notices'));
+    if (notices) this.notices = notices.data.filter((n) => n.read_at === null).slice(0, 10);
   }
 
   override render() {
@@ -48,7 +57,14 @@ export class AdminOverview extends AdminView {
   #body(d: Overview) {
     const months = Object.entries(d.users_per_month);
     const statuses = Object.entries(d.users_by_status);
-    return html`<p>${d.users_per_status.total} users in total; ${d.users_per_status.new} new, ${d.users_per_status.unconfirmed} in progress, ${d.users_per_status.banned} banned.</p>
+    return html`${this.notices.length
+        ? html`<section aria-labelledby="notices-title" class="notices">
+            <h2 id="notices-title">Needs your attention</h2>
+            <ul>${this.notices.map((n) => html`<li>${n.message} <span class="muted">(${n.created_at})</span></li>`)}</ul>
+            <p><a href="/admin/developers">Open the webhook settings</a></p>
+          </section>`
+        : nothing}
+      <p>${d.users_per_status.total} users in total; ${d.users_per_status.new} new, ${d.users_per_status.unconfirmed} in progress, ${d.users_per_status.banned} banned.</p>
       <h2>Registrations per month, ${d.year}</h2>
       ${barChart(`Registrations per month in ${d.year}`, months)}
       <h2>Users per status</h2>

@@ -1,0 +1,50 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../../src/admin/components/admin-templates.js';
+import '../../../src/admin/components/admin-overview.js';
+import type { AdminTemplates } from '../../../src/admin/components/admin-templates.js';
+import type { AdminConfirm } from '../../../src/admin/components/admin-confirm.js';
+import { $, $$, fakeApi, TEMPLATES, until } from './fake-api.js';
+
+describe('<admin-templates>', () => {
+  it('creates a template from the ticked methods and workflows', async () => {
+    const { api, calls } = fakeApi({ 'GET /admin/api/templates': TEMPLATES, 'POST /admin/api/templates': { data: { id: 2, name: 'tmpl_new' } } });
+    const el = await fixture<AdminTemplates>(html`<admin-templates .api=${api}></admin-templates>`);
+    await until(() => $(el, 'form.new-template') !== null);
+    const form = $<HTMLFormElement>(el, 'form.new-template')!;
+    form.querySelector<HTMLInputElement>('[name=name]')!.value = 'tmpl_new';
+    form.querySelector<HTMLInputElement>('[name=label]')!.value = 'New';
+    form.querySelector<HTMLInputElement>('[name=methods][value=phone]')!.checked = true;
+    form.querySelector<HTMLInputElement>('[name=workflows][value=flow_id_document]')!.checked = true;
+    form.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await until(() => calls.some((c) => c.method === 'POST'));
+    expect(calls.find((c) => c.method === 'POST')!.body).to.deep.equal({ name: 'tmpl_new', label: 'New', methods: ['phone'], workflows: ['flow_id_document'] });
+    await expect(el).to.be.accessible();
+  });
+
+  it('asks before deleting a template and names how many users have it', async () => {
+    const { api, calls } = fakeApi({ 'GET /admin/api/templates': TEMPLATES, 'DELETE /admin/api/templates/1': { success: true } });
+    const el = await fixture<AdminTemplates>(html`<admin-templates .api=${api}></admin-templates>`);
+    await until(() => $$(el, 'tbody tr').length === 1);
+    $$<HTMLButtonElement>(el, 'button').find((b) => b.getAttribute('aria-label') === 'Delete tmpl_email')!.click();
+    const dialog = $<AdminConfirm>(el, 'admin-confirm')!;
+    await until(() => dialog.shadowRoot!.querySelector('dialog')!.open);
+    expect(dialog.shadowRoot!.textContent).to.contain('3 users have it');
+    dialog.shadowRoot!.querySelector<HTMLButtonElement>('button.confirm')!.click();
+    await until(() => calls.some((c) => c.method === 'DELETE'));
+  });
+});
+
+describe('<admin-overview>', () => {
+  it('lists unread notices, such as a webhook endpoint disabled after failing', async () => {
+    const { api } = fakeApi({
+      'GET /admin/api/overview': { year: 2026, users_per_month: { January: 0 }, users_per_status: { total: 0, new: 0, banned: 0, unconfirmed: 0 }, users_by_status: {}, latest_registrations: [] },
+      'GET /admin/api/notices': { data: [{ id: 1, message: 'Endpoint https://x.example disabled: every delivery failed for 5 days', created_at: 't', read_at: null }, { id: 2, message: 'old', created_at: 't', read_at: 't' }] },
+    });
+    const el = await fixture(html`<admin-overview .api=${api}></admin-overview>`);
+    await until(() => el.shadowRoot!.querySelector('.notices') !== null, 'notices');
+    const items = [...el.shadowRoot!.querySelectorAll('.notices li')];
+    expect(items).to.have.length(1);
+    expect(items[0]!.textContent).to.contain('failed for 5 days');
+    await expect(el).to.be.accessible();
+  });
+});
