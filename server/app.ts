@@ -38,7 +38,8 @@ import { OnlyQueues } from './queue/only-queues.js';
 import { TableQueue } from './queue/table-queue.js';
 import { adminRoutes } from './http/admin/routes.js';
 import { logoRoute, pageRoutes } from './http/admin/dashboard/index.js';
-import { signupRoutes } from './http/signup/routes.js';
+import { CONFIRMS_PER_IP, SIGNUPS_PER_IP_PER_HOUR, signupRoutes } from './http/signup/routes.js';
+import { LOGIN_ATTEMPTS, LOGIN_WINDOW_SECONDS } from './http/admin/auth.js';
 import { WebhookService } from './webhooks/service.js';
 import type { Queue } from './queue/queue.js';
 import { migrateToLatest, withStartupLock, type Db } from './store/database.js';
@@ -142,11 +143,18 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   if (analysis) registerAnalysisWorker(ctx, analysis);
   const webhooks = new WebhookService(ctx);
   webhooks.register();
-  await app.register(adminRoutes(ctx));
+  // Sign-in and sign-up limits through the same factory: counted in Redis across processes in scale-out.
+  const limit = adapters.limiterFactory;
+  await app.register(adminRoutes(ctx, { loginLimiter: limit(LOGIN_ATTEMPTS, LOGIN_WINDOW_SECONDS, 'admin-login') }));
   // Dashboard and self-signup pages, the public branding logo, the signup JSON routes (issue 7).
   await app.register(pageRoutes());
   await app.register(logoRoute(ctx));
-  await app.register(signupRoutes(ctx));
+  await app.register(
+    signupRoutes(ctx, {
+      startLimiter: limit(SIGNUPS_PER_IP_PER_HOUR, 3600, 'signup-start'),
+      confirmLimiter: limit(CONFIRMS_PER_IP, 900, 'signup-confirm'),
+    }),
+  );
 
   let workersStarted = false;
   return {
