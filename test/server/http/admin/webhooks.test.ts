@@ -172,5 +172,9 @@ describe('/admin/api/webhooks deliveries', () => {
     expect(items(shown.body.data.attempts_log).map((a) => a.response_status)).toEqual([500, 410, 200]);
     const notices = await admin.request('GET', '/admin/api/notices');
     expect(items(notices.body.data).map((n) => n.kind)).toEqual(['webhook_endpoint_disabled']);
+    const noticeId = Number(items(notices.body.data)[0]!.id);
+    expect((await admin.request('POST', `/admin/api/notices/${noticeId}/read`)).status).toBe(200);
+    expect(items((await admin.request('GET', '/admin/api/notices?unread=true')).body.data)).toHaveLength(0);
+    expect((await admin.request('POST', '/admin/api/notices/999/read')).status).toBe(404);
   });
 });
