@@ -4,6 +4,7 @@ import * as m0002 from './0002-webhooks.js';
 import * as m0003 from './0003-sessions.js';
 import * as m0004 from './0004-document-jobs.js';
 import * as m0005 from './0005-dashboard.js';
+import * as m0006 from './0006-list-indexes.js';
 
 /**
  * Migrations are listed here (not discovered from the file system) so they bundle and run the same
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0003-sessions': m0003,
   '0004-document-jobs': m0004,
   '0005-dashboard': m0005,
+  '0006-list-indexes': m0006,
 };
 
 export const migrationProvider: MigrationProvider = {
