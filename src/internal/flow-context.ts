@@ -11,6 +11,10 @@ export interface FlowContext {
   assetBase: string;
   /** Whether the flow offers the cross-device hand-off. */
   handoffEnabled: boolean;
+  /** Small non-sensitive choices saved for a reload (e.g. `document_type`). */
+  choices: Readonly<Record<string, string>>;
+  /** Saves one such choice (kept with idb-keyval until completion). */
+  saveChoice(name: string, value: string): void;
 }
 
 /** The context key. */

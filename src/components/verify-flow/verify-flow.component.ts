@@ -202,7 +202,7 @@ export class VerifyFlow extends LitElement {
     emit(this, 'verify-start', { mode: 'inline' });
     const apiBase = this.resolveApiBase();
     this.client = new SessionClient({ baseUrl: apiBase });
-    this.provider.setValue({ client: this.client, assetBase: this.resolveAssetBase(apiBase), handoffEnabled: false } satisfies FlowContext);
+    this.provider.setValue(this.contextValue(false));
     try {
       let session: SessionView;
       if (this.handoff) session = (await this.client.claimHandoff(this.handoff)).session;
@@ -217,18 +217,15 @@ export class VerifyFlow extends LitElement {
 
   private async loadSession(session: SessionView): Promise<void> {
     this.session = session;
-    this.provider.setValue({
-      client: this.client!,
-      assetBase: this.resolveAssetBase(this.client!.baseUrl),
-      handoffEnabled: session.handoff_enabled && !session.via_handoff,
-    });
+    const saved = await this.store?.load();
+    this.choices = { ...(saved?.choices ?? {}) };
+    this.provider.setValue(this.contextValue(session.handoff_enabled && !session.via_handoff));
     if (!this.language) await this.applyLocale();
     emit(this, 'verify-ready', { methods: session.methods.map((m) => m.key) });
     if (session.state === 'completed') {
       this.phase = FLOW_PHASE.done;
       return;
     }
-    const saved = await this.store?.load();
     const firstOpen = session.methods.findIndex((m) => !isMethodDone(m));
     const savedIndex = saved ? session.methods.findIndex((m) => m.key === saved.method && !isMethodDone(m)) : -1;
     if (firstOpen < 0) {
@@ -254,7 +251,7 @@ export class VerifyFlow extends LitElement {
     }
     this.index = index;
     this.phase = FLOW_PHASE.steps;
-    void this.store?.save({ method: method.key, choices: {} });
+    void this.store?.save({ method: method.key, choices: this.choices });
     this.recordStart(method);
     if (this.lastAnnouncedIndex !== index) {
       this.lastAnnouncedIndex = index;
@@ -265,6 +262,20 @@ export class VerifyFlow extends LitElement {
   }
 
   private readonly started = new Set<string>();
+  private choices: Record<string, string> = {};
+
+  private contextValue(handoffEnabled: boolean): FlowContext {
+    return {
+      client: this.client!,
+      assetBase: this.resolveAssetBase(this.client!.baseUrl),
+      handoffEnabled,
+      choices: this.choices,
+      saveChoice: (name, value) => {
+        this.choices = { ...this.choices, [name]: value };
+        void this.store?.save({ method: this.currentMethod?.key ?? null, choices: this.choices });
+      },
+    };
+  }
 
   /** Tells the server a step was opened (its `start_time`), once per method and page. */
   private recordStart(method: MethodView): void {

@@ -111,7 +111,8 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   override connectedCallback(): void {
     super.connectedCallback();
     const types = this.method?.needs.document_types ?? [];
-    if (types.length === 1) this.documentType = types[0]!;
+    const saved = this.flow.value?.choices.document_type;
+    this.documentType = types.length === 1 ? types[0]! : (types.find((t) => t.key === saved) ?? null);
   }
 
   override disconnectedCallback(): void {
@@ -132,6 +133,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
 
   private chooseType(key: string): void {
     this.documentType = this.method.needs.document_types.find((t) => t.key === key) ?? null;
+    if (this.documentType) this.flow.value?.saveChoice('document_type', this.documentType.key);
   }
 
   /** Opens the camera for the current side. */

@@ -1,4 +1,5 @@
-import { expect, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import type { VerifyFlow } from '../../../src/components/verify-flow/verify-flow.js';
 import { setUserAgent } from '@web/test-runner-commands';
 import type { VerifyErrorDetail } from '../../../src/events/events.js';
 import type { VerifyStepDocument } from '../../../src/steps/document/verify-step-document.js';
@@ -143,5 +144,22 @@ describe('<verify-step-document>', () => {
       media.getUserMedia = real;
       await setUserAgent(realUa);
     }
+  });
+
+  it('remembers the chosen document type across a reload', async () => {
+    const m = METHODS.document_id(2);
+    if (m.key === 'document_id') m.needs.document_types = [{ key: 'passport', label: 'Passport', sides: 1 }, { key: 'id_card', label: 'ID card', sides: 2 }];
+    const first = await startFlow({ session: session([m]) }, TAG);
+    const radio = await until(() => deep<HTMLInputElement>(first.flow, TAG, 'input[value="id_card"]'), 3000, 'id card option');
+    radio.click();
+    await new Promise((r) => setTimeout(r, 200));
+    first.flow.remove();
+    // Same link, new page load.
+    const again = await fixture<VerifyFlow>(html`<verify-flow .link=${first.link} stay></verify-flow>`);
+    deep<HTMLButtonElement>(again, '.intro button')!.click();
+    const checked = await until(() => deep<HTMLInputElement>(again, TAG, 'input[value="id_card"]'), 5000, 'document step again');
+    await (deep(again, TAG) as HTMLElement & { updateComplete: Promise<boolean> }).updateComplete;
+    expect(checked.checked).to.equal(true);
+    expect(buttonByText(again, TAG, 'Use the camera')!.disabled).to.equal(false);
   });
 });
