@@ -24,8 +24,8 @@ export function matchName(user: { firstName: string; lastName: string }, documen
   // Compound surnames may be joined on one side and split on the other ("Garcia Lopez" / "GARCIALOPEZ").
   const joinedHas = (ts: string[]): boolean => ts.every(has) || has(ts.join(''));
   const lastName = joinedHas(last);
-  // The user's first name may carry a middle name the document lacks, and vice versa: the first
-  // given name must match; further user tokens must match when present on the document.
+  // Middle names may be on one side only: the user's first given name must match a document
+  // token; further given names on either side are not required.
   const firstName = first.length > 0 && has(first[0]!);
   return { full_name: lastName && firstName, last_name: lastName };
 }
