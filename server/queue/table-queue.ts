@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
+import { recordJob } from '../metrics/metrics.js';
 import { isPostgres } from '../store/migrations/helpers.js';
 import type { Db, Executor } from '../store/database.js';
 import type { JobRow } from '../store/schema.js';
@@ -181,6 +182,7 @@ export class TableQueue implements Queue {
 
   #run(q: Registered, job: JobRow): void {
     q.running++;
+    const started = performance.now();
     const task = (async () => {
       try {
         await q.handler(JSON.parse(job.payload) as unknown, {
@@ -190,7 +192,10 @@ export class TableQueue implements Queue {
           maxAttempts: job.max_attempts,
         });
         await this.db.deleteFrom('jobs').where('id', '=', job.id).execute();
+        recordJob(job.queue, 'completed', (performance.now() - started) / 1000);
       } catch (error: unknown) {
+        const permanent = error instanceof PermanentFailure || job.attempts >= job.max_attempts;
+        recordJob(job.queue, permanent ? 'failed' : 'retry', (performance.now() - started) / 1000);
         await this.#fail(q, job, error);
       } finally {
         q.running--;
