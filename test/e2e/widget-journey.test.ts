@@ -239,4 +239,29 @@ describe('the widget against a running Verity', () => {
     await page.waitForURL(/\/done\?/, { timeout: 30_000 });
     expect(new URL(page.url()).searchParams.get('status')).toBe('completed');
   }, 120_000);
+
+  it('<verify-button> (modal): the hosted page in an iframe, completion reported to the page by postMessage', async () => {
+    const email = 'e2e-modal@example.com';
+    const { link } = await createUser(server, { email, template_id: 'tmpl_email', reference_id: 'cust-e2e-4', completion_url: `${siteUrl}/done` });
+    pageHtml = `<!doctype html><html lang="en"><title>Shop</title><h1>Shop</h1>
+      <verify-button link="${local(server, link)}" mode="modal"></verify-button>
+      <p id="outcome"></p>
+      <script>
+        const b = document.querySelector('verify-button');
+        b.addEventListener('verify-complete', (e) => { document.getElementById('outcome').textContent = e.detail.reference_id + ' ' + e.detail.status; });
+      </script>
+      <script src="${server.url}/web/verity.js"></script></html>`;
+    const page = await context.newPage();
+    await page.goto(siteUrl);
+    await page.getByRole('button', { name: 'Verify your identity' }).click();
+    const frame = page.frameLocator('verify-button iframe');
+    await frame.getByRole('button', { name: 'Start' }).click();
+    await frame.getByRole('button', { name: 'Send code' }).click();
+    await frame.getByLabel('Code').fill(await latestCode(server, email));
+    await frame.getByRole('button', { name: 'Confirm' }).click();
+    await page.locator('#outcome').filter({ hasText: 'cust-e2e-4 completed' }).waitFor({ timeout: 30_000 });
+    // The modal closed itself on completion and the customer page did not navigate.
+    expect(await page.locator('verify-button').evaluate((el) => (el as HTMLElement & { open: boolean }).open)).toBe(false);
+    expect(new URL(page.url()).pathname).toBe('/');
+  }, 120_000);
 });
