@@ -161,7 +161,8 @@ export class VerifyFlow extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.applyLocale();
-    if (this.autoStart) void this.start();
+    // Only from the intro: moving the element in the page must not start a second session.
+    if (this.autoStart && this.phase === FLOW_PHASE.intro) void this.start();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
