@@ -145,13 +145,13 @@ describe('dashboard end to end', () => {
     await expect.poll(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
       return page.locator('table.deliveries tr[data-state=failed]').count();
-    }, { timeout: 20_000 }).toBe(1);
+    }, { timeout: 60_000 }).toBe(1);
     await page.getByRole('button', { name: 'Enable' }).click();
     await page.getByRole('button', { name: /^Retry delivery/ }).click();
     await expect.poll(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
       return page.locator('table.deliveries tr[data-state=succeeded]').count();
-    }, { timeout: 20_000 }).toBe(1);
+    }, { timeout: 60_000 }).toBe(1);
     expect(hooks.bodies).toHaveLength(1);
 
     // A template with the Email method.
@@ -184,7 +184,7 @@ describe('dashboard end to end', () => {
     await flow.getByLabel('Code').waitFor();
     await flow.getByLabel('Code').fill(await latestCode(dataDir, 'e2e.person@example.com'));
     await flow.getByRole('button', { name: 'Confirm' }).click();
-    await expect.poll(async () => (await flow.textContent('body')) ?? '', { timeout: 20_000 }).toBeTruthy();
+    await expect.poll(async () => (await flow.textContent('body')) ?? '', { timeout: 60_000 }).toBeTruthy();
 
     // The result in the dashboard.
     await page.getByRole('link', { name: 'e2e.person@example.com' }).click();
@@ -192,7 +192,7 @@ describe('dashboard end to end', () => {
       await page.reload();
       await page.getByRole('heading', { level: 1, name: 'Edna' }).waitFor();
       return page.locator('dd.user-status').textContent();
-    }, { timeout: 20_000 }).toBe('Verified');
+    }, { timeout: 60_000 }).toBe('Verified');
     expect(await page.locator('tr[data-method=email] td.status').textContent()).toContain('Complete');
 
     // The webhook deliveries of the journey.
@@ -200,7 +200,7 @@ describe('dashboard end to end', () => {
     await expect.poll(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
       return page.locator('table.deliveries tr[data-state=succeeded]').count();
-    }, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    }, { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
     expect(hooks.bodies.map((b) => b.type)).toEqual(expect.arrayContaining(['verification.completed', 'user.status.changed']));
     await page.getByRole('button', { name: /^Show delivery/ }).first().click();
     await page.getByRole('heading', { name: /^Delivery \d+/ }).waitFor();
@@ -218,7 +218,7 @@ describe('dashboard end to end', () => {
     for (const action of ['api_key.create', 'template.create', 'user.create', 'api_key.revoke']) expect(audit).toContain(action);
     await person.close();
     await context.close();
-  }, 180_000);
+  }, 400_000);
 
   it('self-signup: switched on in the dashboard, a person signs up, confirms the e-mail code and ends Verified', async () => {
     const context = await browser.newContext({ locale: 'en-GB' });
@@ -248,5 +248,5 @@ describe('dashboard end to end', () => {
     await expect.poll(async () => page.locator('dd.user-status').textContent(), { timeout: 10_000 }).toBe('Verified');
     await visitor.close();
     await context.close();
-  }, 120_000);
+  }, 240_000);
 });
