@@ -84,16 +84,23 @@ export class WebhookSender {
         (res) => {
           const status = res.statusCode ?? 0;
           const retryAfter = res.headers['retry-after'];
-          // The answer's body is not needed; read it off so the connection can be reused.
+          // The status decides; the answer's body is read off (so the connection can be reused)
+          // but not waited for, and a receiver streaming more than we would ever read is cut off.
+          let read = 0;
+          res.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            if (read > MAX_RESPONSE_BYTES) res.destroy();
+          });
+          res.on('error', () => undefined);
+          const drainTimer = setTimeout(() => res.destroy(), options.timeoutMs);
+          drainTimer.unref();
+          res.on('close', () => clearTimeout(drainTimer));
           res.resume();
-          res.on('end', () =>
-            finish({
-              status,
-              ...(retryAfter !== undefined ? { retryAfter } : {}),
-              ...(status >= 300 && status < 400 ? { error: `redirect to ${res.headers.location ?? '(no location)'} not followed` } : {}),
-            }),
-          );
-          res.on('error', (err) => finish({ status, error: describe(err) }));
+          finish({
+            status,
+            ...(retryAfter !== undefined ? { retryAfter } : {}),
+            ...(status >= 300 && status < 400 ? { error: `redirect to ${res.headers.location ?? '(no location)'} not followed` } : {}),
+          });
         },
       );
       const timer = setTimeout(() => {
@@ -110,6 +117,9 @@ export class WebhookSender {
     this.#https.destroy();
   }
 }
+
+/** Bytes of a receiver's answer we read before dropping the connection. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 function blockedMessage(host: string): string {
   return `refused: ${host} is a private, loopback or link-local address (VERITY_ALLOW_PRIVATE_WEBHOOKS=true allows it)`;

@@ -57,8 +57,17 @@ interface Attempt {
  * their results are written as they come, several per transaction: the attempt log row, the
  * delivery's new state, the endpoint's health and, for a failure, the retry job, all atomically.
  */
+/** Requests in flight to one endpoint at most, so a slow receiver cannot hold every slot. */
+export const PER_ENDPOINT_IN_FLIGHT = 32;
+
 export function deliveryHandler(ctx: AppContext, sender: WebhookSender, inFlight: Semaphore) {
   const recorder = new AttemptRecorder(ctx);
+  const perEndpoint = new Map<number, Semaphore>();
+  const endpointSlot = (id: number) => {
+    let s = perEndpoint.get(id);
+    if (!s) perEndpoint.set(id, (s = new Semaphore(PER_ENDPOINT_IN_FLIGHT)));
+    return s;
+  };
   return async (job: DeliverJob): Promise<void> => {
     const rows = await ctx.db
       .selectFrom('webhook_deliveries')
@@ -81,7 +90,7 @@ export function deliveryHandler(ctx: AppContext, sender: WebhookSender, inFlight
         if (endpoint.enabled !== 1) return finishWithoutAttempt(ctx, delivery, `endpoint disabled: ${endpoint.disabled_reason ?? 'by an admin'}`);
         if (delivery.payload === null) return finishWithoutAttempt(ctx, delivery, 'payload no longer kept');
         const body = delivery.payload;
-        const attempt = await inFlight.run(async (): Promise<Attempt> => {
+        const attempt = await endpointSlot(endpoint.id).run(() => inFlight.run(async (): Promise<Attempt> => {
           const started = ctx.clock.now();
           const headers = signedHeaders({
             secrets: signingSecrets(endpoint, started),
@@ -98,7 +107,7 @@ export function deliveryHandler(ctx: AppContext, sender: WebhookSender, inFlight
             allowPrivate: ctx.config.allowPrivateWebhooks,
           });
           return { delivery, attempt: delivery.attempts + 1, headers, started, finished: ctx.clock.now(), result, job };
-        });
+        }));
         // The job ends only once its attempts are written; a failed write fails the job, the queue
         // runs it again and the attempts that were not recorded are made again.
         await recorder.record(attempt);
