@@ -45,6 +45,7 @@ server.keepAliveTimeout = 60000;
 server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
 setInterval(() => { if (pending.length) { process.send({ arrivals: pending }); pending = []; } }, 20);
 process.on('message', (m) => { if (m === 'stop') { server.close(); process.exit(0); } });
+process.on('disconnect', () => process.exit(0));
 `;
 
 interface Receiver {
