@@ -109,7 +109,8 @@ export type Branding = z.infer<typeof Branding>;
 
 const methodBase = {
   /** The spec's numeric method id (section 2.2): email 1, phone 2, document_id 3, geolocation 8,
-   * liveness 20, knowledge 21; selfie uses biometric_id's 13. */
+   * liveness 20, knowledge 21; selfie 22 (Verity's id for the spec's unnumbered Selfie; a
+   * template's Biometric ID, 13, is captured as a selfie too). */
   id: z.int(),
   /** Display name from the spec table, e.g. `Phone / SMS`. */
   name: z.string(),
