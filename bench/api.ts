@@ -18,6 +18,7 @@ import autocannon, { type Result } from 'autocannon';
 import { buildVerity } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { createApiKey } from '../server/store/api-keys-repo.js';
+import type { NewUser } from '../server/store/schema.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -35,7 +36,7 @@ async function seed(dataDir: string): Promise<string> {
   const batch = 500;
   for (let offset = 0; offset < USERS; offset += batch) {
     await db.transaction().execute(async (trx) => {
-      const rows = [];
+      const rows: NewUser[] = [];
       for (let i = offset; i < Math.min(offset + batch, USERS); i++) {
         const at = new Date(start + i * 60_000).toISOString();
         const first = FIRST[i % FIRST.length]!;

@@ -21,7 +21,7 @@ async function upload(userId: number, bytes: Buffer, name: string): Promise<stri
   const form = new FormData();
   form.set('user_id', String(userId));
   form.set('template_id', 'tmpl_document');
-  form.set('verify_image', new Blob([bytes]), name);
+  form.set('verify_image', new Blob([new Uint8Array(bytes)]), name);
   const res = await fetch(`${server.url}/api/verify/document`, {
     method: 'POST',
     headers: { authorization: `Bearer ${server.apiKey}`, 'user-agent': 'tests' },

@@ -20,7 +20,7 @@ async function createUser(template: string): Promise<number> {
 async function upload(fields: Record<string, string>, file?: { bytes: Buffer; name: string; type?: string }): Promise<{ status: number; body: Json }> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  if (file) form.set('verify_image', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
+  if (file) form.set('verify_image', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name);
   const res = await fetch(`${server.url}/api/verify/document`, {
     method: 'POST',
     headers: { authorization: `Bearer ${server.apiKey}`, 'user-agent': 'tests' },
