@@ -1,5 +1,4 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
 import { AdminApi, AdminApiError } from '../admin/api.js';
 
 interface SignupConfig {
@@ -50,7 +49,7 @@ export class SignupPage extends LitElement {
       padding: 0.5rem 1rem;
       border-radius: 4px;
       border: 0;
-      background: #1d4ed8;
+      background: var(--signup-primary, #1d4ed8);
       color: #fff;
       cursor: pointer;
     }
@@ -92,6 +91,10 @@ export class SignupPage extends LitElement {
   async #load(): Promise<void> {
     try {
       this.config = await this.#api.get<SignupConfig>('/signup/api/config');
+      // The account's colour as a custom property through CSSOM (the page's CSP forbids style attributes).
+      if (this.config.branding.primary_color && /^#[0-9a-fA-F]{6}$/.test(this.config.branding.primary_color)) {
+        this.style.setProperty('--signup-primary', this.config.branding.primary_color);
+      }
       this.stage = this.config.enabled ? Stage.details : Stage.closed;
     } catch {
       this.stage = Stage.closed;
@@ -163,12 +166,12 @@ export class SignupPage extends LitElement {
                 <label>Last name (optional) <input name="last_name" autocomplete="family-name" /></label>`
             : nothing}
           ${c?.ask_phone ? html`<label>Phone, with country code (optional) <input name="phone" type="tel" autocomplete="tel" /></label>` : nothing}
-          <button type="submit" style=${styleMap({ background: c?.branding.primary_color ?? '#1d4ed8' })}>Sign up</button>
+          <button type="submit">Sign up</button>
         </form>`;
       case Stage.code:
         return html`<form @submit=${this.#confirm}>
           <label>Code from the e-mail <input name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required /></label>
-          <button type="submit" style=${styleMap({ background: c?.branding.primary_color ?? '#1d4ed8' })}>Confirm</button>
+          <button type="submit">Confirm</button>
           <p><button type="button" class="link" @click=${() => this.#resend()}>Send a new code</button></p>
         </form>`;
       default:

@@ -1,5 +1,4 @@
 import { css, html, nothing } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
 import type { TemplatesAnswer } from '../api.js';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
@@ -41,10 +40,19 @@ const lines = (text: string) => text.split(/[\n,]/).map((s) => s.trim()).filter(
  * retention, knowledge questions and geolocation rules.
  */
 export class AdminSettings extends AdminView {
-  // Static styles only (no inline style attributes: the page's CSP forbids them; styleMap sets properties through CSSOM).
+  // No style attributes (the page's CSP forbids them, and Lit's styleMap writes one on first
+  // render): the preview's colours are custom properties set through CSSOM in `updated()`.
   static override styles = [
     adminStyles,
     css`
+      .preview {
+        background: var(--preview-background, #ffffff);
+        color: var(--preview-text, #14171f);
+        padding: 1rem;
+        border: 1px solid #d5d9e0;
+        border-radius: 8px;
+        max-width: 24rem;
+      }
       .preview-title {
         font-weight: 600;
         margin: 0.5rem 0;
@@ -53,6 +61,7 @@ export class AdminSettings extends AdminView {
         margin: 0 0 0.75rem;
       }
       .preview-button {
+        background: var(--preview-primary, #1d4ed8);
         display: inline-block;
         color: #fff;
         padding: 0.4rem 0.9rem;
@@ -72,6 +81,14 @@ export class AdminSettings extends AdminView {
     void this.run(async () => {
       this.templates = await this.client.get<TemplatesAnswer>('/admin/api/templates');
     });
+  }
+
+  override updated(): void {
+    const p = this.preview;
+    if (!p) return;
+    this.style.setProperty('--preview-background', p.background_color ?? '#ffffff');
+    this.style.setProperty('--preview-text', p.text_color ?? '#14171f');
+    this.style.setProperty('--preview-primary', p.primary_color ?? '#1d4ed8');
   }
 
   async load(): Promise<void> {
@@ -188,11 +205,11 @@ export class AdminSettings extends AdminView {
         <div><button type="submit">Save branding</button></div>
       </form>
       <h3>Preview of the hosted page</h3>
-      <div class="preview" aria-label="Preview of the hosted page" role="group" style=${styleMap({ background: p.background_color ?? '#ffffff', color: p.text_color ?? '#14171f', padding: '1rem', border: '1px solid #d5d9e0', borderRadius: '8px', maxWidth: '24rem' })}>
+      <div class="preview" aria-label="Preview of the hosted page" role="group">
         ${p.logo_url ? html`<img src=${p.logo_url} alt=${`${d.account_name} logo`} height="40" />` : nothing}
         <p class="preview-title">${d.account_name}: verify your identity</p>
         <p class="preview-step">Step 1 of 2 · Email</p>
-        <span class="preview-button" style=${styleMap({ background: p.primary_color ?? '#1d4ed8' })}>Continue</span>
+        <span class="preview-button">Continue</span>
       </div>
 
       <h2 id="signup">Self-signup and retention</h2>
