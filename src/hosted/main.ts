@@ -6,6 +6,7 @@
  */
 import '../components/verify-flow/verify-flow.js';
 import { HANDOFF_QUERY_PARAM } from '../api/routes.js';
+import { directionOf } from '../localization.js';
 import { post, readEmbedContext } from './embed-bridge.js';
 
 const app = document.getElementById('app')!;
@@ -31,3 +32,14 @@ if (embed) {
   flow.addEventListener('verify-ready', () => post(embed, { source: 'verity', type: 'ready' }), { once: true });
 }
 app.replaceChildren(flow);
+
+// The whole page follows the flow's language and direction (Arabic is right to left): the flow
+// renders them on its `base` part, which is watched here.
+const syncLanguage = (): void => {
+  document.documentElement.lang = flow.currentLocale;
+  document.documentElement.dir = directionOf(flow.currentLocale);
+};
+void flow.updateComplete.then(() => {
+  syncLanguage();
+  new MutationObserver(syncLanguage).observe(flow.shadowRoot!, { subtree: true, attributes: true, attributeFilter: ['lang'] });
+});

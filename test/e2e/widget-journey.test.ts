@@ -264,4 +264,17 @@ describe('the widget against a running Verity', () => {
     expect(await page.locator('verify-button').evaluate((el) => (el as HTMLElement & { open: boolean }).open)).toBe(false);
     expect(new URL(page.url()).pathname).toBe('/');
   }, 120_000);
+
+  it('the hosted page speaks the browser language, right to left for Arabic', async () => {
+    const { link } = await createUser(server, { email: 'e2e-ar@example.com', template_id: 'tmpl_email' });
+    const arabic = await browser.newContext({ locale: 'ar' });
+    try {
+      const page = await arabic.newPage();
+      await page.goto(local(server, link));
+      await page.getByRole('button', { name: 'ابدأ' }).waitFor();
+      expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
+    } finally {
+      await arabic.close();
+    }
+  }, 120_000);
 });

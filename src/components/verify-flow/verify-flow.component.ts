@@ -153,6 +153,11 @@ export class VerifyFlow extends LitElement {
     return this.session;
   }
 
+  /** The locale in use (one of the shipped locales). */
+  get currentLocale(): Locale {
+    return this.locale;
+  }
+
   /** The method of the step on screen. */
   get currentMethod(): MethodView | null {
     return this.session?.methods[this.index] ?? null;
