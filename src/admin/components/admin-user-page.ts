@@ -108,6 +108,20 @@ export class AdminUserPage extends AdminView {
       ${d.workflows.length
         ? html`<h3>Document workflows</h3><ul>${d.workflows.map((w) => html`<li>${w.id}: ${w.status.friendly}${w.remarks ? ` — ${w.remarks}` : ''}</li>`)}</ul>`
         : nothing}
+      ${d.document_jobs.length
+        ? html`<h3>Document verification jobs</h3>
+            <table class="jobs">
+              <thead><tr><th scope="col">Document</th><th scope="col">Status</th><th scope="col">Results</th><th scope="col">Image</th></tr></thead>
+              <tbody>${d.document_jobs.map(
+                (j) => html`<tr>
+                  <th scope="row">${j.doc_id}<br /><span class="muted">${j.source}, ${j.created_at}</span></th>
+                  <td>${j.status}${j.reason ? html`<br /><span class="muted">${j.reason}</span>` : nothing}</td>
+                  <td>${j.document_data ? html`<details><summary>Document data</summary><pre>${JSON.stringify(j.document_data, null, 2)}</pre></details>` : '—'}</td>
+                  <td><img src=${j.image_url} alt=${`Document ${j.doc_id}`} width="160" loading="lazy" /></td>
+                </tr>`,
+              )}</tbody>
+            </table>`
+        : nothing}
       <h2>Captured images</h2>
       ${d.images.length
         ? html`<ul class="images">${d.images.map(

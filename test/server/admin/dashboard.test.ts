@@ -153,6 +153,19 @@ describe('dashboard users', () => {
     expect((await fetch(server.url + url)).status).toBe(401);
     expect((await fetch(server.url + url.replace(/sig=./, 'sig=f'), { headers: { cookie: admin.cookie! } })).status).toBe(403);
     expect((await fetch(server.url + url.replace('up_1', 'up_2'), { headers: { cookie: admin.cookie! } })).status).toBe(403);
+    // A document verification job of the user: its results and its stored image, the same way.
+    await server.verity.ctx.blobs.put(`users/${id}/job.jpg`, jpeg, 'image/jpeg');
+    await server.verity.ctx.db
+      .insertInto('document_jobs')
+      .values({ doc_id: 'doc_abc', user_id: id, template_id: 1, status: 'Success', reason: null, original_name: 'a.jpg', media_type: 'image/jpeg', size: jpeg.length, blob_key: `users/${id}/job.jpg`, document_data: JSON.stringify({ doc_type: 'passport' }), portrait_embedding: null, source: 'api', created_at: clock.now().toISOString(), completed_at: clock.now().toISOString() })
+      .execute();
+    const withJob = await admin.request('GET', `/admin/api/users/${id}`);
+    const job = withJob.body.data.document_jobs[0]!;
+    expect(job.status).toBe('Success');
+    expect(job.document_data).toEqual({ doc_type: 'passport' });
+    const jobImage = await fetch(server.url + String(job.image_url), { headers: { cookie: admin.cookie! } });
+    expect(jobImage.status).toBe(200);
+    expect(await exifr.parse(Buffer.from(await jobImage.arrayBuffer())).catch(() => undefined)).toBeUndefined();
     clock.advance(6 * 60_000);
     const later = await fetch(server.url + url, { headers: { cookie: admin.cookie! } });
     expect(later.status).toBe(410);

@@ -15,6 +15,7 @@ const DETAIL = {
       { method_id: 3, key: 'document_id', name: 'Document / ID', status: { value: 4, key: 'complete_in_review', friendly: 'Complete In Review' }, started_at: null, completed_at: null, remarks: 'blurry', results: { mrz_data: { valid: true } } },
     ],
     workflows: [],
+    document_jobs: [{ doc_id: 'doc_1', status: 'Failed', reason: 'MRZ check digits fail', source: 'session', created_at: 't', completed_at: 't', document_data: { mrz_data: { valid: false } }, image_url: '/admin/api/images/doc%3Adoc_1?expires=1&sig=abc' }],
     images: [{ id: 'up_1', method: 'document_id', document_type: 'passport', side: 'front', step: null, media_type: 'image/jpeg', url: '/admin/api/images/up_1?expires=1&sig=abc', created_at: '2026-05-10T12:00:00Z' }],
   },
 };
@@ -54,6 +55,7 @@ describe('<admin-user-page>', () => {
     const img = $<HTMLImageElement>(el, 'ul.images img')!;
     expect(img.getAttribute('src')).to.equal('/admin/api/images/up_1?expires=1&sig=abc');
     expect(img.alt).to.equal('document_id passport front');
+    expect($(el, 'table.jobs')!.textContent).to.contain('MRZ check digits fail');
     await expect(el).to.be.accessible();
   });
 

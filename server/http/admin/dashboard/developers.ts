@@ -87,11 +87,21 @@ export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod
         const check = checkImageSignature(ctx.config.secret, req.params.id, req.query.expires, req.query.sig, ctx.clock.now());
         if (check === 'invalid') throw new ApiError(403, 'api_forbidden_error', 'Invalid image link.');
         if (check === 'expired') throw new ApiError(410, 'api_resource_error', 'This image link has expired; reload the page.');
-        const upload = await sdb(ctx.db).selectFrom('session_uploads').select(['blob_key', 'media_type']).where('id', '=', req.params.id).executeTakeFirst();
-        const blob = upload && upload.media_type.startsWith('image/') ? await ctx.blobs.get(upload.blob_key) : undefined;
+        // `doc:<doc_id>`: the image of a document verification job; else a captured upload.
+        const upload = req.params.id.startsWith('doc:')
+          ? await ctx.db.selectFrom('document_jobs').select(['blob_key', 'media_type']).where('doc_id', '=', req.params.id.slice(4)).executeTakeFirst()
+          : await sdb(ctx.db).selectFrom('session_uploads').select(['blob_key', 'media_type']).where('id', '=', req.params.id).executeTakeFirst();
+        // A job's stored blob is always an image (PDFs are rendered to one); an upload may be a PDF, not shown.
+        const isImage = req.params.id.startsWith('doc:') || upload?.media_type.startsWith('image/') === true;
+        const blob = upload && isImage ? await ctx.blobs.get(upload.blob_key) : undefined;
         if (!blob) throw errors.notFound('Image not found');
-        // Re-encoded without metadata (sharp drops EXIF, GPS and ICC unless asked to keep them), upright.
-        const jpeg = await sharp(blob.bytes, { limitInputPixels: 100_000_000 }).rotate().jpeg({ quality: 90 }).toBuffer();
+        let jpeg: Buffer;
+        try {
+          // Re-encoded without metadata (sharp drops EXIF, GPS and ICC unless asked to keep them), upright.
+          jpeg = await sharp(blob.bytes, { limitInputPixels: 100_000_000 }).rotate().jpeg({ quality: 90 }).toBuffer();
+        } catch {
+          throw errors.notFound('Image not available');
+        }
         return reply
           .headers({ 'content-type': 'image/jpeg', 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'" })
           .send(jpeg);

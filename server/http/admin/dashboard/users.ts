@@ -99,7 +99,7 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const user = await findUserById(ctx.db, req.params.id);
       if (!user) throw errors.userNotFound();
       const now = ctx.clock.now();
-      const [view, verifications, workflows, uploads, template] = await Promise.all([
+      const [view, verifications, workflows, uploads, template, jobs] = await Promise.all([
         userView(ctx.db, user, ctx.config.baseUrl),
         ctx.db.selectFrom('user_verifications').selectAll().where('user_id', '=', user.id).orderBy('position').execute(),
         workflowsForUser(ctx.db, user.id),
@@ -111,6 +111,13 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .limit(50)
           .execute(),
         user.template_id === null ? undefined : findTemplate(ctx.db, { id: user.template_id }),
+        ctx.db
+          .selectFrom('document_jobs')
+          .select(['doc_id', 'status', 'reason', 'document_data', 'source', 'media_type', 'created_at', 'completed_at'])
+          .where('user_id', '=', user.id)
+          .orderBy('id', 'desc')
+          .limit(20)
+          .execute(),
       ]);
       void reply.header('cache-control', 'no-store');
       return {
@@ -147,6 +154,17 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             created_at: u.created_at,
             // Images only: PDFs are listed but not rendered in the dashboard.
             url: u.media_type.startsWith('image/') ? signedImagePath(ctx.config.secret, u.id, now) : null,
+          })),
+          // Document verification jobs (spec 2.6) with their results and the stored, metadata-free image.
+          document_jobs: jobs.map((j) => ({
+            doc_id: j.doc_id,
+            status: j.status,
+            reason: j.reason,
+            source: j.source,
+            created_at: j.created_at,
+            completed_at: j.completed_at,
+            document_data: j.document_data === null ? null : (JSON.parse(j.document_data) as unknown),
+            image_url: signedImagePath(ctx.config.secret, `doc:${j.doc_id}`, now),
           })),
         },
       };
