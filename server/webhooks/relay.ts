@@ -11,8 +11,9 @@ export const DELIVER_QUEUE = 'webhooks.deliver';
 /**
  * A delivery job: attempts for one or more deliveries. The relay enqueues one job per batch of
  * new deliveries (first attempts); each retry is a job of its own. `after` is the number of
- * attempts each delivery had when the job was written: a delivery that has moved on since (a job
- * re-run after a crash, a race with a manual retry) is skipped, so no attempt is made twice.
+ * attempts each delivery had when the job was written: a delivery whose attempt was recorded since
+ * (a job run again after a crash, a race with a manual retry) is skipped by the stale job. An
+ * attempt sent but not yet recorded when the process died is sent again: at least once.
  */
 export interface DeliverJob {
   deliveryIds: number[];

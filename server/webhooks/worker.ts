@@ -22,7 +22,7 @@ export async function recordNotice(ex: Executor, kind: string, message: string, 
     .execute();
 }
 
-/** Bounds the requests in flight across every job of the process. */
+/** A counting semaphore: at most `size` tasks run at once, the others wait in order. */
 export class Semaphore {
   #free: number;
   readonly #waiting: (() => void)[] = [];
@@ -52,14 +52,14 @@ interface Attempt {
   job: DeliverJob;
 }
 
+/** Requests in flight to one endpoint at most, so a slow receiver cannot hold every slot. */
+export const PER_ENDPOINT_IN_FLIGHT = 32;
+
 /**
  * Runs the attempts of one job. Requests go out concurrently (bounded by the shared semaphore);
  * their results are written as they come, several per transaction: the attempt log row, the
  * delivery's new state, the endpoint's health and, for a failure, the retry job, all atomically.
  */
-/** Requests in flight to one endpoint at most, so a slow receiver cannot hold every slot. */
-export const PER_ENDPOINT_IN_FLIGHT = 32;
-
 export function deliveryHandler(ctx: AppContext, sender: WebhookSender, inFlight: Semaphore) {
   const recorder = new AttemptRecorder(ctx);
   const perEndpoint = new Map<number, Semaphore>();
