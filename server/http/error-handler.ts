@@ -21,6 +21,11 @@ function fieldErrorsFrom(error: FastifyError): FieldErrors {
   return out;
 }
 
+/** PostgreSQL's "character not in repertoire" / "untranslatable character" (NUL in text). */
+function isUnstorableText(error: FastifyError): boolean {
+  return 'severity' in error && (error.code === '22021' || error.code === '22P05');
+}
+
 /** The one error handler: every error leaves as the spec's body; 5xx details go to the log only. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -32,6 +37,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     } else if (isResponseSerializationError(error)) {
       req.log.error({ err: { message: error.message, issues: error.cause.issues } }, 'response did not match its schema');
       apiError = errors.internal();
+    } else if (isUnstorableText(error)) {
+      // PostgreSQL refuses some text SQLite takes (a NUL byte, e.g. `/api/users/ref/%00`): the
+      // request is at fault, not the server.
+      apiError = errors.invalidData('The request contains a character that cannot be stored.', 400);
     } else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       const message = CLIENT_ERROR_MESSAGES[error.code] ?? 'Invalid or No Data Provided for Update';
       apiError = errors.invalidData(message, error.statusCode);

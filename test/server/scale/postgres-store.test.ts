@@ -8,6 +8,7 @@ import { seedDefaults } from '../../../server/store/seed.js';
 import { listUsers, SORTABLE_USER_FIELDS, type UserListQuery } from '../../../server/store/users-repo.js';
 import { acquireDatabase, releaseDatabase, type ScratchDatabase } from '../../helpers/postgres.js';
 import { TEST_DATABASE_URL } from '../../helpers/scale-env.js';
+import { startTestServer } from '../../helpers/server.js';
 
 let database: ScratchDatabase;
 let db: Db;
@@ -97,5 +98,22 @@ describe('PostgreSQL store: the list endpoint is served by indexes', () => {
     expect(result.total).toBe(2000);
     expect(typeof result.total).toBe('number');
     expect(result.rows.map((r) => r.id)).toEqual([2000, 1999]);
+  });
+});
+
+describe('PostgreSQL through the API', () => {
+  it('answers 4xx, not 500, for text PostgreSQL cannot store (a NUL byte)', async () => {
+    const own = await acquireDatabase(TEST_DATABASE_URL);
+    const server = await startTestServer({ env: { VERITY_DATABASE_URL: own.url }, workers: false });
+    try {
+      const res = await server.api('/api/users/ref/%00');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error_type: 'api_invalid_error' });
+      const created = await server.api('/api/users', { body: { email: 'nul@example.com', first_name: 'a\u0000b' } });
+      expect(created.status).toBeLessThan(500);
+    } finally {
+      await server.close();
+      await releaseDatabase(own);
+    }
   });
 });
