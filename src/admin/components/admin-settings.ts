@@ -164,7 +164,17 @@ export class AdminSettings extends AdminView {
     });
     const newPrompt = String(f.get('new-prompt') ?? '').trim();
     if (newPrompt) {
-      questions.push({ id: `q${Date.now().toString(36)}`, prompt: newPrompt, kind: 'text', answers: lines(String(f.get('new-answers'))) });
+      const kind = String(f.get('new-kind') ?? 'text');
+      const id = `q${Date.now().toString(36)}`;
+      const answers = lines(String(f.get('new-answers')));
+      if (kind === 'choice') {
+        // Choices one per line; accepted answers name choices by their text.
+        const choices = String(f.get('new-choices') ?? '').split('\n').map((l) => l.trim()).filter(Boolean).map((label, i) => ({ id: `c${i + 1}`, label }));
+        const ids = answers.map((a) => choices.find((c) => c.label.toLowerCase() === a.toLowerCase())?.id ?? a);
+        questions.push({ id, prompt: newPrompt, kind, choices, answers: ids });
+      } else {
+        questions.push({ id, prompt: newPrompt, kind, answers });
+      }
     }
     const body = { questions, ask: Number(f.get('ask')), pass_threshold: Number(f.get('pass_threshold')), max_attempts: Number(f.get('max_attempts')) };
     const res = await this.run(() => this.client.put<{ data: SettingsView }>('/admin/api/knowledge', body), 'Knowledge questions saved.');
@@ -241,7 +251,11 @@ export class AdminSettings extends AdminView {
         )}
         <fieldset><legend>Add a question</legend>
           <label>Question <input name="new-prompt" /></label>
-          <label>Accepted answers (comma separated) <input name="new-answers" autocomplete="off" /></label>
+          <label>Kind of answer
+            <select name="new-kind"><option value="text">Text</option><option value="number">Number</option><option value="date">Date</option><option value="choice">Multiple choice</option></select>
+          </label>
+          <label>Choices, one per line (multiple choice only) <textarea name="new-choices" rows="3"></textarea></label>
+          <label>Accepted answers (comma separated; for multiple choice, the text of the right choices) <input name="new-answers" autocomplete="off" /></label>
         </fieldset>
         <div class="row">
           <label>Questions asked <input name="ask" type="number" min="1" .value=${String(k?.ask ?? 1)} /></label>

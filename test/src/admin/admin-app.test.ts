@@ -100,4 +100,22 @@ describe('<admin-app>', () => {
     expect((calls.find((c) => c.method === 'PATCH')!.body as { branding: { primary_color: string } }).branding.primary_color).to.equal('#aa0000');
     await expect(el).to.be.accessible();
   });
+
+  it('settings: adds a multiple-choice knowledge question, naming the right choice by its text', async () => {
+    const { api, calls } = fakeApi({ 'GET /admin/api/settings': SETTINGS, 'GET /admin/api/templates': TEMPLATES, 'PUT /admin/api/knowledge': SETTINGS });
+    const el = await fixture(html`<admin-settings .api=${api}></admin-settings>`);
+    await until(() => el.shadowRoot!.querySelector('form[aria-labelledby=knowledge]') !== null, 'knowledge form');
+    const form = el.shadowRoot!.querySelector<HTMLFormElement>('form[aria-labelledby=knowledge]')!;
+    form.querySelector<HTMLInputElement>('[name=new-prompt]')!.value = 'Which city were you born in?';
+    form.querySelector<HTMLSelectElement>('[name=new-kind]')!.value = 'choice';
+    form.querySelector<HTMLTextAreaElement>('[name=new-choices]')!.value = 'Paris\nLyon\nNice';
+    form.querySelector<HTMLInputElement>('[name=new-answers]')!.value = 'lyon';
+    form.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await until(() => calls.some((c) => c.method === 'PUT'));
+    const body = calls.find((c) => c.method === 'PUT')!.body as { questions: { kind: string; choices: unknown; answers: string[] }[]; ask: number };
+    expect(body.questions[0]!.kind).to.equal('choice');
+    expect(body.questions[0]!.choices).to.deep.equal([{ id: 'c1', label: 'Paris' }, { id: 'c2', label: 'Lyon' }, { id: 'c3', label: 'Nice' }]);
+    expect(body.questions[0]!.answers).to.deep.equal(['c2']);
+    expect(body.ask).to.equal(1);
+  });
 });
