@@ -19,8 +19,9 @@
  *   origin and the account's configured customer origins (the same list as `frame-ancestors`).
  * - Cross-origin calls (embedded `<verify-flow>`): CORS for the configured customer origins only,
  *   `Access-Control-Allow-Headers: Content-Type, X-Verity-Session, X-Verity-CSRF`, and
- *   `Access-Control-Allow-Credentials: true` (the client fetches with `credentials: 'include'`);
- *   the token header is what authenticates there, as the SameSite=Lax cookie is not sent cross-site.
+ *   the client fetches with `credentials: 'same-origin'`, so across origins no cookie is sent and the
+ *   token header is what authenticates (`Access-Control-Allow-Credentials` is not needed, and
+ *   harmless if sent).
  *
  * ## Errors
  * Every non-2xx answer has the body {@link ErrorBody}: `{ error_type, error_message, errors?,
