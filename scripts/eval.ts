@@ -210,7 +210,7 @@ async function evalFaces(): Promise<void> {
   print(`${portraits.length} portraits found on ${people.length * 2} document photos; ${selfies.length} selfies of ${FACE_BOXES.length} people; ${gen.length} genuine and ${imp.length} impostor pairs.\n`);
   print('| threshold | TAR (genuine accepted) | FAR (impostor accepted) |');
   print('|---|---|---|');
-  for (const t of [0.45, SELFIE_REVIEW_THRESHOLD, 0.55, SELFIE_MATCH_THRESHOLD, 0.65, 0.7]) {
+  for (const t of [...new Set([0.45, SELFIE_REVIEW_THRESHOLD, 0.55, 0.6, SELFIE_MATCH_THRESHOLD, 0.7])].sort((a, b) => a - b)) {
     const mark = t === SELFIE_MATCH_THRESHOLD ? ' (match)' : t === SELFIE_REVIEW_THRESHOLD ? ' (review)' : '';
     print(`| ${t.toFixed(2)}${mark} | ${pct(rate(gen, t), gen.length)} | ${pct(rate(imp, t), imp.length)} |`);
   }
