@@ -73,6 +73,7 @@ export class AdminDevelopers extends AdminView {
     secret: { state: true },
     deliveries: { state: true },
     deliveriesPage: { state: true },
+    deliveryState: { state: true },
     delivery: { state: true },
   };
   declare keys: Page<ApiKeyRow> | undefined;
@@ -84,12 +85,15 @@ export class AdminDevelopers extends AdminView {
   declare secret: { endpoint: number; value: string } | undefined;
   declare deliveries: { data: Delivery[]; total: number; page: number; per_page: number } | undefined;
   declare deliveriesPage: number;
+  /** Filter of the delivery log: '', 'pending', 'succeeded' or 'failed'. */
+  declare deliveryState: string;
   declare delivery: DeliveryDetail | undefined;
 
   constructor() {
     super();
     this.keysPage = 1;
     this.deliveriesPage = 1;
+    this.deliveryState = '';
   }
 
   override connectedCallback(): void {
@@ -107,7 +111,7 @@ export class AdminDevelopers extends AdminView {
     const [endpoints, deliveries] = (await this.run(() =>
       Promise.all([
         this.client.get<{ data: Endpoint[] }>('/admin/api/webhooks/endpoints'),
-        this.client.get<{ data: Delivery[]; total: number; page: number; per_page: number }>(`/admin/api/webhooks/deliveries${query({ page: this.deliveriesPage, per_page: 20 })}`),
+        this.client.get<{ data: Delivery[]; total: number; page: number; per_page: number }>(`/admin/api/webhooks/deliveries${query({ page: this.deliveriesPage, per_page: 20, state: this.deliveryState })}`),
       ]),
     )) ?? [undefined, undefined];
     if (endpoints) this.endpoints = endpoints.data;
@@ -244,7 +248,18 @@ export class AdminDevelopers extends AdminView {
         )}</tbody>
       </table>
       <h3 id="deliveries">Delivery log</h3>
-      <button type="button" class="secondary" @click=${() => this.loadWebhooks()}>Refresh</button>
+      <div class="row">
+        <label>Show
+          <select name="delivery-state" @change=${(e: Event) => {
+            this.deliveryState = (e.target as HTMLSelectElement).value;
+            this.deliveriesPage = 1;
+            void this.loadWebhooks();
+          }}>
+            <option value="">All deliveries</option><option value="failed">Failed</option><option value="pending">Pending</option><option value="succeeded">Succeeded</option>
+          </select>
+        </label>
+        <button type="button" class="secondary" @click=${() => this.loadWebhooks()}>Refresh</button>
+      </div>
       ${d
         ? html`<table class="deliveries">
               <thead><tr><th scope="col">Event</th><th scope="col">Endpoint</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last status</th><th scope="col">Created</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>

@@ -197,6 +197,10 @@ describe('dashboard templates', () => {
     expect((await admin.request('DELETE', `/admin/api/templates/${id}`)).status).toBe(409);
     expect((await admin.request('PUT', '/admin/api/templates/roles', { reverification_template: 'tmpl_selfie', default_template: 'tmpl_nope' })).status).toBe(422);
     expect((await admin.request('PUT', '/admin/api/templates/roles', { reverification_template: 'tmpl_selfie' })).status).toBe(200);
+    // Nor while self-signup gives it to people.
+    expect((await admin.request('PATCH', '/admin/api/settings', { signup: { template: 'tmpl_kyc' } })).status).toBe(200);
+    expect((await admin.request('DELETE', `/admin/api/templates/${id}`)).status).toBe(409);
+    expect((await admin.request('PATCH', '/admin/api/settings', { signup: { template: null } })).status).toBe(200);
     expect((await admin.request('DELETE', `/admin/api/templates/${id}`)).status).toBe(200);
     // The user keeps the verifications that were assigned.
     const page = await admin.request('GET', `/admin/api/users/${user}`);

@@ -67,4 +67,12 @@ describe('<admin-developers>', () => {
     await until(() => calls.some((c) => c.path === '/admin/api/webhooks/deliveries/11/retry'));
     await expect(el).to.be.accessible();
   });
+
+  it('filters the delivery log on the server by state', async () => {
+    const { el, calls } = await developers();
+    const select = $<HTMLSelectElement>(el, 'select[name=delivery-state]')!;
+    select.value = 'failed';
+    select.dispatchEvent(new Event('change'));
+    await until(() => calls.some((c) => c.path.startsWith('/admin/api/webhooks/deliveries?') && c.path.includes('state=failed')));
+  });
 });

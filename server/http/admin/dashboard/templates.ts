@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../../admin/audit.js';
+import { readDashboardSettings } from '../../../admin/dashboard-settings.js';
 import type { AppContext } from '../../../context.js';
 import { methodById, METHODS, resolveMethod } from '../../../domain/catalogue.js';
 import { ApiError, errors, fieldError } from '../../../errors.js';
@@ -130,6 +131,9 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         const settings = await readSettings(trx);
         if (settings.default_template === t.name || settings.reverification_template === t.name) {
           throw new ApiError(409, 'api_invalid_error', 'This template is the default or the re-verification template; choose another first.');
+        }
+        if ((await readDashboardSettings(trx)).signup.template === t.name) {
+          throw new ApiError(409, 'api_invalid_error', 'Self-signup uses this template; choose another first.');
         }
         // Users keep their assigned verifications; their template reference is cleared (ON DELETE SET NULL).
         await trx.deleteFrom('templates').where('id', '=', t.id).execute();
