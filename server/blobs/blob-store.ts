@@ -6,6 +6,11 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Deletes every blob whose key starts with the prefix (e.g. all of one user's images). */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * A URL the browser can fetch the blob from directly for `expiresInSeconds`, for stores that can
+   * sign one (S3: a presigned GET); absent for stores served only through our own `/files/` route.
+   */
+  signedUrl?(key: string, expiresInSeconds: number): Promise<string>;
 }
 
 /** Keys are `a/b/c` paths of safe segments; anything else is a programming error. */

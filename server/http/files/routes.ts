@@ -21,6 +21,14 @@ export function fileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       if (!checkBlobUrl(ctx.config.secret, key, req.query as Record<string, unknown>, ctx.clock.now())) {
         throw errors.notFound('File Not Found');
       }
+      if (ctx.blobs.signedUrl) {
+        // An object store serves the bytes itself: hand over a presigned URL that ends with ours.
+        const left = Number((req.query as { expires: string }).expires) - Math.floor(ctx.clock.now().getTime() / 1000);
+        return reply
+          .header('cache-control', 'private, no-store')
+          .header('referrer-policy', 'no-referrer')
+          .redirect(await ctx.blobs.signedUrl(key, Math.max(1, left)), 302);
+      }
       const blob = await ctx.blobs.get(key);
       if (!blob) throw errors.notFound('File Not Found');
       return reply

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseS3Url, S3BlobStore } from '../../../server/blobs/s3-blob-store.js';
+import { signedBlobUrl } from '../../../server/blobs/signed-url.js';
 import { startTestServer } from '../../helpers/server.js';
 import { startFakeS3, type FakeS3 } from './s3.js';
 
@@ -79,6 +80,27 @@ describe('S3BlobStore against a real S3-protocol server (s3rver)', () => {
       const ready = await fetch(`${server.url}/readyz`);
       expect(ready.status).toBe(200);
       expect(((await ready.json()) as { checks: Record<string, string> }).checks.blobs).toBe('ok');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('serves /files/ links of a Verity on S3 by redirecting to a presigned URL that lives no longer than ours', async () => {
+    const server = await startTestServer({ env: { VERITY_BLOB_URL: s3.blobUrl('files') }, workers: false });
+    try {
+      await server.verity.ctx.blobs.put('users/3/front.png', png, 'image/png');
+      const expires = new Date(server.clock.now().getTime() + 120_000);
+      const link = signedBlobUrl(server.url, server.config.secret, 'users/3/front.png', expires);
+      const res = await fetch(link, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      const location = res.headers.get('location')!;
+      expect(location.startsWith(`${s3.endpoint}/verity-blobs/files/users/3/front.png?`)).toBe(true);
+      expect(Number(new URL(location).searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(120);
+      const image = await fetch(location);
+      expect(image.status).toBe(200);
+      expect(Buffer.from(await image.arrayBuffer()).equals(png)).toBe(true);
+      // Our own signature is still checked first: a wrong one is a 404, no redirect.
+      expect((await fetch(link.replace(/signature=[0-9a-f]/, 'signature=g'), { redirect: 'manual' })).status).toBe(404);
     } finally {
       await server.close();
     }
