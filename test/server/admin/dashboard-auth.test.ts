@@ -41,6 +41,11 @@ const ROUTES: [string, string, unknown?][] = [
   ['DELETE', '/admin/api/admins/2'],
   ['GET', '/admin/api/me/totp'],
   ['POST', '/admin/api/me/totp'],
+  ['POST', '/admin/api/me/totp/enable', { code: '123456' }],
+  ['DELETE', '/admin/api/me/totp', { code: '123456' }],
+  ['POST', '/admin/api/branding/logo', {}],
+  ['GET', '/admin/api/notices'],
+  ['GET', '/admin/api/webhooks/deliveries'],
   ['GET', `/admin/api/images/x?expires=${2 ** 31}&sig=${'0'.repeat(64)}`],
 ];
 
