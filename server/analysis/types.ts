@@ -82,6 +82,12 @@ export interface DocumentAnalysis {
   readonly derivative_type: 'image/jpeg';
   /** Descriptor of the document portrait, to keep as the reference for later selfies. */
   readonly portrait_embedding: number[] | null;
+  /**
+   * Where the `document_processor` fields came from: a decoded AAMVA barcode, an MRZ (and
+   * whether its check digits hold), or only OCR of printed text (not machine-verifiable).
+   * Null when the analysis stopped before reading the document.
+   */
+  readonly evidence: { readonly barcode: boolean; readonly mrz: 'valid' | 'invalid' | null; readonly face: boolean } | null;
   /** Milliseconds spent per stage. */
   readonly timings: Record<string, number>;
 }

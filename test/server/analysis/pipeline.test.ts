@@ -28,6 +28,7 @@ describe('analyseDocument', { timeout: 240_000 }, () => {
     expect(c.valid_user_address[0]?.match).toBe(true);
     expect(c).toMatchObject({ original_name: 'back.jpg', extension: 'jpg', type: 'image/jpeg', time: 1780315200, photoshopped: false });
     expect(c.ai_analysis.internet_detection).toBe(false);
+    expect(out.evidence).toEqual({ barcode: true, mrz: null, face: false });
     // No selfie given: no selfie verdict is made up.
     expect(c.ai_analysis.selfie_check).toBeUndefined();
     expect((await sharp(out.derivative!).metadata()).format).toBe('jpeg');
@@ -46,6 +47,7 @@ describe('analyseDocument', { timeout: 240_000 }, () => {
     expect(c.face_annotation?.joyLikelihood).toBeDefined();
     expect(c.ai_analysis.selfie_check).toBe(true);
     expect(out.portrait_embedding?.length).toBe(1024);
+    expect(out.evidence).toEqual({ barcode: false, mrz: 'valid', face: true });
     expect(c.dlp_analysis.info_types.some((t) => t.name === 'DATE_OF_BIRTH')).toBe(true);
   });
 
