@@ -19,6 +19,7 @@ import { buildVerity, type Verity } from '../../server/app.js';
 import { hashPassword } from '../../server/auth/passwords.js';
 import { loadConfig } from '../../server/config.js';
 import { listOutbox } from '../../server/notify/outbox.js';
+import { createUser } from '../../server/services/users.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const ADMIN = { email: 'ops@example.com', password: 'a very long admin passphrase' };
@@ -304,8 +305,9 @@ describe('dashboard end to end', () => {
     }
 
     // A user page.
+    await createUser(verity.ctx, { email: 'axe.check@example.com', first_name: 'Axel', template_id: 'tmpl_contact' });
     await nav(page, 'Users');
-    await page.locator('table tbody a').first().click();
+    await page.getByRole('link', { name: 'Axel' }).click();
     await page.getByRole('heading', { name: 'Verifications' }).waitFor();
     await axe('user page');
 
