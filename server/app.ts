@@ -17,7 +17,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { registerApiAuth } from './http/api-auth.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { registerHealthRoutes } from './http/health/routes.js';
+import { registerHealthRoutes, type ReadinessCheck } from './http/health/routes.js';
 import { ApiRateLimiter, type LimiterFactory } from './http/rate-limit.js';
 import { credentialRoutes } from './http/credentials/routes.js';
 import { documentRoutes } from './http/documents/routes.js';
@@ -63,6 +63,8 @@ export interface BuildOptions {
 export interface Verity {
   app: FastifyInstance;
   ctx: AppContext;
+  /** What `/readyz` checks (the database, Redis, the blob store), for a worker's own probe port. */
+  readiness: readonly ReadinessCheck[];
   /** Starts the in-process workers (queue consumers). */
   startWorkers(): Promise<void>;
   /** Stops workers, closes the HTTP server and the database. */
@@ -160,6 +162,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   return {
     app,
     ctx,
+    readiness: adapters.checks,
     async startWorkers() {
       if (workersStarted) return;
       workersStarted = true;

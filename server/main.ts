@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
 import { buildVerity, type Verity } from './app.js';
 import { generatePassword, hashPassword } from './auth/passwords.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { operatorCommands } from './cli/operator.js';
 import { processIo, UsageError, type CliIo } from './cli/io.js';
+import { registerHealthRoutes } from './http/health/routes.js';
 import { OnlyQueues } from './queue/only-queues.js';
 import { migrateToLatest, openDatabase, withStartupLock } from './store/database.js';
 
@@ -11,7 +13,9 @@ const USAGE = `Usage: verity <command>
 
   start                      API and in-process workers (what \`npm start\` runs)
   serve                      API only (scale-out: many of these behind a load balancer)
-  worker [--queues a,b]      workers only, optionally only some queues
+  worker [--queues a,b] [--probe-port N]
+                             workers only, optionally only some queues; --probe-port serves
+                             /healthz, /readyz and /metrics (no API) for probes and Prometheus
   migrate                    bring the database schema up to date
   keys create --name NAME [--rate-per-second N --rate-per-minute N] | keys list | keys revoke ID
   templates create --name tmpl_xxx --methods email,phone,document_id,... | templates list
@@ -41,8 +45,14 @@ async function ensureFirstAdmin(verity: Verity, config: Config, io: CliIo): Prom
 }
 
 async function runServer(config: Config, io: CliIo, mode: 'start' | 'serve' | 'worker', args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { queues: { type: 'string' } }, strict: true });
-  if (values.queues !== undefined && mode !== 'worker') throw new UsageError('--queues is for `verity worker`');
+  const { values } = parseArgs({ args, options: { queues: { type: 'string' }, 'probe-port': { type: 'string' } }, strict: true });
+  if ((values.queues !== undefined || values['probe-port'] !== undefined) && mode !== 'worker') {
+    throw new UsageError('--queues and --probe-port are for `verity worker`');
+  }
+  const probePort = values['probe-port'] === undefined ? undefined : Number(values['probe-port']);
+  if (probePort !== undefined && !(Number.isInteger(probePort) && probePort >= 0 && probePort <= 65535)) {
+    throw new UsageError('--probe-port must be a port number');
+  }
   const queues = values.queues?.split(',').map((q) => q.trim()).filter(Boolean);
   const verity = await buildVerity({ config, queues });
   const only = verity.ctx.queue;
@@ -56,6 +66,12 @@ async function runServer(config: Config, io: CliIo, mode: 'start' | 'serve' | 'w
   await ensureFirstAdmin(verity, config, io);
   if (mode !== 'worker') await verity.app.listen({ port: config.port, host: config.host });
   if (mode !== 'serve') await verity.startWorkers();
+  // A worker has no API; on request it answers probes and metrics on a port of its own.
+  const probes = probePort === undefined ? undefined : Fastify({ logger: false });
+  if (probes) {
+    registerHealthRoutes(probes, verity.readiness);
+    await probes.listen({ port: probePort, host: config.host });
+  }
   io.out(`Verity ${mode === 'worker' ? 'worker running' : `listening on ${config.baseUrl}`} (data in ${config.dataDir})`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -63,6 +79,7 @@ async function runServer(config: Config, io: CliIo, mode: 'start' | 'serve' | 'w
     process.once('SIGTERM', stop);
   });
   // Graceful: stop taking work, finish what is in hand, close connections.
+  await probes?.close();
   await verity.close();
   return 0;
 }
