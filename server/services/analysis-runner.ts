@@ -50,7 +50,8 @@ export function documentDecision(result: DocumentAnalysis): { status: Verificati
   if (c.photoshopped === true) flags.push('photoshopped');
   if (c.ai_analysis.internet_detection === true) flags.push('screen_recapture');
   if (c.ai_analysis.name_match && !c.ai_analysis.name_match.full_name) flags.push('name_mismatch');
-  const machineReadable = c.mrz_data.some((m) => (m as { valid?: boolean }).valid === true) || Object.keys(c.document_processor).length > 0;
+  // OCR'd fields also land in document_processor; only a barcode or a valid MRZ authenticates.
+  const machineReadable = result.evidence?.barcode === true || result.evidence?.mrz === 'valid';
   if (!machineReadable) flags.push('no_machine_readable_data');
   return { status: flags.length ? VerificationStatus.complete_in_review : VerificationStatus.complete, flags };
 }
