@@ -32,7 +32,7 @@ function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.execPath, [BIN, 'start'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolveStart, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 90_000);
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       if (out.includes('listening on')) {
