@@ -8,7 +8,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Scale-out runs (VERITY_TEST_DATABASE_URL): drops the run's scratch databases at the end.
+    // Drops the scratch PostgreSQL databases of the run at the end (scale switch, test/server/scale).
     globalSetup: ['test/helpers/scale-setup.ts'],
   },
 });

@@ -1,16 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { dropRunDatabases, RUN_ENV } from './postgres.js';
+import { TEST_DATABASE_URL } from './scale-env.js';
 
 /**
- * Vitest global setup: when the suite runs on PostgreSQL (VERITY_TEST_DATABASE_URL), names this
- * run so that the teardown drops every database its test servers created, whichever worker
- * process made them. Does nothing on the embedded default.
+ * Vitest global setup: names this run, so that the teardown drops every scratch database its test
+ * servers created (the scale switch, and the PostgreSQL tests under test/server/scale), whichever
+ * worker process made them. A run that touched no PostgreSQL has nothing to drop.
  */
-export default function setup(): (() => Promise<void>) | undefined {
-  const adminUrl = process.env.VERITY_TEST_DATABASE_URL;
-  if (!adminUrl) return undefined;
+export default function setup(): () => Promise<void> {
   process.env[RUN_ENV] ??= randomBytes(4).toString('hex');
   return async () => {
-    await dropRunDatabases(adminUrl);
+    try {
+      await dropRunDatabases(TEST_DATABASE_URL);
+    } catch {
+      // PostgreSQL unreachable: then no test of this run could have created a database there.
+    }
   };
 }
