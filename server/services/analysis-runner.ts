@@ -12,6 +12,7 @@ import type { ChallengeStep } from '../../src/api/contract.js';
 import { DOCUMENT_METHOD_ID, VerificationStatus, type VerificationStatusValue } from '../domain/catalogue.js';
 import { ANALYSIS_QUEUE, type AnalysisJob, type DocumentAnalysisJob, type FaceAnalysisJob } from '../session/analysis-jobs.js';
 import { PermanentFailure } from '../queue/queue.js';
+import { timeAnalysis } from '../metrics/metrics.js';
 import type { Executor } from '../store/database.js';
 import type { DocumentJobRow, UserRow } from '../store/schema.js';
 import { findUserById } from '../store/users-repo.js';
@@ -71,12 +72,14 @@ async function analyseAndStore(
 ): Promise<{ result: DocumentAnalysis; decision: ReturnType<typeof documentDecision> }> {
   const blob = await ctx.blobs.get(job.blob_key);
   if (!blob) throw new PermanentFailure('The uploaded image is no longer stored.');
-  const result = await engine.analyseDocument(
-    { bytes: blob.bytes, originalName: job.original_name },
-    {
-      receivedAt: new Date(job.created_at),
-      user: { firstName: user.first_name, lastName: user.last_name, address: user.address },
-    },
+  const result = await timeAnalysis('document', () =>
+    engine.analyseDocument(
+      { bytes: blob.bytes, originalName: job.original_name },
+      {
+        receivedAt: new Date(job.created_at),
+        user: { firstName: user.first_name, lastName: user.last_name, address: user.address },
+      },
+    ),
   );
   const decision = documentDecision(result);
   // Keep only the metadata-free derivative; the original upload (with its EXIF) goes.
@@ -205,7 +208,7 @@ async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: 
 async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysisJob): Promise<void> {
   const user = await findUserById(ctx.db, job.userId);
   if (!user || !(await stillProcessing(ctx.db, user.id, job.methodId))) return;
-  const frames = [];
+  const frames: { bytes: Buffer; challenge: LivenessChallenge }[] = [];
   for (const f of job.frames) {
     const blob = await ctx.blobs.get(f.blobKey);
     if (!blob) throw new PermanentFailure('A captured frame is no longer stored.');
@@ -226,14 +229,14 @@ async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysi
     .where('user_id', '=', user.id)
     .where('method_id', '=', DOCUMENT_METHOD_ID)
     .executeTakeFirst();
-  const result = await engine.analyseSelfie(
+  const result = await timeAnalysis('face', () => engine.analyseSelfie(
     { selfie: neutral.bytes, frames: frames.length > 1 ? frames : [] },
     {
       ...(reference?.portrait_embedding ? { referenceEmbedding: JSON.parse(reference.portrait_embedding) as number[] } : {}),
       // ID + selfie (or a re-verification after a document): the face must match a document portrait.
       requireReference: hasDocumentMethod !== undefined || reference !== undefined,
     },
-  );
+  ));
   if (result.derivative) await ctx.blobs.put(`users/${user.id}/faces/${job.challengeId}.jpg`, result.derivative, 'image/jpeg');
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await stillProcessing(trx, user.id, job.methodId))) return;

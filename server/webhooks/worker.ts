@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { recordWebhookDelivery } from '../metrics/metrics.js';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
 import { signingSecrets } from './endpoints.js';
@@ -226,6 +227,7 @@ async function recordAttempts(ctx: AppContext, trx: Executor, batch: readonly At
       outcome,
       error,
     });
+    recordWebhookDelivery(outcome);
     if (outcome === 'success') {
       // Successes are the bulk: one UPDATE per status and attempt number for the whole batch.
       const key = `${a.attempt}:${result.status}`;
