@@ -46,11 +46,17 @@ export async function outboxFor(server: TestServer, to: string): Promise<OutboxM
 }
 
 /** The 6-digit code in the newest message to `to`. */
-export async function latestCode(server: TestServer, to: string): Promise<string> {
-  const [message] = await outboxFor(server, to);
-  const code = /\b(\d{6})\b/.exec(message?.text ?? '')?.[1];
-  if (!code) throw new Error(`no code in the outbox for ${to}`);
-  return code;
+export async function latestCode(server: TestServer, to: string, timeoutMs = 15_000): Promise<string> {
+  // A browser test clicks "Send code" and asks at once: the request may not have reached the
+  // server yet, so wait for the message rather than read an empty outbox.
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [message] = await outboxFor(server, to);
+    const code = /\b(\d{6})\b/.exec(message?.text ?? '')?.[1];
+    if (code) return code;
+    if (Date.now() > deadline) throw new Error(`no code in the outbox for ${to}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** The widget's own session client, pointed at the test server. */
