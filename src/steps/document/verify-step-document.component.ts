@@ -4,6 +4,7 @@ import type { DocumentSide, DocumentTypeOption, MethodViewOf } from '../../api/c
 import { AutoCapture, assessFrame, type CaptureIssue, type QualityReport } from '../../capture/quality.js';
 import { checkUpload, type UploadProblem } from '../../capture/file-check.js';
 import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
+import { FrameLoopController } from '../../controllers/frame-loop-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { cameraHelp, copyLinkText, copyPageLink, type CameraWayForward } from '../camera-help.js';
@@ -92,7 +93,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   private readonly camera = new CameraController(this);
   private auto = new AutoCapture(VerifyStepDocument.autoCaptureFrames);
   private analysisCanvas: HTMLCanvasElement | null = null;
-  private loopHandle = 0;
+  private readonly frames = new FrameLoopController(this);
   private lastReport: QualityReport | null = null;
   private lastIssue: CaptureIssue | null | undefined = undefined;
 
@@ -117,7 +118,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.stopLoop();
+    this.frames.stop();
     for (const capture of Object.values(this.captures)) if (capture) URL.revokeObjectURL(capture.url);
   }
 
@@ -154,25 +155,18 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
 
   /** Shows the file picker screen. */
   openUpload(): void {
-    this.stopLoop();
+    this.frames.stop();
     this.camera.stop();
     this.error = '';
     this.phase = DOCUMENT_PHASE.upload;
   }
 
   private startLoop(video: HTMLVideoElement): void {
-    this.stopLoop();
-    const tick = (): void => {
-      if (this.phase !== DOCUMENT_PHASE.camera || this.camera.state !== CAMERA_STATE.live) return;
+    this.frames.start(() => {
+      if (this.phase !== DOCUMENT_PHASE.camera || this.camera.state !== CAMERA_STATE.live) return false;
       this.analyse(video);
-      this.loopHandle = requestAnimationFrame(tick);
-    };
-    this.loopHandle = requestAnimationFrame(tick);
-  }
-
-  private stopLoop(): void {
-    if (this.loopHandle) cancelAnimationFrame(this.loopHandle);
-    this.loopHandle = 0;
+      return true;
+    });
   }
 
   private analyse(video: HTMLVideoElement): void {
@@ -206,7 +200,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     canvas.width = video.videoWidth;
     canvas.height = video.videoHeight;
     canvas.getContext('2d')!.drawImage(video, 0, 0);
-    this.stopLoop();
+    this.frames.stop();
     this.camera.stop();
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.92));
     if (!blob) {

@@ -6,6 +6,7 @@ import type { FaceDetection } from '../../capture/face-detector.js';
 import { ChallengeJudge, yawOf, type FaceHint } from '../../capture/liveness.js';
 import { meanLuma, toLuma } from '../../capture/quality.js';
 import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
+import { FrameLoopController } from '../../controllers/frame-loop-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { cameraHelp, copyLinkText, copyPageLink, type CameraWayForward } from '../camera-help.js';
@@ -84,7 +85,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   private detector: FaceDetection | null = null;
   private challenge: FaceChallenge | null = null;
   private judge: ChallengeJudge | null = null;
-  private loopHandle = 0;
+  private readonly frames = new FrameLoopController(this);
   private startedAt = 0;
   private stepStartedAt = 0;
   private uploads: Promise<unknown> = Promise.resolve();
@@ -105,7 +106,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.stopLoop();
+    this.frames.stop();
     this.detector?.close();
     this.detector = null;
   }
@@ -161,18 +162,11 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   }
 
   private startLoop(video: HTMLVideoElement): void {
-    this.stopLoop();
-    const tick = (): void => {
-      if (this.phase !== SELFIE_PHASE.live || this.camera.state !== CAMERA_STATE.live) return;
+    this.frames.start(() => {
+      if (this.phase !== SELFIE_PHASE.live || this.camera.state !== CAMERA_STATE.live) return false;
       this.analyse(video);
-      this.loopHandle = requestAnimationFrame(tick);
-    };
-    this.loopHandle = requestAnimationFrame(tick);
-  }
-
-  private stopLoop(): void {
-    if (this.loopHandle) cancelAnimationFrame(this.loopHandle);
-    this.loopHandle = 0;
+      return true;
+    });
   }
 
   private frameLuma(video: HTMLVideoElement): number {
@@ -207,7 +201,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
       this.instruction = challengeText(this.judge.current!);
       this.stepStartedAt = performance.now();
     } else if (performance.now() - this.stepStartedAt > STEP_TIMEOUT_MS) {
-      this.stopLoop();
+      this.frames.stop();
       this.camera.stop();
       this.phase = SELFIE_PHASE.intro;
       this.error = msg('That took too long. Let us try again with new moves.', { id: 'selfie.timeout' });
@@ -243,7 +237,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   }
 
   private async finish(): Promise<void> {
-    this.stopLoop();
+    this.frames.stop();
     this.camera.stop();
     this.phase = SELFIE_PHASE.sending;
     await this.uploads;
