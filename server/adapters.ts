@@ -6,6 +6,7 @@ import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { LocalBlobStore } from './blobs/local-blob-store.js';
 import { S3BlobStore } from './blobs/s3-blob-store.js';
 import type { BlobStore } from './blobs/blob-store.js';
+import { LocalInvalidationBus, RedisInvalidationBus, type InvalidationBus } from './cache/invalidation-bus.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { ReadinessCheck } from './http/health/routes.js';
@@ -22,6 +23,8 @@ export interface Adapters {
   queue: Queue;
   blobs: BlobStore;
   limiterFactory: LimiterFactory;
+  /** "This changed" notices between processes: in-process embedded, Redis pub/sub in scale-out. */
+  bus: InvalidationBus;
   /** What `/readyz` checks. */
   checks: ReadinessCheck[];
   /** Closes what the adapters opened besides the database (Redis connections, S3 client). */
@@ -73,7 +76,8 @@ export async function openAdapters(choice: AdapterChoice): Promise<Adapters> {
 
   let queue = choice.queue;
   let limiterFactory = choice.limiterFactory;
-  if (config.redisUrl && (!queue || !limiterFactory)) {
+  let bus: InvalidationBus | undefined;
+  if (config.redisUrl) {
     const location = parseRedisUrl(config.redisUrl);
     // BullMQ needs commands that wait out a reconnect (maxRetriesPerRequest: null).
     const queueConnection = new Redis(location.url, { maxRetriesPerRequest: null, lazyConnect: true });
@@ -93,7 +97,16 @@ export async function openAdapters(choice: AdapterChoice): Promise<Adapters> {
     }
     limiterFactory ??= (points, duration, keyPrefix) =>
       new RateLimiterRedis({ storeClient: limitConnection, points, duration, keyPrefix: `${location.prefix}:${keyPrefix}` });
+    // A subscriber connection can run no other command, so the bus has one of its own; it
+    // publishes on the limiter's connection, which fails at once rather than queue while Redis is away.
+    const subscriber = new Redis(location.url, { lazyConnect: true });
+    subscriber.on('error', (err) => log.error({ err }, 'redis connection error'));
+    const redisBus = await RedisInvalidationBus.open({ publisher: limitConnection, subscriber, prefix: location.prefix, log });
+    // Closed before the connections above (closers run in reverse).
+    closers.push(() => redisBus.close());
+    bus = redisBus;
   }
+  bus ??= new LocalInvalidationBus();
   if (!queue) {
     const table = new TableQueue(db, clock, log);
     queue = table;
@@ -118,6 +131,7 @@ export async function openAdapters(choice: AdapterChoice): Promise<Adapters> {
     queue,
     blobs,
     limiterFactory: limiterFactory ?? memoryLimiterFactory,
+    bus,
     checks,
     async close() {
       for (const close of closers.reverse()) await close();

@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BlobStore } from './blobs/blob-store.js';
+import type { InvalidationBus } from './cache/invalidation-bus.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Queue } from './queue/queue.js';
@@ -19,4 +20,9 @@ export interface AppContext {
    * relay picks them up at once instead of at its next poll.
    */
   signals: EventEmitter<{ outbox: [] }>;
+  /**
+   * "This changed" notices to every process of this Verity (caches, live progress): in-process
+   * embedded, Redis pub/sub in scale-out. See `server/cache/invalidation-bus.ts`.
+   */
+  bus: InvalidationBus;
 }
