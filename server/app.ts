@@ -44,6 +44,8 @@ import { WebhookService } from './webhooks/service.js';
 import type { Queue } from './queue/queue.js';
 import { migrateToLatest, withStartupLock, type Db } from './store/database.js';
 import { seedDefaults } from './store/seed.js';
+import { connectReadCaches } from './store/read-cache.js';
+import { connectProgress } from './session/progress.js';
 
 export interface BuildOptions {
   config: Config;
@@ -94,7 +96,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   const { db } = adapters;
   const queue: Queue = options.queues ? new OnlyQueues(adapters.queue, new Set(options.queues)) : adapters.queue;
   await withStartupLock(db, async () => {
-    await migrateToLatest(db);
+    await migrateToLatest(db, { secret: config.secret });
     await seedDefaults(db, clock);
   });
 
@@ -106,7 +108,10 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     clock,
     log: app.log,
     signals: new EventEmitter(),
+    bus: adapters.bus,
   };
+  // Settings/template caches and live session progress hear of other processes' changes at once.
+  const disconnectBus = [connectReadCaches(adapters.bus), connectProgress(adapters.bus)];
 
   registerErrorHandler(app);
   registerHealthRoutes(app, adapters.checks);
@@ -177,6 +182,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       await queue.stop();
       webhooks.close();
       await app.close();
+      for (const disconnect of disconnectBus) disconnect();
       await adapters.close();
       await analysisPool?.close();
       await db.destroy();

@@ -18,6 +18,7 @@ import type { DocumentJobRow, UserRow } from '../store/schema.js';
 import { findUserById } from '../store/users-repo.js';
 import { DOCUMENT_JOB_KIND, DocumentJobStatus, moveDocument, type DocumentJobPayload } from './document-jobs.js';
 import { moveVerification } from './verifications.js';
+import { notifyProgress } from '../session/progress.js';
 
 /** What the runner needs of the analysis engine; `AnalysisPool` (worker threads) provides it. */
 export interface AnalysisEngine {
@@ -139,6 +140,8 @@ async function runDocumentJob(ctx: AppContext, engine: AnalysisEngine, payload: 
     });
   });
   ctx.signals.emit('outbox');
+  // Open progress streams (on any process, through the bus) show the result at once.
+  notifyProgress(user.id);
 }
 
 async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: DocumentAnalysisJob): Promise<void> {
@@ -203,6 +206,8 @@ async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: 
     });
   });
   ctx.signals.emit('outbox');
+  // Open progress streams (on any process, through the bus) show the result at once.
+  notifyProgress(user.id);
 }
 
 async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysisJob): Promise<void> {
@@ -254,6 +259,8 @@ async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysi
     });
   });
   ctx.signals.emit('outbox');
+  // Open progress streams (on any process, through the bus) show the result at once.
+  notifyProgress(user.id);
 }
 
 /**

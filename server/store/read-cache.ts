@@ -1,3 +1,4 @@
+import type { InvalidationBus } from '../cache/invalidation-bus.js';
 import type { Executor } from './database.js';
 
 /**
@@ -5,13 +6,46 @@ import type { Executor } from './database.js';
  * hot API paths do not re-read them on every request.
  * - Any write through the repositories calls `invalidateReadCaches()`, so this process never
  *   serves a stale value after its own write.
- * - Other processes (scale-out) see a change within the TTL.
+ * - Other processes hear of the write at once over the invalidation bus (Redis pub/sub in
+ *   scale-out, see `connectReadCaches`); the TTL stays as the safety net for a lost notice.
  * - Reads inside a transaction bypass the cache, so uncommitted data is never cached.
+ * - Writers may invalidate inside a transaction, before their commit; a read just after that
+ *   could fetch (and cache) the row as it was before the commit. So for a short quiet period
+ *   after each invalidation nothing is cached: reads go to the database until the writer's
+ *   transaction has surely committed.
  */
 let generation = 0;
+let quietUntil = 0;
 
-export function invalidateReadCaches(): void {
+/** Longer than any settings or template transaction takes to commit after its write. */
+const QUIET_MS = 1_000;
+const CHANNEL = 'read-cache';
+const buses = new Set<InvalidationBus>();
+
+function dropLocally(): void {
   generation++;
+  quietUntil = Date.now() + QUIET_MS;
+}
+
+/** Drops every cached row, in this process and (through the connected buses) in every other. */
+export function invalidateReadCaches(): void {
+  dropLocally();
+  for (const bus of buses) bus.publish(CHANNEL, 'all');
+}
+
+/**
+ * Ties this process's read caches to a bus: writes here are announced on it, and notices from
+ * other processes (or a gap in them) drop the caches here. Returns the disconnect.
+ */
+export function connectReadCaches(bus: InvalidationBus): () => void {
+  buses.add(bus);
+  const offMessage = bus.subscribe(CHANNEL, dropLocally);
+  const offMissed = bus.onMissed(dropLocally);
+  return () => {
+    buses.delete(bus);
+    offMessage();
+    offMissed();
+  };
 }
 
 interface Entry<T> {
@@ -36,7 +70,8 @@ export class ReadCache<T> {
     if (hit && hit.generation === generation && hit.expires > now) return hit.value;
     const seenGeneration = generation;
     const value = await load();
-    perDb.set(key, { value, expires: now + this.ttlMs, generation: seenGeneration });
+    if (now >= quietUntil) perDb.set(key, { value, expires: now + this.ttlMs, generation: seenGeneration });
+    else perDb.delete(key);
     return value;
   }
 }
