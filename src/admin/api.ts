@@ -60,7 +60,7 @@ export class AdminApi {
       throw new AdminApiError(0, 'network_error', 'The server could not be reached.', {}, { cause });
     }
     const text = await res.text();
-    let json: unknown = undefined;
+    let json: unknown;
     try {
       json = text ? JSON.parse(text) : {};
     } catch {

@@ -126,7 +126,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     }
     const res = await fetch(url + path, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
     const text = await res.text();
-    let parsed: unknown = {};
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : {};
     } catch {

@@ -42,6 +42,8 @@ export function parseAamva(text: string): AamvaRecord {
   const subfileMatch = /(DL|ID)(D[A-Z]{2})/.exec(text.slice(headerStart + 8 + (version >= 2 ? 4 : 2)));
   const body = subfileMatch ? text.slice(text.indexOf(subfileMatch[0], headerStart + 8)) : '';
   if (subfileMatch) subfile = subfileMatch[1]!;
+  // AAMVA separates records with LF, CR and the ASCII record separator (0x1E).
+  // eslint-disable-next-line no-control-regex
   const lines = body.slice(2).split(/[\n\r\x1e]+/);
   for (const raw of lines) {
     const line = raw.replace(/^(DL|ID|Z[A-Z])(?=[A-Z]{3})/, '');

@@ -91,7 +91,7 @@ describe('<verify-flow>', () => {
   });
 
   it('reports a tampered link as link_invalid', async () => {
-    const flow = await fixture<VerifyFlow>(html`<verify-flow link="${location.origin}/security-verify?expires=1&key=nope&signature=00" stay></verify-flow>`);
+    const flow = await fixture<VerifyFlow>(html`<verify-flow link=${`${location.origin}/security-verify?expires=1&key=nope&signature=00`} stay></verify-flow>`);
     const failed = oneEvent(flow, 'verify-error');
     await start(flow);
     expect(((await failed) as CustomEvent<VerifyErrorDetail>).detail.code).to.equal('link_invalid');
