@@ -121,7 +121,7 @@ async function main(): Promise<void> {
   const verity = await buildVerity({ config, logger: false });
   const { ctx } = verity;
   try {
-    await createEndpoint(ctx.db, { url: `http://127.0.0.1:${receiver.port}/hooks` }, ctx.clock.now());
+    await createEndpoint(ctx.db, { url: `http://127.0.0.1:${receiver.port}/hooks` }, ctx.clock.now(), config.secret);
     const userIds: number[] = [];
     for (let i = 0; i < 100; i++) userIds.push((await createUser(ctx, { email: `bench${i}@example.com`, template_id: 'tmpl_email' })).user.id);
     // Nothing from setup may count: relay it away before timing starts.

@@ -95,7 +95,7 @@ export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.Pr
     if (command === 'start' || command === 'serve' || command === 'worker') return await runServer(config, io, command, args);
     if (command === 'migrate') {
       const db = await openDatabase(config);
-      await withStartupLock(db, () => migrateToLatest(db));
+      await withStartupLock(db, () => migrateToLatest(db, { secret: config.secret }));
       await db.destroy();
       io.out('Database is up to date.');
       return 0;

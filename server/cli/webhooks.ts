@@ -15,6 +15,8 @@ import {
 } from '../webhooks/endpoints.js';
 import { getDelivery, listDeliveries, retryDelivery, RetryRefused, sendTestPayload } from '../webhooks/log.js';
 import type { DeliveryState } from '../webhooks/schema.js';
+import { SigningSecretError } from '../webhooks/secret-storage.js';
+import { ConfigError } from '../config.js';
 import { UsageError, type CliIo } from './io.js';
 
 export const WEBHOOKS_USAGE = `webhooks create --url URL [--events a,b] [--methods email,phone] [--description D]
@@ -47,6 +49,16 @@ function eventType(value: string | undefined): EventType | undefined {
   return t;
 }
 
+/** A secret that cannot be opened under VERITY_SECRET is a configuration fault: said as such, exit 2. */
+async function asConfigError<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error: unknown) {
+    if (error instanceof SigningSecretError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 /**
  * `webhooks …`: endpoints, secrets, delivery log, retries and test payloads, for operators without
  * the dashboard. Output is JSON, one object per line; `create` prints the secret once, on its last line.
@@ -67,6 +79,7 @@ export async function webhooksCommand({ ctx }: Verity, args: string[], io: CliIo
           ctx.db,
           { url: values.url, events: list(values.events), methods: methodIds(values.methods), description: values.description },
           now(),
+          ctx.config.secret,
         );
         io.out('Created webhook endpoint. The signing secret is shown once (and on explicit `webhooks reveal`):');
         out({ ...endpointView(row, now()), signing_secret: secret });
@@ -93,7 +106,7 @@ export async function webhooksCommand({ ctx }: Verity, args: string[], io: CliIo
         const endpointId = id(rest[0], 'webhooks reveal ID');
         const row = await findEndpoint(ctx.db, endpointId);
         if (!row) throw new UsageError(`No webhook endpoint with id ${endpointId}`);
-        const [current, previous] = signingSecrets(row, now());
+        const [current, previous] = await asConfigError(() => signingSecrets(row, now(), ctx.config.secret));
         out({ id: row.id, signing_secret: current, previous_signing_secret: previous ?? null });
         return;
       }
@@ -102,7 +115,7 @@ export async function webhooksCommand({ ctx }: Verity, args: string[], io: CliIo
         const endpointId = id(positionals[0], 'webhooks rotate ID [--overlap-hours H]');
         const hours = values['overlap-hours'] === undefined ? 24 : Number(values['overlap-hours']);
         if (!Number.isFinite(hours) || hours < 0 || hours > 168) throw new UsageError('--overlap-hours must be between 0 and 168');
-        const rotated = await rotateSecret(ctx.db, endpointId, now(), hours * 3_600_000);
+        const rotated = await asConfigError(() => rotateSecret(ctx.db, endpointId, now(), ctx.config.secret, hours * 3_600_000));
         if (!rotated) throw new UsageError(`No webhook endpoint with id ${endpointId}`);
         out({ ...endpointView(rotated.row, now()), signing_secret: rotated.secret });
         return;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { withStatementCache } from './statement-cache.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
-import { isPostgres } from './migrations/helpers.js';
+import { isPostgres, type MigrationContext } from './migrations/helpers.js';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations/index.js';
 
@@ -33,9 +33,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
-/** Brings the schema up to date; safe to run on every start. */
-export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+/**
+ * Brings the schema up to date; safe to run on every start. Data migrations that seal secrets need
+ * the server secret in `context` (only when there are rows to seal).
+ */
+export async function migrateToLatest(db: Db, context: MigrationContext = {}): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider(context) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -2,6 +2,7 @@ import { EVENT_TYPES, type EventType } from '../domain/verification-rules.js';
 import { methodById } from '../domain/catalogue.js';
 import type { Executor } from '../store/database.js';
 import type { EndpointRow } from './schema.js';
+import { openSigningSecret, sealSigningSecret } from './secret-storage.js';
 import { generateSigningSecret } from './signing.js';
 
 /** An endpoint as the admin API and CLI show it: never with its secrets. */
@@ -84,15 +85,20 @@ export function endpointView(row: EndpointRow, now: Date): EndpointView {
   };
 }
 
+/** The stored (sealed) previous secret while it still signs. */
 function activePreviousSecret(row: EndpointRow, now: Date): string | null {
   if (!row.previous_secret || !row.previous_secret_expires_at) return null;
   return row.previous_secret_expires_at > now.toISOString() ? row.previous_secret : null;
 }
 
-/** The secrets that sign now, newest first. */
-export function signingSecrets(row: EndpointRow, now: Date): string[] {
+/**
+ * The clear secrets that sign now, newest first, opened with the server secret. Throws
+ * SigningSecretError when one cannot be opened (VERITY_SECRET changed): never signs with garbage.
+ */
+export function signingSecrets(row: EndpointRow, now: Date, serverSecret: string): string[] {
+  const current = openSigningSecret(serverSecret, row.secret, row.id);
   const previous = activePreviousSecret(row, now);
-  return previous ? [row.secret, previous] : [row.secret];
+  return previous ? [current, openSigningSecret(serverSecret, previous, row.id)] : [current];
 }
 
 export interface CreateEndpointInput {
@@ -103,8 +109,11 @@ export interface CreateEndpointInput {
   enabled?: boolean | undefined;
 }
 
-/** Creates an endpoint with a fresh secret; the caller shows the secret once. */
-export async function createEndpoint(ex: Executor, input: CreateEndpointInput, now: Date): Promise<{ row: EndpointRow; secret: string }> {
+/**
+ * Creates an endpoint with a fresh secret, stored sealed under `serverSecret` (VERITY_SECRET); the
+ * caller shows the clear secret once.
+ */
+export async function createEndpoint(ex: Executor, input: CreateEndpointInput, now: Date, serverSecret: string): Promise<{ row: EndpointRow; secret: string }> {
   const secret = generateSigningSecret();
   const iso = now.toISOString();
   const row = await ex
@@ -117,7 +126,7 @@ export async function createEndpoint(ex: Executor, input: CreateEndpointInput, n
       enabled: input.enabled === false ? 0 : 1,
       disabled_reason: input.enabled === false ? 'disabled by an admin' : null,
       disabled_at: input.enabled === false ? iso : null,
-      secret,
+      secret: sealSigningSecret(serverSecret, secret),
       previous_secret: null,
       previous_secret_expires_at: null,
       failing_since: null,
@@ -164,16 +173,25 @@ export async function deleteEndpoint(ex: Executor, id: number): Promise<boolean>
 
 /**
  * Rotates the secret: the new one signs from now on; the old one also signs (Standard Webhooks
- * header) for `overlapMs`, so receivers can switch without losing deliveries.
+ * header) for `overlapMs`, so receivers can switch without losing deliveries. The old one moves
+ * over still sealed; with an overlap it must open under `serverSecret`, or the overlap would sign
+ * with a secret nobody can use (a rotation without overlap replaces an unreadable secret).
  */
-export async function rotateSecret(ex: Executor, id: number, now: Date, overlapMs = DEFAULT_ROTATION_OVERLAP_MS): Promise<{ row: EndpointRow; secret: string } | undefined> {
+export async function rotateSecret(
+  ex: Executor,
+  id: number,
+  now: Date,
+  serverSecret: string,
+  overlapMs = DEFAULT_ROTATION_OVERLAP_MS,
+): Promise<{ row: EndpointRow; secret: string } | undefined> {
   const existing = await findEndpoint(ex, id);
   if (!existing) return undefined;
+  if (overlapMs > 0) openSigningSecret(serverSecret, existing.secret, existing.id);
   const secret = generateSigningSecret();
   const row = await ex
     .updateTable('webhook_endpoints')
     .set({
-      secret,
+      secret: sealSigningSecret(serverSecret, secret),
       previous_secret: overlapMs > 0 ? existing.secret : null,
       previous_secret_expires_at: overlapMs > 0 ? new Date(now.getTime() + overlapMs).toISOString() : null,
       updated_at: now.toISOString(),

@@ -20,6 +20,12 @@ export interface DeliverJob {
   after: number;
   /** A retry asked for by an admin: one attempt, no schedule after it. */
   manual?: boolean;
+  /**
+   * The deliveries' `next_attempt_at` when the job was written. A delivery queued again since (by
+   * the stuck-delivery sweeper) has another, so a job thought lost that turns up after all finds
+   * nothing to do instead of sending a second time. Absent in jobs written before it existed.
+   */
+  due?: string;
 }
 
 /** Body retention (spec 6.1 and 8): 30 days; test identities keep theirs 90 days. */
@@ -80,7 +86,7 @@ export interface NewDelivery {
 }
 
 /** Deliveries per job of first attempts. */
-const JOB_SIZE = 100;
+export const JOB_SIZE = 100;
 /** Rows per multi-row insert: 18 columns each stays far below SQLite's bound-parameter limit. */
 const INSERT_CHUNK = 400;
 
@@ -121,7 +127,7 @@ export async function insertDeliveries(ctx: AppContext, trx: Executor, list: rea
     ids.push(...rows.map((r) => r.id));
   }
   // Jobs of bounded size, so one slow receiver holds back few others and a re-run repeats little.
-  for (let i = 0; i < ids.length; i += JOB_SIZE) await enqueueAttempts(ctx, trx, { deliveryIds: ids.slice(i, i + JOB_SIZE), after: 0 });
+  for (let i = 0; i < ids.length; i += JOB_SIZE) await enqueueAttempts(ctx, trx, { deliveryIds: ids.slice(i, i + JOB_SIZE), after: 0, due: iso });
   return ids;
 }
 

@@ -16,9 +16,9 @@ export interface WebhookEndpointTable {
   enabled: number;
   disabled_reason: string | null;
   disabled_at: string | null;
-  /** The newest signing secret (`whsec_<base64>`); signs everything. */
+  /** The newest signing secret (`whsec_<base64>`), sealed (`v1.…`, see secret-storage.ts); signs everything. */
   secret: string;
-  /** The secret before the last rotation; also signs until `previous_secret_expires_at`. */
+  /** The secret before the last rotation, sealed; also signs until `previous_secret_expires_at`. */
   previous_secret: string | null;
   previous_secret_expires_at: string | null;
   /** Start of the current run of failed attempts with no success since; null when healthy. */

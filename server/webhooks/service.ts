@@ -1,7 +1,10 @@
 import type { AppContext } from '../context.js';
+import { listEndpoints, signingSecrets } from './endpoints.js';
 import { registerUserDeletionHook, runRetention } from './log.js';
 import { DELIVER_QUEUE, OutboxRelay, type DeliverJob } from './relay.js';
+import { SigningSecretError } from './secret-storage.js';
 import { WebhookSender } from './sender.js';
+import { SWEEP_EVERY_MS, SWEEP_QUEUE, sweepStuckDeliveries } from './sweeper.js';
 import { deliveryHandler, Semaphore } from './worker.js';
 
 export const RETENTION_QUEUE = 'webhooks.retention';
@@ -15,13 +18,15 @@ export interface WebhookOptions {
 }
 
 /**
- * Webhook delivery for one Verity: the outbox relay, the delivery worker and the retention job,
- * all through the durable queue. `register` at build time; `start`/`stop` with the workers.
+ * Webhook delivery for one Verity: the outbox relay, the delivery worker, and the periodic jobs
+ * (log retention, the stuck-delivery sweeper), all through the durable queue. `register` at build
+ * time; `start`/`stop` with the workers.
  */
 export class WebhookService {
   readonly sender = new WebhookSender();
   readonly relay: OutboxRelay;
   #nextRetentionAt = 0;
+  #nextSweepAt = 0;
   #started = false;
 
   constructor(
@@ -30,7 +35,10 @@ export class WebhookService {
   ) {
     this.relay = new OutboxRelay(ctx, {
       ...(options.relayPollMs !== undefined ? { pollMs: options.relayPollMs } : {}),
-      onTick: () => void this.scheduleRetentionIfDue(),
+      onTick: () => {
+        void this.scheduleRetentionIfDue();
+        void this.scheduleSweepIfDue();
+      },
     });
     registerUserDeletionHook();
     services.set(ctx, this);
@@ -52,6 +60,7 @@ export class WebhookService {
       },
       { concurrency: 1 },
     );
+    this.ctx.queue.process(SWEEP_QUEUE, async () => void (await sweepStuckDeliveries(this.ctx)), { concurrency: 1 });
   }
 
   start(): void {
@@ -59,6 +68,31 @@ export class WebhookService {
     this.#started = true;
     this.relay.start();
     void this.scheduleRetentionIfDue();
+    void this.scheduleSweepIfDue();
+    void this.checkSigningSecrets();
+  }
+
+  /**
+   * Says at start, in the log, which endpoints' secrets do not open under this VERITY_SECRET (it
+   * was changed, or differs between processes): their deliveries fail with that reason until fixed.
+   */
+  async checkSigningSecrets(): Promise<number[]> {
+    const unreadable: number[] = [];
+    try {
+      const now = this.ctx.clock.now();
+      for (const endpoint of await listEndpoints(this.ctx.db)) {
+        try {
+          signingSecrets(endpoint, now, this.ctx.config.secret);
+        } catch (error: unknown) {
+          if (!(error instanceof SigningSecretError)) throw error;
+          unreadable.push(endpoint.id);
+          this.ctx.log.error({ endpointId: endpoint.id }, error.message);
+        }
+      }
+    } catch (error: unknown) {
+      this.ctx.log.error({ err: error }, 'could not check webhook signing secrets');
+    }
+    return unreadable;
   }
 
   /** Stops the relay; deliveries in hand finish with the queue's own stop. */
@@ -86,6 +120,21 @@ export class WebhookService {
     } catch (error: unknown) {
       this.#nextRetentionAt = 0;
       this.ctx.log.error({ err: error }, 'could not schedule webhook retention');
+      return false;
+    }
+    return true;
+  }
+
+  /** The same for the stuck-delivery sweeper (sweeper.ts), every SWEEP_EVERY_MS. */
+  async scheduleSweepIfDue(): Promise<boolean> {
+    const now = this.ctx.clock.now().getTime();
+    if (now < this.#nextSweepAt) return false;
+    this.#nextSweepAt = now + SWEEP_EVERY_MS;
+    try {
+      await this.ctx.queue.enqueue(SWEEP_QUEUE, {}, { maxAttempts: 3 });
+    } catch (error: unknown) {
+      this.#nextSweepAt = 0;
+      this.ctx.log.error({ err: error }, 'could not schedule the webhook delivery sweep');
       return false;
     }
     return true;

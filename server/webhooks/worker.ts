@@ -3,6 +3,7 @@ import { recordWebhookDelivery } from '../metrics/metrics.js';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
 import { signingSecrets } from './endpoints.js';
+import { SigningSecretError } from './secret-storage.js';
 import { enqueueAttempts, type DeliverJob } from './relay.js';
 import type { DeliveryRow, EndpointRow } from './schema.js';
 import { ATTEMPT_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS, nextRetryDelay, parseRetryAfter } from './schedule.js';
@@ -46,7 +47,8 @@ export class Semaphore {
 interface Attempt {
   delivery: DeliveryRow;
   attempt: number;
-  headers: SignedHeaders;
+  /** Null when nothing was sent (the signing secret could not be opened). */
+  headers: SignedHeaders | null;
   started: Date;
   finished: Date;
   result: SendResult;
@@ -70,19 +72,38 @@ export function deliveryHandler(ctx: AppContext, sender: WebhookSender, inFlight
     return s;
   };
   return async (job: DeliverJob): Promise<void> => {
-    const rows = await ctx.db
+    let query = ctx.db
       .selectFrom('webhook_deliveries')
       .selectAll()
       .where('id', 'in', job.deliveryIds)
       .where('state', '=', 'pending')
-      .where('attempts', '=', job.after)
-      .execute();
-    // Gone (user deleted, retention), settled, or moved on since this job was written.
+      .where('attempts', '=', job.after);
+    if (job.due !== undefined) query = query.where('next_attempt_at', '=', job.due);
+    const rows = await query.execute();
+    // Gone (user deleted, retention), settled, or moved on (attempted, queued again) since this job was written.
     if (rows.length === 0) return;
     const endpointIds = [...new Set(rows.map((r) => r.endpoint_id))];
     const endpoints = new Map(
       (await ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute()).map((e) => [e.id, e]),
     );
+    // Secrets are opened once per endpoint and job (the attempts of a job start within moments of
+    // each other; a previous secret signing a little past its expiry is harmless).
+    const jobStart = ctx.clock.now();
+    const secretsOf = new Map<number, string[] | SigningSecretError>();
+    const secretsFor = (endpoint: EndpointRow): string[] | SigningSecretError => {
+      let s = secretsOf.get(endpoint.id);
+      if (s === undefined) {
+        try {
+          s = signingSecrets(endpoint, jobStart, ctx.config.secret);
+        } catch (error: unknown) {
+          if (!(error instanceof SigningSecretError)) throw error;
+          ctx.log.error({ endpointId: endpoint.id }, error.message);
+          s = error;
+        }
+        secretsOf.set(endpoint.id, s);
+      }
+      return s;
+    };
 
     const settled = await Promise.allSettled(
       rows.map(async (delivery) => {
@@ -91,10 +112,18 @@ export function deliveryHandler(ctx: AppContext, sender: WebhookSender, inFlight
         if (endpoint.enabled !== 1) return finishWithoutAttempt(ctx, delivery, `endpoint disabled: ${endpoint.disabled_reason ?? 'by an admin'}`);
         if (delivery.payload === null) return finishWithoutAttempt(ctx, delivery, 'payload no longer kept');
         const body = delivery.payload;
+        const secrets = secretsFor(endpoint);
+        if (secrets instanceof SigningSecretError) {
+          // Nothing is sent unsigned or signed with garbage: the attempt is recorded as failed with
+          // the reason and follows the retry schedule, so fixing VERITY_SECRET lets later ones through.
+          const at = ctx.clock.now();
+          await recorder.record({ delivery, attempt: delivery.attempts + 1, headers: null, started: at, finished: at, result: { error: secrets.message, durationMs: 0 }, job });
+          return;
+        }
         const attempt = await endpointSlot(endpoint.id).run(() => inFlight.run(async (): Promise<Attempt> => {
           const started = ctx.clock.now();
           const headers = signedHeaders({
-            secrets: signingSecrets(endpoint, started),
+            secrets,
             eventId: delivery.event_id,
             timestampSeconds: Math.floor(started.getTime() / 1000),
             body,
@@ -222,7 +251,7 @@ async function recordAttempts(ctx: AppContext, trx: Executor, batch: readonly At
       started_at: a.started.toISOString(),
       finished_at: finishedIso,
       duration_ms: result.durationMs,
-      request_headers: JSON.stringify(a.headers),
+      request_headers: JSON.stringify(a.headers ?? {}),
       response_status: result.status ?? null,
       outcome,
       error,
@@ -250,7 +279,7 @@ async function recordAttempts(ctx: AppContext, trx: Executor, batch: readonly At
       })
       .where('id', '=', a.delivery.id)
       .execute();
-    if (nextAt) await enqueueAttempts(ctx, trx, { deliveryIds: [a.delivery.id], after: a.attempt }, Math.max(0, nextAt.getTime() - now.getTime()));
+    if (nextAt) await enqueueAttempts(ctx, trx, { deliveryIds: [a.delivery.id], after: a.attempt, due: nextAt.toISOString() }, Math.max(0, nextAt.getTime() - now.getTime()));
   }
   for (const g of successes.values()) {
     await trx

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { EVENT_TYPES } from '../../domain/verification-rules.js';
 import { ApiError, errors } from '../../errors.js';
+import { SigningSecretError } from '../../webhooks/secret-storage.js';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -55,13 +56,20 @@ function conflict(message: string): ApiError {
 export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const now = () => ctx.clock.now();
+    // A stored secret that does not open under VERITY_SECRET: the server's configuration is at
+    // fault (the secret was changed), so the answer says that instead of showing garbage.
+    const secretError = (error: unknown): never => {
+      if (!(error instanceof SigningSecretError)) throw error;
+      ctx.log.error(error.message);
+      throw new ApiError(500, 'api_internal_error', error.message);
+    };
 
     app.get('/admin/api/webhooks/endpoints', { schema: { hide: true } }, async () => ({
       data: (await listEndpoints(ctx.db)).map((r) => endpointView(r, now())),
     }));
 
     app.post('/admin/api/webhooks/endpoints', { schema: { hide: true, body: endpointBody } }, async (req, reply) => {
-      const { row, secret } = await createEndpoint(ctx.db, req.body, now()).catch(inputError);
+      const { row, secret } = await createEndpoint(ctx.db, req.body, now(), ctx.config.secret).catch(inputError);
       void reply.code(201);
       // The secret is shown here once; later only through the explicit reveal below.
       return { data: endpointView(row, now()), signing_secret: secret };
@@ -89,7 +97,13 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const row = await findEndpoint(ctx.db, req.params.id);
       if (!row) throw errors.notFound('Webhook endpoint not found');
       void reply.header('cache-control', 'no-store');
-      const [current, previous] = signingSecrets(row, now());
+      let secrets: string[] = [];
+      try {
+        secrets = signingSecrets(row, now(), ctx.config.secret);
+      } catch (error: unknown) {
+        secretError(error);
+      }
+      const [current, previous] = secrets;
       return { signing_secret: current, previous_signing_secret: previous ?? null, previous_secret_expires_at: previous ? row.previous_secret_expires_at : null };
     });
 
@@ -98,7 +112,7 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { hide: true, params: idParam, body: z.object({ overlap_hours: z.number().min(0).max(168).optional() }).optional() } },
       async (req, reply) => {
         const overlapMs = (req.body?.overlap_hours ?? 24) * 3_600_000;
-        const rotated = await rotateSecret(ctx.db, req.params.id, now(), overlapMs);
+        const rotated = await rotateSecret(ctx.db, req.params.id, now(), ctx.config.secret, overlapMs).catch(secretError);
         if (!rotated) throw errors.notFound('Webhook endpoint not found');
         void reply.header('cache-control', 'no-store');
         return { data: endpointView(rotated.row, now()), signing_secret: rotated.secret };

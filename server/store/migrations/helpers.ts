@@ -15,3 +15,9 @@ export function withSerialId<T extends string>(
     ? table.addColumn(column, 'serial', (c) => c.primaryKey())
     : table.addColumn(column, 'integer', (c) => c.primaryKey().autoIncrement());
 }
+
+/** What a data migration may need beyond the database (migrations that do not need it ignore it). */
+export interface MigrationContext {
+  /** The server secret (VERITY_SECRET): migrations that seal or open stored secrets need it. */
+  secret?: string | undefined;
+}

@@ -5,20 +5,28 @@ import * as m0003 from './0003-sessions.js';
 import * as m0004 from './0004-document-jobs.js';
 import * as m0005 from './0005-dashboard.js';
 import * as m0006 from './0006-list-indexes.js';
+import * as m0007 from './0007-webhook-secret-encryption.js';
+import * as m0008 from './0008-webhook-pending-index.js';
+import type { MigrationContext } from './helpers.js';
 
 /**
  * Migrations are listed here (not discovered from the file system) so they bundle and run the same
  * from source, from a build, and on every dialect. Append new ones (names sort in run order); never edit a shipped one.
  */
-const migrations: Record<string, Migration> = {
+const migrations: Record<string, Migration | ((context: MigrationContext) => Migration)> = {
   '0001-initial': m0001,
   '0002-webhooks': m0002,
   '0003-sessions': m0003,
   '0004-document-jobs': m0004,
   '0005-dashboard': m0005,
   '0006-list-indexes': m0006,
+  // A data migration that needs the server secret: given the migration context.
+  '0007-webhook-secret-encryption': m0007.migration,
+  '0008-webhook-pending-index': m0008,
 };
 
-export const migrationProvider: MigrationProvider = {
-  getMigrations: async () => ({ ...migrations }),
-};
+export function migrationProvider(context: MigrationContext = {}): MigrationProvider {
+  return {
+    getMigrations: async () => Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, typeof m === 'function' ? m(context) : m])),
+  };
+}

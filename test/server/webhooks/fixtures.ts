@@ -4,7 +4,7 @@ import { webhooksOf } from '../../../server/webhooks/service.js';
 
 /** An endpoint straight in the store (admin routes have their own tests); returns its secret. */
 export async function addEndpoint(server: TestServer, input: CreateEndpointInput): Promise<{ id: number; secret: string }> {
-  const { row, secret } = await createEndpoint(server.verity.ctx.db, input, server.clock.now());
+  const { row, secret } = await createEndpoint(server.verity.ctx.db, input, server.clock.now(), server.config.secret);
   return { id: row.id, secret };
 }
 

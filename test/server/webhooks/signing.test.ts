@@ -100,7 +100,7 @@ describe('webhook signatures', () => {
   it('during a rotation both secrets sign the Standard Webhooks header; Signature uses the newest', async () => {
     const { id, secret: oldSecret } = await addEndpoint(server, { url: receiver.url, events: ['verification.completed'] });
     const { rotateSecret } = await import('../../../server/webhooks/endpoints.js');
-    const rotated = await rotateSecret(server.verity.ctx.db, id, server.clock.now(), 3_600_000);
+    const rotated = await rotateSecret(server.verity.ctx.db, id, server.clock.now(), server.config.secret, 3_600_000);
     receiver.behaviour = referenceHandler(rotated!.secret);
     const userId = await createUser(server);
     await moveEmail(server, userId, 'complete');
