@@ -24,6 +24,7 @@ import { documentRoutes } from './http/documents/routes.js';
 import { fileRoutes } from './http/files/routes.js';
 import { hostedRoutes } from './http/hosted/routes.js';
 import { sessionRoutes } from './http/session/routes.js';
+import { SessionLimits } from './session/limits.js';
 import { settingsRoutes } from './http/settings/routes.js';
 import { statsRoutes } from './http/stats/routes.js';
 import { userRoutes } from './http/users/routes.js';
@@ -143,7 +144,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   await app.register(documentRoutes(ctx));
   await app.register(fileRoutes(ctx));
   await app.register(hostedRoutes(ctx));
-  await app.register(sessionRoutes(ctx));
+  await app.register(sessionRoutes(ctx, new SessionLimits(adapters.limiterFactory)));
   registerNotifyWorker(ctx, sendersFromConfig(config, clock));
   const analysisPool = options.analysis === undefined ? new AnalysisPool() : undefined;
   const analysis = options.analysis ?? analysisPool;

@@ -1,14 +1,27 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { memoryLimiterFactory, type LimiterFactory } from '../http/rate-limit.js';
 import { sessionErrors } from './errors.js';
 
+/** `POST /session/start` and hand-off claims per IP, per minute. */
+export const SESSION_STARTS_PER_IP_PER_MINUTE = 30;
+/** Document and face uploads per user, per 10 minutes. */
+export const SESSION_UPLOADS_PER_USER = 60;
+export const SESSION_UPLOAD_WINDOW_SECONDS = 600;
+
 /**
- * Abuse limits of the session API (rate-limiter-flexible, in memory: per process). Codes and
- * knowledge answers have their own limits in the database; these bound the rest: starting sessions
- * from one IP, and the number of uploads one user can store.
+ * Abuse limits of the session API, through the deployment's limiter factory: in memory embedded,
+ * counted in Redis in scale-out, so every API process shares one budget per IP and per user.
+ * Codes (sending, resending, guessing) and knowledge answers are limited in the database, shared
+ * already; these bound the rest: starting sessions from one IP, and the uploads one user can store.
  */
 export class SessionLimits {
-  readonly #starts = new RateLimiterMemory({ keyPrefix: 'session-start', points: 30, duration: 60 });
-  readonly #uploads = new RateLimiterMemory({ keyPrefix: 'session-upload', points: 60, duration: 600 });
+  readonly #starts: RateLimiterAbstract;
+  readonly #uploads: RateLimiterAbstract;
+
+  constructor(factory: LimiterFactory = memoryLimiterFactory) {
+    this.#starts = factory(SESSION_STARTS_PER_IP_PER_MINUTE, 60, 'session-start');
+    this.#uploads = factory(SESSION_UPLOADS_PER_USER, SESSION_UPLOAD_WINDOW_SECONDS, 'session-upload');
+  }
 
   /** `POST /session/start` and hand-off claims: 30 a minute per IP. */
   start(ip: string): Promise<void> {
@@ -21,7 +34,7 @@ export class SessionLimits {
   }
 }
 
-async function take(limiter: RateLimiterMemory, key: string): Promise<void> {
+async function take(limiter: RateLimiterAbstract, key: string): Promise<void> {
   try {
     await limiter.consume(key);
   } catch (rejection: unknown) {

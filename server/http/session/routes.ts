@@ -101,8 +101,8 @@ onUserDeletion(async (trx, userId) => {
   await t.deleteFrom('handoff_tokens').where('user_id', '=', userId).execute();
 });
 
-export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const limits = new SessionLimits();
+/** `limits`: the abuse limits, made with the deployment's limiter factory (shared in scale-out). */
+export function sessionRoutes(ctx: AppContext, limits: SessionLimits = new SessionLimits()): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(cookie);
     await app.register(multipart, {
