@@ -65,6 +65,16 @@ describe('verity webhooks', () => {
     expect(retry.err.join('\n')).toMatch(/Only a failed delivery/);
   });
 
+  it('reveal under another VERITY_SECRET says the secret cannot be decrypted (exit 2) and shows nothing', async () => {
+    const created = await verity('webhooks', 'create', '--url', 'https://hooks.example.com/in');
+    const { signing_secret: secret } = JSON.parse(created.out.at(-1)!) as { signing_secret: string };
+    env = { ...env, VERITY_SECRET: 'another-secret-'.padEnd(40, 'y') };
+    const revealed = await verity('webhooks', 'reveal', '1');
+    expect(revealed.code).toBe(2);
+    expect(revealed.err.join('\n')).toMatch(/webhook endpoint 1 cannot be decrypted: VERITY_SECRET is not the one it was sealed with/);
+    expect([...revealed.out, ...revealed.err].join('\n')).not.toContain(secret);
+  });
+
   it('refuses bad input with exit code 2', async () => {
     expect((await verity('webhooks', 'create', '--url', 'not a url')).code).toBe(2);
     expect((await verity('webhooks', 'create', '--url', 'https://x.example', '--events', 'user.deleted')).code).toBe(2);
