@@ -22,14 +22,19 @@ export interface AuditInput {
   targetId?: string | number | null;
   /** Ids, counts and names of changed fields: never PII values, codes, keys or secrets. */
   details?: Record<string, unknown>;
+  /** Who acted, when not the signed-in admin of the request (an invited admin accepting). */
+  actor?: { id: number; email: string };
 }
 
 /**
- * Records who did what and when. Called inside the transaction of the change where there is one,
- * so a change and its record are written together or not at all.
+ * Records who did what and when. Every audited admin action calls it with the transaction of its
+ * change (services take an `audit` callback for this), so a change and its record are committed
+ * together or not at all: a change that rolls back leaves no record, and a record that cannot be
+ * written rolls the change back. Actions that only disclose something (a secret revealed, a body
+ * unmasked) write their record before the answer is sent, so nothing is shown unrecorded.
  */
 export async function recordAudit(ex: Executor, clock: Clock, req: FastifyRequest, input: AuditInput): Promise<void> {
-  const admin = req.admin;
+  const admin = input.actor ?? req.admin;
   await ddb(ex)
     .insertInto('audit_log')
     .values({
@@ -64,40 +69,5 @@ export async function listAudit(
   return {
     total: Number(total),
     data: rows.map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> })),
-  };
-}
-
-/** Webhook admin routes (server/http/admin/webhooks.ts) and the audit action each success records. */
-const WEBHOOK_ACTIONS: Record<string, string> = {
-  'POST /admin/api/webhooks/endpoints': 'webhook.endpoint.create',
-  'PATCH /admin/api/webhooks/endpoints/:id': 'webhook.endpoint.update',
-  'DELETE /admin/api/webhooks/endpoints/:id': 'webhook.endpoint.delete',
-  'POST /admin/api/webhooks/endpoints/:id/secret/reveal': 'webhook.secret.reveal',
-  'POST /admin/api/webhooks/endpoints/:id/secret/rotate': 'webhook.secret.rotate',
-  'POST /admin/api/webhooks/endpoints/:id/test': 'webhook.test',
-  'POST /admin/api/webhooks/deliveries/:id/retry': 'webhook.delivery.retry',
-};
-
-/**
- * An `onResponse` hook for the admin scope: records the webhook engineer's admin routes in the
- * audit log when they succeed (endpoint created, changed, deleted; secret revealed or rotated; test
- * sent; delivery retried), and unmasking a delivery body, without touching their handlers.
- */
-export function webhookAuditHook(ctx: { db: Executor; clock: Clock; log: { error(obj: unknown, msg: string): void } }) {
-  return async (req: FastifyRequest, reply: { statusCode: number }): Promise<void> => {
-    if (reply.statusCode >= 400 || !req.admin) return;
-    const route = req.routeOptions.url ?? '';
-    const params = (req.params ?? {}) as { id?: string | number };
-    let action = WEBHOOK_ACTIONS[`${req.method} ${route}`];
-    if (!action && req.method === 'GET' && route === '/admin/api/webhooks/deliveries/:id' && (req.query as { reveal?: string } | undefined)?.reveal === 'true') {
-      action = 'webhook.delivery.unmask';
-    }
-    if (!action) return;
-    const targetType = route.includes('/deliveries') ? 'webhook_delivery' : 'webhook_endpoint';
-    try {
-      await recordAudit(ctx.db, ctx.clock, req, { action, targetType, targetId: params.id ?? null });
-    } catch (error: unknown) {
-      ctx.log.error({ err: error }, 'audit record failed');
-    }
   };
 }

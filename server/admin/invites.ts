@@ -1,5 +1,6 @@
 import { hashPassword } from '../auth/passwords.js';
 import type { AppContext } from '../context.js';
+import type { Executor } from '../store/database.js';
 import { randomToken, sha256Hex } from '../session/tokens.js';
 import { ddb } from './tables.js';
 
@@ -9,21 +10,37 @@ export const INVITE_HOURS = 72;
 export const MIN_ADMIN_PASSWORD = 12;
 
 /** Creates an invitation; the token is returned once (for the link) and stored only hashed. */
-export async function createInvite(ctx: AppContext, email: string, invitedBy: number): Promise<{ token: string; expiresAt: string; url: string }> {
+export async function createInvite(
+  ctx: AppContext,
+  email: string,
+  invitedBy: number,
+  audit?: (trx: Executor, expiresAt: string) => Promise<void>,
+): Promise<{ token: string; expiresAt: string; url: string }> {
   const token = randomToken();
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + INVITE_HOURS * 3_600_000).toISOString();
-  await ddb(ctx.db)
-    .insertInto('admin_invites')
-    .values({ token_hash: sha256Hex(token), email: email.trim().toLowerCase(), invited_by: invitedBy, created_at: now.toISOString(), expires_at: expiresAt, used_at: null })
-    .execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    await ddb(trx)
+      .insertInto('admin_invites')
+      .values({ token_hash: sha256Hex(token), email: email.trim().toLowerCase(), invited_by: invitedBy, created_at: now.toISOString(), expires_at: expiresAt, used_at: null })
+      .execute();
+    await audit?.(trx, expiresAt);
+  });
   return { token, expiresAt, url: `${ctx.config.baseUrl}/admin/invite#${token}` };
 }
 
 export type AcceptResult = { ok: true; adminId: number; email: string } | { ok: false; reason: 'invalid' | 'taken' };
 
-/** Accepts an invitation: creates the admin with the chosen password; the token is single use. */
-export async function acceptInvite(ctx: AppContext, token: string, password: string): Promise<AcceptResult> {
+/**
+ * Accepts an invitation: creates the admin with the chosen password; the token is single use.
+ * `audit` writes the record of the new admin inside the same transaction.
+ */
+export async function acceptInvite(
+  ctx: AppContext,
+  token: string,
+  password: string,
+  audit?: (trx: Executor, admin: { id: number; email: string }) => Promise<void>,
+): Promise<AcceptResult> {
   const hash = await hashPassword(password);
   return ctx.db.transaction().execute(async (trx) => {
     const now = ctx.clock.now().toISOString();
@@ -33,6 +50,7 @@ export async function acceptInvite(ctx: AppContext, token: string, password: str
     if (existing) return { ok: false, reason: 'taken' } as const;
     await ddb(trx).updateTable('admin_invites').set({ used_at: now }).where('token_hash', '=', invite.token_hash).execute();
     const { id } = await trx.insertInto('admins').values({ email: invite.email, password_hash: hash, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    await audit?.(trx, { id, email: invite.email });
     return { ok: true, adminId: id, email: invite.email } as const;
   });
 }

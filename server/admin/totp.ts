@@ -1,5 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import type { AppContext } from '../context.js';
+import type { Executor } from '../store/database.js';
 import { seal, unseal } from '../notify/seal.js';
 import { ddb } from './tables.js';
 
@@ -43,9 +44,12 @@ export async function checkTotp(ctx: AppContext, adminId: number, code: string, 
 }
 
 /** Enables a pending set-up once the admin proves it works with a first code. */
-export async function enableTotp(ctx: AppContext, adminId: number, code: string): Promise<boolean> {
+export async function enableTotp(ctx: AppContext, adminId: number, code: string, audit?: (trx: Executor) => Promise<void>): Promise<boolean> {
   if (!(await checkTotp(ctx, adminId, code, true))) return false;
-  await ddb(ctx.db).updateTable('admin_totp').set({ enabled_at: ctx.clock.now().toISOString() }).where('admin_id', '=', adminId).execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    await ddb(trx).updateTable('admin_totp').set({ enabled_at: ctx.clock.now().toISOString() }).where('admin_id', '=', adminId).execute();
+    await audit?.(trx);
+  });
   return true;
 }
 
@@ -54,8 +58,11 @@ export async function totpEnabled(ctx: AppContext, adminId: number): Promise<boo
   return row?.enabled_at != null;
 }
 
-export async function disableTotp(ctx: AppContext, adminId: number): Promise<void> {
-  await ddb(ctx.db).deleteFrom('admin_totp').where('admin_id', '=', adminId).execute();
+export async function disableTotp(ctx: AppContext, adminId: number, audit?: (trx: Executor) => Promise<void>): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await ddb(trx).deleteFrom('admin_totp').where('admin_id', '=', adminId).execute();
+    await audit?.(trx);
+  });
 }
 
 /**

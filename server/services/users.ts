@@ -90,7 +90,17 @@ async function defaultUsername(ex: Executor, email: string): Promise<string> {
   return `${email}-${randomBytes(4).toString('hex')}`;
 }
 
-export async function createUser(ctx: AppContext, input: CreateUserInput): Promise<{ user: UserRow; magicLink: string }> {
+/**
+ * Writes the audit record of an admin's change inside the transaction of the change, so both are
+ * committed together or not at all (see `server/admin/audit.ts`).
+ */
+export type AuditInTransaction<T> = (trx: Executor, result: T) => Promise<void>;
+
+export async function createUser(
+  ctx: AppContext,
+  input: CreateUserInput,
+  options: { audit?: AuditInTransaction<UserRow> | undefined } = {},
+): Promise<{ user: UserRow; magicLink: string }> {
   if (input.send_sms && !input.phone) throw errors.validation({ phone: ['A phone number is required when send_sms is set.'] });
   // Settings and templates are read outside the transaction: they are cached, rarely written config.
   const settings = await readSettings(ctx.db);
@@ -137,13 +147,19 @@ export async function createUser(ctx: AppContext, input: CreateUserInput): Promi
     if (template) await assignTemplate(trx, ctx.clock, created.id, template, { fresh: true });
     if (input.send_link) await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: created.id, channel: 'email' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
     if (input.send_sms) await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: created.id, channel: 'sms' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
+    await options.audit?.(trx, created);
     return created;
   });
   const { url } = await magicLinkFor(ctx, user, undefined, ctx.db, settings);
   return { user, magicLink: url };
 }
 
-export async function updateUser(ctx: AppContext, id: number, input: UpdateUserInput): Promise<UserRow> {
+export async function updateUser(
+  ctx: AppContext,
+  id: number,
+  input: UpdateUserInput,
+  options: { audit?: AuditInTransaction<{ before: UserRow; after: UserRow }> | undefined } = {},
+): Promise<UserRow> {
   const supplied = Object.entries(input).filter(([, v]) => v !== undefined);
   if (supplied.length === 0) throw errors.invalidData();
   const user = await ctx.db.transaction().execute(async (trx) => {
@@ -168,7 +184,9 @@ export async function updateUser(ctx: AppContext, id: number, input: UpdateUserI
       const current = (await findUserById(trx, id))!.status as UserStatus;
       await setUserStatus(trx, ctx.clock, id, current, status);
     }
-    return (await findUserById(trx, id))!;
+    const after = (await findUserById(trx, id))!;
+    await options.audit?.(trx, { before: existing, after });
+    return after;
   });
   ctx.signals.emit('outbox');
   return user;
@@ -178,11 +196,13 @@ export async function updateUser(ctx: AppContext, id: number, input: UpdateUserI
  * Deletes a user with everything about them: verifications, workflows, links, undelivered events,
  * webhook delivery logs (spec 4.7) and stored images.
  */
-export async function deleteUser(ctx: AppContext, id: number): Promise<void> {
+export async function deleteUser(ctx: AppContext, id: number, options: { audit?: AuditInTransaction<number> | undefined } = {}): Promise<void> {
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('events').where('user_id', '=', id).execute();
     for (const hook of userDeletionHooks) await hook(trx, id);
-    return deleteUserRow(trx, id);
+    const gone = await deleteUserRow(trx, id);
+    if (gone) await options.audit?.(trx, id);
+    return gone;
   });
   if (!deleted) throw errors.userNotFound();
   await ctx.blobs.deletePrefix(`users/${id}`);

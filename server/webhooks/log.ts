@@ -149,8 +149,11 @@ export class RetryRefused extends Error {
   override name = 'RetryRefused';
 }
 
-/** Retries a failed delivery by hand (within 30 days, while its body is kept): one more attempt now. */
-export async function retryDelivery(ctx: AppContext, id: number): Promise<DeliverySummary | undefined> {
+/**
+ * Retries a failed delivery by hand (within 30 days, while its body is kept): one more attempt now.
+ * `audit` writes the admin's audit record inside the same transaction.
+ */
+export async function retryDelivery(ctx: AppContext, id: number, audit?: (trx: Executor) => Promise<void>): Promise<DeliverySummary | undefined> {
   const result = await ctx.db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
@@ -168,6 +171,7 @@ export async function retryDelivery(ctx: AppContext, id: number): Promise<Delive
       .returningAll()
       .executeTakeFirstOrThrow();
     await enqueueAttempts(ctx, trx, { deliveryIds: [id], after: row.attempts, manual: true });
+    await audit?.(trx);
     return summary(updated, now);
   });
   return result;
@@ -177,7 +181,12 @@ export async function retryDelivery(ctx: AppContext, id: number): Promise<Delive
  * Sends a synthetic event without any user (spec 6.1 "Send Test Payload") to one endpoint, through
  * the same queue, signing and log as real events; badged test.
  */
-export async function sendTestPayload(ctx: AppContext, endpointId: number, type: EventType = 'verification.completed'): Promise<DeliverySummary | undefined> {
+export async function sendTestPayload(
+  ctx: AppContext,
+  endpointId: number,
+  type: EventType = 'verification.completed',
+  audit?: (trx: Executor) => Promise<void>,
+): Promise<DeliverySummary | undefined> {
   return ctx.db.transaction().execute(async (trx) => {
     const endpoint = await findEndpoint(trx, endpointId);
     if (!endpoint) return undefined;
@@ -218,6 +227,7 @@ export async function sendTestPayload(ctx: AppContext, endpointId: number, type:
       now,
     );
     const row = await trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id!).executeTakeFirstOrThrow();
+    await audit?.(trx);
     return summary(row, now);
   });
 }

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { adminSessionRoutes, csrfGuard, requireAdmin, type AdminAuthOptions } from './auth.js';
 import { adminWebhookRoutes } from './webhooks.js';
-import { webhookAuditHook } from '../../admin/audit.js';
 import { dashboardRoutes, inviteAcceptRoute, refuseCrossSite } from './dashboard/index.js';
 
 /**
@@ -17,7 +16,6 @@ export function adminRoutes(ctx: AppContext, options: AdminAuthOptions = {}): Fa
       scope.addHook('onRequest', refuseCrossSite);
       scope.addHook('preHandler', requireAdmin(ctx));
       scope.addHook('preHandler', csrfGuard(ctx));
-      scope.addHook('onResponse', webhookAuditHook(ctx));
       await scope.register(adminWebhookRoutes(ctx));
       await scope.register(dashboardRoutes(ctx));
     });

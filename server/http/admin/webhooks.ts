@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { recordAudit } from '../../admin/audit.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_TYPES } from '../../domain/verification-rules.js';
 import { ApiError, errors } from '../../errors.js';
@@ -69,7 +70,14 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }));
 
     app.post('/admin/api/webhooks/endpoints', { schema: { hide: true, body: endpointBody } }, async (req, reply) => {
-      const { row, secret } = await createEndpoint(ctx.db, req.body, now(), ctx.config.secret).catch(inputError);
+      const { row, secret } = await ctx.db
+        .transaction()
+        .execute(async (trx) => {
+          const created = await createEndpoint(trx, req.body, now(), ctx.config.secret);
+          await recordAudit(trx, ctx.clock, req, { action: 'webhook.endpoint.create', targetType: 'webhook_endpoint', targetId: created.row.id });
+          return created;
+        })
+        .catch(inputError);
       void reply.code(201);
       // The secret is shown here once; later only through the explicit reveal below.
       return { data: endpointView(row, now()), signing_secret: secret };
@@ -83,18 +91,35 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.patch('/admin/api/webhooks/endpoints/:id', { schema: { hide: true, params: idParam, body: endpointPatch } }, async (req) => {
       if (Object.values(req.body).every((v) => v === undefined)) throw errors.invalidData();
-      const row = await updateEndpoint(ctx.db, req.params.id, req.body, now()).catch(inputError);
+      const row = await ctx.db
+        .transaction()
+        .execute(async (trx) => {
+          const updated = await updateEndpoint(trx, req.params.id, req.body, now());
+          if (updated) await recordAudit(trx, ctx.clock, req, { action: 'webhook.endpoint.update', targetType: 'webhook_endpoint', targetId: req.params.id });
+          return updated;
+        })
+        .catch(inputError);
       if (!row) throw errors.notFound('Webhook endpoint not found');
       return { data: endpointView(row, now()) };
     });
 
     app.delete('/admin/api/webhooks/endpoints/:id', { schema: { hide: true, params: idParam } }, async (req) => {
-      if (!(await deleteEndpoint(ctx.db, req.params.id))) throw errors.notFound('Webhook endpoint not found');
+      const deleted = await ctx.db.transaction().execute(async (trx) => {
+        if (!(await deleteEndpoint(trx, req.params.id))) return false;
+        await recordAudit(trx, ctx.clock, req, { action: 'webhook.endpoint.delete', targetType: 'webhook_endpoint', targetId: req.params.id });
+        return true;
+      });
+      if (!deleted) throw errors.notFound('Webhook endpoint not found');
       return { success: true };
     });
 
     app.post('/admin/api/webhooks/endpoints/:id/secret/reveal', { schema: { hide: true, params: idParam } }, async (req, reply) => {
-      const row = await findEndpoint(ctx.db, req.params.id);
+      // Recorded before the secret is shown: a reveal that cannot be recorded shows nothing.
+      const row = await ctx.db.transaction().execute(async (trx) => {
+        const found = await findEndpoint(trx, req.params.id);
+        if (found) await recordAudit(trx, ctx.clock, req, { action: 'webhook.secret.reveal', targetType: 'webhook_endpoint', targetId: req.params.id });
+        return found;
+      });
       if (!row) throw errors.notFound('Webhook endpoint not found');
       void reply.header('cache-control', 'no-store');
       let secrets: string[] = [];
@@ -112,7 +137,11 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { hide: true, params: idParam, body: z.object({ overlap_hours: z.number().min(0).max(168).optional() }).optional() } },
       async (req, reply) => {
         const overlapMs = (req.body?.overlap_hours ?? 24) * 3_600_000;
-        const rotated = await rotateSecret(ctx.db, req.params.id, now(), ctx.config.secret, overlapMs).catch(secretError);
+        const rotated = await ctx.db.transaction().execute(async (trx) => {
+          const r = await rotateSecret(trx, req.params.id, now(), ctx.config.secret, overlapMs);
+          if (r) await recordAudit(trx, ctx.clock, req, { action: 'webhook.secret.rotate', targetType: 'webhook_endpoint', targetId: req.params.id });
+          return r;
+        }).catch(secretError);
         if (!rotated) throw errors.notFound('Webhook endpoint not found');
         void reply.header('cache-control', 'no-store');
         return { data: endpointView(rotated.row, now()), signing_secret: rotated.secret };
@@ -124,7 +153,9 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { hide: true, params: idParam, body: z.object({ type: eventType.optional() }).optional() } },
       async (req, reply) => {
         const type = (req.body?.type ?? 'verification.completed') as (typeof EVENT_TYPES)[number];
-        const delivery = await sendTestPayload(ctx, req.params.id, type);
+        const delivery = await sendTestPayload(ctx, req.params.id, type, (trx) =>
+          recordAudit(trx, ctx.clock, req, { action: 'webhook.test', targetType: 'webhook_endpoint', targetId: req.params.id }),
+        );
         if (!delivery) throw errors.notFound('Webhook endpoint not found');
         void reply.code(202);
         return { data: delivery };
@@ -151,7 +182,17 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/admin/api/webhooks/deliveries/:id',
       { schema: { hide: true, params: idParam, querystring: z.object({ reveal: z.enum(['true', 'false']).optional() }) } },
       async (req) => {
-        const delivery = await getDelivery(ctx, req.params.id, { reveal: req.query.reveal === 'true' });
+        const reveal = req.query.reveal === 'true';
+        if (reveal) {
+          // Recorded before the unmasked body is read and shown.
+          const exists = await ctx.db.transaction().execute(async (trx) => {
+            const found = await trx.selectFrom('webhook_deliveries').select('id').where('id', '=', req.params.id).executeTakeFirst();
+            if (found) await recordAudit(trx, ctx.clock, req, { action: 'webhook.delivery.unmask', targetType: 'webhook_delivery', targetId: req.params.id });
+            return found !== undefined;
+          });
+          if (!exists) throw errors.notFound('Delivery not found');
+        }
+        const delivery = await getDelivery(ctx, req.params.id, { reveal });
         if (!delivery) throw errors.notFound('Delivery not found');
         return { data: delivery };
       },
@@ -159,7 +200,9 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/admin/api/webhooks/deliveries/:id/retry', { schema: { hide: true, params: idParam } }, async (req, reply) => {
       try {
-        const delivery = await retryDelivery(ctx, req.params.id);
+        const delivery = await retryDelivery(ctx, req.params.id, (trx) =>
+          recordAudit(trx, ctx.clock, req, { action: 'webhook.delivery.retry', targetType: 'webhook_delivery', targetId: req.params.id }),
+        );
         if (!delivery) throw errors.notFound('Delivery not found');
         void reply.code(202);
         return { data: delivery };

@@ -31,17 +31,20 @@ export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/admin/api/admins/invites', { schema: { hide: true, body: z.object({ email }) } }, async (req, reply) => {
-      const invite = await createInvite(ctx, req.body.email, req.admin!.id);
-      await recordAudit(ctx.db, ctx.clock, req, { action: 'admin.invite', targetType: 'admin', details: { expires_at: invite.expiresAt } });
+      const invite = await createInvite(ctx, req.body.email, req.admin!.id, (trx, expiresAt) =>
+        recordAudit(trx, ctx.clock, req, { action: 'admin.invite', targetType: 'admin', details: { expires_at: expiresAt } }),
+      );
       void reply.code(201).header('cache-control', 'no-store');
       return { url: invite.url, expires_at: invite.expiresAt };
     });
 
     app.delete('/admin/api/admins/:id', { schema: { hide: true, params: idParam } }, async (req) => {
       if (req.params.id === req.admin!.id) throw new ApiError(409, 'api_invalid_error', 'You cannot remove yourself.');
-      const r = await ctx.db.deleteFrom('admins').where('id', '=', req.params.id).executeTakeFirst();
-      if (Number(r.numDeletedRows) === 0) throw errors.notFound('Admin not found');
-      await recordAudit(ctx.db, ctx.clock, req, { action: 'admin.remove', targetType: 'admin', targetId: req.params.id });
+      await ctx.db.transaction().execute(async (trx) => {
+        const r = await trx.deleteFrom('admins').where('id', '=', req.params.id).executeTakeFirst();
+        if (Number(r.numDeletedRows) === 0) throw errors.notFound('Admin not found');
+        await recordAudit(trx, ctx.clock, req, { action: 'admin.remove', targetType: 'admin', targetId: req.params.id });
+      });
       return { success: true };
     });
 
@@ -55,15 +58,16 @@ export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/admin/api/me/totp/enable', { schema: { hide: true, body: code } }, async (req) => {
-      if (!(await enableTotp(ctx, req.admin!.id, req.body.code))) throw fieldError('code', 'The code is not right; check the time on your device.');
-      await recordAudit(ctx.db, ctx.clock, req, { action: 'admin.totp.enable', targetType: 'admin', targetId: req.admin!.id });
+      const enabled = await enableTotp(ctx, req.admin!.id, req.body.code, (trx) =>
+        recordAudit(trx, ctx.clock, req, { action: 'admin.totp.enable', targetType: 'admin', targetId: req.admin!.id }),
+      );
+      if (!enabled) throw fieldError('code', 'The code is not right; check the time on your device.');
       return { enabled: true };
     });
 
     app.delete('/admin/api/me/totp', { schema: { hide: true, body: code } }, async (req) => {
       if (!(await checkTotp(ctx, req.admin!.id, req.body.code))) throw fieldError('code', 'The code is not right.');
-      await disableTotp(ctx, req.admin!.id);
-      await recordAudit(ctx.db, ctx.clock, req, { action: 'admin.totp.disable', targetType: 'admin', targetId: req.admin!.id });
+      await disableTotp(ctx, req.admin!.id, (trx) => recordAudit(trx, ctx.clock, req, { action: 'admin.totp.disable', targetType: 'admin', targetId: req.admin!.id }));
       return { enabled: false };
     });
   };
@@ -79,14 +83,15 @@ export function inviteAcceptRoute(ctx: AppContext): FastifyPluginAsyncZod {
         preHandler: csrfGuard(ctx),
       },
       async (req) => {
-        const result = await acceptInvite(ctx, req.body.token, req.body.password);
+        // The record names the new admin as the one who acted (there is no session yet).
+        const result = await acceptInvite(ctx, req.body.token, req.body.password, (trx, admin) =>
+          recordAudit(trx, ctx.clock, req, { action: 'admin.invite.accept', targetType: 'admin', targetId: admin.id, actor: admin }),
+        );
         if (!result.ok) {
           throw result.reason === 'taken'
             ? new ApiError(409, 'api_invalid_error', 'An admin with this e-mail exists.')
             : new ApiError(410, 'api_resource_error', 'This invitation is not valid any more.');
         }
-        req.admin = { id: result.adminId, email: result.email };
-        await recordAudit(ctx.db, ctx.clock, req, { action: 'admin.invite.accept', targetType: 'admin', targetId: result.adminId });
         return { success: true, email: result.email };
       },
     );

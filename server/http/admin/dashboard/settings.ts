@@ -143,10 +143,13 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       }
       const name = `${createHash('sha256').update(png).digest('hex').slice(0, 24)}.png`;
       await ctx.blobs.put(`branding/${name}`, png, 'image/png');
-      const current = await readSettings(ctx.db);
       const logoUrl = `${ctx.config.baseUrl}${LOGO_PATH_PREFIX}${name}`;
-      await writeSetting(ctx.db, 'branding', { ...current.branding, logo_url: logoUrl });
-      await recordAudit(ctx.db, ctx.clock, req, { action: 'branding.logo', targetType: 'settings', details: { file: name, bytes: png.length } });
+      // The blob is content-addressed and written first: a rolled-back change leaves at most an unused file.
+      await ctx.db.transaction().execute(async (trx) => {
+        const current = await readSettings(trx);
+        await writeSetting(trx, 'branding', { ...current.branding, logo_url: logoUrl });
+        await recordAudit(trx, ctx.clock, req, { action: 'branding.logo', targetType: 'settings', details: { file: name, bytes: png.length } });
+      });
       return { logo_url: logoUrl };
     });
 
@@ -172,8 +175,10 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       }
       if (questions.length > 0 && body.ask > questions.length) throw fieldError('ask', 'Cannot ask more questions than there are.');
       if (body.pass_threshold > body.ask) throw fieldError('pass_threshold', 'The pass threshold cannot exceed the number of questions asked.');
-      await writeSetting(ctx.db, 'knowledge', questions.length ? { questions, ask: body.ask, pass_threshold: body.pass_threshold, max_attempts: body.max_attempts } : null);
-      await recordAudit(ctx.db, ctx.clock, req, { action: 'knowledge.update', targetType: 'settings', details: { questions: questions.length, ask: body.ask } });
+      await ctx.db.transaction().execute(async (trx) => {
+        await writeSetting(trx, 'knowledge', questions.length ? { questions, ask: body.ask, pass_threshold: body.pass_threshold, max_attempts: body.max_attempts } : null);
+        await recordAudit(trx, ctx.clock, req, { action: 'knowledge.update', targetType: 'settings', details: { questions: questions.length, ask: body.ask } });
+      });
       return { data: await settingsView(ctx) };
     });
   };

@@ -147,39 +147,46 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       '/admin/api/templates/roles',
       { schema: { hide: true, body: z.object({ default_template: z.string().max(100).nullable().optional(), reverification_template: z.string().max(100).nullable().optional() }) } },
       async (req) => {
-        for (const key of ['default_template', 'reverification_template'] as const) {
-          const value = req.body[key];
-          if (value === undefined) continue;
-          if (value !== null && !(await findTemplate(ctx.db, { name: value }))) throw fieldError(key, 'Unknown template.');
-          await writeSetting(ctx.db, key, value);
-        }
-        await recordAudit(ctx.db, ctx.clock, req, { action: 'template.roles', targetType: 'settings', details: { ...req.body } });
+        await ctx.db.transaction().execute(async (trx) => {
+          for (const key of ['default_template', 'reverification_template'] as const) {
+            const value = req.body[key];
+            if (value === undefined) continue;
+            if (value !== null && !(await findTemplate(trx, { name: value }))) throw fieldError(key, 'Unknown template.');
+            await writeSetting(trx, key, value);
+          }
+          await recordAudit(trx, ctx.clock, req, { action: 'template.roles', targetType: 'settings', details: { ...req.body } });
+        });
         return { success: true };
       },
     );
 
     app.post('/admin/api/workflows', { schema: { hide: true, body: workflowBody } }, async (req, reply) => {
       const publicId = `flow_${randomBytes(6).toString('hex')}`;
-      const rawId = await insertWorkflow(ctx.db, {
-        publicId,
-        encodedId: encodeWorkflowId(publicId),
-        name: req.body.name,
-        documentTypes: req.body.document_types,
-        createdAt: ctx.clock.now().toISOString(),
+      const rawId = await ctx.db.transaction().execute(async (trx) => {
+        const id = await insertWorkflow(trx, {
+          publicId,
+          encodedId: encodeWorkflowId(publicId),
+          name: req.body.name,
+          documentTypes: req.body.document_types,
+          createdAt: ctx.clock.now().toISOString(),
+        });
+        await recordAudit(trx, ctx.clock, req, { action: 'workflow.create', targetType: 'workflow', targetId: publicId, details: { document_types: req.body.document_types } });
+        return id;
       });
-      await recordAudit(ctx.db, ctx.clock, req, { action: 'workflow.create', targetType: 'workflow', targetId: publicId, details: { document_types: req.body.document_types } });
       void reply.code(201);
       return { data: workflowView((await ctx.db.selectFrom('workflows').selectAll().where('raw_id', '=', rawId).executeTakeFirstOrThrow())) };
     });
 
     app.delete('/admin/api/workflows/:id', { schema: { hide: true, params: z.object({ id: z.string().max(128) }) } }, async (req) => {
-      const w = await findWorkflow(ctx.db, req.params.id);
-      if (!w) throw errors.notFound('Workflow not found');
-      const inUse = await ctx.db.selectFrom('user_workflows').select('user_id').where('workflow_raw_id', '=', w.raw_id).limit(1).executeTakeFirst();
-      if (inUse) throw new ApiError(409, 'api_invalid_error', 'Users have this document workflow assigned; it cannot be deleted.');
-      await ctx.db.deleteFrom('workflows').where('raw_id', '=', w.raw_id).execute();
+      await ctx.db.transaction().execute(async (trx) => {
+        const w = await findWorkflow(trx, req.params.id);
+        if (!w) throw errors.notFound('Workflow not found');
+        const inUse = await trx.selectFrom('user_workflows').select('user_id').where('workflow_raw_id', '=', w.raw_id).limit(1).executeTakeFirst();
+        if (inUse) throw new ApiError(409, 'api_invalid_error', 'Users have this document workflow assigned; it cannot be deleted.');
+        await trx.deleteFrom('workflows').where('raw_id', '=', w.raw_id).execute();
+        await recordAudit(trx, ctx.clock, req, { action: 'workflow.delete', targetType: 'workflow', targetId: w.public_id });
+      });
       invalidateReadCaches();
-      await recordAudit(ctx.db, ctx.clock, req, { action: 'workflow.delete', targetType: 'workflow', targetId: w.public_id });
       return { success: true };
     });
   };

@@ -84,12 +84,14 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/admin/api/users', { schema: { hide: true, body: createUserBody } }, async (req, reply) => {
-      const { user, magicLink } = await createUser(ctx, req.body);
-      await recordAudit(ctx.db, ctx.clock, req, {
-        action: 'user.create',
-        targetType: 'user',
-        targetId: user.id,
-        details: { template: req.body.template_id ?? null, send_link: req.body.send_link ?? false, send_sms: req.body.send_sms ?? false },
+      const { user, magicLink } = await createUser(ctx, req.body, {
+        audit: (trx, created) =>
+          recordAudit(trx, ctx.clock, req, {
+            action: 'user.create',
+            targetType: 'user',
+            targetId: created.id,
+            details: { template: req.body.template_id ?? null, send_link: req.body.send_link ?? false, send_sms: req.body.send_sms ?? false },
+          }),
       });
       void reply.code(201);
       return { data: await userView(ctx.db, user, ctx.config.baseUrl), magic_link: magicLink };
@@ -171,26 +173,25 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.patch('/admin/api/users/:id', { schema: { hide: true, params: idParam, body: updateBody } }, async (req) => {
-      const before = await findUserById(ctx.db, req.params.id);
-      if (!before) throw errors.userNotFound();
-      const user = await updateUser(ctx, req.params.id, req.body);
       const fields = Object.keys(req.body).filter((k) => req.body[k as keyof typeof req.body] !== undefined);
-      await recordAudit(ctx.db, ctx.clock, req, {
-        action: req.body.status !== undefined ? 'user.status' : req.body.template_id !== undefined ? 'user.template' : 'user.update',
-        targetType: 'user',
-        targetId: user.id,
-        details: {
-          fields,
-          ...(req.body.status !== undefined ? { from: before.status, to: user.status } : {}),
-          ...(req.body.template_id !== undefined ? { template: req.body.template_id } : {}),
-        },
+      const user = await updateUser(ctx, req.params.id, req.body, {
+        audit: (trx, { before, after }) =>
+          recordAudit(trx, ctx.clock, req, {
+            action: req.body.status !== undefined ? 'user.status' : req.body.template_id !== undefined ? 'user.template' : 'user.update',
+            targetType: 'user',
+            targetId: after.id,
+            details: {
+              fields,
+              ...(req.body.status !== undefined ? { from: before.status, to: after.status } : {}),
+              ...(req.body.template_id !== undefined ? { template: req.body.template_id } : {}),
+            },
+          }),
       });
       return { data: await userView(ctx.db, user, ctx.config.baseUrl) };
     });
 
     app.delete('/admin/api/users/:id', { schema: { hide: true, params: idParam } }, async (req) => {
-      await deleteUser(ctx, req.params.id);
-      await recordAudit(ctx.db, ctx.clock, req, { action: 'user.delete', targetType: 'user', targetId: req.params.id });
+      await deleteUser(ctx, req.params.id, { audit: (trx, id) => recordAudit(trx, ctx.clock, req, { action: 'user.delete', targetType: 'user', targetId: id }) });
       return { success: true };
     });
 
@@ -242,14 +243,17 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       if (send === 'sms' && !user.phone) throw fieldError('send', 'The user has no phone number.');
       const { url, expiresAt } = await magicLinkFor(ctx, user, req.body?.expiration_hours);
       const code = randomBytes(9).toString('base64url');
-      await ctx.db
-        .insertInto('short_links')
-        .values({ code, user_id: user.id, full_url: url, expires_at: expiresAt.toISOString(), created_at: ctx.clock.now().toISOString() })
-        .execute();
-      if (send) {
-        await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: user.id, channel: send } satisfies NotifyLinkJob, { maxAttempts: 10 });
-        await recordAudit(ctx.db, ctx.clock, req, { action: `user.link.${send}`, targetType: 'user', targetId: user.id });
-      }
+      // The short link, the message and its audit record are committed together.
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('short_links')
+          .values({ code, user_id: user.id, full_url: url, expires_at: expiresAt.toISOString(), created_at: ctx.clock.now().toISOString() })
+          .execute();
+        if (send) {
+          await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: user.id, channel: send } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
+          await recordAudit(trx, ctx.clock, req, { action: `user.link.${send}`, targetType: 'user', targetId: user.id });
+        }
+      });
       void reply.header('cache-control', 'no-store');
       return { full_url: url, short_url: `${await linkBase(ctx)}/l/${code}`, expires_at: expiresAt.toISOString(), sent: send ?? null };
     });
