@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { DocumentSide, DocumentTypeOption, MethodViewOf } from '../../api/contract.js';
 import { AutoCapture, assessFrame, type CaptureIssue, type QualityReport } from '../../capture/quality.js';
 import { checkUpload, type UploadProblem } from '../../capture/file-check.js';
+import { FrameSampler, snapshot, toJpeg } from '../../capture/video-frames.js';
 import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
 import { FrameLoopController } from '../../controllers/frame-loop-controller.js';
 import { VerifyError } from '../../events/events.js';
@@ -92,7 +93,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   declare private copied: boolean | null;
   private readonly camera = new CameraController(this);
   private auto = new AutoCapture(VerifyStepDocument.autoCaptureFrames);
-  private analysisCanvas: HTMLCanvasElement | null = null;
+  private readonly sampler = new FrameSampler(ANALYSIS_WIDTH);
   private readonly frames = new FrameLoopController(this);
   private lastReport: QualityReport | null = null;
   private lastIssue: CaptureIssue | null | undefined = undefined;
@@ -171,17 +172,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
 
   private analyse(video: HTMLVideoElement): void {
     if (!video.videoWidth) return;
-    const width = ANALYSIS_WIDTH;
-    const height = Math.round((video.videoHeight / video.videoWidth) * width);
-    this.analysisCanvas ??= document.createElement('canvas');
-    const canvas = this.analysisCanvas;
-    if (canvas.width !== width || canvas.height !== height) {
-      canvas.width = width;
-      canvas.height = height;
-    }
-    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
-    ctx.drawImage(video, 0, 0, width, height);
-    const report = assessFrame(ctx.getImageData(0, 0, width, height));
+    const report = assessFrame(this.sampler.pixels(video));
     this.lastReport = report;
     const issue = report.issues[0] ?? null;
     // Only a change of advice updates the live region, so screen readers are not flooded.
@@ -196,13 +187,10 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   async takePicture(_trigger: 'camera' | 'manual' = 'manual'): Promise<void> {
     const video = this.renderRoot.querySelector('video');
     if (!video || !video.videoWidth) return;
-    const canvas = document.createElement('canvas');
-    canvas.width = video.videoWidth;
-    canvas.height = video.videoHeight;
-    canvas.getContext('2d')!.drawImage(video, 0, 0);
+    const canvas = snapshot(video);
     this.frames.stop();
     this.camera.stop();
-    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.92));
+    const blob = await toJpeg(canvas, 0.92);
     if (!blob) {
       this.error = msg('The picture could not be taken. Try again.', { id: 'doc.capture-failed' });
       return;

@@ -5,6 +5,7 @@ import { ApiError } from '../../api/session-client.js';
 import type { FaceDetection } from '../../capture/face-detector.js';
 import { ChallengeJudge, yawOf, type FaceHint } from '../../capture/liveness.js';
 import { meanLuma, toLuma } from '../../capture/quality.js';
+import { FrameSampler, snapshot, toJpeg } from '../../capture/video-frames.js';
 import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
 import { FrameLoopController } from '../../controllers/frame-loop-controller.js';
 import { VerifyError } from '../../events/events.js';
@@ -90,7 +91,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   private stepStartedAt = 0;
   private uploads: Promise<unknown> = Promise.resolve();
   private uploadError: unknown = null;
-  private lumaCanvas: HTMLCanvasElement | null = null;
+  private readonly sampler = new FrameSampler(ANALYSIS_WIDTH);
   private lastHint: FaceHint | null | undefined = undefined;
   private detectMs: number[] = [];
 
@@ -169,24 +170,13 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     });
   }
 
-  private frameLuma(video: HTMLVideoElement): number {
-    const width = ANALYSIS_WIDTH;
-    const height = Math.max(1, Math.round((video.videoHeight / video.videoWidth) * width));
-    this.lumaCanvas ??= document.createElement('canvas');
-    this.lumaCanvas.width = width;
-    this.lumaCanvas.height = height;
-    const ctx = this.lumaCanvas.getContext('2d', { willReadFrequently: true })!;
-    ctx.drawImage(video, 0, 0, width, height);
-    return meanLuma(toLuma(ctx.getImageData(0, 0, width, height)));
-  }
-
   private analyse(video: HTMLVideoElement): void {
     if (!this.detector || !this.judge || !video.videoWidth) return;
     const t0 = performance.now();
     const faces = this.detector.detectVideo(video, t0);
     this.detectMs.push(performance.now() - t0);
     if (this.detectMs.length > 60) this.detectMs.shift();
-    const update = this.judge.push(faces, this.frameLuma(video));
+    const update = this.judge.push(faces, meanLuma(toLuma(this.sampler.pixels(video))));
     if (update.hint !== this.lastHint) {
       this.lastHint = update.hint;
       this.hint = update.hint ? faceHintText(update.hint) : '';
@@ -210,10 +200,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
 
   private captureStep(video: HTMLVideoElement, index: number, face: NonNullable<ReturnType<ChallengeJudge['push']>['face']>): void {
     const challenge = this.challenge!;
-    const canvas = document.createElement('canvas');
-    canvas.width = video.videoWidth;
-    canvas.height = video.videoHeight;
-    canvas.getContext('2d')!.drawImage(video, 0, 0);
+    const canvas = snapshot(video);
     const evidence: FaceEvidence = {
       box: face.box,
       keypoints: face.keypoints,
@@ -224,7 +211,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     const step = challenge.steps[index]!;
     // Uploads run one after another in the background, in step order.
     this.uploads = this.uploads.then(async () => {
-      const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.9));
+      const blob = await toJpeg(canvas, 0.9);
       if (!blob) throw new Error('frame encoding failed');
       await this.client.uploadFaceFrame(
         this.method.key,
