@@ -1,0 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+/**
+ * The scale pass (`npm run test:server:scale`): the server suite again, on PostgreSQL + Redis.
+ * The switch (VERITY_TEST_DATABASE_URL / VERITY_TEST_REDIS_URL) changes only what
+ * `startTestServer` builds, so only the test files that start one run again. The rest would do
+ * exactly what they did in the first pass: the analysis stages and domain rules touch no store,
+ * tests that spawn the binary give it their own environment, and the tests that name their own
+ * database (`VERITY_DATABASE_URL:`, under test/server/scale) are on PostgreSQL in both passes.
+ */
+function filesStartingTestServers(): string[] {
+  const roots = ['test/server', 'test/e2e'];
+  return roots
+    .flatMap((root) => readdirSync(root, { recursive: true, encoding: 'utf8' }).map((f) => join(root, f)))
+    .filter((file) => file.endsWith('.test.ts') && /\bstartTestServer\(/.test(readFileSync(file, 'utf8')))
+    .filter((file) => !/\bVERITY_DATABASE_URL:/.test(readFileSync(file, 'utf8')))
+    .sort();
+}
+
+// Replaces the base `include` (mergeConfig would append to it).
+export default defineConfig({ ...base, test: { ...base.test, include: filesStartingTestServers() } });
