@@ -8,31 +8,20 @@ import { makeFakeCameras } from './test/src/fixtures/node/make-fake-cameras.mjs'
 import { sessionApiDouble } from './test/src/fixtures/node/session-api-double.ts';
 import { browserCommands } from './test/src/fixtures/node/browser-commands.ts';
 import { buildFaceAssetsForTests } from './test/src/fixtures/node/face-assets.mjs';
+import { CHROMIUM_PATH, chromiumArgs } from './test/helpers/chromium.ts';
 
 const tmp = resolve('.wtr-tmp');
 mkdirSync(tmp, { recursive: true });
 const cameras = await makeFakeCameras(tmp);
 await buildFaceAssetsForTests(resolve(tmp, 'vendor'));
 
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-fake-ui-for-media-stream',
-  '--use-fake-device-for-media-stream',
-];
-
 /** One Chromium per fake camera file (Chromium reads one y4m per launch). */
 function chromium(camera) {
   return chromeLauncher({
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       headless: true,
-      args: [...CHROMIUM_FLAGS, `--use-file-for-fake-video-capture=${camera}`],
+      args: chromiumArgs(camera),
     },
   });
 }

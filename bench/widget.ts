@@ -20,6 +20,7 @@ import { gzipSync } from 'node:zlib';
 import puppeteer from 'puppeteer-core';
 import sharp from 'sharp';
 import { buildFaceAssets } from '../scripts/build-face-model.js';
+import { CHROMIUM_PATH, chromiumArgs } from '../test/helpers/chromium.js';
 // @ts-expect-error -- plain JS test fixture without types
 import { documentSceneSvg, writeY4m } from '../test/src/fixtures/node/make-fake-cameras.mjs';
 
@@ -109,20 +110,9 @@ async function main(): Promise<void> {
   const server = await serve({ '/vendor/': vendor, '/samples/': samples, '/': join(tmp, 'page') });
   const { port } = server.address() as AddressInfo;
   const browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${camera}`,
-    ],
+    args: chromiumArgs(camera),
   });
   try {
     const page = await browser.newPage();

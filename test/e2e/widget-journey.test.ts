@@ -17,6 +17,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { writeSetting } from '../../server/store/settings-repo.js';
 import { insertTemplate } from '../../server/store/templates-repo.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
 import { configureKnowledge, createUser, KNOWLEDGE_ANSWERS, latestCode, local } from '../server/session/fixtures.js';
 // @ts-expect-error -- plain JS fixture shared with the web tests
 import { documentSceneSvg, makeFakeCameras } from '../src/fixtures/node/make-fake-cameras.mjs';
@@ -54,20 +55,9 @@ beforeAll(async () => {
   documentPng = join(tmp, 'document.png');
   if (!existsSync(documentPng)) await sharp(Buffer.from(documentSceneSvg(1280, 800) as string)).png().toFile(documentPng);
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${faceCamera}`,
-    ],
+    args: chromiumArgs(faceCamera),
   });
 }, 240_000);
 
