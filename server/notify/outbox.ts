@@ -21,7 +21,8 @@ export function outboxDir(dataDir: string): string {
 }
 
 /**
- * Writes a message as `<created_at>-<seq>-<id>.json` (names sort by time). Written to a temporary name
+ * Writes a message as `<created_at>-<seq>-<id>.<channel>.json` (names sort by time, and say the
+ * channel, so a listing by channel is counted from the names alone). Written to a temporary name
  * and renamed so a reader never sees half a message; readable by the owner only (it holds links
  * and codes).
  */
@@ -31,7 +32,7 @@ export async function writeOutboxMessage(dataDir: string, message: Omit<OutboxMe
   const full: OutboxMessage = { id: randomBytes(8).toString('hex'), ...message };
   // The monotonic counter orders messages written within the same millisecond (or under a test clock).
   const seq = process.hrtime.bigint().toString().padStart(20, '0');
-  const name = `${full.created_at.replace(/[:.]/g, '-')}-${seq}-${full.id}.json`;
+  const name = `${full.created_at.replace(/[:.]/g, '-')}-${seq}-${full.id}.${full.channel}.json`;
   const tmp = join(dir, `.${name}.tmp`);
   await writeFile(tmp, JSON.stringify(full, null, 2) + '\n', { mode: 0o600 });
   await rename(tmp, join(dir, name));
@@ -46,8 +47,8 @@ export interface OutboxListOptions {
   limit?: number;
 }
 
-/** Messages in the outbox, newest first: for the dashboard's listing and for tests. */
-export async function listOutbox(dataDir: string, options: OutboxListOptions = {}): Promise<OutboxMessage[]> {
+/** The message files, newest first. */
+async function messageFiles(dataDir: string): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(outboxDir(dataDir));
@@ -55,12 +56,54 @@ export async function listOutbox(dataDir: string, options: OutboxListOptions = {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const files = names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort().reverse();
+  return names
+    .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+    .sort()
+    .reverse();
+}
+
+async function readMessage(dataDir: string, name: string): Promise<OutboxMessage> {
+  return JSON.parse(await readFile(join(outboxDir(dataDir), name), 'utf8')) as OutboxMessage;
+}
+
+/** The channel a file name says, or null for names written before the channel was in the name. */
+function channelOfName(name: string): 'email' | 'sms' | null {
+  const m = /\.(email|sms)\.json$/.exec(name);
+  return m ? (m[1] as 'email' | 'sms') : null;
+}
+
+/**
+ * One page of the outbox, newest first, and how many messages there are in all (of the channel,
+ * when one is given). Counted from the folder listing: only the page's files are read (and, once,
+ * older files whose names do not say their channel, when filtering by channel).
+ */
+export async function outboxPage(
+  dataDir: string,
+  options: { offset: number; limit: number; channel?: 'email' | 'sms' | undefined },
+): Promise<{ data: OutboxMessage[]; total: number }> {
+  let files = await messageFiles(dataDir);
+  const channel = options.channel;
+  if (channel !== undefined) {
+    const kept: string[] = [];
+    for (const name of files) {
+      const named = channelOfName(name);
+      if ((named ?? (await readMessage(dataDir, name)).channel) === channel) kept.push(name);
+    }
+    files = kept;
+  }
+  const page = files.slice(options.offset, options.offset + options.limit);
+  return { data: await Promise.all(page.map((name) => readMessage(dataDir, name))), total: files.length };
+}
+
+/** Messages in the outbox, newest first: for tests and tools. */
+export async function listOutbox(dataDir: string, options: OutboxListOptions = {}): Promise<OutboxMessage[]> {
+  const files = await messageFiles(dataDir);
   const out: OutboxMessage[] = [];
   const limit = options.limit ?? 100;
   for (const name of files) {
     if (out.length >= limit) break;
-    const message = JSON.parse(await readFile(join(outboxDir(dataDir), name), 'utf8')) as OutboxMessage;
+    if (options.channel !== undefined && channelOfName(name) !== null && channelOfName(name) !== options.channel) continue;
+    const message = await readMessage(dataDir, name);
     if (options.to !== undefined && message.to.toLowerCase() !== options.to.toLowerCase()) continue;
     if (options.channel !== undefined && message.channel !== options.channel) continue;
     out.push(message);

@@ -32,12 +32,19 @@ interface AdminRow {
   me: boolean;
 }
 
+/** "12 messages", "1 e-mail", "no texts": the outbox's total for the chosen channel. */
+export function outboxCount(total: number, channel: '' | 'email' | 'sms'): string {
+  const [one, many] = channel === 'email' ? ['e-mail', 'e-mails'] : channel === 'sms' ? ['text', 'texts'] : ['message', 'messages'];
+  return total === 0 ? `No ${many} in the outbox.` : `${total} ${total === 1 ? one : many} in the outbox.`;
+}
+
 /** The outbox (e-mails and texts of the embedded default), the audit log, and admins (invite, TOTP). */
 export class AdminActivity extends AdminView {
   static override properties = {
     ...AdminView.properties,
     outbox: { state: true },
     outboxPage: { state: true },
+    outboxChannel: { state: true },
     audit: { state: true },
     auditPage: { state: true },
     admins: { state: true },
@@ -46,6 +53,8 @@ export class AdminActivity extends AdminView {
   };
   declare outbox: Page<OutboxMessage> | undefined;
   declare outboxPage: number;
+  /** The outbox filter: every message, or one channel. */
+  declare outboxChannel: '' | 'email' | 'sms';
   declare audit: Page<AuditEntry> | undefined;
   declare auditPage: number;
   declare admins: Page<AdminRow> | undefined;
@@ -55,6 +64,7 @@ export class AdminActivity extends AdminView {
   constructor() {
     super();
     this.outboxPage = 1;
+    this.outboxChannel = '';
     this.auditPage = 1;
   }
 
@@ -66,7 +76,9 @@ export class AdminActivity extends AdminView {
   }
 
   async loadOutbox(): Promise<void> {
-    const r = await this.run(() => this.client.get<Page<OutboxMessage>>(`/admin/api/outbox${query({ page: this.outboxPage, per_page: 10 })}`));
+    const r = await this.run(() =>
+      this.client.get<Page<OutboxMessage>>(`/admin/api/outbox${query({ page: this.outboxPage, per_page: 10, channel: this.outboxChannel })}`),
+    );
     if (r) this.outbox = r;
   }
   async loadAudit(): Promise<void> {
@@ -81,7 +93,10 @@ export class AdminActivity extends AdminView {
   async #invite(e: SubmitEvent): Promise<void> {
     e.preventDefault();
     const form = e.target as HTMLFormElement;
-    const r = await this.run(() => this.client.post<{ url: string }>('/admin/api/admins/invites', { email: String(new FormData(form).get('email')) }), 'Invitation made: send the link to the person.');
+    const r = await this.run(
+      () => this.client.post<{ url: string }>('/admin/api/admins/invites', { email: String(new FormData(form).get('email')) }),
+      'Invitation made: send the link to the person.',
+    );
     if (r) {
       this.invite = r.url;
       form.reset();
@@ -139,45 +154,117 @@ export class AdminActivity extends AdminView {
     return html`<h1 tabindex="-1">Activity and admins</h1>
       <h2 id="outbox">Outbox</h2>
       <p class="muted">E-mails and texts written here instead of being sent (no SMTP or SMS provider configured).</p>
-      ${this.outbox
-        ? html`<table class="outbox">
-              <thead><tr><th scope="col">To</th><th scope="col">Channel</th><th scope="col">Subject</th><th scope="col">Written</th><th scope="col">Message</th></tr></thead>
-              <tbody>${this.outbox.data.map(
-                (m) => html`<tr><td>${m.to}</td><td>${m.channel}</td><td>${m.subject}</td><td>${m.created_at}</td>
-                  <td><details><summary>Show</summary><pre>${m.text}</pre></details></td></tr>`,
-              )}</tbody>
-            </table>
-            <admin-pager label="Outbox pages" .page=${this.outbox.meta.page} ?has-more=${this.outbox.meta.has_more ?? false} @page-change=${(e: PageChangeEvent) => {
-              this.outboxPage = e.page;
-              void this.loadOutbox();
-            }}></admin-pager>`
-        : nothing}
+      <label class="inline"
+        >Show
+        <select
+          name="outbox-channel"
+          @change=${(e: Event) => {
+            this.outboxChannel = (e.target as HTMLSelectElement).value as AdminActivity['outboxChannel'];
+            this.outboxPage = 1;
+            void this.loadOutbox();
+          }}
+        >
+          <option value="" ?selected=${this.outboxChannel === ''}>All messages</option>
+          <option value="email" ?selected=${this.outboxChannel === 'email'}>E-mails</option>
+          <option value="sms" ?selected=${this.outboxChannel === 'sms'}>Texts</option>
+        </select></label
+      >
+      ${
+        this.outbox
+          ? html`<p class="outbox-count">${outboxCount(this.outbox.meta.total ?? 0, this.outboxChannel)}</p>
+              <table class="outbox">
+                <thead>
+                  <tr>
+                    <th scope="col">To</th>
+                    <th scope="col">Channel</th>
+                    <th scope="col">Subject</th>
+                    <th scope="col">Written</th>
+                    <th scope="col">Message</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${this.outbox.data.map(
+                    (m) =>
+                      html`<tr>
+                        <td>${m.to}</td>
+                        <td>${m.channel}</td>
+                        <td>${m.subject}</td>
+                        <td>${m.created_at}</td>
+                        <td>
+                          <details>
+                            <summary>Show</summary>
+                            <pre>${m.text}</pre>
+                          </details>
+                        </td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+              <admin-pager
+                label="Outbox pages"
+                .page=${this.outbox.meta.page}
+                .lastPage=${this.outbox.meta.last_page ?? 1}
+                @page-change=${(e: PageChangeEvent) => {
+                  this.outboxPage = e.page;
+                  void this.loadOutbox();
+                }}
+              ></admin-pager>`
+          : nothing
+      }
       <h2 id="audit">Audit log</h2>
-      ${this.audit
-        ? html`<table class="audit">
-              <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Target</th><th scope="col">Details</th></tr></thead>
-              <tbody>${this.audit.data.map(
-                (a) => html`<tr><td>${a.created_at}</td><td>${a.admin_email}</td><td>${a.action}</td><td>${a.target_type}${a.target_id ? ` ${a.target_id}` : ''}</td><td><code>${JSON.stringify(a.details)}</code></td></tr>`,
-              )}</tbody>
-            </table>
-            <admin-pager label="Audit log pages" .page=${this.audit.meta.page} .lastPage=${this.audit.meta.last_page ?? 1} @page-change=${(e: PageChangeEvent) => {
-              this.auditPage = e.page;
-              void this.loadAudit();
-            }}></admin-pager>`
-        : nothing}
+      ${
+        this.audit
+          ? html`<table class="audit">
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Who</th>
+                    <th scope="col">What</th>
+                    <th scope="col">Target</th>
+                    <th scope="col">Details</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${this.audit.data.map(
+                    (a) =>
+                      html`<tr>
+                        <td>${a.created_at}</td>
+                        <td>${a.admin_email}</td>
+                        <td>${a.action}</td>
+                        <td>${a.target_type}${a.target_id ? ` ${a.target_id}` : ''}</td>
+                        <td><code>${JSON.stringify(a.details)}</code></td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+              <admin-pager
+                label="Audit log pages"
+                .page=${this.audit.meta.page}
+                .lastPage=${this.audit.meta.last_page ?? 1}
+                @page-change=${(e: PageChangeEvent) => {
+                  this.auditPage = e.page;
+                  void this.loadAudit();
+                }}
+              ></admin-pager>`
+          : nothing
+      }
       <h2 id="admins">Admins</h2>
-      <ul>${(this.admins?.data ?? []).map(
-        (a) => html`<li>${a.email}${a.me ? ' (you)' : ''}${a.totp ? ', two-factor on' : ''}
-          ${a.me ? nothing : html`<button type="button" class="danger" aria-label=${`Remove ${a.email}`} @click=${() => this.#removeAdmin(a)}>Remove</button>`}</li>`,
-      )}</ul>
+      <ul>
+        ${(this.admins?.data ?? []).map(
+          (a) =>
+            html`<li>
+              ${a.email}${a.me ? ' (you)' : ''}${a.totp ? ', two-factor on' : ''}
+              ${a.me ? nothing : html`<button type="button" class="danger" aria-label=${`Remove ${a.email}`} @click=${() => this.#removeAdmin(a)}>Remove</button>`}
+            </li>`,
+        )}
+      </ul>
       <form aria-labelledby="admins" class="row" @submit=${this.#invite}>
         <label>Invite by e-mail <input name="email" type="email" required /></label>
         <button type="submit">Make invitation link</button>
       </form>
       ${this.invite ? html`<p>Invitation link (valid 72 hours): <span class="secret">${this.invite}</span></p>` : nothing}
       <h3>Your two-factor sign-in</h3>
-      ${this.#totpSection()}
-      ${this.feedback()}`;
+      ${this.#totpSection()} ${this.feedback()}`;
   }
 }
 

@@ -63,7 +63,14 @@ const userState = (id: number) => async () => ({
 });
 const settingsState = async () => db().selectFrom('settings').selectAll().orderBy('key').execute();
 const countOf = (table: 'users' | 'templates' | 'workflows' | 'api_keys' | 'admins') => async () =>
-  Number((await db().selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db()
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /**
  * Runs the action twice: first with the audit log unwritable (it must fail with the spec's 500 body
@@ -88,7 +95,10 @@ async function checkAtomic(a: AuditedAction): Promise<void> {
   const done = await a.run();
   expect(done.status, `${a.action}: ${JSON.stringify(done.body)}`).toBeLessThan(300);
   const records = (await auditRows()).slice(recordsBefore);
-  expect(records.map((r) => r.action), `${a.action} records`).toEqual([a.action]);
+  expect(
+    records.map((r) => r.action),
+    `${a.action} records`,
+  ).toEqual([a.action]);
 }
 
 describe('audit records are written with their change', () => {
@@ -117,7 +127,11 @@ describe('audit records are written with their change', () => {
   });
 
   it('templates, workflows and template roles', async () => {
-    await checkAtomic({ action: 'workflow.create', run: () => admin.request('POST', '/admin/api/workflows', { name: 'Passport', document_types: ['passport'] }), state: countOf('workflows') });
+    await checkAtomic({
+      action: 'workflow.create',
+      run: () => admin.request('POST', '/admin/api/workflows', { name: 'Passport', document_types: ['passport'] }),
+      state: countOf('workflows'),
+    });
     const workflow = (await db().selectFrom('workflows').select('public_id').where('name', '=', 'Passport').executeTakeFirstOrThrow()).public_id;
     await checkAtomic({
       action: 'template.create',
@@ -133,26 +147,50 @@ describe('audit records are written with their change', () => {
         m: await db().selectFrom('template_methods').select('method_id').where('template_id', '=', template).execute(),
       }),
     });
-    await checkAtomic({ action: 'template.roles', run: () => admin.request('PUT', '/admin/api/templates/roles', { reverification_template: 'tmpl_audit' }), state: settingsState });
-    await checkAtomic({ action: 'template.roles', run: () => admin.request('PUT', '/admin/api/templates/roles', { reverification_template: null }), state: settingsState });
+    await checkAtomic({
+      action: 'template.roles',
+      run: () => admin.request('PUT', '/admin/api/templates/roles', { reverification_template: 'tmpl_audit' }),
+      state: settingsState,
+    });
+    await checkAtomic({
+      action: 'template.roles',
+      run: () => admin.request('PUT', '/admin/api/templates/roles', { reverification_template: null }),
+      state: settingsState,
+    });
     await checkAtomic({ action: 'template.delete', run: () => admin.request('DELETE', `/admin/api/templates/${template}`), state: countOf('templates') });
     await checkAtomic({ action: 'workflow.delete', run: () => admin.request('DELETE', `/admin/api/workflows/${workflow}`), state: countOf('workflows') });
   });
 
   it('settings, branding logo and knowledge questions', async () => {
-    await checkAtomic({ action: 'settings.update', run: () => admin.request('PATCH', '/admin/api/settings', { account_name: 'Audited Inc', branding: { primary_color: '#112233' } }), state: settingsState });
-    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    await checkAtomic({
+      action: 'settings.update',
+      run: () => admin.request('PATCH', '/admin/api/settings', { account_name: 'Audited Inc', branding: { primary_color: '#112233' } }),
+      state: settingsState,
+    });
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
     await checkAtomic({
       action: 'branding.logo',
       run: async () => {
-        const res = await fetch(`${server.url}/admin/api/branding/logo`, { method: 'POST', headers: { cookie: admin.cookie!, origin: server.config.baseUrl, 'content-type': 'image/png' }, body: png });
+        const res = await fetch(`${server.url}/admin/api/branding/logo`, {
+          method: 'POST',
+          headers: { cookie: admin.cookie!, origin: server.config.baseUrl, 'content-type': 'image/png' },
+          body: png,
+        });
         return { status: res.status, headers: res.headers, body: (await res.json()) as AdminResponse['body'] };
       },
       state: settingsState,
     });
     await checkAtomic({
       action: 'knowledge.update',
-      run: () => admin.request('PUT', '/admin/api/knowledge', { questions: [{ id: 'q1', prompt: 'Favourite colour?', kind: 'text', answers: ['blue'] }], ask: 1, pass_threshold: 1, max_attempts: 3 }),
+      run: () =>
+        admin.request('PUT', '/admin/api/knowledge', {
+          questions: [{ id: 'q1', prompt: 'Favourite colour?', kind: 'text', answers: ['blue'] }],
+          ask: 1,
+          pass_threshold: 1,
+          max_attempts: 3,
+        }),
       state: settingsState,
     });
   });
@@ -167,7 +205,11 @@ describe('audit records are written with their change', () => {
     });
 
     const invites = () => ddb(db()).selectFrom('admin_invites').selectAll().execute();
-    await checkAtomic({ action: 'admin.invite', run: () => admin.request('POST', '/admin/api/admins/invites', { email: 'second@example.com' }), state: invites });
+    await checkAtomic({
+      action: 'admin.invite',
+      run: () => admin.request('POST', '/admin/api/admins/invites', { email: 'second@example.com' }),
+      state: invites,
+    });
     // A second invitation whose token we keep, to accept it.
     const invite = await admin.request('POST', '/admin/api/admins/invites', { email: 'third@example.com' });
     const token = String(invite.body.url).split('#')[1]!;
@@ -188,16 +230,29 @@ describe('audit records are written with their change', () => {
       clock.advance(30_000);
       return totp.generate({ timestamp: clock.now().getTime() });
     };
-    const totpState = () => ddb(db()).selectFrom('admin_totp').selectAll().execute().then((rows) => rows.map((r) => ({ ...r, last_counter: undefined })));
+    const totpState = () =>
+      ddb(db())
+        .selectFrom('admin_totp')
+        .selectAll()
+        .execute()
+        .then((rows) => rows.map((r) => ({ ...r, last_counter: undefined })));
     await checkAtomic({ action: 'admin.totp.enable', run: () => admin.request('POST', '/admin/api/me/totp/enable', { code: nextCode() }), state: totpState });
     await checkAtomic({ action: 'admin.totp.disable', run: () => admin.request('DELETE', '/admin/api/me/totp', { code: nextCode() }), state: totpState });
   });
 
   it('webhooks: endpoint create, update, delete; secret reveal and rotate; test payload; delivery retry and unmask', async () => {
     const endpoints = () => db().selectFrom('webhook_endpoints').selectAll().execute();
-    await checkAtomic({ action: 'webhook.endpoint.create', run: () => admin.request('POST', '/admin/api/webhooks/endpoints', { url: 'http://127.0.0.1:9/hooks' }), state: endpoints });
+    await checkAtomic({
+      action: 'webhook.endpoint.create',
+      run: () => admin.request('POST', '/admin/api/webhooks/endpoints', { url: 'http://127.0.0.1:9/hooks' }),
+      state: endpoints,
+    });
     const id = Number((await endpoints())[0]!.id);
-    await checkAtomic({ action: 'webhook.endpoint.update', run: () => admin.request('PATCH', `/admin/api/webhooks/endpoints/${id}`, { description: 'audited' }), state: endpoints });
+    await checkAtomic({
+      action: 'webhook.endpoint.update',
+      run: () => admin.request('PATCH', `/admin/api/webhooks/endpoints/${id}`, { description: 'audited' }),
+      state: endpoints,
+    });
     // Disclosures: nothing is shown unless the record was written.
     const blockedReveal = await (async () => {
       const unblock = await blockAudit();
@@ -209,14 +264,30 @@ describe('audit records are written with their change', () => {
     })();
     expect(blockedReveal.status).toBe(500);
     expect(blockedReveal.body.signing_secret).toBeUndefined();
-    await checkAtomic({ action: 'webhook.secret.reveal', run: () => admin.request('POST', `/admin/api/webhooks/endpoints/${id}/secret/reveal`), state: endpoints });
-    await checkAtomic({ action: 'webhook.secret.rotate', run: () => admin.request('POST', `/admin/api/webhooks/endpoints/${id}/secret/rotate`, {}), state: endpoints });
+    await checkAtomic({
+      action: 'webhook.secret.reveal',
+      run: () => admin.request('POST', `/admin/api/webhooks/endpoints/${id}/secret/reveal`),
+      state: endpoints,
+    });
+    await checkAtomic({
+      action: 'webhook.secret.rotate',
+      run: () => admin.request('POST', `/admin/api/webhooks/endpoints/${id}/secret/rotate`, {}),
+      state: endpoints,
+    });
     const deliveries = () => db().selectFrom('webhook_deliveries').select(['id', 'state', 'next_attempt_at']).orderBy('id').execute();
     await checkAtomic({ action: 'webhook.test', run: () => admin.request('POST', `/admin/api/webhooks/endpoints/${id}/test`, {}), state: deliveries });
     const delivery = Number((await deliveries())[0]!.id);
     await db().updateTable('webhook_deliveries').set({ state: 'failed', completed_at: clock.now().toISOString() }).where('id', '=', delivery).execute();
-    await checkAtomic({ action: 'webhook.delivery.retry', run: () => admin.request('POST', `/admin/api/webhooks/deliveries/${delivery}/retry`), state: deliveries });
-    await checkAtomic({ action: 'webhook.delivery.unmask', run: () => admin.request('GET', `/admin/api/webhooks/deliveries/${delivery}?reveal=true`), state: deliveries });
+    await checkAtomic({
+      action: 'webhook.delivery.retry',
+      run: () => admin.request('POST', `/admin/api/webhooks/deliveries/${delivery}/retry`),
+      state: deliveries,
+    });
+    await checkAtomic({
+      action: 'webhook.delivery.unmask',
+      run: () => admin.request('GET', `/admin/api/webhooks/deliveries/${delivery}?reveal=true`),
+      state: deliveries,
+    });
     await checkAtomic({ action: 'webhook.endpoint.delete', run: () => admin.request('DELETE', `/admin/api/webhooks/endpoints/${id}`), state: endpoints });
   });
 

@@ -5,7 +5,7 @@ import { listAudit, recordAudit } from '../../../admin/audit.js';
 import { checkImageSignature } from '../../../admin/image-links.js';
 import type { AppContext } from '../../../context.js';
 import { ApiError, errors } from '../../../errors.js';
-import { listOutbox } from '../../../notify/outbox.js';
+import { outboxPage } from '../../../notify/outbox.js';
 import { sdb } from '../../../session/tables.js';
 import { createApiKey, revokeApiKey } from '../../../store/api-keys-repo.js';
 import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
@@ -57,10 +57,9 @@ export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod
     app.get('/admin/api/outbox', { schema: { hide: true, querystring: pageQuery.extend({ channel: z.enum(['email', 'sms']).optional() }) } }, async (req, reply) => {
       const page = req.query.page ?? 1;
       const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
-      // One more than the page tells whether a next page exists without reading the whole folder.
-      const upTo = await listOutbox(ctx.config.dataDir, { limit: page * perPage + 1, ...(req.query.channel ? { channel: req.query.channel } : {}) });
+      const { data, total } = await outboxPage(ctx.config.dataDir, { offset: (page - 1) * perPage, limit: perPage, channel: req.query.channel });
       void reply.header('cache-control', 'no-store');
-      return { data: upTo.slice((page - 1) * perPage, page * perPage), meta: { page, per_page: perPage, has_more: upTo.length > page * perPage } };
+      return { data, meta: { ...pageMeta(page, perPage, total), has_more: page * perPage < total } };
     });
 
     app.get(
