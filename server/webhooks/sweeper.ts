@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { enqueueAttempts, JOB_SIZE } from './relay.js';
+import { DELIVER_QUEUE, enqueueAttempts, JOB_SIZE, type DeliverJob } from './relay.js';
 import { MANUAL_RETRY_WINDOW_MS } from './schedule.js';
 import { recordNotice } from './worker.js';
 
@@ -8,11 +8,9 @@ export const SWEEP_QUEUE = 'webhooks.sweep';
 export const SWEEP_EVERY_MS = 3_600_000;
 
 /**
- * How late a pending delivery's attempt must be before its job counts as lost. A live job can be
+ * How late a pending delivery's attempt must be before the sweeper looks at it. A live job can be
  * late by the time the queue spends retrying a handler that keeps failing (DELIVER_JOB_MAX_ATTEMPTS
- * runs, backoff capped at 10 min: about 8 h) plus a lease or two; 12 h is beyond that, so the
- * sweeper never races a job that is merely retrying. A job that does turn up late all the same
- * finds its deliveries queued again (`due` no longer matches) and does nothing.
+ * runs, backoff capped at 10 min: about 8 h) plus a lease or two; 12 h is beyond that.
  */
 export const STUCK_AFTER_MS = 12 * 3_600_000;
 
@@ -30,70 +28,94 @@ export interface SweepResult {
 }
 
 /**
+ * Ids of deliveries that a deliver job still waiting or running in the `jobs` table will attempt.
+ * That is every live job of the table queue; with BullMQ, the delayed ones (retries) and those not
+ * yet moved to Redis. A job already in Redis is not seen here: it is run within moments unless
+ * every worker is down, and if it does run after the sweep, `due` makes it a no-op.
+ */
+async function deliveriesWithLiveJob(ctx: AppContext): Promise<Set<number>> {
+  const rows = await ctx.db.selectFrom('jobs').select('payload').where('queue', '=', DELIVER_QUEUE).where('state', 'in', ['waiting', 'active']).execute();
+  const ids = new Set<number>();
+  for (const r of rows) for (const id of (JSON.parse(r.payload) as DeliverJob).deliveryIds) ids.add(id);
+  return ids;
+}
+
+/**
  * Finds deliveries left `pending` with no job that will ever attempt them: a job that ran out of
- * queue tries (the database down for days), or one lost with the queue's own store. Within the
- * 30-day retry window they are queued again (their attempt count, hence the retry schedule, is
- * kept); past it, or without a body to send, they are failed with the reason, where a manual retry
- * is not possible either. Either way nothing stays pending for ever.
+ * queue tries (the database down for days), or one lost with the queue's own store (BullMQ could
+ * not record a failure while the database was down). Within the 30-day retry window they are
+ * queued again, their attempt count (hence the retry schedule) kept; past it, or without a body to
+ * send, they are failed with the reason (a manual retry is not possible then either). Either way
+ * nothing stays pending for ever. The job written carries the new `due` time, so should the old
+ * job turn up after all, it finds nothing to do instead of sending a second time.
  */
 export async function sweepStuckDeliveries(ctx: AppContext): Promise<SweepResult> {
   const now = ctx.clock.now();
   const nowIso = now.toISOString();
   const cutoff = new Date(now.getTime() - STUCK_AFTER_MS).toISOString();
   const windowStart = new Date(now.getTime() - MANUAL_RETRY_WINDOW_MS).toISOString();
+  let live: Set<number> | undefined;
+  const result: SweepResult = { requeued: 0, failed: 0 };
 
-  const failed = await ctx.db
-    .updateTable('webhook_deliveries')
-    .set({ state: 'failed', last_error: LOST_JOB_FAILURE, next_attempt_at: null, completed_at: nowIso, updated_at: nowIso })
-    .where('state', '=', 'pending')
-    .where('next_attempt_at', '<=', cutoff)
-    .where((eb) => eb.or([eb('created_at', '<=', windowStart), eb('payload', 'is', null)]))
-    .executeTakeFirst();
+  for (let afterId = 0; ; ) {
+    const overdue = await ctx.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'created_at'])
+      .select((eb) => eb.case().when('payload', 'is', null).then(1).else(0).end().as('no_payload'))
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', cutoff)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(SWEEP_BATCH)
+      .execute();
+    if (overdue.length === 0) break;
+    afterId = overdue.at(-1)!.id;
+    live ??= await deliveriesWithLiveJob(ctx);
+    const stuck = overdue.filter((d) => !live!.has(d.id));
+    const expired = stuck.filter((d) => d.created_at <= windowStart || Number(d.no_payload) === 1).map((d) => d.id);
+    const retry = stuck.filter((d) => !expired.includes(d.id)).map((d) => d.id);
 
-  let requeued = 0;
-  for (;;) {
-    const taken = await ctx.db.transaction().execute(async (trx) => {
-      const stuck = await trx
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('state', '=', 'pending')
-        .where('next_attempt_at', '<=', cutoff)
-        .orderBy('next_attempt_at')
-        .limit(SWEEP_BATCH)
-        .execute();
-      if (stuck.length === 0) return { seen: 0, rows: [] };
-      // The same conditions again in the UPDATE: of two sweepers (several processes) only one
-      // takes each delivery, and a delivery attempted meanwhile is left alone.
-      const rows = await trx
+    await ctx.db.transaction().execute(async (trx) => {
+      // The conditions again in each UPDATE: of two sweepers (several processes) only one takes a
+      // delivery, and one attempted meanwhile is left alone.
+      if (expired.length > 0) {
+        const failed = await trx
+          .updateTable('webhook_deliveries')
+          .set({ state: 'failed', last_error: LOST_JOB_FAILURE, next_attempt_at: null, completed_at: nowIso, updated_at: nowIso })
+          .where('id', 'in', expired)
+          .where('state', '=', 'pending')
+          .where('next_attempt_at', '<=', cutoff)
+          .executeTakeFirst();
+        result.failed += Number(failed.numUpdatedRows);
+      }
+      if (retry.length === 0) return;
+      const taken = await trx
         .updateTable('webhook_deliveries')
         .set({ next_attempt_at: nowIso, updated_at: nowIso })
-        .where('id', 'in', stuck.map((r) => r.id))
+        .where('id', 'in', retry)
         .where('state', '=', 'pending')
         .where('next_attempt_at', '<=', cutoff)
         .returning(['id', 'attempts'])
         .execute();
       const byAttempts = new Map<number, number[]>();
-      for (const r of rows) byAttempts.set(r.attempts, [...(byAttempts.get(r.attempts) ?? []), r.id]);
+      for (const r of taken) byAttempts.set(r.attempts, [...(byAttempts.get(r.attempts) ?? []), r.id]);
       for (const [after, ids] of byAttempts) {
         for (let i = 0; i < ids.length; i += JOB_SIZE) await enqueueAttempts(ctx, trx, { deliveryIds: ids.slice(i, i + JOB_SIZE), after, due: nowIso });
       }
-      return { seen: stuck.length, rows };
+      result.requeued += taken.length;
     });
-    requeued += taken.rows.length;
-    if (taken.seen < SWEEP_BATCH) break;
+    if (overdue.length < SWEEP_BATCH) break;
   }
 
-  const result = { requeued, failed: Number(failed.numUpdatedRows) };
   if (result.requeued > 0 || result.failed > 0) {
-    ctx.log.warn({ ...result }, 'webhook deliveries stuck pending without a job');
-    const parts = [
-      result.requeued > 0 ? `${result.requeued} queued again` : '',
-      result.failed > 0 ? `${result.failed} failed (past the 30-day retry window)` : '',
-    ].filter(Boolean);
+    ctx.log.warn({ ...result }, 'webhook deliveries were stuck pending without a delivery job');
+  }
+  if (result.failed > 0) {
+    // Queued again is self-healing (the log says so); a failure is for the admins to see.
     await recordNotice(
       ctx.db,
-      'webhook_deliveries_stuck',
-      `Webhook deliveries were stuck pending after their delivery jobs were lost: ${parts.join(', ')}.`,
+      'webhook_deliveries_lost',
+      `${result.failed} webhook ${result.failed === 1 ? 'delivery was' : 'deliveries were'} failed: ${LOST_JOB_FAILURE}`,
       result,
       now,
     );
