@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { secondFactorPasses } from '../../admin/totp.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
@@ -119,16 +119,19 @@ function setCookie(reply: FastifyReply, value: string, options: ReturnType<typeo
 const loginBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1000), totp: z.string().max(12).optional() });
 
 export interface AdminAuthOptions {
-  /** Sign-in limiter (per client address); a shared Redis limiter in scale-out. */
-  loginLimiter?: RateLimiterAbstract;
+  /**
+   * Sign-in limiter per client address, made by the app's `LimiterFactory`: shared through Redis
+   * by every process in scale-out. Required, so no process falls back to counts of its own.
+   */
+  loginLimiter: RateLimiterAbstract;
 }
 
 /**
  * `POST /admin/api/session` (sign in), `GET` (who am I), `DELETE` (sign out). Sessions are random
  * 256-bit tokens stored hashed, in an HttpOnly, SameSite=Strict cookie (Secure on https).
  */
-export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions = {}): FastifyPluginAsyncZod {
-  const limiter = options.loginLimiter ?? new RateLimiterMemory({ points: LOGIN_ATTEMPTS, duration: LOGIN_WINDOW_SECONDS, keyPrefix: 'admin-login' });
+export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): FastifyPluginAsyncZod {
+  const limiter = options.loginLimiter;
   // Compared against when the e-mail is unknown, so both paths cost one scrypt.
   let decoy: Promise<string> | undefined;
   return async (app) => {

@@ -8,7 +8,7 @@ import { dashboardRoutes, inviteAcceptRoute, refuseCrossSite } from './dashboard
  * Everything under `/admin/api`: sign-in/out, and the admin-only JSON routes behind the session
  * check and the CSRF guard. The dashboard adds its routes inside the protected scope.
  */
-export function adminRoutes(ctx: AppContext, options: AdminAuthOptions = {}): FastifyPluginAsyncZod {
+export function adminRoutes(ctx: AppContext, options: AdminAuthOptions): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(adminSessionRoutes(ctx, options));
     await app.register(inviteAcceptRoute(ctx));

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { readDashboardSettings } from '../../admin/dashboard-settings.js';
 import { ddb } from '../../admin/tables.js';
@@ -28,10 +28,16 @@ export const CONFIRMS_PER_IP = 30;
 
 const EMAIL_METHOD_ID = 1;
 
+/**
+ * Limiters per client address, made by the app's `LimiterFactory` (`server/adapters.ts`): counted
+ * in Redis across every process in scale-out, in memory in the single embedded process. Required,
+ * so no process can fall back to counts of its own.
+ */
 export interface SignupOptions {
-  /** Limiters per client address (shared Redis limiters in scale-out). */
-  startLimiter?: RateLimiterAbstract;
-  confirmLimiter?: RateLimiterAbstract;
+  /** {@link SIGNUPS_PER_IP_PER_HOUR} registrations per hour. */
+  startLimiter: RateLimiterAbstract;
+  /** {@link CONFIRMS_PER_IP} code checks and resends per 15 minutes. */
+  confirmLimiter: RateLimiterAbstract;
 }
 
 const startBody = z.object({
@@ -64,9 +70,8 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<void>
  * chosen template; the confirmed code also completes the template's Email method (same
  * `moveVerification` path as every status change). Rate-limited per client address.
  */
-export function signupRoutes(ctx: AppContext, options: SignupOptions = {}): FastifyPluginAsyncZod {
-  const startLimiter = options.startLimiter ?? new RateLimiterMemory({ points: SIGNUPS_PER_IP_PER_HOUR, duration: 3600, keyPrefix: 'signup-start' });
-  const confirmLimiter = options.confirmLimiter ?? new RateLimiterMemory({ points: CONFIRMS_PER_IP, duration: 900, keyPrefix: 'signup-confirm' });
+export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPluginAsyncZod {
+  const { startLimiter, confirmLimiter } = options;
   return async (app) => {
     const enabledOr404 = async () => {
       const d = await readDashboardSettings(ctx.db);

@@ -1,0 +1,98 @@
+/**
+ * Self-signup and admin sign-in limits come from the app's `LimiterFactory`, so two Verity
+ * processes count one client address together. On the embedded default the two servers share one
+ * factory (as the processes of a scale-out share Redis); on the scale switch
+ * (`VERITY_TEST_DATABASE_URL` + `VERITY_TEST_REDIS_URL`) they share one PostgreSQL and one Redis
+ * prefix and the real Redis limiters count.
+ */
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_DASHBOARD_SETTINGS, writeDashboardSetting } from '../../../server/admin/dashboard-settings.js';
+import type { LimiterFactory } from '../../../server/http/rate-limit.js';
+import { LOGIN_ATTEMPTS } from '../../../server/http/admin/auth.js';
+import { SIGNUPS_PER_IP_PER_HOUR } from '../../../server/http/signup/routes.js';
+import { acquireDatabase, dropRedisPrefix, releaseDatabase, scratchRedisUrl, type ScratchDatabase } from '../../helpers/postgres.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { AdminClient } from '../http/admin/admin-client.js';
+
+const scaleDatabase = process.env.VERITY_TEST_DATABASE_URL;
+const scaleRedis = process.env.VERITY_TEST_REDIS_URL;
+const onScale = Boolean(scaleDatabase && scaleRedis);
+
+/** One store for every limiter it makes, like Redis for every process: limiters of one prefix share counts. */
+function sharedMemoryFactory(): LimiterFactory {
+  const made = new Map<string, RateLimiterMemory>();
+  return (points, duration, keyPrefix) => {
+    const id = `${keyPrefix}:${points}:${duration}`;
+    let limiter = made.get(id);
+    if (!limiter) {
+      limiter = new RateLimiterMemory({ points, duration, keyPrefix });
+      made.set(id, limiter);
+    }
+    return limiter;
+  };
+}
+
+let a: TestServer;
+let b: TestServer;
+let database: ScratchDatabase | undefined;
+let redisUrl: string | undefined;
+beforeEach(async () => {
+  if (onScale) {
+    database = await acquireDatabase(scaleDatabase!);
+    redisUrl = scratchRedisUrl(scaleRedis!, 'signuplimits');
+    const env = { VERITY_DATABASE_URL: database.url, VERITY_REDIS_URL: redisUrl };
+    a = await startTestServer({ env });
+    b = await startTestServer({ env });
+  } else {
+    const limiterFactory = sharedMemoryFactory();
+    a = await startTestServer({ limiterFactory });
+    b = await startTestServer({ limiterFactory });
+  }
+  // Switched on in the database, not through the dashboard: signing in would take from the counts.
+  for (const server of onScale ? [a] : [a, b]) {
+    await writeDashboardSetting(server.verity.ctx.db, 'signup', { ...DEFAULT_DASHBOARD_SETTINGS.signup, enabled: true });
+  }
+});
+afterEach(async () => {
+  await a?.close();
+  await b?.close();
+  if (database) await releaseDatabase(database);
+  if (redisUrl) await dropRedisPrefix(redisUrl);
+  database = undefined;
+  redisUrl = undefined;
+});
+
+function signUp(server: TestServer, email: string): Promise<Response> {
+  return fetch(`${server.url}/signup/api/start`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.config.baseUrl },
+    body: JSON.stringify({ email }),
+  });
+}
+
+describe(`signup and sign-in limits across processes (${onScale ? 'PostgreSQL + Redis' : 'embedded, one shared limiter factory'})`, () => {
+  it('counts one client address’s signups once across both processes', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i <= SIGNUPS_PER_IP_PER_HOUR; i++) {
+      const res = await signUp(i % 2 === 0 ? a : b, `person${i}@example.com`);
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(((await res.json()) as { error_type: string }).error_type).toBe('api_rate_limit_error');
+      }
+    }
+    // Three went to one process and three to the other: only a shared count refuses the sixth.
+    expect(statuses).toEqual([...Array<number>(SIGNUPS_PER_IP_PER_HOUR).fill(201), 429]);
+  });
+
+  it('counts failed admin sign-ins once across both processes', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i <= LOGIN_ATTEMPTS; i++) {
+      // No admin exists: every try is refused, and each one counts.
+      const res = await new AdminClient(i % 2 === 0 ? a : b).login('root@example.com', 'not the password');
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([...Array<number>(LOGIN_ATTEMPTS).fill(401), 429]);
+  });
+});
