@@ -3,13 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { openAdapters } from './adapters.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { systemClock, type Clock } from './clock.js';
@@ -17,6 +11,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { registerApiAuth } from './http/api-auth.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { fastSerializerCompiler } from './http/serializer.js';
 import { registerHealthRoutes, type ReadinessCheck } from './http/health/routes.js';
 import { ApiRateLimiter, type LimiterFactory } from './http/rate-limit.js';
 import { credentialRoutes } from './http/credentials/routes.js';
@@ -90,7 +85,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     requestTimeout: 60_000,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(fastSerializerCompiler);
 
   // Embedded defaults unless the configuration (or the caller) chooses PostgreSQL, Redis, S3.
   const adapters = await openAdapters({ ...options, config, clock, log: app.log });
