@@ -1,5 +1,6 @@
-import { html, nothing, svg } from 'lit';
+import { html, svg } from 'lit';
 import type { UserSummary } from '../api.js';
+import './admin-notices.js';
 import { AdminView } from './admin-view.js';
 
 interface Overview {
@@ -16,7 +17,13 @@ function barChart(title: string, entries: [string, number][]) {
   const width = 36;
   const height = 120;
   return html`<figure>
-    <svg role="img" aria-label=${`${title}: ${entries.map(([k, n]) => `${k} ${n}`).join(', ')}`} viewBox="0 0 ${entries.length * width} ${height + 24}" width="100%" height="160">
+    <svg
+      role="img"
+      aria-label=${`${title}: ${entries.map(([k, n]) => `${k} ${n}`).join(', ')}`}
+      viewBox="0 0 ${entries.length * width} ${height + 24}"
+      width="100%"
+      height="160"
+    >
       ${entries.map(([label, n], i) => {
         const h = Math.round((n / max) * height);
         return svg`<rect x=${i * width + 6} y=${height - h} width=${width - 12} height=${h} fill="#1d4ed8"></rect>
@@ -29,15 +36,8 @@ function barChart(title: string, entries: [string, number][]) {
 
 /** Overview: the account statistics (same numbers as `GET /api/stats`) and the latest registrations. */
 export class AdminOverview extends AdminView {
-  static override properties = { ...AdminView.properties, data: { state: true }, notices: { state: true } };
+  static override properties = { ...AdminView.properties, data: { state: true } };
   declare data: Overview | undefined;
-  /** Notices from the server (e.g. a webhook endpoint disabled after failing for five days). */
-  declare notices: { id: number; message: string; created_at: string; read_at: string | null }[];
-
-  constructor() {
-    super();
-    this.notices = [];
-  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -46,45 +46,65 @@ export class AdminOverview extends AdminView {
 
   async load(): Promise<void> {
     this.data = await this.run(() => this.client.get<Overview>('/admin/api/overview'));
-    const notices = await this.run(() => this.client.get<{ data: AdminOverview['notices'] }>('/admin/api/notices'));
-    if (notices) this.notices = notices.data.filter((n) => n.read_at === null).slice(0, 10);
   }
 
   override render() {
-    return html`<h1 tabindex="-1">Overview</h1>${this.data ? this.#body(this.data) : html`<p>Loading…</p>`}${this.feedback()}`;
+    // Notices (e.g. a webhook endpoint disabled after failing for days) come first, with their own loading.
+    return html`<h1 tabindex="-1">Overview</h1>
+      <admin-notices .api=${this.api}></admin-notices>
+      ${this.data ? this.#body(this.data) : html`<p>Loading…</p>`}${this.feedback()}`;
   }
 
   #body(d: Overview) {
     const months = Object.entries(d.users_per_month);
     const statuses = Object.entries(d.users_by_status);
-    return html`${this.notices.length
-        ? html`<section aria-labelledby="notices-title" class="notices">
-            <h2 id="notices-title">Needs your attention</h2>
-            <ul>${this.notices.map((n) => html`<li>${n.message} <span class="muted">(${n.created_at})</span></li>`)}</ul>
-            <p><a href="/admin/developers">Open the webhook settings</a></p>
-          </section>`
-        : nothing}
-      <p>${d.users_per_status.total} users in total; ${d.users_per_status.new} new, ${d.users_per_status.unconfirmed} in progress, ${d.users_per_status.banned} banned.</p>
+    return html`<p>
+        ${d.users_per_status.total} users in total; ${d.users_per_status.new} new, ${d.users_per_status.unconfirmed} in progress, ${d.users_per_status.banned}
+        banned.
+      </p>
       <h2>Registrations per month, ${d.year}</h2>
       ${barChart(`Registrations per month in ${d.year}`, months)}
       <h2>Users per status</h2>
       ${barChart('Users per status', statuses)}
       <table>
-        <caption class="sr-only">Users per status</caption>
-        <thead><tr><th scope="col">Status</th><th scope="col">Users</th></tr></thead>
-        <tbody>${statuses.map(([s, n]) => html`<tr><td>${s}</td><td>${n}</td></tr>`)}</tbody>
+        <caption class="sr-only">
+          Users per status
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Status</th>
+            <th scope="col">Users</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${statuses.map(
+            ([s, n]) =>
+              html`<tr>
+                <td>${s}</td>
+                <td>${n}</td>
+              </tr>`,
+          )}
+        </tbody>
       </table>
       <h2>Latest registrations</h2>
       <table>
-        <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">E-mail</th>
+            <th scope="col">Status</th>
+            <th scope="col">Created</th>
+          </tr>
+        </thead>
         <tbody>
           ${d.latest_registrations.map(
-            (u) => html`<tr>
-              <td><a href="/admin/users/${u.id}">${`${u.first_name} ${u.last_name}`.trim() || u.username}</a></td>
-              <td>${u.email}</td>
-              <td>${u.status}</td>
-              <td>${u.created_at}</td>
-            </tr>`,
+            (u) =>
+              html`<tr>
+                <td><a href="/admin/users/${u.id}">${`${u.first_name} ${u.last_name}`.trim() || u.username}</a></td>
+                <td>${u.email}</td>
+                <td>${u.status}</td>
+                <td>${u.created_at}</td>
+              </tr>`,
           )}
         </tbody>
       </table>`;

@@ -33,18 +33,3 @@ describe('<admin-templates>', () => {
     await until(() => calls.some((c) => c.method === 'DELETE'));
   });
 });
-
-describe('<admin-overview>', () => {
-  it('lists unread notices, such as a webhook endpoint disabled after failing', async () => {
-    const { api } = fakeApi({
-      'GET /admin/api/overview': { year: 2026, users_per_month: { January: 0 }, users_per_status: { total: 0, new: 0, banned: 0, unconfirmed: 0 }, users_by_status: {}, latest_registrations: [] },
-      'GET /admin/api/notices': { data: [{ id: 1, message: 'Endpoint https://x.example disabled: every delivery failed for 5 days', created_at: 't', read_at: null }, { id: 2, message: 'old', created_at: 't', read_at: 't' }] },
-    });
-    const el = await fixture(html`<admin-overview .api=${api}></admin-overview>`);
-    await until(() => el.shadowRoot!.querySelector('.notices') !== null, 'notices');
-    const items = [...el.shadowRoot!.querySelectorAll('.notices li')];
-    expect(items).to.have.length(1);
-    expect(items[0]!.textContent).to.contain('failed for 5 days');
-    await expect(el).to.be.accessible();
-  });
-});
