@@ -15,9 +15,11 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import { Session } from 'node:inspector/promises';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { buildVerity } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { recordEvent } from '../server/services/events.js';
@@ -25,7 +27,7 @@ import { createUser } from '../server/services/users.js';
 import { createEndpoint } from '../server/webhooks/endpoints.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
-const PACED_RATE = 1_000;
+const PACED_RATE = Number(process.env.BENCH_RATE ?? 1_000);
 const TARGET_RATE = 1_000;
 const TARGET_P99_MS = 250;
 
@@ -120,6 +122,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ VERITY_DATA_DIR: dir, PORT: '0', VERITY_LOG_LEVEL: 'silent', VERITY_ALLOW_PRIVATE_WEBHOOKS: 'true', VERITY_SECRET: 'bench-'.padEnd(40, 'x') });
   const verity = await buildVerity({ config, logger: false });
   const { ctx } = verity;
+  if (process.env.BENCH_PRAGMA) await sql.raw(`pragma ${process.env.BENCH_PRAGMA}`).execute(ctx.db);
   try {
     await createEndpoint(ctx.db, { url: `http://127.0.0.1:${receiver.port}/hooks` }, ctx.clock.now(), config.secret);
     const userIds: number[] = [];
@@ -159,6 +162,12 @@ async function main(): Promise<void> {
     const deliverCpuPerEvent = cpuMs(cpu0) / EVENTS;
 
     // Phase 2: a steady 1,000 events/s.
+    const profiler = process.env.BENCH_CPU_PROFILE ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     const paced: { id: string; at: number }[] = [];
     const cpu2 = process.cpuUsage();
     const start = Date.now();
@@ -169,11 +178,42 @@ async function main(): Promise<void> {
     }
     await receiver.waitFor(paced.map((e) => e.id), 120_000);
     const liveCpuPerEvent = cpuMs(cpu2) / EVENTS;
+    if (profiler) {
+      // BENCH_CPU_PROFILE=file: a V8 CPU profile of this process during phase 2 (open in DevTools).
+      const { profile } = await profiler.post('Profiler.stop');
+      await writeFile(process.env.BENCH_CPU_PROFILE!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
     const latencies = paced.map((e) => receiver.arrivals.get(e.id)! - e.at).sort((a, b) => a - b);
     if (process.env.BENCH_DEBUG) {
       for (let sec = 0; sec * 1000 < EVENTS; sec++) {
         const l = paced.slice(sec * 1000, (sec + 1) * 1000).map((e) => receiver.arrivals.get(e.id)! - e.at).sort((a, b) => a - b);
         process.stdout.write(`sec ${sec}: p50 ${percentile(l, 50)} p99 ${percentile(l, 99)} max ${l.at(-1)}\n`);
+      }
+    }
+    if (process.env.BENCH_DEBUG) {
+      // Where the time goes, per stage: event written -> relayed (delivery row) -> first attempt
+      // started (claimed, signed) -> arrived at the receiver.
+      const rows = await ctx.db
+        .selectFrom('webhook_deliveries')
+        .innerJoin('webhook_attempts', 'webhook_attempts.delivery_id', 'webhook_deliveries.id')
+        .select(['webhook_deliveries.event_id', 'webhook_deliveries.created_at', 'webhook_attempts.started_at'])
+        .where('webhook_attempts.attempt', '=', 1)
+        .execute();
+      const byEvent = new Map(rows.map((r) => [r.event_id, r]));
+      const stages: Record<string, number[]> = { relayed: [], started: [], arrived: [] };
+      for (const e of paced) {
+        const r = byEvent.get(e.id);
+        if (!r) continue;
+        const relayed = Date.parse(r.created_at);
+        const started = Date.parse(r.started_at);
+        stages.relayed!.push(relayed - e.at);
+        stages.started!.push(started - relayed);
+        stages.arrived!.push(receiver.arrivals.get(e.id)! - started);
+      }
+      for (const [name, list] of Object.entries(stages)) {
+        list.sort((a, b) => a - b);
+        process.stdout.write(`stage ${name}: p50 ${percentile(list, 50)} p90 ${percentile(list, 90)} p99 ${percentile(list, 99)} max ${list.at(-1)}\n`);
       }
     }
     const p50 = percentile(latencies, 50);
