@@ -104,6 +104,14 @@ export const Branding = z.object({
 });
 export type Branding = z.infer<typeof Branding>;
 
+/**
+ * The hosted page's data block (`<script type="application/json" id="verity-page">`, see
+ * `HOSTED_PAGE_DATA_ID`): the branding to show before the session loads, and whether the page is
+ * the dashboard's branding preview (then nothing starts: no session, no request).
+ */
+export const HostedPageData = z.object({ branding: Branding, preview: z.boolean() });
+export type HostedPageData = z.infer<typeof HostedPageData>;
+
 // ---------------------------------------------------------------------------------------------
 // Method views: one per method key, discriminated by `key`
 // ---------------------------------------------------------------------------------------------

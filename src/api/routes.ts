@@ -45,6 +45,11 @@ export const WEB_ASSET_PREFIX = '/web/';
 export const HOSTED_PAGE_PATH = '/security-verify';
 /** Query parameter of the hosted page that carries a cross-device hand-off token. */
 export const HANDOFF_QUERY_PARAM = 'handoff';
+/**
+ * Id of the `<script type="application/json">` block the server puts into the hosted page: the
+ * account's branding before any session (and, in the dashboard's preview, the draft branding).
+ */
+export const HOSTED_PAGE_DATA_ID = 'verity-page';
 
 /** Largest accepted upload: the spec's "less than 10 MB" (section 8). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;

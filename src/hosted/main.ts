@@ -8,6 +8,7 @@ import '../components/verify-flow/verify-flow.js';
 import { HANDOFF_QUERY_PARAM } from '../api/routes.js';
 import { directionOf } from '../localization.js';
 import { post, readEmbedContext } from './embed-bridge.js';
+import { readPageData } from './page-data.js';
 
 const app = document.getElementById('app')!;
 const flow = document.createElement('verify-flow');
@@ -17,7 +18,14 @@ if (handoff) flow.handoff = handoff;
 else if (query.has('signature')) flow.link = `${window.location.origin}${window.location.pathname}${window.location.search}`;
 flow.apiBase = window.location.origin;
 flow.applyBranding = true;
-if (handoff) flow.autoStart = true;
+// The account's branding from the server, so the intro is branded before any session; in the
+// dashboard's preview, the draft branding, and a flow that starts nothing.
+const page = readPageData(document);
+if (page) {
+  flow.branding = page.branding;
+  flow.preview = page.preview;
+}
+if (handoff && !flow.preview) flow.autoStart = true;
 
 const embed = readEmbedContext(window.location, window);
 if (embed) {

@@ -87,6 +87,7 @@ export const templates = {
   'flow.nav': "الخطوات",
   'flow.progress': str`الخطوة ${0} من ${1}`,
   'flow.progress-label': "التقدم",
+  'flow.preview': "هذه معاينة: لا يبدأ أي شيء ولا يُرسل أي شيء.",
   'flow.retry': "حاول مرة أخرى",
   'flow.start': "ابدأ",
   'flow.step-done': "اكتملت هذه الخطوة.",

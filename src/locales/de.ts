@@ -87,6 +87,7 @@ export const templates = {
   'flow.nav': "Schritte",
   'flow.progress': str`Schritt ${0} von ${1}`,
   'flow.progress-label': "Fortschritt",
+  'flow.preview': "Dies ist eine Vorschau: Es wird nichts gestartet oder gesendet.",
   'flow.retry': "Erneut versuchen",
   'flow.start': "Starten",
   'flow.step-done': "Dieser Schritt ist erledigt.",

@@ -87,6 +87,7 @@ export const templates = {
   'flow.nav': "Pasos",
   'flow.progress': str`Paso ${0} de ${1}`,
   'flow.progress-label': "Progreso",
+  'flow.preview': "Esto es una vista previa: no se inicia ni se envía nada.",
   'flow.retry': "Reintentar",
   'flow.start': "Empezar",
   'flow.step-done': "Este paso está hecho.",

@@ -87,6 +87,7 @@ export const templates = {
   'flow.nav': "Étapes",
   'flow.progress': str`Étape ${0} sur ${1}`,
   'flow.progress-label': "Progression",
+  'flow.preview': "Ceci est un aperçu : rien n'est démarré ni envoyé.",
   'flow.retry': "Réessayer",
   'flow.start': "Commencer",
   'flow.step-done': "Cette étape est terminée.",

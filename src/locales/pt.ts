@@ -87,6 +87,7 @@ export const templates = {
   'flow.nav': "Etapas",
   'flow.progress': str`Etapa ${0} de ${1}`,
   'flow.progress-label': "Progresso",
+  'flow.preview': "Isto é uma pré-visualização: nada é iniciado nem enviado.",
   'flow.retry': "Tentar novamente",
   'flow.start': "Começar",
   'flow.step-done': "Esta etapa está concluída.",

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { adminSessionRoutes, csrfGuard, requireAdmin, type AdminAuthOptions } from './auth.js';
+import { brandingPreviewRoute } from './preview.js';
 import { adminWebhookRoutes } from './webhooks.js';
 import { dashboardRoutes, inviteAcceptRoute, refuseCrossSite } from './dashboard/index.js';
 
@@ -18,6 +19,8 @@ export function adminRoutes(ctx: AppContext, options: AdminAuthOptions): Fastify
       scope.addHook('preHandler', csrfGuard(ctx));
       await scope.register(adminWebhookRoutes(ctx));
       await scope.register(dashboardRoutes(ctx));
+      // The dashboard's branding preview (an HTML page, framed by the settings view).
+      await scope.register(brandingPreviewRoute(ctx));
     });
   };
 }

@@ -1,6 +1,7 @@
 import type { AccountSettings } from '../../store/settings-repo.js';
 import type { MessageLocale } from '../../notify/messages.js';
 import { safeHttpUrl } from '../../session/methods.js';
+import { HOSTED_PAGE_DATA_ID, type HostedPageData } from '../../../src/api/contract.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(text: string): string {
@@ -176,9 +177,23 @@ export function refusalPage(settings: AccountSettings, nonce: string, refusal: R
  * Start, with a POST of the link; then it lists the steps and their status. Capture steps need the
  * hosted app (`npm run build:web`), and the page says so rather than pretending.
  */
-export function fallbackLandingPage(settings: AccountSettings, nonce: string, methodNames: string[], locale: MessageLocale = 'en'): string {
+export function fallbackLandingPage(
+  settings: AccountSettings,
+  nonce: string,
+  methodNames: string[],
+  locale: MessageLocale = 'en',
+  options: { preview?: boolean } = {},
+): string {
   const t = PAGE_TEXTS[locale];
   const steps = methodNames.length ? `<p>${escapeHtml(t.steps)}</p><ol>${methodNames.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ol>` : '';
+  if (options.preview) {
+    // The dashboard's preview: the same page without its script, so Start starts nothing.
+    const body = `<h1>${escapeHtml(t.verify)}</h1>
+<p>${escapeHtml(t.asks(settings.account_name))}</p>
+${steps}
+<button id="start" type="button">${escapeHtml(t.start)}</button>`;
+    return frame(settings, nonce, locale, t.verify, body);
+  }
   const body = `<h1>${escapeHtml(t.verify)}</h1>
 <p>${escapeHtml(t.asks(settings.account_name))}</p>
 ${steps}
@@ -216,6 +231,33 @@ ${steps}
 })();
 </script>`;
   return frame(settings, nonce, locale, t.verify, body, script);
+}
+
+/**
+ * The hosted app's page data block (see `HostedPageData` in `src/api/contract.ts`): the branding to
+ * show before a session exists, and whether this is the dashboard's preview. JSON in a
+ * non-executed `<script type="application/json">`, with `<` escaped so it cannot end the element.
+ */
+export function withPageData(html: string, nonce: string, data: HostedPageData): string {
+  const json = JSON.stringify(data).replace(/</g, '\\u003c');
+  const block = `<script type="application/json" id="${HOSTED_PAGE_DATA_ID}" nonce="${nonce}">${json}</script>`;
+  return html.includes('</head>') ? html.replace('</head>', `${block}\n</head>`) : `${block}\n${html}`;
+}
+
+/** The account's branding as the hosted page shows it (only http(s) logo URLs). */
+export function brandingOf(settings: AccountSettings): HostedPageData['branding'] {
+  const b = settings.branding;
+  return {
+    account_name: settings.account_name,
+    logo_url: safeHttpUrl(b.logo_url),
+    primary_color: colourOrNull(b.primary_color),
+    background_color: colourOrNull(b.background_color),
+    text_color: colourOrNull(b.text_color),
+  };
+}
+
+function colourOrNull(value: string | null): string | null {
+  return value && /^#[0-9a-fA-F]{6}$/.test(value) ? value : null;
 }
 
 /**

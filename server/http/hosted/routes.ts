@@ -9,13 +9,13 @@ import { z } from 'zod';
 import { HANDOFF_QUERY_PARAM, HOSTED_PAGE_PATH, WEB_ASSET_PREFIX } from '../../../src/api/contract.js';
 import type { AppContext } from '../../context.js';
 import { methodById } from '../../domain/catalogue.js';
-import { pickLocale } from '../../notify/messages.js';
+import { pickLocale, type MessageLocale } from '../../notify/messages.js';
 import { checkLink } from '../../session/actions.js';
 import { assignedVerifications } from '../../session/methods.js';
 import { sdb } from '../../session/tables.js';
 import { sha256Hex } from '../../session/tokens.js';
 import { readSettings, type AccountSettings } from '../../store/settings-repo.js';
-import { fallbackLandingPage, refusalPage, withNonce, type RefusalPage } from './pages.js';
+import { brandingOf, fallbackLandingPage, refusalPage, withNonce, withPageData, type RefusalPage } from './pages.js';
 import { hostedSecurityHeaders, newNonce } from './security-headers.js';
 
 declare module 'fastify' {
@@ -28,7 +28,7 @@ declare module 'fastify' {
 }
 
 /** The widget builds (`vite build`), served under `/web/` when present. */
-const WEB_DIST = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
+export const WEB_DIST = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
 
 export interface HostedOptions {
   /** Where the widget builds live (tests point elsewhere); default `dist/web/` of the checkout. */
@@ -83,8 +83,7 @@ function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
         if (!use.ok) return refuse(req, reply, use.refusal);
         methodNames = (await assignedVerifications(ctx.db, use.user.id)).map((v) => methodById(v.method_id)?.name ?? '').filter(Boolean);
       }
-      const app = await hostedAppHtml(webDist);
-      return html(reply, 200, app ? withNonce(app, nonce) : fallbackLandingPage(settings, nonce, methodNames, localeOf(req)));
+      return html(reply, 200, await renderHostedPage({ webDist, settings, nonce, locale: localeOf(req), methodNames }));
     });
 
     // Browsers ask for it on every hosted page; answering "nothing" keeps their consoles clean.
@@ -98,6 +97,31 @@ function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
       return reply.redirect(link.full_url, 302);
     });
   };
+}
+
+export interface HostedPageInput {
+  /** Where the widget builds live (the hosted app's `hosted/index.html`). */
+  webDist: string;
+  /** The settings whose branding the page shows (the draft ones in the dashboard's preview). */
+  settings: AccountSettings;
+  nonce: string;
+  locale: MessageLocale;
+  /** Names of the user's methods (the fallback page lists them). */
+  methodNames: string[];
+  /** The dashboard's preview: the page starts nothing. */
+  preview?: boolean;
+}
+
+/**
+ * The landing page of `/security-verify`: the hosted app (with the response's nonce and the page
+ * data block carrying the branding) when its build exists, else the server-rendered fallback. The
+ * dashboard's branding preview renders the same page through this function.
+ */
+export async function renderHostedPage(input: HostedPageInput): Promise<string> {
+  const preview = input.preview ?? false;
+  const app = await hostedAppHtml(input.webDist);
+  if (!app) return fallbackLandingPage(input.settings, input.nonce, input.methodNames, input.locale, { preview });
+  return withPageData(withNonce(app, input.nonce), input.nonce, { branding: brandingOf(input.settings), preview });
 }
 
 /** The hosted app's `index.html` when the widget's hosted build exists, else null. */

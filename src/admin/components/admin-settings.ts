@@ -33,47 +33,76 @@ export interface SettingsView {
   retention: { images_days: number | null; unconfirmed_signup_days: number };
 }
 
-const lines = (text: string) => text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
+const lines = (text: string) =>
+  text
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** Where the server renders the hosted page with draft branding (admin only, see server/http/admin/preview.ts). */
+export const PREVIEW_PATH = '/admin/preview/hosted';
+/** The preview reloads this long after the last edit (a colour picker sends many input events). */
+export const PREVIEW_DELAY_MS = 300;
+
+/** The preview page's URL for a draft: every draft value is in the query, none is saved. */
+export function previewUrl(accountName: string, b: Branding): string {
+  const q = new URLSearchParams({
+    account_name: accountName,
+    primary_color: b.primary_color ?? '',
+    background_color: b.background_color ?? '',
+    text_color: b.text_color ?? '',
+    logo: b.logo_url ? 'saved' : 'none',
+  });
+  return `${PREVIEW_PATH}?${q.toString()}`;
+}
 
 /**
  * General settings, branding (logo upload, colours, live preview of the hosted page), self-signup,
  * retention, knowledge questions and geolocation rules.
+ *
+ * The branding preview is the real hosted page, rendered by the server with the unsaved branding
+ * (and account name) in an iframe; it follows the edits, reloading shortly after the last one.
+ * The framed page is sandboxed (scripts only: no forms, popups, navigation of the dashboard, or
+ * access to it), and is a preview that starts nothing.
  */
 export class AdminSettings extends AdminView {
-  // No style attributes (the page's CSP forbids them, and Lit's styleMap writes one on first
-  // render): the preview's colours are custom properties set through CSSOM in `updated()`.
   static override styles = [
     adminStyles,
     css`
       .preview {
-        background: var(--preview-background, #ffffff);
-        color: var(--preview-text, #14171f);
-        padding: 1rem;
+        display: block;
+        inline-size: 100%;
+        max-inline-size: 44rem;
+        block-size: 34rem;
         border: 1px solid #d5d9e0;
         border-radius: 8px;
-        max-width: 24rem;
-      }
-      .preview-title {
-        font-weight: 600;
-        margin: 0.5rem 0;
-      }
-      .preview-step {
-        margin: 0 0 0.75rem;
-      }
-      .preview-button {
-        background: var(--preview-primary, #1d4ed8);
-        display: inline-block;
-        color: #fff;
-        padding: 0.4rem 0.9rem;
-        border-radius: 4px;
+        background: #fff;
       }
     `,
   ];
-  static override properties = { ...AdminView.properties, data: { state: true }, preview: { state: true }, templates: { state: true } };
+  static override properties = {
+    ...AdminView.properties,
+    data: { state: true },
+    preview: { state: true },
+    draftName: { state: true },
+    previewSrc: { state: true },
+    templates: { state: true },
+  };
   declare data: SettingsView | undefined;
   /** Branding as edited (before saving), for the live preview. */
   declare preview: Branding | undefined;
+  /** The account name as edited in the general settings (before saving), for the live preview. */
+  declare draftName: string;
+  /** The preview frame's URL: the draft of {@link PREVIEW_DELAY_MS} ago. */
+  declare previewSrc: string;
   declare templates: TemplatesAnswer | undefined;
+  #previewTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor() {
+    super();
+    this.draftName = '';
+    this.previewSrc = '';
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -83,28 +112,40 @@ export class AdminSettings extends AdminView {
     });
   }
 
-  override updated(): void {
-    const p = this.preview;
-    if (!p) return;
-    this.style.setProperty('--preview-background', p.background_color ?? '#ffffff');
-    this.style.setProperty('--preview-text', p.text_color ?? '#14171f');
-    this.style.setProperty('--preview-primary', p.primary_color ?? '#1d4ed8');
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#previewTimer);
   }
 
   async load(): Promise<void> {
     const res = await this.run(() => this.client.get<{ data: SettingsView }>('/admin/api/settings'));
-    if (res) {
-      this.data = res.data;
-      this.preview = { ...res.data.branding };
-    }
+    if (res) this.#saved(res.data);
+  }
+
+  /**
+   * Settings as saved: the drafts start again from them (except a draft the save did not cover:
+   * saving the general settings keeps unsaved branding, and the other way round), and the
+   * preview shows the result at once.
+   */
+  #saved(data: SettingsView, keep: { branding?: boolean; name?: boolean } = {}): void {
+    this.data = data;
+    if (!keep.branding || !this.preview) this.preview = { ...data.branding };
+    if (!keep.name) this.draftName = data.account_name;
+    clearTimeout(this.#previewTimer);
+    this.previewSrc = previewUrl(this.draftName, this.preview);
+  }
+
+  /** A draft changed: the preview follows once the edits pause. */
+  #draftChanged(): void {
+    clearTimeout(this.#previewTimer);
+    this.#previewTimer = setTimeout(() => {
+      if (this.preview) this.previewSrc = previewUrl(this.draftName, this.preview);
+    }, PREVIEW_DELAY_MS);
   }
 
   async #save(body: Record<string, unknown>, done: string): Promise<void> {
     const res = await this.run(() => this.client.patch<{ data: SettingsView }>('/admin/api/settings', body), done);
-    if (res) {
-      this.data = res.data;
-      this.preview = { ...res.data.branding };
-    }
+    if (res) this.#saved(res.data, { branding: !('branding' in body), name: !('account_name' in body) });
   }
 
   #general(e: SubmitEvent): void {
@@ -127,13 +168,28 @@ export class AdminSettings extends AdminView {
   #branding(e: SubmitEvent): void {
     e.preventDefault();
     const p = this.preview!;
-    void this.#save({ branding: { primary_color: p.primary_color, background_color: p.background_color, text_color: p.text_color } }, 'Branding saved.');
+    // A logo removed in the draft is removed on save; a logo is only ever set by uploading one.
+    const logo = p.logo_url === null && this.data?.branding.logo_url ? { logo_url: null } : {};
+    void this.#save(
+      { branding: { primary_color: p.primary_color, background_color: p.background_color, text_color: p.text_color, ...logo } },
+      'Branding saved.',
+    );
+  }
+
+  #removeLogo(): void {
+    this.preview = { ...this.preview!, logo_url: null };
+    this.status = 'Logo removed from the draft; save the branding to remove it.';
+    this.#draftChanged();
   }
 
   async #logo(e: Event): Promise<void> {
     const file = (e.target as HTMLInputElement).files?.[0];
     if (!file) return;
-    const res = await this.run(() => this.client.request<{ logo_url: string }>('POST', '/admin/api/branding/logo', file, { 'content-type': file.type || 'application/octet-stream' }), 'Logo uploaded.', 'logo');
+    const res = await this.run(
+      () => this.client.request<{ logo_url: string }>('POST', '/admin/api/branding/logo', file, { 'content-type': file.type || 'application/octet-stream' }),
+      'Logo uploaded.',
+      'logo',
+    );
     if (res) await this.load();
   }
 
@@ -142,8 +198,16 @@ export class AdminSettings extends AdminView {
     const f = new FormData(e.target as HTMLFormElement);
     void this.#save(
       {
-        signup: { enabled: f.get('enabled') === 'on', template: String(f.get('template')) || null, ask_name: f.get('ask_name') === 'on', ask_phone: f.get('ask_phone') === 'on' },
-        retention: { images_days: f.get('images_days') ? Number(f.get('images_days')) : null, unconfirmed_signup_days: Number(f.get('unconfirmed_signup_days')) },
+        signup: {
+          enabled: f.get('enabled') === 'on',
+          template: String(f.get('template')) || null,
+          ask_name: f.get('ask_name') === 'on',
+          ask_phone: f.get('ask_phone') === 'on',
+        },
+        retention: {
+          images_days: f.get('images_days') ? Number(f.get('images_days')) : null,
+          unconfirmed_signup_days: Number(f.get('unconfirmed_signup_days')),
+        },
       },
       'Signup and retention saved.',
     );
@@ -160,7 +224,13 @@ export class AdminSettings extends AdminView {
     const f = new FormData(e.target as HTMLFormElement);
     const questions = (this.data?.knowledge?.questions ?? []).map((q) => {
       const answers = lines(String(f.get(`answers-${q.id}`) ?? ''));
-      return { id: q.id, prompt: String(f.get(`prompt-${q.id}`)), kind: q.kind, ...(q.choices ? { choices: q.choices } : {}), ...(answers.length ? { answers } : {}) };
+      return {
+        id: q.id,
+        prompt: String(f.get(`prompt-${q.id}`)),
+        kind: q.kind,
+        ...(q.choices ? { choices: q.choices } : {}),
+        ...(answers.length ? { answers } : {}),
+      };
     });
     const newPrompt = String(f.get('new-prompt') ?? '').trim();
     if (newPrompt) {
@@ -169,7 +239,11 @@ export class AdminSettings extends AdminView {
       const answers = lines(String(f.get('new-answers')));
       if (kind === 'choice') {
         // Choices one per line; accepted answers name choices by their text.
-        const choices = String(f.get('new-choices') ?? '').split('\n').map((l) => l.trim()).filter(Boolean).map((label, i) => ({ id: `c${i + 1}`, label }));
+        const choices = String(f.get('new-choices') ?? '')
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .map((label, i) => ({ id: `c${i + 1}`, label }));
         const ids = answers.map((a) => choices.find((c) => c.label.toLowerCase() === a.toLowerCase())?.id ?? a);
         questions.push({ id, prompt: newPrompt, kind, choices, answers: ids });
       } else {
@@ -182,13 +256,22 @@ export class AdminSettings extends AdminView {
   }
 
   #colour(key: 'primary_color' | 'background_color' | 'text_color', label: string) {
-    return html`<label>${label} <input type="color" name=${key} .value=${this.preview?.[key] ?? '#1d4ed8'} @input=${(e: Event) => {
-      this.preview = { ...this.preview!, [key]: (e.target as HTMLInputElement).value };
-    }} /></label>`;
+    return html`<label
+      >${label}
+      <input
+        type="color"
+        name=${key}
+        .value=${this.preview?.[key] ?? '#1d4ed8'}
+        @input=${(e: Event) => {
+          this.preview = { ...this.preview!, [key]: (e.target as HTMLInputElement).value };
+          this.#draftChanged();
+        }}
+    /></label>`;
   }
 
   override render() {
-    return html`<h1 tabindex="-1">Settings</h1>${this.data ? this.#body(this.data) : html`<p>Loading…</p>`}${this.feedback()}`;
+    return html`<h1 tabindex="-1">Settings</h1>
+      ${this.data ? this.#body(this.data) : html`<p>Loading…</p>`}${this.feedback()}`;
   }
 
   #body(d: SettingsView) {
@@ -196,13 +279,32 @@ export class AdminSettings extends AdminView {
     const k = d.knowledge;
     return html`<h2 id="general">General</h2>
       <form aria-labelledby="general" @submit=${this.#general}>
-        <label>Account name <input name="account_name" required .value=${d.account_name} /></label>
+        <label
+          >Account name
+          <input
+            name="account_name"
+            required
+            .value=${this.draftName}
+            @input=${(e: Event) => {
+              this.draftName = (e.target as HTMLInputElement).value;
+              this.#draftChanged();
+            }}
+        /></label>
         <label>Default completion URL <input name="default_completion_url" type="url" .value=${d.default_completion_url ?? ''} /></label>
-        <label>Custom domain for links <input name="custom_domain" type="url" placeholder="https://verify.example.com" .value=${d.custom_domain ?? ''} /></label>
-        <label>Customer origins allowed to embed the modal (one per line) <textarea name="allowed_origins" rows="3" .value=${d.allowed_origins.join('\n')}></textarea></label>
+        <label
+          >Custom domain for links <input name="custom_domain" type="url" placeholder="https://verify.example.com" .value=${d.custom_domain ?? ''}
+        /></label>
+        <label
+          >Customer origins allowed to embed the modal (one per line)
+          <textarea name="allowed_origins" rows="3" .value=${d.allowed_origins.join('\n')}></textarea>
+        </label>
         <label>Link lifetime (hours) <input name="link_lifetime_hours" type="number" min="1" max="720" .value=${String(d.link_lifetime_hours)} /></label>
-        <label>Default language
-          <select name="default_locale"><option value="">The browser's</option>${['en', 'es', 'fr', 'de', 'pt', 'ar'].map((l) => html`<option ?selected=${l === d.default_locale}>${l}</option>`)}</select>
+        <label
+          >Default language
+          <select name="default_locale">
+            <option value="">The browser's</option>
+            ${['en', 'es', 'fr', 'de', 'pt', 'ar'].map((l) => html`<option ?selected=${l === d.default_locale}>${l}</option>`)}
+          </select>
         </label>
         <label class="inline"><input type="checkbox" name="handoff_enabled" ?checked=${d.handoff_enabled} /> Offer continuing on a phone (QR hand-off)</label>
         <div><button type="submit">Save general settings</button></div>
@@ -211,48 +313,73 @@ export class AdminSettings extends AdminView {
       <h2 id="branding">Branding</h2>
       <form aria-labelledby="branding" @submit=${this.#branding}>
         <label>Logo (PNG, JPEG or WebP) <input type="file" name="logo" accept="image/png,image/jpeg,image/webp" @change=${this.#logo} /></label>
-        <div class="row">${this.#colour('primary_color', 'Primary colour')}${this.#colour('background_color', 'Background')}${this.#colour('text_color', 'Text')}</div>
+        ${p.logo_url ? html`<div><button type="button" class="secondary" @click=${this.#removeLogo}>Remove logo</button></div>` : nothing}
+        <div class="row">
+          ${this.#colour('primary_color', 'Primary colour')}${this.#colour('background_color', 'Background')}${this.#colour('text_color', 'Text')}
+        </div>
         <div><button type="submit">Save branding</button></div>
       </form>
       <h3>Preview of the hosted page</h3>
-      <div class="preview" aria-label="Preview of the hosted page" role="group">
-        ${p.logo_url ? html`<img src=${p.logo_url} alt=${`${d.account_name} logo`} height="40" />` : nothing}
-        <p class="preview-title">${d.account_name}: verify your identity</p>
-        <p class="preview-step">Step 1 of 2 · Email</p>
-        <span class="preview-button">Continue</span>
-      </div>
+      <p class="muted" id="preview-note">
+        The page your users see, with the account name and branding above as you edit them, before you save. Nothing in the preview starts or sends anything.
+      </p>
+      <iframe class="preview" title="Preview of the hosted page" aria-describedby="preview-note" sandbox="allow-scripts" src=${this.previewSrc}></iframe>
 
       <h2 id="signup">Self-signup and retention</h2>
       <form aria-labelledby="signup" @submit=${this.#signup}>
         <label class="inline"><input type="checkbox" name="enabled" ?checked=${d.signup.enabled} /> People may sign up at <a href="/signup">/signup</a></label>
-        <label>Template for people who sign up
-          <select name="template"><option value="">Account default</option>${this.templates?.data.map((t) => html`<option value=${t.name} ?selected=${t.name === d.signup.template}>${t.label}</option>`) ?? nothing}</select>
+        <label
+          >Template for people who sign up
+          <select name="template">
+            <option value="">Account default</option>
+            ${this.templates?.data.map((t) => html`<option value=${t.name} ?selected=${t.name === d.signup.template}>${t.label}</option>`) ?? nothing}
+          </select>
         </label>
         <label class="inline"><input type="checkbox" name="ask_name" ?checked=${d.signup.ask_name} /> Ask for the name</label>
         <label class="inline"><input type="checkbox" name="ask_phone" ?checked=${d.signup.ask_phone} /> Ask for a phone number</label>
-        <label>Keep captured images for (days; empty: until the user is deleted) <input name="images_days" type="number" min="1" .value=${d.retention.images_days === null ? '' : String(d.retention.images_days)} /></label>
-        <label>Delete unconfirmed signups after (days) <input name="unconfirmed_signup_days" type="number" min="1" .value=${String(d.retention.unconfirmed_signup_days)} /></label>
+        <label
+          >Keep captured images for (days; empty: until the user is deleted)
+          <input name="images_days" type="number" min="1" .value=${d.retention.images_days === null ? '' : String(d.retention.images_days)}
+        /></label>
+        <label
+          >Delete unconfirmed signups after (days)
+          <input name="unconfirmed_signup_days" type="number" min="1" .value=${String(d.retention.unconfirmed_signup_days)}
+        /></label>
         <div><button type="submit">Save signup and retention</button></div>
       </form>
 
       <h2 id="geo">Geolocation rules</h2>
       <form aria-labelledby="geo" @submit=${this.#geo}>
-        <label>Allowed countries or regions (ISO codes such as DE, FR, or EU; empty: anywhere) <input name="allowed_countries" .value=${(d.allowed_countries ?? []).join(', ')} /></label>
+        <label
+          >Allowed countries or regions (ISO codes such as DE, FR, or EU; empty: anywhere)
+          <input name="allowed_countries" .value=${(d.allowed_countries ?? []).join(', ')}
+        /></label>
         <div><button type="submit">Save geolocation rules</button></div>
       </form>
 
       <h2 id="knowledge">Knowledge questions</h2>
       <form aria-labelledby="knowledge" @submit=${this.#knowledge}>
         ${(k?.questions ?? []).map(
-          (q) => html`<fieldset><legend>Question ${q.id}</legend>
-            <label>Question <input name=${`prompt-${q.id}`} .value=${q.prompt} required /></label>
-            <label>New accepted answers (comma separated; empty keeps the ${q.answers_stored} stored) <input name=${`answers-${q.id}`} autocomplete="off" /></label>
-          </fieldset>`,
+          (q) =>
+            html`<fieldset>
+              <legend>Question ${q.id}</legend>
+              <label>Question <input name=${`prompt-${q.id}`} .value=${q.prompt} required /></label>
+              <label
+                >New accepted answers (comma separated; empty keeps the ${q.answers_stored} stored) <input name=${`answers-${q.id}`} autocomplete="off"
+              /></label>
+            </fieldset>`,
         )}
-        <fieldset><legend>Add a question</legend>
+        <fieldset>
+          <legend>Add a question</legend>
           <label>Question <input name="new-prompt" /></label>
-          <label>Kind of answer
-            <select name="new-kind"><option value="text">Text</option><option value="number">Number</option><option value="date">Date</option><option value="choice">Multiple choice</option></select>
+          <label
+            >Kind of answer
+            <select name="new-kind">
+              <option value="text">Text</option>
+              <option value="number">Number</option>
+              <option value="date">Date</option>
+              <option value="choice">Multiple choice</option>
+            </select>
           </label>
           <label>Choices, one per line (multiple choice only) <textarea name="new-choices" rows="3"></textarea></label>
           <label>Accepted answers (comma separated; for multiple choice, the text of the right choices) <input name="new-answers" autocomplete="off" /></label>

@@ -1,7 +1,7 @@
 import { ContextProvider } from '@lit/context';
 import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { MethodResult, MethodView, SessionView } from '../../api/contract.js';
+import type { Branding, MethodResult, MethodView, SessionView } from '../../api/contract.js';
 import { SessionClient } from '../../api/session-client.js';
 import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
 import { emit, VerifyError } from '../../events/events.js';
@@ -75,6 +75,8 @@ export class VerifyFlow extends LitElement {
     stay: { type: Boolean },
     autoStart: { type: Boolean, attribute: 'auto-start' },
     applyBranding: { type: Boolean, attribute: 'apply-branding' },
+    branding: { attribute: false },
+    preview: { type: Boolean },
     closable: { type: Boolean },
     phase: { type: String, reflect: true },
     session: { state: true },
@@ -101,6 +103,16 @@ export class VerifyFlow extends LitElement {
   declare autoStart: boolean;
   /** Apply the account's branding colours from the session (the hosted page does). */
   declare applyBranding: boolean;
+  /**
+   * Branding to show before the session loads (the hosted page passes the account's, so its intro
+   * is branded too); the session's branding replaces it once loaded. Applied with `apply-branding`.
+   */
+  declare branding: Branding | null;
+  /**
+   * A preview of the page (the dashboard's branding preview): Start sends nothing and starts
+   * nothing, and says so.
+   */
+  declare preview: boolean;
   /** Offer a Close button on the result screen (modal / popup embeds). */
   declare closable: boolean;
   /** The current screen (read-only). */
@@ -129,6 +141,8 @@ export class VerifyFlow extends LitElement {
     this.stay = false;
     this.autoStart = false;
     this.applyBranding = false;
+    this.branding = null;
+    this.preview = false;
     this.closable = false;
     this.phase = FLOW_PHASE.intro;
     this.session = null;
@@ -202,6 +216,11 @@ export class VerifyFlow extends LitElement {
 
   /** Starts the session (what the intro's Start button does). */
   async start(): Promise<void> {
+    if (this.preview) {
+      // A preview has no link and no session: nothing is sent anywhere.
+      this.notice = msg('This is a preview: nothing is started or sent.', { id: 'flow.preview' });
+      return;
+    }
     if (this.phase === FLOW_PHASE.starting) return;
     this.phase = FLOW_PHASE.starting;
     this.failure = null;
@@ -410,7 +429,7 @@ export class VerifyFlow extends LitElement {
 
   /** The account's branding as custom properties (when `apply-branding`). */
   private brandingStyle(): Record<string, string> {
-    const b = this.session?.branding;
+    const b = this.session?.branding ?? this.branding;
     if (!this.applyBranding || !b) return {};
     const style: Record<string, string> = {};
     if (b.primary_color) style['--verify-primary'] = b.primary_color;
@@ -439,7 +458,7 @@ export class VerifyFlow extends LitElement {
   }
 
   private renderHeader(): TemplateResult | typeof nothing {
-    const branding = this.session?.branding;
+    const branding = this.session?.branding ?? this.branding;
     if (!branding) return nothing;
     const logo = branding.logo_url && this.applyBranding ? html`<img class="logo" src=${branding.logo_url} alt=${branding.account_name} />` : nothing;
     return html`<header part="header">${logo}<span class="account">${logo === nothing ? branding.account_name : ''}</span></header>`;
@@ -453,6 +472,7 @@ export class VerifyFlow extends LitElement {
           <p>${msg('It takes a few minutes. Have your ID document ready, and allow camera access when asked.', { id: 'flow.intro.body' })}</p>
           <p class="muted">${msg('Your information is sent securely and used only to verify you.', { id: 'flow.intro.privacy' })}</p>
           <div class="actions"><button type="button" @click=${() => void this.start()}>${msg('Start', { id: 'flow.start' })}</button></div>
+          ${this.preview ? html`<p class="muted" role="status">${this.notice}</p>` : nothing}
         </section>`;
       case FLOW_PHASE.starting:
       case FLOW_PHASE.completing:

@@ -86,21 +86,6 @@ describe('<admin-app>', () => {
     await expect(view).to.be.accessible();
   });
 
-  it('settings: the branding preview follows the colour being edited, and the page is accessible', async () => {
-    const { api, calls } = fakeApi({ 'GET /admin/api/settings': SETTINGS, 'GET /admin/api/templates': TEMPLATES, 'PATCH /admin/api/settings': SETTINGS });
-    const el = await fixture(html`<admin-settings .api=${api}></admin-settings>`);
-    await until(() => el.shadowRoot!.querySelector('.preview') !== null, 'settings');
-    const colour = el.shadowRoot!.querySelector<HTMLInputElement>('input[name=primary_color]')!;
-    colour.value = '#aa0000';
-    colour.dispatchEvent(new Event('input'));
-    await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
-    expect(getComputedStyle(el.shadowRoot!.querySelector('.preview-button')!).backgroundColor).to.equal('rgb(170, 0, 0)');
-    el.shadowRoot!.querySelector<HTMLFormElement>('form[aria-labelledby=branding] button[type=submit]')!.click();
-    await until(() => calls.some((c) => c.method === 'PATCH'));
-    expect((calls.find((c) => c.method === 'PATCH')!.body as { branding: { primary_color: string } }).branding.primary_color).to.equal('#aa0000');
-    await expect(el).to.be.accessible();
-  });
-
   it('settings: adds a multiple-choice knowledge question, naming the right choice by its text', async () => {
     const { api, calls } = fakeApi({ 'GET /admin/api/settings': SETTINGS, 'GET /admin/api/templates': TEMPLATES, 'PUT /admin/api/knowledge': SETTINGS });
     const el = await fixture(html`<admin-settings .api=${api}></admin-settings>`);

@@ -17,9 +17,10 @@ export interface PageOptions {
 
 /**
  * Headers of the dashboard and signup pages: a strict CSP with a per-response nonce, never framed,
- * no referrer, no caching. Lit's constructable stylesheets need no `unsafe-inline`.
+ * no referrer, no caching. Lit's constructable stylesheets need no `unsafe-inline`. `frames`: the
+ * page may frame our own origin (the dashboard frames its branding preview), nothing else.
  */
-export function pageSecurityHeaders(reply: FastifyReply, nonce: string): void {
+export function pageSecurityHeaders(reply: FastifyReply, nonce: string, options: { frames?: boolean } = {}): void {
   void reply.headers({
     'content-security-policy': [
       "default-src 'none'",
@@ -27,6 +28,7 @@ export function pageSecurityHeaders(reply: FastifyReply, nonce: string): void {
       `style-src 'self' 'nonce-${nonce}'`,
       "img-src 'self' data: blob:",
       "connect-src 'self'",
+      `frame-src ${options.frames ? "'self'" : "'none'"}`,
       "font-src 'self'",
       "base-uri 'none'",
       "form-action 'self'",
@@ -65,7 +67,7 @@ export function pageRoutes(options: PageOptions = {}): FastifyPluginAsyncZod {
   return async (app) => {
     const serve = async (reply: FastifyReply, name: 'admin' | 'signup', title: string) => {
       const nonce = newNonce();
-      pageSecurityHeaders(reply, nonce);
+      pageSecurityHeaders(reply, nonce, { frames: name === 'admin' });
       const html = await pageHtml(dist, name);
       return reply.type('text/html; charset=utf-8').send(html ? withNonce(html, nonce) : FALLBACK(title, nonce));
     };

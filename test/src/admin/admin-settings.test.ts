@@ -1,0 +1,103 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../../src/admin/components/admin-settings.js';
+import { PREVIEW_DELAY_MS, PREVIEW_PATH, type AdminSettings, type SettingsView } from '../../../src/admin/components/admin-settings.js';
+import { $, fakeApi, TEMPLATES, until, type Call } from './fake-api.js';
+
+const SAVED: SettingsView = {
+  account_name: 'Acme',
+  default_completion_url: null,
+  custom_domain: null,
+  allowed_origins: [],
+  link_lifetime_hours: 72,
+  handoff_enabled: true,
+  default_locale: null,
+  allowed_countries: null,
+  branding: { logo_url: 'http://verity.test/branding/logo/0123456789abcdef01234567.png', primary_color: '#112233', background_color: null, text_color: null },
+  knowledge: null,
+  signup: { enabled: false, template: null, ask_name: true, ask_phone: false },
+  retention: { images_days: null, unconfirmed_signup_days: 7 },
+};
+
+async function settings() {
+  let saved = structuredClone(SAVED);
+  const fake = fakeApi({
+    'GET /admin/api/settings': () => ({ body: { data: saved } }),
+    'GET /admin/api/templates': TEMPLATES,
+    'PATCH /admin/api/settings': (c: Call) => {
+      const body = c.body as { account_name?: string; branding?: Partial<SettingsView['branding']> };
+      saved = { ...saved, ...(body.account_name ? { account_name: body.account_name } : {}), branding: { ...saved.branding, ...body.branding } };
+      return { body: { data: saved } };
+    },
+  });
+  const el = await fixture<AdminSettings>(html`<admin-settings .api=${fake.api}></admin-settings>`);
+  await until(() => $(el, 'iframe.preview') !== null, 'preview frame');
+  return { el, ...fake };
+}
+
+const frame = (el: Element) => $<HTMLIFrameElement>(el, 'iframe.preview')!;
+/** The draft the preview frame shows, from its URL. */
+function shown(el: Element): Record<string, string> {
+  const url = new URL(frame(el).getAttribute('src')!, location.origin);
+  expect(url.origin).to.equal(location.origin);
+  expect(url.pathname).to.equal(PREVIEW_PATH);
+  return Object.fromEntries(url.searchParams);
+}
+
+function type(input: HTMLInputElement, value: string): void {
+  input.value = value;
+  input.dispatchEvent(new Event('input'));
+}
+
+describe('<admin-settings> branding preview', () => {
+  it('frames the real hosted page with the saved branding, sandboxed, and is accessible', async () => {
+    const { el } = await settings();
+    expect(shown(el)).to.deep.equal({ account_name: 'Acme', primary_color: '#112233', background_color: '', text_color: '', logo: 'saved' });
+    const f = frame(el);
+    expect(f.title).to.equal('Preview of the hosted page');
+    // Scripts run (the hosted app), but no forms, popups, navigation of the dashboard, or same-origin access.
+    expect([...f.sandbox]).to.deep.equal(['allow-scripts']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('follows the unsaved colours, name and logo once the edits pause, without saving anything', async () => {
+    const { el, calls } = await settings();
+    const colour = $<HTMLInputElement>(el, 'input[name=primary_color]')!;
+    // A colour picker sends a burst of input events: the preview loads once, with the last.
+    for (const c of ['#aa0000', '#bb0000', '#cc0000']) type(colour, c);
+    type($<HTMLInputElement>(el, 'input[name=background_color]')!, '#fafafa');
+    type($<HTMLInputElement>(el, 'input[name=account_name]')!, 'Acme Bank');
+    expect(shown(el).primary_color).to.equal('#112233');
+    await until(() => shown(el).primary_color === '#cc0000', 'preview follows', PREVIEW_DELAY_MS + 2000);
+    expect(shown(el)).to.deep.equal({ account_name: 'Acme Bank', primary_color: '#cc0000', background_color: '#fafafa', text_color: '', logo: 'saved' });
+    [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent === 'Remove logo')!.click();
+    await until(() => shown(el).logo === 'none', 'logo removed in the preview', PREVIEW_DELAY_MS + 2000);
+    expect(calls.filter((c) => c.method !== 'GET')).to.deep.equal([]);
+  });
+
+  it('saves the draft branding (a removed logo too), and the preview shows what was saved at once', async () => {
+    const { el, calls } = await settings();
+    type($<HTMLInputElement>(el, 'input[name=text_color]')!, '#222222');
+    [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent === 'Remove logo')!.click();
+    await el.updateComplete;
+    $<HTMLButtonElement>(el, 'form[aria-labelledby=branding] button[type=submit]')!.click();
+    await until(() => calls.some((c) => c.method === 'PATCH'), 'saved');
+    expect(calls.find((c) => c.method === 'PATCH')!.body).to.deep.equal({
+      branding: { primary_color: '#112233', background_color: null, text_color: '#222222', logo_url: null },
+    });
+    await until(() => shown(el).text_color === '#222222', 'saved branding shown');
+    expect(shown(el).logo).to.equal('none');
+    expect($(el, '[role=status]')!.textContent).to.equal('Branding saved.');
+  });
+
+  it('keeps the unsaved branding when the general settings are saved', async () => {
+    const { el, calls } = await settings();
+    type($<HTMLInputElement>(el, 'input[name=primary_color]')!, '#00aa00');
+    type($<HTMLInputElement>(el, 'input[name=account_name]')!, 'Acme Bank');
+    $<HTMLButtonElement>(el, 'form[aria-labelledby=general] button[type=submit]')!.click();
+    await until(() => calls.some((c) => c.method === 'PATCH'), 'saved');
+    expect((calls.find((c) => c.method === 'PATCH')!.body as { account_name: string }).account_name).to.equal('Acme Bank');
+    await until(() => shown(el).account_name === 'Acme Bank', 'name shown');
+    expect(shown(el).primary_color).to.equal('#00aa00');
+    expect($<HTMLInputElement>(el, 'input[name=primary_color]')!.value).to.equal('#00aa00');
+  });
+});

@@ -1,0 +1,59 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../../../src/components/verify-flow/verify-flow.js';
+import type { VerifyFlow } from '../../../../src/components/verify-flow/verify-flow.js';
+import type { Branding } from '../../../../src/api/contract.js';
+
+const BRANDING: Branding = {
+  account_name: 'Acme Bank',
+  logo_url: null,
+  primary_color: '#aa0000',
+  background_color: '#fafafa',
+  text_color: '#222222',
+};
+
+const part = (flow: VerifyFlow, name: string) => flow.shadowRoot!.querySelector<HTMLElement>(`[part=${name}]`)!;
+
+describe('<verify-flow> branding before the session, and the preview', () => {
+  let fetches: string[];
+  let realFetch: typeof fetch;
+  beforeEach(() => {
+    fetches = [];
+    realFetch = window.fetch;
+    window.fetch = (input, init) => {
+      fetches.push(String(input));
+      return realFetch(input, init);
+    };
+  });
+  afterEach(() => {
+    window.fetch = realFetch;
+  });
+
+  it('shows the branding it is given on the intro, with its colours, before any session', async () => {
+    const flow = await fixture<VerifyFlow>(html`<verify-flow apply-branding .branding=${BRANDING}></verify-flow>`);
+    expect(part(flow, 'header').textContent!.trim()).to.equal('Acme Bank');
+    const base = getComputedStyle(part(flow, 'base'));
+    expect(base.getPropertyValue('--verify-primary').trim()).to.equal('#aa0000');
+    expect(base.backgroundColor).to.equal('rgb(250, 250, 250)');
+    expect(getComputedStyle(flow.shadowRoot!.querySelector('.intro button')!).backgroundColor).to.equal('rgb(170, 0, 0)');
+    await expect(flow).to.be.accessible();
+  });
+
+  it('without apply-branding, keeps its own colours', async () => {
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .branding=${BRANDING}></verify-flow>`);
+    expect(getComputedStyle(part(flow, 'base')).getPropertyValue('--verify-primary').trim()).to.equal('');
+  });
+
+  it('in a preview, Start sends nothing and says it is a preview', async () => {
+    const flow = await fixture<VerifyFlow>(html`<verify-flow apply-branding preview .branding=${BRANDING}></verify-flow>`);
+    const started: Event[] = [];
+    flow.addEventListener('verify-start', (e) => started.push(e));
+    flow.shadowRoot!.querySelector<HTMLButtonElement>('.intro button')!.click();
+    await flow.updateComplete;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(flow.phase).to.equal('intro');
+    expect(fetches).to.deep.equal([]);
+    expect(started).to.deep.equal([]);
+    expect(flow.shadowRoot!.querySelector('.intro [role=status]')!.textContent).to.equal('This is a preview: nothing is started or sent.');
+    await expect(flow).to.be.accessible();
+  });
+});
