@@ -20,5 +20,16 @@ function filesStartingTestServers(): string[] {
     .sort();
 }
 
-// Replaces the base `include` (mergeConfig would append to it).
-export default defineConfig({ ...base, test: { ...base.test, include: filesStartingTestServers() } });
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    // Replaces the base `include` (mergeConfig would append to it).
+    include: filesStartingTestServers(),
+    // One fork per core runs file after file without a fresh module graph for each: every file
+    // starts test servers of its own (own database, own Redis prefix), and loading the server's
+    // modules anew for each of 40 files cost more than the tests themselves (import 339 s of
+    // 607 s, against 27 s of 290 s without, one run each on the loaded 2-core machine).
+    isolate: false,
+  },
+});
