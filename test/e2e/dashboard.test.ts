@@ -20,6 +20,7 @@ import { hashPassword } from '../../server/auth/passwords.js';
 import { loadConfig } from '../../server/config.js';
 import { listOutbox } from '../../server/notify/outbox.js';
 import { createUser } from '../../server/services/users.js';
+import { readSettings } from '../../server/store/settings-repo.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const ADMIN = { email: 'ops@example.com', password: 'a very long admin passphrase' };
@@ -248,6 +249,44 @@ describe('dashboard end to end', () => {
     await page.getByRole('link', { name: 'Sid' }).click();
     await expect.poll(async () => page.locator('dd.user-status').textContent(), { timeout: 10_000 }).toBe('Verified');
     await visitor.close();
+    await context.close();
+  }, 240_000);
+
+  it('branding preview: the real hosted page follows unsaved edits, and starts nothing', async () => {
+    const context = await browser.newContext({ locale: 'en-GB' });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(e.message));
+    const sessionCalls: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/session')) sessionCalls.push(r.url());
+    });
+    await signIn(page);
+    await nav(page, 'Settings');
+    const saved = await readSettings(verity.ctx.db);
+    await page.getByLabel('Account name').fill('Preview Bank');
+    // A colour picker's value, as the browser's picker sets it.
+    await page.getByLabel('Primary colour').evaluate((el: HTMLInputElement) => {
+      el.value = '#aa0044';
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    const frame = page.frameLocator('iframe[title="Preview of the hosted page"]');
+    const flow = frame.locator('verify-flow');
+    // The hosted app's own element (not a mock), with the draft name and colour.
+    await expect.poll(async () => flow.evaluate((el) => el.shadowRoot?.querySelector('header')?.textContent?.trim()).catch(() => null), { timeout: 15_000 }).toBe('Preview Bank');
+    await expect
+      .poll(async () => flow.evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.intro button')!).backgroundColor).catch(() => null), { timeout: 15_000 })
+      .toBe('rgb(170, 0, 68)');
+    await frame.getByRole('button', { name: 'Start' }).click();
+    await frame.getByText('This is a preview: nothing is started or sent.').waitFor();
+    await page.waitForTimeout(300);
+    expect(sessionCalls).toEqual([]);
+    expect(problems).toEqual([]);
+    // Nothing was saved.
+    expect((await readSettings(verity.ctx.db)).account_name).toBe(saved.account_name);
     await context.close();
   }, 240_000);
 

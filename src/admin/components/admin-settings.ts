@@ -44,6 +44,9 @@ export const PREVIEW_PATH = '/admin/preview/hosted';
 /** The preview reloads this long after the last edit (a colour picker sends many input events). */
 export const PREVIEW_DELAY_MS = 300;
 
+/** What a colour picker shows while the colour is not set: the hosted page's own default for it. */
+const UNSET_COLOURS = { primary_color: '#1f4fd6', background_color: '#ffffff', text_color: '#14171f' } as const;
+
 /** The preview page's URL for a draft: every draft value is in the query, none is saved. */
 export function previewUrl(accountName: string, b: Branding): string {
   const q = new URLSearchParams({
@@ -261,7 +264,7 @@ export class AdminSettings extends AdminView {
       <input
         type="color"
         name=${key}
-        .value=${this.preview?.[key] ?? '#1d4ed8'}
+        .value=${this.preview?.[key] ?? UNSET_COLOURS[key]}
         @input=${(e: Event) => {
           this.preview = { ...this.preview!, [key]: (e.target as HTMLInputElement).value };
           this.#draftChanged();
