@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { migrateToLatest, openDatabase } from '../../server/store/database.js';
 
 /**
  * Scratch PostgreSQL databases for tests: `CREATE DATABASE verity_<label>_<run id>_<random>` on
@@ -123,7 +124,6 @@ async function makeTemplate(adminUrl: string): Promise<string> {
       await c.query(`create database "${name}"`);
       // Migrated through the server's own code; closed again before anything is copied from it
       // (PostgreSQL copies only a template nobody is connected to).
-      const { openDatabase, migrateToLatest } = await import('../../server/store/database.js');
       const db = await openDatabase({ dataDir: '/nonexistent', databaseUrl: databaseUrl(adminUrl, name) });
       try {
         await migrateToLatest(db);
