@@ -7,6 +7,8 @@ import { isTestIdentity } from './test-identity.js';
 import { DAY_MS } from './schedule.js';
 
 export const DELIVER_QUEUE = 'webhooks.deliver';
+/** Bus channel on which a commit of events wakes the relays of every process (scale-out). */
+export const OUTBOX_CHANNEL = 'webhooks.outbox';
 
 /**
  * A delivery job: attempts for one or more deliveries. The relay enqueues one job per batch of
@@ -139,14 +141,16 @@ export async function enqueueAttempts(ctx: AppContext, trx: Executor, job: Deliv
 /**
  * The outbox relay: turns undispatched events into one delivery per subscribed endpoint, and marks
  * them dispatched in the same transaction, so an event is never lost nor fanned out twice. Woken
- * by `ctx.signals` 'outbox' after commits and by a poll (for events written by other processes
- * and for anything left when a process died).
+ * by `ctx.signals` 'outbox' after commits in this process, by the bus channel OUTBOX_CHANNEL after
+ * commits in other processes (scale-out: API processes write, worker processes relay), and by a
+ * poll (a notice lost with a Redis hiccup, anything left when a process died).
  */
 export class OutboxRelay {
   #running = false;
   #busy: Promise<void> | undefined;
   #again = false;
   #timer: NodeJS.Timeout | undefined;
+  #unsubscribe: (() => void) | undefined;
   readonly #onSignal = () => this.wake();
 
   constructor(
@@ -158,6 +162,7 @@ export class OutboxRelay {
     if (this.#running) return;
     this.#running = true;
     this.ctx.signals.on('outbox', this.#onSignal);
+    this.#unsubscribe = this.ctx.bus.subscribe(OUTBOX_CHANNEL, this.#onSignal);
     const poll = () => {
       this.#timer = setTimeout(() => {
         this.options.onTick?.();
@@ -173,6 +178,8 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.#running = false;
     this.ctx.signals.off('outbox', this.#onSignal);
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
     if (this.#timer) clearTimeout(this.#timer);
     await this.#busy;
   }

@@ -1,7 +1,8 @@
+import { LocalInvalidationBus } from '../cache/invalidation-bus.js';
 import type { AppContext } from '../context.js';
 import { listEndpoints, signingSecrets } from './endpoints.js';
 import { registerUserDeletionHook, runRetention } from './log.js';
-import { DELIVER_QUEUE, OutboxRelay, type DeliverJob } from './relay.js';
+import { DELIVER_QUEUE, OUTBOX_CHANNEL, OutboxRelay, type DeliverJob } from './relay.js';
 import { SigningSecretError } from './secret-storage.js';
 import { WebhookSender } from './sender.js';
 import { SWEEP_EVERY_MS, SWEEP_QUEUE, sweepStuckDeliveries } from './sweeper.js';
@@ -28,6 +29,20 @@ export class WebhookService {
   #nextRetentionAt = 0;
   #nextSweepAt = 0;
   #started = false;
+  #forwardScheduled = false;
+  /**
+   * Scale-out: this process's commits of events (the local 'outbox' signal) told to the relays of
+   * the other processes over the bus, at most once per turn of the event loop, so a worker process
+   * relays an event written by an API process at once rather than at its next poll (a second).
+   */
+  readonly #forwardOutbox = () => {
+    if (this.#forwardScheduled) return;
+    this.#forwardScheduled = true;
+    setImmediate(() => {
+      this.#forwardScheduled = false;
+      this.ctx.bus.publish(OUTBOX_CHANNEL, '');
+    });
+  };
 
   constructor(
     private readonly ctx: AppContext,
@@ -42,6 +57,8 @@ export class WebhookService {
     });
     registerUserDeletionHook();
     services.set(ctx, this);
+    // Embedded, the relay hears the signal itself; only a bus between processes needs the forward.
+    if (!(ctx.bus instanceof LocalInvalidationBus)) ctx.signals.on('outbox', this.#forwardOutbox);
   }
 
   /** Registers the queue consumers; call before the queue starts. */
@@ -104,6 +121,7 @@ export class WebhookService {
 
   /** Drops idle keep-alive connections; after the queue has stopped. */
   close(): void {
+    this.ctx.signals.off('outbox', this.#forwardOutbox);
     this.sender.close();
   }
 
