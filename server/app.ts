@@ -41,6 +41,7 @@ import type { Queue } from './queue/queue.js';
 import { migrateToLatest, withStartupLock, type Db } from './store/database.js';
 import { seedDefaults } from './store/seed.js';
 import { connectReadCaches } from './store/read-cache.js';
+import { connectApiKeyCaches } from './store/api-key-cache.js';
 import { connectProgress } from './session/progress.js';
 
 export interface BuildOptions {
@@ -107,7 +108,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     bus: adapters.bus,
   };
   // Settings/template caches and live session progress hear of other processes' changes at once.
-  const disconnectBus = [connectReadCaches(adapters.bus), connectProgress(adapters.bus)];
+  const disconnectBus = [connectReadCaches(adapters.bus), connectProgress(adapters.bus), connectApiKeyCaches(adapters.bus)];
 
   registerErrorHandler(app);
   registerHealthRoutes(app, adapters.checks);

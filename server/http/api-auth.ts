@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { errors } from '../errors.js';
 import type { ApiKeyRow } from '../store/schema.js';
-import { findActiveKey, touchApiKey } from '../store/api-keys-repo.js';
+import { ApiKeyCache } from '../store/api-key-cache.js';
+import { findActiveKeyByHash, hashApiKey, touchApiKey } from '../store/api-keys-repo.js';
+import { isPostgres } from '../store/migrations/helpers.js';
 import type { ApiRateLimiter } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -26,6 +28,11 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export function registerApiAuth(app: FastifyInstance, ctx: AppContext, limiter: ApiRateLimiter): void {
   // last_used_at is written at most once a minute per key, so reads do not turn into writes.
   const lastTouched = new Map<number, number>();
+  // Active keys are cached; PostgreSQL without Redis has no way to hear of another process's
+  // revocation, so there every request reads its key.
+  const keys = new ApiKeyCache(ctx.db, (keyHash) => findActiveKeyByHash(ctx.db, keyHash), {
+    enabled: !isPostgres(ctx.db) || ctx.config.redisUrl !== undefined,
+  });
 
   app.addHook('onRequest', async (req: FastifyRequest, reply) => {
     if (!isCustomerApi(req.url)) return;
@@ -33,7 +40,7 @@ export function registerApiAuth(app: FastifyInstance, ctx: AppContext, limiter: 
     const header = req.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) throw errors.unauthenticated();
-    const key = await findActiveKey(ctx.db, match[1]!);
+    const key = await keys.find(hashApiKey(match[1]!));
     if (!key) throw errors.unauthenticated();
     req.apiKey = key;
 

@@ -1,8 +1,8 @@
 import { formatSqlTimestamp } from '../clock.js';
 import { friendlyStatus, methodById, type UserStatus, type VerificationStatusValue } from '../domain/catalogue.js';
 import type { Executor } from '../store/database.js';
-import type { UserRow, UserVerificationRow } from '../store/schema.js';
-import { verificationsForUsers } from '../store/users-repo.js';
+import type { UserRow } from '../store/schema.js';
+import { findUserForView, verificationsForUsers, type UserViewRow, type VerificationViewRow } from '../store/users-repo.js';
 
 /** A user as the API shows it (spec 2.1). */
 export interface UserView {
@@ -28,11 +28,19 @@ export interface UserView {
   updated_at: string;
 }
 
-function sqlTime(iso: string | null): string | null {
-  return iso === null ? null : formatSqlTimestamp(new Date(iso));
+/** What `toISOString()` writes: the storage format of every timestamp (server/store/schema.ts). */
+const STORED_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z$/;
+
+/** `YYYY-MM-DD HH:MM:SS`; stored timestamps are cut to it, anything else goes through Date. */
+function sqlTimestamp(iso: string): string {
+  return STORED_ISO.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : formatSqlTimestamp(new Date(iso));
 }
 
-export function toUserView(user: UserRow, verifications: readonly UserVerificationRow[], baseUrl: string): UserView {
+function sqlTime(iso: string | null): string | null {
+  return iso === null ? null : sqlTimestamp(iso);
+}
+
+export function toUserView(user: UserViewRow, verifications: readonly VerificationViewRow[], baseUrl: string): UserView {
   return {
     id: user.id,
     first_name: user.first_name ?? '',
@@ -58,8 +66,8 @@ export function toUserView(user: UserRow, verifications: readonly UserVerificati
     two_factor_phone: user.two_factor_phone,
     two_factor_options: user.two_factor_options ? (JSON.parse(user.two_factor_options) as Record<string, unknown>) : null,
     email_verified_at: sqlTime(user.email_verified_at),
-    created_at: formatSqlTimestamp(new Date(user.created_at)),
-    updated_at: formatSqlTimestamp(new Date(user.updated_at)),
+    created_at: sqlTimestamp(user.created_at),
+    updated_at: sqlTimestamp(user.updated_at),
   };
 }
 
@@ -72,4 +80,10 @@ export async function userViews(ex: Executor, users: readonly UserRow[], baseUrl
 export async function userView(ex: Executor, user: UserRow, baseUrl: string): Promise<UserView> {
   const [view] = await userViews(ex, [user], baseUrl);
   return view!;
+}
+
+/** The view of the user with this id, read in one statement; undefined when there is none. */
+export async function readUserView(ex: Executor, id: number, baseUrl: string): Promise<UserView | undefined> {
+  const found = await findUserForView(ex, id);
+  return found && toUserView(found.user, found.verifications, baseUrl);
 }

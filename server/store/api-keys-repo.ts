@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { apiKeysChanged } from './api-key-cache.js';
 import type { Executor } from './database.js';
 import type { ApiKeyRow } from './schema.js';
 
@@ -48,12 +49,12 @@ export async function createApiKey(
  * does not depend on how much of a guessed key matches.
  */
 export function findActiveKey(ex: Executor, key: string): Promise<ApiKeyRow | undefined> {
-  return ex
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('key_hash', '=', hashApiKey(key))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  return findActiveKeyByHash(ex, hashApiKey(key));
+}
+
+/** `findActiveKey` for a key already hashed (the API-key cache is keyed by hash). */
+export function findActiveKeyByHash(ex: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return ex.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
 }
 
 export function listApiKeys(ex: Executor): Promise<ApiKeyRow[]> {
@@ -67,7 +68,10 @@ export async function revokeApiKey(ex: Executor, id: number, now: Date): Promise
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  const revoked = Number(r.numUpdatedRows) > 0;
+  // Every process's cached keys go (server/store/api-key-cache.ts), this one's at once.
+  if (revoked) apiKeysChanged();
+  return revoked;
 }
 
 export async function touchApiKey(ex: Executor, id: number, now: Date): Promise<void> {

@@ -10,6 +10,18 @@ export type Db = Kysely<Database>;
 /** A connection or an open transaction: repositories accept either so callers compose them atomically. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/**
+ * The better-sqlite3 connection under each SQLite database, keyed by the database's dialect
+ * adapter, which its transactions share (so a transaction finds the connection too). Read by
+ * `hot-statements.ts`, which runs the hottest API statements on it directly.
+ */
+const sqliteConnections = new WeakMap<object, SQLite.Database>();
+
+/** The SQLite connection under `ex` (a database or one of its transactions); undefined on PostgreSQL. */
+export function sqliteConnectionOf(ex: Executor): SQLite.Database | undefined {
+  return sqliteConnections.get(ex.getExecutor().adapter);
+}
+
 export interface DatabaseOptions {
   dataDir: string;
   databaseUrl?: string | undefined;
@@ -30,7 +42,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  sqliteConnections.set(db.getExecutor().adapter, sqlite);
+  return db;
 }
 
 /**

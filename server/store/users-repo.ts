@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './migrations/helpers.js';
 import type { Executor } from './database.js';
+import { HotStatement } from './hot-statements.js';
 import type { NewUser, UserRow, UserUpdate, UserVerificationRow, UserWorkflowRow } from './schema.js';
 
 export const SORTABLE_USER_FIELDS = ['id', 'first_name', 'last_name', 'email', 'created_at', 'updated_at'] as const;
@@ -16,12 +17,64 @@ export interface UserListQuery {
   perPage: number;
 }
 
-export function insertUser(ex: Executor, user: NewUser): Promise<UserRow> {
-  return ex.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+/** Every column a new user row has (all but `id`); the type makes sure none is missing. */
+const INSERTED_COLUMNS: Record<Exclude<keyof UserRow, 'id'>, true> = {
+  uuid: true, first_name: true, last_name: true, username: true, email: true, phone: true, avatar: true, address: true,
+  country_id: true, role_id: true, status: true, birthday: true, last_login: true, two_factor_country_code: true,
+  two_factor_phone: true, two_factor_options: true, email_verified_at: true, notice: true, reference_id: true,
+  template_id: true, custom_verify_data: true, order_id: true, completion_url: true, redirect_url: true, dea_number: true,
+  link_key: true, ip: true, ip_country: true, last_activity: true, created_at: true, updated_at: true,
+};
+const insertedColumns = Object.keys(INSERTED_COLUMNS) as (keyof NewUser)[];
+
+// The statements of the hot API paths (issue 2); see hot-statements.ts.
+const insertUserStatement = new HotStatement<UserRow>(
+  `insert into users (${insertedColumns.join(', ')}) values (${insertedColumns.map(() => '?').join(', ')}) returning *`,
+);
+const userByIdStatement = new HotStatement<UserRow>('select * from users where id = ?');
+const usernameStatement = new HotStatement<{ id: number }>('select id from users where username = ? limit 1');
+const usernameExceptStatement = new HotStatement<{ id: number }>('select id from users where username = ? and id <> ? limit 1');
+const verificationsOfUserStatement = new HotStatement<UserVerificationRow>('select * from user_verifications where user_id = ? order by position');
+
+export async function insertUser(ex: Executor, user: NewUser): Promise<UserRow> {
+  // Columns a caller leaves out are nullable ones without a default: null is what they would get.
+  const row = await insertUserStatement.first(ex, insertedColumns.map((c) => user[c] ?? null));
+  return row!;
 }
 
 export function findUserById(ex: Executor, id: number): Promise<UserRow | undefined> {
-  return ex.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return userByIdStatement.first(ex, [id]);
+}
+
+/** The columns of a user that the API's user object (spec 2.1) is made from. */
+export const USER_VIEW_COLUMNS = [
+  'id', 'uuid', 'first_name', 'last_name', 'username', 'email', 'phone', 'avatar', 'address', 'country_id', 'role_id',
+  'status', 'birthday', 'last_login', 'two_factor_country_code', 'two_factor_phone', 'two_factor_options',
+  'email_verified_at', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof UserRow)[];
+export type UserViewRow = Pick<UserRow, (typeof USER_VIEW_COLUMNS)[number]>;
+export type VerificationViewRow = Pick<UserVerificationRow, 'user_id' | 'method_id' | 'status' | 'position'>;
+
+/**
+ * A user and their verifications in one statement (one row per verification, or one row with
+ * nulls when there are none): `GET /api/users/{id}` is the hottest read of the API (issue 2).
+ */
+const userForViewStatement = new HotStatement<UserViewRow & { v_method_id: number | null; v_status: number | null; v_position: number | null }>(
+  `select ${USER_VIEW_COLUMNS.map((c) => `u.${c}`).join(', ')}, v.method_id as v_method_id, v.status as v_status, v.position as v_position
+   from users u left join user_verifications v on v.user_id = u.id where u.id = ?`,
+);
+
+export async function findUserForView(ex: Executor, id: number): Promise<{ user: UserViewRow; verifications: VerificationViewRow[] } | undefined> {
+  const rows = await userForViewStatement.all(ex, [id]);
+  const first = rows[0];
+  if (!first) return undefined;
+  const verifications: VerificationViewRow[] = [];
+  for (const r of rows) {
+    if (r.v_method_id !== null) verifications.push({ user_id: first.id, method_id: r.v_method_id, status: r.v_status!, position: r.v_position! });
+  }
+  // Sorted here rather than by SQLite, which would need a temporary B-tree for a handful of rows.
+  verifications.sort((a, b) => a.position - b.position);
+  return { user: first, verifications };
 }
 
 export function findUserByReference(ex: Executor, referenceId: string): Promise<UserRow | undefined> {
@@ -33,9 +86,9 @@ export function findUserByLinkKey(ex: Executor, linkKey: string): Promise<UserRo
 }
 
 export async function usernameTaken(ex: Executor, username: string, exceptId?: number): Promise<boolean> {
-  let q = ex.selectFrom('users').select('id').where('username', '=', username);
-  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-  return (await q.executeTakeFirst()) !== undefined;
+  const found =
+    exceptId === undefined ? await usernameStatement.first(ex, [username]) : await usernameExceptStatement.first(ex, [username, exceptId]);
+  return found !== undefined;
 }
 
 export async function updateUserRow(ex: Executor, id: number, patch: UserUpdate): Promise<void> {
@@ -94,6 +147,7 @@ export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows:
 
 export function verificationsForUsers(ex: Executor, userIds: readonly number[]): Promise<UserVerificationRow[]> {
   if (userIds.length === 0) return Promise.resolve([]);
+  if (userIds.length === 1) return verificationsOfUserStatement.all(ex, userIds);
   return ex
     .selectFrom('user_verifications')
     .selectAll()

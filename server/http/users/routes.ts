@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../errors.js';
 import { findUserById, findUserByReference, listUsers, type UserSortField } from '../../store/users-repo.js';
-import { userView, userViews } from '../../services/user-view.js';
+import { readUserView, userView, userViews } from '../../services/user-view.js';
 import { createUser, deleteUser, linkBase, magicLinkFor, updateUser } from '../../services/users.js';
 import { bearerSecurity, commonErrors, errorBody, userSchema } from '../schemas.js';
 import {
@@ -118,9 +118,9 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        const user = await findUserById(ctx.db, parseUserId(req.params.id));
-        if (!user) throw errors.userNotFound();
-        return { data: await userView(ctx.db, user, ctx.config.baseUrl) };
+        const view = await readUserView(ctx.db, parseUserId(req.params.id), ctx.config.baseUrl);
+        if (!view) throw errors.userNotFound();
+        return { data: view };
       },
     );
 
