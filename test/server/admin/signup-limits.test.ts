@@ -2,8 +2,8 @@
  * Self-signup and admin sign-in limits come from the app's `LimiterFactory`, so two Verity
  * processes count one client address together. On the embedded default the two servers share one
  * factory (as the processes of a scale-out share Redis); on the scale switch
- * (`VERITY_TEST_DATABASE_URL` + `VERITY_TEST_REDIS_URL`) they share one PostgreSQL and one Redis
- * prefix and the real Redis limiters count.
+ * (`VERITY_TEST_DATABASE_URL` + `VERITY_TEST_REDIS_URL`, the scale pass of `npm test`) they share
+ * one PostgreSQL database and one Redis prefix and the real Redis limiters count.
  */
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,13 +11,11 @@ import { DEFAULT_DASHBOARD_SETTINGS, writeDashboardSetting } from '../../../serv
 import type { LimiterFactory } from '../../../server/http/rate-limit.js';
 import { LOGIN_ATTEMPTS } from '../../../server/http/admin/auth.js';
 import { SIGNUPS_PER_IP_PER_HOUR } from '../../../server/http/signup/routes.js';
-import { acquireDatabase, dropRedisPrefix, releaseDatabase, scratchRedisUrl, type ScratchDatabase } from '../../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { AdminClient } from '../http/admin/admin-client.js';
 
-const scaleDatabase = process.env.VERITY_TEST_DATABASE_URL;
-const scaleRedis = process.env.VERITY_TEST_REDIS_URL;
-const onScale = Boolean(scaleDatabase && scaleRedis);
+/** The scale switch: every test server is on PostgreSQL + Redis (see test/helpers/server.ts). */
+const onScale = Boolean(process.env.VERITY_TEST_DATABASE_URL && process.env.VERITY_TEST_REDIS_URL);
 
 /** One store for every limiter it makes, like Redis for every process: limiters of one prefix share counts. */
 function sharedMemoryFactory(): LimiterFactory {
@@ -35,15 +33,14 @@ function sharedMemoryFactory(): LimiterFactory {
 
 let a: TestServer;
 let b: TestServer;
-let database: ScratchDatabase | undefined;
-let redisUrl: string | undefined;
 beforeEach(async () => {
   if (onScale) {
-    database = await acquireDatabase(scaleDatabase!);
-    redisUrl = scratchRedisUrl(scaleRedis!, 'signuplimits');
-    const env = { VERITY_DATABASE_URL: database.url, VERITY_REDIS_URL: redisUrl };
-    a = await startTestServer({ env });
-    b = await startTestServer({ env });
+    // The second server joins the first one's PostgreSQL database and Redis prefix (the first
+    // server's own scratch stores, dropped when it closes), as a second `verity serve` would.
+    a = await startTestServer();
+    const { VERITY_DATA_DIR: _ownDataDir, ...sharedStores } = a.storeEnv;
+    expect(Object.keys(sharedStores).sort()).toEqual(['VERITY_DATABASE_URL', 'VERITY_REDIS_URL']);
+    b = await startTestServer({ env: sharedStores });
   } else {
     const limiterFactory = sharedMemoryFactory();
     a = await startTestServer({ limiterFactory });
@@ -55,12 +52,9 @@ beforeEach(async () => {
   }
 });
 afterEach(async () => {
-  await a?.close();
+  // The second first: the first one drops the stores they share.
   await b?.close();
-  if (database) await releaseDatabase(database);
-  if (redisUrl) await dropRedisPrefix(redisUrl);
-  database = undefined;
-  redisUrl = undefined;
+  await a?.close();
 });
 
 function signUp(server: TestServer, email: string): Promise<Response> {
