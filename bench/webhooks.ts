@@ -18,6 +18,7 @@ import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { buildVerity } from '../server/app.js';
@@ -172,6 +173,8 @@ async function main(): Promise<void> {
       await profiler.post('Profiler.enable');
       await profiler.post('Profiler.start');
     }
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     const paced: { id: string; at: number }[] = [];
     const cpu2 = process.cpuUsage();
     const start = Date.now();
@@ -182,6 +185,7 @@ async function main(): Promise<void> {
     }
     await receiver.waitFor(paced.map((e) => e.id), 120_000);
     const liveCpuPerEvent = cpuMs(cpu2) / EVENTS;
+    loopDelay.disable();
     if (profiler) {
       // BENCH_CPU_PROFILE=file: a V8 CPU profile of this process during phase 2 (open in DevTools).
       const { profile } = await profiler.post('Profiler.stop');
@@ -215,6 +219,8 @@ async function main(): Promise<void> {
         stages.started!.push(started - relayed);
         stages.arrived!.push(receiver.arrivals.get(e.id)! - started);
       }
+      const ms = (ns: number) => Math.round(ns / 1e6);
+      process.stdout.write(`event loop delay: p50 ${ms(loopDelay.percentile(50))} p99 ${ms(loopDelay.percentile(99))} max ${ms(loopDelay.max)}\n`);
       for (const [name, list] of Object.entries(stages)) {
         list.sort((a, b) => a - b);
         process.stdout.write(`stage ${name}: p50 ${percentile(list, 50)} p90 ${percentile(list, 90)} p99 ${percentile(list, 99)} max ${list.at(-1)}\n`);
