@@ -119,9 +119,11 @@ describe('state shared between processes (PostgreSQL + Redis)', () => {
     await desktop.start(`${childBase}${link.pathname}${link.search}`);
     const events: SessionStreamEvent[] = [];
     const abort = new AbortController();
-    const following = desktop.follow((e) => events.push(e), abort.signal).catch((e: unknown) => {
-      if (!(e instanceof DOMException)) throw e;
-    });
+    const following = desktop
+      .follow((e) => events.push(e), abort.signal)
+      .catch((e: unknown) => {
+        if (!(e instanceof DOMException)) throw e;
+      });
     try {
       await until(events, (e) => e.type === 'session');
       const handoff = await desktop.createHandoff();
