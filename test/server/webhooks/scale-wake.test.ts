@@ -22,7 +22,8 @@ describe.runIf(process.env.VERITY_TEST_DATABASE_URL && process.env.VERITY_TEST_R
   it('wakes the relay of a worker process over the bus, without waiting for its poll', async () => {
     const api = await startTestServer({ workers: false });
     servers.push(api);
-    const worker = await startTestServer({ env: { VERITY_DATABASE_URL: api.config.databaseUrl!, VERITY_REDIS_URL: api.config.redisUrl! } });
+    // The worker process: the API server's database and Redis prefix (its store variables).
+    const worker = await startTestServer({ env: api.storeEnv });
     servers.push(worker);
     receiver = await startReceiver();
     await addEndpoint(api, { url: receiver.url, events: ['verification.completed'] });
