@@ -2,6 +2,7 @@ import { DOCUMENT_METHOD_ID, VerificationStatus } from '../domain/catalogue.js';
 import type { Clock } from '../clock.js';
 import type { Executor } from '../store/database.js';
 import type { TemplateWithParts } from '../store/templates-repo.js';
+import { insertVerifications } from '../store/users-repo.js';
 import { refreshUserStatus } from './verifications.js';
 
 /**
@@ -23,24 +24,7 @@ export async function assignTemplate(
     await trx.deleteFrom('user_verifications').where('user_id', '=', userId).execute();
     await trx.deleteFrom('user_workflows').where('user_id', '=', userId).execute();
   }
-  if (template.methodIds.length) {
-    await trx
-      .insertInto('user_verifications')
-      .values(
-        template.methodIds.map((method_id, position) => ({
-          user_id: userId,
-          method_id,
-          status: VerificationStatus.assigned,
-          attributes: '{}',
-          position,
-          started_at: null,
-          completed_at: null,
-          remarks: null,
-          updated_at: now,
-        })),
-      )
-      .execute();
-  }
+  await insertVerifications(trx, userId, template.methodIds, VerificationStatus.assigned, now);
   if (template.methodIds.includes(DOCUMENT_METHOD_ID)) {
     let workflowIds = template.workflowRawIds;
     if (workflowIds.length === 0) {

@@ -4,10 +4,11 @@ import { Role, resolveUserStatus, type UserStatus } from '../domain/catalogue.js
 import { errors } from '../errors.js';
 import { buildMagicLink } from '../links/magic-link.js';
 import type { Executor } from '../store/database.js';
-import type { UserRow, UserUpdate } from '../store/schema.js';
+import type { NewUser, UserRow, UserUpdate } from '../store/schema.js';
 import { readSettings, type AccountSettings } from '../store/settings-repo.js';
 import { findTemplate } from '../store/templates-repo.js';
-import { deleteUserRow, findUserById, insertUser, usernameTaken } from '../store/users-repo.js';
+import { groupTransaction } from '../store/group-commit.js';
+import { deleteUserRow, findUserById, insertUser, isUsernameConflict, usernameTaken } from '../store/users-repo.js';
 import { assignTemplate } from './templates.js';
 import { setUserStatus } from './verifications.js';
 
@@ -96,6 +97,18 @@ async function defaultUsername(ex: Executor, email: string): Promise<string> {
  */
 export type AuditInTransaction<T> = (trx: Executor, result: T) => Promise<void>;
 
+const usernameTakenError = () => errors.validation({ username: ['The username has already been taken.'] });
+
+/** `insertUser`, answering a username that a concurrent request took first as a validation error (not a 500). */
+async function insertUserOrRefuse(trx: Executor, user: NewUser): Promise<UserRow> {
+  try {
+    return await insertUser(trx, user);
+  } catch (error: unknown) {
+    if (isUsernameConflict(error)) throw usernameTakenError();
+    throw error;
+  }
+}
+
 export async function createUser(
   ctx: AppContext,
   input: CreateUserInput,
@@ -106,12 +119,11 @@ export async function createUser(
   const settings = await readSettings(ctx.db);
   const templateName = input.template_id ?? settings.default_template ?? undefined;
   const template = templateName ? await resolveTemplate(ctx.db, templateName) : undefined;
-  const user = await ctx.db.transaction().execute(async (trx) => {
-    if (input.username !== undefined && (await usernameTaken(trx, input.username))) {
-      throw errors.validation({ username: ['The username has already been taken.'] });
-    }
+  // Creates share commits with the creates of other requests in flight (store/group-commit.ts).
+  const user = await groupTransaction(ctx.db, async (trx) => {
+    if (input.username !== undefined && (await usernameTaken(trx, input.username))) throw usernameTakenError();
     const now = ctx.clock.now().toISOString();
-    const created = await insertUser(trx, {
+    const created = await insertUserOrRefuse(trx, {
       uuid: randomUUID(),
       first_name: input.first_name ?? null,
       last_name: input.last_name ?? null,
@@ -170,15 +182,18 @@ export async function updateUser(
       status = resolveUserStatus(input.status);
       if (!status) throw errors.validation({ status: ['The selected status is invalid.'] });
     }
-    if (input.username !== undefined && (await usernameTaken(trx, input.username, id))) {
-      throw errors.validation({ username: ['The username has already been taken.'] });
-    }
+    if (input.username !== undefined && (await usernameTaken(trx, input.username, id))) throw usernameTakenError();
     const template = input.template_id !== undefined ? await resolveTemplate(trx, input.template_id) : undefined;
     const patch: UserUpdate = { updated_at: ctx.clock.now().toISOString() };
     for (const field of ['email', 'username', 'first_name', 'last_name', 'phone', 'reference_id', 'custom_verify_data', 'order_id'] as const) {
       if (input[field] !== undefined) patch[field] = input[field];
     }
-    await trx.updateTable('users').set(patch).where('id', '=', id).execute();
+    try {
+      await trx.updateTable('users').set(patch).where('id', '=', id).execute();
+    } catch (error: unknown) {
+      if (isUsernameConflict(error)) throw usernameTakenError();
+      throw error;
+    }
     if (template) await assignTemplate(trx, ctx.clock, id, template);
     if (status) {
       const current = (await findUserById(trx, id))!.status as UserStatus;

@@ -36,6 +36,17 @@ const usernameStatement = new HotStatement<{ id: number }>('select id from users
 const usernameExceptStatement = new HotStatement<{ id: number }>('select id from users where username = ? and id <> ? limit 1');
 const verificationsOfUserStatement = new HotStatement<UserVerificationRow>('select * from user_verifications where user_id = ? order by position');
 
+const insertVerificationStatement = new HotStatement<never>(
+  'insert into user_verifications (user_id, method_id, status, attributes, position, started_at, completed_at, remarks, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+);
+
+/** Assigns methods to a user, in this order, all at `status` with empty attributes. */
+export async function insertVerifications(ex: Executor, userId: number, methodIds: readonly number[], status: number, now: string): Promise<void> {
+  for (let position = 0; position < methodIds.length; position++) {
+    await insertVerificationStatement.run(ex, [userId, methodIds[position], status, '{}', position, null, null, null, now]);
+  }
+}
+
 export async function insertUser(ex: Executor, user: NewUser): Promise<UserRow> {
   // Columns a caller leaves out are nullable ones without a default: null is what they would get.
   const row = await insertUserStatement.first(ex, insertedColumns.map((c) => user[c] ?? null));
@@ -89,6 +100,17 @@ export async function usernameTaken(ex: Executor, username: string, exceptId?: n
   const found =
     exceptId === undefined ? await usernameStatement.first(ex, [username]) : await usernameExceptStatement.first(ex, [username, exceptId]);
   return found !== undefined;
+}
+
+/**
+ * True for the unique-index violation of a username taken by a concurrent transaction, between
+ * its `usernameTaken` check and its write (PostgreSQL runs such transactions side by side).
+ */
+export function isUsernameConflict(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint, message } = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (code === '23505') return constraint === 'users_username_key';
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.includes('users.username');
 }
 
 export async function updateUserRow(ex: Executor, id: number, patch: UserUpdate): Promise<void> {
