@@ -174,7 +174,7 @@ class AttemptRecorder {
   record(attempt: Attempt): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#buffer.push({ attempt, resolve, reject });
-      this.#loop ??= this.#run().finally(() => (this.#loop = undefined));
+      if (!this.#loop) this.#loop = this.#run().finally(() => (this.#loop = undefined));
     });
   }
 
