@@ -40,6 +40,7 @@ import { WebhookService } from './webhooks/service.js';
 import type { Queue } from './queue/queue.js';
 import { migrateToLatest, withStartupLock, type Db } from './store/database.js';
 import { seedDefaults } from './store/seed.js';
+import { UserSearchIndexer } from './store/user-search-index.js';
 import { connectReadCaches } from './store/read-cache.js';
 import { connectApiKeyCaches } from './store/api-key-cache.js';
 import { connectProgress } from './session/progress.js';
@@ -96,6 +97,9 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     await migrateToLatest(db, { secret: config.secret });
     await seedDefaults(db, clock);
   });
+  // SQLite: new users enter the search index in batches after their commit (migration 0009).
+  const searchIndexer = UserSearchIndexer.for(db);
+  searchIndexer?.start(50, app.log);
 
   const ctx: AppContext = {
     config,
@@ -182,6 +186,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       for (const disconnect of disconnectBus) disconnect();
       await adapters.close();
       await analysisPool?.close();
+      searchIndexer?.stop();
       await db.destroy();
     },
   };

@@ -135,9 +135,21 @@ export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows:
   let base = ex.selectFrom('users');
   if (q.search) {
     if (q.search.length >= TRIGRAM && !isPostgres(ex as Kysely<unknown>)) {
-      // FTS5 trigram: a quoted phrase matches it as a substring in any of the four columns.
+      // FTS5 trigram: a quoted phrase matches it as a substring in any of the four columns. The
+      // index holds the users up to `indexed_upto` (migration 0009); the few created since are
+      // matched by a scan, so a user is found from their commit on.
       const phrase = `"${q.search.replace(/"/g, '""')}"`;
-      base = base.where('id', 'in', sql<number>`(select rowid from users_search where users_search match ${phrase})`);
+      const pattern = likeContains(q.search);
+      base = base.where(
+        'id',
+        'in',
+        sql<number>`(select rowid from users_search where users_search match ${phrase}
+          union all
+          select id from users where id > (select indexed_upto from users_search_state where id = 1) and (${sql.join(
+            (['username', 'first_name', 'last_name', 'email'] as const).map((col) => sql`lower(${sql.ref(col)}) like ${pattern} escape '\\'`),
+            sql` or `,
+          )}))`,
+      );
     } else if (isPostgres(ex as Kysely<unknown>)) {
       base = base.where(
         sql<boolean>`lower(coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || email) like ${likeContains(q.search)} escape '\\'`,

@@ -7,6 +7,7 @@ import * as m0005 from './0005-dashboard.js';
 import * as m0006 from './0006-list-indexes.js';
 import * as m0007 from './0007-webhook-secret-encryption.js';
 import * as m0008 from './0008-webhook-pending-index.js';
+import * as m0009 from './0009-deferred-user-search.js';
 import type { MigrationContext } from './helpers.js';
 
 /**
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration | ((context: MigrationContext) => Mig
   // A data migration that needs the server secret: given the migration context.
   '0007-webhook-secret-encryption': m0007.migration,
   '0008-webhook-pending-index': m0008,
+  '0009-deferred-user-search': m0009,
 };
 
 export function migrationProvider(context: MigrationContext = {}): MigrationProvider {
