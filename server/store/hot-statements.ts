@@ -74,7 +74,12 @@ export class HotStatement<Row extends object> {
     if (!prepared) {
       const statement = connection.prepare(this.#sql);
       // Raw mode (arrays) exists only for statements that return rows.
-      const columns = statement.reader ? statement.raw(true).columns().map((c) => c.name) : undefined;
+      const columns = statement.reader
+        ? statement
+            .raw(true)
+            .columns()
+            .map((c) => c.name)
+        : undefined;
       prepared = { statement, columns };
       this.#prepared.set(connection, prepared);
     }

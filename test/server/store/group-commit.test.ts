@@ -13,8 +13,12 @@ describe('group commit', () => {
   it('creates users sent at once as if each had a transaction of its own; a duplicate username fails alone', { timeout: 60_000 }, async () => {
     server = await startTestServer({ workers: false });
     const s = server;
-    const distinct = Array.from({ length: 30 }, (_, i) => s.api('/api/users', { method: 'POST', body: { email: `gc${i}@example.com`, first_name: `Group${i}` } }));
-    const clashing = Array.from({ length: 5 }, (_, i) => s.api('/api/users', { method: 'POST', body: { email: `clash${i}@example.com`, username: 'same-name' } }));
+    const distinct = Array.from({ length: 30 }, (_, i) =>
+      s.api('/api/users', { method: 'POST', body: { email: `gc${i}@example.com`, first_name: `Group${i}` } }),
+    );
+    const clashing = Array.from({ length: 5 }, (_, i) =>
+      s.api('/api/users', { method: 'POST', body: { email: `clash${i}@example.com`, username: 'same-name' } }),
+    );
     const answers = await Promise.all([...distinct, ...clashing]);
 
     const created = answers.slice(0, 30);
@@ -22,7 +26,10 @@ describe('group commit', () => {
     const ids = created.map((res) => Number(res.body.id));
     expect(new Set(ids).size).toBe(30);
 
-    const clashStatuses = answers.slice(30).map((res) => res.status).sort();
+    const clashStatuses = answers
+      .slice(30)
+      .map((res) => res.status)
+      .sort();
     expect(clashStatuses).toEqual([200, 422, 422, 422, 422]);
     for (const res of answers.slice(30).filter((r) => r.status === 422)) {
       expect(res.body.error_type).toBe('api_validation_error');

@@ -32,8 +32,16 @@ afterEach(async () => {
 function user(username: string, first: string, last: string, email: string): NewUser {
   const now = new Date().toISOString();
   return {
-    uuid: randomUUID(), username, first_name: first, last_name: last, email, role_id: 2, status: 'Unconfirmed',
-    link_key: randomUUID(), created_at: now, updated_at: now,
+    uuid: randomUUID(),
+    username,
+    first_name: first,
+    last_name: last,
+    email,
+    role_id: 2,
+    status: 'Unconfirmed',
+    link_key: randomUUID(),
+    created_at: now,
+    updated_at: now,
   };
 }
 
