@@ -26,9 +26,15 @@ const sampler = setInterval(() => {
 const mb = (b: number): string => `${Math.round(b / 1024 / 1024)} MB`;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-const front12 = await cached('bench/licence-front-12mp.jpg', async () => photograph(await flatDocument(0, 'licence-front'), { width: 4000, height: 3000, angle: 2, quality: 90 }));
-const back12 = await cached('bench/licence-back-12mp.jpg', async () => photograph(await flatDocument(0, 'licence-back'), { width: 4000, height: 3000, angle: 2, quality: 90 }));
-const passportJpeg = await sharp(await flatDocument(1, 'passport')).jpeg({ quality: 90 }).toBuffer();
+const front12 = await cached('bench/licence-front-12mp.jpg', async () =>
+  photograph(await flatDocument(0, 'licence-front'), { width: 4000, height: 3000, angle: 2, quality: 90 }),
+);
+const back12 = await cached('bench/licence-back-12mp.jpg', async () =>
+  photograph(await flatDocument(0, 'licence-back'), { width: 4000, height: 3000, angle: 2, quality: 90 }),
+);
+const passportJpeg = await sharp(await flatDocument(1, 'passport'))
+  .jpeg({ quality: 90 })
+  .toBuffer();
 const pdf = pdfWithJpeg(passportJpeg, 1476, 1039);
 const inputs = [
   { name: '12 MP JPEG licence front', bytes: front12 },
@@ -36,7 +42,11 @@ const inputs = [
   { name: '1-page PDF passport', bytes: pdf },
 ];
 
-process.stdout.write(`machine: ${process.platform} ${process.arch}, ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, node ${process.version}\n`);
+process.stdout.write(
+  `machine: ${process.platform} ${process.arch}, ${availableParallelism()} cores, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}, node ${process.version}\n`,
+);
 const loadStart = performance.now();
 await analyseDocument({ bytes: back12 }); // loads zxing, tesseract (both), human
 process.stdout.write(`engine load + first run: ${Math.round(performance.now() - loadStart)} ms\n\n`);

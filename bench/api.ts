@@ -48,19 +48,50 @@ async function seed(dataDir: string): Promise<string> {
           last_name: last,
           username: `user${i}`,
           email: `${first.toLowerCase()}.${last.toLowerCase()}${i}@example.com`,
-          phone: null, avatar: null, address: null, country_id: null, role_id: 2,
+          phone: null,
+          avatar: null,
+          address: null,
+          country_id: null,
+          role_id: 2,
           status: i % 10 === 0 ? 'Verified' : 'Unconfirmed',
-          birthday: null, last_login: null, two_factor_country_code: null, two_factor_phone: null, two_factor_options: null,
-          email_verified_at: null, notice: null, reference_id: `ref-${i}`, template_id: 1, custom_verify_data: null,
-          order_id: null, completion_url: null, redirect_url: null, dea_number: null,
-          link_key: randomBytes(24).toString('base64url'), ip: null, ip_country: null, last_activity: null,
-          created_at: at, updated_at: at,
+          birthday: null,
+          last_login: null,
+          two_factor_country_code: null,
+          two_factor_phone: null,
+          two_factor_options: null,
+          email_verified_at: null,
+          notice: null,
+          reference_id: `ref-${i}`,
+          template_id: 1,
+          custom_verify_data: null,
+          order_id: null,
+          completion_url: null,
+          redirect_url: null,
+          dea_number: null,
+          link_key: randomBytes(24).toString('base64url'),
+          ip: null,
+          ip_country: null,
+          last_activity: null,
+          created_at: at,
+          updated_at: at,
         });
       }
       const ids = await trx.insertInto('users').values(rows).returning('id').execute();
       await trx
         .insertInto('user_verifications')
-        .values(ids.map(({ id }) => ({ user_id: id, method_id: 1, status: 0, attributes: '{}', position: 0, started_at: null, completed_at: null, remarks: null, updated_at: rows[0]!.created_at })))
+        .values(
+          ids.map(({ id }) => ({
+            user_id: id,
+            method_id: 1,
+            status: 0,
+            attributes: '{}',
+            position: 0,
+            started_at: null,
+            completed_at: null,
+            remarks: null,
+            updated_at: rows[0]!.created_at,
+          })),
+        )
         .execute();
     });
   }

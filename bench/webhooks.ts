@@ -120,7 +120,13 @@ function percentile(sorted: readonly number[], p: number): number {
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'verity-bench-webhooks-'));
   const receiver = await startReceiver(dir);
-  const config = loadConfig({ VERITY_DATA_DIR: dir, PORT: '0', VERITY_LOG_LEVEL: 'silent', VERITY_ALLOW_PRIVATE_WEBHOOKS: 'true', VERITY_SECRET: 'bench-'.padEnd(40, 'x') });
+  const config = loadConfig({
+    VERITY_DATA_DIR: dir,
+    PORT: '0',
+    VERITY_LOG_LEVEL: 'silent',
+    VERITY_ALLOW_PRIVATE_WEBHOOKS: 'true',
+    VERITY_SECRET: 'bench-'.padEnd(40, 'x'),
+  });
   const verity = await buildVerity({ config, logger: false });
   const { ctx } = verity;
   if (process.env.BENCH_PRAGMA) await sql.raw(`pragma ${process.env.BENCH_PRAGMA}`).execute(ctx.db);
@@ -157,7 +163,10 @@ async function main(): Promise<void> {
     cpu0 = process.cpuUsage();
     const t0 = Date.now();
     await verity.startWorkers();
-    await receiver.waitFor(burst.map((e) => e.id), 300_000);
+    await receiver.waitFor(
+      burst.map((e) => e.id),
+      300_000,
+    );
     const lastArrival = Math.max(...burst.map((e) => receiver.arrivals.get(e.id)!));
     const throughput = EVENTS / ((lastArrival - t0) / 1000);
     // Phase 1 ends at the last arrival; its last attempts are still being recorded and its jobs
@@ -183,7 +192,10 @@ async function main(): Promise<void> {
       if (due > paced.length) paced.push(...(await record(due - paced.length)));
       await new Promise((r) => setTimeout(r, 5));
     }
-    await receiver.waitFor(paced.map((e) => e.id), 120_000);
+    await receiver.waitFor(
+      paced.map((e) => e.id),
+      120_000,
+    );
     const liveCpuPerEvent = cpuMs(cpu2) / EVENTS;
     loopDelay.disable();
     if (profiler) {
@@ -195,7 +207,10 @@ async function main(): Promise<void> {
     const latencies = paced.map((e) => receiver.arrivals.get(e.id)! - e.at).sort((a, b) => a - b);
     if (process.env.BENCH_DEBUG) {
       for (let sec = 0; sec * 1000 < EVENTS; sec++) {
-        const l = paced.slice(sec * 1000, (sec + 1) * 1000).map((e) => receiver.arrivals.get(e.id)! - e.at).sort((a, b) => a - b);
+        const l = paced
+          .slice(sec * 1000, (sec + 1) * 1000)
+          .map((e) => receiver.arrivals.get(e.id)! - e.at)
+          .sort((a, b) => a - b);
         process.stdout.write(`sec ${sec}: p50 ${percentile(l, 50)} p99 ${percentile(l, 99)} max ${l.at(-1)}\n`);
       }
     }
@@ -235,7 +250,9 @@ async function main(): Promise<void> {
       `  throughput  ${throughput.toFixed(0)} events/s delivered draining an outbox of ${EVENTS} (target >= ${TARGET_RATE}) ${throughput >= TARGET_RATE ? 'PASS' : 'FAIL'}`,
       `  latency     at ${PACED_RATE} events/s: p50 ${p50} ms, p99 ${p99} ms from event to first attempt (target <= ${TARGET_P99_MS} ms) ${p99 <= TARGET_P99_MS ? 'PASS' : 'FAIL'}`,
       `  cpu/event   ${deliverCpuPerEvent.toFixed(3)} ms to deliver (${(1000 / deliverCpuPerEvent).toFixed(0)} events/s per core), ${writeCpuPerEvent.toFixed(3)} ms to write the event, ${liveCpuPerEvent.toFixed(3)} ms both at ${PACED_RATE}/s`,
-      `  load        ${loadavg().map((l) => l.toFixed(1)).join(' ')} (1/5/15-min load average on ${cpus().length} cores; other work on the machine lowers the wall-clock figures)`,
+      `  load        ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} (1/5/15-min load average on ${cpus().length} cores; other work on the machine lowers the wall-clock figures)`,
       `  baseline    plain keep-alive POSTs to the same receiver: ${raw.toFixed(0)} req/s; delivery keeps ${(throughput / raw).toFixed(2)}x of it`,
     ];
     process.stdout.write(lines.join('\n') + '\n');

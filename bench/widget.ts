@@ -104,7 +104,10 @@ async function main(): Promise<void> {
   const vendor = join(tmp, 'vendor');
   buildFaceAssets(vendor);
   const camera = join(tmp, 'camera-1280.y4m');
-  const rgb = await sharp(Buffer.from(documentSceneSvg(1280, 720))).removeAlpha().raw().toBuffer();
+  const rgb = await sharp(Buffer.from(documentSceneSvg(1280, 720)))
+    .removeAlpha()
+    .raw()
+    .toBuffer();
   writeY4m(camera, rgb, 1280, 720, 5);
   const samples = join(root, 'node_modules/@vladmandic/face-api/demo');
   const server = await serve({ '/vendor/': vendor, '/samples/': samples, '/': join(tmp, 'page') });
@@ -126,9 +129,27 @@ async function main(): Promise<void> {
     process.stdout.write(`flow initial files: ${flowFiles.join(', ')}\n`);
     line('<verify-button> script-tag embed (gzip)', button, 'KB', 8, 'anchors: Stripe.js loader 2.4 KB, Veriff ~4 KB');
     line('<verify-flow> initial load (gzip)', flow, 'KB', 45, 'steps, capture and models load lazily');
-    line(`quality checks per ${result.cameraWidth}x${result.cameraHeight} frame`, result.qualityMsPerFrame!, 'ms', 8, `baseline (draw+read+luma) ${result.baselineMsPerFrame!.toFixed(2)} ms, ratio ${(result.qualityMsPerFrame! / result.baselineMsPerFrame!).toFixed(2)}x`);
-    line('face detection per 640x480 frame (CPU)', result.faceMsPerFrame!, 'ms', 30, `baseline (luma pass) ${result.faceBaselineMsPerFrame!.toFixed(2)} ms, ratio ${(result.faceMsPerFrame! / result.faceBaselineMsPerFrame!).toFixed(1)}x; faces found ${result.facesFound}`);
-    line('camera start to first frame (fake camera)', result.firstFrameMs!, 'ms', 500, `getUserMedia + play + first requestVideoFrameCallback; first start in a fresh browser ${result.firstFrameColdMs!.toFixed(0)} ms`);
+    line(
+      `quality checks per ${result.cameraWidth}x${result.cameraHeight} frame`,
+      result.qualityMsPerFrame!,
+      'ms',
+      8,
+      `baseline (draw+read+luma) ${result.baselineMsPerFrame!.toFixed(2)} ms, ratio ${(result.qualityMsPerFrame! / result.baselineMsPerFrame!).toFixed(2)}x`,
+    );
+    line(
+      'face detection per 640x480 frame (CPU)',
+      result.faceMsPerFrame!,
+      'ms',
+      30,
+      `baseline (luma pass) ${result.faceBaselineMsPerFrame!.toFixed(2)} ms, ratio ${(result.faceMsPerFrame! / result.faceBaselineMsPerFrame!).toFixed(1)}x; faces found ${result.facesFound}`,
+    );
+    line(
+      'camera start to first frame (fake camera)',
+      result.firstFrameMs!,
+      'ms',
+      500,
+      `getUserMedia + play + first requestVideoFrameCallback; first start in a fresh browser ${result.firstFrameColdMs!.toFixed(0)} ms`,
+    );
   } finally {
     await browser.close();
     server.close();

@@ -186,7 +186,15 @@ const server = createServer((req, res) => {
       if (req.method === 'GET' && url.pathname === '/done') {
         const ref = url.searchParams.get('reference_id') ?? '';
         const status = url.searchParams.get('status') ?? '';
-        return send(res, 200, 'text/html; charset=utf-8', page('Done', `<section><h2>Back from Verity</h2><p>reference_id: <b>${escapeHtml(ref)}</b>, status: <b>${escapeHtml(status)}</b></p><p><a href="/">Start again</a></p></section>`));
+        return send(
+          res,
+          200,
+          'text/html; charset=utf-8',
+          page(
+            'Done',
+            `<section><h2>Back from Verity</h2><p>reference_id: <b>${escapeHtml(ref)}</b>, status: <b>${escapeHtml(status)}</b></p><p><a href="/">Start again</a></p></section>`,
+          ),
+        );
       }
       if (req.method === 'POST' && url.pathname === '/webhooks') {
         const raw = await readBody(req);
@@ -213,7 +221,12 @@ const server = createServer((req, res) => {
       if (req.method === 'GET' && url.pathname === '/events') return send(res, 200, 'application/json', JSON.stringify(events));
       return send(res, 404, 'text/plain', 'not found');
     } catch (error: unknown) {
-      return send(res, 502, 'text/html; charset=utf-8', page('Error', `<section><p class="bad">${escapeHtml(error instanceof Error ? error.message : 'error')}</p><p><a href="/">Back</a></p></section>`));
+      return send(
+        res,
+        502,
+        'text/html; charset=utf-8',
+        page('Error', `<section><p class="bad">${escapeHtml(error instanceof Error ? error.message : 'error')}</p><p><a href="/">Back</a></p></section>`),
+      );
     }
   })();
 });

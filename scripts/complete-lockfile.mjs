@@ -21,7 +21,8 @@ function platformOf(name) {
   const os = OS.find((o) => tokens.includes(o));
   const cpu = CPU.find((c) => tokens.includes(c) || (c === 'arm' && tokens.some((t) => /^arm(eabi|hf)?$/.test(t) || t === 'gnueabihf')));
   if (!os || !cpu) throw new Error(`complete-lockfile: cannot tell the platform of ${name}; add its entry by hand`);
-  const libc = tokens.includes('musl') || tokens.includes('musleabihf') ? ['musl'] : os === 'linux' && tokens.some((t) => t.startsWith('gnu')) ? ['glibc'] : undefined;
+  const libc =
+    tokens.includes('musl') || tokens.includes('musleabihf') ? ['musl'] : os === 'linux' && tokens.some((t) => t.startsWith('gnu')) ? ['glibc'] : undefined;
   return { os: [os], cpu: [cpu], ...(libc ? { libc } : {}) };
 }
 

@@ -39,7 +39,13 @@ const pct = (a: number, b: number): string => (b === 0 ? 'n/a' : `${((100 * a) /
 function expected(id: Identity, kind: 'barcode' | 'mrz' | 'printed'): Record<string, string> {
   const h = `${Math.floor(id.heightIn / 12)}'-${String(id.heightIn % 12).padStart(2, '0')}"`;
   const common = { 'Date of Birth': id.dob, Sex: id.sex };
-  if (kind === 'mrz') return { ...common, 'Full Name': `${id.first} ${id.middle} ${id.last.replace(/'/g, '')}`, 'Document Number': id.passportNumber, 'Date of Expiry': id.expires };
+  if (kind === 'mrz')
+    return {
+      ...common,
+      'Full Name': `${id.first} ${id.middle} ${id.last.replace(/'/g, '')}`,
+      'Document Number': id.passportNumber,
+      'Date of Expiry': id.expires,
+    };
   const lic = {
     ...common,
     'Full Name': `${id.first} ${id.middle} ${id.last}`,
@@ -130,7 +136,15 @@ async function evalOcr(): Promise<void> {
 }
 
 async function evalQuality(): Promise<void> {
-  const want: Record<VariantName, string | null> = { clean: null, rotated: null, noisy: null, blurred: QualityIssue.Blur, dark: QualityIssue.UnderExposed, glare: QualityIssue.Glare, cutoff: QualityIssue.Cutoff };
+  const want: Record<VariantName, string | null> = {
+    clean: null,
+    rotated: null,
+    noisy: null,
+    blurred: QualityIssue.Blur,
+    dark: QualityIssue.UnderExposed,
+    glare: QualityIssue.Glare,
+    cutoff: QualityIssue.Cutoff,
+  };
   print('\n### Capture quality (licence front, licence back, passport per person)\n');
   print('| variant | expected | flagged as expected | any issue raised |');
   print('|---|---|---|---|');
@@ -187,7 +201,13 @@ async function evalFaces(): Promise<void> {
   // Selfies: every demo face with crop/light variations. Portraits: faces on the photographed documents.
   const selfies: { face: number; e: readonly number[] }[] = [];
   for (let f = 0; f < FACE_BOXES.length; f++) {
-    for (const img of [await selfie(f), await sharp(await selfie(f, { margin: 0.7, shift: 0.1 })).modulate({ brightness: 0.75 }).jpeg({ quality: 70 }).toBuffer()]) {
+    for (const img of [
+      await selfie(f),
+      await sharp(await selfie(f, { margin: 0.7, shift: 0.1 }))
+        .modulate({ brightness: 0.75 })
+        .jpeg({ quality: 70 })
+        .toBuffer(),
+    ]) {
       const c = await centralFace(img);
       if (c?.embedding) selfies.push({ face: f, e: c.embedding });
     }
@@ -207,7 +227,9 @@ async function evalFaces(): Promise<void> {
   }
   const rate = (xs: number[], t: number): number => xs.filter((x) => x >= t).length;
   print(`\n### Face match (document portrait vs selfie)\n`);
-  print(`${portraits.length} portraits found on ${people.length * 2} document photos; ${selfies.length} selfies of ${FACE_BOXES.length} people; ${gen.length} genuine and ${imp.length} impostor pairs.\n`);
+  print(
+    `${portraits.length} portraits found on ${people.length * 2} document photos; ${selfies.length} selfies of ${FACE_BOXES.length} people; ${gen.length} genuine and ${imp.length} impostor pairs.\n`,
+  );
   print('| threshold | TAR (genuine accepted) | FAR (impostor accepted) |');
   print('|---|---|---|');
   for (const t of [...new Set([0.45, SELFIE_REVIEW_THRESHOLD, 0.55, 0.6, SELFIE_MATCH_THRESHOLD, 0.7])].sort((a, b) => a - b)) {

@@ -79,7 +79,11 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: requestLogSerializer } },
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      serializers: { req: requestLogSerializer },
+    },
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: false,
     // Ids are the only path parameters; a very long URL is an attack, not a request.

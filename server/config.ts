@@ -3,9 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
-const boolFromEnv = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const boolFromEnv = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /** The environment variables Verity reads, validated once at boot. */
 const envSchema = z.object({
@@ -18,9 +16,18 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for the embedded SQLite database)')
     .optional(),
-  VERITY_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
-  VERITY_BLOB_URL: z.string().regex(/^s3:\/\//, 'must be an s3:// URL').optional(),
-  VERITY_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  VERITY_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
+  VERITY_BLOB_URL: z
+    .string()
+    .regex(/^s3:\/\//, 'must be an s3:// URL')
+    .optional(),
+  VERITY_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   VERITY_MAIL_FROM: z.string().min(3).optional(),
   VERITY_SMS_URL: z.url({ protocol: /^https?$/ }).optional(),
   VERITY_SMS_ACCOUNT_SID: z.string().min(1).optional(),

@@ -53,7 +53,10 @@ async function runServer(config: Config, io: CliIo, mode: 'start' | 'serve' | 'w
   if (probePort !== undefined && !(Number.isInteger(probePort) && probePort >= 0 && probePort <= 65535)) {
     throw new UsageError('--probe-port must be a port number');
   }
-  const queues = values.queues?.split(',').map((q) => q.trim()).filter(Boolean);
+  const queues = values.queues
+    ?.split(',')
+    .map((q) => q.trim())
+    .filter(Boolean);
   const verity = await buildVerity({ config, queues });
   const only = verity.ctx.queue;
   if (queues && only instanceof OnlyQueues) {

@@ -22,7 +22,14 @@ export async function createInvite(
   await ctx.db.transaction().execute(async (trx) => {
     await ddb(trx)
       .insertInto('admin_invites')
-      .values({ token_hash: sha256Hex(token), email: email.trim().toLowerCase(), invited_by: invitedBy, created_at: now.toISOString(), expires_at: expiresAt, used_at: null })
+      .values({
+        token_hash: sha256Hex(token),
+        email: email.trim().toLowerCase(),
+        invited_by: invitedBy,
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+        used_at: null,
+      })
       .execute();
     await audit?.(trx, expiresAt);
   });
@@ -49,7 +56,11 @@ export async function acceptInvite(
     const existing = await trx.selectFrom('admins').select('id').where('email', '=', invite.email).executeTakeFirst();
     if (existing) return { ok: false, reason: 'taken' } as const;
     await ddb(trx).updateTable('admin_invites').set({ used_at: now }).where('token_hash', '=', invite.token_hash).execute();
-    const { id } = await trx.insertInto('admins').values({ email: invite.email, password_hash: hash, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await trx
+      .insertInto('admins')
+      .values({ email: invite.email, password_hash: hash, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await audit?.(trx, { id, email: invite.email });
     return { ok: true, adminId: id, email: invite.email } as const;
   });

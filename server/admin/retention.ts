@@ -25,13 +25,26 @@ export async function applyRetention(ctx: AppContext): Promise<{ images: number;
       const old = await sdb(ctx.db).selectFrom('session_uploads').select(['id', 'blob_key']).where('created_at', '<', before).limit(BATCH).execute();
       if (old.length === 0) break;
       for (const u of old) await ctx.blobs.delete(u.blob_key);
-      await sdb(ctx.db).deleteFrom('session_uploads').where('id', 'in', old.map((u) => u.id)).execute();
+      await sdb(ctx.db)
+        .deleteFrom('session_uploads')
+        .where(
+          'id',
+          'in',
+          old.map((u) => u.id),
+        )
+        .execute();
       images += old.length;
       if (old.length < BATCH) break;
     }
   }
   const before = new Date(now - retention.unconfirmed_signup_days * 86_400_000).toISOString();
-  const stale = await ddb(ctx.db).selectFrom('signup_requests').select('user_id').where('confirmed_at', 'is', null).where('created_at', '<', before).limit(BATCH).execute();
+  const stale = await ddb(ctx.db)
+    .selectFrom('signup_requests')
+    .select('user_id')
+    .where('confirmed_at', 'is', null)
+    .where('created_at', '<', before)
+    .limit(BATCH)
+    .execute();
   let signups = 0;
   for (const s of stale) {
     try {

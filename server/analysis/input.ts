@@ -85,16 +85,11 @@ export async function prepareInput(bytes: Buffer, limits: InputLimits = DEFAULT_
     throw new AnalysisInputError(InputErrorCode.UnsupportedType, 'Only JPG, PNG and PDF files are accepted.');
   }
   const exif = mediaType === 'application/pdf' ? null : await readExif(bytes);
-  const decoded =
-    mediaType === 'application/pdf' ? await renderPdfFirstPage(bytes, limits) : await decodeImage(bytes, limits);
-  const derivative = await sharpFromRaster(decoded)
-    .jpeg({ quality: 90, mozjpeg: false })
-    .toBuffer(); // sharp writes no metadata unless asked to (withMetadata/keepExif): stripped.
+  const decoded = mediaType === 'application/pdf' ? await renderPdfFirstPage(bytes, limits) : await decodeImage(bytes, limits);
+  const derivative = await sharpFromRaster(decoded).jpeg({ quality: 90, mozjpeg: false }).toBuffer(); // sharp writes no metadata unless asked to (withMetadata/keepExif): stripped.
   const raster =
     Math.max(decoded.width, decoded.height) > limits.maxWorkingSide
-      ? await rasterFrom(
-          sharpFromRaster(decoded).resize({ width: limits.maxWorkingSide, height: limits.maxWorkingSide, fit: 'inside' }),
-        )
+      ? await rasterFrom(sharpFromRaster(decoded).resize({ width: limits.maxWorkingSide, height: limits.maxWorkingSide, fit: 'inside' }))
       : decoded;
   return {
     mediaType,

@@ -22,7 +22,15 @@ import { assessQuality, qualityReason } from './stages/quality.js';
 import { detectRecapture } from './stages/recapture.js';
 import { decideSelfie, SELFIE_MATCH_THRESHOLD, type FrameFaces } from './stages/selfie.js';
 import { detectPastedRegions } from './stages/tamper.js';
-import type { AnalyseDocumentInput, AnalyseDocumentOptions, AnalyseSelfieInput, AnalyseSelfieOptions, DocumentAnalysis, DocumentContent, SelfieResult } from './types.js';
+import type {
+  AnalyseDocumentInput,
+  AnalyseDocumentOptions,
+  AnalyseSelfieInput,
+  AnalyseSelfieOptions,
+  DocumentAnalysis,
+  DocumentContent,
+  SelfieResult,
+} from './types.js';
 
 async function timed<T>(timings: Record<string, number>, name: string, fn: () => Promise<T> | T): Promise<T> {
   const t = performance.now();
@@ -59,7 +67,18 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     prepared = await timed(timings, 'input', () => prepareInput(input.bytes));
   } catch (err: unknown) {
     if (err instanceof AnalysisInputError) {
-      return { status: 'Failed', reason: err.message, failure_code: err.code, doc_type: null, content: null, derivative: null, derivative_type: 'image/jpeg', portrait_embedding: null, evidence: null, timings };
+      return {
+        status: 'Failed',
+        reason: err.message,
+        failure_code: err.code,
+        doc_type: null,
+        content: null,
+        derivative: null,
+        derivative_type: 'image/jpeg',
+        portrait_embedding: null,
+        evidence: null,
+        timings,
+      };
     }
     throw err;
   }
@@ -81,7 +100,17 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   const quality = await timed(timings, 'quality', () => assessQuality(prepared.raster));
   if (!quality.ok) {
     timings['total'] = Math.round(performance.now() - started);
-    return { status: 'Failed', reason: qualityReason(quality.issues), failure_code: quality.issues[0]!, doc_type: null, content, ...base, portrait_embedding: null, evidence: null, timings };
+    return {
+      status: 'Failed',
+      reason: qualityReason(quality.issues),
+      failure_code: quality.issues[0]!,
+      doc_type: null,
+      content,
+      ...base,
+      portrait_embedding: null,
+      evidence: null,
+      timings,
+    };
   }
 
   const work: Raster = await timed(timings, 'downscale', () => fitRaster(prepared.raster, 2000));
@@ -149,7 +178,11 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   }
 
   timings['total'] = Math.round(performance.now() - started);
-  const evidence = { barcode: Boolean(barcode.aamva), mrz: mrz.data ? (mrz.data.valid ? ('valid' as const) : ('invalid' as const)) : null, face: portrait !== undefined };
+  const evidence = {
+    barcode: Boolean(barcode.aamva),
+    mrz: mrz.data ? (mrz.data.valid ? ('valid' as const) : ('invalid' as const)) : null,
+    face: portrait !== undefined,
+  };
   if (mrz.data && !mrz.data.valid) {
     return {
       status: 'Failed',
@@ -163,7 +196,17 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       timings,
     };
   }
-  return { status: 'Success', reason: null, failure_code: null, doc_type: type.doc_type, content, ...base, portrait_embedding: portraitEmbedding, evidence, timings };
+  return {
+    status: 'Success',
+    reason: null,
+    failure_code: null,
+    doc_type: type.doc_type,
+    content,
+    ...base,
+    portrait_embedding: portraitEmbedding,
+    evidence,
+    timings,
+  };
 }
 
 /**

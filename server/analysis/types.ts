@@ -10,7 +10,23 @@ import type { NameMatch } from './stages/name-match.js';
 import type { QualityIssue } from './stages/quality.js';
 import type { ChallengeOutcome, LivenessChallenge, SelfieDecision, SelfieReason } from './stages/selfie.js';
 
-export type { ProcessorField, InfoType, Likelihood, DocType, ExifEntry, FaceAnnotation, MrzData, DocumentAddress, UserAddressComparison, NameMatch, QualityIssue, LivenessChallenge, SelfieDecision, SelfieReason, ChallengeOutcome };
+export type {
+  ProcessorField,
+  InfoType,
+  Likelihood,
+  DocType,
+  ExifEntry,
+  FaceAnnotation,
+  MrzData,
+  DocumentAddress,
+  UserAddressComparison,
+  NameMatch,
+  QualityIssue,
+  LivenessChallenge,
+  SelfieDecision,
+  SelfieReason,
+  ChallengeOutcome,
+};
 
 /** `ai_analysis`; each member is present only when the check could be done. */
 export interface AiAnalysis {

@@ -46,7 +46,10 @@ export async function runTask(task: PoolTask): Promise<PoolResult> {
         ...(task.user ? { user: task.user } : {}),
         ...(task.selfie ? { selfie: buf(task.selfie) } : {}),
       };
-      const result = await analyseDocument({ bytes: buf(task.bytes), ...(task.originalName !== undefined ? { originalName: task.originalName } : {}) }, options);
+      const result = await analyseDocument(
+        { bytes: buf(task.bytes), ...(task.originalName !== undefined ? { originalName: task.originalName } : {}) },
+        options,
+      );
       return { kind: 'document', result };
     }
     case 'selfie': {

@@ -67,9 +67,7 @@ export class S3BlobStore implements BlobStore {
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     assertSafeKey(key);
     // S3 writes are atomic per object: a reader sees the old object, the new one, or none.
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.location.bucket, Key: this.#key(key), Body: bytes, ContentType: contentType }),
-    );
+    await this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.#key(key), Body: bytes, ContentType: contentType }));
   }
 
   async get(key: string): Promise<{ bytes: Buffer; contentType: string } | undefined> {
@@ -97,9 +95,7 @@ export class S3BlobStore implements BlobStore {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: base }));
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: `${base}/`, ContinuationToken: token }),
-      );
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: `${base}/`, ContinuationToken: token }));
       const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
       if (keys.length > 0) {
         await this.client.send(new DeleteObjectsCommand({ Bucket: this.location.bucket, Delete: { Objects: keys, Quiet: true } }));

@@ -1,10 +1,6 @@
 import { VerificationStatus, type VerificationStatusValue } from './catalogue.js';
 
-export type VerificationEventType =
-  | 'verification.pending'
-  | 'verification.in-process'
-  | 'verification.completed'
-  | 'verification.rejected';
+export type VerificationEventType = 'verification.pending' | 'verification.in-process' | 'verification.completed' | 'verification.rejected';
 
 export type EventType = VerificationEventType | 'user.status.changed';
 

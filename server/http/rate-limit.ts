@@ -3,8 +3,7 @@ import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rat
 /** Makes a limiter for `points` per `durationSeconds`; memory now, Redis in scale-out (same code path). */
 export type LimiterFactory = (points: number, durationSeconds: number, prefix: string) => RateLimiterAbstract;
 
-export const memoryLimiterFactory: LimiterFactory = (points, duration, keyPrefix) =>
-  new RateLimiterMemory({ points, duration, keyPrefix });
+export const memoryLimiterFactory: LimiterFactory = (points, duration, keyPrefix) => new RateLimiterMemory({ points, duration, keyPrefix });
 
 export interface RateDecision {
   allowed: boolean;

@@ -4,10 +4,7 @@ import { z } from 'zod';
 /** Shared request and response pieces of the customer API. */
 
 /** `true`/`false` as JSON booleans or as form strings (`1`, `0`, `true`, `false`). */
-export const booleanish = z.union([
-  z.boolean(),
-  z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
-]);
+export const booleanish = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')]);
 
 /** A phone number with its international code, normalised to E.164 (spec 2.1). */
 export const e164Phone = z.string().transform((value, ctx) => {
@@ -19,7 +16,11 @@ export const e164Phone = z.string().transform((value, ctx) => {
   return parsed.number;
 });
 
-export const email = z.string().trim().max(254).pipe(z.email({ message: 'The email must be a valid email address.' }));
+export const email = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ message: 'The email must be a valid email address.' }));
 
 /** Only http(s) URLs may be redirect targets. */
 export const httpUrl = z.url({ protocol: /^https?$/, message: 'The URL must be an http or https URL.' }).max(2048);

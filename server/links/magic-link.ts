@@ -38,9 +38,7 @@ export function buildMagicLink(baseUrl: string, secret: string, p: MagicLinkPara
   return `${baseUrl}${MAGIC_LINK_PATH}?${queryWithoutSignature(p)}&signature=${signMagicLink(secret, p)}`;
 }
 
-export type LinkCheck =
-  | { ok: true; params: MagicLinkParams }
-  | { ok: false; reason: 'malformed' | 'tampered' | 'expired' };
+export type LinkCheck = { ok: true; params: MagicLinkParams } | { ok: false; reason: 'malformed' | 'tampered' | 'expired' };
 
 /** Checks a link's query: signature in constant time first, then expiry. */
 export function checkMagicLink(secret: string, query: Record<string, unknown>, now: Date): LinkCheck {

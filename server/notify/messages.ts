@@ -49,7 +49,8 @@ const TEXTS: Record<MessageLocale, Texts> = {
   },
   de: {
     linkSubject: (a) => `${a}: Bestätigen Sie Ihre Identität`,
-    linkBody: (a, l, h) => `${a} bittet Sie, Ihre Identität zu bestätigen.\n\nÖffnen Sie diesen Link, um zu beginnen:\n${l}\n\nDer Link ist ${h} Stunden gültig.`,
+    linkBody: (a, l, h) =>
+      `${a} bittet Sie, Ihre Identität zu bestätigen.\n\nÖffnen Sie diesen Link, um zu beginnen:\n${l}\n\nDer Link ist ${h} Stunden gültig.`,
     linkSms: (a, l) => `${a}: Bestätigen Sie Ihre Identität hier: ${l}`,
     codeSubject: (a) => `${a}: Ihr Bestätigungscode`,
     codeBody: (a, c, m) => `Ihr Bestätigungscode für ${a} lautet:\n\n${c}\n\nEr läuft in ${m} Minuten ab.`,

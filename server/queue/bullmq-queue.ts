@@ -5,15 +5,7 @@ import { recordJob } from '../metrics/metrics.js';
 import { isPostgres } from '../store/migrations/helpers.js';
 import type { Db, Executor } from '../store/database.js';
 import type { JobRow } from '../store/schema.js';
-import {
-  exponentialBackoff,
-  PermanentFailure,
-  RetryLater,
-  type EnqueueOptions,
-  type JobHandler,
-  type ProcessOptions,
-  type Queue,
-} from './queue.js';
+import { exponentialBackoff, PermanentFailure, RetryLater, type EnqueueOptions, type JobHandler, type ProcessOptions, type Queue } from './queue.js';
 import type { Logger } from './table-queue.js';
 
 /** What a BullMQ job carries: one attempt of one Verity job. */
@@ -311,7 +303,14 @@ export class BullMqQueue implements Queue {
           })),
         );
       }
-      await trx.deleteFrom('jobs').where('id', 'in', rows.map((r) => r.id)).execute();
+      await trx
+        .deleteFrom('jobs')
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
       return rows.length;
     });
   }

@@ -4,15 +4,7 @@ import { recordJob } from '../metrics/metrics.js';
 import { isPostgres } from '../store/migrations/helpers.js';
 import type { Db, Executor } from '../store/database.js';
 import type { JobRow } from '../store/schema.js';
-import {
-  exponentialBackoff,
-  PermanentFailure,
-  RetryLater,
-  type EnqueueOptions,
-  type JobHandler,
-  type ProcessOptions,
-  type Queue,
-} from './queue.js';
+import { exponentialBackoff, PermanentFailure, RetryLater, type EnqueueOptions, type JobHandler, type ProcessOptions, type Queue } from './queue.js';
 
 interface Registered {
   handler: JobHandler<unknown>;
@@ -90,11 +82,7 @@ export class TableQueue implements Queue {
 
   /** Embedded mode is one process: work left `active` by a crash is ours to take back at once. */
   async recoverAbandoned(): Promise<number> {
-    const result = await this.db
-      .updateTable('jobs')
-      .set({ state: 'waiting', locked_until: null })
-      .where('state', '=', 'active')
-      .executeTakeFirst();
+    const result = await this.db.updateTable('jobs').set({ state: 'waiting', locked_until: null }).where('state', '=', 'active').executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 
@@ -209,7 +197,6 @@ export class TableQueue implements Queue {
       .execute();
   }
 
-
   #run(q: Registered, job: JobRow): void {
     q.running++;
     const started = performance.now();
@@ -280,10 +267,7 @@ export class TableQueue implements Queue {
         .select('id')
         .where('queue', 'in', names)
         .where((eb) =>
-          eb.or([
-            eb.and([eb('state', '=', 'waiting'), eb('run_at', '<=', nowIso)]),
-            eb.and([eb('state', '=', 'active'), eb('locked_until', '<=', nowIso)]),
-          ]),
+          eb.or([eb.and([eb('state', '=', 'waiting'), eb('run_at', '<=', nowIso)]), eb.and([eb('state', '=', 'active'), eb('locked_until', '<=', nowIso)])]),
         )
         .limit(1)
         .executeTakeFirst();

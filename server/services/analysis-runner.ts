@@ -115,12 +115,7 @@ async function analyseAndStore(
 }
 
 async function stillProcessing(ex: Executor, userId: number, methodId: number): Promise<boolean> {
-  const row = await ex
-    .selectFrom('user_verifications')
-    .select('status')
-    .where('user_id', '=', userId)
-    .where('method_id', '=', methodId)
-    .executeTakeFirst();
+  const row = await ex.selectFrom('user_verifications').select('status').where('user_id', '=', userId).where('method_id', '=', methodId).executeTakeFirst();
   // A reviewer (or the API) may have decided meanwhile: never overwrite their decision.
   return row?.status === VerificationStatus.processing;
 }
@@ -147,10 +142,7 @@ async function runDocumentJob(ctx: AppContext, engine: AnalysisEngine, payload: 
 async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: DocumentAnalysisJob): Promise<void> {
   const user = await findUserById(ctx.db, job.userId);
   if (!user) return;
-  const sides = [
-    { side: 'front' as const, image: job.front },
-    ...(job.back ? [{ side: 'back' as const, image: job.back }] : []),
-  ];
+  const sides = [{ side: 'front' as const, image: job.front }, ...(job.back ? [{ side: 'back' as const, image: job.back }] : [])];
   const outcomes: { side: 'front' | 'back'; docId: string; result: DocumentAnalysis; decision: ReturnType<typeof documentDecision> }[] = [];
   for (const { side, image } of sides) {
     const docId = `doc_${image.uploadId}`;
@@ -234,14 +226,16 @@ async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysi
     .where('user_id', '=', user.id)
     .where('method_id', '=', DOCUMENT_METHOD_ID)
     .executeTakeFirst();
-  const result = await timeAnalysis('face', () => engine.analyseSelfie(
-    { selfie: neutral.bytes, frames: frames.length > 1 ? frames : [] },
-    {
-      ...(reference?.portrait_embedding ? { referenceEmbedding: JSON.parse(reference.portrait_embedding) as number[] } : {}),
-      // ID + selfie (or a re-verification after a document): the face must match a document portrait.
-      requireReference: hasDocumentMethod !== undefined || reference !== undefined,
-    },
-  ));
+  const result = await timeAnalysis('face', () =>
+    engine.analyseSelfie(
+      { selfie: neutral.bytes, frames: frames.length > 1 ? frames : [] },
+      {
+        ...(reference?.portrait_embedding ? { referenceEmbedding: JSON.parse(reference.portrait_embedding) as number[] } : {}),
+        // ID + selfie (or a re-verification after a document): the face must match a document portrait.
+        requireReference: hasDocumentMethod !== undefined || reference !== undefined,
+      },
+    ),
+  );
   if (result.derivative) await ctx.blobs.put(`users/${user.id}/faces/${job.challengeId}.jpg`, result.derivative, 'image/jpeg');
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await stillProcessing(trx, user.id, job.methodId))) return;

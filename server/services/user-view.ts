@@ -73,7 +73,10 @@ export function toUserView(user: UserViewRow, verifications: readonly Verificati
 
 /** Views for many users with one query for all their verifications. */
 export async function userViews(ex: Executor, users: readonly UserRow[], baseUrl: string): Promise<UserView[]> {
-  const verifications = await verificationsForUsers(ex, users.map((u) => u.id));
+  const verifications = await verificationsForUsers(
+    ex,
+    users.map((u) => u.id),
+  );
   return users.map((u) => toUserView(u, verifications, baseUrl));
 }
 

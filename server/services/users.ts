@@ -157,8 +157,10 @@ export async function createUser(
       updated_at: now,
     });
     if (template) await assignTemplate(trx, ctx.clock, created.id, template, { fresh: true });
-    if (input.send_link) await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: created.id, channel: 'email' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
-    if (input.send_sms) await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: created.id, channel: 'sms' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
+    if (input.send_link)
+      await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: created.id, channel: 'email' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
+    if (input.send_sms)
+      await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: created.id, channel: 'sms' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
     await options.audit?.(trx, created);
     return created;
   });

@@ -1,10 +1,5 @@
 import type { Clock } from '../clock.js';
-import {
-  DOCUMENT_METHOD_ID,
-  VerificationStatus,
-  type UserStatus,
-  type VerificationStatusValue,
-} from '../domain/catalogue.js';
+import { DOCUMENT_METHOD_ID, VerificationStatus, type UserStatus, type VerificationStatusValue } from '../domain/catalogue.js';
 import { deriveUserStatus, firesStatusChanged } from '../domain/user-status.js';
 import { documentStatusFromWorkflows, eventForVerificationMove } from '../domain/verification-rules.js';
 import type { Executor } from '../store/database.js';
@@ -33,12 +28,7 @@ export async function moveVerification(
   next: VerificationStatusValue,
   options: MoveOptions = {},
 ): Promise<boolean> {
-  const current = await trx
-    .selectFrom('user_verifications')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('method_id', '=', methodId)
-    .executeTakeFirst();
+  const current = await trx.selectFrom('user_verifications').selectAll().where('user_id', '=', userId).where('method_id', '=', methodId).executeTakeFirst();
   if (!current) return false;
   const now = clock.now().toISOString();
   const previous = current.status as VerificationStatusValue;
@@ -54,9 +44,7 @@ export async function moveVerification(
     startedAt ??= now;
     completedAt = now;
   }
-  const attributes = options.attributes
-    ? JSON.stringify({ ...(JSON.parse(current.attributes) as object), ...options.attributes })
-    : current.attributes;
+  const attributes = options.attributes ? JSON.stringify({ ...(JSON.parse(current.attributes) as object), ...options.attributes }) : current.attributes;
   await trx
     .updateTable('user_verifications')
     .set({
@@ -82,24 +70,17 @@ export async function moveVerification(
 export async function refreshUserStatus(trx: Executor, clock: Clock, userId: number): Promise<void> {
   const user = await findUserById(trx, userId);
   if (!user) return;
-  const statuses = await trx
-    .selectFrom('user_verifications')
-    .select('status')
-    .where('user_id', '=', userId)
-    .execute();
+  const statuses = await trx.selectFrom('user_verifications').select('status').where('user_id', '=', userId).execute();
   const previous = user.status as UserStatus;
-  const next = deriveUserStatus(previous, statuses.map((s) => s.status as VerificationStatusValue));
+  const next = deriveUserStatus(
+    previous,
+    statuses.map((s) => s.status as VerificationStatusValue),
+  );
   await setUserStatus(trx, clock, userId, previous, next);
 }
 
 /** Sets a user's status and fires the event when the change is one customers hear about. */
-export async function setUserStatus(
-  trx: Executor,
-  clock: Clock,
-  userId: number,
-  previous: UserStatus,
-  next: UserStatus,
-): Promise<void> {
+export async function setUserStatus(trx: Executor, clock: Clock, userId: number, previous: UserStatus, next: UserStatus): Promise<void> {
   if (previous === next) return;
   await updateUserRow(trx, userId, { status: next, updated_at: clock.now().toISOString() });
   if (firesStatusChanged(previous, next)) {

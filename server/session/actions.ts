@@ -73,7 +73,8 @@ function done(ctx: AppContext, userId: number): void {
 async function requireOpen(ctx: AppContext, user: UserRow, key: MethodKey) {
   const v = await verificationFor(ctx.db, user.id, key);
   if (!v) throw sessionErrors.notAssigned();
-  if (!isOpen(v.status)) throw sessionErrors.state(v.status === VerificationStatus.rejected ? 'This step was rejected; retry it first.' : 'This step is already done.');
+  if (!isOpen(v.status))
+    throw sessionErrors.state(v.status === VerificationStatus.rejected ? 'This step was rejected; retry it first.' : 'This step is already done.');
   return v;
 }
 
@@ -107,7 +108,11 @@ export async function startFromLink(ctx: AppContext, link: string, ip: string | 
   const now = ctx.clock.now();
   const result = await ctx.db.transaction().execute(async (trx) => {
     const created = await createSession(trx, now, use.user.id, false);
-    await updateUserRow(trx, use.user.id, { last_login: now.toISOString(), last_activity: now.toISOString(), ...(ip ? { ip, ip_country: countryOfIp(ip) } : {}) });
+    await updateUserRow(trx, use.user.id, {
+      last_login: now.toISOString(),
+      last_activity: now.toISOString(),
+      ...(ip ? { ip, ip_country: countryOfIp(ip) } : {}),
+    });
     const current = await findUserById(trx, use.user.id);
     // architecture.md: Active once the user opens a valid link (the POST from the landing page).
     if (current?.status === 'Unconfirmed') await setUserStatus(trx, ctx.clock, use.user.id, 'Unconfirmed', 'Active');
@@ -193,9 +198,18 @@ export async function sendCode(ctx: AppContext, user: UserRow, key: CodeMethodKe
   await ctx.db.transaction().execute(async (trx) => {
     const t = sdb(trx);
     if (existing) await t.updateTable('verification_codes').set(row).where('user_id', '=', user.id).where('method_key', '=', key).execute();
-    else await t.insertInto('verification_codes').values({ user_id: user.id, method_key: key, ...row }).execute();
+    else
+      await t
+        .insertInto('verification_codes')
+        .values({ user_id: user.id, method_key: key, ...row })
+        .execute();
     if (v.started_at === null) {
-      await trx.updateTable('user_verifications').set({ started_at: now.toISOString() }).where('user_id', '=', user.id).where('method_id', '=', v.method_id).execute();
+      await trx
+        .updateTable('user_verifications')
+        .set({ started_at: now.toISOString() })
+        .where('user_id', '=', user.id)
+        .where('method_id', '=', v.method_id)
+        .execute();
     }
     const job: NotifyCodeJob = {
       kind: 'code',
@@ -240,7 +254,12 @@ export async function verifyCode(ctx: AppContext, user: UserRow, key: CodeMethod
     .executeTakeFirst();
   if (!counted) {
     // Either the tries are used up, or a parallel request consumed or replaced the code.
-    const fresh = await db.selectFrom('verification_codes').select(['attempts', 'used_at', 'code_hash']).where('user_id', '=', user.id).where('method_key', '=', key).executeTakeFirst();
+    const fresh = await db
+      .selectFrom('verification_codes')
+      .select(['attempts', 'used_at', 'code_hash'])
+      .where('user_id', '=', user.id)
+      .where('method_key', '=', key)
+      .executeTakeFirst();
     if (fresh && fresh.used_at === null && fresh.code_hash === row.code_hash && fresh.attempts >= CODE_MAX_ATTEMPTS) throw sessionErrors.attemptsExceeded();
     throw sessionErrors.codeExpired();
   }
@@ -342,7 +361,8 @@ export async function submitKnowledge(ctx: AppContext, user: UserRow, body: Know
 async function sniff(bytes: Buffer, accepted: readonly string[]): Promise<string> {
   if (bytes.length === 0) throw sessionErrors.uploadInvalid('The file is empty.');
   const type = await fileTypeFromBuffer(bytes);
-  if (!type || !accepted.includes(type.mime)) throw sessionErrors.uploadInvalid(`Only ${accepted.map((t) => t.split('/')[1]?.toUpperCase()).join(', ')} files are accepted.`);
+  if (!type || !accepted.includes(type.mime))
+    throw sessionErrors.uploadInvalid(`Only ${accepted.map((t) => t.split('/')[1]?.toUpperCase()).join(', ')} files are accepted.`);
   return type.mime;
 }
 
@@ -402,7 +422,8 @@ export async function submitDocument(ctx: AppContext, user: UserRow, body: Docum
   const back = body.back_upload_id !== undefined ? find(body.back_upload_id, 'back') : undefined;
   const errs: Record<string, string[]> = {};
   if (!front) errs.front_upload_id = ['Unknown upload for this document type and side.'];
-  if (option.sides === 2 && !back) errs.back_upload_id = [body.back_upload_id ? 'Unknown upload for this document type and side.' : 'This document needs its back too.'];
+  if (option.sides === 2 && !back)
+    errs.back_upload_id = [body.back_upload_id ? 'Unknown upload for this document type and side.' : 'This document needs its back too.'];
   if (option.sides === 1 && body.back_upload_id !== undefined) errs.back_upload_id = ['This document has one side.'];
   if (Object.keys(errs).length > 0 || !front) throw sessionErrors.validation(errs);
   const image = (u: typeof front) => {
@@ -412,7 +433,9 @@ export async function submitDocument(ctx: AppContext, user: UserRow, body: Docum
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     const workflows = await workflowsForUser(trx, user.id);
-    const typesOf = new Map((await trx.selectFrom('workflows').select(['raw_id', 'document_types']).execute()).map((w) => [w.raw_id, JSON.parse(w.document_types) as string[]]));
+    const typesOf = new Map(
+      (await trx.selectFrom('workflows').select(['raw_id', 'document_types']).execute()).map((w) => [w.raw_id, JSON.parse(w.document_types) as string[]]),
+    );
     const open = workflows.filter((w) => isOpen(w.status));
     const workflow = open.find((w) => typesOf.get(w.workflow_raw_id)?.includes(option.key)) ?? open[0] ?? null;
     if (workflow) await moveDocumentWorkflow(trx, ctx.clock, user.id, workflow.workflow_raw_id, VerificationStatus.processing, null);
@@ -465,7 +488,13 @@ async function liveChallenge(ctx: AppContext, user: UserRow, key: FaceMethodKey,
   return challenge;
 }
 
-export async function uploadFaceFrame(ctx: AppContext, user: UserRow, key: FaceMethodKey, fields: FaceFrameFields, bytes: Buffer): Promise<{ frame_id: string }> {
+export async function uploadFaceFrame(
+  ctx: AppContext,
+  user: UserRow,
+  key: FaceMethodKey,
+  fields: FaceFrameFields,
+  bytes: Buffer,
+): Promise<{ frame_id: string }> {
   await requireOpen(ctx, user, key);
   const challenge = await liveChallenge(ctx, user, key, fields.challenge_id);
   const index = Number(fields.step_index);
@@ -474,7 +503,13 @@ export async function uploadFaceFrame(ctx: AppContext, user: UserRow, key: FaceM
   }
   const evidence = parseJsonField(FaceEvidence, fields.evidence, 'evidence');
   if (!evidence) throw sessionErrors.validation({ evidence: ['Required.'] });
-  const frames = await sdb(ctx.db).selectFrom('session_uploads').select(['id', 'step_index', 'blob_key']).where('user_id', '=', user.id).where('method_key', '=', key).where('challenge_id', '=', challenge.id).execute();
+  const frames = await sdb(ctx.db)
+    .selectFrom('session_uploads')
+    .select(['id', 'step_index', 'blob_key'])
+    .where('user_id', '=', user.id)
+    .where('method_key', '=', key)
+    .where('challenge_id', '=', challenge.id)
+    .execute();
   for (let i = 0; i < index; i++) {
     if (!frames.some((f) => f.step_index === i)) throw sessionErrors.uploadInvalid('Frames must be sent in step order.');
   }
@@ -484,7 +519,15 @@ export async function uploadFaceFrame(ctx: AppContext, user: UserRow, key: FaceM
   await ctx.blobs.put(blobKey, bytes, mediaType);
   const replaced = frames.filter((f) => f.step_index === index);
   await ctx.db.transaction().execute(async (trx) => {
-    if (replaced.length) await sdb(trx).deleteFrom('session_uploads').where('id', 'in', replaced.map((f) => f.id)).execute();
+    if (replaced.length)
+      await sdb(trx)
+        .deleteFrom('session_uploads')
+        .where(
+          'id',
+          'in',
+          replaced.map((f) => f.id),
+        )
+        .execute();
     await sdb(trx)
       .insertInto('session_uploads')
       .values({
@@ -511,7 +554,13 @@ export async function uploadFaceFrame(ctx: AppContext, user: UserRow, key: FaceM
 export async function submitFace(ctx: AppContext, user: UserRow, key: FaceMethodKey, challengeId: string): Promise<MethodResult> {
   const v = await requireOpen(ctx, user, key);
   const challenge = await liveChallenge(ctx, user, key, challengeId);
-  const frames = await sdb(ctx.db).selectFrom('session_uploads').selectAll().where('user_id', '=', user.id).where('method_key', '=', key).where('challenge_id', '=', challenge.id).execute();
+  const frames = await sdb(ctx.db)
+    .selectFrom('session_uploads')
+    .selectAll()
+    .where('user_id', '=', user.id)
+    .where('method_key', '=', key)
+    .where('challenge_id', '=', challenge.id)
+    .execute();
   const ordered = challenge.steps.map((step, i) => frames.find((f) => f.step_index === i && f.step === step));
   if (ordered.some((f) => f === undefined)) throw sessionErrors.uploadInvalid('A frame is missing for some challenge step.');
   const now = ctx.clock.now();
@@ -551,7 +600,18 @@ export async function createHandoff(ctx: AppContext, user: UserRow, session: Ses
   const base = await linkBase(ctx);
   const url = `${base}${HOSTED_PAGE_PATH}?${HANDOFF_QUERY_PARAM}=${token}`;
   await ctx.db.transaction().execute(async (trx) => {
-    await sdb(trx).insertInto('handoff_tokens').values({ token_hash: sha256Hex(token), user_id: user.id, session_id: session.id, short_code: code, expires_at: expiresAt, used_at: null, created_at: now.toISOString() }).execute();
+    await sdb(trx)
+      .insertInto('handoff_tokens')
+      .values({
+        token_hash: sha256Hex(token),
+        user_id: user.id,
+        session_id: session.id,
+        short_code: code,
+        expires_at: expiresAt,
+        used_at: null,
+        created_at: now.toISOString(),
+      })
+      .execute();
     await trx.insertInto('short_links').values({ code, user_id: user.id, full_url: url, expires_at: expiresAt, created_at: now.toISOString() }).execute();
   });
   return { url, short_url: `${base}/l/${code}`, expires_at: expiresAt };
@@ -566,7 +626,12 @@ export async function claimHandoff(ctx: AppContext, token: string): Promise<{ to
     if (!row || row.used_at !== null || row.expires_at <= now.toISOString()) return null;
     const user = await findUserById(trx, row.user_id);
     if (!user || user.status === 'Banned') return null;
-    const claimed = await sdb(trx).updateTable('handoff_tokens').set({ used_at: now.toISOString() }).where('token_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
+    const claimed = await sdb(trx)
+      .updateTable('handoff_tokens')
+      .set({ used_at: now.toISOString() })
+      .where('token_hash', '=', hash)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) return null;
     if (row.short_code) await trx.deleteFrom('short_links').where('code', '=', row.short_code).execute();
     const created = await createSession(trx, now, user.id, true);
@@ -607,10 +672,14 @@ export async function completeFlow(ctx: AppContext, user: UserRow, session: Sess
   if (state === 'ready_to_complete') await writeState(ctx.db, user.id, '_flow', { completed_at: now.toISOString() }, now);
   const settings = await readSettings(ctx.db);
   if (session.viaHandoff) {
-    const desktops = await sdb(ctx.db).selectFrom('handoff_tokens').select('session_id').where('user_id', '=', user.id).where('used_at', 'is not', null).execute();
+    const desktops = await sdb(ctx.db)
+      .selectFrom('handoff_tokens')
+      .select('session_id')
+      .where('user_id', '=', user.id)
+      .where('used_at', 'is not', null)
+      .execute();
     for (const d of desktops) notifyHandoff(d.session_id, { phase: 'finished', at: now.toISOString() });
   }
   notifyProgress(user.id);
   return { status: 'completed', reference_id: user.reference_id, redirect_url: completionRedirect(user, settings.default_completion_url) };
 }
-

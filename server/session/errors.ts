@@ -37,8 +37,7 @@ export const sessionErrors = {
   linkRevoked: () => new SessionApiError(403, 'session_link_revoked', 'This verification link is no longer valid.'),
   notAssigned: () => new SessionApiError(404, 'session_method_not_assigned', 'This verification method is not part of your verification.'),
   state: (message = 'This step cannot be done now.') => new SessionApiError(409, 'session_method_state_error', message),
-  codeInvalid: (attemptsLeft: number) =>
-    new SessionApiError(422, 'session_code_invalid', 'The code is not correct.', { attempts_left: attemptsLeft }),
+  codeInvalid: (attemptsLeft: number) => new SessionApiError(422, 'session_code_invalid', 'The code is not correct.', { attempts_left: attemptsLeft }),
   codeExpired: () => new SessionApiError(410, 'session_code_expired', 'The code has expired or was already used. Ask for a new one.'),
   attemptsExceeded: (message = 'Too many wrong tries. Ask for a new code.') =>
     new SessionApiError(429, 'session_attempts_exceeded', message, { attempts_left: 0 }),
@@ -53,6 +52,5 @@ export const sessionErrors = {
   challengeExpired: () => new SessionApiError(410, 'session_challenge_expired', 'The challenge has expired. Start again.'),
   handoffInvalid: () => new SessionApiError(410, 'session_handoff_invalid', 'This hand-off link was already used or has expired.'),
   incomplete: () => new SessionApiError(409, 'session_incomplete', 'Some verification steps are not done yet.'),
-  validation: (errors: Record<string, string[]>) =>
-    new SessionApiError(422, 'api_validation_error', 'The given data was invalid.', undefined, {}, errors),
+  validation: (errors: Record<string, string[]>) => new SessionApiError(422, 'api_validation_error', 'The given data was invalid.', undefined, {}, errors),
 } as const;

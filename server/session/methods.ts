@@ -154,7 +154,12 @@ export async function methodView(ctx: AppContext, user: UserRow, v: UserVerifica
   switch (key) {
     case 'email':
     case 'phone': {
-      const code = await sdb(ctx.db).selectFrom('verification_codes').selectAll().where('user_id', '=', user.id).where('method_key', '=', key).executeTakeFirst();
+      const code = await sdb(ctx.db)
+        .selectFrom('verification_codes')
+        .selectAll()
+        .where('user_id', '=', user.id)
+        .where('method_key', '=', key)
+        .executeTakeFirst();
       const live = code !== undefined && code.used_at === null && code.expires_at > now.toISOString();
       const resendAt = code ? nextSendAt(code, now) : null;
       const destination = key === 'email' ? maskEmail(user.email) : user.phone ? maskPhone(user.phone) : '';
@@ -171,7 +176,11 @@ export async function methodView(ctx: AppContext, user: UserRow, v: UserVerifica
       };
     }
     case 'geolocation':
-      return { ...base, key, needs: { high_accuracy: true, timeout_ms: 20_000, allowed_countries: settings.allowed_countries?.length ? settings.allowed_countries : null } };
+      return {
+        ...base,
+        key,
+        needs: { high_accuracy: true, timeout_ms: 20_000, allowed_countries: settings.allowed_countries?.length ? settings.allowed_countries : null },
+      };
     case 'knowledge': {
       const k = settings.knowledge;
       const state = await readState(ctx.db, user.id, 'knowledge');
@@ -295,4 +304,3 @@ export function safeHttpUrl(value: string | null | undefined): string | null {
     return null;
   }
 }
-

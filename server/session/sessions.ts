@@ -33,7 +33,15 @@ export async function createSession(ex: Executor, now: Date, userId: number, via
   const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS).toISOString();
   const { id } = await sdb(ex)
     .insertInto('user_sessions')
-    .values({ token_hash: tokenHash, user_id: userId, via_handoff: viaHandoff ? 1 : 0, created_at: iso, last_seen_at: iso, expires_at: expiresAt, revoked_at: null })
+    .values({
+      token_hash: tokenHash,
+      user_id: userId,
+      via_handoff: viaHandoff ? 1 : 0,
+      created_at: iso,
+      last_seen_at: iso,
+      expires_at: expiresAt,
+      revoked_at: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { token, session: { id, userId, tokenHash, viaHandoff, expiresAt } };

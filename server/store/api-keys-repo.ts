@@ -62,12 +62,7 @@ export function listApiKeys(ex: Executor): Promise<ApiKeyRow[]> {
 }
 
 export async function revokeApiKey(ex: Executor, id: number, now: Date): Promise<boolean> {
-  const r = await ex
-    .updateTable('api_keys')
-    .set({ revoked_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const r = await ex.updateTable('api_keys').set({ revoked_at: now.toISOString() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
   const revoked = Number(r.numUpdatedRows) > 0;
   // Every process's cached keys go (server/store/api-key-cache.ts), this one's at once.
   if (revoked) apiKeysChanged();

@@ -22,11 +22,7 @@ export async function seedDefaults(db: Db, clock: Clock): Promise<void> {
     const createdAt = clock.now().toISOString();
     const workflow = async (publicId: string, name: string, documentTypes: string[]) =>
       insertWorkflow(trx, { publicId, encodedId: encodeWorkflowId(publicId), name, documentTypes, createdAt });
-    const idDocument = await workflow('flow_id_document', 'Government ID (passport, ID card or driving licence)', [
-      'passport',
-      'id_card',
-      'driving_licence',
-    ]);
+    const idDocument = await workflow('flow_id_document', 'Government ID (passport, ID card or driving licence)', ['passport', 'id_card', 'driving_licence']);
     await workflow('flow_passport', 'Passport', ['passport']);
     await workflow('flow_driving_licence', 'Driving licence (front and back)', ['driving_licence']);
     await workflow('flow_proof_of_address', 'Proof of address', ['utility_bill', 'bank_statement']);

@@ -45,11 +45,7 @@ export async function insertTemplate(
   ex: Executor,
   t: { name: string; label: string; methodIds: number[]; workflowRawIds: number[]; createdAt: string },
 ): Promise<number> {
-  const { id } = await ex
-    .insertInto('templates')
-    .values({ name: t.name, label: t.label, created_at: t.createdAt })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const { id } = await ex.insertInto('templates').values({ name: t.name, label: t.label, created_at: t.createdAt }).returning('id').executeTakeFirstOrThrow();
   if (t.methodIds.length) {
     await ex
       .insertInto('template_methods')

@@ -19,11 +19,37 @@ export interface UserListQuery {
 
 /** Every column a new user row has (all but `id`); the type makes sure none is missing. */
 const INSERTED_COLUMNS: Record<Exclude<keyof UserRow, 'id'>, true> = {
-  uuid: true, first_name: true, last_name: true, username: true, email: true, phone: true, avatar: true, address: true,
-  country_id: true, role_id: true, status: true, birthday: true, last_login: true, two_factor_country_code: true,
-  two_factor_phone: true, two_factor_options: true, email_verified_at: true, notice: true, reference_id: true,
-  template_id: true, custom_verify_data: true, order_id: true, completion_url: true, redirect_url: true, dea_number: true,
-  link_key: true, ip: true, ip_country: true, last_activity: true, created_at: true, updated_at: true,
+  uuid: true,
+  first_name: true,
+  last_name: true,
+  username: true,
+  email: true,
+  phone: true,
+  avatar: true,
+  address: true,
+  country_id: true,
+  role_id: true,
+  status: true,
+  birthday: true,
+  last_login: true,
+  two_factor_country_code: true,
+  two_factor_phone: true,
+  two_factor_options: true,
+  email_verified_at: true,
+  notice: true,
+  reference_id: true,
+  template_id: true,
+  custom_verify_data: true,
+  order_id: true,
+  completion_url: true,
+  redirect_url: true,
+  dea_number: true,
+  link_key: true,
+  ip: true,
+  ip_country: true,
+  last_activity: true,
+  created_at: true,
+  updated_at: true,
 };
 const insertedColumns = Object.keys(INSERTED_COLUMNS) as (keyof NewUser)[];
 
@@ -49,7 +75,10 @@ export async function insertVerifications(ex: Executor, userId: number, methodId
 
 export async function insertUser(ex: Executor, user: NewUser): Promise<UserRow> {
   // Columns a caller leaves out are nullable ones without a default: null is what they would get.
-  const row = await insertUserStatement.first(ex, insertedColumns.map((c) => user[c] ?? null));
+  const row = await insertUserStatement.first(
+    ex,
+    insertedColumns.map((c) => user[c] ?? null),
+  );
   return row!;
 }
 
@@ -59,9 +88,26 @@ export function findUserById(ex: Executor, id: number): Promise<UserRow | undefi
 
 /** The columns of a user that the API's user object (spec 2.1) is made from. */
 export const USER_VIEW_COLUMNS = [
-  'id', 'uuid', 'first_name', 'last_name', 'username', 'email', 'phone', 'avatar', 'address', 'country_id', 'role_id',
-  'status', 'birthday', 'last_login', 'two_factor_country_code', 'two_factor_phone', 'two_factor_options',
-  'email_verified_at', 'created_at', 'updated_at',
+  'id',
+  'uuid',
+  'first_name',
+  'last_name',
+  'username',
+  'email',
+  'phone',
+  'avatar',
+  'address',
+  'country_id',
+  'role_id',
+  'status',
+  'birthday',
+  'last_login',
+  'two_factor_country_code',
+  'two_factor_phone',
+  'two_factor_options',
+  'email_verified_at',
+  'created_at',
+  'updated_at',
 ] as const satisfies readonly (keyof UserRow)[];
 export type UserViewRow = Pick<UserRow, (typeof USER_VIEW_COLUMNS)[number]>;
 export type VerificationViewRow = Pick<UserVerificationRow, 'user_id' | 'method_id' | 'status' | 'position'>;
@@ -97,8 +143,7 @@ export function findUserByLinkKey(ex: Executor, linkKey: string): Promise<UserRo
 }
 
 export async function usernameTaken(ex: Executor, username: string, exceptId?: number): Promise<boolean> {
-  const found =
-    exceptId === undefined ? await usernameStatement.first(ex, [username]) : await usernameExceptStatement.first(ex, [username, exceptId]);
+  const found = exceptId === undefined ? await usernameStatement.first(ex, [username]) : await usernameExceptStatement.first(ex, [username, exceptId]);
   return found !== undefined;
 }
 
@@ -161,11 +206,7 @@ export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows:
     } else {
       const pattern = likeContains(q.search);
       base = base.where((eb) =>
-        eb.or(
-          (['username', 'first_name', 'last_name', 'email'] as const).map(
-            (col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`,
-          ),
-        ),
+        eb.or((['username', 'first_name', 'last_name', 'email'] as const).map((col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`)),
       );
     }
   }

@@ -90,10 +90,7 @@ function summary(row: DeliveryRow, now: Date): DeliverySummary {
 }
 
 /** Deliveries newest first, filtered, paginated. */
-export async function listDeliveries(
-  ctx: AppContext,
-  f: DeliveryFilters,
-): Promise<{ data: DeliverySummary[]; total: number; page: number; per_page: number }> {
+export async function listDeliveries(ctx: AppContext, f: DeliveryFilters): Promise<{ data: DeliverySummary[]; total: number; page: number; per_page: number }> {
   const perPage = Math.min(Math.max(f.perPage ?? 50, 1), 200);
   const page = Math.max(f.page ?? 1, 1);
   let q = ctx.db.selectFrom('webhook_deliveries');
@@ -220,12 +217,7 @@ export async function sendTestPayload(
       ],
       ...(type === 'user.status.changed' ? { previousStatus: 'Active' } : { methodId: 1 }),
     });
-    const [id] = await insertDeliveries(
-      ctx,
-      trx,
-      [{ eventId, endpoint, eventType: type, userId: null, isTest: true, payload: JSON.stringify(payload) }],
-      now,
-    );
+    const [id] = await insertDeliveries(ctx, trx, [{ eventId, endpoint, eventType: type, userId: null, isTest: true, payload: JSON.stringify(payload) }], now);
     const row = await trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id!).executeTakeFirstOrThrow();
     await audit?.(trx);
     return summary(row, now);

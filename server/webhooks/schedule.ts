@@ -3,15 +3,7 @@
  * 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts in all), each with jitter; then the
  * delivery is failed and can be retried by hand within 30 days.
  */
-export const RETRY_DELAYS_MS: readonly number[] = [
-  5_000,
-  5 * 60_000,
-  30 * 60_000,
-  2 * 3_600_000,
-  5 * 3_600_000,
-  10 * 3_600_000,
-  10 * 3_600_000,
-];
+export const RETRY_DELAYS_MS: readonly number[] = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
 
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** Jitter: each delay is stretched by up to this fraction, so retries of one outage spread out. */

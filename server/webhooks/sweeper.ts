@@ -57,7 +57,7 @@ export async function sweepStuckDeliveries(ctx: AppContext): Promise<SweepResult
   let live: Set<number> | undefined;
   const result: SweepResult = { requeued: 0, failed: 0 };
 
-  for (let afterId = 0; ; ) {
+  for (let afterId = 0; ;) {
     const overdue = await ctx.db
       .selectFrom('webhook_deliveries')
       .select(['id', 'created_at'])

@@ -83,9 +83,7 @@ export function deliveryHandler(ctx: AppContext, sender: WebhookSender, inFlight
     // Gone (user deleted, retention), settled, or moved on (attempted, queued again) since this job was written.
     if (rows.length === 0) return;
     const endpointIds = [...new Set(rows.map((r) => r.endpoint_id))];
-    const endpoints = new Map(
-      (await ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute()).map((e) => [e.id, e]),
-    );
+    const endpoints = new Map((await ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute()).map((e) => [e.id, e]));
     // Secrets are opened once per endpoint and job (the attempts of a job start within moments of
     // each other; a previous secret signing a little past its expiry is harmless).
     const jobStart = ctx.clock.now();
@@ -117,27 +115,37 @@ export function deliveryHandler(ctx: AppContext, sender: WebhookSender, inFlight
           // Nothing is sent unsigned or signed with garbage: the attempt is recorded as failed with
           // the reason and follows the retry schedule, so fixing VERITY_SECRET lets later ones through.
           const at = ctx.clock.now();
-          await recorder.record({ delivery, attempt: delivery.attempts + 1, headers: null, started: at, finished: at, result: { error: secrets.message, durationMs: 0 }, job });
+          await recorder.record({
+            delivery,
+            attempt: delivery.attempts + 1,
+            headers: null,
+            started: at,
+            finished: at,
+            result: { error: secrets.message, durationMs: 0 },
+            job,
+          });
           return;
         }
-        const attempt = await endpointSlot(endpoint.id).run(() => inFlight.run(async (): Promise<Attempt> => {
-          const started = ctx.clock.now();
-          const headers = signedHeaders({
-            secrets,
-            eventId: delivery.event_id,
-            timestampSeconds: Math.floor(started.getTime() / 1000),
-            body,
-            userAgent: WEBHOOK_USER_AGENT,
-          });
-          const result = await sender.send({
-            url: endpoint.url,
-            headers: { ...headers },
-            body,
-            timeoutMs: ATTEMPT_TIMEOUT_MS,
-            allowPrivate: ctx.config.allowPrivateWebhooks,
-          });
-          return { delivery, attempt: delivery.attempts + 1, headers, started, finished: ctx.clock.now(), result, job };
-        }));
+        const attempt = await endpointSlot(endpoint.id).run(() =>
+          inFlight.run(async (): Promise<Attempt> => {
+            const started = ctx.clock.now();
+            const headers = signedHeaders({
+              secrets,
+              eventId: delivery.event_id,
+              timestampSeconds: Math.floor(started.getTime() / 1000),
+              body,
+              userAgent: WEBHOOK_USER_AGENT,
+            });
+            const result = await sender.send({
+              url: endpoint.url,
+              headers: { ...headers },
+              body,
+              timeoutMs: ATTEMPT_TIMEOUT_MS,
+              allowPrivate: ctx.config.allowPrivateWebhooks,
+            });
+            return { delivery, attempt: delivery.attempts + 1, headers, started, finished: ctx.clock.now(), result, job };
+          }),
+        );
         // The job ends only once its attempts are written; a failed write fails the job, the queue
         // runs it again and the attempts that were not recorded are made again.
         await recorder.record(attempt);
@@ -183,7 +191,13 @@ class AttemptRecorder {
       if (this.#buffer.length < BATCH_TARGET) await new Promise((r) => setTimeout(r, GATHER_MS));
       const batch = this.#buffer.splice(0, BATCH_TARGET * 2);
       try {
-        await this.ctx.db.transaction().execute((trx) => recordAttempts(this.ctx, trx, batch.map((b) => b.attempt)));
+        await this.ctx.db.transaction().execute((trx) =>
+          recordAttempts(
+            this.ctx,
+            trx,
+            batch.map((b) => b.attempt),
+          ),
+        );
         for (const b of batch) b.resolve();
       } catch (error: unknown) {
         for (const b of batch) b.reject(error);
@@ -279,12 +293,26 @@ async function recordAttempts(ctx: AppContext, trx: Executor, batch: readonly At
       })
       .where('id', '=', a.delivery.id)
       .execute();
-    if (nextAt) await enqueueAttempts(ctx, trx, { deliveryIds: [a.delivery.id], after: a.attempt, due: nextAt.toISOString() }, Math.max(0, nextAt.getTime() - now.getTime()));
+    if (nextAt)
+      await enqueueAttempts(
+        ctx,
+        trx,
+        { deliveryIds: [a.delivery.id], after: a.attempt, due: nextAt.toISOString() },
+        Math.max(0, nextAt.getTime() - now.getTime()),
+      );
   }
   for (const g of successes.values()) {
     await trx
       .updateTable('webhook_deliveries')
-      .set({ state: 'succeeded', attempts: g.attempt, last_status: g.status, last_error: null, next_attempt_at: null, completed_at: g.completedAt, updated_at: g.completedAt })
+      .set({
+        state: 'succeeded',
+        attempts: g.attempt,
+        last_status: g.status,
+        last_error: null,
+        next_attempt_at: null,
+        completed_at: g.completedAt,
+        updated_at: g.completedAt,
+      })
       .where('id', 'in', g.ids)
       .execute();
   }

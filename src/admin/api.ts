@@ -41,7 +41,10 @@ export class AdminApi {
   /** Called when a route answers 401 (the session ended): the app shows the sign-in form. */
   onUnauthenticated: (() => void) | undefined;
 
-  constructor(fetchImpl?: typeof fetch, readonly base = '') {
+  constructor(
+    fetchImpl?: typeof fetch,
+    readonly base = '',
+  ) {
     this.#fetch = fetchImpl ?? ((input, init) => fetch(input, init));
   }
 
@@ -137,8 +140,26 @@ export interface UserDetail {
   ip_country: string | null;
   verifications: VerificationDetail[];
   workflows: { id: string; status: { key: string; friendly: string }; remarks: string | null }[];
-  document_jobs: { doc_id: string; status: string; reason: string | null; source: string; created_at: string; completed_at: string | null; document_data: unknown; image_url: string }[];
-  images: { id: string; method: string; document_type: string | null; side: string | null; step: string | null; media_type: string; url: string | null; created_at: string }[];
+  document_jobs: {
+    doc_id: string;
+    status: string;
+    reason: string | null;
+    source: string;
+    created_at: string;
+    completed_at: string | null;
+    document_data: unknown;
+    image_url: string;
+  }[];
+  images: {
+    id: string;
+    method: string;
+    document_type: string | null;
+    side: string | null;
+    step: string | null;
+    media_type: string;
+    url: string | null;
+    created_at: string;
+  }[];
 }
 
 export interface TemplateInfo {

@@ -73,14 +73,7 @@ export const ErrorBody = z.object({
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** The spec's verification status keys (section 2.2); `removed` never reaches the widget. */
-export const VerificationStatusKey = z.enum([
-  'assigned',
-  'processing',
-  'complete',
-  'rejected',
-  'complete_in_review',
-  'reset',
-]);
+export const VerificationStatusKey = z.enum(['assigned', 'processing', 'complete', 'rejected', 'complete_in_review', 'reset']);
 export type VerificationStatusKey = z.infer<typeof VerificationStatusKey>;
 
 /** Overall state of the session's user as the flow sees it. */
@@ -206,9 +199,7 @@ export const DocumentNeeds = z.object({
   /** Largest accepted file, bytes (10 MB - 1). */
   max_bytes: z.int(),
   /** Uploads already made in this session (resume after reload), newest per side. */
-  uploads: z.array(
-    z.object({ upload_id: z.string(), document_type: z.string(), side: DocumentSide }),
-  ),
+  uploads: z.array(z.object({ upload_id: z.string(), document_type: z.string(), side: DocumentSide })),
 });
 export const DocumentMethodView = z.object({
   ...methodBase,

@@ -41,9 +41,7 @@ export class ApiError extends Error {
 }
 
 /** Live progress events read from `GET /session/events`. */
-export type SessionStreamEvent =
-  | { type: 'session'; data: SessionView }
-  | { type: 'handoff'; data: HandoffProgress };
+export type SessionStreamEvent = { type: 'session'; data: SessionView } | { type: 'handoff'; data: HandoffProgress };
 
 /** Options of {@link SessionClient}. */
 export interface SessionClientOptions {
@@ -208,13 +206,7 @@ export class SessionClient {
     this.csrfToken = result.session.csrf_token;
   }
 
-  private async request<T>(
-    method: 'GET' | 'POST',
-    path: string,
-    body?: unknown,
-    csrf = true,
-    signal?: AbortSignal,
-  ): Promise<T> {
+  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown, csrf = true, signal?: AbortSignal): Promise<T> {
     const response = await this.send(method, path, body, csrf, signal, 'application/json');
     if (response.status === 204) return undefined as T;
     try {
@@ -224,14 +216,7 @@ export class SessionClient {
     }
   }
 
-  private async send(
-    method: 'GET' | 'POST',
-    path: string,
-    body: unknown,
-    csrf: boolean,
-    signal: AbortSignal | undefined,
-    accept: string,
-  ): Promise<Response> {
+  private async send(method: 'GET' | 'POST', path: string, body: unknown, csrf: boolean, signal: AbortSignal | undefined, accept: string): Promise<Response> {
     const headers = new Headers({ Accept: accept });
     if (this.sessionToken) headers.set(SESSION_TOKEN_HEADER, this.sessionToken);
     if (method !== 'GET') {
@@ -278,9 +263,7 @@ async function toApiError(response: Response): Promise<ApiError> {
       typeof parsed.error_message === 'string' ? parsed.error_message : response.statusText,
       {
         ...(typeof details.attempts_left === 'number' ? { attempts_left: details.attempts_left } : {}),
-        ...(typeof details.retry_after_seconds === 'number'
-          ? { retry_after_seconds: details.retry_after_seconds }
-          : {}),
+        ...(typeof details.retry_after_seconds === 'number' ? { retry_after_seconds: details.retry_after_seconds } : {}),
       },
       errors,
     );
@@ -303,9 +286,7 @@ export function parseSseBlock(block: string): SessionStreamEvent | null {
   if (data.length === 0 || (name !== 'session' && name !== 'handoff')) return null;
   try {
     const parsed: unknown = JSON.parse(data.join('\n'));
-    return name === 'session'
-      ? { type: 'session', data: parsed as SessionView }
-      : { type: 'handoff', data: parsed as HandoffProgress };
+    return name === 'session' ? { type: 'session', data: parsed as SessionView } : { type: 'handoff', data: parsed as HandoffProgress };
   } catch {
     return null;
   }

@@ -83,7 +83,13 @@ function sizeOf(source: FrameSource): { width: number; height: number } {
 }
 
 function toFaces(
-  result: { detections: Array<{ boundingBox?: { originX: number; originY: number; width: number; height: number }; keypoints: Array<{ x: number; y: number }>; categories: Array<{ score: number }> }> },
+  result: {
+    detections: Array<{
+      boundingBox?: { originX: number; originY: number; width: number; height: number };
+      keypoints: Array<{ x: number; y: number }>;
+      categories: Array<{ score: number }>;
+    }>;
+  },
   size: { width: number; height: number },
 ): DetectedFace[] {
   const faces: DetectedFace[] = [];

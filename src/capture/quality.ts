@@ -23,15 +23,7 @@ export interface Box {
 }
 
 /** Capture problems, in rank order (first is the one the user is told about). */
-export const CAPTURE_ISSUES = [
-  'TOO_DARK',
-  'TOO_BRIGHT',
-  'NO_DOCUMENT',
-  'CUTOFF_DETECTED',
-  'TOO_FAR',
-  'GLARE_DETECTED',
-  'BLUR_DETECTED',
-] as const;
+export const CAPTURE_ISSUES = ['TOO_DARK', 'TOO_BRIGHT', 'NO_DOCUMENT', 'CUTOFF_DETECTED', 'TOO_FAR', 'GLARE_DETECTED', 'BLUR_DETECTED'] as const;
 /** One of {@link CAPTURE_ISSUES}. */
 export type CaptureIssue = (typeof CAPTURE_ISSUES)[number];
 
@@ -201,9 +193,7 @@ export function findDocument(luma: Uint8Array, width: number, height: number, ed
     if (first < 0) return { start: false, end: false, a: 0, b: size - 1 };
     if (last - first < size * 0.15) {
       // One border only: which one depends on the side of the frame it is on.
-      return first < size / 2
-        ? { start: first > margin, end: false, a: first, b: size - 1 }
-        : { start: false, end: last < size - 1 - margin, a: 0, b: last };
+      return first < size / 2 ? { start: first > margin, end: false, a: first, b: size - 1 } : { start: false, end: last < size - 1 - margin, a: 0, b: last };
     }
     return { start: first > margin, end: last < size - 1 - margin, a: first, b: last };
   };

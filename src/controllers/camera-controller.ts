@@ -92,7 +92,9 @@ export class CameraController implements ReactiveController {
     } catch (error: unknown) {
       this.stop();
       const code = cameraErrorCode(error, env);
-      this.error = new VerifyError(code, error instanceof Error ? error.message : String(error), 'warning', code !== 'camera_insecure_context', { cause: error });
+      this.error = new VerifyError(code, error instanceof Error ? error.message : String(error), 'warning', code !== 'camera_insecure_context', {
+        cause: error,
+      });
       this.state = CAMERA_STATE.failed;
       this.host.requestUpdate();
       return false;

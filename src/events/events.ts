@@ -114,9 +114,7 @@ declare global {
  * cancelable. Returns false when a listener called `preventDefault()`.
  */
 export function emit<K extends VerifyEventName>(host: HTMLElement, name: K, detail: VerifyEventDetails[K]): boolean {
-  return host.dispatchEvent(
-    new CustomEvent(name, { bubbles: true, composed: true, cancelable: name === 'verify-request-close', detail }),
-  );
+  return host.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, cancelable: name === 'verify-request-close', detail }));
 }
 
 /**

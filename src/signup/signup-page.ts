@@ -161,10 +161,12 @@ export class SignupPage extends LitElement {
       case Stage.details:
         return html`<form @submit=${this.#start}>
           <label>E-mail <input name="email" type="email" autocomplete="email" required /></label>
-          ${c?.ask_name
-            ? html`<label>First name (optional) <input name="first_name" autocomplete="given-name" /></label>
-                <label>Last name (optional) <input name="last_name" autocomplete="family-name" /></label>`
-            : nothing}
+          ${
+            c?.ask_name
+              ? html`<label>First name (optional) <input name="first_name" autocomplete="given-name" /></label>
+                  <label>Last name (optional) <input name="last_name" autocomplete="family-name" /></label>`
+              : nothing
+          }
           ${c?.ask_phone ? html`<label>Phone, with country code (optional) <input name="phone" type="tel" autocomplete="tel" /></label>` : nothing}
           <button type="submit">Sign up</button>
         </form>`;

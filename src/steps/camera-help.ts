@@ -12,7 +12,9 @@ export function cameraHelp(code: VerifyErrorCode): { message: string; actions: C
   switch (code) {
     case 'camera_permission_denied':
       return {
-        message: msg('Camera access is blocked. Allow the camera for this site in your browser settings (the icon next to the address), then try again.', { id: 'camera.denied' }),
+        message: msg('Camera access is blocked. Allow the camera for this site in your browser settings (the icon next to the address), then try again.', {
+          id: 'camera.denied',
+        }),
         actions: ['retry', 'upload', 'handoff'],
       };
     case 'camera_not_found':
@@ -32,7 +34,9 @@ export function cameraHelp(code: VerifyErrorCode): { message: string; actions: C
       };
     default:
       return {
-        message: msg("This app's built-in browser cannot use the camera. Open this page in your phone's browser (Chrome or Safari), or continue another way.", { id: 'camera.unsupported' }),
+        message: msg("This app's built-in browser cannot use the camera. Open this page in your phone's browser (Chrome or Safari), or continue another way.", {
+          id: 'camera.unsupported',
+        }),
         actions: ['open-browser', 'upload', 'handoff'],
       };
   }

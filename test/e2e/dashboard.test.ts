@@ -58,7 +58,9 @@ function receiver(): Promise<{ server: Server; url: string; bodies: { type: stri
       res.writeHead(200).end('ok');
     });
   });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, bodies })));
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => ok({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, bodies })),
+  );
 }
 
 async function latestCode(dataDir: string, to: string): Promise<string> {
@@ -94,12 +96,23 @@ beforeAll(async () => {
   verity = await buildVerity({ config, logger: false });
   await verity.app.listen({ port, host: '127.0.0.1' });
   await verity.startWorkers();
-  await verity.ctx.db.insertInto('admins').values({ email: ADMIN.email, password_hash: await hashPassword(ADMIN.password), created_at: new Date().toISOString() }).execute();
+  await verity.ctx.db
+    .insertInto('admins')
+    .values({ email: ADMIN.email, password_hash: await hashPassword(ADMIN.password), created_at: new Date().toISOString() })
+    .execute();
   hooks = await receiver();
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 240_000);
 
@@ -136,7 +149,10 @@ describe('dashboard end to end', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.locator('#new-key').textContent())!.trim();
     expect(key).toMatch(/^vk_live_/);
-    const check = await fetch(`${base}/api/verify-credentials`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'user-agent': 'e2e', accept: 'application/json' } });
+    const check = await fetch(`${base}/api/verify-credentials`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'user-agent': 'e2e', accept: 'application/json' },
+    });
     expect(check.status).toBe(200);
 
     // A webhook endpoint; its test payload meets a 410, the endpoint is re-enabled and the delivery retried.
@@ -144,16 +160,26 @@ describe('dashboard end to end', () => {
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByText('Signing secret of endpoint').waitFor();
     await page.getByRole('button', { name: 'Send test' }).click();
-    await expect.poll(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return page.locator('table.deliveries tr[data-state=failed]').count();
-    }, { timeout: 60_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return page.locator('table.deliveries tr[data-state=failed]').count();
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(1);
     await page.getByRole('button', { name: 'Enable' }).click();
     await page.getByRole('button', { name: /^Retry delivery/ }).click();
-    await expect.poll(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return page.locator('table.deliveries tr[data-state=succeeded]').count();
-    }, { timeout: 60_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return page.locator('table.deliveries tr[data-state=succeeded]').count();
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(1);
     expect(hooks.bodies).toHaveLength(1);
 
     // A template with the Email method.
@@ -190,21 +216,34 @@ describe('dashboard end to end', () => {
 
     // The result in the dashboard.
     await page.getByRole('link', { name: 'e2e.person@example.com' }).click();
-    await expect.poll(async () => {
-      await page.reload();
-      await page.getByRole('heading', { level: 1, name: 'Edna' }).waitFor();
-      return page.locator('dd.user-status').textContent();
-    }, { timeout: 60_000 }).toBe('Verified');
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.getByRole('heading', { level: 1, name: 'Edna' }).waitFor();
+          return page.locator('dd.user-status').textContent();
+        },
+        { timeout: 60_000 },
+      )
+      .toBe('Verified');
     expect(await page.locator('tr[data-method=email] td.status').textContent()).toContain('Complete');
 
     // The webhook deliveries of the journey.
     await nav(page, 'Developers');
-    await expect.poll(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return page.locator('table.deliveries tr[data-state=succeeded]').count();
-    }, { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return page.locator('table.deliveries tr[data-state=succeeded]').count();
+        },
+        { timeout: 60_000 },
+      )
+      .toBeGreaterThanOrEqual(3);
     expect(hooks.bodies.map((b) => b.type)).toEqual(expect.arrayContaining(['verification.completed', 'user.status.changed']));
-    await page.getByRole('button', { name: /^Show delivery/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Show delivery/ })
+      .first()
+      .click();
     await page.getByRole('heading', { name: /^Delivery \d+/ }).waitFor();
 
     // Revoke the key; the API refuses it.
@@ -276,9 +315,13 @@ describe('dashboard end to end', () => {
     const frame = page.frameLocator('iframe[title="Preview of the hosted page"]');
     const flow = frame.locator('verify-flow');
     // The hosted app's own element (not a mock), with the draft name and colour.
-    await expect.poll(async () => flow.evaluate((el) => el.shadowRoot?.querySelector('header')?.textContent?.trim()).catch(() => null), { timeout: 15_000 }).toBe('Preview Bank');
     await expect
-      .poll(async () => flow.evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.intro button')!).backgroundColor).catch(() => null), { timeout: 15_000 })
+      .poll(async () => flow.evaluate((el) => el.shadowRoot?.querySelector('header')?.textContent?.trim()).catch(() => null), { timeout: 15_000 })
+      .toBe('Preview Bank');
+    await expect
+      .poll(async () => flow.evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.intro button')!).backgroundColor).catch(() => null), {
+        timeout: 15_000,
+      })
       .toBe('rgb(170, 0, 68)');
     await frame.getByRole('button', { name: 'Start' }).click();
     await frame.getByText('This is a preview: nothing is started or sent.').waitFor();
@@ -305,7 +348,9 @@ describe('dashboard end to end', () => {
       // …then axe, evaluated through the DevTools protocol (axe's own probes trip the CSP: ignored).
       await page.evaluate(axeSource);
       const violations = await page.evaluate(async () => {
-        const result = await (window as unknown as { axe: { run(ctx: Document): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe.run(document);
+        const result = await (window as unknown as { axe: { run(ctx: Document): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe.run(
+          document,
+        );
         return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
       });
       expect(violations, where).toEqual([]);
@@ -335,11 +380,13 @@ describe('dashboard end to end', () => {
       await nav(page, name);
       await page.getByRole('heading', { name: ready }).waitFor();
       // Focus moved to the view's heading, so a screen reader announces the new page.
-      expect(await page.evaluate(() => {
-        let el: Element | null = document.activeElement;
-        while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-        return el?.tagName;
-      })).toBe('H1');
+      expect(
+        await page.evaluate(() => {
+          let el: Element | null = document.activeElement;
+          while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+          return el?.tagName;
+        }),
+      ).toBe('H1');
       await axe(name);
     }
 

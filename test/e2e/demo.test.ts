@@ -56,10 +56,22 @@ describe('demo customer site', () => {
   });
 
   it('shows signed webhooks as verified and refuses the others', async () => {
-    const body = JSON.stringify({ id: 'e1', type: 'verification.completed', data: { reference_id: 'demo-1', user_status: 'Verified', verification_name: 'Email' } });
-    const good = await fetch(`${demoUrl}/webhooks`, { method: 'POST', body, headers: { Signature: createHmac('sha256', SECRET).update(body).digest('hex'), 'Content-Type': 'application/json' } });
+    const body = JSON.stringify({
+      id: 'e1',
+      type: 'verification.completed',
+      data: { reference_id: 'demo-1', user_status: 'Verified', verification_name: 'Email' },
+    });
+    const good = await fetch(`${demoUrl}/webhooks`, {
+      method: 'POST',
+      body,
+      headers: { Signature: createHmac('sha256', SECRET).update(body).digest('hex'), 'Content-Type': 'application/json' },
+    });
     expect(good.status).toBe(200);
-    const bad = await fetch(`${demoUrl}/webhooks`, { method: 'POST', body, headers: { Signature: createHmac('sha256', 'wrong').update(body).digest('hex'), 'Content-Type': 'application/json' } });
+    const bad = await fetch(`${demoUrl}/webhooks`, {
+      method: 'POST',
+      body,
+      headers: { Signature: createHmac('sha256', 'wrong').update(body).digest('hex'), 'Content-Type': 'application/json' },
+    });
     expect(bad.status).toBe(403);
     const shown = (await (await fetch(`${demoUrl}/events`)).json()) as { verified: boolean; type: string }[];
     expect(shown.map((e) => e.verified)).toEqual([false, true]);

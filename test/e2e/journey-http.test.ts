@@ -109,7 +109,11 @@ describe('end-user journey over HTTP', () => {
     const events = await eventsOf(id);
     expect(events.filter((e) => e.type === 'verification.completed').map((e) => e.verification_id)).toEqual([1, 2, 8, 21]);
     expect(events.filter((e) => e.type === 'user.status.changed').map((e) => e.user_status)).toEqual(['Active', 'Verified']);
-    const user = await server.verity.ctx.db.selectFrom('users').select(['ip', 'last_activity', 'email_verified_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    const user = await server.verity.ctx.db
+      .selectFrom('users')
+      .select(['ip', 'last_activity', 'email_verified_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(user.ip).toMatch(/127\.0\.0\.1/);
     expect(user.last_activity).not.toBeNull();
     expect(user.email_verified_at).not.toBeNull();

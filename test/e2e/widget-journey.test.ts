@@ -53,7 +53,10 @@ beforeAll(async () => {
   ensureWebBuild();
   ({ face: faceCamera } = (await makeFakeCameras(join(root, '.wtr-tmp'))) as { face: string });
   documentPng = join(tmp, 'document.png');
-  if (!existsSync(documentPng)) await sharp(Buffer.from(documentSceneSvg(1280, 800) as string)).png().toFile(documentPng);
+  if (!existsSync(documentPng))
+    await sharp(Buffer.from(documentSceneSvg(1280, 800) as string))
+      .png()
+      .toFile(documentPng);
   browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -173,7 +176,10 @@ describe('the widget against a running Verity', () => {
     const done = new URL(page.url());
     expect(done.searchParams.get('reference_id')).toBe('cust-e2e-1');
     expect(done.searchParams.get('status')).toBe('completed');
-    expect(errors.filter((e) => /Content Security Policy|Refused/.test(e)), errors.join('\n')).toEqual([]);
+    expect(
+      errors.filter((e) => /Content Security Policy|Refused/.test(e)),
+      errors.join('\n'),
+    ).toEqual([]);
   }, 180_000);
 
   it('<verify-flow> inline on the customer page → every step → verify-complete and redirect', async () => {
@@ -193,10 +199,13 @@ describe('the widget against a running Verity', () => {
     });
     await page.goto(siteUrl);
     await page.getByRole('button', { name: 'Start' }).click();
-    await page.getByRole('button', { name: 'Send code' }).waitFor({ timeout: 10_000 }).catch(async () => {
-      await page.screenshot({ path: join(tmp, 'inline-failure.png') });
-      throw new Error(`inline flow did not start: ${errors.join(' | ')}`);
-    });
+    await page
+      .getByRole('button', { name: 'Send code' })
+      .waitFor({ timeout: 10_000 })
+      .catch(async () => {
+        await page.screenshot({ path: join(tmp, 'inline-failure.png') });
+        throw new Error(`inline flow did not start: ${errors.join(' | ')}`);
+      });
     await doEverySteps(page, email, phone);
     await page.waitForURL(/\/done\?/, { timeout: 60_000 });
     const done = new URL(page.url());

@@ -118,7 +118,13 @@ export function aamvaToProcessor(rec: AamvaRecord, today: Date, decodeConfidence
   const e = rec.elements;
   const out: Record<string, ProcessorField> = {};
   const put = (name: string, value: string | number | null | undefined, confidence = decodeConfidence): void => {
-    if (value === null || value === undefined || value === '' || (typeof value === 'string' && /^(NONE|unavl|unavail)$/i.test(value) && name !== 'DL Restriction Code' && name !== 'DL Endorsed')) return;
+    if (
+      value === null ||
+      value === undefined ||
+      value === '' ||
+      (typeof value === 'string' && /^(NONE|unavl|unavail)$/i.test(value) && name !== 'DL Restriction Code' && name !== 'DL Endorsed')
+    )
+      return;
     out[name] = { value, confidence };
   };
   const issuer = AAMVA_IIN[rec.iin];
@@ -133,7 +139,7 @@ export function aamvaToProcessor(rec: AamvaRecord, today: Date, decodeConfidence
     const parts = e['DAA'].split(/[,$]/).map((s) => s.trim());
     last = parts[0];
     first = parts[1];
-    middle = parts.slice(2).join(" ") || undefined;
+    middle = parts.slice(2).join(' ') || undefined;
   }
   if (first && first.includes(',') && !middle) {
     // Some versions put "FIRST,MIDDLE" in DCT.

@@ -26,9 +26,23 @@ export interface UserAddressComparison {
 }
 
 const ABBREVIATIONS: Record<string, string> = {
-  STREET: 'ST', AVENUE: 'AVE', ROAD: 'RD', BOULEVARD: 'BLVD', DRIVE: 'DR', LANE: 'LN', COURT: 'CT',
-  PLACE: 'PL', TERRACE: 'TER', PARKWAY: 'PKWY', HIGHWAY: 'HWY', APARTMENT: 'APT', SUITE: 'STE',
-  NORTH: 'N', SOUTH: 'S', EAST: 'E', WEST: 'W',
+  STREET: 'ST',
+  AVENUE: 'AVE',
+  ROAD: 'RD',
+  BOULEVARD: 'BLVD',
+  DRIVE: 'DR',
+  LANE: 'LN',
+  COURT: 'CT',
+  PLACE: 'PL',
+  TERRACE: 'TER',
+  PARKWAY: 'PKWY',
+  HIGHWAY: 'HWY',
+  APARTMENT: 'APT',
+  SUITE: 'STE',
+  NORTH: 'N',
+  SOUTH: 'S',
+  EAST: 'E',
+  WEST: 'W',
 };
 
 function addressTokens(s: string): string[] {

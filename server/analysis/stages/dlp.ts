@@ -49,7 +49,8 @@ export function maskQuote(s: string): string {
     .join('');
 }
 
-const STREET_SUFFIX = '(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|DRIVE|DR|LANE|LN|WAY|COURT|CT|PLACE|PL|TERRACE|TER|PARKWAY|PKWY|HIGHWAY|HWY|CIRCLE|CIR|SQUARE|SQ)';
+const STREET_SUFFIX =
+  '(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|DRIVE|DR|LANE|LN|WAY|COURT|CT|PLACE|PL|TERRACE|TER|PARKWAY|PKWY|HIGHWAY|HWY|CIRCLE|CIR|SQUARE|SQ)';
 const STATE_NAMES = Object.values(JURISDICTIONS).map((n) => n.toUpperCase());
 
 /** Optional known names to look for (the user's, when the caller has them). */

@@ -13,9 +13,29 @@ export interface ExifEntry {
 
 /** Software names of image editors (matched case-insensitively within the tag). */
 const EDITORS = [
-  'photoshop', 'lightroom', 'gimp', 'affinity photo', 'pixelmator', 'paint.net', 'paintshop',
-  'snapseed', 'picsart', 'canva', 'fotor', 'krita', 'photopea', 'facetune', 'luminar',
-  'capture one', 'corel', 'photoscape', 'pixlr', 'befunky', 'inpixio', 'photodirector', 'airbrush',
+  'photoshop',
+  'lightroom',
+  'gimp',
+  'affinity photo',
+  'pixelmator',
+  'paint.net',
+  'paintshop',
+  'snapseed',
+  'picsart',
+  'canva',
+  'fotor',
+  'krita',
+  'photopea',
+  'facetune',
+  'luminar',
+  'capture one',
+  'corel',
+  'photoscape',
+  'pixlr',
+  'befunky',
+  'inpixio',
+  'photodirector',
+  'airbrush',
 ];
 
 /** Tags that name the writing software. */

@@ -69,9 +69,7 @@ export async function detectFaces(raster: Raster): Promise<DetectedFace[]> {
   const engine = await getFaceEngine();
   const result = await engine.detect(rgb, small.width, small.height);
   const scale = raster.width / small.width;
-  return result.face
-    .map((f) => toDetected(f, scale))
-    .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+  return result.face.map((f) => toDetected(f, scale)).sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
 }
 
 /** Similarity of two face descriptors, 0-1 (human's normalised distance). */

@@ -36,24 +36,54 @@ export interface MrzResult {
 
 /** Characters OCR confuses in MRZs, and what each could really be. */
 const CONFUSIONS: Readonly<Record<string, readonly string[]>> = {
-  O: ['0', 'D', 'Q'], '0': ['O', 'D', 'Q'], D: ['0', 'O'], Q: ['0', 'O'],
-  I: ['1', 'L'], '1': ['I', 'L', '7'], L: ['1', 'I', '<'], '7': ['1'],
-  B: ['8'], '8': ['B'], S: ['5'], '5': ['S'], Z: ['2'], '2': ['Z'], G: ['6', 'C'], '6': ['G'],
-  K: ['<'], '<': ['K', 'L', 'C'], C: ['<', 'G'], A: ['4'], '4': ['A'], U: ['V'], V: ['U'],
+  O: ['0', 'D', 'Q'],
+  '0': ['O', 'D', 'Q'],
+  D: ['0', 'O'],
+  Q: ['0', 'O'],
+  I: ['1', 'L'],
+  '1': ['I', 'L', '7'],
+  L: ['1', 'I', '<'],
+  '7': ['1'],
+  B: ['8'],
+  '8': ['B'],
+  S: ['5'],
+  '5': ['S'],
+  Z: ['2'],
+  '2': ['Z'],
+  G: ['6', 'C'],
+  '6': ['G'],
+  K: ['<'],
+  '<': ['K', 'L', 'C'],
+  C: ['<', 'G'],
+  A: ['4'],
+  '4': ['A'],
+  U: ['V'],
+  V: ['U'],
 };
 
 const MRZ_LENGTHS = [44, 36, 30] as const;
 
 /** Keeps the MRZ alphabet and fixes common OCR noise in one raw line. */
 function cleanLine(raw: string): string {
-  return raw.toUpperCase().replace(/\s+/g, '').replace(/[«‹]/g, '<').replace(/[^A-Z0-9<]/g, '');
+  return raw
+    .toUpperCase()
+    .replace(/\s+/g, '')
+    .replace(/[«‹]/g, '<')
+    .replace(/[^A-Z0-9<]/g, '');
 }
 
 /** Picks the MRZ lines out of OCR text: the last 2 (TD2/TD3) or 3 (TD1) long lines, normalised to length. */
 export function pickMrzLines(text: string): string[] | null {
-  const lines = text.split('\n').map(cleanLine).filter((l) => l.length >= 26);
+  const lines = text
+    .split('\n')
+    .map(cleanLine)
+    .filter((l) => l.length >= 26);
   if (lines.length < 2) return null;
-  for (const [count, len] of [[2, 44], [3, 30], [2, 36]] as const) {
+  for (const [count, len] of [
+    [2, 44],
+    [3, 30],
+    [2, 36],
+  ] as const) {
     if (lines.length < count) continue;
     const tail = lines.slice(-count);
     if (tail.every((l) => Math.abs(l.length - len) <= 2)) {
@@ -101,7 +131,8 @@ export function correctMrz(lines: readonly string[], maxSwaps = 3): { result: Pa
     for (const detail of failing) {
       for (const range of detail.ranges) {
         for (let col = range.start; col < range.end; col++) {
-          if (CONFUSIONS[current[range.line]![col]!] && !positions.some((p) => p.line === range.line && p.col === col)) positions.push({ line: range.line, col });
+          if (CONFUSIONS[current[range.line]![col]!] && !positions.some((p) => p.line === range.line && p.col === col))
+            positions.push({ line: range.line, col });
         }
       }
     }
@@ -128,7 +159,8 @@ export function correctMrz(lines: readonly string[], maxSwaps = 3): { result: Pa
     };
     // Single swaps first, then pairs (two confusions in one field leave its check failing after one).
     for (const p of positions) {
-      for (const alt of CONFUSIONS[current[p.line]![p.col]!]!) consider(swap(current, p, alt), [{ line: p.line, column: p.col, from: current[p.line]![p.col]!, to: alt }]);
+      for (const alt of CONFUSIONS[current[p.line]![p.col]!]!)
+        consider(swap(current, p, alt), [{ line: p.line, column: p.col, from: current[p.line]![p.col]!, to: alt }]);
     }
     if (!best && swaps + 2 <= maxSwaps) {
       for (let i = 0; i < positions.length; i++) {
@@ -206,7 +238,13 @@ async function greyBuffer(g: GreyPlane): Promise<Sharp> {
 
 async function rotate(g: GreyPlane, angle: number): Promise<GreyPlane> {
   if (Math.abs(angle) < 0.3) return g;
-  const { data, info } = await (await greyBuffer(g)).rotate(angle, { background: { r: 255, g: 255, b: 255 } }).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await (
+    await greyBuffer(g)
+  )
+    .rotate(angle, { background: { r: 255, g: 255, b: 255 } })
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 
@@ -216,7 +254,9 @@ async function ocrBand(g: GreyPlane, top: number, bottom: number, lineHeight: nu
   const crop = cropGrey(g, 0, top - pad, g.width, bottom - top + 2 * pad);
   // Tesseract's legacy engine likes ~30-40 px capitals on a clean white background.
   const scale = Math.max(0.5, Math.min(4, 36 / Math.max(1, lineHeight)));
-  const png = await (await greyBuffer(crop))
+  const png = await (
+    await greyBuffer(crop)
+  )
     .resize({ width: Math.round(crop.width * scale), kernel: 'lanczos3' })
     .normalise()
     .threshold(128)

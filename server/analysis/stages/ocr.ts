@@ -29,7 +29,11 @@ export async function runOcr(g: GreyPlane): Promise<OcrResult> {
   const angle = -estimateSkew(g);
   let img = sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength), { raw: { width: g.width, height: g.height, channels: 1 } });
   if (Math.abs(angle) >= 0.3) img = sharp(await img.rotate(angle, { background: '#ffffff' }).png().toBuffer());
-  const png = await img.resize({ width: OCR_SIDE, height: OCR_SIDE, fit: 'inside', withoutEnlargement: true }).normalise().png({ compressionLevel: 1 }).toBuffer();
+  const png = await img
+    .resize({ width: OCR_SIDE, height: OCR_SIDE, fit: 'inside', withoutEnlargement: true })
+    .normalise()
+    .png({ compressionLevel: 1 })
+    .toBuffer();
   const worker = await getTesseract('text');
   const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
   const lines: OcrLine[] = [];

@@ -95,7 +95,17 @@ function boxBlur3(g: GreyPlane): Uint8Array {
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
-      out[i] = (data[i - width - 1]! + data[i - width]! + data[i - width + 1]! + data[i - 1]! + data[i]! + data[i + 1]! + data[i + width - 1]! + data[i + width]! + data[i + width + 1]!) / 9;
+      out[i] =
+        (data[i - width - 1]! +
+          data[i - width]! +
+          data[i - width + 1]! +
+          data[i - 1]! +
+          data[i]! +
+          data[i + 1]! +
+          data[i + width - 1]! +
+          data[i + width]! +
+          data[i + width + 1]!) /
+        9;
     }
   }
   return out;
@@ -123,12 +133,7 @@ function borderEdges(g: GreyPlane): [number, number, number, number] {
     }
     return n ? hit / n : 0;
   };
-  return [
-    density(0, 0, width, strip),
-    density(width - strip, 0, width, height),
-    density(0, height - strip, width, height),
-    density(0, 0, strip, height),
-  ];
+  return [density(0, 0, width, strip), density(width - strip, 0, width, height), density(0, height - strip, width, height), density(0, 0, strip, height)];
 }
 
 function glareFraction(r: Raster): number {

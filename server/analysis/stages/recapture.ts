@@ -155,7 +155,14 @@ export async function detectRecapture(raster: Raster): Promise<RecaptureResult> 
   if (r.channels !== 3 || r.width < n || r.height < n) return { screen: false, peakRatio: 0, labels: [] };
   let best = 0;
   const positions: [number, number][] = [];
-  for (const [fx, fy] of [[0.5, 0.5], [0.35, 0.35], [0.65, 0.35], [0.35, 0.65], [0.65, 0.65]] as const) positions.push([Math.round(fx * r.width - n / 2), Math.round(fy * r.height - n / 2)]);
+  for (const [fx, fy] of [
+    [0.5, 0.5],
+    [0.35, 0.35],
+    [0.65, 0.35],
+    [0.35, 0.65],
+    [0.65, 0.65],
+  ] as const)
+    positions.push([Math.round(fx * r.width - n / 2), Math.round(fy * r.height - n / 2)]);
   for (const [x0, y0] of positions) {
     const x = Math.max(0, Math.min(r.width - n, x0));
     const y = Math.max(0, Math.min(r.height - n, y0));

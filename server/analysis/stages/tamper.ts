@@ -58,9 +58,15 @@ export function detectPastedRegions(g: GreyPlane): TamperResult {
         for (let x = bx * B + 1; x < bx * B + 1 + B; x++) {
           const i = y * width + x;
           const v =
-            data[i - width - 1]! - 2 * data[i - width]! + data[i - width + 1]! -
-            2 * data[i - 1]! + 4 * data[i]! - 2 * data[i + 1]! +
-            data[i + width - 1]! - 2 * data[i + width]! + data[i + width + 1]!;
+            data[i - width - 1]! -
+            2 * data[i - width]! +
+            data[i - width + 1]! -
+            2 * data[i - 1]! +
+            4 * data[i]! -
+            2 * data[i + 1]! +
+            data[i + width - 1]! -
+            2 * data[i + width]! +
+            data[i + width + 1]!;
           abs += Math.abs(v);
           grad += Math.abs(data[i + 1]! - data[i - 1]!) + Math.abs(data[i + width]! - data[i - width]!);
           sum += data[i]!;

@@ -135,40 +135,36 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
   // Compared against when the e-mail is unknown, so both paths cost one scrypt.
   let decoy: Promise<string> | undefined;
   return async (app) => {
-    app.post(
-      '/admin/api/session',
-      { schema: { hide: true, body: loginBody }, preHandler: csrfGuard(ctx) },
-      async (req, reply) => {
-        try {
-          await limiter.consume(req.ip);
-        } catch (error: unknown) {
-          if (error instanceof RateLimiterRes) throw errors.rateLimited(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
-          throw error;
-        }
-        const admin = await ctx.db
-          .selectFrom('admins')
-          .select(['id', 'email', 'password_hash'])
-          .where((eb) => eb(eb.fn('lower', ['email']), '=', req.body.email.trim().toLowerCase()))
-          .executeTakeFirst();
-        const ok = await verifyPassword(req.body.password, admin?.password_hash ?? (await (decoy ??= hashPassword('not the password of anyone'))));
-        if (!admin || !ok) throw new ApiError(401, 'api_auth_error', 'The e-mail or password is wrong.');
-        // Optional TOTP second factor (server/admin/totp.ts); `errors.totp` tells the page to ask for it.
-        if (!(await secondFactorPasses(ctx, admin.id, req.body.totp))) {
-          throw new ApiError(401, 'api_auth_error', 'Enter the code from your authenticator app.', { totp: ['required'] });
-        }
-        const token = randomBytes(32).toString('base64url');
-        const now = ctx.clock.now();
-        const expiresAt = new Date(now.getTime() + ADMIN_MAX_AGE_MS).toISOString();
-        await ctx.db
-          .insertInto('admin_sessions')
-          .values({ token_hash: hashToken(token), admin_id: admin.id, created_at: now.toISOString(), last_seen_at: now.toISOString(), expires_at: expiresAt })
-          .execute();
-        // Old sessions of anyone are cleared on the way (cheap, indexed by primary key scan is fine at admin scale).
-        await ctx.db.deleteFrom('admin_sessions').where('expires_at', '<=', now.toISOString()).execute();
-        setCookie(reply, token, { ...cookieOptions(ctx), maxAge: ADMIN_MAX_AGE_MS / 1000 });
-        return { admin: { id: admin.id, email: admin.email }, expires_at: expiresAt, idle_timeout_seconds: ADMIN_IDLE_MS / 1000 };
-      },
-    );
+    app.post('/admin/api/session', { schema: { hide: true, body: loginBody }, preHandler: csrfGuard(ctx) }, async (req, reply) => {
+      try {
+        await limiter.consume(req.ip);
+      } catch (error: unknown) {
+        if (error instanceof RateLimiterRes) throw errors.rateLimited(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+        throw error;
+      }
+      const admin = await ctx.db
+        .selectFrom('admins')
+        .select(['id', 'email', 'password_hash'])
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', req.body.email.trim().toLowerCase()))
+        .executeTakeFirst();
+      const ok = await verifyPassword(req.body.password, admin?.password_hash ?? (await (decoy ??= hashPassword('not the password of anyone'))));
+      if (!admin || !ok) throw new ApiError(401, 'api_auth_error', 'The e-mail or password is wrong.');
+      // Optional TOTP second factor (server/admin/totp.ts); `errors.totp` tells the page to ask for it.
+      if (!(await secondFactorPasses(ctx, admin.id, req.body.totp))) {
+        throw new ApiError(401, 'api_auth_error', 'Enter the code from your authenticator app.', { totp: ['required'] });
+      }
+      const token = randomBytes(32).toString('base64url');
+      const now = ctx.clock.now();
+      const expiresAt = new Date(now.getTime() + ADMIN_MAX_AGE_MS).toISOString();
+      await ctx.db
+        .insertInto('admin_sessions')
+        .values({ token_hash: hashToken(token), admin_id: admin.id, created_at: now.toISOString(), last_seen_at: now.toISOString(), expires_at: expiresAt })
+        .execute();
+      // Old sessions of anyone are cleared on the way (cheap, indexed by primary key scan is fine at admin scale).
+      await ctx.db.deleteFrom('admin_sessions').where('expires_at', '<=', now.toISOString()).execute();
+      setCookie(reply, token, { ...cookieOptions(ctx), maxAge: ADMIN_MAX_AGE_MS / 1000 });
+      return { admin: { id: admin.id, email: admin.email }, expires_at: expiresAt, idle_timeout_seconds: ADMIN_IDLE_MS / 1000 };
+    });
 
     app.get('/admin/api/session', { schema: { hide: true }, preHandler: requireAdmin(ctx) }, async (req, reply) => {
       void reply.header('cache-control', 'no-store');

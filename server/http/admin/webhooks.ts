@@ -129,7 +129,11 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         secretError(error);
       }
       const [current, previous] = secrets;
-      return { signing_secret: current, previous_signing_secret: previous ?? null, previous_secret_expires_at: previous ? row.previous_secret_expires_at : null };
+      return {
+        signing_secret: current,
+        previous_signing_secret: previous ?? null,
+        previous_secret_expires_at: previous ? row.previous_secret_expires_at : null,
+      };
     });
 
     app.post(
@@ -137,11 +141,14 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { hide: true, params: idParam, body: z.object({ overlap_hours: z.number().min(0).max(168).optional() }).optional() } },
       async (req, reply) => {
         const overlapMs = (req.body?.overlap_hours ?? 24) * 3_600_000;
-        const rotated = await ctx.db.transaction().execute(async (trx) => {
-          const r = await rotateSecret(trx, req.params.id, now(), ctx.config.secret, overlapMs);
-          if (r) await recordAudit(trx, ctx.clock, req, { action: 'webhook.secret.rotate', targetType: 'webhook_endpoint', targetId: req.params.id });
-          return r;
-        }).catch(secretError);
+        const rotated = await ctx.db
+          .transaction()
+          .execute(async (trx) => {
+            const r = await rotateSecret(trx, req.params.id, now(), ctx.config.secret, overlapMs);
+            if (r) await recordAudit(trx, ctx.clock, req, { action: 'webhook.secret.rotate', targetType: 'webhook_endpoint', targetId: req.params.id });
+            return r;
+          })
+          .catch(secretError);
         if (!rotated) throw errors.notFound('Webhook endpoint not found');
         void reply.header('cache-control', 'no-store');
         return { data: endpointView(rotated.row, now()), signing_secret: rotated.secret };

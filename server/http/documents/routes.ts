@@ -146,12 +146,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req) => {
         const userId = userIdFrom(req.body.user_id);
-        const job = await ctx.db
-          .selectFrom('document_jobs')
-          .selectAll()
-          .where('doc_id', '=', req.body.doc_id)
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
+        const job = await ctx.db.selectFrom('document_jobs').selectAll().where('doc_id', '=', req.body.doc_id).where('user_id', '=', userId).executeTakeFirst();
         if (!job) throw errors.invalidDocumentId();
         if (job.status === DocumentJobStatus.failed) {
           return { success: false as const, doc_id: job.doc_id, document_status: 'Failed' as const, reason: job.reason };

@@ -72,7 +72,10 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
       invalid: { title: 'This link is not valid', text: 'The verification link is incomplete or was changed. Open the link exactly as you received it.' },
       expired: { title: 'This link has expired', text: 'Verification links work for a limited time. Ask for a new link from the service that sent it.' },
       revoked: { title: 'This link is no longer valid', text: 'This verification link cannot be used any more. Ask the service that sent it for help.' },
-      handoff: { title: 'This link was already used', text: 'Links to continue on another device work once and for 10 minutes. Create a new one on your other device.' },
+      handoff: {
+        title: 'This link was already used',
+        text: 'Links to continue on another device work once and for 10 minutes. Create a new one on your other device.',
+      },
     },
     verify: 'Verify your identity',
     asks: (a) => `${a} asks you to confirm who you are. It takes a few minutes.`,
@@ -86,9 +89,15 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
   es: {
     refusals: {
       invalid: { title: 'Este enlace no es válido', text: 'El enlace de verificación está incompleto o ha sido modificado. Ábralo tal como lo recibió.' },
-      expired: { title: 'Este enlace ha caducado', text: 'Los enlaces de verificación son válidos durante un tiempo limitado. Pida un enlace nuevo al servicio que se lo envió.' },
+      expired: {
+        title: 'Este enlace ha caducado',
+        text: 'Los enlaces de verificación son válidos durante un tiempo limitado. Pida un enlace nuevo al servicio que se lo envió.',
+      },
       revoked: { title: 'Este enlace ya no es válido', text: 'Este enlace de verificación ya no se puede usar. Pida ayuda al servicio que se lo envió.' },
-      handoff: { title: 'Este enlace ya se ha usado', text: 'Los enlaces para continuar en otro dispositivo sirven una vez y durante 10 minutos. Cree uno nuevo en su otro dispositivo.' },
+      handoff: {
+        title: 'Este enlace ya se ha usado',
+        text: 'Los enlaces para continuar en otro dispositivo sirven una vez y durante 10 minutos. Cree uno nuevo en su otro dispositivo.',
+      },
     },
     verify: 'Verifique su identidad',
     asks: (a) => `${a} le pide que confirme quién es. Solo le llevará unos minutos.`,
@@ -102,9 +111,18 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
   fr: {
     refusals: {
       invalid: { title: 'Ce lien n’est pas valide', text: 'Le lien de vérification est incomplet ou a été modifié. Ouvrez-le tel que vous l’avez reçu.' },
-      expired: { title: 'Ce lien a expiré', text: 'Les liens de vérification sont valables un temps limité. Demandez un nouveau lien au service qui vous l’a envoyé.' },
-      revoked: { title: 'Ce lien n’est plus valide', text: 'Ce lien de vérification ne peut plus être utilisé. Demandez de l’aide au service qui vous l’a envoyé.' },
-      handoff: { title: 'Ce lien a déjà été utilisé', text: 'Les liens pour continuer sur un autre appareil servent une fois, pendant 10 minutes. Créez-en un nouveau sur votre autre appareil.' },
+      expired: {
+        title: 'Ce lien a expiré',
+        text: 'Les liens de vérification sont valables un temps limité. Demandez un nouveau lien au service qui vous l’a envoyé.',
+      },
+      revoked: {
+        title: 'Ce lien n’est plus valide',
+        text: 'Ce lien de vérification ne peut plus être utilisé. Demandez de l’aide au service qui vous l’a envoyé.',
+      },
+      handoff: {
+        title: 'Ce lien a déjà été utilisé',
+        text: 'Les liens pour continuer sur un autre appareil servent une fois, pendant 10 minutes. Créez-en un nouveau sur votre autre appareil.',
+      },
     },
     verify: 'Vérifiez votre identité',
     asks: (a) => `${a} vous demande de confirmer votre identité. Cela prend quelques minutes.`,
@@ -117,10 +135,22 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
   },
   de: {
     refusals: {
-      invalid: { title: 'Dieser Link ist ungültig', text: 'Der Bestätigungslink ist unvollständig oder wurde verändert. Öffnen Sie ihn genau so, wie Sie ihn erhalten haben.' },
-      expired: { title: 'Dieser Link ist abgelaufen', text: 'Bestätigungslinks gelten nur begrenzte Zeit. Fordern Sie bei dem Dienst, der ihn gesendet hat, einen neuen an.' },
-      revoked: { title: 'Dieser Link ist nicht mehr gültig', text: 'Dieser Bestätigungslink kann nicht mehr verwendet werden. Wenden Sie sich an den Dienst, der ihn gesendet hat.' },
-      handoff: { title: 'Dieser Link wurde bereits verwendet', text: 'Links zum Fortfahren auf einem anderen Gerät gelten einmal und 10 Minuten lang. Erstellen Sie auf Ihrem anderen Gerät einen neuen.' },
+      invalid: {
+        title: 'Dieser Link ist ungültig',
+        text: 'Der Bestätigungslink ist unvollständig oder wurde verändert. Öffnen Sie ihn genau so, wie Sie ihn erhalten haben.',
+      },
+      expired: {
+        title: 'Dieser Link ist abgelaufen',
+        text: 'Bestätigungslinks gelten nur begrenzte Zeit. Fordern Sie bei dem Dienst, der ihn gesendet hat, einen neuen an.',
+      },
+      revoked: {
+        title: 'Dieser Link ist nicht mehr gültig',
+        text: 'Dieser Bestätigungslink kann nicht mehr verwendet werden. Wenden Sie sich an den Dienst, der ihn gesendet hat.',
+      },
+      handoff: {
+        title: 'Dieser Link wurde bereits verwendet',
+        text: 'Links zum Fortfahren auf einem anderen Gerät gelten einmal und 10 Minuten lang. Erstellen Sie auf Ihrem anderen Gerät einen neuen.',
+      },
     },
     verify: 'Bestätigen Sie Ihre Identität',
     asks: (a) => `${a} bittet Sie, Ihre Identität zu bestätigen. Das dauert nur wenige Minuten.`,
@@ -136,7 +166,10 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
       invalid: { title: 'Este link não é válido', text: 'O link de verificação está incompleto ou foi alterado. Abra-o tal como o recebeu.' },
       expired: { title: 'Este link expirou', text: 'Os links de verificação são válidos por tempo limitado. Peça um novo link ao serviço que o enviou.' },
       revoked: { title: 'Este link já não é válido', text: 'Este link de verificação já não pode ser usado. Peça ajuda ao serviço que o enviou.' },
-      handoff: { title: 'Este link já foi usado', text: 'Os links para continuar noutro dispositivo funcionam uma vez e durante 10 minutos. Crie um novo no seu outro dispositivo.' },
+      handoff: {
+        title: 'Este link já foi usado',
+        text: 'Os links para continuar noutro dispositivo funcionam uma vez e durante 10 minutos. Crie um novo no seu outro dispositivo.',
+      },
     },
     verify: 'Verifique a sua identidade',
     asks: (a) => `${a} pede-lhe que confirme quem é. Demora poucos minutos.`,

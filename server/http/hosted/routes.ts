@@ -76,7 +76,11 @@ function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
       if (handoff !== undefined) {
         // Looked at, not consumed: the phone's page claims it with a POST.
         if (typeof handoff !== 'string' || handoff.length > 200) return refuse(req, reply, 'handoff');
-        const row = await sdb(ctx.db).selectFrom('handoff_tokens').select(['used_at', 'expires_at']).where('token_hash', '=', sha256Hex(handoff)).executeTakeFirst();
+        const row = await sdb(ctx.db)
+          .selectFrom('handoff_tokens')
+          .select(['used_at', 'expires_at'])
+          .where('token_hash', '=', sha256Hex(handoff))
+          .executeTakeFirst();
         if (!row || row.used_at !== null || row.expires_at <= ctx.clock.now().toISOString()) return refuse(req, reply, 'handoff');
       } else {
         const use = await checkLink(ctx, query);

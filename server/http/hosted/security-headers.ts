@@ -63,7 +63,9 @@ export function hostedSecurityHeaders(reply: FastifyReply, nonce: string, settin
     "base-uri 'none'",
     "form-action 'self'",
     "object-src 'none'",
-    `frame-ancestors 'self'${originsOf(settings).map((o) => ` ${o}`).join('')}`,
+    `frame-ancestors 'self'${originsOf(settings)
+      .map((o) => ` ${o}`)
+      .join('')}`,
   ].join('; ');
   void reply.headers({
     'content-security-policy': csp,

@@ -91,7 +91,10 @@ export function streamSessionEvents(ctx: AppContext, req: FastifyRequest, reply:
     if (!closed) res.write(': ping\n\n');
   }, PING_MS);
   const poll = setInterval(() => void push(), POLL_MS);
-  cleanups.push(() => clearInterval(ping), () => clearInterval(poll));
+  cleanups.push(
+    () => clearInterval(ping),
+    () => clearInterval(poll),
+  );
   openStreams.add(close);
   req.raw.on('close', close);
   res.on('error', close);

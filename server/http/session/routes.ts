@@ -226,18 +226,26 @@ export function sessionRoutes(ctx: AppContext, limits: SessionLimits = new Sessi
       submitDocument(ctx, who(req).user, req.body),
     );
 
-    app.post('/session/methods/:key/challenge', { schema: { ...hide, params: z.object({ key: FACE_KEYS }), response: { 201: FaceChallenge } } }, async (req, reply) => {
-      const challenge = await newFaceChallenge(ctx, who(req).user, req.params.key);
-      return reply.code(201).send(challenge);
-    });
-    app.post('/session/methods/:key/frames', { schema: { ...hide, params: z.object({ key: FACE_KEYS }), response: { 201: FaceFrameResponse } } }, async (req, reply) => {
-      await limits.upload(who(req).user.id);
-      const { fields, file } = await readMultipart(req, 'frame');
-      const parsed = z.safeParse(FaceFrameFields, fields);
-      if (!parsed.success) throw sessionErrors.validation(issues(parsed.error.issues));
-      const result = await uploadFaceFrame(ctx, who(req).user, req.params.key, parsed.data, file);
-      return reply.code(201).send(result);
-    });
+    app.post(
+      '/session/methods/:key/challenge',
+      { schema: { ...hide, params: z.object({ key: FACE_KEYS }), response: { 201: FaceChallenge } } },
+      async (req, reply) => {
+        const challenge = await newFaceChallenge(ctx, who(req).user, req.params.key);
+        return reply.code(201).send(challenge);
+      },
+    );
+    app.post(
+      '/session/methods/:key/frames',
+      { schema: { ...hide, params: z.object({ key: FACE_KEYS }), response: { 201: FaceFrameResponse } } },
+      async (req, reply) => {
+        await limits.upload(who(req).user.id);
+        const { fields, file } = await readMultipart(req, 'frame');
+        const parsed = z.safeParse(FaceFrameFields, fields);
+        if (!parsed.success) throw sessionErrors.validation(issues(parsed.error.issues));
+        const result = await uploadFaceFrame(ctx, who(req).user, req.params.key, parsed.data, file);
+        return reply.code(201).send(result);
+      },
+    );
     app.post(
       '/session/methods/:key/submit',
       { schema: { ...hide, params: z.object({ key: FACE_KEYS }), body: FaceSubmitRequest, response: { 200: MethodResult } } },

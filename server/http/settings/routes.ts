@@ -17,9 +17,7 @@ const workflowSchema = z
   })
   .meta({ id: 'Workflow' });
 
-const templateSchema = z
-  .object({ id: z.number(), name: z.string(), types: z.array(z.string()) })
-  .meta({ id: 'Template' });
+const templateSchema = z.object({ id: z.number(), name: z.string(), types: z.array(z.string()) }).meta({ id: 'Template' });
 
 /** Settings: spec 4.10–4.12. */
 export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {

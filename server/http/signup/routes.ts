@@ -127,7 +127,11 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
         if (!row || row.confirmed_at !== null) return { kind: 'gone' } as const;
         if (row.attempts >= SIGNUP_CODE_ATTEMPTS || row.expires_at <= ctx.clock.now().toISOString()) return { kind: 'expired' } as const;
         if (!safeEqual(codeHash(ctx.config.secret, row.user_id, req.body.code), row.code_hash)) {
-          await ddb(trx).updateTable('signup_requests').set({ attempts: row.attempts + 1 }).where('token_hash', '=', tokenHash).execute();
+          await ddb(trx)
+            .updateTable('signup_requests')
+            .set({ attempts: row.attempts + 1 })
+            .where('token_hash', '=', tokenHash)
+            .execute();
           return { kind: 'wrong', left: SIGNUP_CODE_ATTEMPTS - row.attempts - 1 } as const;
         }
         const now = ctx.clock.now().toISOString();
@@ -147,7 +151,8 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
       });
       if (outcome.kind === 'gone') throw new ApiError(410, 'api_resource_error', 'This signup is not open any more; start again.');
       if (outcome.kind === 'expired') throw new ApiError(410, 'api_resource_error', 'This code has expired or was tried too often; ask for a new one.');
-      if (outcome.kind === 'wrong') throw new ApiError(422, 'api_validation_error', 'The code is not right.', { code: [`The code is not right; ${outcome.left} tries left.`] });
+      if (outcome.kind === 'wrong')
+        throw new ApiError(422, 'api_validation_error', 'The code is not right.', { code: [`The code is not right; ${outcome.left} tries left.`] });
       ctx.signals.emit('outbox');
       const user = (await findUserById(ctx.db, outcome.userId))!;
       const { url } = await magicLinkFor(ctx, user);
@@ -166,10 +171,22 @@ async function issueCode(ctx: AppContext, userId: number, tokenHash: string, loc
     if (fresh) {
       await ddb(trx)
         .insertInto('signup_requests')
-        .values({ token_hash: tokenHash, user_id: userId, code_hash: codeHash(ctx.config.secret, userId, code), attempts: 0, expires_at: expiresAt, confirmed_at: null, created_at: now.toISOString() })
+        .values({
+          token_hash: tokenHash,
+          user_id: userId,
+          code_hash: codeHash(ctx.config.secret, userId, code),
+          attempts: 0,
+          expires_at: expiresAt,
+          confirmed_at: null,
+          created_at: now.toISOString(),
+        })
         .execute();
     } else {
-      await ddb(trx).updateTable('signup_requests').set({ code_hash: codeHash(ctx.config.secret, userId, code), attempts: 0, expires_at: expiresAt }).where('token_hash', '=', tokenHash).execute();
+      await ddb(trx)
+        .updateTable('signup_requests')
+        .set({ code_hash: codeHash(ctx.config.secret, userId, code), attempts: 0, expires_at: expiresAt })
+        .where('token_hash', '=', tokenHash)
+        .execute();
     }
     const job: NotifyCodeJob = { kind: 'code', userId, channel: 'email', sealed: seal(ctx.config.secret, code), expiresAt, locale: pickLocale(locale) };
     await ctx.queue.enqueue(NOTIFY_QUEUE, job, { maxAttempts: 10 }, trx);

@@ -7,10 +7,7 @@ import { userViews } from '../../services/user-view.js';
 import { requireJsonAccept } from '../accept.js';
 import { bearerSecurity, commonErrors, errorBody, userSchema } from '../schemas.js';
 
-export const MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
-] as const;
+export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
 
 export const LATEST_REGISTRATIONS = 10;
 
@@ -47,7 +44,14 @@ export async function accountStatistics(ex: Executor, now: Date) {
       eb.fn.countAll<number>().as('total'),
       eb.fn.sum<number>(eb.case().when('status', '=', 'Banned').then(1).else(0).end()).as('banned'),
       eb.fn
-        .sum<number>(eb.case().when(eb.and([eb('status', '=', 'Unconfirmed'), eb.not(eb.exists(started))])).then(1).else(0).end())
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb('status', '=', 'Unconfirmed'), eb.not(eb.exists(started))]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
         .as('new'),
       eb.fn.sum<number>(eb.case().when('status', 'in', ['Unconfirmed', 'Active', 'Review']).then(1).else(0).end()).as('open'),
     ])

@@ -76,7 +76,14 @@ export const listUsersResponse = z.object({
 });
 
 export const verifyUrlBody = z
-  .object({ expiration_hours: z.coerce.number().int().min(1).max(24 * 365).optional() })
+  .object({
+    expiration_hours: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 365)
+      .optional(),
+  })
   .nullish();
 
 export const verifyUrlResponse = z.object({ short_url: z.string(), full_url: z.string() });

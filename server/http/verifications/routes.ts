@@ -1,12 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import {
-  DOCUMENT_METHOD_ID,
-  resolveMethod,
-  resolveStatus,
-  type VerificationStatusValue,
-} from '../../domain/catalogue.js';
+import { DOCUMENT_METHOD_ID, resolveMethod, resolveStatus, type VerificationStatusValue } from '../../domain/catalogue.js';
 import { isRemovable } from '../../domain/verification-rules.js';
 import { errors, fieldError } from '../../errors.js';
 import { userView } from '../../services/user-view.js';
@@ -98,12 +93,7 @@ export function verificationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         await ctx.db.transaction().execute(async (trx) => {
           if (!(await findUserById(trx, userId))) throw errors.userNotFound();
           const row = method
-            ? await trx
-                .selectFrom('user_verifications')
-                .select('status')
-                .where('user_id', '=', userId)
-                .where('method_id', '=', method.id)
-                .executeTakeFirst()
+            ? await trx.selectFrom('user_verifications').select('status').where('user_id', '=', userId).where('method_id', '=', method.id).executeTakeFirst()
             : undefined;
           if (!method || !row) throw errors.notFound('Verification Not Found');
           if (!isRemovable(row.status as VerificationStatusValue)) throw errors.verificationNotRemovable();

@@ -190,8 +190,19 @@ async function createUserSearchIndex(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop table if exists users_search`.execute(db);
   for (const t of [
-    'jobs', 'events', 'short_links', 'user_workflows', 'user_verifications', 'users',
-    'template_workflows', 'template_methods', 'workflows', 'templates', 'settings', 'admins', 'api_keys',
+    'jobs',
+    'events',
+    'short_links',
+    'user_workflows',
+    'user_verifications',
+    'users',
+    'template_workflows',
+    'template_methods',
+    'workflows',
+    'templates',
+    'settings',
+    'admins',
+    'api_keys',
   ]) {
     await db.schema.dropTable(t).execute();
   }

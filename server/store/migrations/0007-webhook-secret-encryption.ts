@@ -16,7 +16,8 @@ interface StoredSecrets {
  */
 export function migration(context: MigrationContext): Migration {
   const serverSecret = (): string => {
-    if (context.secret === undefined) throw new Error('Migration 0007-webhook-secret-encryption needs the server secret (VERITY_SECRET) to seal webhook signing secrets.');
+    if (context.secret === undefined)
+      throw new Error('Migration 0007-webhook-secret-encryption needs the server secret (VERITY_SECRET) to seal webhook signing secrets.');
     return context.secret;
   };
   return {
@@ -24,7 +25,10 @@ export function migration(context: MigrationContext): Migration {
       const { rows } = await sql<StoredSecrets>`select id, secret, previous_secret from webhook_endpoints`.execute(db);
       for (const row of rows) {
         const secret = isSealedSigningSecret(row.secret) ? row.secret : sealSigningSecret(serverSecret(), row.secret);
-        const previous = row.previous_secret === null || isSealedSigningSecret(row.previous_secret) ? row.previous_secret : sealSigningSecret(serverSecret(), row.previous_secret);
+        const previous =
+          row.previous_secret === null || isSealedSigningSecret(row.previous_secret)
+            ? row.previous_secret
+            : sealSigningSecret(serverSecret(), row.previous_secret);
         if (secret === row.secret && previous === row.previous_secret) continue;
         await sql`update webhook_endpoints set secret = ${secret}, previous_secret = ${previous} where id = ${row.id}`.execute(db);
       }

@@ -6,14 +6,8 @@ export function isPostgres(db: { getExecutor(): { readonly adapter: DialectAdapt
 }
 
 /** An auto-incrementing integer primary key on either dialect. */
-export function withSerialId<T extends string>(
-  db: Kysely<unknown>,
-  table: CreateTableBuilder<T, never>,
-  column = 'id',
-): CreateTableBuilder<T, never> {
-  return isPostgres(db)
-    ? table.addColumn(column, 'serial', (c) => c.primaryKey())
-    : table.addColumn(column, 'integer', (c) => c.primaryKey().autoIncrement());
+export function withSerialId<T extends string>(db: Kysely<unknown>, table: CreateTableBuilder<T, never>, column = 'id'): CreateTableBuilder<T, never> {
+  return isPostgres(db) ? table.addColumn(column, 'serial', (c) => c.primaryKey()) : table.addColumn(column, 'integer', (c) => c.primaryKey().autoIncrement());
 }
 
 /** What a data migration may need beyond the database (migrations that do not need it ignore it). */

@@ -23,7 +23,10 @@ const NAV = [
 
 /** `/admin/<view>[/<id>]` → the view and id. */
 export function parseRoute(pathname: string): { view: string; id: number | undefined } {
-  const parts = pathname.replace(/^\/admin\/?/, '').split('/').filter(Boolean);
+  const parts = pathname
+    .replace(/^\/admin\/?/, '')
+    .split('/')
+    .filter(Boolean);
   const id = parts[1] && /^\d+$/.test(parts[1]) ? Number(parts[1]) : undefined;
   return { view: parts[0] ?? '', id };
 }
@@ -198,24 +201,31 @@ export class AdminApp extends LitElement {
     if (!this.admin && this.route.view === 'invite') return html`<main><admin-invite .api=${this.api}></admin-invite></main>`;
     if (!this.admin) {
       return html`<main>
-        <admin-sign-in .api=${this.api} @signed-in=${(e: SignedInEvent) => {
-          this.admin = e.admin;
-          if (this.route.view === 'invite') this.navigate('/admin');
-          void this.#focusHeading();
-        }}></admin-sign-in>
+        <admin-sign-in
+          .api=${this.api}
+          @signed-in=${(e: SignedInEvent) => {
+            this.admin = e.admin;
+            if (this.route.view === 'invite') this.navigate('/admin');
+            void this.#focusHeading();
+          }}
+        ></admin-sign-in>
       </main>`;
     }
     const current = this.route.view;
     // The listener only intercepts clicks on the links inside, which Enter activates as clicks too.
     // eslint-disable-next-line lit-a11y/click-events-have-key-events
-    return html`<div @click=${this.#onClick}><button type="button" class="skip" @click=${() => this.#focusHeading()}>Skip to content</button>
+    return html`<div @click=${this.#onClick}>
+      <button type="button" class="skip" @click=${() => this.#focusHeading()}>Skip to content</button>
       <header>
         <nav aria-label="Dashboard">
-          <ul>${NAV.map(([path, label]) => html`<li><a href="/admin${path ? `/${path}` : ''}" aria-current=${path === current ? 'page' : nothing}>${label}</a></li>`)}</ul>
+          <ul>
+            ${NAV.map(([path, label]) => html`<li><a href="/admin${path ? `/${path}` : ''}" aria-current=${path === current ? 'page' : nothing}>${label}</a></li>`)}
+          </ul>
         </nav>
         <div>${this.admin.email} <button type="button" @click=${() => this.#signOut()}>Sign out</button></div>
       </header>
-      <main id="main" tabindex="-1">${this.#view()}</main></div>`;
+      <main id="main" tabindex="-1">${this.#view()}</main>
+    </div>`;
   }
 }
 

@@ -20,7 +20,11 @@ export class AdminInvite extends AdminView {
       return;
     }
     const token = location.hash.slice(1);
-    const ok = await this.run(() => this.client.post('/admin/api/invites/accept', { token, password }), 'Your admin account is ready. You can sign in now.', 'password');
+    const ok = await this.run(
+      () => this.client.post('/admin/api/invites/accept', { token, password }),
+      'Your admin account is ready. You can sign in now.',
+      'password',
+    );
     if (ok) {
       this.accepted = true;
       history.replaceState(null, '', '/admin');
@@ -29,13 +33,15 @@ export class AdminInvite extends AdminView {
 
   override render() {
     return html`<h1 tabindex="-1">Join the Verity dashboard</h1>
-      ${this.accepted
-        ? html`<p><a href="/admin">Sign in</a></p>`
-        : html`<form @submit=${this.#submit}>
-            <label>New password (at least 12 characters) <input name="password" type="password" minlength="12" autocomplete="new-password" required /></label>
-            <label>The same password again <input name="again" type="password" minlength="12" autocomplete="new-password" required /></label>
-            <div><button type="submit">Create my admin account</button></div>
-          </form>`}
+      ${
+        this.accepted
+          ? html`<p><a href="/admin">Sign in</a></p>`
+          : html`<form @submit=${this.#submit}>
+              <label>New password (at least 12 characters) <input name="password" type="password" minlength="12" autocomplete="new-password" required /></label>
+              <label>The same password again <input name="again" type="password" minlength="12" autocomplete="new-password" required /></label>
+              <div><button type="submit">Create my admin account</button></div>
+            </form>`
+      }
       ${this.feedback()}`;
   }
 }

@@ -5,7 +5,12 @@ import { AdminView } from './admin-view.js';
 
 /** A user's verify link: make it, copy it, send it by e-mail or SMS, show it as a QR code. */
 export class AdminLinkPanel extends AdminView {
-  static override properties = { ...AdminView.properties, userId: { type: Number, attribute: 'user-id' }, hasPhone: { type: Boolean, attribute: 'has-phone' }, link: { state: true } };
+  static override properties = {
+    ...AdminView.properties,
+    userId: { type: Number, attribute: 'user-id' },
+    hasPhone: { type: Boolean, attribute: 'has-phone' },
+    link: { state: true },
+  };
   declare userId: number;
   declare hasPhone: boolean;
   declare link: LinkAnswer | undefined;
@@ -36,14 +41,18 @@ export class AdminLinkPanel extends AdminView {
         <button type="button" class="secondary" @click=${() => this.#make('email')}>Send by e-mail</button>
         ${this.hasPhone ? html`<button type="button" class="secondary" @click=${() => this.#make('sms')}>Send by SMS</button>` : nothing}
       </div>
-      ${this.link && qr
-        ? html`<p><label>Link <input class="link" readonly .value=${this.link.full_url} size="60" /></label></p>
-            <p>Short link: <a href=${this.link.short_url} class="short">${this.link.short_url}</a> (valid until ${this.link.expires_at})</p>
-            <p><button type="button" @click=${() => this.#copy()}>Copy link</button></p>
-            <svg role="img" aria-label="QR code of the short link" viewBox="0 0 ${qr.size} ${qr.size}" width="180" height="180" shape-rendering="crispEdges">
-              ${svg`<rect width=${qr.size} height=${qr.size} fill="#fff"></rect><path d=${qr.d} fill="#000"></path>`}
-            </svg>`
-        : nothing}
+      ${
+        this.link && qr
+          ? html`<p>
+                <label>Link <input class="link" readonly .value=${this.link.full_url} size="60" /></label>
+              </p>
+              <p>Short link: <a href=${this.link.short_url} class="short">${this.link.short_url}</a> (valid until ${this.link.expires_at})</p>
+              <p><button type="button" @click=${() => this.#copy()}>Copy link</button></p>
+              <svg role="img" aria-label="QR code of the short link" viewBox="0 0 ${qr.size} ${qr.size}" width="180" height="180" shape-rendering="crispEdges">
+                ${svg`<rect width=${qr.size} height=${qr.size} fill="#fff"></rect><path d=${qr.d} fill="#000"></path>`}
+              </svg>`
+          : nothing
+      }
       ${this.feedback()}
     </section>`;
   }

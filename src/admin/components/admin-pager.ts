@@ -34,7 +34,12 @@ export class AdminPager extends LitElement {
       outline-offset: 2px;
     }
   `;
-  static override properties = { page: { type: Number }, lastPage: { type: Number, attribute: 'last-page' }, hasMore: { type: Boolean, attribute: 'has-more' }, label: { type: String } };
+  static override properties = {
+    page: { type: Number },
+    lastPage: { type: Number, attribute: 'last-page' },
+    hasMore: { type: Boolean, attribute: 'has-more' },
+    label: { type: String },
+  };
   declare page: number;
   /** Last page when the total is known; 0 when only `hasMore` is known. */
   declare lastPage: number;

@@ -46,9 +46,11 @@ export class AdminSignIn extends AdminView {
       <form @submit=${this.#submit}>
         <label>E-mail <input name="email" type="email" autocomplete="username" required /></label>
         <label>Password <input name="password" type="password" autocomplete="current-password" required /></label>
-        ${this.needsCode
-          ? html`<label>Authenticator code <input name="totp" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required /></label>`
-          : nothing}
+        ${
+          this.needsCode
+            ? html`<label>Authenticator code <input name="totp" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required /></label>`
+            : nothing
+        }
         <div><button type="submit">Sign in</button></div>
       </form>
       ${this.feedback()}`;

@@ -41,7 +41,8 @@ export class AdminUserPage extends AdminView {
 
   async #move(v: VerificationDetail, status: 'complete' | 'rejected' | 'reset'): Promise<void> {
     const verbs = { complete: 'Approve', rejected: 'Reject', reset: 'Reset' } as const;
-    if (status !== 'complete' && !(await this.confirmAction(`${verbs[status]} ${v.name}? The user will be told through the usual events.`, verbs[status]))) return;
+    if (status !== 'complete' && !(await this.confirmAction(`${verbs[status]} ${v.name}? The user will be told through the usual events.`, verbs[status])))
+      return;
     const past = { complete: 'approved', rejected: 'rejected', reset: 'reset' } as const;
     const ok = await this.run(() => this.client.post(`/admin/api/users/${this.userId}/verifications`, { method: v.key, status }), `${v.name} ${past[status]}.`);
     if (ok) await this.load();
@@ -72,75 +73,138 @@ export class AdminUserPage extends AdminView {
   override render() {
     const d = this.detail;
     const name = d ? `${d.user.first_name} ${d.user.last_name}`.trim() || d.user.username : 'User';
-    return html`<h1 tabindex="-1">${name}</h1>${d ? this.#body(d) : html`<p>Loading…</p>`}${this.feedback()}`;
+    return html`<h1 tabindex="-1">${name}</h1>
+      ${d ? this.#body(d) : html`<p>Loading…</p>`}${this.feedback()}`;
   }
 
   #body(d: UserDetail) {
     const u = d.user;
     return html`<dl>
-        <dt>E-mail</dt><dd>${u.email}${u.email_verified_at ? ' (confirmed)' : ''}</dd>
-        <dt>Phone</dt><dd>${u.phone ?? '—'}</dd>
-        <dt>Status</dt><dd class="user-status">${u.status}</dd>
-        <dt>Reference id</dt><dd>${d.reference_id ?? '—'}</dd>
-        <dt>Template</dt><dd>${d.template ? `${d.template.label} (${d.template.name})` : '—'}</dd>
-        <dt>Country of the last IP</dt><dd>${d.ip_country ?? '—'}</dd>
+        <dt>E-mail</dt>
+        <dd>${u.email}${u.email_verified_at ? ' (confirmed)' : ''}</dd>
+        <dt>Phone</dt>
+        <dd>${u.phone ?? '—'}</dd>
+        <dt>Status</dt>
+        <dd class="user-status">${u.status}</dd>
+        <dt>Reference id</dt>
+        <dd>${d.reference_id ?? '—'}</dd>
+        <dt>Template</dt>
+        <dd>${d.template ? `${d.template.label} (${d.template.name})` : '—'}</dd>
+        <dt>Country of the last IP</dt>
+        <dd>${d.ip_country ?? '—'}</dd>
       </dl>
       <h2>Verifications</h2>
       <table class="verifications">
-        <thead><tr><th scope="col">Method</th><th scope="col">Status</th><th scope="col">Results</th><th scope="col">Actions</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Method</th>
+            <th scope="col">Status</th>
+            <th scope="col">Results</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
         <tbody>
           ${d.verifications.map(
-            (v) => html`<tr data-method=${v.key}>
-              <th scope="row">${v.name}</th>
-              <td class="status">${v.status.friendly}${v.remarks ? html`<br /><span class="muted">${v.remarks}</span>` : nothing}</td>
-              <td>${Object.keys(v.results).length
-                ? html`<details><summary>Analysis results</summary><pre>${JSON.stringify(v.results, null, 2)}</pre></details>`
-                : html`<span class="muted">None yet</span>`}</td>
-              <td class="row">
-                <button type="button" aria-label=${`Approve ${v.name}`} @click=${() => this.#move(v, 'complete')}>Approve</button>
-                <button type="button" class="danger" aria-label=${`Reject ${v.name}`} @click=${() => this.#move(v, 'rejected')}>Reject</button>
-                <button type="button" class="secondary" aria-label=${`Reset ${v.name}`} @click=${() => this.#move(v, 'reset')}>Reset</button>
-              </td>
-            </tr>`,
+            (v) =>
+              html`<tr data-method=${v.key}>
+                <th scope="row">${v.name}</th>
+                <td class="status">${v.status.friendly}${v.remarks ? html`<br /><span class="muted">${v.remarks}</span>` : nothing}</td>
+                <td>
+                  ${
+                    Object.keys(v.results).length
+                      ? html`<details>
+                          <summary>Analysis results</summary>
+                          <pre>${JSON.stringify(v.results, null, 2)}</pre>
+                        </details>`
+                      : html`<span class="muted">None yet</span>`
+                  }
+                </td>
+                <td class="row">
+                  <button type="button" aria-label=${`Approve ${v.name}`} @click=${() => this.#move(v, 'complete')}>Approve</button>
+                  <button type="button" class="danger" aria-label=${`Reject ${v.name}`} @click=${() => this.#move(v, 'rejected')}>Reject</button>
+                  <button type="button" class="secondary" aria-label=${`Reset ${v.name}`} @click=${() => this.#move(v, 'reset')}>Reset</button>
+                </td>
+              </tr>`,
           )}
         </tbody>
       </table>
-      ${d.workflows.length
-        ? html`<h3>Document workflows</h3><ul>${d.workflows.map((w) => html`<li>${w.id}: ${w.status.friendly}${w.remarks ? ` — ${w.remarks}` : ''}</li>`)}</ul>`
-        : nothing}
-      ${d.document_jobs.length
-        ? html`<h3>Document verification jobs</h3>
-            <table class="jobs">
-              <thead><tr><th scope="col">Document</th><th scope="col">Status</th><th scope="col">Results</th><th scope="col">Image</th></tr></thead>
-              <tbody>${d.document_jobs.map(
-                (j) => html`<tr>
-                  <th scope="row">${j.doc_id}<br /><span class="muted">${j.source}, ${j.created_at}</span></th>
-                  <td>${j.status}${j.reason ? html`<br /><span class="muted">${j.reason}</span>` : nothing}</td>
-                  <td>${j.document_data ? html`<details><summary>Document data</summary><pre>${JSON.stringify(j.document_data, null, 2)}</pre></details>` : '—'}</td>
-                  <td><img src=${j.image_url} alt=${`Document ${j.doc_id}`} width="160" loading="lazy" /></td>
-                </tr>`,
-              )}</tbody>
-            </table>`
-        : nothing}
+      ${
+        d.workflows.length
+          ? html`<h3>Document workflows</h3>
+              <ul>
+                ${d.workflows.map((w) => html`<li>${w.id}: ${w.status.friendly}${w.remarks ? ` — ${w.remarks}` : ''}</li>`)}
+              </ul>`
+          : nothing
+      }
+      ${
+        d.document_jobs.length
+          ? html`<h3>Document verification jobs</h3>
+              <table class="jobs">
+                <thead>
+                  <tr>
+                    <th scope="col">Document</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Results</th>
+                    <th scope="col">Image</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${d.document_jobs.map(
+                    (j) =>
+                      html`<tr>
+                        <th scope="row">${j.doc_id}<br /><span class="muted">${j.source}, ${j.created_at}</span></th>
+                        <td>${j.status}${j.reason ? html`<br /><span class="muted">${j.reason}</span>` : nothing}</td>
+                        <td>
+                          ${
+                            j.document_data
+                              ? html`<details>
+                                  <summary>Document data</summary>
+                                  <pre>${JSON.stringify(j.document_data, null, 2)}</pre>
+                                </details>`
+                              : '—'
+                          }
+                        </td>
+                        <td><img src=${j.image_url} alt=${`Document ${j.doc_id}`} width="160" loading="lazy" /></td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>`
+          : nothing
+      }
       <h2>Captured images</h2>
-      ${d.images.length
-        ? html`<ul class="images">${d.images.map(
-            (i) => html`<li>
-              ${i.url
-                ? html`<img src=${i.url} alt=${`${i.method} ${i.document_type ?? ''} ${i.side ?? i.step ?? ''}`.trim()} width="240" loading="lazy" />`
-                : html`<span>${i.media_type} file</span>`}
-              <span class="muted">${i.created_at}</span>
-            </li>`,
-          )}</ul>`
-        : html`<p class="muted">No images.</p>`}
+      ${
+        d.images.length
+          ? html`<ul class="images">
+              ${d.images.map(
+                (i) =>
+                  html`<li>
+                    ${
+                      i.url
+                        ? html`<img src=${i.url} alt=${`${i.method} ${i.document_type ?? ''} ${i.side ?? i.step ?? ''}`.trim()} width="240" loading="lazy" />`
+                        : html`<span>${i.media_type} file</span>`
+                    }
+                    <span class="muted">${i.created_at}</span>
+                  </li>`,
+              )}
+            </ul>`
+          : html`<p class="muted">No images.</p>`
+      }
       <h2>Actions</h2>
       <form class="row" aria-label="Change status" @submit=${this.#setStatus}>
-        <label>Status <select name="status">${USER_STATUSES.map((s) => html`<option ?selected=${s === u.status}>${s}</option>`)}</select></label>
+        <label
+          >Status
+          <select name="status">
+            ${USER_STATUSES.map((s) => html`<option ?selected=${s === u.status}>${s}</option>`)}
+          </select></label
+        >
         <button type="submit">Change status</button>
       </form>
       <form class="row" aria-label="Switch template" @submit=${this.#switchTemplate}>
-        <label>Template
-          <select name="template">${this.templates?.data.map((t) => html`<option value=${t.name} ?selected=${t.name === d.template?.name}>${t.label}</option>`) ?? nothing}</select>
+        <label
+          >Template
+          <select name="template">
+            ${this.templates?.data.map((t) => html`<option value=${t.name} ?selected=${t.name === d.template?.name}>${t.label}</option>`) ?? nothing}
+          </select>
         </label>
         <button type="submit">Switch template</button>
       </form>

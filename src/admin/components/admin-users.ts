@@ -92,39 +92,59 @@ export class AdminUsers extends AdminView {
       <form class="filters" role="search" aria-label="Find users" @submit=${this.#filter}>
         <div class="row">
           <label>Search <input name="search" type="search" .value=${this.search} placeholder="Name, username or e-mail" /></label>
-          <label>Status
+          <label
+            >Status
             <select name="status">
               <option value="">Any</option>
               ${USER_STATUSES.map((s) => html`<option value=${s} ?selected=${s === this.statusFilter}>${s}</option>`)}
             </select>
           </label>
-          <label>Sort
-            <select name="sort">${SORTS.map(([v, l]) => html`<option value=${v} ?selected=${v === this.sort}>${l}</option>`)}</select>
+          <label
+            >Sort
+            <select name="sort">
+              ${SORTS.map(([v, l]) => html`<option value=${v} ?selected=${v === this.sort}>${l}</option>`)}
+            </select>
           </label>
           <button type="submit">Apply</button>
         </div>
       </form>
-      ${r
-        ? html`<p class="muted" aria-live="polite">${r.meta.total ?? 0} users</p>
-            <table>
-              <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Status</th><th scope="col">Verifications</th><th scope="col">Created</th></tr></thead>
-              <tbody>
-                ${r.data.map(
-                  (u) => html`<tr>
-                    <td><a href="/admin/users/${u.id}">${`${u.first_name} ${u.last_name}`.trim() || u.username}</a></td>
-                    <td>${u.email}</td>
-                    <td>${u.status}</td>
-                    <td>${u.verifications.map((v) => `${v.name}: ${v.status.friendly}`).join(', ')}</td>
-                    <td>${u.created_at}</td>
-                  </tr>`,
-                )}
-              </tbody>
-            </table>
-            <admin-pager label="User pages" .page=${r.meta.page} .lastPage=${r.meta.last_page ?? 1} @page-change=${(e: PageChangeEvent) => {
-              this.page = e.page;
-              void this.load();
-            }}></admin-pager>`
-        : html`<p>Loading…</p>`}
+      ${
+        r
+          ? html`<p class="muted" aria-live="polite">${r.meta.total ?? 0} users</p>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">E-mail</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Verifications</th>
+                    <th scope="col">Created</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${r.data.map(
+                    (u) =>
+                      html`<tr>
+                        <td><a href="/admin/users/${u.id}">${`${u.first_name} ${u.last_name}`.trim() || u.username}</a></td>
+                        <td>${u.email}</td>
+                        <td>${u.status}</td>
+                        <td>${u.verifications.map((v) => `${v.name}: ${v.status.friendly}`).join(', ')}</td>
+                        <td>${u.created_at}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+              <admin-pager
+                label="User pages"
+                .page=${r.meta.page}
+                .lastPage=${r.meta.last_page ?? 1}
+                @page-change=${(e: PageChangeEvent) => {
+                  this.page = e.page;
+                  void this.load();
+                }}
+              ></admin-pager>`
+          : html`<p>Loading…</p>`
+      }
       <h2 id="add-title">Add a user</h2>
       <form aria-labelledby="add-title" class="add" @submit=${this.#add}>
         <label>E-mail <input name="email" type="email" required autocomplete="off" /></label>
@@ -133,7 +153,8 @@ export class AdminUsers extends AdminView {
           <label>Last name <input name="last_name" autocomplete="off" /></label>
         </div>
         <label>Phone (E.164, e.g. +14155550123) <input name="phone" type="tel" autocomplete="off" /></label>
-        <label>Template
+        <label
+          >Template
           <select name="template_id">
             <option value="">Account default${this.templates?.default_template ? ` (${this.templates.default_template})` : ''}</option>
             ${this.templates?.data.map((t) => html`<option value=${t.name}>${t.label} (${t.name})</option>`) ?? nothing}
@@ -142,10 +163,12 @@ export class AdminUsers extends AdminView {
         <label>Reference id <input name="reference_id" autocomplete="off" /></label>
         <div><button type="submit">Add user</button></div>
       </form>
-      ${this.created
-        ? html`<p>Added <a href="/admin/users/${this.created.id}">${this.created.email}</a>.</p>
-            <admin-link-panel .api=${this.api} user-id=${this.created.id} ?has-phone=${!!this.created.phone}></admin-link-panel>`
-        : nothing}
+      ${
+        this.created
+          ? html`<p>Added <a href="/admin/users/${this.created.id}">${this.created.email}</a>.</p>
+              <admin-link-panel .api=${this.api} user-id=${this.created.id} ?has-phone=${!!this.created.phone}></admin-link-panel>`
+          : nothing
+      }
       ${this.feedback()}`;
   }
 }

@@ -172,8 +172,7 @@ export class VerifyButton extends LitElement {
     const target = this.targetUrl;
     if (!target || event.origin !== target.origin) return;
     const frame = this.renderRoot.querySelector('iframe');
-    const fromOurs =
-      (frame !== null && event.source === frame.contentWindow) || (this.popup !== null && event.source === this.popup);
+    const fromOurs = (frame !== null && event.source === frame.contentWindow) || (this.popup !== null && event.source === this.popup);
     if (!fromOurs || !isEmbedMessage(event.data)) return;
     this.handleEmbedMessage(event.data);
   };
@@ -219,12 +218,23 @@ export class VerifyButton extends LitElement {
     const lang = this.closest('[lang]')?.getAttribute('lang') ?? navigator.language;
     const label = (key: ButtonLabelKey): string => buttonLabel(lang, key);
     // Kept compact: this template ships in the size-budgeted script-tag embed.
-    return html`<button part="button" type="button" aria-disabled=${inactive} aria-busy=${this.busy} @click=${this.show}><slot>${this.label || label('open')}</slot></button>${this.mode === 'modal'
-        ? // A click on the backdrop closes like Escape does (the dialog's own cancel handles the keyboard).
-          // eslint-disable-next-line lit-a11y/click-events-have-key-events
-          html`<dialog part="dialog" aria-label=${label('open')} @cancel=${this.onDialogCancel} @close=${this.onDialogClose} @click=${this.onDialogClick}>${this.open
-            ? html`<iframe part="iframe" title=${label('open')} allow="camera; geolocation"></iframe>`
-            : nothing}<button part="close" type="button" aria-label=${label('close')} @click=${() => this.requestClose()}>×</button></dialog>`
-        : nothing}`;
+    return html`<button part="button" type="button" aria-disabled=${inactive} aria-busy=${this.busy} @click=${this.show}>
+        <slot>${this.label || label('open')}</slot></button
+      >${
+        this.mode === 'modal'
+          ? // A click on the backdrop closes like Escape does (the dialog's own cancel handles the keyboard).
+            // eslint-disable-next-line lit-a11y/click-events-have-key-events
+            html`<dialog part="dialog" aria-label=${label('open')} @cancel=${this.onDialogCancel} @close=${this.onDialogClose} @click=${this.onDialogClick}>
+              ${this.open ? html`<iframe part="iframe" title=${label('open')} allow="camera; geolocation"></iframe>` : nothing}<button
+                part="close"
+                type="button"
+                aria-label=${label('close')}
+                @click=${() => this.requestClose()}
+              >
+                ×
+              </button>
+            </dialog>`
+          : nothing
+      }`;
   }
 }

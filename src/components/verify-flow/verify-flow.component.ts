@@ -484,7 +484,9 @@ export class VerifyFlow extends LitElement {
           <h2 id="handoff-title" tabindex="-1">${msg('Continue on your phone', { id: 'flow.handoff.title' })}</h2>
           <verify-handoff @handoff-session=${(e: CustomEvent<SessionView>) => void this.onHandoffSession(e)}></verify-handoff>
           <div class="actions">
-            <button type="button" class="secondary" @click=${() => void this.goTo(this.index)}>${msg('Continue on this device', { id: 'flow.handoff.back' })}</button>
+            <button type="button" class="secondary" @click=${() => void this.goTo(this.index)}>
+              ${msg('Continue on this device', { id: 'flow.handoff.back' })}
+            </button>
           </div>
         </section>`;
       case FLOW_PHASE.done:
@@ -507,7 +509,14 @@ export class VerifyFlow extends LitElement {
     return html`
       <div part="progress" class="progress">
         <span>${msg(str`Step ${this.index + 1} of ${total}`, { id: 'flow.progress' })}</span>
-        <div class="bar" role="progressbar" aria-label=${msg('Progress', { id: 'flow.progress-label' })} aria-valuemin="0" aria-valuemax=${total} aria-valuenow=${session.methods.filter(isMethodDone).length}>
+        <div
+          class="bar"
+          role="progressbar"
+          aria-label=${msg('Progress', { id: 'flow.progress-label' })}
+          aria-valuemin="0"
+          aria-valuemax=${total}
+          aria-valuenow=${session.methods.filter(isMethodDone).length}
+        >
           <div class="fill"></div>
         </div>
       </div>
@@ -527,9 +536,11 @@ export class VerifyFlow extends LitElement {
         <p>${method.reason ?? msg('This step could not be verified.', { id: 'flow.step-rejected' })}</p>
       </div>
       <div class="actions">
-        ${method.can_retry
-          ? html`<button type="button" @click=${() => void this.retryMethod(method)}>${msg('Try this step again', { id: 'flow.step-retry' })}</button>`
-          : html`<p class="muted">${msg('The service will contact you about this step.', { id: 'flow.step-rejected-final' })}</p>`}
+        ${
+          method.can_retry
+            ? html`<button type="button" @click=${() => void this.retryMethod(method)}>${msg('Try this step again', { id: 'flow.step-retry' })}</button>`
+            : html`<p class="muted">${msg('The service will contact you about this step.', { id: 'flow.step-rejected-final' })}</p>`
+        }
       </div>`;
   }
 
@@ -569,9 +580,11 @@ export class VerifyFlow extends LitElement {
       <h2 id="result-title" tabindex="-1">${msg('Thank you, you are done', { id: 'flow.done.title' })}</h2>
       <p>${msg('We have received everything we need. You will hear from us when the checks are complete.', { id: 'flow.done.body' })}</p>
       ${redirecting ? html`<p class="muted">${msg('Taking you back…', { id: 'flow.done.redirecting' })}</p>` : nothing}
-      ${this.completion?.redirect_url && this.stay
-        ? html`<div class="actions"><a class="button" href=${this.completion.redirect_url}>${msg('Return to the site', { id: 'flow.done.return' })}</a></div>`
-        : nothing}
+      ${
+        this.completion?.redirect_url && this.stay
+          ? html`<div class="actions"><a class="button" href=${this.completion.redirect_url}>${msg('Return to the site', { id: 'flow.done.return' })}</a></div>`
+          : nothing
+      }
       ${this.closable ? html`<div class="actions"><button type="button" @click=${this.onClose}>${msg('Close', { id: 'flow.close' })}</button></div>` : nothing}
     </section>`;
   }

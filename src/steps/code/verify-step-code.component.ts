@@ -133,9 +133,13 @@ export class VerifyStepCode extends StepElement<CodeMethod> {
     const isEmail = this.method.key === 'email';
     if (!this.sent) {
       return html`
-        <p>${isEmail
-          ? msg(str`We will send a code to ${destination}.`, { id: 'code.intro-email' })
-          : msg(str`We will text a code to ${destination}.`, { id: 'code.intro-phone' })}</p>
+        <p>
+          ${
+            isEmail
+              ? msg(str`We will send a code to ${destination}.`, { id: 'code.intro-email' })
+              : msg(str`We will text a code to ${destination}.`, { id: 'code.intro-phone' })
+          }
+        </p>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
         <div class="actions">
           <button type="button" ?disabled=${this.busy || this.secondsLeft > 0} @click=${() => void this.send()}>
@@ -165,9 +169,7 @@ export class VerifyStepCode extends StepElement<CodeMethod> {
         <div class="actions">
           <button type="submit" ?disabled=${this.busy || this.mustResend}>${msg('Confirm', { id: 'code.confirm' })}</button>
           <button type="button" class="secondary" ?disabled=${this.busy || this.secondsLeft > 0} @click=${() => void this.send()}>
-            ${this.secondsLeft > 0
-              ? msg(str`Send again in ${this.secondsLeft} s`, { id: 'code.resend-wait' })
-              : msg('Send a new code', { id: 'code.resend' })}
+            ${this.secondsLeft > 0 ? msg(str`Send again in ${this.secondsLeft} s`, { id: 'code.resend-wait' }) : msg('Send a new code', { id: 'code.resend' })}
           </button>
         </div>
       </form>

@@ -302,13 +302,19 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
       case 'retry':
         return html`<button type="button" @click=${() => void this.openCamera()}>${msg('Try again', { id: 'camera.retry' })}</button>`;
       case 'upload':
-        return html`<button type="button" class="secondary" @click=${() => this.openUpload()}>${msg('Upload a file instead', { id: 'doc.upload-instead' })}</button>`;
+        return html`<button type="button" class="secondary" @click=${() => this.openUpload()}>
+          ${msg('Upload a file instead', { id: 'doc.upload-instead' })}
+        </button>`;
       case 'handoff':
         return this.context.handoffEnabled
-          ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>${msg('Use my phone instead', { id: 'camera.handoff' })}</button>`
+          ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>
+              ${msg('Use my phone instead', { id: 'camera.handoff' })}
+            </button>`
           : nothing;
       case 'open-browser':
-        return html`<button type="button" class="secondary" @click=${async () => (this.copied = await copyPageLink())}>${msg('Copy the link for my browser', { id: 'camera.copy' })}</button>
+        return html`<button type="button" class="secondary" @click=${async () => (this.copied = await copyPageLink())}>
+            ${msg('Copy the link for my browser', { id: 'camera.copy' })}
+          </button>
           ${this.copied !== null ? html`<p role="status">${copyLinkText(this.copied)}</p>` : nothing}`;
     }
   }
@@ -338,15 +344,18 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
       <fieldset class="types">
         <legend>${msg('Which document will you use?', { id: 'doc.choose' })}</legend>
         ${types.map(
-          (t) => html`<label class="choice">
-            <input type="radio" name="document_type" value=${t.key} .checked=${this.documentType?.key === t.key} @change=${() => this.chooseType(t.key)} />
-            ${t.label}
-          </label>`,
+          (t) =>
+            html`<label class="choice">
+              <input type="radio" name="document_type" value=${t.key} .checked=${this.documentType?.key === t.key} @change=${() => this.chooseType(t.key)} />
+              ${t.label}
+            </label>`,
         )}
       </fieldset>
       <div class="actions">
         <button type="button" ?disabled=${!this.documentType} @click=${() => void this.openCamera()}>${msg('Use the camera', { id: 'doc.use-camera' })}</button>
-        <button type="button" class="secondary" ?disabled=${!this.documentType} @click=${() => this.openUpload()}>${msg('Upload a file', { id: 'doc.upload' })}</button>
+        <button type="button" class="secondary" ?disabled=${!this.documentType} @click=${() => this.openUpload()}>
+          ${msg('Upload a file', { id: 'doc.upload' })}
+        </button>
       </div>
     `;
   }
@@ -361,15 +370,24 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
         <video part="video" muted playsinline aria-label=${msg('Camera preview', { id: 'doc.preview' })}></video>
         <div class="guide" aria-hidden="true"></div>
       </div>
-      ${help
-        ? html`<div class="notice" role="alert"><p class="error">${help.message}</p><div class="actions">${help.actions.map((a) => this.wayForward(a))}</div></div>`
-        : html`
-            <p class="hint" role="status" aria-live="polite">${this.camera.state === CAMERA_STATE.starting ? msg('Starting the camera…', { id: 'doc.starting' }) : this.hint}</p>
-            <div class="actions">
-              <button type="button" ?disabled=${this.camera.state !== CAMERA_STATE.live} @click=${() => void this.takePicture('manual')}>${msg('Take picture', { id: 'doc.take' })}</button>
-              <button type="button" class="secondary" @click=${() => this.openUpload()}>${msg('Upload a file instead', { id: 'doc.upload-instead' })}</button>
-            </div>
-          `}
+      ${
+        help
+          ? html`<div class="notice" role="alert">
+              <p class="error">${help.message}</p>
+              <div class="actions">${help.actions.map((a) => this.wayForward(a))}</div>
+            </div>`
+          : html`
+              <p class="hint" role="status" aria-live="polite">
+                ${this.camera.state === CAMERA_STATE.starting ? msg('Starting the camera…', { id: 'doc.starting' }) : this.hint}
+              </p>
+              <div class="actions">
+                <button type="button" ?disabled=${this.camera.state !== CAMERA_STATE.live} @click=${() => void this.takePicture('manual')}>
+                  ${msg('Take picture', { id: 'doc.take' })}
+                </button>
+                <button type="button" class="secondary" @click=${() => this.openUpload()}>${msg('Upload a file instead', { id: 'doc.upload-instead' })}</button>
+              </div>
+            `
+      }
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
     `;
   }
@@ -379,7 +397,13 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     return html`
       <div class="field">
         <label for="file">${msg(str`Choose a photo or scan of the ${sideText} (JPG, PNG or PDF, under 10 MB)`, { id: 'doc.upload.label' })}</label>
-        <input id="file" type="file" accept="image/jpeg,image/png,application/pdf" aria-describedby="upload-error" @change=${(e: Event) => void this.onFileChange(e)} />
+        <input
+          id="file"
+          type="file"
+          accept="image/jpeg,image/png,application/pdf"
+          aria-describedby="upload-error"
+          @change=${(e: Event) => void this.onFileChange(e)}
+        />
         <p id="upload-error" class="error" role="alert">${this.error}</p>
       </div>
       <div class="actions">
@@ -395,11 +419,13 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     return html`
       <h3 id="review-title" tabindex="-1">${msg(str`Check the ${sideText} of your document`, { id: 'doc.review.title' })}</h3>
       <p>${msg('Make sure all text is readable, with no glare or blur, and all four corners show.', { id: 'doc.review.body' })}</p>
-      ${capture
-        ? isPdf
-          ? html`<p class="notice">${msg('PDF file selected.', { id: 'doc.review.pdf' })}</p>`
-          : html`<img class="review" src=${capture.url} alt=${msg(str`Your picture of the ${sideText}`, { id: 'doc.review.alt' })} />`
-        : nothing}
+      ${
+        capture
+          ? isPdf
+            ? html`<p class="notice">${msg('PDF file selected.', { id: 'doc.review.pdf' })}</p>`
+            : html`<img class="review" src=${capture.url} alt=${msg(str`Your picture of the ${sideText}`, { id: 'doc.review.alt' })} />`
+          : nothing
+      }
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       <div class="actions">
         <button type="button" ?disabled=${this.busy} aria-busy=${this.busy ? 'true' : 'false'} @click=${() => void this.acceptSide()}>

@@ -95,7 +95,9 @@ export class VerifyStepGeolocation extends StepElement<MethodViewOf<'geolocation
   private problemText(): string {
     switch (this.problem) {
       case 'denied':
-        return msg('Location access was blocked. Allow location for this site in your browser settings (the icon next to the address), then try again.', { id: 'geo.denied' });
+        return msg('Location access was blocked. Allow location for this site in your browser settings (the icon next to the address), then try again.', {
+          id: 'geo.denied',
+        });
       case 'timeout':
         return msg('Finding your location took too long. Move closer to a window or turn on Wi-Fi, then try again.', { id: 'geo.timeout' });
       case 'unsupported':
@@ -113,7 +115,12 @@ export class VerifyStepGeolocation extends StepElement<MethodViewOf<'geolocation
       ${this.problem ? html`<p class="error" role="alert">${this.problemText()}</p>` : nothing}
       ${this.rejected ? html`<p class="error" role="alert">${this.rejected}</p>` : nothing}
       <div class="actions">
-        <button type="button" ?disabled=${this.busy || this.method.status === 'rejected'} aria-busy=${this.busy ? 'true' : 'false'} @click=${() => void this.share()}>
+        <button
+          type="button"
+          ?disabled=${this.busy || this.method.status === 'rejected'}
+          aria-busy=${this.busy ? 'true' : 'false'}
+          @click=${() => void this.share()}
+        >
           ${this.problem ? msg('Try again', { id: 'geo.retry' }) : msg('Share my location', { id: 'geo.share' })}
         </button>
       </div>

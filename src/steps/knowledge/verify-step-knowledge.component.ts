@@ -119,8 +119,7 @@ export class VerifyStepKnowledge extends StepElement<MethodViewOf<'knowledge'>> 
     return html`
       <p>${msg(str`Answer the questions below. ${this.method.needs.pass_threshold} correct answers are needed.`, { id: 'knowledge.intro' })}</p>
       <form @submit=${(e: SubmitEvent) => void this.submit(e)} novalidate>
-        ${this.method.needs.questions.map((q) => this.renderQuestion(q))}
-        ${this.failure ? html`<p class="error" role="alert">${this.failure}</p>` : nothing}
+        ${this.method.needs.questions.map((q) => this.renderQuestion(q))} ${this.failure ? html`<p class="error" role="alert">${this.failure}</p>` : nothing}
         <div class="actions">
           <button type="submit" ?disabled=${this.busy || noneLeft}>${msg('Submit answers', { id: 'knowledge.submit' })}</button>
         </div>

@@ -132,7 +132,9 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
       const key = this.method.key;
       const [challenge, detector, opened] = await Promise.all([
         this.client.faceChallenge(key),
-        this.detector ? Promise.resolve(this.detector) : import('../../capture/face-detector.js').then((m) => m.loadFaceDetector(this.context.assetBase, 'VIDEO')),
+        this.detector
+          ? Promise.resolve(this.detector)
+          : import('../../capture/face-detector.js').then((m) => m.loadFaceDetector(this.context.assetBase, 'VIDEO')),
         this.camera.start(video, 'user'),
       ]);
       this.detector = detector;
@@ -155,9 +157,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
       this.camera.stop();
       this.phase = SELFIE_PHASE.failed;
       this.error =
-        error instanceof ApiError
-          ? this.report(error).message
-          : msg('The face check could not start on this device.', { id: 'selfie.detector-failed' });
+        error instanceof ApiError ? this.report(error).message : msg('The face check could not start on this device.', { id: 'selfie.detector-failed' });
       if (!(error instanceof ApiError)) this.report(new VerifyError('internal', 'face detector failed to load', 'error', true, { cause: error }));
     }
   }
@@ -210,17 +210,19 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     };
     const step = challenge.steps[index]!;
     // Uploads run one after another in the background, in step order.
-    this.uploads = this.uploads.then(async () => {
-      const blob = await toJpeg(canvas, 0.9);
-      if (!blob) throw new Error('frame encoding failed');
-      await this.client.uploadFaceFrame(
-        this.method.key,
-        { challenge_id: challenge.challenge_id, step_index: String(index), step, evidence: JSON.stringify(evidence) },
-        blob,
-      );
-    }).catch((error: unknown) => {
-      this.uploadError ??= error;
-    });
+    this.uploads = this.uploads
+      .then(async () => {
+        const blob = await toJpeg(canvas, 0.9);
+        if (!blob) throw new Error('frame encoding failed');
+        await this.client.uploadFaceFrame(
+          this.method.key,
+          { challenge_id: challenge.challenge_id, step_index: String(index), step, evidence: JSON.stringify(evidence) },
+          blob,
+        );
+      })
+      .catch((error: unknown) => {
+        this.uploadError ??= error;
+      });
   }
 
   private async finish(): Promise<void> {
@@ -243,10 +245,14 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
         return html`<button type="button" @click=${() => void this.begin()}>${msg('Try again', { id: 'camera.retry' })}</button>`;
       case 'handoff':
         return this.context.handoffEnabled
-          ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>${msg('Use my phone instead', { id: 'camera.handoff' })}</button>`
+          ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>
+              ${msg('Use my phone instead', { id: 'camera.handoff' })}
+            </button>`
           : nothing;
       case 'open-browser':
-        return html`<button type="button" class="secondary" @click=${async () => (this.copied = await copyPageLink())}>${msg('Copy the link for my browser', { id: 'camera.copy' })}</button>
+        return html`<button type="button" class="secondary" @click=${async () => (this.copied = await copyPageLink())}>
+            ${msg('Copy the link for my browser', { id: 'camera.copy' })}
+          </button>
           ${this.copied !== null ? html`<p role="status">${copyLinkText(this.copied)}</p>` : nothing}`;
       default:
         return nothing;
@@ -258,33 +264,43 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     const active = this.method.needs.active_liveness;
     const total = this.challenge?.steps.length ?? 0;
     return html`
-      ${this.phase === SELFIE_PHASE.intro
-        ? html`<p>${active
-              ? msg('We will ask you to make a few simple moves in front of the camera.', { id: 'selfie.intro.liveness' })
-              : msg('We will take a picture of your face.', { id: 'selfie.intro.selfie' })}</p>
-            <p class="muted">${msg('Remove sunglasses or a hat, and make sure your face is well lit.', { id: 'selfie.intro.tips' })}</p>
-            ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-            <div class="actions"><button type="button" @click=${() => void this.begin()}>${msg('Start the camera', { id: 'selfie.start' })}</button></div>`
-        : nothing}
+      ${
+        this.phase === SELFIE_PHASE.intro
+          ? html`<p>
+                ${
+                  active
+                    ? msg('We will ask you to make a few simple moves in front of the camera.', { id: 'selfie.intro.liveness' })
+                    : msg('We will take a picture of your face.', { id: 'selfie.intro.selfie' })
+                }
+              </p>
+              <p class="muted">${msg('Remove sunglasses or a hat, and make sure your face is well lit.', { id: 'selfie.intro.tips' })}</p>
+              ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+              <div class="actions"><button type="button" @click=${() => void this.begin()}>${msg('Start the camera', { id: 'selfie.start' })}</button></div>`
+          : nothing
+      }
       <div class="viewport" ?hidden=${this.phase !== SELFIE_PHASE.live && this.phase !== SELFIE_PHASE.preparing}>
         <video part="video" muted playsinline aria-label=${msg('Camera preview', { id: 'doc.preview' })}></video>
         <div class="oval" aria-hidden="true"></div>
       </div>
       ${this.phase === SELFIE_PHASE.preparing ? html`<p role="status">${msg('Starting the camera…', { id: 'doc.starting' })}</p>` : nothing}
-      ${this.phase === SELFIE_PHASE.live
-        ? html`<p class="instruction" role="status" aria-live="assertive">
-              ${total > 1 ? html`<span class="count">${msg(str`Move ${this.stepIndex + 1} of ${total}`, { id: 'selfie.count' })}</span>` : nothing}
-              ${this.instruction}
-            </p>
-            <p class="hint" aria-live="polite">${this.hint}</p>`
-        : nothing}
+      ${
+        this.phase === SELFIE_PHASE.live
+          ? html`<p class="instruction" role="status" aria-live="assertive">
+                ${total > 1 ? html`<span class="count">${msg(str`Move ${this.stepIndex + 1} of ${total}`, { id: 'selfie.count' })}</span>` : nothing}
+                ${this.instruction}
+              </p>
+              <p class="hint" aria-live="polite">${this.hint}</p>`
+          : nothing
+      }
       ${this.phase === SELFIE_PHASE.sending ? html`<p role="status">${msg('Sending…', { id: 'doc.sending' })}</p>` : nothing}
-      ${this.phase === SELFIE_PHASE.failed
-        ? html`<div class="notice" role="alert">
-            <p class="error">${help ? help.message : this.error}</p>
-            <div class="actions">${help ? help.actions.map((a) => this.wayForward(a)) : this.wayForward('retry')}</div>
-          </div>`
-        : nothing}
+      ${
+        this.phase === SELFIE_PHASE.failed
+          ? html`<div class="notice" role="alert">
+              <p class="error">${help ? help.message : this.error}</p>
+              <div class="actions">${help ? help.actions.map((a) => this.wayForward(a)) : this.wayForward('retry')}</div>
+            </div>`
+          : nothing
+      }
     `;
   }
 }

@@ -32,7 +32,10 @@ describe('admin invitations', () => {
     const list = await guest.request('GET', '/admin/api/admins');
     expect(list.body.meta.total).toBe(2);
     // The invite token is stored only hashed.
-    const rows = await server.verity.ctx.db.selectFrom('admin_invites' as never).selectAll().execute();
+    const rows = await server.verity.ctx.db
+      .selectFrom('admin_invites' as never)
+      .selectAll()
+      .execute();
     expect(JSON.stringify(rows)).not.toContain(token);
   });
 
@@ -68,7 +71,11 @@ describe('admin TOTP second factor', () => {
     clock.advance(30_000);
     const ok = await other.request('POST', '/admin/api/session', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, totp: codeAt(clock.now()) });
     expect(ok.status).toBe(200);
-    const replay = await new AdminClient(server).request('POST', '/admin/api/session', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, totp: codeAt(clock.now()) });
+    const replay = await new AdminClient(server).request('POST', '/admin/api/session', {
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+      totp: codeAt(clock.now()),
+    });
     expect(replay.status).toBe(401);
     clock.advance(30_000);
     expect((await admin.request('DELETE', '/admin/api/me/totp', { code: codeAt(clock.now()) })).status).toBe(200);

@@ -46,7 +46,13 @@ describe('dashboard users', () => {
     // Newest first by default.
     expect(first.body.data[0]!.email).toBe('person24@example.com');
     const third = await admin.request('GET', '/admin/api/users?per_page=10&page=3&sort=email');
-    expect(items(third.body.data).map((u) => u.email)).toEqual(['person5@example.com', 'person6@example.com', 'person7@example.com', 'person8@example.com', 'person9@example.com']);
+    expect(items(third.body.data).map((u) => u.email)).toEqual([
+      'person5@example.com',
+      'person6@example.com',
+      'person7@example.com',
+      'person8@example.com',
+      'person9@example.com',
+    ]);
     const search = await admin.request('GET', '/admin/api/users?search=odd&per_page=100');
     expect(search.body.meta.total).toBe(12);
     expect(items(search.body.data).every((u) => String(u.first_name) === 'Odd')).toBe(true);
@@ -58,7 +64,14 @@ describe('dashboard users', () => {
   });
 
   it('adds a user with a template, shows the user page, and records who did it', async () => {
-    const id = await addUser({ email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', phone: '+14155550123', template_id: 'tmpl_contact', reference_id: 'ref-1' });
+    const id = await addUser({
+      email: 'ada@example.com',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      phone: '+14155550123',
+      template_id: 'tmpl_contact',
+      reference_id: 'ref-1',
+    });
     const page = await admin.request('GET', `/admin/api/users/${id}`);
     expect(page.status).toBe(200);
     expect(page.body.data.reference_id).toBe('ref-1');
@@ -138,7 +151,21 @@ describe('dashboard users', () => {
     await server.verity.ctx.blobs.put(`users/${id}/doc-front.jpg`, jpeg, 'image/jpeg');
     await sdb(server.verity.ctx.db)
       .insertInto('session_uploads')
-      .values({ id: 'up_1', user_id: id, method_key: 'document_id', document_type: 'passport', side: 'front', challenge_id: null, step_index: null, step: null, blob_key: `users/${id}/doc-front.jpg`, media_type: 'image/jpeg', size: jpeg.length, meta: '{}', created_at: clock.now().toISOString() })
+      .values({
+        id: 'up_1',
+        user_id: id,
+        method_key: 'document_id',
+        document_type: 'passport',
+        side: 'front',
+        challenge_id: null,
+        step_index: null,
+        step: null,
+        blob_key: `users/${id}/doc-front.jpg`,
+        media_type: 'image/jpeg',
+        size: jpeg.length,
+        meta: '{}',
+        created_at: clock.now().toISOString(),
+      })
       .execute();
     const page = await admin.request('GET', `/admin/api/users/${id}`);
     const url = String(page.body.data.images[0]!.url);
@@ -157,7 +184,22 @@ describe('dashboard users', () => {
     await server.verity.ctx.blobs.put(`users/${id}/job.jpg`, jpeg, 'image/jpeg');
     await server.verity.ctx.db
       .insertInto('document_jobs')
-      .values({ doc_id: 'doc_abc', user_id: id, template_id: 1, status: 'Success', reason: null, original_name: 'a.jpg', media_type: 'image/jpeg', size: jpeg.length, blob_key: `users/${id}/job.jpg`, document_data: JSON.stringify({ doc_type: 'passport' }), portrait_embedding: null, source: 'api', created_at: clock.now().toISOString(), completed_at: clock.now().toISOString() })
+      .values({
+        doc_id: 'doc_abc',
+        user_id: id,
+        template_id: 1,
+        status: 'Success',
+        reason: null,
+        original_name: 'a.jpg',
+        media_type: 'image/jpeg',
+        size: jpeg.length,
+        blob_key: `users/${id}/job.jpg`,
+        document_data: JSON.stringify({ doc_type: 'passport' }),
+        portrait_embedding: null,
+        source: 'api',
+        created_at: clock.now().toISOString(),
+        completed_at: clock.now().toISOString(),
+      })
       .execute();
     const withJob = await admin.request('GET', `/admin/api/users/${id}`);
     const job = withJob.body.data.document_jobs[0]!;
@@ -176,7 +218,12 @@ describe('dashboard templates', () => {
   it('creates, edits and deletes templates and workflows, and sets the default and re-verification templates', async () => {
     const wf = await admin.request('POST', '/admin/api/workflows', { name: 'Passports', document_types: ['passport'] });
     expect(wf.status).toBe(201);
-    const created = await admin.request('POST', '/admin/api/templates', { name: 'tmpl_kyc', label: 'KYC', methods: ['email', 'document_id', 'selfie'], workflows: [wf.body.data.id] });
+    const created = await admin.request('POST', '/admin/api/templates', {
+      name: 'tmpl_kyc',
+      label: 'KYC',
+      methods: ['email', 'document_id', 'selfie'],
+      workflows: [wf.body.data.id],
+    });
     expect(created.status).toBe(201);
     expect((await admin.request('POST', '/admin/api/templates', { name: 'tmpl_kyc', label: 'again', methods: ['email'] })).status).toBe(422);
     expect((await admin.request('POST', '/admin/api/templates', { name: 'bad name', label: 'x', methods: ['email'] })).status).toBe(422);
@@ -195,7 +242,9 @@ describe('dashboard templates', () => {
     expect((await admin.request('DELETE', `/admin/api/workflows/${String(wf.body.data.id)}`)).status).toBe(409);
     expect((await admin.request('PUT', '/admin/api/templates/roles', { reverification_template: 'tmpl_kyc' })).status).toBe(200);
     expect((await admin.request('DELETE', `/admin/api/templates/${id}`)).status).toBe(409);
-    expect((await admin.request('PUT', '/admin/api/templates/roles', { reverification_template: 'tmpl_selfie', default_template: 'tmpl_nope' })).status).toBe(422);
+    expect((await admin.request('PUT', '/admin/api/templates/roles', { reverification_template: 'tmpl_selfie', default_template: 'tmpl_nope' })).status).toBe(
+      422,
+    );
     expect((await admin.request('PUT', '/admin/api/templates/roles', { reverification_template: 'tmpl_selfie' })).status).toBe(200);
     // Nor while self-signup gives it to people.
     expect((await admin.request('PATCH', '/admin/api/settings', { signup: { template: 'tmpl_kyc' } })).status).toBe(200);
@@ -206,7 +255,9 @@ describe('dashboard templates', () => {
     const page = await admin.request('GET', `/admin/api/users/${user}`);
     expect(page.body.data.template).toBeNull();
     expect(items(page.body.data.verifications)).toHaveLength(1);
-    expect(await auditActions()).toEqual(expect.arrayContaining(['workflow.create', 'template.create', 'template.update', 'template.roles', 'template.delete']));
+    expect(await auditActions()).toEqual(
+      expect.arrayContaining(['workflow.create', 'template.create', 'template.update', 'template.roles', 'template.delete']),
+    );
   });
 });
 
@@ -234,16 +285,28 @@ describe('dashboard settings', () => {
     const id = await addUser({ email: 'cd@example.com' });
     const link = await admin.request('POST', `/admin/api/users/${id}/link`, {});
     expect(String(link.body.full_url)).toMatch(/^https:\/\/verify\.acme\.example\/security-verify\?/);
-    for (const bad of [{ default_completion_url: 'javascript:alert(1)' }, { allowed_origins: ['https://x.example/path'] }, { branding: { primary_color: 'red' } }, { signup: { template: 'tmpl_nope' } }, { nope: 1 }]) {
+    for (const bad of [
+      { default_completion_url: 'javascript:alert(1)' },
+      { allowed_origins: ['https://x.example/path'] },
+      { branding: { primary_color: 'red' } },
+      { signup: { template: 'tmpl_nope' } },
+      { nope: 1 },
+    ]) {
       expect((await admin.request('PATCH', '/admin/api/settings', bad)).status, JSON.stringify(bad)).toBe(422);
     }
   });
 
   it('accepts a logo only when its content is an image, re-encodes it and serves it publicly', async () => {
-    const png = await sharp({ create: { width: 900, height: 300, channels: 4, background: '#ff0000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 900, height: 300, channels: 4, background: '#ff0000' } })
+      .png()
+      .toBuffer();
     const up = await admin.request('POST', '/admin/api/branding/logo', undefined, { 'content-type': 'image/png' });
     expect(up.status).toBe(422);
-    const res = await fetch(`${server.url}/admin/api/branding/logo`, { method: 'POST', headers: { cookie: admin.cookie!, origin: server.config.baseUrl, 'content-type': 'image/png' }, body: png });
+    const res = await fetch(`${server.url}/admin/api/branding/logo`, {
+      method: 'POST',
+      headers: { cookie: admin.cookie!, origin: server.config.baseUrl, 'content-type': 'image/png' },
+      body: png,
+    });
     expect(res.status).toBe(200);
     const { logo_url } = (await res.json()) as { logo_url: string };
     expect(logo_url).toMatch(/^http:\/\/verity\.test\/branding\/logo\/[0-9a-f]{24}\.png$/);
@@ -263,7 +326,16 @@ describe('dashboard settings', () => {
     const put = await admin.request('PUT', '/admin/api/knowledge', {
       questions: [
         { id: 'pet', prompt: 'First pet?', kind: 'text', answers: ['Rex'] },
-        { id: 'colour', prompt: 'Colour?', kind: 'choice', choices: [{ id: 'r', label: 'Red' }, { id: 'b', label: 'Blue' }], answers: ['b'] },
+        {
+          id: 'colour',
+          prompt: 'Colour?',
+          kind: 'choice',
+          choices: [
+            { id: 'r', label: 'Red' },
+            { id: 'b', label: 'Blue' },
+          ],
+          answers: ['b'],
+        },
       ],
       ask: 2,
       pass_threshold: 2,
@@ -273,11 +345,34 @@ describe('dashboard settings', () => {
     expect(put.body.data.knowledge.questions[0]).toEqual({ id: 'pet', prompt: 'First pet?', kind: 'text', choices: null, answers_stored: 1 });
     const stored = await server.verity.ctx.db.selectFrom('settings').select('value').where('key', '=', 'knowledge').executeTakeFirstOrThrow();
     expect(stored.value).not.toMatch(/Rex/i);
-    const again = await admin.request('PUT', '/admin/api/knowledge', { questions: [{ id: 'pet', prompt: 'Your first pet?', kind: 'text' }], ask: 1, pass_threshold: 1, max_attempts: 3 });
+    const again = await admin.request('PUT', '/admin/api/knowledge', {
+      questions: [{ id: 'pet', prompt: 'Your first pet?', kind: 'text' }],
+      ask: 1,
+      pass_threshold: 1,
+      max_attempts: 3,
+    });
     expect(again.status).toBe(200);
     expect(again.body.data.knowledge.questions[0].answers_stored).toBe(1);
-    expect((await admin.request('PUT', '/admin/api/knowledge', { questions: [{ id: 'new', prompt: 'Q', kind: 'text' }], ask: 1, pass_threshold: 1, max_attempts: 3 })).status).toBe(422);
-    expect((await admin.request('PUT', '/admin/api/knowledge', { questions: [{ id: 'pet', prompt: 'Q', kind: 'text' }], ask: 2, pass_threshold: 1, max_attempts: 3 })).status).toBe(422);
+    expect(
+      (
+        await admin.request('PUT', '/admin/api/knowledge', {
+          questions: [{ id: 'new', prompt: 'Q', kind: 'text' }],
+          ask: 1,
+          pass_threshold: 1,
+          max_attempts: 3,
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await admin.request('PUT', '/admin/api/knowledge', {
+          questions: [{ id: 'pet', prompt: 'Q', kind: 'text' }],
+          ask: 2,
+          pass_threshold: 1,
+          max_attempts: 3,
+        })
+      ).status,
+    ).toBe(422);
   });
 });
 
@@ -313,7 +408,11 @@ describe('dashboard developer settings', () => {
       .poll(async () => auditActions())
       .toEqual(['webhook.endpoint.delete', 'webhook.secret.rotate', 'webhook.secret.reveal', 'webhook.endpoint.create']);
     const log = await admin.request('GET', '/admin/api/audit?target_type=webhook_endpoint');
-    expect(items(log.body.data).slice(0, 3).map((e) => e.target_id)).toEqual([id, id, id]);
+    expect(
+      items(log.body.data)
+        .slice(0, 3)
+        .map((e) => e.target_id),
+    ).toEqual([id, id, id]);
   });
 
   it('paginates the audit log', async () => {

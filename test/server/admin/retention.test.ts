@@ -23,7 +23,21 @@ async function upload(userId: number, id: string): Promise<void> {
   await server.verity.ctx.blobs.put(`users/${userId}/${id}.jpg`, Buffer.from([0xff, 0xd8, 0xff]), 'image/jpeg');
   await sdb(server.verity.ctx.db)
     .insertInto('session_uploads')
-    .values({ id, user_id: userId, method_key: 'selfie', document_type: null, side: null, challenge_id: null, step_index: null, step: null, blob_key: `users/${userId}/${id}.jpg`, media_type: 'image/jpeg', size: 3, meta: '{}', created_at: clock.now().toISOString() })
+    .values({
+      id,
+      user_id: userId,
+      method_key: 'selfie',
+      document_type: null,
+      side: null,
+      challenge_id: null,
+      step_index: null,
+      step: null,
+      blob_key: `users/${userId}/${id}.jpg`,
+      media_type: 'image/jpeg',
+      size: 3,
+      meta: '{}',
+      created_at: clock.now().toISOString(),
+    })
     .execute();
 }
 
@@ -48,7 +62,11 @@ describe('dashboard retention periods', () => {
 
   it('deletes self-signups never confirmed after the period, but not before', async () => {
     await admin.request('PATCH', '/admin/api/settings', { signup: { enabled: true }, retention: { unconfirmed_signup_days: 3 } });
-    const res = await fetch(`${server.url}/signup/api/start`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.config.baseUrl }, body: JSON.stringify({ email: 'never@example.com' }) });
+    const res = await fetch(`${server.url}/signup/api/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.config.baseUrl },
+      body: JSON.stringify({ email: 'never@example.com' }),
+    });
     expect(res.status).toBe(201);
     clock.advance(2 * 86_400_000);
     expect((await applyRetention(server.verity.ctx)).signups).toBe(0);

@@ -30,11 +30,14 @@ async function post(path: string, body: unknown, ip?: string): Promise<{ status:
 async function codeFor(email: string): Promise<string> {
   let text = '';
   await expect
-    .poll(async () => {
-      const [m] = await listOutbox(server.dataDir, { to: email });
-      text = m?.text ?? '';
-      return text;
-    }, { timeout: 5000 })
+    .poll(
+      async () => {
+        const [m] = await listOutbox(server.dataDir, { to: email });
+        text = m?.text ?? '';
+        return text;
+      },
+      { timeout: 5000 },
+    )
     .toMatch(/\b\d{6}\b/);
   return /\b(\d{6})\b/.exec(text)![1]!;
 }
@@ -84,11 +87,16 @@ describe('self-signup', () => {
     expect((await post('/signup/api/confirm', { token, code })).status).toBe(410);
     expect((await post('/signup/api/resend', { token })).status).toBe(200);
     let fresh = '';
-    await expect.poll(async () => {
-      const all = await listOutbox(server.dataDir, { to: 'bot@example.com' });
-      fresh = all.length === 2 ? /\b(\d{6})\b/.exec(all[0]!.text)![1]! : '';
-      return all.length;
-    }, { timeout: 5000 }).toBe(2);
+    await expect
+      .poll(
+        async () => {
+          const all = await listOutbox(server.dataDir, { to: 'bot@example.com' });
+          fresh = all.length === 2 ? /\b(\d{6})\b/.exec(all[0]!.text)![1]! : '';
+          return all.length;
+        },
+        { timeout: 5000 },
+      )
+      .toBe(2);
     clock.advance(11 * 60_000);
     expect((await post('/signup/api/confirm', { token, code: fresh })).status).toBe(410);
   });
@@ -98,7 +106,11 @@ describe('self-signup', () => {
     for (let i = 0; i < 5; i++) expect((await post('/signup/api/start', { email: `b${i}@example.com` })).status).toBe(201);
     const limited = await post('/signup/api/start', { email: 'b6@example.com' });
     expect(limited.status).toBe(429);
-    const cross = await fetch(`${server.url}/signup/api/start`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify({ email: 'c@example.com' }) });
+    const cross = await fetch(`${server.url}/signup/api/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify({ email: 'c@example.com' }),
+    });
     expect(cross.status).toBe(403);
   });
 });

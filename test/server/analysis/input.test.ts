@@ -36,7 +36,9 @@ describe('prepareInput', () => {
   });
 
   it('refuses a GIF (a real image, but not an accepted type)', async () => {
-    const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+      .gif()
+      .toBuffer();
     expect(await codeOf(prepareInput(gif))).toBe(InputErrorCode.UnsupportedType);
   });
 
@@ -82,7 +84,9 @@ describe('prepareInput', () => {
   });
 
   it('renders page 1 of a PDF to an image', async () => {
-    const jpeg = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#3366aa' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#3366aa' } })
+      .jpeg()
+      .toBuffer();
     const out = await prepareInput(pdfWithJpeg(jpeg, 300, 200));
     expect(out.mediaType).toBe('application/pdf');
     expect(out.extension).toBe('pdf');

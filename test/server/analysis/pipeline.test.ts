@@ -35,9 +35,14 @@ describe('analyseDocument', { timeout: 240_000 }, () => {
   });
 
   it('reads a passport PDF (page 1) with its MRZ and portrait, and checks a selfie against it', async () => {
-    const jpeg = await sharp(await flatDocument(0, 'passport')).jpeg({ quality: 90 }).toBuffer();
+    const jpeg = await sharp(await flatDocument(0, 'passport'))
+      .jpeg({ quality: 90 })
+      .toBuffer();
     const meta = await sharp(jpeg).metadata();
-    const out = await analyseDocument({ bytes: pdfWithJpeg(jpeg, meta.width!, meta.height!), originalName: 'passport.pdf' }, { today, selfie: await selfie(0), user: { firstName: 'Anna', lastName: 'Eriksson' } });
+    const out = await analyseDocument(
+      { bytes: pdfWithJpeg(jpeg, meta.width!, meta.height!), originalName: 'passport.pdf' },
+      { today, selfie: await selfie(0), user: { firstName: 'Anna', lastName: 'Eriksson' } },
+    );
     expect(out.status).toBe('Success');
     const c = out.content!;
     expect(c.type).toBe('application/pdf');
@@ -66,7 +71,10 @@ describe('analyseDocument', { timeout: 240_000 }, () => {
     const broken = l2.slice(0, 19) + (l2[19] === '3' ? '9' : '3') + l2.slice(20);
     const flat = await flatDocument(3, 'passport');
     const patch = `<svg xmlns="http://www.w3.org/2000/svg" width="1476" height="239"><rect width="1476" height="239" fill="#f2f1ea"/><text x="60" y="90" font-family="OCR B" font-size="41">${l1.replace(/</g, '&lt;')}</text><text x="60" y="175" font-family="OCR B" font-size="41">${broken.replace(/</g, '&lt;')}</text></svg>`;
-    const card = await sharp(flat).composite([{ input: Buffer.from(patch), left: 0, top: 800 }]).png().toBuffer();
+    const card = await sharp(flat)
+      .composite([{ input: Buffer.from(patch), left: 0, top: 800 }])
+      .png()
+      .toBuffer();
     const out = await analyseDocument({ bytes: await photograph(card, { angle: 1 }) }, { today });
     expect(out.status).toBe('Failed');
     expect(out.failure_code).toBe('MRZ_CHECK_FAILED');
@@ -94,7 +102,13 @@ describe('analyseSelfie', { timeout: 240_000 }, () => {
   });
 
   it('rejects frames that show a different person than the selfie', async () => {
-    const out = await analyseSelfie({ selfie: await selfie(4), frames: [{ bytes: await selfie(4), challenge: 'neutral' }, { bytes: await selfie(20), challenge: 'turn_left' }] });
+    const out = await analyseSelfie({
+      selfie: await selfie(4),
+      frames: [
+        { bytes: await selfie(4), challenge: 'neutral' },
+        { bytes: await selfie(20), challenge: 'turn_left' },
+      ],
+    });
     expect(out.decision).toBe('rejected');
     expect(out.reasons).toContain('DIFFERENT_PERSON_ACROSS_FRAMES');
   });

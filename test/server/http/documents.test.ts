@@ -6,7 +6,9 @@ let server: TestServer;
 let jpeg: Buffer;
 beforeAll(async () => {
   server = await startTestServer({ workers: false });
-  jpeg = await sharp({ create: { width: 64, height: 40, channels: 3, background: '#8899aa' } }).jpeg().toBuffer();
+  jpeg = await sharp({ create: { width: 64, height: 40, channels: 3, background: '#8899aa' } })
+    .jpeg()
+    .toBuffer();
 });
 afterAll(async () => {
   await server.close();
@@ -117,8 +119,12 @@ describe('POST /api/user/document/reverify', () => {
 
   it('takes another template and refuses unknown users and templates', async () => {
     const userId = await createUser('tmpl_email');
-    expect((await server.api('/api/user/document/reverify', { body: { user_id: String(userId), template_id: 'tmpl_contact' } })).body.template_id).toBe('tmpl_contact');
-    expect((await server.api('/api/user/document/reverify', { body: { user_id: String(userId), template_id: 'tmpl_x' } })).body.error_type).toBe('api_template_error');
+    expect((await server.api('/api/user/document/reverify', { body: { user_id: String(userId), template_id: 'tmpl_contact' } })).body.template_id).toBe(
+      'tmpl_contact',
+    );
+    expect((await server.api('/api/user/document/reverify', { body: { user_id: String(userId), template_id: 'tmpl_x' } })).body.error_type).toBe(
+      'api_template_error',
+    );
     expect((await server.api('/api/user/document/reverify', { body: { user_id: '99999' } })).body.error_type).toBe('api_user_error');
   });
 });

@@ -33,9 +33,24 @@ const ROUTES: [method: string, path: string][] = [
 
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
 const fieldNames = fc.constantFrom(
-  'email', 'phone', 'template_id', 'status', 'verification_id', 'current_workflow_id', 'username', 'first_name',
-  'send_link', 'send_sms', 'expiration_hours', 'custom_verify_data', 'completion_url', 'reference_id', '__proto__', 'constructor',
-  'user_id', 'doc_id',
+  'email',
+  'phone',
+  'template_id',
+  'status',
+  'verification_id',
+  'current_workflow_id',
+  'username',
+  'first_name',
+  'send_link',
+  'send_sms',
+  'expiration_hours',
+  'custom_verify_data',
+  'completion_url',
+  'reference_id',
+  '__proto__',
+  'constructor',
+  'user_id',
+  'doc_id',
 );
 const body = fc.oneof(
   fc.dictionary(fieldNames, jsonValue, { maxKeys: 6 }).map((o) => JSON.stringify(o)),

@@ -36,14 +36,29 @@ describe('GET /api/stats', () => {
     const res = await server.api('/api/stats');
     expect(res.status).toBe(200);
     expect(res.body.users_per_month).toEqual({
-      January: 2, February: 0, March: 3, April: 0, May: 0, June: 0,
-      July: 0, August: 0, September: 0, October: 0, November: 0, December: 0,
+      January: 2,
+      February: 0,
+      March: 3,
+      April: 0,
+      May: 0,
+      June: 0,
+      July: 0,
+      August: 0,
+      September: 0,
+      October: 0,
+      November: 0,
+      December: 0,
     });
     // new: Unconfirmed and nothing started (last-year, jan2); unconfirmed: started or Active, not verified/banned (jan1, mar).
     expect(res.body.users_per_status).toEqual({ total: 6, new: 2, banned: 1, unconfirmed: 2 });
     const latest = items(res.body.latest_registrations);
     expect(latest.map((u) => u.email)).toEqual([
-      'verified@example.com', 'banned@example.com', 'mar@example.com', 'jan2@example.com', 'jan1@example.com', 'last-year@example.com',
+      'verified@example.com',
+      'banned@example.com',
+      'mar@example.com',
+      'jan2@example.com',
+      'jan1@example.com',
+      'last-year@example.com',
     ]);
     expect(latest[0]!.status).toBe('Verified');
   });

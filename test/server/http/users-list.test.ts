@@ -43,7 +43,13 @@ describe('GET /api/users pagination', () => {
   it('gives exact links and meta on the first, a middle and the last page', async () => {
     const first = await server.api('/api/users?per_page=3');
     expect(first.body.meta).toEqual({
-      current_page: 1, from: 1, last_page: 3, path: 'http://verity.test/api/users', per_page: 3, to: 3, total: 7,
+      current_page: 1,
+      from: 1,
+      last_page: 3,
+      path: 'http://verity.test/api/users',
+      per_page: 3,
+      to: 3,
+      total: 7,
     });
     expect(first.body.links).toEqual({
       first: 'http://verity.test/api/users?per_page=3&page=1',

@@ -41,9 +41,26 @@ describe('POST /api/users', () => {
     const { body } = await server.api(`/api/users/${created.body.id}`);
     expect(Object.keys(body.data).sort()).toEqual(
       [
-        'id', 'first_name', 'last_name', 'username', 'email', 'verifications', 'phone', 'avatar', 'address', 'country_id',
-        'role_id', 'status', 'birthday', 'last_login', 'two_factor_country_code', 'two_factor_phone', 'two_factor_options',
-        'email_verified_at', 'created_at', 'updated_at',
+        'id',
+        'first_name',
+        'last_name',
+        'username',
+        'email',
+        'verifications',
+        'phone',
+        'avatar',
+        'address',
+        'country_id',
+        'role_id',
+        'status',
+        'birthday',
+        'last_login',
+        'two_factor_country_code',
+        'two_factor_phone',
+        'two_factor_options',
+        'email_verified_at',
+        'created_at',
+        'updated_at',
       ].sort(),
     );
     expect(body.data.phone).toBe('+442079460958');

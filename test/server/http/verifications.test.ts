@@ -22,12 +22,7 @@ function statusOf(user: Json, methodId: number): number {
 }
 
 async function events(userId: number): Promise<{ type: string; payload: Json }[]> {
-  const rows = await server.verity.ctx.db
-    .selectFrom('events')
-    .select(['type', 'payload'])
-    .where('user_id', '=', userId)
-    .orderBy('occurred_at')
-    .execute();
+  const rows = await server.verity.ctx.db.selectFrom('events').select(['type', 'payload']).where('user_id', '=', userId).orderBy('occurred_at').execute();
   return rows.map((r) => ({ type: r.type, payload: JSON.parse(r.payload) as Json }));
 }
 
@@ -68,12 +63,7 @@ describe('PATCH /api/users/{user_id}/verifications', () => {
     const done = await server.api(`/api/users/${id}/verifications`, { method: 'PATCH', body: { verification_id: 'phone', status: 'complete' } });
     expect(done.body.data.status).toBe('Verified');
     const log = await events(id);
-    expect(log.map((e) => e.type)).toEqual([
-      'verification.pending',
-      'verification.completed',
-      'verification.completed',
-      'user.status.changed',
-    ]);
+    expect(log.map((e) => e.type)).toEqual(['verification.pending', 'verification.completed', 'verification.completed', 'user.status.changed']);
     const statusChanged = log[3]!.payload;
     expect(statusChanged.data.previous_status).toBe('Unconfirmed');
     expect(statusChanged.data.user_status).toBe('Verified');

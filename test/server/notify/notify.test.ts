@@ -99,7 +99,15 @@ describe('notifications', () => {
     expect(waiting).toHaveLength(1);
     expect(waiting[0]).toMatchObject({ state: 'waiting', attempts: 1 });
 
-    const revived = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false, onData(stream, _s, cb) { stream.resume(); stream.on('end', () => cb()); } });
+    const revived = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, _s, cb) {
+        stream.resume();
+        stream.on('end', () => cb());
+      },
+    });
     await new Promise<void>((resolve) => revived.listen(port, '127.0.0.1', resolve));
     closers.push(() => new Promise<void>((resolve) => revived.close(() => resolve())));
     (server.clock as unknown as { advance(ms: number): void }).advance(5_000);

@@ -31,9 +31,13 @@ describe('TableQueue', () => {
   it('runs every enqueued job once and removes it when done', async () => {
     const queue = new TableQueue(db, clock, silent, 10);
     const seen: number[] = [];
-    queue.process<{ n: number }>('work', async ({ n }) => {
-      seen.push(n);
-    }, { concurrency: 3 });
+    queue.process<{ n: number }>(
+      'work',
+      async ({ n }) => {
+        seen.push(n);
+      },
+      { concurrency: 3 },
+    );
     await queue.start();
     for (let n = 0; n < 20; n++) await queue.enqueue('work', { n });
     await queue.whenIdle();
@@ -57,10 +61,14 @@ describe('TableQueue', () => {
   it('retries a failing job with backoff on the clock, then marks it failed after max attempts', async () => {
     const queue = new TableQueue(db, clock, silent, 10);
     let runs = 0;
-    queue.process('flaky', async () => {
-      runs++;
-      throw new Error('receiver down');
-    }, { backoffMs: (attempt) => attempt * 60_000 });
+    queue.process(
+      'flaky',
+      async () => {
+        runs++;
+        throw new Error('receiver down');
+      },
+      { backoffMs: (attempt) => attempt * 60_000 },
+    );
     await queue.start();
     await queue.enqueue('flaky', {}, { maxAttempts: 3 });
     await queue.whenIdle();
@@ -129,9 +137,13 @@ describe('TableQueue', () => {
 
     const restarted = new TableQueue(db, clock, silent, 10);
     const seen = new Set<number>();
-    restarted.process<{ n: number }>('work', async ({ n }) => {
-      seen.add(n);
-    }, { concurrency: 5 });
+    restarted.process<{ n: number }>(
+      'work',
+      async ({ n }) => {
+        seen.add(n);
+      },
+      { concurrency: 5 },
+    );
     expect(await restarted.recoverAbandoned()).toBe(5);
     await restarted.start();
     await restarted.whenIdle();
@@ -150,9 +162,13 @@ describe('TableQueue', () => {
 
     const other = new TableQueue(db, clock, silent, 10);
     let runs = 0;
-    other.process('work', async () => {
-      runs++;
-    }, { leaseMs: 30_000 });
+    other.process(
+      'work',
+      async () => {
+        runs++;
+      },
+      { leaseMs: 30_000 },
+    );
     await other.start();
     await other.whenIdle();
     expect(runs).toBe(0);

@@ -48,9 +48,13 @@ describe('BullMqQueue (PostgreSQL + Redis)', () => {
   it('runs jobs given with and without a transaction once each, and leaves no rows behind', async () => {
     const queue = makeQueue();
     const seen: number[] = [];
-    queue.process<{ n: number }>('work', async ({ n }) => {
-      seen.push(n);
-    }, { concurrency: 4 });
+    queue.process<{ n: number }>(
+      'work',
+      async ({ n }) => {
+        seen.push(n);
+      },
+      { concurrency: 4 },
+    );
     await queue.start();
     for (let n = 0; n < 10; n++) await queue.enqueue('work', { n });
     await db.transaction().execute(async (trx) => {
@@ -156,12 +160,19 @@ describe('BullMqQueue (PostgreSQL + Redis)', () => {
     const b = makeQueue();
     const runs = new Map<number, number>();
     const by = { a: 0, b: 0 };
-    for (const [name, q] of [['a', a], ['b', b]] as const) {
-      q.process<{ n: number }>('work', async ({ n }) => {
-        runs.set(n, (runs.get(n) ?? 0) + 1);
-        by[name]++;
-        await new Promise((r) => setTimeout(r, 2));
-      }, { concurrency: 8 });
+    for (const [name, q] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
+      q.process<{ n: number }>(
+        'work',
+        async ({ n }) => {
+          runs.set(n, (runs.get(n) ?? 0) + 1);
+          by[name]++;
+          await new Promise((r) => setTimeout(r, 2));
+        },
+        { concurrency: 8 },
+      );
     }
     await Promise.all([a.start(), b.start()]);
     await db.transaction().execute(async (trx) => {
@@ -182,11 +193,15 @@ describe('BullMqQueue (PostgreSQL + Redis)', () => {
     const done: number[] = [];
     let started!: () => void;
     const running = new Promise<void>((r) => (started = r));
-    queue.process<{ n: number }>('slow', async ({ n }) => {
-      started();
-      await gate;
-      done.push(n);
-    }, { concurrency: 1 });
+    queue.process<{ n: number }>(
+      'slow',
+      async ({ n }) => {
+        started();
+        await gate;
+        done.push(n);
+      },
+      { concurrency: 1 },
+    );
     await queue.start();
     await queue.enqueue('slow', { n: 1 });
     await queue.enqueue('slow', { n: 2 });
@@ -209,10 +224,14 @@ describe('TableQueue on PostgreSQL', () => {
     const runs = new Map<number, number>();
     const make = () => {
       const q = new TableQueue(db, clock, silent, 5);
-      q.process<{ n: number }>('work', async ({ n }) => {
-        runs.set(n, (runs.get(n) ?? 0) + 1);
-        await new Promise((r) => setTimeout(r, 1));
-      }, { concurrency: 6 });
+      q.process<{ n: number }>(
+        'work',
+        async ({ n }) => {
+          runs.set(n, (runs.get(n) ?? 0) + 1);
+          await new Promise((r) => setTimeout(r, 1));
+        },
+        { concurrency: 6 },
+      );
       return q;
     };
     const a = make();

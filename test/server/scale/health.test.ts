@@ -52,8 +52,7 @@ describe('health, readiness and metrics', () => {
 
   it('/metrics counts requests by route pattern (never raw ids) with a latency histogram, and shows queue depths', async () => {
     const before = await (await fetch(`${server.url}/metrics`)).text();
-    const count = (text: string, status: string) =>
-      sample(text, 'verity_http_requests_total', { method: 'GET', route: '/api/users/:id', status }) ?? 0;
+    const count = (text: string, status: string) => sample(text, 'verity_http_requests_total', { method: 'GET', route: '/api/users/:id', status }) ?? 0;
     for (let i = 0; i < 3; i++) expect((await server.api('/api/users/999999')).status).toBe(404);
     expect((await server.api('/api/users', { body: { email: 'm@example.com', send_link: true } })).status).toBe(200);
     const res = await fetch(`${server.url}/metrics`);

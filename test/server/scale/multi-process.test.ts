@@ -65,7 +65,11 @@ describe('many processes on PostgreSQL + Redis', () => {
   async function createUsers(key: string, from: number, count: number): Promise<void> {
     for (let i = from; i < from + count; i++) {
       const base = apis[i % apis.length]!.base;
-      const res = await fetch(`${base}/api/users`, { method: 'POST', headers: headers(key), body: JSON.stringify({ email: `mp${i}@example.com`, template_id: 'tmpl_email' }) });
+      const res = await fetch(`${base}/api/users`, {
+        method: 'POST',
+        headers: headers(key),
+        body: JSON.stringify({ email: `mp${i}@example.com`, template_id: 'tmpl_email' }),
+      });
       expect(res.status).toBe(200);
       const { id } = (await res.json()) as { id: number };
       const moved = await fetch(`${apis[(i + 1) % apis.length]!.base}/api/users/${id}/verifications`, {
@@ -132,23 +136,29 @@ describe('many processes on PostgreSQL + Redis', () => {
     expect((await fetch(`${probe}/api/users`)).status).toBe(404);
   });
 
-  it('holds a per-key limit in total across both API processes (exact counts), and a revoked key is refused by both at once', { timeout: 300_000 }, async () => {
-    const key = await cli(env, 'keys', 'create', '--name', 'limited', '--rate-per-second', '1000', '--rate-per-minute', '40');
-    const answers = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => fetch(`${apis[i % 2]!.base}/api/users?per_page=1`, { headers: headers(key) }).then((r) => [i % 2, r.status] as const)),
-    );
-    const ok = answers.filter(([, s]) => s === 200);
-    expect(ok).toHaveLength(40);
-    expect(answers.filter(([, s]) => s === 429)).toHaveLength(60);
-    // Both processes served part of the 40: the counter is shared, not per process.
-    expect(ok.some(([p]) => p === 0) && ok.some(([p]) => p === 1)).toBe(true);
+  it(
+    'holds a per-key limit in total across both API processes (exact counts), and a revoked key is refused by both at once',
+    { timeout: 300_000 },
+    async () => {
+      const key = await cli(env, 'keys', 'create', '--name', 'limited', '--rate-per-second', '1000', '--rate-per-minute', '40');
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          fetch(`${apis[i % 2]!.base}/api/users?per_page=1`, { headers: headers(key) }).then((r) => [i % 2, r.status] as const),
+        ),
+      );
+      const ok = answers.filter(([, s]) => s === 200);
+      expect(ok).toHaveLength(40);
+      expect(answers.filter(([, s]) => s === 429)).toHaveLength(60);
+      // Both processes served part of the 40: the counter is shared, not per process.
+      expect(ok.some(([p]) => p === 0) && ok.some(([p]) => p === 1)).toBe(true);
 
-    const other = await cli(env, 'keys', 'create', '--name', 'to-revoke', '--rate-per-second', '1000', '--rate-per-minute', '1000');
-    for (const { base } of apis) expect((await fetch(`${base}/api/users`, { headers: headers(other) })).status).toBe(200);
-    const { rows } = await sql.query<{ id: number }>("select id from api_keys where name = 'to-revoke'");
-    await cli(env, 'keys', 'revoke', String(rows[0]!.id));
-    for (const { base } of apis) expect((await fetch(`${base}/api/users`, { headers: headers(other) })).status).toBe(401);
-  });
+      const other = await cli(env, 'keys', 'create', '--name', 'to-revoke', '--rate-per-second', '1000', '--rate-per-minute', '1000');
+      for (const { base } of apis) expect((await fetch(`${base}/api/users`, { headers: headers(other) })).status).toBe(200);
+      const { rows } = await sql.query<{ id: number }>("select id from api_keys where name = 'to-revoke'");
+      await cli(env, 'keys', 'revoke', String(rows[0]!.id));
+      for (const { base } of apis) expect((await fetch(`${base}/api/users`, { headers: headers(other) })).status).toBe(401);
+    },
+  );
 
   it('delivers every webhook once per attempt with no double processing across two workers', { timeout: 300_000 }, async () => {
     await cli(env, 'webhooks', 'create', '--url', receiver.url);

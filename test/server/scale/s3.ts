@@ -21,8 +21,7 @@ export async function startFakeS3(bucket = 'verity-blobs'): Promise<FakeS3> {
   process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
   return {
     endpoint,
-    blobUrl: (prefix = '') =>
-      `s3://${bucket}${prefix ? `/${prefix}` : ''}?endpoint=${encodeURIComponent(endpoint)}&region=us-east-1&forcePathStyle=true`,
+    blobUrl: (prefix = '') => `s3://${bucket}${prefix ? `/${prefix}` : ''}?endpoint=${encodeURIComponent(endpoint)}&region=us-east-1&forcePathStyle=true`,
     async close() {
       await server.close();
       await rm(directory, { recursive: true, force: true });

@@ -37,8 +37,13 @@ async function submitDocument(userId: number, identity: (typeof IDENTITIES)[numb
   const front = await store(userId, 'front', await photograph(await licenceFront(identity), { angle: 1 }));
   const back = await store(userId, 'back', await photograph(await licenceBack(identity), { angle: 1.5 }));
   const job: DocumentAnalysisJob = {
-    kind: 'document', userId, methodId: 3, workflowRawId: null, documentType: 'driving_licence',
-    front: { ...front, source: 'upload', quality: null }, back: { ...back, source: 'upload', quality: null },
+    kind: 'document',
+    userId,
+    methodId: 3,
+    workflowRawId: null,
+    documentType: 'driving_licence',
+    front: { ...front, source: 'upload', quality: null },
+    back: { ...back, source: 'upload', quality: null },
     submittedAt: ctx.clock.now().toISOString(),
   };
   await ctx.db.transaction().execute(async (trx) => {
@@ -52,8 +57,20 @@ async function submitSelfie(userId: number, selfie: Buffer): Promise<void> {
   const { ctx } = server.verity;
   const frame = await store(userId, `selfie-${Math.random().toString(36).slice(2)}`, selfie);
   const job: FaceAnalysisJob = {
-    kind: 'face', userId, methodId: 22, methodKey: 'selfie', challengeId: `chl_${userId}`, steps: ['look_straight'],
-    frames: [{ ...frame, stepIndex: 0, step: 'look_straight', evidence: { box: { x: 0.2, y: 0.2, width: 0.5, height: 0.5 }, keypoints: [], score: 0.9, yaw: 0, t: 10 } }],
+    kind: 'face',
+    userId,
+    methodId: 22,
+    methodKey: 'selfie',
+    challengeId: `chl_${userId}`,
+    steps: ['look_straight'],
+    frames: [
+      {
+        ...frame,
+        stepIndex: 0,
+        step: 'look_straight',
+        evidence: { box: { x: 0.2, y: 0.2, width: 0.5, height: 0.5 }, keypoints: [], score: 0.9, yaw: 0, t: 10 },
+      },
+    ],
     submittedAt: ctx.clock.now().toISOString(),
   };
   await ctx.db.transaction().execute(async (trx) => {
@@ -66,7 +83,9 @@ async function submitSelfie(userId: number, selfie: Buffer): Promise<void> {
 describe('analysis runner (hosted-page jobs)', () => {
   it('completes an ID + selfie user whose selfie matches the licence portrait', async () => {
     const id = IDENTITIES[0]!;
-    const created = await server.api('/api/users', { body: { email: 'a@example.com', first_name: 'Anna', last_name: 'Eriksson', template_id: 'tmpl_id_selfie' } });
+    const created = await server.api('/api/users', {
+      body: { email: 'a@example.com', first_name: 'Anna', last_name: 'Eriksson', template_id: 'tmpl_id_selfie' },
+    });
     const userId = Number(created.body.id);
     await submitDocument(userId, id);
     expect((await statuses(userId))[3]).toBe(VerificationStatus.complete);
@@ -81,7 +100,9 @@ describe('analysis runner (hosted-page jobs)', () => {
 
   it('rejects a selfie of someone else after re-verification, against the earlier document', async () => {
     const id = IDENTITIES[1]!;
-    const created = await server.api('/api/users', { body: { email: 'j@example.com', first_name: 'Jose', last_name: 'Garcia', template_id: 'tmpl_id_selfie' } });
+    const created = await server.api('/api/users', {
+      body: { email: 'j@example.com', first_name: 'Jose', last_name: 'Garcia', template_id: 'tmpl_id_selfie' },
+    });
     const userId = Number(created.body.id);
     await submitDocument(userId, id);
     await server.api('/api/user/document/reverify', { body: { user_id: String(userId) } });

@@ -113,7 +113,8 @@ describe('session authentication', () => {
     const clock = server.clock as ManualClock;
     await start();
     await start();
-    const count = async () => (await server.verity.ctx.db.withTables<{ user_sessions: { id: number } }>().selectFrom('user_sessions').select('id').execute()).length;
+    const count = async () =>
+      (await server.verity.ctx.db.withTables<{ user_sessions: { id: number } }>().selectFrom('user_sessions').select('id').execute()).length;
     expect(await count()).toBe(2);
     clock.advance(2 * 3600 * 1000);
     await start();
@@ -153,7 +154,11 @@ describe('CSRF and origins', () => {
     const missing = await call('/session/methods/email/start', { method: 'POST', headers: { cookie: s.cookie }, body: {} });
     expect(missing.status).toBe(403);
     expect(await errorType(missing)).toBe('session_csrf_error');
-    const wrong = await call('/session/methods/email/start', { method: 'POST', headers: { cookie: s.cookie, 'X-Verity-CSRF': s.csrf.replace(/.$/, (c) => (c === '0' ? '1' : '0')) }, body: {} });
+    const wrong = await call('/session/methods/email/start', {
+      method: 'POST',
+      headers: { cookie: s.cookie, 'X-Verity-CSRF': s.csrf.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
+      body: {},
+    });
     expect(wrong.status).toBe(403);
     const right = await call('/session/methods/email/start', { method: 'POST', headers: { cookie: s.cookie, 'X-Verity-CSRF': s.csrf }, body: {} });
     expect(right.status).toBe(200);
@@ -177,13 +182,21 @@ describe('CSRF and origins', () => {
     const view = await call('/session', { headers: { origin: 'https://shop.example', 'X-Verity-Session': s.token } });
     expect(view.status).toBe(200);
     expect(view.headers.get('access-control-allow-origin')).toBe('https://shop.example');
-    const foreign = await call('/session/methods/email/start', { method: 'POST', headers: { origin: 'https://evil.example', 'X-Verity-Session': s.token, 'X-Verity-CSRF': s.csrf }, body: {} });
+    const foreign = await call('/session/methods/email/start', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'X-Verity-Session': s.token, 'X-Verity-CSRF': s.csrf },
+      body: {},
+    });
     expect(foreign.status).toBe(403);
   });
 
   it('accepts same-origin calls (Origin equal to the host served)', async () => {
     const s = await start({ origin: server.url });
-    const res = await call('/session/methods/email/start', { method: 'POST', headers: { origin: server.url, cookie: s.cookie, 'X-Verity-CSRF': s.csrf }, body: {} });
+    const res = await call('/session/methods/email/start', {
+      method: 'POST',
+      headers: { origin: server.url, cookie: s.cookie, 'X-Verity-CSRF': s.csrf },
+      body: {},
+    });
     expect(res.status).toBe(200);
   });
 });

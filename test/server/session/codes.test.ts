@@ -114,7 +114,11 @@ describe('e-mail and SMS codes', () => {
   it('stores codes hashed: the code is nowhere in the database', async () => {
     await session.sendCode('email');
     const code = await latestCode(server, email);
-    const rows = await server.verity.ctx.db.withTables<{ verification_codes: { code_hash: string } }>().selectFrom('verification_codes').select('code_hash').execute();
+    const rows = await server.verity.ctx.db
+      .withTables<{ verification_codes: { code_hash: string } }>()
+      .selectFrom('verification_codes')
+      .select('code_hash')
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.code_hash).not.toContain(code);
     const jobs = await server.verity.ctx.db.selectFrom('jobs').select('payload').execute();

@@ -34,9 +34,11 @@ describe('cross-device hand-off and live progress', () => {
 
     const events: SessionStreamEvent[] = [];
     const abort = new AbortController();
-    const following = desktop.follow((e) => events.push(e), abort.signal).catch((e: unknown) => {
-      if (!(e instanceof DOMException)) throw e;
-    });
+    const following = desktop
+      .follow((e) => events.push(e), abort.signal)
+      .catch((e: unknown) => {
+        if (!(e instanceof DOMException)) throw e;
+      });
     const first = await until(events, (e) => e.type === 'session');
     expect(first.type === 'session' && first.data.state).toBe('in_progress');
 
@@ -83,7 +85,9 @@ describe('cross-device hand-off and live progress', () => {
     (server.clock as unknown as { advance(ms: number): void }).advance(10 * 60 * 1000 + 1);
     const token = new URL(handoff.url).searchParams.get('handoff')!;
     expect((await fetch(local(server, handoff.url))).status).toBe(410);
-    const expired = await client(server).claimHandoff(token).catch((e: unknown) => e);
+    const expired = await client(server)
+      .claimHandoff(token)
+      .catch((e: unknown) => e);
     expect(expired instanceof ApiError && expired.error_type === 'session_handoff_invalid').toBe(true);
 
     await writeSetting(server.verity.ctx.db, 'handoff_enabled', false);

@@ -45,8 +45,14 @@ async function eventTypes(id: number): Promise<string[]> {
   return rows.map((r) => r.type);
 }
 
-const png = () => sharp({ create: { width: 64, height: 48, channels: 3, background: '#778899' } }).png().toBuffer();
-const jpeg = () => sharp({ create: { width: 64, height: 48, channels: 3, background: '#998877' } }).jpeg().toBuffer();
+const png = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: '#778899' } })
+    .png()
+    .toBuffer();
+const jpeg = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: '#998877' } })
+    .jpeg()
+    .toBuffer();
 const evidence: FaceEvidence = { box: { x: 0.3, y: 0.2, width: 0.4, height: 0.5 }, keypoints: [{ x: 0.4, y: 0.4 }], score: 0.95, yaw: 0, t: 100 };
 
 describe('geolocation', () => {
@@ -116,7 +122,9 @@ describe('document upload and submit', () => {
     expect(doc.needs.max_bytes).toBe(10 * 1024 * 1024 - 1);
 
     // A text file named like a JPEG is refused by its bytes.
-    const fake = await failure(session.uploadDocument({ document_type: 'id_card', side: 'front', source: 'upload' }, new Blob(['not an image at all']), 'id.jpg'));
+    const fake = await failure(
+      session.uploadDocument({ document_type: 'id_card', side: 'front', source: 'upload' }, new Blob(['not an image at all']), 'id.jpg'),
+    );
     expect(fake.status).toBe(422);
     expect(fake.error_type).toBe('session_upload_invalid');
     // 10 MB is not "less than 10 MB".
@@ -127,7 +135,12 @@ describe('document upload and submit', () => {
     expect(tooBig.error_type).toBe('session_upload_too_large');
 
     const front = await session.uploadDocument(
-      { document_type: 'id_card', side: 'front', source: 'camera', quality: JSON.stringify({ blur_variance: 180, glare_ratio: 0.01, mean_luma: 120, document_found: true, good_frames: 5 }) },
+      {
+        document_type: 'id_card',
+        side: 'front',
+        source: 'camera',
+        quality: JSON.stringify({ blur_variance: 180, glare_ratio: 0.01, mean_luma: 120, document_found: true, good_frames: 5 }),
+      },
       new Blob([await jpeg()]),
       'front.jpg',
     );
@@ -146,7 +159,13 @@ describe('document upload and submit', () => {
 
     const [job] = await analysisJobs();
     if (job?.kind !== 'document') throw new Error('no document job');
-    expect(job).toMatchObject({ userId: id, methodId: 3, documentType: 'id_card', front: { uploadId: front.upload_id, mediaType: 'image/jpeg', source: 'camera' }, back: { uploadId: back.upload_id, mediaType: 'image/png' } });
+    expect(job).toMatchObject({
+      userId: id,
+      methodId: 3,
+      documentType: 'id_card',
+      front: { uploadId: front.upload_id, mediaType: 'image/jpeg', source: 'camera' },
+      back: { uploadId: back.upload_id, mediaType: 'image/png' },
+    });
     expect(job.workflowRawId).toEqual(expect.any(Number));
     const stored = await server.verity.ctx.blobs.get(job.front.blobKey);
     expect(stored?.contentType).toBe('image/jpeg');
@@ -161,7 +180,13 @@ describe('document with several workflows', () => {
     const db = server.verity.ctx.db;
     const id = (await findWorkflow(db, 'flow_id_document'))!.raw_id;
     const poa = (await findWorkflow(db, 'flow_proof_of_address'))!.raw_id;
-    await insertTemplate(db, { name: 'tmpl_kyc2', label: 'ID and address', methodIds: [3], workflowRawIds: [id, poa], createdAt: server.clock.now().toISOString() });
+    await insertTemplate(db, {
+      name: 'tmpl_kyc2',
+      label: 'ID and address',
+      methodIds: [3],
+      workflowRawIds: [id, poa],
+      createdAt: server.clock.now().toISOString(),
+    });
     const { link, id: userId } = await createUser(server, { email: 'two@example.com', template_id: 'tmpl_kyc2' });
     const session = client(server);
     await session.start(local(server, link));
@@ -198,15 +223,31 @@ describe('selfie and liveness', () => {
     expect(challenge.steps.length).toBeGreaterThanOrEqual(3);
     expect(new Set(challenge.steps).size).toBe(challenge.steps.length);
 
-    const outOfOrder = await failure(session.uploadFaceFrame('liveness', { challenge_id: challenge.challenge_id, step_index: '1', step: challenge.steps[1]!, evidence: JSON.stringify(evidence) }, new Blob([await jpeg()])));
+    const outOfOrder = await failure(
+      session.uploadFaceFrame(
+        'liveness',
+        { challenge_id: challenge.challenge_id, step_index: '1', step: challenge.steps[1]!, evidence: JSON.stringify(evidence) },
+        new Blob([await jpeg()]),
+      ),
+    );
     expect(outOfOrder.error_type).toBe('session_upload_invalid');
-    const wrongStep = await failure(session.uploadFaceFrame('liveness', { challenge_id: challenge.challenge_id, step_index: '0', step: 'turn_left', evidence: JSON.stringify(evidence) }, new Blob([await jpeg()])));
+    const wrongStep = await failure(
+      session.uploadFaceFrame(
+        'liveness',
+        { challenge_id: challenge.challenge_id, step_index: '0', step: 'turn_left', evidence: JSON.stringify(evidence) },
+        new Blob([await jpeg()]),
+      ),
+    );
     expect(wrongStep.error_type).toBe('session_upload_invalid');
 
     const early = await failure(session.submitFace('liveness', challenge.challenge_id));
     expect(early.error_type).toBe('session_upload_invalid');
     for (const [i, step] of challenge.steps.entries()) {
-      const frame = await session.uploadFaceFrame('liveness', { challenge_id: challenge.challenge_id, step_index: String(i), step, evidence: JSON.stringify({ ...evidence, t: 100 * i }) }, new Blob([await jpeg()]));
+      const frame = await session.uploadFaceFrame(
+        'liveness',
+        { challenge_id: challenge.challenge_id, step_index: String(i), step, evidence: JSON.stringify({ ...evidence, t: 100 * i }) },
+        new Blob([await jpeg()]),
+      );
       expect(frame.frame_id).toMatch(/^frm_/);
     }
     const result = await session.submitFace('liveness', challenge.challenge_id);
@@ -223,7 +264,13 @@ describe('selfie and liveness', () => {
     const challenge = await session.faceChallenge('selfie');
     expect(challenge.steps).toEqual(['look_straight']);
     (server.clock as unknown as { advance(ms: number): void }).advance(5 * 60 * 1000 + 1);
-    const e = await failure(session.uploadFaceFrame('selfie', { challenge_id: challenge.challenge_id, step_index: '0', step: 'look_straight', evidence: JSON.stringify(evidence) }, new Blob([await jpeg()])));
+    const e = await failure(
+      session.uploadFaceFrame(
+        'selfie',
+        { challenge_id: challenge.challenge_id, step_index: '0', step: 'look_straight', evidence: JSON.stringify(evidence) },
+        new Blob([await jpeg()]),
+      ),
+    );
     expect(e.status).toBe(410);
     expect(e.error_type).toBe('session_challenge_expired');
   });
@@ -245,7 +292,11 @@ describe('methods not assigned and completion', () => {
     await configureKnowledge(server, { ask: 1, pass: 1 });
     const { session, id } = await sessionFor([21]);
     // The API refuses such URLs; the redirect must not trust the stored value either.
-    await server.verity.ctx.db.updateTable('users').set({ completion_url: 'javascript:alert(1)', redirect_url: 'data:text/html,x' }).where('id', '=', id).execute();
+    await server.verity.ctx.db
+      .updateTable('users')
+      .set({ completion_url: 'javascript:alert(1)', redirect_url: 'data:text/html,x' })
+      .where('id', '=', id)
+      .execute();
     const k = (await session.session()).methods[0]!;
     if (k.key !== 'knowledge') throw new Error('no knowledge step');
     await session.submitKnowledge({ answers: k.needs.questions.map((q) => ({ question_id: q.id, answer: KNOWLEDGE_ANSWERS[q.id]! })) });

@@ -57,7 +57,13 @@ describe('knowledge answers', () => {
     const asked = questionsFor(SECRET, settings, 7);
     expect(asked).toHaveLength(2);
     expect(questionsFor(SECRET, settings, 7)).toEqual(asked);
-    const picks = new Set(Array.from({ length: 20 }, (_, u) => questionsFor(SECRET, settings, u).map((q) => q.id).join()));
+    const picks = new Set(
+      Array.from({ length: 20 }, (_, u) =>
+        questionsFor(SECRET, settings, u)
+          .map((q) => q.id)
+          .join(),
+      ),
+    );
     expect(picks.size).toBeGreaterThan(1);
     const right = asked.map((q) => ({ question_id: q.id, answer: `ANSWER ${q.id.toUpperCase()}` }));
     expect(gradeKnowledge(SECRET, asked, right)).toBe(2);

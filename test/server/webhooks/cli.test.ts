@@ -25,7 +25,16 @@ async function verity(...argv: string[]): Promise<{ code: number; out: string[];
 
 describe('verity webhooks', () => {
   it('create prints the endpoint with its secret as JSON on the last line; list, reveal and delete', async () => {
-    const created = await verity('webhooks', 'create', '--url', 'https://hooks.example.com/in', '--events', 'verification.completed,user.status.changed', '--methods', 'email,2');
+    const created = await verity(
+      'webhooks',
+      'create',
+      '--url',
+      'https://hooks.example.com/in',
+      '--events',
+      'verification.completed,user.status.changed',
+      '--methods',
+      'email,2',
+    );
     expect(created.code).toBe(0);
     const endpoint = JSON.parse(created.out.at(-1)!) as { id: number; signing_secret: string; events: string[]; methods: number[] };
     expect(endpoint.id).toBe(1);

@@ -91,7 +91,11 @@ describe('webhook delivery across a crash (SIGKILL)', () => {
     const headers = { authorization: `Bearer ${key}`, 'user-agent': 'crash-test/1.0', 'content-type': 'application/json' };
     const USERS = 300;
     for (let i = 0; i < USERS; i++) {
-      const res = await fetch(`${base}/api/users`, { method: 'POST', headers, body: JSON.stringify({ email: `crash${i}@example.com`, template_id: 'tmpl_email' }) });
+      const res = await fetch(`${base}/api/users`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ email: `crash${i}@example.com`, template_id: 'tmpl_email' }),
+      });
       const { id } = (await res.json()) as { id: number };
       const moved = await fetch(`${base}/api/users/${id}/verifications`, {
         method: 'PATCH',

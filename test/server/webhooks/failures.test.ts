@@ -200,7 +200,12 @@ describe('webhook endpoint filters', () => {
       expect(phone.status).toBe(200);
       await settle(server);
       const seen = (r: Receiver) => r.received.map((x) => JSON.parse(x.body) as { type: string; data: { verification_id: number | null } });
-      expect(seen(all).filter((p) => p.type === 'verification.completed').map((p) => p.data.verification_id).sort()).toEqual([1, 2]);
+      expect(
+        seen(all)
+          .filter((p) => p.type === 'verification.completed')
+          .map((p) => p.data.verification_id)
+          .sort(),
+      ).toEqual([1, 2]);
       // The phone-only endpoint gets no Email events, but does get Phone and user-level ones.
       const phoneSeen = seen(phoneOnly);
       expect(phoneSeen.filter((p) => p.type === 'verification.completed').map((p) => p.data.verification_id)).toEqual([2]);

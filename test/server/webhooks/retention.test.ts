@@ -58,7 +58,10 @@ describe('webhook log retention', () => {
       [byEmail, false],
     ]);
     // Metadata and attempts stay.
-    const attemptCount = await server.verity.ctx.db.selectFrom('webhook_attempts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const attemptCount = await server.verity.ctx.db
+      .selectFrom('webhook_attempts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(attemptCount.n)).toBe(3);
     // The outbox copies of the events (full payloads) go with the bodies.
     const events = await server.verity.ctx.db.selectFrom('events').select('id').execute();

@@ -52,9 +52,7 @@ describe('webhook signatures', () => {
     await settle(server);
     const [r] = await receiver.waitFor(1);
     const payload = JSON.parse(r!.body) as Record<string, unknown> & { data: Record<string, unknown>; relationships: Record<string, unknown> };
-    expect(Object.keys(payload).sort()).toEqual(
-      ['id', 'type', 'subject', 'spec_version', 'occurred_at', 'resource_id', 'relationships', 'data'].sort(),
-    );
+    expect(Object.keys(payload).sort()).toEqual(['id', 'type', 'subject', 'spec_version', 'occurred_at', 'resource_id', 'relationships', 'data'].sort());
     expect(payload.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(payload.type).toBe('verification.completed');
     expect(payload.spec_version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -62,7 +60,18 @@ describe('webhook signatures', () => {
     expect(payload.resource_id).toBe(userId);
     expect(payload.relationships.user_id).toBe(userId);
     expect(payload.relationships.user_uuid).toMatch(/^[0-9a-f-]{36}$/);
-    for (const k of ['verification_id', 'verification_name', 'email', 'user_status', 'order_id', 'ip', 'ip_country', 'reference_id', 'last_activity', 'verifications']) {
+    for (const k of [
+      'verification_id',
+      'verification_name',
+      'email',
+      'user_status',
+      'order_id',
+      'ip',
+      'ip_country',
+      'reference_id',
+      'last_activity',
+      'verifications',
+    ]) {
       expect(payload.data).toHaveProperty(k);
     }
     expect(payload.data.verification_id).toBe(1);

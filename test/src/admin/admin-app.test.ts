@@ -45,9 +45,13 @@ describe('<admin-app>', () => {
   it('asks to sign in without a session; asks for the authenticator code when the server wants one; then shows the overview', async () => {
     let signedIn = false;
     const { api, calls } = fakeApi({
-      'GET /admin/api/session': () => (signedIn ? { body: { admin: { id: 1, email: 'a@example.com' } } } : { status: 401, body: { error_type: 'api_auth_error', error_message: 'Unauthenticated.' } }),
+      'GET /admin/api/session': () =>
+        signedIn
+          ? { body: { admin: { id: 1, email: 'a@example.com' } } }
+          : { status: 401, body: { error_type: 'api_auth_error', error_message: 'Unauthenticated.' } },
       'POST /admin/api/session': (c: Call) => {
-        if (!(c.body as { totp?: string }).totp) return { status: 401, body: { error_type: 'api_auth_error', error_message: 'Enter the code', errors: { totp: ['required'] } } };
+        if (!(c.body as { totp?: string }).totp)
+          return { status: 401, body: { error_type: 'api_auth_error', error_message: 'Enter the code', errors: { totp: ['required'] } } };
         signedIn = true;
         return { body: { admin: { id: 1, email: 'a@example.com' } } };
       },
@@ -75,10 +79,16 @@ describe('<admin-app>', () => {
   });
 
   it('routes nav links on the client and moves focus to the new heading', async () => {
-    const { api } = fakeApi({ 'GET /admin/api/session': { admin: { id: 1, email: 'a@example.com' } }, 'GET /admin/api/overview': OVERVIEW, 'GET /admin/api/templates': TEMPLATES });
+    const { api } = fakeApi({
+      'GET /admin/api/session': { admin: { id: 1, email: 'a@example.com' } },
+      'GET /admin/api/overview': OVERVIEW,
+      'GET /admin/api/templates': TEMPLATES,
+    });
     const el = await fixture<AdminApp>(html`<admin-app .api=${api}></admin-app>`);
     await until(() => $(el, 'nav') !== null);
-    $$<HTMLAnchorElement>(el, 'nav a').find((a) => a.textContent === 'Templates')!.click();
+    $$<HTMLAnchorElement>(el, 'nav a')
+      .find((a) => a.textContent === 'Templates')!
+      .click();
     await until(() => location.pathname === '/admin/templates' && $(el, 'admin-templates') !== null, 'templates view');
     const view = $(el, 'admin-templates')!;
     await until(() => view.shadowRoot?.activeElement?.tagName === 'H1', 'focus on heading');
@@ -99,7 +109,11 @@ describe('<admin-app>', () => {
     await until(() => calls.some((c) => c.method === 'PUT'));
     const body = calls.find((c) => c.method === 'PUT')!.body as { questions: { kind: string; choices: unknown; answers: string[] }[]; ask: number };
     expect(body.questions[0]!.kind).to.equal('choice');
-    expect(body.questions[0]!.choices).to.deep.equal([{ id: 'c1', label: 'Paris' }, { id: 'c2', label: 'Lyon' }, { id: 'c3', label: 'Nice' }]);
+    expect(body.questions[0]!.choices).to.deep.equal([
+      { id: 'c1', label: 'Paris' },
+      { id: 'c2', label: 'Lyon' },
+      { id: 'c3', label: 'Nice' },
+    ]);
     expect(body.questions[0]!.answers).to.deep.equal(['c2']);
     expect(body.ask).to.equal(1);
   });

@@ -4,9 +4,24 @@ import type { AdminDevelopers } from '../../../src/admin/components/admin-develo
 import type { AdminConfirm } from '../../../src/admin/components/admin-confirm.js';
 import { $, $$, fakeApi, until, type Call } from './fake-api.js';
 
-const KEYS = { data: [{ id: 3, name: 'Backend', prefix: 'vk_live_abc123', created_at: '2026-05-01', last_used_at: null, revoked_at: null }], meta: { page: 1, per_page: 20, total: 1, last_page: 1 } };
+const KEYS = {
+  data: [{ id: 3, name: 'Backend', prefix: 'vk_live_abc123', created_at: '2026-05-01', last_used_at: null, revoked_at: null }],
+  meta: { page: 1, per_page: 20, total: 1, last_page: 1 },
+};
 const DELIVERIES = {
-  data: [{ id: 11, event_type: 'verification.completed', endpoint_url: 'https://hooks.example/in', state: 'failed', attempts: 8, last_status: 500, created_at: '2026-05-01', retryable: true, test: false }],
+  data: [
+    {
+      id: 11,
+      event_type: 'verification.completed',
+      endpoint_url: 'https://hooks.example/in',
+      state: 'failed',
+      attempts: 8,
+      last_status: 500,
+      created_at: '2026-05-01',
+      retryable: true,
+      test: false,
+    },
+  ],
   total: 1,
   page: 1,
   per_page: 20,
@@ -17,10 +32,19 @@ async function developers() {
     'GET /admin/api/api-keys': KEYS,
     'POST /admin/api/api-keys': { data: { id: 4, name: 'New' }, key: 'vk_live_THEWHOLEKEY' },
     'DELETE /admin/api/api-keys/3': { success: true },
-    'GET /admin/api/webhooks/endpoints': { data: [{ id: 1, url: 'https://hooks.example/in', events: ['verification.completed'], enabled: true, disabled_reason: null, rotation_in_progress: false }] },
+    'GET /admin/api/webhooks/endpoints': {
+      data: [{ id: 1, url: 'https://hooks.example/in', events: ['verification.completed'], enabled: true, disabled_reason: null, rotation_in_progress: false }],
+    },
     'GET /admin/api/webhooks/deliveries': DELIVERIES,
     'GET /admin/api/webhooks/deliveries/11': (c: Call) => ({
-      body: { data: { ...DELIVERIES.data[0], payload: c.path.includes('reveal=true') ? { email: 'ada@example.com' } : { email: 'a***@example.com' }, payload_masked: !c.path.includes('reveal=true'), attempts_log: [{ attempt: 1, started_at: 't', response_status: 500, outcome: 'retry', error: 'HTTP 500' }] } },
+      body: {
+        data: {
+          ...DELIVERIES.data[0],
+          payload: c.path.includes('reveal=true') ? { email: 'ada@example.com' } : { email: 'a***@example.com' },
+          payload_masked: !c.path.includes('reveal=true'),
+          attempts_log: [{ attempt: 1, started_at: 't', response_status: 500, outcome: 'retry', error: 'HTTP 500' }],
+        },
+      },
     }),
     'POST /admin/api/webhooks/deliveries/11/retry': { data: {} },
   });
@@ -29,7 +53,8 @@ async function developers() {
   return { el, ...fake };
 }
 
-const byText = (el: Element, text: string) => $$<HTMLButtonElement>(el, 'button').find((b) => b.textContent?.trim() === text || b.getAttribute('aria-label') === text)!;
+const byText = (el: Element, text: string) =>
+  $$<HTMLButtonElement>(el, 'button').find((b) => b.textContent?.trim() === text || b.getAttribute('aria-label') === text)!;
 
 describe('<admin-developers>', () => {
   it('creates a key and shows it once with a copy button; it is gone after "I have stored it"', async () => {

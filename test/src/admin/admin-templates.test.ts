@@ -25,7 +25,9 @@ describe('<admin-templates>', () => {
     const { api, calls } = fakeApi({ 'GET /admin/api/templates': TEMPLATES, 'DELETE /admin/api/templates/1': { success: true } });
     const el = await fixture<AdminTemplates>(html`<admin-templates .api=${api}></admin-templates>`);
     await until(() => $$(el, 'tbody tr').length === 1);
-    $$<HTMLButtonElement>(el, 'button').find((b) => b.getAttribute('aria-label') === 'Delete tmpl_email')!.click();
+    $$<HTMLButtonElement>(el, 'button')
+      .find((b) => b.getAttribute('aria-label') === 'Delete tmpl_email')!
+      .click();
     const dialog = $<AdminConfirm>(el, 'admin-confirm')!;
     await until(() => dialog.shadowRoot!.querySelector('dialog')!.open);
     expect(dialog.shadowRoot!.textContent).to.contain('3 users have it');

@@ -19,7 +19,10 @@ describe('<admin-users>', () => {
   });
 
   it('asks the server for the search, status, sort and next page (nothing is filtered in the browser)', async () => {
-    const { api, calls } = fakeApi({ 'GET /admin/api/users': (c: Call) => ({ body: page(c.path.includes('page=2') ? 2 : 1) }), 'GET /admin/api/templates': TEMPLATES });
+    const { api, calls } = fakeApi({
+      'GET /admin/api/users': (c: Call) => ({ body: page(c.path.includes('page=2') ? 2 : 1) }),
+      'GET /admin/api/templates': TEMPLATES,
+    });
     const el = await fixture<AdminUsers>(html`<admin-users .api=${api}></admin-users>`);
     await until(() => $$(el, 'tbody tr').length === 1);
     $<HTMLInputElement>(el, 'input[name=search]')!.value = 'lovelace';
@@ -42,7 +45,12 @@ describe('<admin-users>', () => {
       'GET /admin/api/users': page(1),
       'GET /admin/api/templates': TEMPLATES,
       'POST /admin/api/users': { data: { ...USER, id: 9, email: 'new@example.com' }, magic_link: 'x' },
-      'POST /admin/api/users/9/link': { full_url: 'https://v.example/security-verify?expires=1&key=k&signature=s', short_url: 'https://v.example/l/abc', expires_at: '2026-05-13T12:00:00Z', sent: null },
+      'POST /admin/api/users/9/link': {
+        full_url: 'https://v.example/security-verify?expires=1&key=k&signature=s',
+        short_url: 'https://v.example/l/abc',
+        expires_at: '2026-05-13T12:00:00Z',
+        sent: null,
+      },
     });
     const el = await fixture<AdminUsers>(html`<admin-users .api=${api}></admin-users>`);
     await until(() => $$(el, 'select[name=template_id] option').length === 2, 'templates');
@@ -70,7 +78,14 @@ describe('<admin-users>', () => {
     const { api } = fakeApi({
       'GET /admin/api/users': page(1),
       'GET /admin/api/templates': TEMPLATES,
-      'POST /admin/api/users': () => ({ status: 422, body: { error_type: 'api_validation_error', error_message: 'The given data was invalid.', errors: { email: ['The email must be a valid email address.'] } } }),
+      'POST /admin/api/users': () => ({
+        status: 422,
+        body: {
+          error_type: 'api_validation_error',
+          error_message: 'The given data was invalid.',
+          errors: { email: ['The email must be a valid email address.'] },
+        },
+      }),
     });
     const el = await fixture<AdminUsers>(html`<admin-users .api=${api}></admin-users>`);
     const form = $<HTMLFormElement>(el, 'form.add')!;

@@ -19,7 +19,7 @@ export function fakeApi(routes: Record<string, unknown | Handler>): { api: Admin
     const url = new URL(String(input), location.origin);
     const method = init?.method ?? 'GET';
     const raw = init?.body;
-    const body = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw ?? undefined;
+    const body = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : (raw ?? undefined);
     const call: Call = { method, path: url.pathname + url.search, body };
     calls.push(call);
     const route = routes[`${method} ${url.pathname}`];

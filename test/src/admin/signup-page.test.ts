@@ -4,7 +4,10 @@ import type { SignupPage } from '../../../src/signup/signup-page.js';
 import { $, until } from './fake-api.js';
 
 /** Replaces window.fetch for one test with scripted `/signup/api/*` answers. */
-function stubFetch(answers: Record<string, (body: unknown) => { status: number; body: unknown }>): { calls: { path: string; body: unknown }[]; restore: () => void } {
+function stubFetch(answers: Record<string, (body: unknown) => { status: number; body: unknown }>): {
+  calls: { path: string; body: unknown }[];
+  restore: () => void;
+} {
   const original = window.fetch;
   const calls: { path: string; body: unknown }[] = [];
   window.fetch = async (input, init) => {
@@ -36,7 +39,10 @@ describe('<signup-page>', () => {
     const stub = stubFetch({
       '/signup/api/config': () => ({ status: 200, body: CONFIG }),
       '/signup/api/start': () => ({ status: 201, body: { token: 't'.repeat(43), code_ttl_minutes: 10 } }),
-      '/signup/api/confirm': () => ({ status: 422, body: { error_type: 'api_validation_error', error_message: 'The code is not right.', errors: { code: ['The code is not right; 4 tries left.'] } } }),
+      '/signup/api/confirm': () => ({
+        status: 422,
+        body: { error_type: 'api_validation_error', error_message: 'The code is not right.', errors: { code: ['The code is not right; 4 tries left.'] } },
+      }),
     });
     try {
       const el = await fixture<SignupPage>(html`<signup-page></signup-page>`);

@@ -48,10 +48,18 @@ describe('SessionClient', () => {
     const { link } = await scenario({ session: session([METHODS.email()]) });
     const client = new SessionClient({ baseUrl: location.origin });
     const { session_token } = await client.start(link);
-    const response = await fetch('/session/methods/email/send', { method: 'POST', headers: { [SESSION_TOKEN_HEADER]: session_token, 'Content-Type': 'application/json' }, body: '{}' });
+    const response = await fetch('/session/methods/email/send', {
+      method: 'POST',
+      headers: { [SESSION_TOKEN_HEADER]: session_token, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(response.status).to.equal(403);
     expect(((await response.json()) as { error_type: string }).error_type).to.equal('session_csrf_error');
-    const ok = await fetch('/session/methods/email/send', { method: 'POST', headers: { [SESSION_TOKEN_HEADER]: session_token, [CSRF_HEADER]: (await client.session()).csrf_token, 'Content-Type': 'application/json' }, body: '{}' });
+    const ok = await fetch('/session/methods/email/send', {
+      method: 'POST',
+      headers: { [SESSION_TOKEN_HEADER]: session_token, [CSRF_HEADER]: (await client.session()).csrf_token, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(ok.status).to.equal(200);
   });
 

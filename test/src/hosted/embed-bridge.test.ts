@@ -2,7 +2,9 @@ import { expect } from '@open-wc/testing';
 import { readEmbedContext } from '../../../src/hosted/embed-bridge.js';
 
 function fakeLocation(hash: string, ancestors?: string[]): Location {
-  const list = ancestors ? Object.assign([...ancestors], { contains: (s: string) => ancestors.includes(s), item: (i: number) => ancestors[i] ?? null }) : undefined;
+  const list = ancestors
+    ? Object.assign([...ancestors], { contains: (s: string) => ancestors.includes(s), item: (i: number) => ancestors[i] ?? null })
+    : undefined;
   return { hash, ancestorOrigins: list } as unknown as Location;
 }
 

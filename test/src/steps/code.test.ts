@@ -57,7 +57,11 @@ describe('<verify-step-email> / <verify-step-phone>', () => {
   it('shows the resend countdown and refuses an early resend', async () => {
     const { flow } = await startFlow({ session: session([METHODS.email()]) }, TAG);
     await send(flow);
-    const resend = await until(() => [...deep(flow, TAG)!.shadowRoot!.querySelectorAll('button')].find((b) => /Send again in \d+ s/.test(b.textContent ?? '')), 3000, 'countdown');
+    const resend = await until(
+      () => [...deep(flow, TAG)!.shadowRoot!.querySelectorAll('button')].find((b) => /Send again in \d+ s/.test(b.textContent ?? '')),
+      3000,
+      'countdown',
+    );
     expect(resend.disabled).to.equal(true);
   });
 
@@ -75,5 +79,4 @@ describe('<verify-step-email> / <verify-step-phone>', () => {
     const sendButton = buttonByText(flow, TAG, 'Send code')!;
     expect(sendButton.disabled).to.equal(true);
   });
-
 });

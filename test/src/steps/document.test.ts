@@ -136,7 +136,7 @@ describe('<verify-step-document>', () => {
       const failed = oneEvent(flow, 'verify-error');
       buttonByText(flow, TAG, 'Use the camera')!.click();
       expect(((await failed) as CustomEvent<VerifyErrorDetail>).detail.code).to.equal('camera_unsupported');
-      await until(() => stepText(flow, TAG).includes("built-in browser cannot use the camera"), 3000, 'webview message');
+      await until(() => stepText(flow, TAG).includes('built-in browser cannot use the camera'), 3000, 'webview message');
       buttonByText(flow, TAG, 'Copy the link for my browser')!.click();
       await until(() => /Link copied|Copying failed/.test(stepText(flow, TAG)), 3000, 'copy status');
       await expect(deep(flow, TAG)).to.be.accessible();
@@ -148,7 +148,11 @@ describe('<verify-step-document>', () => {
 
   it('remembers the chosen document type across a reload', async () => {
     const m = METHODS.document_id(2);
-    if (m.key === 'document_id') m.needs.document_types = [{ key: 'passport', label: 'Passport', sides: 1 }, { key: 'id_card', label: 'ID card', sides: 2 }];
+    if (m.key === 'document_id')
+      m.needs.document_types = [
+        { key: 'passport', label: 'Passport', sides: 1 },
+        { key: 'id_card', label: 'ID card', sides: 2 },
+      ];
     const first = await startFlow({ session: session([m]) }, TAG);
     const radio = await until(() => deep<HTMLInputElement>(first.flow, TAG, 'input[value="id_card"]'), 3000, 'id card option');
     radio.click();

@@ -37,7 +37,12 @@ describe('<verify-step-knowledge>', () => {
     answer(flow, ' hillside ', 'lyon');
     await completed;
     const sent = (await calls(key)).filter((c) => c.path === '/session/methods/knowledge').at(-1)!;
-    expect(sent.body).to.deep.equal({ answers: [{ question_id: 'q1', answer: 'hillside' }, { question_id: 'q2', answer: 'lyon' }] });
+    expect(sent.body).to.deep.equal({
+      answers: [
+        { question_id: 'q1', answer: 'hillside' },
+        { question_id: 'q2', answer: 'lyon' },
+      ],
+    });
   });
 
   it('disables the form when no attempts are left', async () => {

@@ -18,7 +18,10 @@ export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/admin/api/admins', { schema: { hide: true, querystring: pageQuery } }, async (req) => {
       const page = req.query.page ?? 1;
       const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
-      const { total } = await ctx.db.selectFrom('admins').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+      const { total } = await ctx.db
+        .selectFrom('admins')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow();
       const rows = await ddb(ctx.db)
         .selectFrom('admins')
         .leftJoin('admin_totp', 'admin_totp.admin_id', 'admins.id')
@@ -67,7 +70,9 @@ export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.delete('/admin/api/me/totp', { schema: { hide: true, body: code } }, async (req) => {
       if (!(await checkTotp(ctx, req.admin!.id, req.body.code))) throw fieldError('code', 'The code is not right.');
-      await disableTotp(ctx, req.admin!.id, (trx) => recordAudit(trx, ctx.clock, req, { action: 'admin.totp.disable', targetType: 'admin', targetId: req.admin!.id }));
+      await disableTotp(ctx, req.admin!.id, (trx) =>
+        recordAudit(trx, ctx.clock, req, { action: 'admin.totp.disable', targetType: 'admin', targetId: req.admin!.id }),
+      );
       return { enabled: false };
     });
   };

@@ -16,26 +16,35 @@ import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
  */
 export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/admin/api/api-keys', { schema: { hide: true, querystring: pageQuery.extend({ revoked: z.enum(['true', 'false']).optional() }) } }, async (req) => {
-      const page = req.query.page ?? 1;
-      const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
-      let base = ctx.db.selectFrom('api_keys');
-      if (req.query.revoked === 'false') base = base.where('revoked_at', 'is', null);
-      if (req.query.revoked === 'true') base = base.where('revoked_at', 'is not', null);
-      const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-      const rows = await base
-        .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at', 'rate_per_second', 'rate_per_minute'])
-        .orderBy('id', 'desc')
-        .limit(perPage)
-        .offset((page - 1) * perPage)
-        .execute();
-      return { data: rows, meta: pageMeta(page, perPage, Number(total)) };
-    });
+    app.get(
+      '/admin/api/api-keys',
+      { schema: { hide: true, querystring: pageQuery.extend({ revoked: z.enum(['true', 'false']).optional() }) } },
+      async (req) => {
+        const page = req.query.page ?? 1;
+        const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
+        let base = ctx.db.selectFrom('api_keys');
+        if (req.query.revoked === 'false') base = base.where('revoked_at', 'is', null);
+        if (req.query.revoked === 'true') base = base.where('revoked_at', 'is not', null);
+        const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+        const rows = await base
+          .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at', 'rate_per_second', 'rate_per_minute'])
+          .orderBy('id', 'desc')
+          .limit(perPage)
+          .offset((page - 1) * perPage)
+          .execute();
+        return { data: rows, meta: pageMeta(page, perPage, Number(total)) };
+      },
+    );
 
     app.post('/admin/api/api-keys', { schema: { hide: true, body: z.object({ name: z.string().trim().min(1).max(100) }) } }, async (req, reply) => {
       const created = await ctx.db.transaction().execute(async (trx) => {
         const c = await createApiKey(trx, { name: req.body.name, now: ctx.clock.now() });
-        await recordAudit(trx, ctx.clock, req, { action: 'api_key.create', targetType: 'api_key', targetId: c.row.id, details: { name: req.body.name, prefix: c.row.prefix } });
+        await recordAudit(trx, ctx.clock, req, {
+          action: 'api_key.create',
+          targetType: 'api_key',
+          targetId: c.row.id,
+          details: { name: req.body.name, prefix: c.row.prefix },
+        });
         return c;
       });
       void reply.code(201).header('cache-control', 'no-store');
@@ -54,21 +63,40 @@ export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod
       return { success: true };
     });
 
-    app.get('/admin/api/outbox', { schema: { hide: true, querystring: pageQuery.extend({ channel: z.enum(['email', 'sms']).optional() }) } }, async (req, reply) => {
-      const page = req.query.page ?? 1;
-      const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
-      const { data, total } = await outboxPage(ctx.config.dataDir, { offset: (page - 1) * perPage, limit: perPage, channel: req.query.channel });
-      void reply.header('cache-control', 'no-store');
-      return { data, meta: { ...pageMeta(page, perPage, total), has_more: page * perPage < total } };
-    });
+    app.get(
+      '/admin/api/outbox',
+      { schema: { hide: true, querystring: pageQuery.extend({ channel: z.enum(['email', 'sms']).optional() }) } },
+      async (req, reply) => {
+        const page = req.query.page ?? 1;
+        const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
+        const { data, total } = await outboxPage(ctx.config.dataDir, { offset: (page - 1) * perPage, limit: perPage, channel: req.query.channel });
+        void reply.header('cache-control', 'no-store');
+        return { data, meta: { ...pageMeta(page, perPage, total), has_more: page * perPage < total } };
+      },
+    );
 
     app.get(
       '/admin/api/audit',
-      { schema: { hide: true, querystring: pageQuery.extend({ action: z.string().max(64).optional(), target_type: z.string().max(32).optional(), target_id: z.string().max(64).optional() }) } },
+      {
+        schema: {
+          hide: true,
+          querystring: pageQuery.extend({
+            action: z.string().max(64).optional(),
+            target_type: z.string().max(32).optional(),
+            target_id: z.string().max(64).optional(),
+          }),
+        },
+      },
       async (req) => {
         const page = req.query.page ?? 1;
         const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
-        const { data, total } = await listAudit(ctx.db, { page, perPage, action: req.query.action, targetType: req.query.target_type, targetId: req.query.target_id });
+        const { data, total } = await listAudit(ctx.db, {
+          page,
+          perPage,
+          action: req.query.action,
+          targetType: req.query.target_type,
+          targetId: req.query.target_id,
+        });
         return { data, meta: pageMeta(page, perPage, total) };
       },
     );
@@ -102,7 +130,12 @@ export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod
           throw errors.notFound('Image not available');
         }
         return reply
-          .headers({ 'content-type': 'image/jpeg', 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'" })
+          .headers({
+            'content-type': 'image/jpeg',
+            'cache-control': 'private, no-store',
+            'x-content-type-options': 'nosniff',
+            'content-security-policy': "default-src 'none'",
+          })
           .send(jpeg);
       },
     );

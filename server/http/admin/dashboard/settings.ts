@@ -18,8 +18,14 @@ export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 const LOGO_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
 export const LOGO_PATH_PREFIX = '/branding/logo/';
 
-const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Colours are #rrggbb.').nullable();
-const origin = z.url({ protocol: /^https?$/ }).max(300).refine((u) => new URL(u).origin === u.replace(/\/$/, ''), 'An origin is scheme://host[:port] without a path.');
+const colour = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'Colours are #rrggbb.')
+  .nullable();
+const origin = z
+  .url({ protocol: /^https?$/ })
+  .max(300)
+  .refine((u) => new URL(u).origin === u.replace(/\/$/, ''), 'An origin is scheme://host[:port] without a path.');
 
 const settingsPatch = z
   .object({
@@ -27,15 +33,29 @@ const settingsPatch = z
     default_completion_url: httpUrl.nullable().optional(),
     custom_domain: httpUrl.nullable().optional(),
     allowed_origins: z.array(origin).max(50).optional(),
-    link_lifetime_hours: z.number().int().min(1).max(24 * 30).optional(),
+    link_lifetime_hours: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .optional(),
     handoff_enabled: z.boolean().optional(),
     default_locale: z.enum(['en', 'es', 'fr', 'de', 'pt', 'ar']).nullable().optional(),
-    allowed_countries: z.array(z.string().regex(/^[A-Z0-9]{2,3}$|^[0-9]{3}$/)).max(300).nullable().optional(),
+    allowed_countries: z
+      .array(z.string().regex(/^[A-Z0-9]{2,3}$|^[0-9]{3}$/))
+      .max(300)
+      .nullable()
+      .optional(),
     branding: z
       .object({ primary_color: colour.optional(), background_color: colour.optional(), text_color: colour.optional(), logo_url: z.null().optional() })
       .optional(),
     signup: z
-      .object({ enabled: z.boolean().optional(), template: z.string().max(100).nullable().optional(), ask_name: z.boolean().optional(), ask_phone: z.boolean().optional() })
+      .object({
+        enabled: z.boolean().optional(),
+        template: z.string().max(100).nullable().optional(),
+        ask_name: z.boolean().optional(),
+        ask_phone: z.boolean().optional(),
+      })
       .optional(),
     retention: z
       .object({ images_days: z.number().int().min(1).max(3650).nullable().optional(), unconfirmed_signup_days: z.number().int().min(1).max(365).optional() })
@@ -50,7 +70,10 @@ const knowledgeBody = z.object({
         id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/),
         prompt: z.string().trim().min(1).max(500),
         kind: z.enum(['text', 'choice', 'date', 'number']),
-        choices: z.array(z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/), label: z.string().trim().min(1).max(200) })).max(20).optional(),
+        choices: z
+          .array(z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/), label: z.string().trim().min(1).max(200) }))
+          .max(20)
+          .optional(),
         /** Accepted answers in clear text; omitted: keep the stored ones of the question with this id. */
         answers: z.array(z.string().min(1).max(200)).min(1).max(20).optional(),
       }),
@@ -81,7 +104,13 @@ async function settingsView(ctx: AppContext) {
           ask: s.knowledge.ask,
           pass_threshold: s.knowledge.pass_threshold,
           max_attempts: s.knowledge.max_attempts,
-          questions: s.knowledge.questions.map((q) => ({ id: q.id, prompt: q.prompt, kind: q.kind, choices: q.choices ?? null, answers_stored: q.answer_hashes.length })),
+          questions: s.knowledge.questions.map((q) => ({
+            id: q.id,
+            prompt: q.prompt,
+            kind: q.kind,
+            choices: q.choices ?? null,
+            answers_stored: q.answer_hashes.length,
+          })),
         }
       : null,
     signup: d.signup,
@@ -92,8 +121,10 @@ async function settingsView(ctx: AppContext) {
 /** General settings, branding (with the logo upload), knowledge questions and geolocation rules. */
 export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addContentTypeParser(['image/png', 'image/jpeg', 'image/webp', 'application/octet-stream'], { parseAs: 'buffer', bodyLimit: LOGO_MAX_BYTES }, (_req, body, done) =>
-      done(null, body),
+    app.addContentTypeParser(
+      ['image/png', 'image/jpeg', 'image/webp', 'application/octet-stream'],
+      { parseAs: 'buffer', bodyLimit: LOGO_MAX_BYTES },
+      (_req, body, done) => done(null, body),
     );
 
     app.get('/admin/api/settings', { schema: { hide: true } }, async () => ({ data: await settingsView(ctx) }));
@@ -105,10 +136,24 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         if (!(await findTemplate(ctx.db, { name: body.signup.template }))) throw fieldError('signup.template', 'Unknown template.');
       }
       await ctx.db.transaction().execute(async (trx) => {
-        const simple = ['account_name', 'default_completion_url', 'custom_domain', 'allowed_origins', 'link_lifetime_hours', 'handoff_enabled', 'default_locale', 'allowed_countries'] as const;
+        const simple = [
+          'account_name',
+          'default_completion_url',
+          'custom_domain',
+          'allowed_origins',
+          'link_lifetime_hours',
+          'handoff_enabled',
+          'default_locale',
+          'allowed_countries',
+        ] as const;
         for (const key of simple) {
           const value = body[key];
-          if (value !== undefined) await writeSetting(trx, key, (key === 'custom_domain' && typeof value === 'string' ? value.replace(/\/+$/, '') : value) as AccountSettings[typeof key]);
+          if (value !== undefined)
+            await writeSetting(
+              trx,
+              key,
+              (key === 'custom_domain' && typeof value === 'string' ? value.replace(/\/+$/, '') : value) as AccountSettings[typeof key],
+            );
         }
         if (body.branding) {
           const branding = { ...current.branding };
@@ -163,7 +208,15 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         ids.add(q.id);
         if (q.answers) {
           try {
-            questions.push(knowledgeQuestion(ctx.config.secret, { id: q.id, prompt: q.prompt, kind: q.kind, ...(q.choices ? { choices: q.choices } : {}), answers: q.answers }));
+            questions.push(
+              knowledgeQuestion(ctx.config.secret, {
+                id: q.id,
+                prompt: q.prompt,
+                kind: q.kind,
+                ...(q.choices ? { choices: q.choices } : {}),
+                answers: q.answers,
+              }),
+            );
           } catch (error: unknown) {
             throw fieldError('questions', error instanceof Error ? error.message : 'Invalid question.');
           }
@@ -176,7 +229,11 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       if (questions.length > 0 && body.ask > questions.length) throw fieldError('ask', 'Cannot ask more questions than there are.');
       if (body.pass_threshold > body.ask) throw fieldError('pass_threshold', 'The pass threshold cannot exceed the number of questions asked.');
       await ctx.db.transaction().execute(async (trx) => {
-        await writeSetting(trx, 'knowledge', questions.length ? { questions, ask: body.ask, pass_threshold: body.pass_threshold, max_attempts: body.max_attempts } : null);
+        await writeSetting(
+          trx,
+          'knowledge',
+          questions.length ? { questions, ask: body.ask, pass_threshold: body.pass_threshold, max_attempts: body.max_attempts } : null,
+        );
         await recordAudit(trx, ctx.clock, req, { action: 'knowledge.update', targetType: 'settings', details: { questions: questions.length, ask: body.ask } });
       });
       return { data: await settingsView(ctx) };
@@ -191,7 +248,12 @@ export function logoRoute(ctx: AppContext): FastifyPluginAsyncZod {
       const blob = await ctx.blobs.get(`branding/${req.params.file}`);
       if (!blob) throw new ApiError(404, 'api_resource_error', 'Resource Not Found');
       return reply
-        .headers({ 'content-type': 'image/png', 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'cross-origin' })
+        .headers({
+          'content-type': 'image/png',
+          'cache-control': 'public, max-age=31536000, immutable',
+          'x-content-type-options': 'nosniff',
+          'cross-origin-resource-policy': 'cross-origin',
+        })
         .send(blob.bytes);
     });
   };

@@ -15,14 +15,20 @@ import type { WorkflowRow } from '../../../store/schema.js';
 import { idParam } from './common.js';
 
 const templateName = z.string().regex(/^tmpl_[A-Za-z0-9_-]{1,64}$/, 'The name must look like tmpl_<letters, digits, _ or ->.');
-const methodList = z.array(z.union([z.string().min(1).max(64), z.number().int()])).min(1).max(METHODS.length);
+const methodList = z
+  .array(z.union([z.string().min(1).max(64), z.number().int()]))
+  .min(1)
+  .max(METHODS.length);
 const workflowList = z.array(z.string().min(1).max(128)).max(50);
 
 const createBody = z.object({ name: templateName, label: z.string().trim().min(1).max(191), methods: methodList, workflows: workflowList.optional() });
 const patchBody = z.object({ label: z.string().trim().min(1).max(191).optional(), methods: methodList.optional(), workflows: workflowList.optional() });
 const workflowBody = z.object({
   name: z.string().trim().min(1).max(191),
-  document_types: z.array(z.string().regex(/^[a-z_]{2,40}$/)).min(1).max(20),
+  document_types: z
+    .array(z.string().regex(/^[a-z_]{2,40}$/))
+    .min(1)
+    .max(20),
 });
 
 function methodIdsOf(refs: (string | number)[]): number[] {
@@ -92,8 +98,19 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           throw fieldError('name', 'A template with this name exists.');
         }
         const workflowRawIds = await workflowIdsOf(trx, req.body.workflows);
-        const created = await insertTemplate(trx, { name: req.body.name, label: req.body.label, methodIds, workflowRawIds, createdAt: ctx.clock.now().toISOString() });
-        await recordAudit(trx, ctx.clock, req, { action: 'template.create', targetType: 'template', targetId: created, details: { name: req.body.name, methods: methodIds } });
+        const created = await insertTemplate(trx, {
+          name: req.body.name,
+          label: req.body.label,
+          methodIds,
+          workflowRawIds,
+          createdAt: ctx.clock.now().toISOString(),
+        });
+        await recordAudit(trx, ctx.clock, req, {
+          action: 'template.create',
+          targetType: 'template',
+          targetId: created,
+          details: { name: req.body.name, methods: methodIds },
+        });
         return created;
       });
       invalidateReadCaches();
@@ -109,16 +126,27 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         if (req.body.methods !== undefined) {
           const ids = methodIdsOf(req.body.methods);
           await trx.deleteFrom('template_methods').where('template_id', '=', t.id).execute();
-          await trx.insertInto('template_methods').values(ids.map((method_id, position) => ({ template_id: t.id, method_id, position }))).execute();
+          await trx
+            .insertInto('template_methods')
+            .values(ids.map((method_id, position) => ({ template_id: t.id, method_id, position })))
+            .execute();
         }
         if (req.body.workflows !== undefined) {
           const ids = await workflowIdsOf(trx, req.body.workflows);
           await trx.deleteFrom('template_workflows').where('template_id', '=', t.id).execute();
           if (ids.length) {
-            await trx.insertInto('template_workflows').values(ids.map((workflow_raw_id, position) => ({ template_id: t.id, workflow_raw_id, position }))).execute();
+            await trx
+              .insertInto('template_workflows')
+              .values(ids.map((workflow_raw_id, position) => ({ template_id: t.id, workflow_raw_id, position })))
+              .execute();
           }
         }
-        await recordAudit(trx, ctx.clock, req, { action: 'template.update', targetType: 'template', targetId: t.id, details: { fields: Object.keys(req.body) } });
+        await recordAudit(trx, ctx.clock, req, {
+          action: 'template.update',
+          targetType: 'template',
+          targetId: t.id,
+          details: { fields: Object.keys(req.body) },
+        });
       });
       invalidateReadCaches();
       return { success: true };
@@ -145,7 +173,12 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
 
     app.put(
       '/admin/api/templates/roles',
-      { schema: { hide: true, body: z.object({ default_template: z.string().max(100).nullable().optional(), reverification_template: z.string().max(100).nullable().optional() }) } },
+      {
+        schema: {
+          hide: true,
+          body: z.object({ default_template: z.string().max(100).nullable().optional(), reverification_template: z.string().max(100).nullable().optional() }),
+        },
+      },
       async (req) => {
         await ctx.db.transaction().execute(async (trx) => {
           for (const key of ['default_template', 'reverification_template'] as const) {
@@ -170,11 +203,16 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           documentTypes: req.body.document_types,
           createdAt: ctx.clock.now().toISOString(),
         });
-        await recordAudit(trx, ctx.clock, req, { action: 'workflow.create', targetType: 'workflow', targetId: publicId, details: { document_types: req.body.document_types } });
+        await recordAudit(trx, ctx.clock, req, {
+          action: 'workflow.create',
+          targetType: 'workflow',
+          targetId: publicId,
+          details: { document_types: req.body.document_types },
+        });
         return id;
       });
       void reply.code(201);
-      return { data: workflowView((await ctx.db.selectFrom('workflows').selectAll().where('raw_id', '=', rawId).executeTakeFirstOrThrow())) };
+      return { data: workflowView(await ctx.db.selectFrom('workflows').selectAll().where('raw_id', '=', rawId).executeTakeFirstOrThrow()) };
     });
 
     app.delete('/admin/api/workflows/:id', { schema: { hide: true, params: z.object({ id: z.string().max(128) }) } }, async (req) => {

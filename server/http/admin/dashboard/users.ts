@@ -54,7 +54,12 @@ const verificationAction = z.object({
 const linkBody = z
   .object({
     send: z.enum(['email', 'sms']).optional(),
-    expiration_hours: z.number().int().min(1).max(24 * 30).optional(),
+    expiration_hours: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .optional(),
   })
   .optional();
 
@@ -191,7 +196,9 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.delete('/admin/api/users/:id', { schema: { hide: true, params: idParam } }, async (req) => {
-      await deleteUser(ctx, req.params.id, { audit: (trx, id) => recordAudit(trx, ctx.clock, req, { action: 'user.delete', targetType: 'user', targetId: id }) });
+      await deleteUser(ctx, req.params.id, {
+        audit: (trx, id) => recordAudit(trx, ctx.clock, req, { action: 'user.delete', targetType: 'user', targetId: id }),
+      });
       return { success: true };
     });
 

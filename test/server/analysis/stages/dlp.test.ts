@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { luhnValid, maskQuote, runDlp } from '../../../../server/analysis/stages/dlp.js';
 
 describe('runDlp', () => {
-  const lines = ['CALIFORNIA DRIVER LICENSE', 'DL D1234567', 'LN ERIKSSON', 'FN ANNA MARIA', '1234 MAPLE AVENUE', 'SACRAMENTO, CA 95814', 'DOB 08/12/1984', 'EXP 08/12/2029', 'SEX F', 'CARD 4111 1111 1111 1111', 'REF 4111 1111 1111 1112'];
+  const lines = [
+    'CALIFORNIA DRIVER LICENSE',
+    'DL D1234567',
+    'LN ERIKSSON',
+    'FN ANNA MARIA',
+    '1234 MAPLE AVENUE',
+    'SACRAMENTO, CA 95814',
+    'DOB 08/12/1984',
+    'EXP 08/12/2029',
+    'SEX F',
+    'CARD 4111 1111 1111 1111',
+    'REF 4111 1111 1111 1112',
+  ];
   const found = runDlp(lines, { firstName: 'Anna', lastName: 'Eriksson' });
   const names = (n: string) => found.filter((f) => f.name === n);
 

@@ -19,13 +19,20 @@ describe('faces', { timeout: 180_000 }, () => {
   });
 
   it('finds no face in a blank image', async () => {
-    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#888' } }).jpeg().toBuffer();
+    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#888' } })
+      .jpeg()
+      .toBuffer();
     expect(await detectFaces(await raster(blank))).toEqual([]);
   });
 
   it('scores the same person above the threshold and different people below it', async () => {
     const a = await faceOf(await selfie(3));
-    const aAgain = await faceOf(await sharp(await selfie(3, { margin: 0.6 })).modulate({ brightness: 0.8 }).jpeg({ quality: 70 }).toBuffer());
+    const aAgain = await faceOf(
+      await sharp(await selfie(3, { margin: 0.6 }))
+        .modulate({ brightness: 0.8 })
+        .jpeg({ quality: 70 })
+        .toBuffer(),
+    );
     const b = await faceOf(await selfie(13));
     expect(await faceSimilarity(a.embedding!, aAgain.embedding!)).toBeGreaterThanOrEqual(SELFIE_MATCH_THRESHOLD);
     expect(await faceSimilarity(a.embedding!, b.embedding!)).toBeLessThan(SELFIE_MATCH_THRESHOLD);
@@ -54,7 +61,12 @@ describe('faces', { timeout: 180_000 }, () => {
     const neutral = await faceOf(await selfie(10, { margin: 0.55 }));
     // A real head turn cannot be synthesised from one photo; the mirrored photo of a turned
     // head is the same person with the opposite turn, which is what the check measures.
-    const mirrored = await faceOf(await sharp(await selfie(10, { margin: 0.55 })).flop().jpeg().toBuffer());
+    const mirrored = await faceOf(
+      await sharp(await selfie(10, { margin: 0.55 }))
+        .flop()
+        .jpeg()
+        .toBuffer(),
+    );
     const closer = await faceOf(await selfie(10, { margin: 0.15 }));
     const turnChallenge = mirrored.turn > neutral.turn ? 'turn_left' : 'turn_right';
     const ok = await decideSelfie({

@@ -7,7 +7,23 @@ const ocr = (texts: string[]) => ({ text: texts.join('\n'), confidence: 90, line
 describe('printedFields', () => {
   it('reads a licence front laid out as AAMVA recommends, even with garbled labels', () => {
     // Lines as tesseract actually returned them for a generated licence (labels misread).
-    const out = printedFields(ocr(['CALIFORNIA', 'DRIVER LICENSE', '0. D1234567', 'exe 08/12/2029', 'w ERIKSSON', 'n ANNA MARIA', '1234 MAPLE AVENUE', 'SACRAMENTO, CA 95814', 'pos 08/12/1984', 'sex F HGT 5\'-06"', 'Iss 03/04/2021', 'eves BLU']), today);
+    const out = printedFields(
+      ocr([
+        'CALIFORNIA',
+        'DRIVER LICENSE',
+        '0. D1234567',
+        'exe 08/12/2029',
+        'w ERIKSSON',
+        'n ANNA MARIA',
+        '1234 MAPLE AVENUE',
+        'SACRAMENTO, CA 95814',
+        'pos 08/12/1984',
+        'sex F HGT 5\'-06"',
+        'Iss 03/04/2021',
+        'eves BLU',
+      ]),
+      today,
+    );
     expect(out['Full Name']?.value).toBe('ANNA MARIA ERIKSSON');
     expect(out['Date of Birth']?.value).toBe('1984-08-12');
     expect(out['Date of Expiry']?.value).toBe('2029-08-12');
@@ -20,7 +36,10 @@ describe('printedFields', () => {
   });
 
   it('reads passport labels and leaves out what is not there', () => {
-    const out = printedFields(ocr(['PASSPORT', 'P USA P55512345', 'Surname', "O'BRIEN", 'Given Names', 'MARY ELIZABETH', 'Date of birth', '02 NOV 1975']), today);
+    const out = printedFields(
+      ocr(['PASSPORT', 'P USA P55512345', 'Surname', "O'BRIEN", 'Given Names', 'MARY ELIZABETH', 'Date of birth', '02 NOV 1975']),
+      today,
+    );
     expect(out['Full Name']?.value).toBe("MARY ELIZABETH O'BRIEN");
     expect(out['Date of Birth']?.value).toBe('1975-11-02');
     expect(out['Document Number']?.value).toBe('P55512345');

@@ -185,7 +185,11 @@ describe('<verify-flow> by keyboard alone', () => {
     const input = await until(() => deep<HTMLInputElement>(flow, 'verify-step-email', 'input#code'), 5000, 'input');
     input.value = '123456';
     deep<HTMLFormElement>(flow, 'verify-step-email', 'form')!.requestSubmit();
-    const close = await until(() => [...flow.shadowRoot!.querySelectorAll('[part=result] button')].find((b) => b.textContent === 'Close') as HTMLButtonElement | undefined, 5000, 'close');
+    const close = await until(
+      () => [...flow.shadowRoot!.querySelectorAll('[part=result] button')].find((b) => b.textContent === 'Close') as HTMLButtonElement | undefined,
+      5000,
+      'close',
+    );
     const request = oneEvent(flow, 'verify-request-close');
     close.click();
     const event = await request;
