@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { InvalidationBus } from '../cache/invalidation-bus.js';
+import { InvalidationSignal } from '../cache/invalidation-signal.js';
 import { sqliteConnectionOf, type Db } from './database.js';
 import type { ApiKeyRow } from './schema.js';
 
@@ -24,35 +25,17 @@ import type { ApiKeyRow } from './schema.js';
  *   after each change nothing is cached.
  * - The TTL is only the safety net for a notice that never arrived.
  */
-let generation = 0;
-let quietUntil = 0;
-
-/** Longer than any key-changing transaction takes to commit after its write. */
-const QUIET_MS = 1_000;
-const CHANNEL = 'api-keys';
-const buses = new Set<InvalidationBus>();
-
-function dropLocally(): void {
-  generation++;
-  quietUntil = Date.now() + QUIET_MS;
-}
+/** The quiet period is longer than any key-changing transaction takes to commit after its write. */
+const keysChanged = new InvalidationSignal('api-keys', 1_000);
 
 /** A key was revoked or changed: every process drops its cached keys. */
 export function apiKeysChanged(): void {
-  dropLocally();
-  for (const bus of buses) bus.publish(CHANNEL, 'all');
+  keysChanged.changed();
 }
 
 /** Ties this process's key caches to a bus (notices out and in). Returns the disconnect. */
 export function connectApiKeyCaches(bus: InvalidationBus): () => void {
-  buses.add(bus);
-  const offMessage = bus.subscribe(CHANNEL, dropLocally);
-  const offMissed = bus.onMissed(dropLocally);
-  return () => {
-    buses.delete(bus);
-    offMessage();
-    offMissed();
-  };
+  return keysChanged.connect(bus);
 }
 
 interface Entry {
@@ -104,10 +87,10 @@ export class ApiKeyCache {
       }
     }
     const hit = this.#entries.get(keyHash);
-    if (hit && hit.generation === generation && hit.expires > now) return hit.row;
-    const seenGeneration = generation;
+    if (hit && hit.generation === keysChanged.generation && hit.expires > now) return hit.row;
+    const seenGeneration = keysChanged.generation;
     const row = await this.load(keyHash);
-    if (row && seenGeneration === generation && now >= quietUntil) {
+    if (row && seenGeneration === keysChanged.generation && keysChanged.mayStore(now)) {
       if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
       this.#entries.set(keyHash, { row, expires: now + this.#ttlMs, generation: seenGeneration });
     } else {

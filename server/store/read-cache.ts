@@ -1,4 +1,5 @@
 import type { InvalidationBus } from '../cache/invalidation-bus.js';
+import { InvalidationSignal } from '../cache/invalidation-signal.js';
 import type { Executor } from './database.js';
 
 /**
@@ -14,23 +15,12 @@ import type { Executor } from './database.js';
  *   after each invalidation nothing is cached: reads go to the database until the writer's
  *   transaction has surely committed.
  */
-let generation = 0;
-let quietUntil = 0;
-
-/** Longer than any settings or template transaction takes to commit after its write. */
-const QUIET_MS = 1_000;
-const CHANNEL = 'read-cache';
-const buses = new Set<InvalidationBus>();
-
-function dropLocally(): void {
-  generation++;
-  quietUntil = Date.now() + QUIET_MS;
-}
+/** The quiet period is longer than any settings or template transaction takes to commit after its write. */
+const rowsChanged = new InvalidationSignal('read-cache', 1_000);
 
 /** Drops every cached row, in this process and (through the connected buses) in every other. */
 export function invalidateReadCaches(): void {
-  dropLocally();
-  for (const bus of buses) bus.publish(CHANNEL, 'all');
+  rowsChanged.changed();
 }
 
 /**
@@ -38,14 +28,7 @@ export function invalidateReadCaches(): void {
  * other processes (or a gap in them) drop the caches here. Returns the disconnect.
  */
 export function connectReadCaches(bus: InvalidationBus): () => void {
-  buses.add(bus);
-  const offMessage = bus.subscribe(CHANNEL, dropLocally);
-  const offMissed = bus.onMissed(dropLocally);
-  return () => {
-    buses.delete(bus);
-    offMessage();
-    offMissed();
-  };
+  return rowsChanged.connect(bus);
 }
 
 interface Entry<T> {
@@ -67,10 +50,10 @@ export class ReadCache<T> {
     }
     const hit = perDb.get(key);
     const now = Date.now();
-    if (hit && hit.generation === generation && hit.expires > now) return hit.value;
-    const seenGeneration = generation;
+    if (hit && hit.generation === rowsChanged.generation && hit.expires > now) return hit.value;
+    const seenGeneration = rowsChanged.generation;
     const value = await load();
-    if (now >= quietUntil) perDb.set(key, { value, expires: now + this.ttlMs, generation: seenGeneration });
+    if (rowsChanged.mayStore(now)) perDb.set(key, { value, expires: now + this.ttlMs, generation: seenGeneration });
     else perDb.delete(key);
     return value;
   }
