@@ -21,6 +21,7 @@ import { loadConfig } from '../../server/config.js';
 import { listOutbox } from '../../server/notify/outbox.js';
 import { createUser } from '../../server/services/users.js';
 import { readSettings } from '../../server/store/settings-repo.js';
+import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const ADMIN = { email: 'ops@example.com', password: 'a very long admin passphrase' };
@@ -102,17 +103,9 @@ beforeAll(async () => {
     .execute();
   hooks = await receiver();
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: chromiumArgs(),
   });
 }, 240_000);
 
