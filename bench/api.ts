@@ -41,7 +41,8 @@ async function seed(dataDir: string): Promise<string> {
       for (let i = offset; i < Math.min(offset + batch, USERS); i++) {
         const at = new Date(start + i * 60_000).toISOString();
         const first = FIRST[i % FIRST.length]!;
-        const last = LAST[(i * 7) % LAST.length]!;
+        // Every first name meets every last name (the search below must find a page of real matches).
+        const last = LAST[Math.floor(i / FIRST.length) % LAST.length]!;
         rows.push({
           uuid: randomUUID(),
           first_name: first,
@@ -162,7 +163,12 @@ async function main(): Promise<void> {
       headers,
       requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/users/${1 + Math.floor(Math.random() * USERS)}` }) }],
     });
-    const list = await run({ url: `${api}/api/users?filter[search]=${encodeURIComponent('hana.lopez')}&sort=-created_at`, headers });
+    const listUrl = `${api}/api/users?filter[search]=${encodeURIComponent('hana.lopez')}&sort=-created_at`;
+    // A search that finds nobody would measure an empty page; say how many it finds.
+    const matches = ((await (await fetch(listUrl, { headers })).json()) as { meta: { total: number } }).meta.total;
+    if (matches < 15) throw new Error(`the list search finds ${matches} users; the seed should give it a full page`);
+    process.stdout.write(`list search 'hana.lopez' finds ${matches} of ${USERS} users\n`);
+    const list = await run({ url: listUrl, headers });
     let n = 0;
     const create = await run({
       url: api,
