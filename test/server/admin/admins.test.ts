@@ -2,7 +2,7 @@ import { TOTP } from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../server/clock.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { AdminClient, addAdmin, ADMIN_EMAIL, ADMIN_PASSWORD } from '../http/admin/admin-client.js';
+import { AdminClient, ADMIN_EMAIL, ADMIN_PASSWORD, signedInAdmin } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let clock: ManualClock;
@@ -10,9 +10,7 @@ let admin: AdminClient;
 beforeEach(async () => {
   clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
   server = await startTestServer({ clock });
-  await addAdmin(server);
-  admin = new AdminClient(server);
-  expect((await admin.login()).status).toBe(200);
+  admin = await signedInAdmin(server);
 });
 afterEach(async () => {
   await server.close();

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ddb } from '../../../server/admin/tables.js';
 import { ManualClock } from '../../../server/clock.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { AdminClient, addAdmin, type AdminResponse } from '../http/admin/admin-client.js';
+import { AdminClient, signedInAdmin, type AdminResponse } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let clock: ManualClock;
@@ -19,9 +19,7 @@ beforeEach(async () => {
   clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
   // No workers: nothing is delivered or sent, only written (webhook test payloads stay queued).
   server = await startTestServer({ clock, workers: false });
-  await addAdmin(server);
-  admin = new AdminClient(server);
-  expect((await admin.login()).status).toBe(200);
+  admin = await signedInAdmin(server);
 });
 afterEach(async () => {
   await server.close();

@@ -5,7 +5,7 @@ import { ManualClock } from '../../../server/clock.js';
 import { listOutbox } from '../../../server/notify/outbox.js';
 import { sdb } from '../../../server/session/tables.js';
 import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';
-import { AdminClient, addAdmin } from '../http/admin/admin-client.js';
+import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let clock: ManualClock;
@@ -13,9 +13,7 @@ let admin: AdminClient;
 beforeEach(async () => {
   clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
   server = await startTestServer({ clock });
-  await addAdmin(server);
-  admin = new AdminClient(server);
-  expect((await admin.login()).status).toBe(200);
+  admin = await signedInAdmin(server);
 });
 afterEach(async () => {
   await server.close();

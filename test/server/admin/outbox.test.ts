@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../server/clock.js';
 import { outboxDir, writeOutboxMessage } from '../../../server/notify/outbox.js';
 import { items, startTestServer, type TestServer } from '../../helpers/server.js';
-import { AdminClient, addAdmin } from '../http/admin/admin-client.js';
+import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let clock: ManualClock;
@@ -12,9 +12,7 @@ let admin: AdminClient;
 beforeEach(async () => {
   clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
   server = await startTestServer({ clock, workers: false });
-  await addAdmin(server);
-  admin = new AdminClient(server);
-  expect((await admin.login()).status).toBe(200);
+  admin = await signedInAdmin(server);
 });
 afterEach(async () => {
   await server.close();

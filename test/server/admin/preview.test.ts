@@ -7,15 +7,13 @@ import { sdb } from '../../../server/session/tables.js';
 import { readSettings, writeSetting } from '../../../server/store/settings-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { createUser, local } from '../session/fixtures.js';
-import { AdminClient, addAdmin } from '../http/admin/admin-client.js';
+import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let admin: AdminClient;
 beforeEach(async () => {
   server = await startTestServer({ workers: false });
-  await addAdmin(server);
-  admin = new AdminClient(server);
-  expect((await admin.login()).status).toBe(200);
+  admin = await signedInAdmin(server);
   await writeSetting(server.verity.ctx.db, 'account_name', 'Saved Name');
   await writeSetting(server.verity.ctx.db, 'branding', {
     logo_url: 'http://verity.test/branding/logo/0123456789abcdef01234567.png',

@@ -3,7 +3,7 @@ import { applyRetention } from '../../../server/admin/retention.js';
 import { ManualClock } from '../../../server/clock.js';
 import { sdb } from '../../../server/session/tables.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { AdminClient, addAdmin } from '../http/admin/admin-client.js';
+import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let clock: ManualClock;
@@ -11,9 +11,7 @@ let admin: AdminClient;
 beforeEach(async () => {
   clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
   server = await startTestServer({ clock });
-  await addAdmin(server);
-  admin = new AdminClient(server);
-  await admin.login();
+  admin = await signedInAdmin(server);
 });
 afterEach(async () => {
   await server.close();

@@ -14,7 +14,7 @@ import { webhooksOf } from '../../../server/webhooks/service.js';
 import { generateSigningSecret } from '../../../server/webhooks/signing.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { AdminClient, addAdmin } from '../http/admin/admin-client.js';
+import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';
 import { attempts, createUser, deliveries, moveEmail, settle } from './fixtures.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
@@ -28,9 +28,7 @@ async function serverWithAdmin(options: Parameters<typeof startTestServer>[0] = 
   cleanups.push(() => server.close());
   const receiver = await startReceiver();
   cleanups.push(() => receiver.close());
-  await addAdmin(server);
-  const admin = new AdminClient(server);
-  expect((await admin.login()).status).toBe(200);
+  const admin = await signedInAdmin(server);
   return { server, admin, receiver };
 }
 

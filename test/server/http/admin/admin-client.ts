@@ -44,3 +44,12 @@ export class AdminClient {
     return this.request('POST', '/admin/api/session', { email, password });
   }
 }
+
+/** Adds the test admin to `server` and returns a client signed in as them (throws when sign-in fails). */
+export async function signedInAdmin(server: TestServer): Promise<AdminClient> {
+  await addAdmin(server);
+  const admin = new AdminClient(server);
+  const res = await admin.login();
+  if (res.status !== 200) throw new Error(`admin sign-in failed with ${res.status}`);
+  return admin;
+}

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../../server/clock.js';
 import { items, startTestServer, type TestServer } from '../../../helpers/server.js';
 import { createUser, moveEmail, settle } from '../../webhooks/fixtures.js';
 import { answer, referenceHandler, startReceiver, type Receiver } from '../../webhooks/receiver.js';
-import { AdminClient, addAdmin } from './admin-client.js';
+import { type AdminClient, signedInAdmin } from './admin-client.js';
 
 let server: TestServer;
 let clock: ManualClock;
@@ -14,9 +14,7 @@ beforeEach(async () => {
   clock = new ManualClock(new Date());
   server = await startTestServer({ clock });
   receiver = await startReceiver();
-  await addAdmin(server);
-  admin = new AdminClient(server);
-  await admin.login();
+  admin = await signedInAdmin(server);
 });
 afterEach(async () => {
   await server.close();
