@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuidV7 } from '../ids/uuid-v7.js';
 import type { Clock } from '../clock.js';
 import { buildEventPayload } from '../domain/event-payload.js';
 import type { EventType } from '../domain/verification-rules.js';
@@ -21,7 +21,8 @@ export async function recordEvent(trx: Executor, clock: Clock, input: EventInput
   const user = await findUserById(trx, input.userId);
   if (!user) throw new Error('recordEvent: user vanished inside its own transaction');
   const verifications = await verificationsForUsers(trx, [user.id]);
-  const id = randomUUID();
+  // Time-ordered, so events of one transaction keep their order when sorted by (occurred_at, id).
+  const id = uuidV7();
   const occurredAt = clock.now();
   const payload = buildEventPayload({
     id,

@@ -222,6 +222,7 @@ export class OutboxRelay {
         .select(['events.id', 'events.type', 'events.user_id', 'events.payload', 'users.username', 'users.email'])
         .where('events.dispatched_at', 'is', null)
         .orderBy('events.occurred_at')
+        .orderBy('events.id')
         .limit(limit);
       // Several relays on PostgreSQL each take their own events; SQLite serialises writers anyway.
       if (isPostgres(ctx.db as unknown as Kysely<unknown>)) query = query.forUpdate('events').skipLocked();

@@ -17,7 +17,13 @@ async function userStatus(id: number): Promise<string> {
 }
 
 async function eventsOf(id: number): Promise<{ type: string; verification_id: number | null; user_status: string }[]> {
-  const rows = await server.verity.ctx.db.selectFrom('events').select(['type', 'payload']).where('user_id', '=', id).orderBy('occurred_at').execute();
+  const rows = await server.verity.ctx.db
+    .selectFrom('events')
+    .select(['type', 'payload'])
+    .where('user_id', '=', id)
+    .orderBy('occurred_at')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => {
     const payload = JSON.parse(r.payload) as { data: { verification_id: number | null; user_status: string } };
     return { type: r.type, verification_id: payload.data.verification_id, user_status: payload.data.user_status };

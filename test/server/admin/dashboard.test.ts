@@ -103,7 +103,7 @@ describe('dashboard users', () => {
     page = await admin.request('GET', `/admin/api/users/${id}`);
     expect(page.body.data.verifications[1]!.status.key).toBe('reset');
     // The same events as through the API (the outbox rows stay; the relay only marks them dispatched).
-    const events = await server.verity.ctx.db.selectFrom('events').select('type').where('user_id', '=', id).orderBy('occurred_at').execute();
+    const events = await server.verity.ctx.db.selectFrom('events').select('type').where('user_id', '=', id).orderBy('occurred_at').orderBy('id').execute();
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['verification.completed', 'verification.rejected', 'user.status.changed']));
     expect(await auditActions()).toEqual(expect.arrayContaining(['verification.complete', 'verification.rejected', 'verification.reset']));
     const bad = await admin.request('POST', `/admin/api/users/${id}/verifications`, { method: 'document_id', status: 'complete' });

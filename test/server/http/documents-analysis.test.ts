@@ -70,7 +70,7 @@ describe('document jobs analysed for real', () => {
     const user = await server.api(`/api/users/${userId}`);
     expect(user.body.data.verifications[0].status.value).toBe(2);
     expect(user.body.data.status).toBe('Verified');
-    const events = await server.verity.ctx.db.selectFrom('events').select('type').where('user_id', '=', userId).orderBy('occurred_at').execute();
+    const events = await server.verity.ctx.db.selectFrom('events').select('type').where('user_id', '=', userId).orderBy('occurred_at').orderBy('id').execute();
     expect(events.map((e) => e.type)).toEqual(['verification.pending', 'verification.completed', 'user.status.changed']);
   }, 120_000);
 

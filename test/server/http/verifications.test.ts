@@ -22,7 +22,13 @@ function statusOf(user: Json, methodId: number): number {
 }
 
 async function events(userId: number): Promise<{ type: string; payload: Json }[]> {
-  const rows = await server.verity.ctx.db.selectFrom('events').select(['type', 'payload']).where('user_id', '=', userId).orderBy('occurred_at').execute();
+  const rows = await server.verity.ctx.db
+    .selectFrom('events')
+    .select(['type', 'payload'])
+    .where('user_id', '=', userId)
+    .orderBy('occurred_at')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({ type: r.type, payload: JSON.parse(r.payload) as Json }));
 }
 

@@ -41,7 +41,7 @@ async function analysisJobs(): Promise<AnalysisJob[]> {
 }
 
 async function eventTypes(id: number): Promise<string[]> {
-  const rows = await server.verity.ctx.db.selectFrom('events').select('type').where('user_id', '=', id).orderBy('occurred_at').execute();
+  const rows = await server.verity.ctx.db.selectFrom('events').select('type').where('user_id', '=', id).orderBy('occurred_at').orderBy('id').execute();
   return rows.map((r) => r.type);
 }
 
