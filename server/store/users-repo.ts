@@ -184,6 +184,7 @@ const TRIGRAM = 3;
 /** One page of users and the total matching the filters (spec 4.1, 4.17). */
 export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows: UserRow[]; total: number }> {
   let base = ex.selectFrom('users');
+  let fullTextSearch = false;
   if (q.search) {
     if (q.search.length >= TRIGRAM && !isPostgres(ex as Kysely<unknown>)) {
       // FTS5 trigram: a quoted phrase matches it as a substring in any of the four columns. The
@@ -199,6 +200,7 @@ export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows:
         'in',
         recent.length === 0 ? sql<number>`(${indexed})` : sql<number>`(${indexed} union all select value from json_each(${JSON.stringify(recent)}))`,
       );
+      fullTextSearch = true;
     } else if (isPostgres(ex as Kysely<unknown>)) {
       base = base.where(
         sql<boolean>`lower(coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || email) like ${likeContains(q.search)} escape '\\'`,
@@ -212,8 +214,37 @@ export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows:
   }
   if (q.email) base = base.where(sql`lower(email)`, '=', q.email.toLowerCase());
   if (q.status) base = base.where(sql`lower(status)`, '=', q.status.toLowerCase());
-  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const countAll = async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
   const direction = q.descending ? 'desc' : 'asc';
+  if (fullTextSearch) {
+    // The full-text match is most of a search's cost: run it once, keep the matches' ids and sort
+    // keys, and take both the count and the page from them (half the time of count, then page).
+    const found = await ex
+      .with(
+        (cte) => cte('matches').materialized(),
+        () => base.select(['id', sql.ref<string | number>(q.sort).as('sort_key')]),
+      )
+      .selectFrom('users')
+      .selectAll('users')
+      .select((eb) => eb.selectFrom('matches').select(eb.fn.countAll<number>().as('n')).as('matched'))
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('matches')
+          .select('matches.id')
+          .orderBy('matches.sort_key', direction)
+          .orderBy('matches.id', direction)
+          .limit(q.perPage)
+          .offset((q.page - 1) * q.perPage),
+      )
+      .orderBy(q.sort, direction)
+      .orderBy('id', direction)
+      .execute();
+    const rows = found.map(({ matched: _, ...row }) => row);
+    // A page past the end holds no row to carry the count.
+    const total = found.length > 0 ? Number(found[0]!.matched) : q.page === 1 ? 0 : await countAll();
+    return { rows, total };
+  }
+  const total = await countAll();
   let pageQuery = base.selectAll().orderBy(q.sort, direction);
   // A stable tiebreaker keeps pages from overlapping when sort values repeat.
   if (q.sort !== 'id') pageQuery = pageQuery.orderBy('id', direction);
@@ -221,7 +252,7 @@ export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows:
     .limit(q.perPage)
     .offset((q.page - 1) * q.perPage)
     .execute();
-  return { rows, total: Number(total) };
+  return { rows, total };
 }
 
 export function verificationsForUsers(ex: Executor, userIds: readonly number[]): Promise<UserVerificationRow[]> {

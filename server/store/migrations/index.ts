@@ -8,6 +8,7 @@ import * as m0006 from './0006-list-indexes.js';
 import * as m0007 from './0007-webhook-secret-encryption.js';
 import * as m0008 from './0008-webhook-pending-index.js';
 import * as m0009 from './0009-deferred-user-search.js';
+import * as m0010 from './0010-search-index-merging.js';
 import type { MigrationContext } from './helpers.js';
 
 /**
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration | ((context: MigrationContext) => Mig
   '0007-webhook-secret-encryption': m0007.migration,
   '0008-webhook-pending-index': m0008,
   '0009-deferred-user-search': m0009,
+  '0010-search-index-merging': m0010,
 };
 
 export function migrationProvider(context: MigrationContext = {}): MigrationProvider {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../../server/store/database.js';
 import type { NewUser } from '../../../server/store/schema.js';
 import { UserSearchIndexer } from '../../../server/store/user-search-index.js';
@@ -100,6 +100,63 @@ describe('user search index (SQLite)', () => {
     await deleteUserRow(db, renamed.id);
     expect(await search('othername')).toEqual([]);
     expect(await indexed()).toBe(0);
+  });
+
+  it('pages and counts a search from one match: every page, any sort, and a page past the end', async () => {
+    // Last names Zed0, Zed3, Zed6, Zed2, Zed5, Zed1, Zed4: sorting by them is not id order.
+    for (let i = 0; i < 7; i++) await insertUser(db, user(`pager${i}`, 'Pager', `Zed${(i * 3) % 7}`, `pager${i}@example.com`));
+    await insertUser(db, user('other', 'Other', 'Person', 'other@example.com'));
+    while ((indexer.indexBatch() ?? 0) > 0);
+    await insertUser(db, user('pager7', 'Pager', 'Zed7', 'pager7@example.com')); // not yet indexed
+    const page = (n: number, sort: 'last_name' | 'id', descending: boolean) =>
+      listUsers(db, { search: 'pager', sort, descending, page: n, perPage: 3 }).then(({ rows, total }) => ({ names: rows.map((r) => r.username), total }));
+
+    expect(await page(1, 'last_name', true)).toEqual({ names: ['pager7', 'pager2', 'pager4'], total: 8 });
+    expect(await page(2, 'last_name', true)).toEqual({ names: ['pager6', 'pager1', 'pager3'], total: 8 });
+    expect(await page(3, 'last_name', true)).toEqual({ names: ['pager5', 'pager0'], total: 8 });
+    expect(await page(4, 'last_name', true)).toEqual({ names: [], total: 8 });
+    expect(await page(1, 'id', false)).toEqual({ names: ['pager0', 'pager1', 'pager2'], total: 8 });
+    expect(await listUsers(db, { search: 'nobody', sort: 'id', descending: false, page: 1, perPage: 3 })).toEqual({ rows: [], total: 0 });
+    expect(await listUsers(db, { search: 'nobody', sort: 'id', descending: false, page: 2, perPage: 3 })).toEqual({ rows: [], total: 0 });
+  });
+
+  it('merges the segments of many batches while idle, and searches find the same users after', async () => {
+    const { rows: config } = await sql<{ v: number }>`select v from users_search_config where k = 'usermerge'`.execute(db);
+    expect(config).toEqual([{ v: 2 }]);
+    for (let i = 0; i < 12; i++) {
+      await insertUser(db, user(`seg${i}`, 'Seg', `Ment${i}`, `seg${i}@example.com`));
+      expect(indexer.indexBatch()).toBe(1); // a segment per batch
+    }
+    const before = await search('seg');
+    expect(before).toHaveLength(12);
+    const segments = async () => (await sql<{ n: number }>`select count(*) as n from users_search_data`.execute(db)).rows[0]!.n;
+    const rowsBefore = await segments();
+    let steps = 0;
+    while (indexer.mergeStep(1)) steps++;
+    expect(steps).toBeGreaterThan(0);
+    expect(indexer.mergeStep(1)).toBe(false);
+    expect(await segments()).toBeLessThan(rowsBefore);
+    expect(await search('seg')).toEqual(before);
+    expect(await search('ment1')).toEqual(['seg1', 'seg10', 'seg11']);
+    await db.transaction().execute(async () => {
+      expect(indexer.mergeStep()).toBeUndefined();
+    });
+  });
+
+  it('does the merge work by itself once it runs and has nothing to index', async () => {
+    for (let i = 0; i < 12; i++) {
+      await insertUser(db, user(`idle${i}`, 'Idle', `Merge${i}`, `idle${i}@example.com`));
+      indexer.indexBatch();
+    }
+    const segments = async () => (await sql<{ n: number }>`select count(*) as n from users_search_data`.execute(db)).rows[0]!.n;
+    const before = await segments();
+    indexer.start(1);
+    try {
+      await vi.waitFor(async () => expect(await segments()).toBeLessThan(before), { timeout: 5_000 });
+    } finally {
+      indexer.stop();
+    }
+    expect(await search('idle')).toHaveLength(12);
   });
 
   it('leaves the index alone while another transaction holds the connection', async () => {
