@@ -46,6 +46,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
   // of spilling to temporary files past 64 KiB: a user insert touches a dozen indexes and the
   // search index, and the spill's file I/O cost POST /api/users about a tenth (issue 2).
   sqlite.pragma('temp_store = MEMORY');
+  // Reads map the file instead of copying each page through a read() into SQLite's 2 MB cache: a
+  // user lookup at 100k users cost 15 % less (issue 2). The mapping is address space, not memory.
+  sqlite.pragma('mmap_size = 268435456');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   sqliteConnections.set(db.getExecutor().adapter, sqlite);
   return db;

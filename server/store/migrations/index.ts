@@ -9,6 +9,7 @@ import * as m0007 from './0007-webhook-secret-encryption.js';
 import * as m0008 from './0008-webhook-pending-index.js';
 import * as m0009 from './0009-deferred-user-search.js';
 import * as m0010 from './0010-search-index-merging.js';
+import * as m0011 from './0011-user-verifications-view-index.js';
 import type { MigrationContext } from './helpers.js';
 
 /**
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration | ((context: MigrationContext) => Mig
   '0008-webhook-pending-index': m0008,
   '0009-deferred-user-search': m0009,
   '0010-search-index-merging': m0010,
+  '0011-user-verifications-view-index': m0011,
 };
 
 export function migrationProvider(context: MigrationContext = {}): MigrationProvider {
