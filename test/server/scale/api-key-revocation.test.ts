@@ -1,14 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRedisUrl } from '../../../server/adapters.js';
 import { createApiKey, revokeApiKey } from '../../../server/store/api-keys-repo.js';
-import { acquireDatabase, dropRedisPrefix, releaseDatabase, scratchRedisUrl, type ScratchDatabase } from '../../helpers/postgres.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../../helpers/scale-env.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { freePort, startProcess, stopProcess, type VerityProcess } from './processes.js';
+import { startServerPair, type ServerPair } from '../../helpers/server-pair.js';
 
 /**
  * Each API process caches active keys (issue 2), yet a key revoked in one process must be refused
@@ -16,48 +10,18 @@ import { freePort, startProcess, stopProcess, type VerityProcess } from './proce
  * PostgreSQL and one Redis; the child holds the key in its cache when the test server revokes it.
  */
 describe('API key revocation across processes (PostgreSQL + Redis)', () => {
-  let database: ScratchDatabase;
-  let redisUrl: string;
-  let childDir: string;
-  let a: TestServer;
-  let child: VerityProcess;
-  let childBase: string;
+  let pair: ServerPair;
 
   beforeAll(async () => {
-    database = await acquireDatabase(TEST_DATABASE_URL);
-    redisUrl = scratchRedisUrl(TEST_REDIS_URL, 'keys');
-    a = await startTestServer({ workers: false, env: { VERITY_DATABASE_URL: database.url, VERITY_REDIS_URL: redisUrl } });
-    childDir = await mkdtemp(join(tmpdir(), 'verity-keys-'));
-    const port = await freePort();
-    child = await startProcess(
-      {
-        ...process.env,
-        VERITY_DATABASE_URL: database.url,
-        VERITY_REDIS_URL: redisUrl,
-        VERITY_DATA_DIR: childDir,
-        VERITY_SECRET: a.config.secret,
-        VERITY_BASE_URL: a.config.baseUrl,
-        VERITY_LOG_LEVEL: 'error',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-      },
-      ['serve'],
-    );
-    childBase = `http://127.0.0.1:${port}`;
+    pair = await startServerPair('keys', { workers: false });
   }, 240_000);
 
-  afterAll(async () => {
-    if (child) await stopProcess(child, 'SIGKILL');
-    await a?.close();
-    if (database) await releaseDatabase(database);
-    if (redisUrl) await dropRedisPrefix(redisUrl);
-    if (childDir) await rm(childDir, { recursive: true, force: true });
-  });
+  afterAll(() => pair?.close());
 
-  const fromChild = (key: string) => fetch(`${childBase}/api/users`, { headers: { authorization: `Bearer ${key}`, 'user-agent': 'keys-test/1.0' } });
+  const fromChild = (key: string) => fetch(`${pair.childUrl}/api/users`, { headers: { authorization: `Bearer ${key}`, 'user-agent': 'keys-test/1.0' } });
 
   it('the other process refuses a revoked key as soon as the notice has crossed Redis', { timeout: 60_000 }, async () => {
-    const { db } = a.verity.ctx;
+    const { db } = pair.server.verity.ctx;
     const { row, key } = await createApiKey(db, { name: 'shared', ratePerSecond: 1000, ratePerMinute: 100_000, now: new Date() });
 
     // Proof that the child answers from its cache: a limit changed behind the repository's back
@@ -75,7 +39,7 @@ describe('API key revocation across processes (PostgreSQL + Redis)', () => {
     }
 
     // Listen where the child listens, to know when the notice has been delivered.
-    const { url, prefix } = parseRedisUrl(redisUrl);
+    const { url, prefix } = parseRedisUrl(pair.redisUrl);
     const listener = new Redis(url);
     try {
       await listener.subscribe(`${prefix}:bus:api-keys`);
@@ -86,8 +50,8 @@ describe('API key revocation across processes (PostgreSQL + Redis)', () => {
       listener.disconnect();
     }
     expect((await fromChild(key)).status).toBe(401);
-    expect((await a.api('/api/users', { key })).status).toBe(401);
+    expect((await pair.server.api('/api/users', { key })).status).toBe(401);
     // The child still accepts other keys.
-    expect((await fromChild(a.apiKey)).status).toBe(200);
+    expect((await fromChild(pair.server.apiKey)).status).toBe(200);
   });
 });

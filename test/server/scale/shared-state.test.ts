@@ -1,15 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRedisUrl } from '../../../server/adapters.js';
 import { SessionClient, type SessionStreamEvent } from '../../../src/api/session-client.js';
 import { insertTemplate } from '../../../server/store/templates-repo.js';
-import { acquireDatabase, dropRedisPrefix, releaseDatabase, scratchRedisUrl, type ScratchDatabase } from '../../helpers/postgres.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../../helpers/scale-env.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { freePort, startProcess, stopProcess, type VerityProcess } from './processes.js';
+import { startServerPair, type ServerPair } from '../../helpers/server-pair.js';
 
 /**
  * What one process of a scaled-out Verity keeps for itself must not let it disagree with the
@@ -18,45 +12,15 @@ import { freePort, startProcess, stopProcess, type VerityProcess } from './proce
  * other at once (not after the read cache's TTL); hand-off notices reach a stream on the other.
  */
 describe('state shared between processes (PostgreSQL + Redis)', () => {
-  let database: ScratchDatabase;
-  let redisUrl: string;
-  let childDir: string;
-  let a: TestServer;
-  let child: VerityProcess;
-  let childBase: string;
+  let pair: ServerPair;
 
   beforeAll(async () => {
-    database = await acquireDatabase(TEST_DATABASE_URL);
-    redisUrl = scratchRedisUrl(TEST_REDIS_URL, 'shared');
-    a = await startTestServer({ env: { VERITY_DATABASE_URL: database.url, VERITY_REDIS_URL: redisUrl } });
-    childDir = await mkdtemp(join(tmpdir(), 'verity-shared-'));
-    const port = await freePort();
-    child = await startProcess(
-      {
-        ...process.env,
-        VERITY_DATABASE_URL: database.url,
-        VERITY_REDIS_URL: redisUrl,
-        VERITY_DATA_DIR: childDir,
-        VERITY_SECRET: a.config.secret,
-        VERITY_BASE_URL: a.config.baseUrl,
-        VERITY_LOG_LEVEL: 'error',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-      },
-      ['serve'],
-    );
-    childBase = `http://127.0.0.1:${port}`;
+    pair = await startServerPair('shared');
   }, 240_000);
 
-  afterAll(async () => {
-    if (child) await stopProcess(child, 'SIGKILL');
-    await a?.close();
-    if (database) await releaseDatabase(database);
-    if (redisUrl) await dropRedisPrefix(redisUrl);
-    if (childDir) await rm(childDir, { recursive: true, force: true });
-  });
+  afterAll(() => pair?.close());
 
-  const headers = () => ({ authorization: `Bearer ${a.apiKey}`, 'user-agent': 'shared-state-test/1.0', 'content-type': 'application/json' });
+  const headers = () => ({ authorization: `Bearer ${pair.server.apiKey}`, 'user-agent': 'shared-state-test/1.0', 'content-type': 'application/json' });
 
   function createUserOn(base: string, body: Record<string, unknown>): Promise<Response> {
     return fetch(`${base}/api/users`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
@@ -65,7 +29,7 @@ describe('state shared between processes (PostgreSQL + Redis)', () => {
   it('counts session starts per IP once across both processes', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) {
-      const base = i % 2 === 0 ? a.url : childBase;
+      const base = i % 2 === 0 ? pair.server.url : pair.childUrl;
       const res = await fetch(`${base}/session/start`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -77,7 +41,7 @@ describe('state shared between processes (PostgreSQL + Redis)', () => {
     expect(statuses.slice(0, 30).every((s) => s === 403)).toBe(true);
     expect(statuses[30]).toBe(429);
     // The later tests start sessions from this IP too: clear the count (only the limiter's keys).
-    const location = parseRedisUrl(redisUrl);
+    const location = parseRedisUrl(pair.redisUrl);
     const redis = new Redis(location.url);
     try {
       const keys = await redis.keys(`${location.prefix}:session-start:*`);
@@ -91,18 +55,24 @@ describe('state shared between processes (PostgreSQL + Redis)', () => {
   it('sees a template written by the other process at once, not after the cache TTL', async () => {
     // The child looks the template up and caches "no such template" for its TTL (2 s).
     const cachedAt = Date.now();
-    const before = await createUserOn(childBase, { email: 'cache-1@example.com', template_id: 'tmpl_shared' });
+    const before = await createUserOn(pair.childUrl, { email: 'cache-1@example.com', template_id: 'tmpl_shared' });
     expect(before.status).toBeGreaterThanOrEqual(400);
     expect(before.status).toBeLessThan(500);
 
-    await insertTemplate(a.verity.ctx.db, { name: 'tmpl_shared', label: 'Shared', methodIds: [1], workflowRawIds: [], createdAt: a.clock.now().toISOString() });
+    await insertTemplate(pair.server.verity.ctx.db, {
+      name: 'tmpl_shared',
+      label: 'Shared',
+      methodIds: [1],
+      workflowRawIds: [],
+      createdAt: pair.server.clock.now().toISOString(),
+    });
     // Until the child's cached answer would expire by itself, only the bus notice can make it
     // see the template; the notice travels asynchronously, so ask again until then.
     const expiresAt = cachedAt + 2_000;
     let status = 0;
     let n = 0;
     while (Date.now() < expiresAt - 100) {
-      const res = await createUserOn(childBase, { email: `cache-${++n + 1}@example.com`, template_id: 'tmpl_shared' });
+      const res = await createUserOn(pair.childUrl, { email: `cache-${++n + 1}@example.com`, template_id: 'tmpl_shared' });
       status = res.status;
       if (status === 200) break;
       await new Promise((r) => setTimeout(r, 25));
@@ -111,12 +81,12 @@ describe('state shared between processes (PostgreSQL + Redis)', () => {
   });
 
   it('delivers hand-off notices from one process to a progress stream on the other', async () => {
-    const created = await createUserOn(a.url, { email: 'handoff-shared@example.com', template_id: 'tmpl_email' });
+    const created = await createUserOn(pair.server.url, { email: 'handoff-shared@example.com', template_id: 'tmpl_email' });
     expect(created.status).toBe(200);
     const link = new URL(String(((await created.json()) as { magic_link: string }).magic_link));
     // The desktop works with, and follows progress on, the child process.
-    const desktop = new SessionClient({ baseUrl: childBase });
-    await desktop.start(`${childBase}${link.pathname}${link.search}`);
+    const desktop = new SessionClient({ baseUrl: pair.childUrl });
+    await desktop.start(`${pair.childUrl}${link.pathname}${link.search}`);
     const events: SessionStreamEvent[] = [];
     const abort = new AbortController();
     const following = desktop
@@ -131,7 +101,7 @@ describe('state shared between processes (PostgreSQL + Redis)', () => {
 
       // The phone claims on this process. Streams poll the session state, but hand-off phases
       // reach them only as notices: over Redis, from this process to the child.
-      const phone = new SessionClient({ baseUrl: a.url });
+      const phone = new SessionClient({ baseUrl: pair.server.url });
       await phone.claimHandoff(token);
       await until(events, (e) => e.type === 'handoff' && e.data.phase === 'claimed');
     } finally {
