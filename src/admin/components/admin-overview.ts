@@ -1,5 +1,6 @@
 import { html, svg } from 'lit';
 import type { UserSummary } from '../api.js';
+import { userTable } from '../user-table.js';
 import './admin-notices.js';
 import { AdminView } from './admin-view.js';
 
@@ -87,27 +88,7 @@ export class AdminOverview extends AdminView {
         </tbody>
       </table>
       <h2>Latest registrations</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${d.latest_registrations.map(
-            (u) =>
-              html`<tr>
-                <td><a href="/admin/users/${u.id}">${`${u.first_name} ${u.last_name}`.trim() || u.username}</a></td>
-                <td>${u.email}</td>
-                <td>${u.status}</td>
-                <td>${u.created_at}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`;
+      ${userTable(d.latest_registrations)}`;
   }
 }
 

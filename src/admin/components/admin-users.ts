@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import { query, USER_STATUSES, type Page, type TemplatesAnswer, type UserSummary } from '../api.js';
+import { userTable } from '../user-table.js';
 import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';
 import './admin-link-panel.js';
@@ -111,29 +112,7 @@ export class AdminUsers extends AdminView {
       ${
         r
           ? html`<p class="muted" aria-live="polite">${r.meta.total ?? 0} users</p>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">E-mail</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Verifications</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${r.data.map(
-                    (u) =>
-                      html`<tr>
-                        <td><a href="/admin/users/${u.id}">${`${u.first_name} ${u.last_name}`.trim() || u.username}</a></td>
-                        <td>${u.email}</td>
-                        <td>${u.status}</td>
-                        <td>${u.verifications.map((v) => `${v.name}: ${v.status.friendly}`).join(', ')}</td>
-                        <td>${u.created_at}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
+              ${userTable(r.data, { verifications: true })}
               <admin-pager
                 label="User pages"
                 .page=${r.meta.page}

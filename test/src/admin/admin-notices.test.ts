@@ -3,7 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/admin/components/admin-notices.js';
 import '../../../src/admin/components/admin-overview.js';
 import type { AdminNotice, AdminNotices } from '../../../src/admin/components/admin-notices.js';
-import { $, $$, fakeApi, until, type Call } from './fake-api.js';
+import { $, $$, fakeApi, until, USER, type Call } from './fake-api.js';
 
 const NOTICES: AdminNotice[] = [
   {
@@ -147,6 +147,29 @@ describe('<admin-overview>', () => {
     );
     const notice = el.shadowRoot!.querySelector('admin-notices')!;
     expect(notice.shadowRoot!.querySelector('li')!.textContent).to.contain('failing for 5 days');
+    await expect(el).to.be.accessible();
+  });
+
+  it("lists the latest registrations with links to the users' pages, without their verifications", async () => {
+    const unnamed = { ...USER, id: 8, first_name: '', last_name: '', username: 'grace' };
+    const overview = {
+      year: 2026,
+      users_per_month: { May: 2 },
+      users_per_status: { total: 2, new: 2, banned: 0, unconfirmed: 0 },
+      users_by_status: { Active: 2 },
+      latest_registrations: [USER, unnamed],
+    };
+    const { api } = fakeApi({ 'GET /admin/api/overview': overview, 'GET /admin/api/notices': { data: [] } });
+    const el = await fixture(html`<admin-overview .api=${api}></admin-overview>`);
+    await until(() => el.shadowRoot!.querySelectorAll('table').length === 2, 'tables');
+    const latest = el.shadowRoot!.querySelectorAll('table')[1]!;
+    expect([...latest.querySelectorAll('thead th[scope=col]')].map((th) => th.textContent)).to.deep.equal(['Name', 'E-mail', 'Status', 'Created']);
+    const rows = [...latest.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+    expect(rows).to.deep.equal([
+      ['Ada Lovelace', 'ada@example.com', 'Active', '2026-05-10 12:00:00'],
+      ['grace', 'ada@example.com', 'Active', '2026-05-10 12:00:00'],
+    ]);
+    expect([...latest.querySelectorAll('tbody a')].map((a) => a.getAttribute('href'))).to.deep.equal(['/admin/users/7', '/admin/users/8']);
     await expect(el).to.be.accessible();
   });
 });

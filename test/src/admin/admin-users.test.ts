@@ -18,6 +18,23 @@ describe('<admin-users>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it("shows each user's name (or username), e-mail, status, verifications and creation time", async () => {
+    const unnamed = { ...USER, id: 8, first_name: '', last_name: '', username: 'grace', verifications: [] };
+    const { api } = fakeApi({
+      'GET /admin/api/users': { data: [USER, unnamed], meta: { page: 1, per_page: 20, total: 2, last_page: 1 } },
+      'GET /admin/api/templates': TEMPLATES,
+    });
+    const el = await fixture<AdminUsers>(html`<admin-users .api=${api}></admin-users>`);
+    await until(() => $$(el, 'tbody tr').length === 2, 'rows');
+    expect($$(el, 'thead th[scope=col]').map((th) => th.textContent)).to.deep.equal(['Name', 'E-mail', 'Status', 'Verifications', 'Created']);
+    const rows = $$(el, 'tbody tr').map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+    expect(rows).to.deep.equal([
+      ['Ada Lovelace', 'ada@example.com', 'Active', 'Email: Pending', '2026-05-10 12:00:00'],
+      ['grace', 'ada@example.com', 'Active', '', '2026-05-10 12:00:00'],
+    ]);
+    expect($$(el, 'tbody a').map((a) => a.getAttribute('href'))).to.deep.equal(['/admin/users/7', '/admin/users/8']);
+  });
+
   it('asks the server for the search, status, sort and next page (nothing is filtered in the browser)', async () => {
     const { api, calls } = fakeApi({
       'GET /admin/api/users': (c: Call) => ({ body: page(c.path.includes('page=2') ? 2 : 1) }),
