@@ -19,10 +19,28 @@ import { isPostgres } from './migrations/helpers.js';
  * reading its uncommitted rows. On PostgreSQL it always goes through kysely, precompiled
  * (placeholders as `$1`, `$2`, …), so only the build and compile steps are saved there.
  */
+interface PreparedHotStatement<Row> {
+  statement: Statement;
+  /** Undefined for a statement that returns no rows. */
+  toRow: ((values: unknown[]) => Row) | undefined;
+}
+
+/**
+ * A function that turns one raw row into an object with these columns, written out as an object
+ * literal. A loop that sets the properties one name at a time makes its property stores
+ * megamorphic in V8; with a literal every row is created with its final shape in one step, which
+ * saved a quarter of the cost of reading a user (issue 2). The names come from SQLite's description
+ * of our own statements and are quoted by JSON.stringify, so they cannot inject code.
+ */
+function rowBuilder<Row>(columns: readonly string[]): (values: unknown[]) => Row {
+  const fields = columns.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ');
+  return new Function('values', `return { ${fields} };`) as (values: unknown[]) => Row;
+}
+
 export class HotStatement<Row extends object> {
   readonly #sql: string;
   #postgresSql: string | undefined;
-  readonly #prepared = new WeakMap<SqliteConnection, { statement: Statement; columns: string[] | undefined }>();
+  readonly #prepared = new WeakMap<SqliteConnection, PreparedHotStatement<Row>>();
 
   constructor(sql: string) {
     this.#sql = sql;
@@ -53,34 +71,28 @@ export class HotStatement<Row extends object> {
   }
 
   #allOnSqlite(connection: SqliteConnection, params: readonly unknown[]): Row[] {
-    const { statement, columns } = this.#prepare(connection);
-    if (!columns) {
+    const { statement, toRow } = this.#prepare(connection);
+    if (!toRow) {
       statement.run(...params);
       return [];
     }
-    const arrays = statement.all(...params) as unknown[][];
-    const rows: Row[] = new Array(arrays.length);
-    for (let r = 0; r < arrays.length; r++) {
-      const values = arrays[r]!;
-      const row: Record<string, unknown> = {};
-      for (let c = 0; c < columns.length; c++) row[columns[c]!] = values[c];
-      rows[r] = row as Row;
-    }
-    return rows;
+    return (statement.all(...params) as unknown[][]).map(toRow);
   }
 
-  #prepare(connection: SqliteConnection): { statement: Statement; columns: string[] | undefined } {
+  #prepare(connection: SqliteConnection): PreparedHotStatement<Row> {
     let prepared = this.#prepared.get(connection);
     if (!prepared) {
       const statement = connection.prepare(this.#sql);
       // Raw mode (arrays) exists only for statements that return rows.
-      const columns = statement.reader
-        ? statement
-            .raw(true)
-            .columns()
-            .map((c) => c.name)
+      const toRow = statement.reader
+        ? rowBuilder<Row>(
+            statement
+              .raw(true)
+              .columns()
+              .map((c) => c.name),
+          )
         : undefined;
-      prepared = { statement, columns };
+      prepared = { statement, toRow };
       this.#prepared.set(connection, prepared);
     }
     return prepared;

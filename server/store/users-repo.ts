@@ -2,20 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './migrations/helpers.js';
 import type { Executor } from './database.js';
 import { HotStatement } from './hot-statements.js';
+import { likeContains, SEARCHED_COLUMNS, searchUsersOnSqlite, TRIGRAM } from './user-search.js';
+import type { UserListQuery } from './user-list-query.js';
 import type { NewUser, UserRow, UserUpdate, UserVerificationRow, UserWorkflowRow } from './schema.js';
 
-export const SORTABLE_USER_FIELDS = ['id', 'first_name', 'last_name', 'email', 'created_at', 'updated_at'] as const;
-export type UserSortField = (typeof SORTABLE_USER_FIELDS)[number];
-
-export interface UserListQuery {
-  search?: string | undefined;
-  email?: string | undefined;
-  status?: string | undefined;
-  sort: UserSortField;
-  descending: boolean;
-  page: number;
-  perPage: number;
-}
+export { SORTABLE_USER_FIELDS, type UserListQuery, type UserSortField } from './user-list-query.js';
 
 /** Every column a new user row has (all but `id`); the type makes sure none is missing. */
 const INSERTED_COLUMNS: Record<Exclude<keyof UserRow, 'id'>, true> = {
@@ -167,84 +158,24 @@ export async function deleteUserRow(ex: Executor, id: number): Promise<boolean> 
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Escapes LIKE wildcards so a search for `50%` means the text `50%`. */
-function likeContains(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** Users not yet in SQLite's search index (migration 0009) whose names or e-mail contain a LIKE pattern. */
-const newUsersMatchingStatement = new HotStatement<{ id: number }>(
-  `select id from users where id > (select indexed_upto from users_search_state where id = 1)
-   and (${(['username', 'first_name', 'last_name', 'email'] as const).map((c) => `lower(${c}) like ? escape '\\'`).join(' or ')})`,
-);
-
-/** Trigram indexes need three characters; shorter terms fall back to a scan. */
-const TRIGRAM = 3;
-
 /** One page of users and the total matching the filters (spec 4.1, 4.17). */
 export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows: UserRow[]; total: number }> {
+  if (q.search && q.search.length >= TRIGRAM && !isPostgres(ex as Kysely<unknown>)) return searchUsersOnSqlite(ex, { ...q, search: q.search });
   let base = ex.selectFrom('users');
-  let fullTextSearch = false;
   if (q.search) {
-    if (q.search.length >= TRIGRAM && !isPostgres(ex as Kysely<unknown>)) {
-      // FTS5 trigram: a quoted phrase matches it as a substring in any of the four columns. The
-      // index holds the users up to `indexed_upto` (migration 0009); the few created since are
-      // matched by a scan, so a user is found from their commit on. The scan's matches (almost
-      // always none) are looked up first: a compound subquery in every search cost more than it.
-      const phrase = `"${q.search.replace(/"/g, '""')}"`;
-      const pattern = likeContains(q.search);
-      const recent = (await newUsersMatchingStatement.all(ex, [pattern, pattern, pattern, pattern])).map((r) => r.id);
-      const indexed = sql`select rowid from users_search where users_search match ${phrase}`;
-      base = base.where(
-        'id',
-        'in',
-        recent.length === 0 ? sql<number>`(${indexed})` : sql<number>`(${indexed} union all select value from json_each(${JSON.stringify(recent)}))`,
-      );
-      fullTextSearch = true;
-    } else if (isPostgres(ex as Kysely<unknown>)) {
+    if (isPostgres(ex as Kysely<unknown>)) {
       base = base.where(
         sql<boolean>`lower(coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || email) like ${likeContains(q.search)} escape '\\'`,
       );
     } else {
       const pattern = likeContains(q.search);
-      base = base.where((eb) =>
-        eb.or((['username', 'first_name', 'last_name', 'email'] as const).map((col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`)),
-      );
+      base = base.where((eb) => eb.or(SEARCHED_COLUMNS.map((col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`)));
     }
   }
   if (q.email) base = base.where(sql`lower(email)`, '=', q.email.toLowerCase());
   if (q.status) base = base.where(sql`lower(status)`, '=', q.status.toLowerCase());
-  const countAll = async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
+  const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
   const direction = q.descending ? 'desc' : 'asc';
-  if (fullTextSearch) {
-    // The full-text match is most of a search's cost: run it once, keep the matches' ids and sort
-    // keys, and take both the count and the page from them (half the time of count, then page).
-    const found = await ex
-      .with(
-        (cte) => cte('matches').materialized(),
-        () => base.select(['id', sql.ref<string | number>(q.sort).as('sort_key')]),
-      )
-      .selectFrom('users')
-      .selectAll('users')
-      .select((eb) => eb.selectFrom('matches').select(eb.fn.countAll<number>().as('n')).as('matched'))
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('matches')
-          .select('matches.id')
-          .orderBy('matches.sort_key', direction)
-          .orderBy('matches.id', direction)
-          .limit(q.perPage)
-          .offset((q.page - 1) * q.perPage),
-      )
-      .orderBy(q.sort, direction)
-      .orderBy('id', direction)
-      .execute();
-    const rows = found.map(({ matched: _, ...row }) => row);
-    // A page past the end holds no row to carry the count.
-    const total = found.length > 0 ? Number(found[0]!.matched) : q.page === 1 ? 0 : await countAll();
-    return { rows, total };
-  }
-  const total = await countAll();
   let pageQuery = base.selectAll().orderBy(q.sort, direction);
   // A stable tiebreaker keeps pages from overlapping when sort values repeat.
   if (q.sort !== 'id') pageQuery = pageQuery.orderBy('id', direction);

@@ -102,6 +102,19 @@ describe('user search index (SQLite)', () => {
     expect(await indexed()).toBe(0);
   });
 
+  it('finds the text itself, not rows that merely hold its trigrams apart, in any letter case', async () => {
+    await insertUser(db, user('scattered', 'Abcxx', 'Xxdef', 'scattered@example.com'));
+    await insertUser(db, user('together', 'Tom', 'Abcdef', 'together@example.com'));
+    await insertUser(db, user('accent', 'Élodie', 'Durand', 'elodie@example.com'));
+    expect(indexer.indexBatch()).toBe(3);
+    expect(await search('abcdef')).toEqual(['together']);
+    expect(await search('BCDE')).toEqual(['together']);
+    expect(await search('xx')).toEqual(['scattered']);
+    // A term with letters beyond ASCII is matched by the index's own Unicode case folding.
+    expect(await search('ÉLODIE')).toEqual(['accent']);
+    expect(await search('élo')).toEqual(['accent']);
+  });
+
   it('pages and counts a search from one match: every page, any sort, and a page past the end', async () => {
     // Last names Zed0, Zed3, Zed6, Zed2, Zed5, Zed1, Zed4: sorting by them is not id order.
     for (let i = 0; i < 7; i++) await insertUser(db, user(`pager${i}`, 'Pager', `Zed${(i * 3) % 7}`, `pager${i}@example.com`));
@@ -116,6 +129,17 @@ describe('user search index (SQLite)', () => {
     expect(await page(3, 'last_name', true)).toEqual({ names: ['pager5', 'pager0'], total: 8 });
     expect(await page(4, 'last_name', true)).toEqual({ names: [], total: 8 });
     expect(await page(1, 'id', false)).toEqual({ names: ['pager0', 'pager1', 'pager2'], total: 8 });
+    const filtered = await listUsers(db, {
+      search: 'pager',
+      email: 'PAGER3@example.com',
+      status: 'unconfirmed',
+      sort: 'id',
+      descending: false,
+      page: 1,
+      perPage: 3,
+    });
+    expect({ names: filtered.rows.map((r) => r.username), total: filtered.total }).toEqual({ names: ['pager3'], total: 1 });
+    expect((await listUsers(db, { search: 'pager', status: 'verified', sort: 'id', descending: false, page: 1, perPage: 3 })).total).toBe(0);
     expect(await listUsers(db, { search: 'nobody', sort: 'id', descending: false, page: 1, perPage: 3 })).toEqual({ rows: [], total: 0 });
     expect(await listUsers(db, { search: 'nobody', sort: 'id', descending: false, page: 2, perPage: 3 })).toEqual({ rows: [], total: 0 });
   });
