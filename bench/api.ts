@@ -5,12 +5,15 @@
  *   - GET /api/users/{id}
  *   - GET /api/users?filter[search]=…&sort=-created_at
  *   - POST /api/users
- * Prints req/s, p50/p99 latency and the ratio to the baseline.
+ * Prints req/s, p50/p99 latency, the ratio to the baseline and each server's CPU time per request.
+ * The load generator shares the machine's cores with the servers, so req/s (and the ratio) also
+ * depend on its own cost and on other load; CPU per request does not.
  * Targets: reads >= 50 % of the baseline's req/s; writes >= 2,000/s; list p99 <= 50 ms at 100k users.
  * Run: `npm run bench -- api` (BENCH_USERS and BENCH_SECONDS override the defaults).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,16 +131,42 @@ await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 console.log('baseline ready');
 `;
 
-function run(opts: autocannon.Options): Promise<Result> {
+/** CPU seconds (user + system) a process has used so far, from /proc; undefined where there is none. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    // Fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux); the name
+    // (field 2) may hold spaces, so count from the closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Measured {
+  result: Result;
+  /** The server's CPU time per request: load-generator-independent, unlike req/s on a shared machine. */
+  cpuMicros: number | undefined;
+}
+
+function run(server: ChildProcess, opts: autocannon.Options): Promise<Measured> {
+  const before = cpuSeconds(server.pid);
   return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts }, (err, result) => {
+      if (err) return reject(err);
+      const after = cpuSeconds(server.pid);
+      const requests = result.requests.total;
+      resolve({ result, cpuMicros: before === undefined || after === undefined || requests === 0 ? undefined : ((after - before) * 1e6) / requests });
+    });
   });
 }
 
-function line(name: string, r: Result, baseline?: Result): string {
-  const ratio = baseline ? `  ratio ${(r.requests.average / baseline.requests.average).toFixed(2)}` : '';
+function line(name: string, { result: r, cpuMicros }: Measured, baseline?: Measured): string {
+  const ratio = baseline ? `  ratio ${(r.requests.average / baseline.result.requests.average).toFixed(2)}` : '';
+  const cpu = cpuMicros === undefined ? '' : `  server CPU ${cpuMicros.toFixed(0).padStart(4)} µs/req`;
   const non2xx = r.non2xx ? `  non-2xx ${r.non2xx}` : '';
-  return `${name.padEnd(44)} ${r.requests.average.toFixed(0).padStart(7)} req/s  p50 ${String(r.latency.p50).padStart(4)} ms  p99 ${String(r.latency.p99).padStart(4)} ms${ratio}${non2xx}`;
+  return `${name.padEnd(44)} ${r.requests.average.toFixed(0).padStart(7)} req/s  p50 ${String(r.latency.p50).padStart(4)} ms  p99 ${String(r.latency.p99).padStart(4)} ms${cpu}${ratio}${non2xx}`;
 }
 
 async function main(): Promise<void> {
@@ -148,19 +177,19 @@ async function main(): Promise<void> {
     const key = await seed(dir);
     const basePort = 18_000 + Math.floor(Math.random() * 1000);
     const verityPort = basePort + 1;
-    children.push(await startProcess(['--input-type=module', '-e', BASELINE_SOURCE], { PORT: String(basePort) }, /baseline ready/));
-    children.push(
-      await startProcess(
-        ['bin/verity.mjs', 'serve'],
-        { PORT: String(verityPort), HOST: '127.0.0.1', VERITY_DATA_DIR: dir, VERITY_SECRET: SECRET, VERITY_LOG_LEVEL: 'warn' },
-        /listening on/,
-      ),
+    const baselineServer = await startProcess(['--input-type=module', '-e', BASELINE_SOURCE], { PORT: String(basePort) }, /baseline ready/);
+    children.push(baselineServer);
+    const verity = await startProcess(
+      ['bin/verity.mjs', 'serve'],
+      { PORT: String(verityPort), HOST: '127.0.0.1', VERITY_DATA_DIR: dir, VERITY_SECRET: SECRET, VERITY_LOG_LEVEL: 'warn' },
+      /listening on/,
     );
+    children.push(verity);
     const headers = { authorization: `Bearer ${key}`, 'user-agent': 'verity-bench', accept: 'application/json' };
     const api = `http://127.0.0.1:${verityPort}`;
 
-    const baseline = await run({ url: `http://127.0.0.1:${basePort}/hello` });
-    const getUser = await run({
+    const baseline = await run(baselineServer, { url: `http://127.0.0.1:${basePort}/hello` });
+    const getUser = await run(verity, {
       url: api,
       headers,
       requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/users/${1 + Math.floor(Math.random() * USERS)}` }) }],
@@ -170,9 +199,9 @@ async function main(): Promise<void> {
     const matches = ((await (await fetch(listUrl, { headers })).json()) as { meta: { total: number } }).meta.total;
     if (matches < 15) throw new Error(`the list search finds ${matches} users; the seed should give it a full page`);
     process.stdout.write(`list search 'hana.lopez' finds ${matches} of ${USERS} users\n`);
-    const list = await run({ url: listUrl, headers });
+    const list = await run(verity, { url: listUrl, headers });
     let n = 0;
-    const create = await run({
+    const create = await run(verity, {
       url: api,
       headers: { ...headers, 'content-type': 'application/json' },
       requests: [
