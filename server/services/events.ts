@@ -1,4 +1,4 @@
-import { uuidV7 } from '../ids/uuid-v7.js';
+import { v7 as uuidV7 } from 'uuid';
 import type { Clock } from '../clock.js';
 import { buildEventPayload } from '../domain/event-payload.js';
 import type { EventType } from '../domain/verification-rules.js';
