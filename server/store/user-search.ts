@@ -1,4 +1,4 @@
-import type { Executor } from './database.js';
+import { UNICODE_LOWER, type Executor } from './database.js';
 import { HotStatement } from './hot-statements.js';
 import type { UserRow } from './schema.js';
 import { SORTABLE_USER_FIELDS, type UserListQuery } from './user-list-query.js';
@@ -39,10 +39,23 @@ function coveringTrigrams(text: string): string {
   return starts.map((i) => ftsPhrase(text.slice(i, i + TRIGRAM))).join(' AND ');
 }
 
+/**
+ * The SQL function that folds a column's case for a search term: SQLite's own lower() for an ASCII
+ * term (any letter it could match is ASCII), JavaScript's Unicode folding otherwise.
+ */
+export function lowerFor(term: string): string {
+  return PRINTABLE_ASCII.test(term) ? 'lower' : UNICODE_LOWER;
+}
+
 /** Users not yet in the search index (migration 0009) whose names or e-mail contain a LIKE pattern. */
-const newUsersMatching = new HotStatement<{ id: number }>(
-  `select id from users where id > (select indexed_upto from users_search_state where id = 1)
-   and (${SEARCHED_COLUMNS.map((c) => `lower(${c}) like ? escape '\\'`).join(' or ')})`,
+const newUsersMatching = new Map(
+  ['lower', UNICODE_LOWER].map((lower) => [
+    lower,
+    new HotStatement<{ id: number }>(
+      `select id from users where id > (select indexed_upto from users_search_state where id = 1)
+       and (${SEARCHED_COLUMNS.map((c) => `${lower}(${c}) like ? escape '\\'`).join(' or ')})`,
+    ),
+  ]),
 );
 
 /** One statement per query shape (sort, direction, which filters): a bounded set. */
@@ -66,7 +79,7 @@ export async function searchUsersOnSqlite(ex: Executor, q: UserListQuery & { sea
   // The index holds the users up to `indexed_upto`; the few created since are matched by a scan,
   // so a user is found from their commit on. Their ids (almost always none) are looked up first:
   // a compound subquery in every search cost more than this.
-  const recent = (await newUsersMatching.all(ex, [pattern, pattern, pattern, pattern])).map((r) => r.id);
+  const recent = (await newUsersMatching.get(lowerFor(q.search))!.all(ex, [pattern, pattern, pattern, pattern])).map((r) => r.id);
   // An ASCII term is narrowed down by a few of its trigrams, then checked as text (ASCII case
   // folding, SQLite's lower, is all it needs). Any other term is matched as a phrase of all its
   // trigrams, with the index's own Unicode case folding.

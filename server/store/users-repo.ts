@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './migrations/helpers.js';
 import type { Executor } from './database.js';
 import { HotStatement } from './hot-statements.js';
-import { likeContains, SEARCHED_COLUMNS, searchUsersOnSqlite, TRIGRAM } from './user-search.js';
+import { likeContains, lowerFor, SEARCHED_COLUMNS, searchUsersOnSqlite, TRIGRAM } from './user-search.js';
 import type { UserListQuery } from './user-list-query.js';
 import type { NewUser, UserRow, UserUpdate, UserVerificationRow, UserWorkflowRow } from './schema.js';
 
@@ -169,7 +169,9 @@ export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows:
       );
     } else {
       const pattern = likeContains(q.search);
-      base = base.where((eb) => eb.or(SEARCHED_COLUMNS.map((col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`)));
+      // Terms under three characters: a scan, with Unicode case folding only when the term needs it.
+      const lower = sql.raw(lowerFor(q.search));
+      base = base.where((eb) => eb.or(SEARCHED_COLUMNS.map((col) => sql<boolean>`${lower}(${sql.ref(col)}) like ${pattern} escape '\\'`)));
     }
   }
   if (q.email) base = base.where(sql`lower(email)`, '=', q.email.toLowerCase());

@@ -106,6 +106,10 @@ describe('user search index (SQLite)', () => {
     await insertUser(db, user('scattered', 'Abcxx', 'Xxdef', 'scattered@example.com'));
     await insertUser(db, user('together', 'Tom', 'Abcdef', 'together@example.com'));
     await insertUser(db, user('accent', 'Élodie', 'Durand', 'elodie@example.com'));
+    // Before the batch, the scan of the users not yet indexed folds the case the same way.
+    expect(await search('ÉLODIE')).toEqual(['accent']);
+    expect(await search('élo')).toEqual(['accent']);
+    expect(await search('abcdef')).toEqual(['together']);
     expect(indexer.indexBatch()).toBe(3);
     expect(await search('abcdef')).toEqual(['together']);
     expect(await search('BCDE')).toEqual(['together']);
@@ -113,6 +117,9 @@ describe('user search index (SQLite)', () => {
     // A term with letters beyond ASCII is matched by the index's own Unicode case folding.
     expect(await search('ÉLODIE')).toEqual(['accent']);
     expect(await search('élo')).toEqual(['accent']);
+    // Under three characters there is no index to use: a scan, with the same folding.
+    expect(await search('ÉL')).toEqual(['accent']);
+    expect(await search('él')).toEqual(['accent']);
   });
 
   it('pages and counts a search from one match: every page, any sort, and a page past the end', async () => {
