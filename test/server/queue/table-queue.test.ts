@@ -1,27 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../server/clock.js';
 import { PermanentFailure, RetryLater } from '../../../server/queue/queue.js';
 import { TableQueue } from '../../../server/queue/table-queue.js';
-import { migrateToLatest, openDatabase, type Db } from '../../../server/store/database.js';
+import type { Db } from '../../../server/store/database.js';
+import { openScratchSqlite, type ScratchSqlite } from '../../helpers/scratch-sqlite.js';
 
 const silent = { error: () => {}, warn: () => {} };
-let dir: string;
+let scratch: ScratchSqlite;
 let db: Db;
 let clock: ManualClock;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'verity-queue-'));
-  db = await openDatabase({ dataDir: dir });
-  await migrateToLatest(db);
+  scratch = await openScratchSqlite('queue');
+  db = scratch.db;
   clock = new ManualClock('2026-01-01T00:00:00Z');
 });
-afterEach(async () => {
-  await db.destroy();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => scratch.close());
 
 async function jobs() {
   return db.selectFrom('jobs').selectAll().execute();

@@ -1,25 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../server/clock.js';
 import { recordEvent } from '../../../server/services/events.js';
-import { migrateToLatest, openDatabase, type Db } from '../../../server/store/database.js';
+import type { Db } from '../../../server/store/database.js';
+import { openScratchSqlite, type ScratchSqlite } from '../../helpers/scratch-sqlite.js';
 import { insertUser } from '../../../server/store/users-repo.js';
 
-let dir: string;
+let scratch: ScratchSqlite;
 let db: Db;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'verity-events-'));
-  db = await openDatabase({ dataDir: dir });
-  await migrateToLatest(db);
+  scratch = await openScratchSqlite('events');
+  db = scratch.db;
 });
-afterEach(async () => {
-  await db.destroy();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => scratch.close());
 
 describe('recordEvent', () => {
   it('keeps the order of the events of one transaction, which share their time, when sorted by (occurred_at, id)', async () => {

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { migrateToLatest, openDatabase, type Db } from '../../../server/store/database.js';
+import type { Db } from '../../../server/store/database.js';
+import { openScratchSqlite, type ScratchSqlite } from '../../helpers/scratch-sqlite.js';
 import type { NewUser } from '../../../server/store/schema.js';
 import { UserSearchIndexer } from '../../../server/store/user-search-index.js';
 import { deleteUserRow, insertUser, listUsers, updateUserRow } from '../../../server/store/users-repo.js';
@@ -14,20 +12,16 @@ import { deleteUserRow, insertUser, listUsers, updateUserRow } from '../../../se
  * must give the same answer before and after a batch. No server here: the test decides when the
  * batches run.
  */
-let dir: string;
+let scratch: ScratchSqlite;
 let db: Db;
 let indexer: UserSearchIndexer;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'verity-search-'));
-  db = await openDatabase({ dataDir: dir });
-  await migrateToLatest(db);
+  scratch = await openScratchSqlite('search');
+  db = scratch.db;
   indexer = UserSearchIndexer.for(db, 3)!;
 });
-afterEach(async () => {
-  await db.destroy();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => scratch.close());
 
 function user(username: string, first: string, last: string, email: string): NewUser {
   const now = new Date().toISOString();
