@@ -1,10 +1,9 @@
 import { access, constants } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { Redis } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { LocalBlobStore } from './blobs/local-blob-store.js';
-import { S3BlobStore } from './blobs/s3-blob-store.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { LocalInvalidationBus, RedisInvalidationBus, type InvalidationBus } from './cache/invalidation-bus.js';
 import type { Clock } from './clock.js';
@@ -12,7 +11,6 @@ import type { Config } from './config.js';
 import type { ReadinessCheck } from './http/health/routes.js';
 import { memoryLimiterFactory, type LimiterFactory } from './http/rate-limit.js';
 import { addQueueDepthSource } from './metrics/metrics.js';
-import { BullMqQueue } from './queue/bullmq-queue.js';
 import type { Queue } from './queue/queue.js';
 import { TableQueue, type Logger } from './queue/table-queue.js';
 import { openDatabase, type Db } from './store/database.js';
@@ -63,8 +61,9 @@ export interface AdapterChoice {
 
 /**
  * Embedded default: SQLite in the data dir, the table queue, blobs under `data/blobs`, in-memory
- * limits. `VERITY_DATABASE_URL` switches to PostgreSQL, `VERITY_REDIS_URL` to BullMQ and Redis
- * limits, `VERITY_BLOB_URL` to an S3-compatible store; each independently of the others.
+ * limits. `VERITY_DATABASE_URL` switches to PostgreSQL, `VERITY_REDIS_URL` to BullMQ, Redis
+ * limits and the Redis bus, `VERITY_BLOB_URL` to an S3-compatible store; each independently of the
+ * others. An adapter the caller hands in is used as it is: nothing is opened for the one it replaces.
  */
 export async function openAdapters(choice: AdapterChoice): Promise<Adapters> {
   const { config, clock, log } = choice;
@@ -79,29 +78,41 @@ export async function openAdapters(choice: AdapterChoice): Promise<Adapters> {
   let bus: InvalidationBus | undefined;
   if (config.redisUrl) {
     const location = parseRedisUrl(config.redisUrl);
-    // BullMQ needs commands that wait out a reconnect (maxRetriesPerRequest: null).
-    const queueConnection = new Redis(location.url, { maxRetriesPerRequest: null, lazyConnect: true });
-    // The limiter must answer at once, never queue behind a lost connection.
-    const limitConnection = new Redis(location.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-    queueConnection.on('error', (err) => log.error({ err }, 'redis connection error'));
-    limitConnection.on('error', (err) => log.error({ err }, 'redis connection error'));
-    await Promise.all([queueConnection.connect(), limitConnection.connect()]);
+    // The scale-out libraries load only when the configuration picks them: the embedded server
+    // never loads ioredis, BullMQ or the AWS SDK (test/server/adapters.test.ts).
+    const { Redis } = await import('ioredis');
+    const connections: Redis[] = [];
+    const connection = (options: RedisOptions): Redis => {
+      const redis = new Redis(location.url, { ...options, lazyConnect: true });
+      redis.on('error', (err) => log.error({ err }, 'redis connection error'));
+      connections.push(redis);
+      return redis;
+    };
+    // Limiter, bus publishes and the readiness probe must answer at once, never queue behind a
+    // lost connection. Always needed: the bus is on Redis whenever Redis is configured, since
+    // other processes' caches (API keys on PostgreSQL among them) rely on its notices.
+    const commands = connection({ enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    // BullMQ needs commands that wait out a reconnect (maxRetriesPerRequest: null); its
+    // connection is opened only when BullMQ is built, not when the caller brings a queue.
+    const queueConnection = queue ? undefined : connection({ maxRetriesPerRequest: null });
+    await Promise.all(connections.map((redis) => redis.connect()));
     closers.push(async () => {
-      await Promise.allSettled([queueConnection.quit(), limitConnection.quit()]);
+      await Promise.allSettled(connections.map((redis) => redis.quit()));
     });
-    checks.push({ name: 'redis', check: async () => void (await limitConnection.ping()) });
-    if (!queue) {
+    checks.push({ name: 'redis', check: async () => void (await commands.ping()) });
+    if (queueConnection) {
+      const { BullMqQueue } = await import('./queue/bullmq-queue.js');
       const bull = new BullMqQueue(db, clock, log, { connection: queueConnection, prefix: location.prefix });
       closers.push(addQueueDepthSource(() => bull.depths()));
       queue = bull;
     }
     limiterFactory ??= (points, duration, keyPrefix) =>
-      new RateLimiterRedis({ storeClient: limitConnection, points, duration, keyPrefix: `${location.prefix}:${keyPrefix}` });
+      new RateLimiterRedis({ storeClient: commands, points, duration, keyPrefix: `${location.prefix}:${keyPrefix}` });
     // A subscriber connection can run no other command, so the bus has one of its own; it
-    // publishes on the limiter's connection, which fails at once rather than queue while Redis is away.
+    // publishes on the commands connection, which fails at once rather than queue while Redis is away.
     const subscriber = new Redis(location.url, { lazyConnect: true });
     subscriber.on('error', (err) => log.error({ err }, 'redis connection error'));
-    const redisBus = await RedisInvalidationBus.open({ publisher: limitConnection, subscriber, prefix: location.prefix, log });
+    const redisBus = await RedisInvalidationBus.open({ publisher: commands, subscriber, prefix: location.prefix, log });
     // Closed before the connections above (closers run in reverse).
     closers.push(() => redisBus.close());
     bus = redisBus;
@@ -115,6 +126,7 @@ export async function openAdapters(choice: AdapterChoice): Promise<Adapters> {
 
   let blobs = choice.blobs;
   if (!blobs && config.blobUrl) {
+    const { S3BlobStore } = await import('./blobs/s3-blob-store.js');
     const s3 = S3BlobStore.fromUrl(config.blobUrl);
     checks.push({ name: 'blobs', check: () => s3.check() });
     closers.push(() => s3.close());

@@ -75,12 +75,15 @@ async function runServer(config: Config, io: CliIo, mode: 'start' | 'serve' | 'w
     registerHealthRoutes(probes, verity.readiness);
     await probes.listen({ port: probePort, host: config.host });
   }
-  io.out(`Verity ${mode === 'worker' ? 'worker running' : `listening on ${config.baseUrl}`} (data in ${config.dataDir})`);
-  await new Promise<void>((resolve) => {
+  // Handlers before the "listening" line: a supervisor may send SIGTERM as soon as it reads it,
+  // and a signal without a handler kills the process without the graceful close below.
+  const stopped = new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  io.out(`Verity ${mode === 'worker' ? 'worker running' : `listening on ${config.baseUrl}`} (data in ${config.dataDir})`);
+  await stopped;
   // Graceful: stop taking work, finish what is in hand, close connections.
   await probes?.close();
   await verity.close();
