@@ -123,6 +123,19 @@ describe('GET /api/users filters and sort', () => {
     expect(res.body.errors.sort).toBeDefined();
   });
 
+  it('pages a search and keeps its total on every page, also past the last one', async () => {
+    const page = async (n: number) => {
+      const res = await server.api(`/api/users?filter[search]=test&sort=email&per_page=3&page=${n}`);
+      return { emails: emails(res.body), total: res.body.meta.total, from: res.body.meta.from };
+    };
+    expect(await page(1)).toEqual({ emails: ['tom@gamma.test', 'uma@beta.test', 'vera@alpha.test'], total: 7, from: 1 });
+    expect(await page(3)).toEqual({ emails: ['zoe@alpha.test'], total: 7, from: 7 });
+    expect(await page(4)).toEqual({ emails: [], total: 7, from: null });
+    // The same with a term too short for the trigram index (a scan on SQLite).
+    const short = await server.api('/api/users?filter[search]=te&per_page=3&page=9');
+    expect({ emails: emails(short.body), total: short.body.meta.total }).toEqual({ emails: [], total: 7 });
+  });
+
   it('combines filters with AND, and with sort and pagination, keeping them in the links', async () => {
     const res = await server.api('/api/users?filter[search]=alpha&filter[status]=unconfirmed&sort=-first_name&per_page=1&page=1');
     expect(emails(res.body)).toEqual(['zoe@alpha.test']);
