@@ -176,21 +176,16 @@ export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows:
   }
   if (q.email) base = base.where(sql`lower(email)`, '=', q.email.toLowerCase());
   if (q.status) base = base.where(sql`lower(status)`, '=', q.status.toLowerCase());
-  const countAll = async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
+  const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
   const direction = q.descending ? 'desc' : 'asc';
   let pageQuery = base.selectAll().orderBy(q.sort, direction);
   // A stable tiebreaker keeps pages from overlapping when sort values repeat.
   if (q.sort !== 'id') pageQuery = pageQuery.orderBy('id', direction);
-  pageQuery = pageQuery.limit(q.perPage).offset((q.page - 1) * q.perPage);
-  if (q.search) {
-    // A search must find every match to count them anyway: one pass gives the page and the count
-    // (a window over all matches, computed before the limit). Without one, the count alone is
-    // cheaper: an index count, then a page read in index order.
-    const found = await pageQuery.select(sql<number>`count(*) over ()`.as('matched')).execute();
-    if (found.length === 0) return { rows: [], total: q.page === 1 ? 0 : await countAll() };
-    return { rows: found.map(({ matched: _, ...row }) => row), total: Number(found[0]!.matched) };
-  }
-  return { rows: await pageQuery.execute(), total: await countAll() };
+  const rows = await pageQuery
+    .limit(q.perPage)
+    .offset((q.page - 1) * q.perPage)
+    .execute();
+  return { rows, total };
 }
 
 export function verificationsForUsers(ex: Executor, userIds: readonly number[]): Promise<UserVerificationRow[]> {
