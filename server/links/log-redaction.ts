@@ -1,15 +1,36 @@
 import { MAGIC_LINK_PATH } from './magic-link.js';
 
+/** Users by reference id (spec 4.4): the id is whatever the customer chose. */
+const REFERENCE_PATH = '/api/users/ref/';
+
+/** Query parameters whose values say nothing about a person and carry no credential. */
+const PLAIN_PARAMETERS = new Set(['page', 'per_page', 'sort']);
+
 /**
- * Request URLs as they may appear in logs: a magic link's query (key and signature), a hand-off
- * token and a short-link code are bearer credentials, so they never reach a log line.
+ * Request URLs as they may appear in logs. A magic link's query (key and signature), a hand-off
+ * token and a short-link code are bearer credentials, a reference id may be anything the customer
+ * chose (an e-mail address, say), and query values carry searches, e-mail filters and file
+ * signatures: none of them reach a log line. Query parameter names stay, and the values of the
+ * paging and sorting ones.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   if (path === MAGIC_LINK_PATH || path.endsWith(MAGIC_LINK_PATH)) return q < 0 ? path : `${path}?[redacted]`;
   if (path.startsWith('/l/')) return '/l/[redacted]';
-  return url;
+  const shownPath = path.startsWith(REFERENCE_PATH) ? `${REFERENCE_PATH}[redacted]` : path;
+  if (q < 0) return shownPath;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      const name = pair.slice(0, eq);
+      return PLAIN_PARAMETERS.has(name) ? pair : `${name}=[redacted]`;
+    })
+    .join('&');
+  return `${shownPath}?${query}`;
 }
 
 interface LoggedRequest {

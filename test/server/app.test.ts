@@ -21,12 +21,13 @@ afterAll(async () => {
 });
 
 describe('access log', () => {
-  it('writes one line per request when it ends, with method, path, status and time, and no bearer link', async () => {
+  it('writes one line per request when it ends, with method, path, status and time, and no bearer link or e-mail', async () => {
     lines.length = 0;
     await verity.app.inject({ url: '/api/users/1', headers: { 'user-agent': 'log-test', authorization: 'Bearer vk_live_wrong' } });
     await verity.app.inject({ url: '/security-verify?expires=1&key=secret-key&signature=deadbeef' });
+    await verity.app.inject({ url: '/api/users?filter[email]=uma@beta.test&page=2', headers: { 'user-agent': 'log-test' } });
     const requests = lines.filter((l) => l.msg === 'request completed' || l.msg === 'incoming request');
-    expect(requests).toHaveLength(2);
+    expect(requests).toHaveLength(3);
     expect(requests[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/api/users/1' }, res: { statusCode: 401 } });
     expect(typeof requests[0]!.responseTime).toBe('number');
     expect(requests[1]).toMatchObject({ req: { url: '/security-verify?[redacted]' } });
@@ -34,5 +35,7 @@ describe('access log', () => {
     expect(all).not.toContain('secret-key');
     expect(all).not.toContain('deadbeef');
     expect(all).not.toContain('vk_live_wrong');
+    expect(all).not.toContain('uma@beta.test');
+    expect(requests[2]).toMatchObject({ req: { url: '/api/users?filter[email]=[redacted]&page=2' } });
   });
 });

@@ -10,6 +10,12 @@ describe('request log redaction', () => {
     expect(redactUrl('/security-verify')).toBe('/security-verify');
     expect(redactUrl('/l/Abc123')).toBe('/l/[redacted]');
     expect(redactUrl('/api/users?page=2')).toBe('/api/users?page=2');
+    expect(redactUrl('/api/users?filter[email]=uma@beta.test&filter[search]=Uma&page=2&per_page=5&sort=-id')).toBe(
+      '/api/users?filter[email]=[redacted]&filter[search]=[redacted]&page=2&per_page=5&sort=-id',
+    );
+    expect(redactUrl('/admin/api/files/f1?expires=1&sig=abc')).toBe('/admin/api/files/f1?expires=[redacted]&sig=[redacted]');
+    expect(redactUrl('/api/users/ref/uma@beta.test')).toBe('/api/users/ref/[redacted]');
+    expect(redactUrl('/api/users/7')).toBe('/api/users/7');
   });
 
   it('keeps the link out of a real Fastify request log', async () => {
