@@ -79,11 +79,12 @@ export async function searchUsersOnSqlite(ex: Executor, q: UserListQuery & { sea
   // The index holds the users up to `indexed_upto`; the few created since are matched by a scan,
   // so a user is found from their commit on. Their ids (almost always none) are looked up first:
   // a compound subquery in every search cost more than this.
-  const recent = (await newUsersMatching.get(lowerFor(q.search))!.all(ex, [pattern, pattern, pattern, pattern])).map((r) => r.id);
+  const lower = lowerFor(q.search);
+  const recent = (await newUsersMatching.get(lower)!.all(ex, [pattern, pattern, pattern, pattern])).map((r) => r.id);
   // An ASCII term is narrowed down by a few of its trigrams, then checked as text (ASCII case
   // folding, SQLite's lower, is all it needs). Any other term is matched as a phrase of all its
   // trigrams, with the index's own Unicode case folding.
-  const ascii = PRINTABLE_ASCII.test(q.search);
+  const ascii = lower === 'lower';
   const params: unknown[] = [ascii ? coveringTrigrams(q.search) : ftsPhrase(q.search)];
   let where = 'id in (select rowid from users_search where users_search match ?';
   if (recent.length > 0) {
