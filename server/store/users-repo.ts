@@ -3,6 +3,7 @@ import { isPostgres } from './migrations/helpers.js';
 import type { Executor } from './database.js';
 import { HotStatement } from './hot-statements.js';
 import { likeContains, lowerFor, SEARCHED_COLUMNS, searchUsersOnSqlite, TRIGRAM } from './user-search.js';
+import { searchUsersOnPostgres } from './user-search-postgres.js';
 import type { UserListQuery } from './user-list-query.js';
 import type { NewUser, UserRow, UserUpdate, UserVerificationRow, UserWorkflowRow } from './schema.js';
 
@@ -160,19 +161,14 @@ export async function deleteUserRow(ex: Executor, id: number): Promise<boolean> 
 
 /** One page of users and the total matching the filters (spec 4.1, 4.17). */
 export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows: UserRow[]; total: number }> {
-  if (q.search && q.search.length >= TRIGRAM && !isPostgres(ex as Kysely<unknown>)) return searchUsersOnSqlite(ex, { ...q, search: q.search });
+  if (q.search && isPostgres(ex as Kysely<unknown>)) return searchUsersOnPostgres(ex, { ...q, search: q.search });
+  if (q.search && q.search.length >= TRIGRAM) return searchUsersOnSqlite(ex, { ...q, search: q.search });
   let base = ex.selectFrom('users');
   if (q.search) {
-    if (isPostgres(ex as Kysely<unknown>)) {
-      base = base.where(
-        sql<boolean>`lower(coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || email) like ${likeContains(q.search)} escape '\\'`,
-      );
-    } else {
-      const pattern = likeContains(q.search);
-      // Terms under three characters: a scan, with Unicode case folding only when the term needs it.
-      const lower = sql.raw(lowerFor(q.search));
-      base = base.where((eb) => eb.or(SEARCHED_COLUMNS.map((col) => sql<boolean>`${lower}(${sql.ref(col)}) like ${pattern} escape '\\'`)));
-    }
+    const pattern = likeContains(q.search);
+    // Terms under three characters on SQLite: a scan, with Unicode case folding only when the term needs it.
+    const lower = sql.raw(lowerFor(q.search));
+    base = base.where((eb) => eb.or(SEARCHED_COLUMNS.map((col) => sql<boolean>`${lower}(${sql.ref(col)}) like ${pattern} escape '\\'`)));
   }
   if (q.email) base = base.where(sql`lower(email)`, '=', q.email.toLowerCase());
   if (q.status) base = base.where(sql`lower(status)`, '=', q.status.toLowerCase());

@@ -91,6 +91,9 @@ describe('GET /api/users filters and sort', () => {
     expect(emails((await server.api('/api/users?filter[search]=ALPHA')).body)).toEqual(['zoe@alpha.test', 'xena@alpha.test', 'vera@alpha.test']);
     expect(emails((await server.api('/api/users?filter[search]=gree')).body)).toEqual(['tom@gamma.test']);
     expect(emails((await server.api('/api/users?filter[search]=' + encodeURIComponent('%'))).body)).toEqual([]);
+    // Each column on its own: a term spanning first and last name is in neither.
+    expect(emails((await server.api('/api/users?filter[search]=' + encodeURIComponent('zoe adams'))).body)).toEqual([]);
+    expect(emails((await server.api('/api/users?filter[search]=' + encodeURIComponent('zoe@'))).body)).toEqual(['zoe@alpha.test']);
   });
 
   it('searches with short terms and odd characters too, and follows renames', async () => {
@@ -147,5 +150,16 @@ describe('GET /api/users filters and sort', () => {
     expect(nextUrl.searchParams.get('per_page')).toBe('2');
     const followed = await server.api(nextUrl.pathname + nextUrl.search);
     expect(followed.body.meta.current_page).toBe(2);
+  });
+
+  it('finds a term with a space inside one column, but not across two', async () => {
+    const created = await server.api('/api/users', { body: { email: 'mary.ann@delta.example', first_name: 'Mary Ann', last_name: 'Annlee' } });
+    try {
+      expect(emails((await server.api('/api/users?filter[search]=' + encodeURIComponent('MARY ANN'))).body)).toEqual(['mary.ann@delta.example']);
+      expect(emails((await server.api('/api/users?filter[search]=' + encodeURIComponent('ann ann'))).body)).toEqual([]);
+      expect(emails((await server.api('/api/users?filter[search]=' + encodeURIComponent('y a'))).body)).toEqual(['mary.ann@delta.example']);
+    } finally {
+      await server.api(`/api/users/${created.body.id}`, { method: 'DELETE' });
+    }
   });
 });
