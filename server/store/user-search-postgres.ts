@@ -6,12 +6,13 @@ import { likeContains, SEARCHED_COLUMNS } from './user-search.js';
 
 /**
  * `filter[search]` on PostgreSQL (spec 4.17): a "contains" match in any one of the four columns,
- * as on SQLite. The pg_trgm index of migration 0001 covers the four columns joined with spaces.
- * A term without a space can only match that text inside one column, so the index's expression
- * is the whole test; a term with a space could span two columns ("ada lopez" for first name Ada,
- * last name Lopez), so each column is then also checked on its own.
+ * as on SQLite. The pg_trgm index (migrations 0001, 0012) covers the four columns joined with
+ * spaces, lower-cased through the `verity_fold` collation, so that every script's letters fold
+ * whatever the database's locale. A term without a space can only match that text inside one
+ * column, so the index's expression is the whole test; a term with a space could span two columns
+ * ("ada lopez" for first name Ada, last name Lopez), so each column is then also checked on its own.
  */
-const indexedText = sql`lower(coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || email)`;
+const indexedText = sql`lower((coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || email) collate verity_fold)`;
 
 /** One page of the users matching `q.search` and the other filters, and their total. */
 export async function searchUsersOnPostgres(ex: Executor, q: UserListQuery & { search: string }): Promise<{ rows: UserRow[]; total: number }> {
@@ -22,7 +23,7 @@ export async function searchUsersOnPostgres(ex: Executor, q: UserListQuery & { s
   if (q.search.includes(' ')) {
     conditions.push(
       sql`(${sql.join(
-        SEARCHED_COLUMNS.map((column) => sql`lower(${sql.ref(column)}) like ${pattern} escape '\\'`),
+        SEARCHED_COLUMNS.map((column) => sql`lower(${sql.ref(column)} collate verity_fold) like ${pattern} escape '\\'`),
         sql` or `,
       )})`,
     );

@@ -78,11 +78,15 @@ function scratchDatabase(adminUrl: string, name: string): ScratchDatabase {
   };
 }
 
-/** An empty database (no tables): for tests of the migrations themselves, and the binary's own `migrate`. */
-export async function createScratchDatabase(adminUrl: string, label = 'test'): Promise<ScratchDatabase> {
+/**
+ * An empty database (no tables): for tests of the migrations themselves, and the binary's own
+ * `migrate`. `locale` makes it with that LC_COLLATE and LC_CTYPE instead of the server's default.
+ */
+export async function createScratchDatabase(adminUrl: string, label = 'test', locale?: 'C'): Promise<ScratchDatabase> {
   const name = scratchName(label);
   // The name is ours (letters, digits, _), so quoting it as an identifier is all the escaping it needs.
-  await withAdmin(adminUrl, (c) => c.query(`create database "${name}"`));
+  const options = locale ? ` template template0 lc_collate '${locale}' lc_ctype '${locale}'` : '';
+  await withAdmin(adminUrl, (c) => c.query(`create database "${name}"${options}`));
   return scratchDatabase(adminUrl, name);
 }
 

@@ -10,6 +10,7 @@ import * as m0008 from './0008-webhook-pending-index.js';
 import * as m0009 from './0009-deferred-user-search.js';
 import * as m0010 from './0010-search-index-merging.js';
 import * as m0011 from './0011-user-verifications-view-index.js';
+import * as m0012 from './0012-search-unicode-case.js';
 import type { MigrationContext } from './helpers.js';
 
 /**
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration | ((context: MigrationContext) => Mig
   '0009-deferred-user-search': m0009,
   '0010-search-index-merging': m0010,
   '0011-user-verifications-view-index': m0011,
+  '0012-search-unicode-case': m0012,
 };
 
 export function migrationProvider(context: MigrationContext = {}): MigrationProvider {

@@ -6,7 +6,7 @@ import { migrateToLatest, type Db } from '../../../server/store/database.js';
 import type { Database } from '../../../server/store/schema.js';
 import { seedDefaults } from '../../../server/store/seed.js';
 import { listUsers, SORTABLE_USER_FIELDS, type UserListQuery } from '../../../server/store/users-repo.js';
-import { acquireDatabase, releaseDatabase, type ScratchDatabase } from '../../helpers/postgres.js';
+import { acquireDatabase, createScratchDatabase, releaseDatabase, type ScratchDatabase } from '../../helpers/postgres.js';
 import { TEST_DATABASE_URL } from '../../helpers/scale-env.js';
 import { startTestServer } from '../../helpers/server.js';
 
@@ -111,6 +111,54 @@ describe('PostgreSQL store: the list endpoint is served by indexes', () => {
     expect(result.total).toBe(2000);
     expect(typeof result.total).toBe('number');
     expect(result.rows.map((r) => r.id)).toEqual([2000, 1999]);
+  });
+});
+
+describe('PostgreSQL search folds every letter, whatever the database locale', () => {
+  it('finds accented and non-Latin names in any case in a database made with the C locale', async () => {
+    // Under LC_CTYPE C, PostgreSQL's own lower() folds ASCII only: 'ÉLODIE' stays 'Élodie'.
+    const own = await createScratchDatabase(TEST_DATABASE_URL, 'cfold', 'C');
+    const cdb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: own.url, max: 1 }) }) });
+    try {
+      await migrateToLatest(cdb);
+      await seedDefaults(cdb, new ManualClock());
+      const { rows: folded } = await sql<{ plain: string }>`select lower('ÉLODIE') as plain`.execute(cdb);
+      expect(folded[0]!.plain).toBe('Élodie');
+      const at = '2026-01-01T00:00:00.000Z';
+      for (const [i, first, last] of [
+        [1, 'Élodie', 'Ñúñez'],
+        [2, 'Дмитрий', 'Ωmega'],
+        [3, 'Plain', 'Ascii'],
+      ] as const) {
+        await cdb
+          .insertInto('users')
+          .values({
+            uuid: `u${i}`,
+            first_name: first,
+            last_name: last,
+            username: `user${i}`,
+            email: `u${i}@example.com`,
+            role_id: 2,
+            status: 'Unconfirmed',
+            template_id: 1,
+            link_key: `k${i}`,
+            created_at: at,
+            updated_at: at,
+          })
+          .execute();
+      }
+      const found = async (search: string) => (await listUsers(cdb, { ...base, search })).rows.map((r) => r.username);
+      expect(await found('élodie')).toEqual(['user1']);
+      expect(await found('ÉLODIE')).toEqual(['user1']);
+      expect(await found('ÑÚÑ')).toEqual(['user1']);
+      expect(await found('дмитрий')).toEqual(['user2']);
+      expect(await found('ωMEGA')).toEqual(['user2']);
+      expect(await found('PLAIN')).toEqual(['user3']);
+      expect(await found('élodie ñúñez')).toEqual([]);
+    } finally {
+      await cdb.destroy();
+      await own.drop();
+    }
   });
 });
 
