@@ -20,10 +20,13 @@ function filesStartingTestServers(): string[] {
     .sort();
 }
 
+// The base config's projects (one for files that mock modules) do not apply: none of those starts a test server.
+const { projects: _projects, ...baseTest } = base.test ?? {};
+
 export default defineConfig({
   ...base,
   test: {
-    ...base.test,
+    ...baseTest,
     // Replaces the base `include` (mergeConfig would append to it).
     include: filesStartingTestServers(),
     // One fork per core runs file after file without a fresh module graph for each: every file
