@@ -10,7 +10,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { registerApiAuth } from './http/api-auth.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { fastSerializerCompiler } from './http/serializer.js';
 import { registerHealthRoutes, type ReadinessCheck } from './http/health/routes.js';
 import { ApiRateLimiter, type LimiterFactory } from './http/rate-limit.js';
@@ -106,8 +106,11 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     logController: new AccessLog(),
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: false,
-    // Ids are the only path parameters; a very long URL is an attack, not a request.
-    routerOptions: { maxParamLength: 200 },
+    // Ids and reference ids (up to 255 characters, percent-encoded up to three bytes each) are the
+    // only path parameters; a longer one is an attack, not a request.
+    routerOptions: { maxParamLength: 800 },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     requestTimeout: 60_000,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ApiError, errors, type FieldErrors } from '../errors.js';
 
@@ -26,12 +28,62 @@ function isUnstorableText(error: FastifyError): boolean {
   return 'severity' in error && (error.code === '22021' || error.code === '22P05');
 }
 
+/**
+ * Errors Fastify meets before routing (the `frameworkErrors` option): a path that does not decode
+ * (`/api/users/%zz`) or a path parameter over the router's limit. Answered in the spec's shape
+ * like every other error, and a missing User-Agent still comes first (spec 5).
+ */
+export function answerFrameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const apiError = !req.headers['user-agent']?.trim()
+    ? errors.missingUserAgent()
+    : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? errors.invalidData('The request URL is too long.', 414)
+      : errors.invalidData('The request URL is malformed.', 400);
+  void reply.code(apiError.statusCode).send(apiError.toBody());
+}
+
+/**
+ * Errors of the HTTP parser, before there is a request (the `clientErrorHandler` option): a body
+ * shorter than its Content-Length, headers over Node's limit, a request that timed out. The
+ * connection cannot be reused, so the answer is written to the socket, which is then closed.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'The request took too long to arrive.']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request headers are too large.']
+        : [400, 'The request is not valid HTTP.'];
+  const body = JSON.stringify(errors.invalidData(message, status).toBody());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 /** The one error handler: every error leaves as the spec's body; 5xx details go to the log only. */
 export function registerErrorHandler(app: FastifyInstance): void {
+  // Many HTTP clients send `Content-Type: application/json` on every request, also on a DELETE or
+  // a POST without a body. Fastify refuses such an empty body; here it is simply no body, and a
+  // route that needs one says so (below).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') return done(null, undefined);
+    parseJson(req, text, done);
+  });
+
   app.setErrorHandler((error: FastifyError, req, reply) => {
     let apiError: ApiError;
     if (error instanceof ApiError) {
       apiError = error;
+    } else if (hasZodFastifySchemaValidationErrors(error) && error.validationContext === 'body' && req.body === undefined) {
+      // A route that needs a body got none (spec 7: "Malformed or missing data").
+      apiError = errors.invalidData();
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       apiError = errors.validation(fieldErrorsFrom(error));
     } else if (isResponseSerializationError(error)) {

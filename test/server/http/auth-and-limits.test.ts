@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../../../server/store/api-keys-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -7,6 +8,25 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
+
+/** Sends raw bytes (which fetch would refuse to send) and reads the whole answer until the server closes. */
+function rawExchange(url: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+/** Status and JSON body of a raw HTTP answer. */
+function parseRaw(answer: string): { status: number; body: unknown } {
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  return { status: Number(head.split(' ')[1]), body: JSON.parse(body) };
+}
 
 async function keyWith(s: TestServer, ratePerSecond: number, ratePerMinute: number): Promise<string> {
   const { key } = await createApiKey(s.verity.ctx.db, { name: 'limited', ratePerSecond, ratePerMinute, now: new Date() });
@@ -106,6 +126,52 @@ describe('error shapes', () => {
     expect(huge.status).toBe(413);
     expect(huge.body.error_type).toBe('api_invalid_error');
     for (const r of [malformed, wrongType, huge]) expect(r.text).not.toMatch(/at .*\.ts|stack/i);
+  });
+
+  it('answers URLs the router cannot take in the spec shape, a missing User-Agent still first', async () => {
+    server = await startTestServer({ workers: false });
+    const badEncoding = await server.api('/api/users/%zz');
+    expect(badEncoding.status).toBe(400);
+    expect(badEncoding.body).toEqual({ error_type: 'api_invalid_error', error_message: 'The request URL is malformed.' });
+    const noAgent = await server.api('/api/users/ref/%C0%AF', { headers: { 'user-agent': '' } });
+    expect(noAgent.status).toBe(403);
+    expect(noAgent.body.error_type).toBe('api_forbidden_error');
+    // A reference id may be 255 characters long (spec 4.3): its lookup must work too.
+    const reference = 'r'.repeat(255);
+    const created = await server.api('/api/users', { body: { email: 'long-ref@example.com', reference_id: reference } });
+    expect(created.status).toBe(200);
+    const found = await server.api(`/api/users/ref/${reference}`);
+    expect(found.status).toBe(200);
+    expect(found.body.data.id).toBe(created.body.id);
+    const tooLong = await server.api(`/api/users/ref/${'r'.repeat(900)}`);
+    expect(tooLong.status).toBe(414);
+    expect(tooLong.body).toEqual({ error_type: 'api_invalid_error', error_message: 'The request URL is too long.' });
+  });
+
+  it('answers what is not HTTP, and oversized headers, in the spec shape', async () => {
+    server = await startTestServer({ workers: false });
+    const garbage = parseRaw(await rawExchange(server.url, 'NOT-A-METHOD /api/users HTTP/1.1\r\nHost: x\r\n\r\n'));
+    expect(garbage).toEqual({ status: 400, body: { error_type: 'api_invalid_error', error_message: 'The request is not valid HTTP.' } });
+    const bigHeader = parseRaw(await rawExchange(server.url, `GET /api/users HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+    expect(bigHeader).toEqual({ status: 431, body: { error_type: 'api_invalid_error', error_message: 'The request headers are too large.' } });
+  });
+
+  it('takes an empty body sent as JSON as no body: routes without one work, routes that need one say so', async () => {
+    server = await startTestServer({ workers: false });
+    const json = { 'content-type': 'application/json' };
+    const created = await server.api('/api/users', { body: { email: 'empty-body@example.com' } });
+    const id = String(created.body.id);
+    expect((await server.api('/api/verify-credentials', { method: 'POST', headers: json })).status).toBe(200);
+    const link = await server.api(`/api/users/${id}/verify-url`, { method: 'POST', headers: json });
+    expect(link.status).toBe(200);
+    expect(link.body.full_url).toContain('/security-verify?');
+    const create = await server.api('/api/users', { method: 'POST', headers: json });
+    expect(create.status).toBe(400);
+    expect(create.body).toEqual({ error_type: 'api_invalid_error', error_message: 'Invalid or No Data Provided for Update' });
+    const update = await server.api(`/api/users/${id}`, { method: 'PATCH', headers: json });
+    expect(update.status).toBe(400);
+    expect(update.body.error_type).toBe('api_invalid_error');
+    expect((await server.api(`/api/users/${id}`, { method: 'DELETE', headers: json })).body).toEqual({ success: true });
   });
 
   it('answers unknown routes and wrong methods with 404 api_resource_error', async () => {
