@@ -36,7 +36,8 @@ export interface UpdateUserInput {
   first_name?: string | undefined;
   last_name?: string | undefined;
   status?: string | undefined;
-  phone?: string | undefined;
+  /** `null` clears it (spec 2.1: string or null). */
+  phone?: string | null | undefined;
   reference_id?: string | undefined;
   template_id?: string | undefined;
   custom_verify_data?: string | undefined;
@@ -117,8 +118,10 @@ export async function createUser(
   if (input.send_sms && !input.phone) throw errors.validation({ phone: ['A phone number is required when send_sms is set.'] });
   // Settings and templates are read outside the transaction: they are cached, rarely written config.
   const settings = await readSettings(ctx.db);
-  const templateName = input.template_id ?? settings.default_template ?? undefined;
-  const template = templateName ? await resolveTemplate(ctx.db, templateName) : undefined;
+  // A template_id the customer sent must name a template, also when it is empty (spec 7); only an
+  // absent one falls back to the account's default.
+  const templateName = input.template_id ?? (settings.default_template || undefined);
+  const template = templateName !== undefined ? await resolveTemplate(ctx.db, templateName) : undefined;
   // Creates share commits with the creates of other requests in flight (store/group-commit.ts).
   const user = await groupTransaction(ctx.db, async (trx) => {
     if (input.username !== undefined && (await usernameTaken(trx, input.username))) throw usernameTakenError();
@@ -187,9 +190,10 @@ export async function updateUser(
     if (input.username !== undefined && (await usernameTaken(trx, input.username, id))) throw usernameTakenError();
     const template = input.template_id !== undefined ? await resolveTemplate(trx, input.template_id) : undefined;
     const patch: UserUpdate = { updated_at: ctx.clock.now().toISOString() };
-    for (const field of ['email', 'username', 'first_name', 'last_name', 'phone', 'reference_id', 'custom_verify_data', 'order_id'] as const) {
+    for (const field of ['email', 'username', 'first_name', 'last_name', 'reference_id', 'custom_verify_data', 'order_id'] as const) {
       if (input[field] !== undefined) patch[field] = input[field];
     }
+    if (input.phone !== undefined) patch.phone = input.phone;
     try {
       await trx.updateTable('users').set(patch).where('id', '=', id).execute();
     } catch (error: unknown) {

@@ -63,7 +63,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         // Links keep the filters and page size so a client can follow them as they are (spec 8).
         const pageUrl = (n: number) => {
           const params = new URLSearchParams();
-          for (const [k, v] of Object.entries(q)) if (v !== undefined && k !== 'page') params.set(k, String(v));
+          for (const [k, v] of Object.entries(q)) if (v !== undefined && k !== 'page') params.set(k, String(k === 'per_page' ? perPage : v));
           params.set('page', String(n));
           return `${path}?${params.toString()}`;
         };
@@ -181,7 +181,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (req) => {
         const user = await findUserById(ctx.db, parseUserId(req.params.id));
         if (!user) throw errors.userNotFound();
-        const { url, expiresAt } = await magicLinkFor(ctx, user, req.body?.expiration_hours);
+        const { url, expiresAt } = await magicLinkFor(ctx, user, req.body?.expiration_hours ?? undefined);
         const code = randomBytes(9).toString('base64url');
         await ctx.db
           .insertInto('short_links')

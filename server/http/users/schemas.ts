@@ -35,7 +35,7 @@ export const updateUserBody = z
     first_name: text().optional(),
     last_name: text().optional(),
     status: z.string().optional(),
-    phone: e164Phone.optional(),
+    phone: e164Phone.nullable().optional(),
     reference_id: text().min(1).optional(),
     template_id: templateName.optional(),
     custom_verify_data: jsonString.optional(),
@@ -47,12 +47,26 @@ export const userIdParams = z.object({ id: z.string() });
 
 const sortValues = SORTABLE_USER_FIELDS.flatMap((f) => [f, `-${f}`] as const);
 
+/** Query text with no control characters (a NUL cannot be matched, and stored text holds none). */
+const filterText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    // eslint-disable-next-line no-control-regex
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'The filter may not contain control characters.');
+
 export const listUsersQuery = z.object({
-  per_page: z.coerce.number().int().min(1).optional(),
+  // Any larger whole number is capped at 100 (spec 8), however large: an integer check would
+  // refuse those beyond 2^53.
+  per_page: z.coerce
+    .number()
+    .min(1)
+    .refine((n) => Number.isInteger(n), 'The per page must be an integer.')
+    .optional(),
   page: z.coerce.number().int().min(1).optional(),
-  'filter[search]': z.string().max(255).optional(),
-  'filter[email]': z.string().max(254).optional(),
-  'filter[status]': z.string().max(32).optional(),
+  'filter[search]': filterText(255).optional(),
+  'filter[email]': filterText(254).optional(),
+  'filter[status]': filterText(32).optional(),
   sort: z.enum(sortValues as [string, ...string[]]).optional(),
 });
 
@@ -77,12 +91,18 @@ export const listUsersResponse = z.object({
 
 export const verifyUrlBody = z
   .object({
-    expiration_hours: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(24 * 365)
-      .optional(),
+    // A number, or digits in a string (form bodies have only strings); not `true`, which would
+    // coerce to 1.
+    expiration_hours: z
+      .union([z.number(), z.string().regex(/^\s*\d+\s*$/, 'The expiration hours must be an integer.')])
+      .pipe(
+        z.coerce
+          .number<string | number>()
+          .int()
+          .min(1)
+          .max(24 * 365),
+      )
+      .nullish(),
   })
   .nullish();
 

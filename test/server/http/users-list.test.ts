@@ -73,10 +73,14 @@ describe('GET /api/users pagination', () => {
     expect(res.body.meta).toMatchObject({ current_page: 9, from: null, to: null, total: 7, last_page: 3 });
   });
 
-  it('caps per_page at 100', async () => {
-    const res = await server.api('/api/users?per_page=1000');
-    expect(res.status).toBe(200);
-    expect(res.body.meta.per_page).toBe(100);
+  it('caps per_page at 100, however large, and links with the size it used', async () => {
+    for (const size of ['1000', '99999999999999999999999']) {
+      const res = await server.api(`/api/users?per_page=${size}`);
+      expect(res.status).toBe(200);
+      expect(res.body.meta.per_page).toBe(100);
+      expect(new URL(String(res.body.links.first)).searchParams.get('per_page')).toBe('100');
+    }
+    expect((await server.api('/api/users?per_page=2.5')).status).toBe(422);
   });
 
   it('refuses a non-numeric page with 422', async () => {
@@ -94,6 +98,14 @@ describe('GET /api/users filters and sort', () => {
     // Each column on its own: a term spanning first and last name is in neither.
     expect(emails((await server.api('/api/users?filter[search]=' + encodeURIComponent('zoe adams'))).body)).toEqual([]);
     expect(emails((await server.api('/api/users?filter[search]=' + encodeURIComponent('zoe@'))).body)).toEqual(['zoe@alpha.test']);
+  });
+
+  it('refuses control characters in filters with 422', async () => {
+    for (const query of ['filter[search]=ab%00', 'filter[search]=abc%00def', 'filter[email]=a%00@b.co', 'filter[status]=ban%0Aned']) {
+      const res = await server.api(`/api/users?${query}`);
+      expect(res.status, query).toBe(422);
+      expect(res.body.error_type).toBe('api_validation_error');
+    }
   });
 
   it('searches with short terms and odd characters too, and follows renames', async () => {

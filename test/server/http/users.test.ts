@@ -98,6 +98,13 @@ describe('POST /api/users', () => {
     expect(res.body.error_message).toBe('Invalid templateId provided.');
   });
 
+  it('answers api_template_error for an empty template_id rather than creating a user without one', async () => {
+    const res = await server.api('/api/users', { body: { email: 'empty-template@example.com', template_id: '' } });
+    expect(res.status).toBe(422);
+    expect(res.body.error_type).toBe('api_template_error');
+    expect((await server.api('/api/users?filter[email]=empty-template@example.com')).body.meta.total).toBe(0);
+  });
+
   it('accepts form-encoded bodies with string booleans', async () => {
     const res = await server.api('/api/users', {
       body: 'email=form%40example.com&send_link=1&template_id=tmpl_email',
@@ -141,6 +148,14 @@ describe('PATCH /api/users/{id}', () => {
     expect(res.body.status).toBe('success');
     expect(res.body.data.first_name).toBe('Hana');
     expect(res.body.data.phone).toBe('+14155550123');
+  });
+
+  it('clears the phone with null (spec 2.1: string or null)', async () => {
+    const created = await server.api('/api/users', { body: { email: 'clear-phone@example.com', phone: '+14155550123' } });
+    const res = await server.api(`/api/users/${created.body.id}`, { method: 'PATCH', body: { phone: null } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.phone).toBeNull();
+    expect((await server.api(`/api/users/${created.body.id}`)).body.data.phone).toBeNull();
   });
 
   it('answers api_invalid_error when no data is supplied', async () => {
@@ -207,6 +222,19 @@ describe('POST /api/users/{id}/verify-url', () => {
     const redirect = await fetch(server.url + short.pathname, { redirect: 'manual' });
     expect(redirect.status).toBe(302);
     expect(redirect.headers.get('location')).toBe(res.body.full_url);
+  });
+
+  it('takes expiration_hours as a number or digits, and refuses anything else', async () => {
+    const created = await server.api('/api/users', { body: { email: 'hours@example.com' } });
+    const now = server.clock.now().getTime();
+    const url = `/api/users/${created.body.id}/verify-url`;
+    const digits = await server.api(url, { body: { expiration_hours: '3' } });
+    expect(Number(new URL(String(digits.body.full_url)).searchParams.get('expires'))).toBe(Math.floor((now + 3 * 3_600_000) / 1000));
+    for (const bad of [true, 1.5, '2h', 0, -1]) {
+      const res = await server.api(url, { body: { expiration_hours: bad } });
+      expect(res.status, JSON.stringify(bad)).toBe(422);
+      expect(res.body.errors.expiration_hours).toBeDefined();
+    }
   });
 
   it('stops redirecting once the link has expired', async () => {
