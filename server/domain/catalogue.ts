@@ -25,6 +25,7 @@ export type Method = (typeof METHODS)[number];
 export type MethodKey = Method['key'];
 export type MethodId = Method['id'];
 
+export const EMAIL_METHOD_ID = 1;
 export const DOCUMENT_METHOD_ID = 3;
 
 /** Verification status values (spec 2.2). */

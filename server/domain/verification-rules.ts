@@ -17,11 +17,14 @@ const DONE: readonly number[] = [VerificationStatus.complete, VerificationStatus
 /**
  * The overall Document / ID status from its workflows (spec 3.2): complete once every workflow
  * is complete or in review; rejected if any is rejected; processing while some but not all are done.
+ * A `removed` workflow is no longer one of the user's assigned workflows and does not count; with
+ * none left the method is `assigned`, as with no workflows at all.
  */
-export function documentStatusFromWorkflows(statuses: readonly VerificationStatusValue[]): {
+export function documentStatusFromWorkflows(all: readonly VerificationStatusValue[]): {
   status: VerificationStatusValue;
   partial: boolean;
 } {
+  const statuses = all.filter((s) => s !== VerificationStatus.removed);
   if (statuses.length === 0) return { status: VerificationStatus.assigned, partial: false };
   if (statuses.every((s) => DONE.includes(s))) return { status: VerificationStatus.complete, partial: false };
   if (statuses.some((s) => s === VerificationStatus.rejected)) return { status: VerificationStatus.rejected, partial: false };

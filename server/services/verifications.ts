@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { DOCUMENT_METHOD_ID, VerificationStatus, type UserStatus, type VerificationStatusValue } from '../domain/catalogue.js';
+import { DOCUMENT_METHOD_ID, EMAIL_METHOD_ID, VerificationStatus, type UserStatus, type VerificationStatusValue } from '../domain/catalogue.js';
 import { deriveUserStatus, firesStatusChanged } from '../domain/user-status.js';
 import { documentStatusFromWorkflows, eventForVerificationMove } from '../domain/verification-rules.js';
 import type { Executor } from '../store/database.js';
@@ -59,6 +59,10 @@ export async function moveVerification(
     .where('method_id', '=', methodId)
     .execute();
   await updateUserRow(trx, userId, { updated_at: now });
+  if (methodId === EMAIL_METHOD_ID && next === VerificationStatus.complete && previous !== VerificationStatus.complete) {
+    // The address is proven: stamp it once, whatever path completed the method (API, session code).
+    await trx.updateTable('users').set({ email_verified_at: now }).where('id', '=', userId).where('email_verified_at', 'is', null).execute();
+  }
 
   const eventType = eventForVerificationMove(previous, next, options.partial ?? false);
   if (eventType) await recordEvent(trx, clock, { type: eventType, userId, methodId });
@@ -90,7 +94,8 @@ export async function setUserStatus(trx: Executor, clock: Clock, userId: number,
 
 /**
  * Sets one document workflow of a user and derives the Document / ID verification from all of
- * them (spec 3.2). Returns false when the workflow is not assigned to the user.
+ * them (spec 3.2). Returns false, changing nothing, when the user does not have Document / ID or
+ * the workflow is not assigned to the user.
  */
 export async function moveDocumentWorkflow(
   trx: Executor,
@@ -100,6 +105,14 @@ export async function moveDocumentWorkflow(
   status: VerificationStatusValue,
   remarks: string | null,
 ): Promise<boolean> {
+  const method = await trx
+    .selectFrom('user_verifications')
+    .select('method_id')
+    .where('user_id', '=', userId)
+    .where('method_id', '=', DOCUMENT_METHOD_ID)
+    .executeTakeFirst();
+  // A workflow left over from a removed Document / ID is not the user's to move.
+  if (!method) return false;
   const now = clock.now().toISOString();
   const done = status === VerificationStatus.complete || status === VerificationStatus.complete_in_review;
   const result = await trx
@@ -117,10 +130,9 @@ export async function moveDocumentWorkflow(
     .execute();
   const overall = documentStatusFromWorkflows(workflows.map((w) => w.status as VerificationStatusValue));
   const current = workflows.find((w) => w.raw_id === workflowRawId)?.public_id ?? null;
-  await moveVerification(trx, clock, userId, DOCUMENT_METHOD_ID, overall.status, {
+  return moveVerification(trx, clock, userId, DOCUMENT_METHOD_ID, overall.status, {
     partial: overall.partial,
     remarks,
     attributes: { workflow: current, workflows: workflows.map((w) => ({ id: w.public_id, status: w.status })) },
   });
-  return true;
 }

@@ -278,8 +278,8 @@ export async function verifyCode(ctx: AppContext, user: UserRow, key: CodeMethod
       .executeTakeFirst();
     if (Number(consumed.numUpdatedRows) === 0) throw sessionErrors.codeExpired();
     const attributes = key === 'email' ? { email: user.email } : { phone: user.phone };
+    // Completing Email stamps email_verified_at (once) in moveVerification.
     await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.complete, { attributes });
-    if (key === 'email') await updateUserRow(trx, user.id, { email_verified_at: nowIso });
   });
   done(ctx, user.id);
   return methodResult(ctx, user, key);

@@ -54,7 +54,16 @@ export function verificationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const user = await ctx.db.transaction().execute(async (trx) => {
           const existing = await findUserById(trx, userId);
           if (!existing) throw errors.userNotFound();
+          const notAssigned = () => fieldError('verification_id', 'This verification is not assigned to the user.');
           if (method.id === DOCUMENT_METHOD_ID) {
+            // Checked first: workflows of a removed Document / ID are not the user's to move.
+            const assigned = await trx
+              .selectFrom('user_verifications')
+              .select('method_id')
+              .where('user_id', '=', userId)
+              .where('method_id', '=', method.id)
+              .executeTakeFirst();
+            if (!assigned) throw notAssigned();
             if (!current_workflow_id) {
               throw fieldError('current_workflow_id', 'The current_workflow_id field is required for Document / ID.');
             }
@@ -66,7 +75,7 @@ export function verificationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             const moved = await moveVerification(trx, ctx.clock, userId, method.id, next, {
               ...(remarks !== undefined ? { remarks } : {}),
             });
-            if (!moved) throw fieldError('verification_id', 'This verification is not assigned to the user.');
+            if (!moved) throw notAssigned();
           }
           return (await findUserById(trx, userId))!;
         });
@@ -98,9 +107,9 @@ export function verificationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           if (!method || !row) throw errors.notFound('Verification Not Found');
           if (!isRemovable(row.status as VerificationStatusValue)) throw errors.verificationNotRemovable();
           await trx.deleteFrom('user_verifications').where('user_id', '=', userId).where('method_id', '=', method.id).execute();
-          if (method.id === DOCUMENT_METHOD_ID) {
-            await trx.deleteFrom('user_workflows').where('user_id', '=', userId).where('status', '=', 0).execute();
-          }
+          // Every workflow goes with the method, whatever its own status (reset, removed):
+          // Document / ID is removable only while it derives to assigned, and none is left to move.
+          if (method.id === DOCUMENT_METHOD_ID) await trx.deleteFrom('user_workflows').where('user_id', '=', userId).execute();
           await trx.updateTable('users').set({ updated_at: ctx.clock.now().toISOString() }).where('id', '=', userId).execute();
           // Removing the last open method can complete the user.
           await refreshUserStatus(trx, ctx.clock, userId);

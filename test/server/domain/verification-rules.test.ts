@@ -12,6 +12,18 @@ describe('documentStatusFromWorkflows', () => {
     expect(documentStatusFromWorkflows([S.assigned, S.assigned])).toEqual({ status: S.assigned, partial: false });
     expect(documentStatusFromWorkflows([S.processing, S.assigned])).toEqual({ status: S.processing, partial: false });
   });
+  it('leaves removed workflows out: they are no longer assigned to the user', () => {
+    expect(documentStatusFromWorkflows([S.complete, S.removed])).toEqual({ status: S.complete, partial: false });
+    expect(documentStatusFromWorkflows([S.removed, S.complete_in_review, S.complete])).toEqual({ status: S.complete, partial: false });
+    expect(documentStatusFromWorkflows([S.reset, S.removed])).toEqual({ status: S.reset, partial: false });
+    expect(documentStatusFromWorkflows([S.processing, S.removed])).toEqual({ status: S.processing, partial: false });
+    expect(documentStatusFromWorkflows([S.complete, S.assigned, S.removed])).toEqual({ status: S.processing, partial: true });
+  });
+  it('is assigned when every workflow is removed, as with no workflows at all', () => {
+    expect(documentStatusFromWorkflows([])).toEqual({ status: S.assigned, partial: false });
+    expect(documentStatusFromWorkflows([S.removed])).toEqual({ status: S.assigned, partial: false });
+    expect(documentStatusFromWorkflows([S.removed, S.removed])).toEqual({ status: S.assigned, partial: false });
+  });
 });
 
 describe('eventForVerificationMove', () => {
