@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { errors } from '../errors.js';
+import { errors, type ApiError } from '../errors.js';
 import type { ApiKeyRow } from '../store/schema.js';
 import { ApiKeyCache } from '../store/api-key-cache.js';
-import { findActiveKeyByHash, hashApiKey, touchApiKey } from '../store/api-keys-repo.js';
+import { DEFAULT_RATE_PER_MINUTE, DEFAULT_RATE_PER_SECOND, findActiveKeyByHash, hashApiKey, touchApiKey } from '../store/api-keys-repo.js';
 import { isPostgres } from '../store/migrations/helpers.js';
 import type { ApiRateLimiter } from './rate-limit.js';
 
@@ -23,7 +23,12 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * Order per spec: a missing User-Agent is refused before anything else (403), then the key (401),
- * then the rate limit (429). The rate-limit headers go on every answer, errors included.
+ * then the rate limit (429). The rate-limit headers go on every answer, errors included (spec 8).
+ *
+ * A request with a valid key is counted against that key only. One without (missing User-Agent,
+ * missing, malformed, wrong or revoked key) has no key to count against, so it is counted against
+ * its client address with the default budget ({@link refuseWithoutKey}). A request without a
+ * User-Agent counts against its address even when it carries a valid key: its key is not looked at.
  */
 export function registerApiAuth(app: FastifyInstance, ctx: AppContext, limiter: ApiRateLimiter): void {
   // last_used_at is written at most once a minute per key, so reads do not turn into writes.
@@ -36,12 +41,12 @@ export function registerApiAuth(app: FastifyInstance, ctx: AppContext, limiter: 
 
   app.addHook('onRequest', async (req: FastifyRequest, reply) => {
     if (!isCustomerApi(req.url)) return;
-    if (!req.headers['user-agent']?.trim()) throw errors.missingUserAgent();
+    if (!req.headers['user-agent']?.trim()) return refuseWithoutKey(limiter, req, reply, errors.missingUserAgent());
     const header = req.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) throw errors.unauthenticated();
+    if (!match) return refuseWithoutKey(limiter, req, reply, errors.unauthenticated());
     const key = await keys.find(hashApiKey(match[1]!));
-    if (!key) throw errors.unauthenticated();
+    if (!key) return refuseWithoutKey(limiter, req, reply, errors.unauthenticated());
     req.apiKey = key;
 
     const decision = await limiter.consume(String(key.id), key.rate_per_second, key.rate_per_minute);
@@ -56,4 +61,20 @@ export function registerApiAuth(app: FastifyInstance, ctx: AppContext, limiter: 
       await touchApiKey(ctx.db, key.id, new Date(now));
     }
   });
+}
+
+/**
+ * Answers a customer API request that presented no valid key: with `refusal` (403 or 401), or with
+ * 429 once its client address has used up the default budget (5/s, 300/min, as a key has), and
+ * either way with the rate-limit headers of that address's budget, reported as for keys (the
+ * per-minute window, or the per-second one when that is what refused). Without this an
+ * unauthenticated client would be unlimited and get no headers (spec 8: every response, all API
+ * requests). The address is `req.ip`, the peer itself (`trustProxy` is off).
+ */
+async function refuseWithoutKey(limiter: ApiRateLimiter, req: FastifyRequest, reply: FastifyReply, refusal: ApiError): Promise<never> {
+  const decision = await limiter.consumeAddress(req.ip, DEFAULT_RATE_PER_SECOND, DEFAULT_RATE_PER_MINUTE);
+  reply.header('x-ratelimit-limit', decision.limit);
+  reply.header('x-ratelimit-remaining', decision.remaining);
+  reply.header('x-ratelimit-reset', decision.reset);
+  throw decision.allowed ? refusal : errors.rateLimited(decision.retryAfterSeconds);
 }

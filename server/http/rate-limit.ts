@@ -17,26 +17,51 @@ export interface RateDecision {
 /**
  * Per-key limits: a per-second and a per-minute window (spec 8: 5/s and 300/min by default). The
  * headers report the per-minute window, or the per-second one when that is what refused.
+ *
+ * Requests that present no valid key are counted per client address instead
+ * ({@link ApiRateLimiter.consumeAddress}), in windows of their own: an address never shares a
+ * counter with a key, and a key's requests never count against their address.
  */
 export class ApiRateLimiter {
-  readonly #limiters = new Map<string, RateLimiterAbstract>();
+  readonly #keyLimiters = new Map<string, RateLimiterAbstract>();
+  readonly #addressLimiters = new Map<string, RateLimiterAbstract>();
 
   constructor(private readonly factory: LimiterFactory = memoryLimiterFactory) {}
 
-  #limiter(points: number, duration: number): RateLimiterAbstract {
+  #limiter(limiters: Map<string, RateLimiterAbstract>, prefix: string, points: number, duration: number): RateLimiterAbstract {
     const id = `${points}/${duration}`;
-    let limiter = this.#limiters.get(id);
+    let limiter = limiters.get(id);
     if (!limiter) {
-      limiter = this.factory(points, duration, `rl:${duration}s:${points}`);
-      this.#limiters.set(id, limiter);
+      limiter = this.factory(points, duration, `${prefix}:${duration}s:${points}`);
+      limiters.set(id, limiter);
     }
     return limiter;
   }
 
-  async consume(keyId: string, perSecond: number, perMinute: number, nowMs = Date.now()): Promise<RateDecision> {
-    const second = await this.#take(this.#limiter(perSecond, 1), keyId);
+  /** One request of the API key `keyId`. Not `async` itself: the hottest path awaits no more than it must. */
+  consume(keyId: string, perSecond: number, perMinute: number, nowMs = Date.now()): Promise<RateDecision> {
+    return this.#decide(this.#keyLimiters, 'rl', keyId, perSecond, perMinute, nowMs);
+  }
+
+  /**
+   * One request from the client address `address` that presented no valid key (spec 8: the request
+   * rate applies to all API requests, 401 and 403 answers included). Reported as for keys.
+   */
+  consumeAddress(address: string, perSecond: number, perMinute: number, nowMs = Date.now()): Promise<RateDecision> {
+    return this.#decide(this.#addressLimiters, 'rl-addr', address, perSecond, perMinute, nowMs);
+  }
+
+  async #decide(
+    limiters: Map<string, RateLimiterAbstract>,
+    prefix: string,
+    id: string,
+    perSecond: number,
+    perMinute: number,
+    nowMs: number,
+  ): Promise<RateDecision> {
+    const second = await this.#take(this.#limiter(limiters, prefix, perSecond, 1), id);
     if (!second.ok) return refused(perSecond, second.res, nowMs);
-    const minute = await this.#take(this.#limiter(perMinute, 60), keyId);
+    const minute = await this.#take(this.#limiter(limiters, prefix, perMinute, 60), id);
     if (!minute.ok) return refused(perMinute, minute.res, nowMs);
     return {
       allowed: true,
