@@ -1,7 +1,7 @@
 import { UNICODE_LOWER, type Executor } from './database.js';
 import { HotStatement } from './hot-statements.js';
 import type { UserRow } from './schema.js';
-import { SORTABLE_USER_FIELDS, type UserListQuery } from './user-list-query.js';
+import { sortExpression, type UserListQuery } from './user-list-query.js';
 
 /**
  * `filter[search]` on SQLite (spec 4.17): a "contains" match over four columns through the FTS5
@@ -73,8 +73,8 @@ function cached<Row extends object>(cache: Map<string, HotStatement<Row>>, text:
 
 /** One page of the users matching `q.search` (three characters or more) and the other filters, and their total. */
 export async function searchUsersOnSqlite(ex: Executor, q: UserListQuery & { search: string }): Promise<{ rows: UserRow[]; total: number }> {
-  // The sort column is written into the SQL: only the listed ones may be.
-  if (!SORTABLE_USER_FIELDS.includes(q.sort)) throw new Error(`not a sortable user field: ${String(q.sort)}`);
+  // The sort expression is written into the SQL: only the listed fields' may be.
+  const sort = sortExpression(q.sort);
   const pattern = likeContains(q.search);
   // The index holds the users up to `indexed_upto`; the few created since are matched by a scan,
   // so a user is found from their commit on. Their ids (almost always none) are looked up first:
@@ -110,10 +110,10 @@ export async function searchUsersOnSqlite(ex: Executor, q: UserListQuery & { sea
   // and take both the page and the count from them. The id breaks ties so pages never overlap.
   const page = cached(
     statements,
-    `with matches as materialized (select id, ${q.sort} as sort_key from users where ${where})
+    `with matches as materialized (select id, ${sort} as sort_key from users where ${where})
      select users.*, (select count(*) from matches) as matched from users
      where id in (select id from matches order by sort_key ${direction}, id ${direction} limit ? offset ?)
-     order by ${q.sort} ${direction}, id ${direction}`,
+     order by ${sort} ${direction}, id ${direction}`,
   );
   const found = await page.all(ex, [...params, q.perPage, (q.page - 1) * q.perPage]);
   if (found.length === 0) {

@@ -4,7 +4,7 @@ import type { Executor } from './database.js';
 import { HotStatement } from './hot-statements.js';
 import { likeContains, lowerFor, SEARCHED_COLUMNS, searchUsersOnSqlite, TRIGRAM } from './user-search.js';
 import { searchUsersOnPostgres } from './user-search-postgres.js';
-import type { UserListQuery } from './user-list-query.js';
+import { sortExpression, type UserListQuery } from './user-list-query.js';
 import type { NewUser, UserRow, UserUpdate, UserVerificationRow, UserWorkflowRow } from './schema.js';
 
 export { SORTABLE_USER_FIELDS, type UserListQuery, type UserSortField } from './user-list-query.js';
@@ -174,7 +174,7 @@ export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows:
   if (q.status) base = base.where(sql`lower(status)`, '=', q.status.toLowerCase());
   const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
   const direction = q.descending ? 'desc' : 'asc';
-  let pageQuery = base.selectAll().orderBy(q.sort, direction);
+  let pageQuery = base.selectAll().orderBy(sql.raw(sortExpression(q.sort)), direction);
   // A stable tiebreaker keeps pages from overlapping when sort values repeat.
   if (q.sort !== 'id') pageQuery = pageQuery.orderBy('id', direction);
   const rows = await pageQuery

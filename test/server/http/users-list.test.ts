@@ -132,6 +132,19 @@ describe('GET /api/users filters and sort', () => {
     expect((await server.api('/api/users?sort=-updated_at')).status).toBe(200);
   });
 
+  it('sorts names and e-mails without regard to case, in both directions and with a search', async () => {
+    const created = await server.api('/api/users', { body: { email: 'AARON@zeta.test', first_name: 'aaron', last_name: 'zz-lower' } });
+    try {
+      expect(emails((await server.api('/api/users?sort=first_name&per_page=2')).body)).toEqual(['AARON@zeta.test', 'tom@gamma.test']);
+      expect(emails((await server.api('/api/users?sort=-last_name&per_page=2')).body)).toEqual(['AARON@zeta.test', 'tom@gamma.test']);
+      expect(emails((await server.api('/api/users?sort=email&per_page=1')).body)).toEqual(['AARON@zeta.test']);
+      expect(emails((await server.api('/api/users?sort=-email&per_page=1')).body)).toEqual(['zoe@alpha.test']);
+      expect(emails((await server.api('/api/users?filter[search]=test&sort=first_name&per_page=2')).body)).toEqual(['AARON@zeta.test', 'tom@gamma.test']);
+    } finally {
+      await server.api(`/api/users/${created.body.id}`, { method: 'DELETE' });
+    }
+  });
+
   it('refuses an unknown sort field', async () => {
     const res = await server.api('/api/users?sort=password');
     expect(res.status).toBe(422);
