@@ -30,9 +30,18 @@ export function documentDataView(ctx: AppContext, job: DocumentJobRow): Record<s
   return { ...data, content: { url, ...(data.content ?? {}) } };
 }
 
-/** The user's document workflow a result applies to: the first one still open, else none. */
+/**
+ * The user's document workflow a result applies to: the preferred one, else the first one still
+ * open, else the first; never a removed one (it is no longer the user's to do), else none.
+ */
 async function openWorkflow(trx: Executor, userId: number, preferred: number | null): Promise<number | null> {
-  const rows = await trx.selectFrom('user_workflows').select(['workflow_raw_id', 'status']).where('user_id', '=', userId).orderBy('workflow_raw_id').execute();
+  const rows = await trx
+    .selectFrom('user_workflows')
+    .select(['workflow_raw_id', 'status'])
+    .where('user_id', '=', userId)
+    .where('status', '<>', VerificationStatus.removed)
+    .orderBy('workflow_raw_id')
+    .execute();
   if (preferred !== null && rows.some((r) => r.workflow_raw_id === preferred)) return preferred;
   const open = rows.find((r) => r.status !== VerificationStatus.complete && r.status !== VerificationStatus.complete_in_review);
   return open?.workflow_raw_id ?? rows[0]?.workflow_raw_id ?? null;

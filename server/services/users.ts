@@ -194,6 +194,8 @@ export async function updateUser(
       if (input[field] !== undefined) patch[field] = input[field];
     }
     if (input.phone !== undefined) patch.phone = input.phone;
+    // The proof was of the old address: a new one is not verified until its Email method completes again.
+    if (input.email !== undefined && input.email.toLowerCase() !== existing.email.toLowerCase()) patch.email_verified_at = null;
     try {
       await trx.updateTable('users').set(patch).where('id', '=', id).execute();
     } catch (error: unknown) {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../../server/clock.js';
+import { moveDocument } from '../../../server/services/document-jobs.js';
 import { moveDocumentWorkflow } from '../../../server/services/verifications.js';
 import { insertTemplate } from '../../../server/store/templates-repo.js';
 import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';
@@ -158,6 +159,26 @@ describe('Document / ID with several workflows', () => {
   });
 });
 
+describe('document results', () => {
+  it('never land on a removed workflow, named or not', async () => {
+    server = await startTestServer({ workers: false });
+    const template = await twoDocumentTemplate();
+    const workflows = items((await server.api('/api/settings/workflow')).body.data);
+    const rawId = (publicId: string) => Number(workflows.find((w) => String(w.id) === publicId)!.raw_id);
+    const { id } = await createUser(template);
+    await patch(id, { verification_id: 'document_id', status: 'complete', current_workflow_id: 'flow_passport' });
+    await patch(id, { verification_id: 'document_id', status: 'removed', current_workflow_id: 'flow_proof_of_address' });
+    const before = await userWorkflows(id);
+    const { db, clock } = server.verity.ctx;
+    // The analysis's result for the user's document, without a workflow and naming the removed one.
+    await db.transaction().execute((trx) => moveDocument(trx, clock, id, 1));
+    await db.transaction().execute((trx) => moveDocument(trx, clock, id, 1, { workflowRawId: rawId('flow_proof_of_address') }));
+    const after = await userWorkflows(id);
+    expect(after.flow_proof_of_address).toBe(before.flow_proof_of_address);
+    expect(after.flow_passport).toBe(1);
+  });
+});
+
 describe('email_verified_at', () => {
   it('is set when Email becomes complete through Update Verification, once, and only then', async () => {
     server = await startTestServer({ workers: false });
@@ -184,6 +205,18 @@ describe('email_verified_at', () => {
     expect((await getUser(id)).email_verified_at).toBe(sqlTime(verifiedAt));
     await patch(id, { verification_id: 'email', status: 'complete' });
     expect((await getUser(id)).email_verified_at).toBe(sqlTime(verifiedAt));
+  });
+
+  it('is cleared when the address changes, not when only its letter case does', async () => {
+    server = await startTestServer({ workers: false });
+    const { id } = await createUser('tmpl_contact', 'Case.Only@example.com');
+    await patch(id, { verification_id: 'email', status: 'complete' });
+    const verifiedAt = (await getUser(id)).email_verified_at;
+    expect(verifiedAt).not.toBeNull();
+    await server.api(`/api/users/${id}`, { method: 'PATCH', body: { email: 'case.only@EXAMPLE.com' } });
+    expect((await getUser(id)).email_verified_at).toBe(verifiedAt);
+    const changed = await server.api(`/api/users/${id}`, { method: 'PATCH', body: { email: 'another@example.com' } });
+    expect(changed.body.data.email_verified_at).toBeNull();
   });
 
   it('is set when the end user confirms the e-mail code, and kept when already set', async () => {
