@@ -3,7 +3,7 @@ import { DOCUMENT_METHOD_ID, EMAIL_METHOD_ID, VerificationStatus, type UserStatu
 import { deriveUserStatus, firesStatusChanged } from '../domain/user-status.js';
 import { documentStatusFromWorkflows, eventForVerificationMove } from '../domain/verification-rules.js';
 import type { Executor } from '../store/database.js';
-import { findUserById, updateUserRow } from '../store/users-repo.js';
+import { findUserById, findUserVerification, updateUserRow } from '../store/users-repo.js';
 import { recordEvent } from './events.js';
 
 export interface MoveOptions {
@@ -28,7 +28,7 @@ export async function moveVerification(
   next: VerificationStatusValue,
   options: MoveOptions = {},
 ): Promise<boolean> {
-  const current = await trx.selectFrom('user_verifications').selectAll().where('user_id', '=', userId).where('method_id', '=', methodId).executeTakeFirst();
+  const current = await findUserVerification(trx, userId, methodId);
   if (!current) return false;
   const now = clock.now().toISOString();
   const previous = current.status as VerificationStatusValue;
@@ -105,14 +105,8 @@ export async function moveDocumentWorkflow(
   status: VerificationStatusValue,
   remarks: string | null,
 ): Promise<boolean> {
-  const method = await trx
-    .selectFrom('user_verifications')
-    .select('method_id')
-    .where('user_id', '=', userId)
-    .where('method_id', '=', DOCUMENT_METHOD_ID)
-    .executeTakeFirst();
   // A workflow left over from a removed Document / ID is not the user's to move.
-  if (!method) return false;
+  if (!(await findUserVerification(trx, userId, DOCUMENT_METHOD_ID))) return false;
   const now = clock.now().toISOString();
   const done = status === VerificationStatus.complete || status === VerificationStatus.complete_in_review;
   const result = await trx

@@ -184,6 +184,11 @@ export async function listUsers(ex: Executor, q: UserListQuery): Promise<{ rows:
   return { rows, total };
 }
 
+/** The user's verification of one method, or undefined when the method is not assigned to them. */
+export function findUserVerification(ex: Executor, userId: number, methodId: number): Promise<UserVerificationRow | undefined> {
+  return ex.selectFrom('user_verifications').selectAll().where('user_id', '=', userId).where('method_id', '=', methodId).executeTakeFirst();
+}
+
 export function verificationsForUsers(ex: Executor, userIds: readonly number[]): Promise<UserVerificationRow[]> {
   if (userIds.length === 0) return Promise.resolve([]);
   if (userIds.length === 1) return verificationsOfUserStatement.all(ex, userIds);

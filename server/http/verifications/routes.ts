@@ -7,7 +7,7 @@ import { errors, fieldError } from '../../errors.js';
 import { userView } from '../../services/user-view.js';
 import { moveDocumentWorkflow, moveVerification, refreshUserStatus } from '../../services/verifications.js';
 import { findWorkflow } from '../../store/templates-repo.js';
-import { findUserById } from '../../store/users-repo.js';
+import { findUserById, findUserVerification } from '../../store/users-repo.js';
 import { bearerSecurity, commonErrors, errorBody, userSchema } from '../schemas.js';
 import { parseUserId } from '../users/routes.js';
 
@@ -57,13 +57,7 @@ export function verificationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           const notAssigned = () => fieldError('verification_id', 'This verification is not assigned to the user.');
           if (method.id === DOCUMENT_METHOD_ID) {
             // Checked first: workflows of a removed Document / ID are not the user's to move.
-            const assigned = await trx
-              .selectFrom('user_verifications')
-              .select('method_id')
-              .where('user_id', '=', userId)
-              .where('method_id', '=', method.id)
-              .executeTakeFirst();
-            if (!assigned) throw notAssigned();
+            if (!(await findUserVerification(trx, userId, method.id))) throw notAssigned();
             if (!current_workflow_id) {
               throw fieldError('current_workflow_id', 'The current_workflow_id field is required for Document / ID.');
             }

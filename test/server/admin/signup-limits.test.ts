@@ -5,31 +5,16 @@
  * (`VERITY_TEST_DATABASE_URL` + `VERITY_TEST_REDIS_URL`, the scale pass of `npm test`) they share
  * one PostgreSQL database and one Redis prefix and the real Redis limiters count.
  */
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_DASHBOARD_SETTINGS, writeDashboardSetting } from '../../../server/admin/dashboard-settings.js';
-import type { LimiterFactory } from '../../../server/http/rate-limit.js';
 import { LOGIN_ATTEMPTS } from '../../../server/http/admin/auth.js';
 import { SIGNUPS_PER_IP_PER_HOUR } from '../../../server/http/signup/routes.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { AdminClient } from '../http/admin/admin-client.js';
+import { sharedMemoryFactory } from '../../helpers/shared-limiters.js';
 
 /** The scale switch: every test server is on PostgreSQL + Redis (see test/helpers/server.ts). */
 const onScale = Boolean(process.env.VERITY_TEST_DATABASE_URL && process.env.VERITY_TEST_REDIS_URL);
-
-/** One store for every limiter it makes, like Redis for every process: limiters of one prefix share counts. */
-function sharedMemoryFactory(): LimiterFactory {
-  const made = new Map<string, RateLimiterMemory>();
-  return (points, duration, keyPrefix) => {
-    const id = `${keyPrefix}:${points}:${duration}`;
-    let limiter = made.get(id);
-    if (!limiter) {
-      limiter = new RateLimiterMemory({ points, duration, keyPrefix });
-      made.set(id, limiter);
-    }
-    return limiter;
-  };
-}
 
 let a: TestServer;
 let b: TestServer;

@@ -8,11 +8,10 @@
  * Every request here comes from 127.0.0.1, so they all share one address budget. On the scale
  * switch (`VERITY_TEST_DATABASE_URL` + `VERITY_TEST_REDIS_URL`) the counters are in Redis.
  */
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LimiterFactory } from '../../../server/http/rate-limit.js';
 import { DEFAULT_RATE_PER_MINUTE, DEFAULT_RATE_PER_SECOND, createApiKey, revokeApiKey } from '../../../server/store/api-keys-repo.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../../helpers/server.js';
+import { sharedMemoryFactory } from '../../helpers/shared-limiters.js';
 
 /** The scale switch: every test server is on PostgreSQL + Redis (see test/helpers/server.ts). */
 const onScale = Boolean(process.env.VERITY_TEST_DATABASE_URL && process.env.VERITY_TEST_REDIS_URL);
@@ -120,20 +119,6 @@ describe('rate limits on requests without a valid key', () => {
     expect(next.headers.get('x-ratelimit-remaining')).toBe('298');
   });
 });
-
-/** One store for every limiter it makes, like Redis for every process: limiters of one prefix share counts. */
-function sharedMemoryFactory(): LimiterFactory {
-  const made = new Map<string, RateLimiterMemory>();
-  return (points, duration, keyPrefix) => {
-    const id = `${keyPrefix}:${points}:${duration}`;
-    let limiter = made.get(id);
-    if (!limiter) {
-      limiter = new RateLimiterMemory({ points, duration, keyPrefix });
-      made.set(id, limiter);
-    }
-    return limiter;
-  };
-}
 
 describe(`address budget across processes (${onScale ? 'PostgreSQL + Redis' : 'embedded, one shared limiter factory'})`, () => {
   it('counts one address’s unauthenticated requests once across two processes', async () => {

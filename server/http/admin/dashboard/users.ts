@@ -19,7 +19,7 @@ import { createUser, deleteUser, linkBase, magicLinkFor, NOTIFY_QUEUE, updateUse
 import { moveDocumentWorkflow, moveVerification } from '../../../services/verifications.js';
 import { sdb } from '../../../session/tables.js';
 import { findTemplate, findWorkflow } from '../../../store/templates-repo.js';
-import { findUserById, listUsers, SORTABLE_USER_FIELDS, workflowsForUser, type UserSortField } from '../../../store/users-repo.js';
+import { findUserById, findUserVerification, listUsers, SORTABLE_USER_FIELDS, workflowsForUser, type UserSortField } from '../../../store/users-repo.js';
 import { e164Phone, email, templateName } from '../../schemas.js';
 import { createUserBody } from '../../users/schemas.js';
 import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
@@ -211,12 +211,7 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       await ctx.db.transaction().execute(async (trx) => {
         const existing = await findUserById(trx, userId);
         if (!existing) throw errors.userNotFound();
-        const from = await trx
-          .selectFrom('user_verifications')
-          .select('status')
-          .where('user_id', '=', userId)
-          .where('method_id', '=', method.id)
-          .executeTakeFirst();
+        const from = await findUserVerification(trx, userId, method.id);
         if (!from) throw fieldError('method', 'This verification is not assigned to the user.');
         if (method.id === DOCUMENT_METHOD_ID) {
           // One workflow when named, else every document workflow of the user moves together.
