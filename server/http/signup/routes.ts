@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { readDashboardSettings } from '../../admin/dashboard-settings.js';
 import { ddb } from '../../admin/tables.js';
 import type { AppContext } from '../../context.js';
-import { VerificationStatus } from '../../domain/catalogue.js';
+import { EMAIL_METHOD_ID, VerificationStatus } from '../../domain/catalogue.js';
 import { ApiError, errors } from '../../errors.js';
 import { pickLocale } from '../../notify/messages.js';
 import { seal } from '../../notify/seal.js';
@@ -15,7 +15,7 @@ import { moveVerification } from '../../services/verifications.js';
 import { keyedHash, randomToken, safeEqual, sha256Hex } from '../../session/tokens.js';
 import { safeHttpUrl } from '../../session/methods.js';
 import { readSettings } from '../../store/settings-repo.js';
-import { findUserById, updateUserRow } from '../../store/users-repo.js';
+import { findUserById, findUserVerification, updateUserRow } from '../../store/users-repo.js';
 import { csrfGuard } from '../admin/auth.js';
 import { e164Phone, email } from '../schemas.js';
 
@@ -25,8 +25,6 @@ export const SIGNUP_CODE_ATTEMPTS = 5;
 export const SIGNUPS_PER_IP_PER_HOUR = 5;
 /** Code checks and resends per client address per 15 minutes. */
 export const CONFIRMS_PER_IP = 30;
-
-const EMAIL_METHOD_ID = 1;
 
 /**
  * Limiters per client address, made by the app's `LimiterFactory` (`server/adapters.ts`): counted
@@ -137,12 +135,7 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
         const now = ctx.clock.now().toISOString();
         await ddb(trx).updateTable('signup_requests').set({ confirmed_at: now }).where('token_hash', '=', tokenHash).execute();
         await updateUserRow(trx, row.user_id, { email_verified_at: now, updated_at: now });
-        const emailStep = await trx
-          .selectFrom('user_verifications')
-          .select('status')
-          .where('user_id', '=', row.user_id)
-          .where('method_id', '=', EMAIL_METHOD_ID)
-          .executeTakeFirst();
+        const emailStep = await findUserVerification(trx, row.user_id, EMAIL_METHOD_ID);
         // The person just proved the e-mail address: the Email method, if the template has it, is done.
         if (emailStep && emailStep.status !== VerificationStatus.complete) {
           await moveVerification(trx, ctx.clock, row.user_id, EMAIL_METHOD_ID, VerificationStatus.complete, { attributes: { confirmed_by: 'signup_code' } });
