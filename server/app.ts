@@ -96,6 +96,8 @@ const JSON_BODY_LIMIT = 1024 * 1024;
 export async function buildVerity(options: BuildOptions): Promise<Verity> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
+  // Filled once the adapters are open; the router cannot refuse a request before the server listens.
+  const limiterSlot: { limiter?: ApiRateLimiter } = {};
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
@@ -109,7 +111,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     // Ids and reference ids (up to 255 characters, percent-encoded up to three bytes each) are the
     // only path parameters; a longer one is an attack, not a request.
     routerOptions: { maxParamLength: 800 },
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: (error, req, reply) => answerFrameworkError(error, req, reply, limiterSlot.limiter),
     clientErrorHandler: answerClientError,
     requestTimeout: 60_000,
   }).withTypeProvider<ZodTypeProvider>();
@@ -161,7 +163,8 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerApiAuth(app, ctx, new ApiRateLimiter(adapters.limiterFactory));
+  limiterSlot.limiter = new ApiRateLimiter(adapters.limiterFactory);
+  registerApiAuth(app, ctx, limiterSlot.limiter);
   await app.register(userRoutes(ctx));
   await app.register(avatarRoutes(ctx));
   await app.register(verificationRoutes(ctx));

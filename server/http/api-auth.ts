@@ -71,7 +71,7 @@ export function registerApiAuth(app: FastifyInstance, ctx: AppContext, limiter: 
  * unauthenticated client would be unlimited and get no headers (spec 8: every response, all API
  * requests). The address is `req.ip`, the peer itself (`trustProxy` is off).
  */
-async function refuseWithoutKey(limiter: ApiRateLimiter, req: FastifyRequest, reply: FastifyReply, refusal: ApiError): Promise<never> {
+export async function refuseWithoutKey(limiter: ApiRateLimiter, req: FastifyRequest, reply: FastifyReply, refusal: ApiError): Promise<never> {
   const decision = await limiter.consumeAddress(req.ip, DEFAULT_RATE_PER_SECOND, DEFAULT_RATE_PER_MINUTE);
   reply.header('x-ratelimit-limit', decision.limit);
   reply.header('x-ratelimit-remaining', decision.remaining);

@@ -3,6 +3,8 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ApiError, errors, type FieldErrors } from '../errors.js';
+import { isCustomerApi, refuseWithoutKey } from './api-auth.js';
+import type { ApiRateLimiter } from './rate-limit.js';
 
 /** Fastify's own client errors, answered in the spec's shape with their status kept. */
 const CLIENT_ERROR_MESSAGES: Record<string, string> = {
@@ -31,15 +33,21 @@ function isUnstorableText(error: FastifyError): boolean {
 /**
  * Errors Fastify meets before routing (the `frameworkErrors` option): a path that does not decode
  * (`/api/users/%zz`) or a path parameter over the router's limit. Answered in the spec's shape
- * like every other error, and a missing User-Agent still comes first (spec 5).
+ * like every other error, and a missing User-Agent still comes first (spec 5). No hook runs for
+ * these, so on the customer API the client address's budget is charged here, as for any request
+ * without a valid key, and the answer carries its rate-limit headers (spec 8: every response).
  */
-export function answerFrameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+export function answerFrameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply, limiter: ApiRateLimiter | undefined): void {
   const apiError = !req.headers['user-agent']?.trim()
     ? errors.missingUserAgent()
     : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? errors.invalidData('The request URL is too long.', 414)
       : errors.invalidData('The request URL is malformed.', 400);
-  void reply.code(apiError.statusCode).send(apiError.toBody());
+  const send = (e: ApiError) => void reply.code(e.statusCode).headers(e.headers).send(e.toBody());
+  if (!limiter || !isCustomerApi(req.url)) return send(apiError);
+  // Always rejects: with apiError, or with a 429 once the address's budget is spent. A limiter
+  // that fails (Redis away) leaves the answer without headers rather than without an answer.
+  refuseWithoutKey(limiter, req, reply, apiError).catch((refusal: unknown) => send(refusal instanceof ApiError ? refusal : apiError));
 }
 
 /**

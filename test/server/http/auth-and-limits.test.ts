@@ -133,6 +133,10 @@ describe('error shapes', () => {
     const badEncoding = await server.api('/api/users/%zz');
     expect(badEncoding.status).toBe(400);
     expect(badEncoding.body).toEqual({ error_type: 'api_invalid_error', error_message: 'The request URL is malformed.' });
+    // Charged to the client address like any request without a valid key, with its headers (spec 8).
+    expect(badEncoding.headers.get('x-ratelimit-limit')).toBe('300');
+    expect(badEncoding.headers.get('x-ratelimit-remaining')).toBe('299');
+    expect(Number(badEncoding.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
     const noAgent = await server.api('/api/users/ref/%C0%AF', { headers: { 'user-agent': '' } });
     expect(noAgent.status).toBe(403);
     expect(noAgent.body.error_type).toBe('api_forbidden_error');
