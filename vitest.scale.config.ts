@@ -13,11 +13,14 @@ import base from './vitest.config.js';
  */
 function filesStartingTestServers(): string[] {
   const roots = ['test/server', 'test/e2e'];
-  return roots
-    .flatMap((root) => readdirSync(root, { recursive: true, encoding: 'utf8' }).map((f) => join(root, f)))
-    .filter((file) => file.endsWith('.test.ts') && /\bstartTestServer\(/.test(readFileSync(file, 'utf8')))
-    .filter((file) => !/\bVERITY_DATABASE_URL:/.test(readFileSync(file, 'utf8')))
-    .sort();
+  return (
+    roots
+      .flatMap((root) => readdirSync(root, { recursive: true, encoding: 'utf8' }).map((f) => join(root, f)))
+      // startLimiterSharingServers (test/helpers/shared-limiters.ts) starts two through startTestServer.
+      .filter((file) => file.endsWith('.test.ts') && /\b(startTestServer|startLimiterSharingServers)\(/.test(readFileSync(file, 'utf8')))
+      .filter((file) => !/\bVERITY_DATABASE_URL:/.test(readFileSync(file, 'utf8')))
+      .sort()
+  );
 }
 
 // The base config's projects (one for files that mock modules) do not apply: none of those starts a test server.

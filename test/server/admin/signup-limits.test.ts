@@ -9,28 +9,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_DASHBOARD_SETTINGS, writeDashboardSetting } from '../../../server/admin/dashboard-settings.js';
 import { LOGIN_ATTEMPTS } from '../../../server/http/admin/auth.js';
 import { SIGNUPS_PER_IP_PER_HOUR } from '../../../server/http/signup/routes.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import type { TestServer } from '../../helpers/server.js';
 import { AdminClient } from '../http/admin/admin-client.js';
-import { sharedMemoryFactory } from '../../helpers/shared-limiters.js';
-
-/** The scale switch: every test server is on PostgreSQL + Redis (see test/helpers/server.ts). */
-const onScale = Boolean(process.env.VERITY_TEST_DATABASE_URL && process.env.VERITY_TEST_REDIS_URL);
+import { onScale, startLimiterSharingServers } from '../../helpers/shared-limiters.js';
 
 let a: TestServer;
 let b: TestServer;
 beforeEach(async () => {
-  if (onScale) {
-    // The second server joins the first one's PostgreSQL database and Redis prefix (the first
-    // server's own scratch stores, dropped when it closes), as a second `verity serve` would.
-    a = await startTestServer();
-    const { VERITY_DATA_DIR: _ownDataDir, ...sharedStores } = a.storeEnv;
-    expect(Object.keys(sharedStores).sort()).toEqual(['VERITY_DATABASE_URL', 'VERITY_REDIS_URL']);
-    b = await startTestServer({ env: sharedStores });
-  } else {
-    const limiterFactory = sharedMemoryFactory();
-    a = await startTestServer({ limiterFactory });
-    b = await startTestServer({ limiterFactory });
-  }
+  [a, b] = await startLimiterSharingServers();
   // Switched on in the database, not through the dashboard: signing in would take from the counts.
   for (const server of onScale ? [a] : [a, b]) {
     await writeDashboardSetting(server.verity.ctx.db, 'signup', { ...DEFAULT_DASHBOARD_SETTINGS.signup, enabled: true });

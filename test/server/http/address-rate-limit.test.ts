@@ -11,10 +11,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_PER_MINUTE, DEFAULT_RATE_PER_SECOND, createApiKey, revokeApiKey } from '../../../server/store/api-keys-repo.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../../helpers/server.js';
-import { sharedMemoryFactory } from '../../helpers/shared-limiters.js';
-
-/** The scale switch: every test server is on PostgreSQL + Redis (see test/helpers/server.ts). */
-const onScale = Boolean(process.env.VERITY_TEST_DATABASE_URL && process.env.VERITY_TEST_REDIS_URL);
+import { onScale, startLimiterSharingServers } from '../../helpers/shared-limiters.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -122,19 +119,8 @@ describe('rate limits on requests without a valid key', () => {
 
 describe(`address budget across processes (${onScale ? 'PostgreSQL + Redis' : 'embedded, one shared limiter factory'})`, () => {
   it('counts one address’s unauthenticated requests once across two processes', async () => {
-    let a: TestServer;
-    let b: TestServer;
-    if (onScale) {
-      // The second server joins the first one's database and Redis prefix, as a second `verity serve` would.
-      a = await start();
-      const { VERITY_DATA_DIR: _ownDataDir, ...sharedStores } = a.storeEnv;
-      expect(Object.keys(sharedStores).sort()).toEqual(['VERITY_DATABASE_URL', 'VERITY_REDIS_URL']);
-      b = await start({ env: sharedStores });
-    } else {
-      const limiterFactory = sharedMemoryFactory();
-      a = await start({ limiterFactory });
-      b = await start({ limiterFactory });
-    }
+    const [a, b] = await startLimiterSharingServers({ workers: false });
+    servers.push(a, b);
 
     const answers: ApiResponse[] = [];
     for (let i = 0; i <= DEFAULT_RATE_PER_SECOND; i++) answers.push(await wrongKey(i % 2 === 0 ? a : b));
