@@ -16,7 +16,15 @@ import { sqliteConnectionOf, type Db } from './database.js';
  */
 export class UserSearchIndexer {
   readonly #connection: SqliteConnection;
-  readonly #statements: { upto: Statement; last: Statement; insert: Statement; move: Statement; merge: Statement; changes: Statement };
+  readonly #statements: {
+    pending: Statement;
+    upto: Statement;
+    last: Statement;
+    insert: Statement;
+    move: Statement;
+    merge: Statement;
+    changes: Statement;
+  };
   readonly #batch: number;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
@@ -27,6 +35,7 @@ export class UserSearchIndexer {
     this.#connection = connection;
     this.#batch = batch;
     this.#statements = {
+      pending: connection.prepare('select exists (select 1 from users where id > (select indexed_upto from users_search_state where id = 1))').pluck(),
       upto: connection.prepare('select indexed_upto from users_search_state where id = 1').pluck(),
       last: connection.prepare('select max(id) from (select id from users where id > ? order by id limit ?)').pluck(),
       insert: connection.prepare(
@@ -52,6 +61,9 @@ export class UserSearchIndexer {
     // Kysely transactions hold this same connection between their awaits; never write inside one.
     if (this.#connection.inTransaction) return undefined;
     const s = this.#statements;
+    // Most ticks find nothing to index: a plain read says so without taking the write lock, which
+    // the API's writers and other processes (the CLI) would otherwise queue behind 20 times a second.
+    if (!s.pending.get()) return 0;
     return this.#connection
       .transaction(() => {
         const upto = s.upto.get() as number;

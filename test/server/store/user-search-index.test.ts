@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../../server/store/database.js';
@@ -63,6 +65,23 @@ describe('user search index (SQLite)', () => {
     expect(await search('lovel')).toEqual(['ada']);
     expect(await search('example.com')).toEqual(['ada', 'grace']);
     expect(indexer.indexBatch()).toBe(0);
+  });
+
+  it('with nothing to index, does not wait for another process that holds the write lock', async () => {
+    await insertUser(db, user('ada', 'Ada', 'Lovelace', 'ada@example.com'));
+    expect(indexer.indexBatch()).toBe(1);
+    // Another process (the CLI, say) in a long write transaction on the same file.
+    const other = new Database(join(scratch.dir, 'verity.sqlite'));
+    try {
+      other.exec('begin immediate');
+      // Taking the write lock would wait out the connection's busy_timeout (5 s), then throw SQLITE_BUSY.
+      expect(indexer.indexBatch()).toBe(0);
+      other.exec('rollback');
+    } finally {
+      other.close();
+    }
+    await insertUser(db, user('grace', 'Grace', 'Hopper', 'grace@example.com'));
+    expect(indexer.indexBatch()).toBe(1);
   });
 
   it('indexes in batches of the given size, oldest first, and a later batch picks up the rest', async () => {
