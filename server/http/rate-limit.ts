@@ -23,24 +23,17 @@ export interface RateDecision {
  * counter with a key, and a key's requests never count against their address.
  */
 export class ApiRateLimiter {
-  readonly #keyLimiters = new Map<string, RateLimiterAbstract>();
-  readonly #addressLimiters = new Map<string, RateLimiterAbstract>();
+  readonly #keyLimiters: LimiterSet;
+  readonly #addressLimiters: LimiterSet;
 
-  constructor(private readonly factory: LimiterFactory = memoryLimiterFactory) {}
-
-  #limiter(limiters: Map<string, RateLimiterAbstract>, prefix: string, points: number, duration: number): RateLimiterAbstract {
-    const id = `${points}/${duration}`;
-    let limiter = limiters.get(id);
-    if (!limiter) {
-      limiter = this.factory(points, duration, `${prefix}:${duration}s:${points}`);
-      limiters.set(id, limiter);
-    }
-    return limiter;
+  constructor(factory: LimiterFactory = memoryLimiterFactory) {
+    this.#keyLimiters = new LimiterSet('rl', factory);
+    this.#addressLimiters = new LimiterSet('rl-addr', factory);
   }
 
   /** One request of the API key `keyId`. Not `async` itself: the hottest path awaits no more than it must. */
   consume(keyId: string, perSecond: number, perMinute: number, nowMs = Date.now()): Promise<RateDecision> {
-    return this.#decide(this.#keyLimiters, 'rl', keyId, perSecond, perMinute, nowMs);
+    return this.#decide(this.#keyLimiters, keyId, perSecond, perMinute, nowMs);
   }
 
   /**
@@ -48,38 +41,63 @@ export class ApiRateLimiter {
    * rate applies to all API requests, 401 and 403 answers included). Reported as for keys.
    */
   consumeAddress(address: string, perSecond: number, perMinute: number, nowMs = Date.now()): Promise<RateDecision> {
-    return this.#decide(this.#addressLimiters, 'rl-addr', address, perSecond, perMinute, nowMs);
+    return this.#decide(this.#addressLimiters, address, perSecond, perMinute, nowMs);
   }
 
-  async #decide(
-    limiters: Map<string, RateLimiterAbstract>,
-    prefix: string,
-    id: string,
-    perSecond: number,
-    perMinute: number,
-    nowMs: number,
-  ): Promise<RateDecision> {
-    const second = await this.#take(this.#limiter(limiters, prefix, perSecond, 1), id);
-    if (!second.ok) return refused(perSecond, second.res, nowMs);
-    const minute = await this.#take(this.#limiter(limiters, prefix, perMinute, 60), id);
-    if (!minute.ok) return refused(perMinute, minute.res, nowMs);
+  /** The per-minute window is charged only when the per-second one allowed the request. */
+  async #decide(limiters: LimiterSet, id: string, perSecond: number, perMinute: number, nowMs: number): Promise<RateDecision> {
+    let minute: RateLimiterRes;
+    try {
+      await limiters.get(perSecond, 1).consume(id);
+    } catch (rejection: unknown) {
+      return refusedBy(rejection, perSecond, nowMs);
+    }
+    try {
+      minute = await limiters.get(perMinute, 60).consume(id);
+    } catch (rejection: unknown) {
+      return refusedBy(rejection, perMinute, nowMs);
+    }
     return {
       allowed: true,
       limit: perMinute,
-      remaining: Math.max(0, minute.res.remainingPoints),
-      reset: Math.ceil((nowMs + minute.res.msBeforeNext) / 1000),
+      remaining: Math.max(0, minute.remainingPoints),
+      reset: Math.ceil((nowMs + minute.msBeforeNext) / 1000),
       retryAfterSeconds: 0,
     };
   }
+}
 
-  async #take(limiter: RateLimiterAbstract, key: string): Promise<{ ok: boolean; res: RateLimiterRes }> {
-    try {
-      return { ok: true, res: await limiter.consume(key) };
-    } catch (rejection: unknown) {
-      if (rejection instanceof RateLimiterRes) return { ok: false, res: rejection };
-      throw rejection;
+/**
+ * One limiter per budget (points per window), made on first use. Looked up by its two numbers on
+ * every request, with no string to build: keys share a handful of budgets.
+ */
+class LimiterSet {
+  readonly #byDuration = new Map<number, Map<number, RateLimiterAbstract>>();
+
+  constructor(
+    private readonly prefix: string,
+    private readonly factory: LimiterFactory,
+  ) {}
+
+  get(points: number, durationSeconds: number): RateLimiterAbstract {
+    let byPoints = this.#byDuration.get(durationSeconds);
+    if (!byPoints) {
+      byPoints = new Map();
+      this.#byDuration.set(durationSeconds, byPoints);
     }
+    let limiter = byPoints.get(points);
+    if (!limiter) {
+      limiter = this.factory(points, durationSeconds, `${this.prefix}:${durationSeconds}s:${points}`);
+      byPoints.set(points, limiter);
+    }
+    return limiter;
   }
+}
+
+/** A limiter's rejection is a `RateLimiterRes` (over budget); anything else (Redis down) is an error. */
+function refusedBy(rejection: unknown, limit: number, nowMs: number): RateDecision {
+  if (rejection instanceof RateLimiterRes) return refused(limit, rejection, nowMs);
+  throw rejection;
 }
 
 function refused(limit: number, res: RateLimiterRes, nowMs: number): RateDecision {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { apiKeysChanged } from './api-key-cache.js';
 import type { Executor } from './database.js';
 import type { ApiKeyRow } from './schema.js';
@@ -7,8 +7,9 @@ export const KEY_PREFIX = 'vk_live_';
 export const DEFAULT_RATE_PER_SECOND = 5;
 export const DEFAULT_RATE_PER_MINUTE = 300;
 
+/** SHA-256, hex. Every customer API request hashes its key: the one-shot `hash` costs less than half a `createHash` chain. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** A new key: 256 random bits, prefixed so leaked keys can be found by secret scanners. */
