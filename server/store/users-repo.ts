@@ -54,6 +54,24 @@ const usernameStatement = new HotStatement<{ id: number }>('select id from users
 const usernameExceptStatement = new HotStatement<{ id: number }>('select id from users where username = ? and id <> ? limit 1');
 const verificationsOfUserStatement = new HotStatement<UserVerificationRow>('select * from user_verifications where user_id = ? order by position');
 
+/**
+ * The verifications of a page of users, one statement per number of users (up to a page's cap of
+ * 100; more are read in chunks), made on first use. Building the query with kysely on every list
+ * request cost about as much as SQLite took to run it.
+ */
+const verificationsOfUsersStatements = new Map<number, HotStatement<UserVerificationRow>>();
+const USERS_PER_VERIFICATIONS_READ = 100;
+
+function verificationsOfUsersStatement(count: number): HotStatement<UserVerificationRow> {
+  let statement = verificationsOfUsersStatements.get(count);
+  if (!statement) {
+    const placeholders = Array.from({ length: count }, () => '?').join(', ');
+    statement = new HotStatement(`select * from user_verifications where user_id in (${placeholders}) order by user_id, position`);
+    verificationsOfUsersStatements.set(count, statement);
+  }
+  return statement;
+}
+
 const insertVerificationStatement = new HotStatement<never>(
   'insert into user_verifications (user_id, method_id, status, attributes, position, started_at, completed_at, remarks, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
 );
@@ -192,13 +210,17 @@ export function findUserVerification(ex: Executor, userId: number, methodId: num
 export function verificationsForUsers(ex: Executor, userIds: readonly number[]): Promise<UserVerificationRow[]> {
   if (userIds.length === 0) return Promise.resolve([]);
   if (userIds.length === 1) return verificationsOfUserStatement.all(ex, userIds);
-  return ex
-    .selectFrom('user_verifications')
-    .selectAll()
-    .where('user_id', 'in', [...userIds])
-    .orderBy('user_id')
-    .orderBy('position')
-    .execute();
+  if (userIds.length <= USERS_PER_VERIFICATIONS_READ) return verificationsOfUsersStatement(userIds.length).all(ex, userIds);
+  return verificationsInChunks(ex, userIds);
+}
+
+async function verificationsInChunks(ex: Executor, userIds: readonly number[]): Promise<UserVerificationRow[]> {
+  const rows: UserVerificationRow[] = [];
+  for (let start = 0; start < userIds.length; start += USERS_PER_VERIFICATIONS_READ) {
+    const chunk = userIds.slice(start, start + USERS_PER_VERIFICATIONS_READ);
+    rows.push(...(await verificationsOfUsersStatement(chunk.length).all(ex, chunk)));
+  }
+  return rows.sort((a, b) => a.user_id - b.user_id || a.position - b.position);
 }
 
 export function workflowsForUser(ex: Executor, userId: number): Promise<(UserWorkflowRow & { public_id: string })[]> {
