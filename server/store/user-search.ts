@@ -93,9 +93,10 @@ export async function searchUsersOnSqlite(ex: Executor, q: UserListQuery & { sea
   }
   where += ')';
   if (ascii) {
-    where += ` and (${SEARCHED_COLUMNS.map((c) => `instr(lower(${c}), ?) > 0`).join(' or ')})`;
-    const term = q.search.toLowerCase();
-    params.push(term, term, term, term);
+    // One text check over the four columns joined by U+001F, which a printable ASCII term cannot
+    // hold, so a match never spans two columns: one lower() per row instead of up to four.
+    where += ` and instr(lower(concat_ws(char(31), ${SEARCHED_COLUMNS.join(', ')})), ?) > 0`;
+    params.push(q.search.toLowerCase());
   }
   if (q.email) {
     where += ' and lower(email) = ?';

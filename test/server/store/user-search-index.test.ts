@@ -84,6 +84,16 @@ describe('user search index (SQLite)', () => {
     expect(indexer.indexBatch()).toBe(1);
   });
 
+  it('matches an indexed user within one column, never across the end of one and the start of the next', async () => {
+    await insertUser(db, user('mann', 'Mary Ann', 'Annlee', 'mary.ann@delta.example'));
+    expect(indexer.indexBatch()).toBe(1);
+    expect(await search('MARY ANN')).toEqual(['mann']);
+    expect(await search('annlee')).toEqual(['mann']);
+    expect(await search('ann ann')).toEqual([]);
+    expect(await search('annann')).toEqual([]);
+    expect(await search('annmary')).toEqual([]);
+  });
+
   it('indexes in batches of the given size, oldest first, and a later batch picks up the rest', async () => {
     for (let i = 0; i < 7; i++) await insertUser(db, user(`batch${i}`, 'Batch', `Member${i}`, `batch${i}@example.com`));
     expect(indexer.indexBatch()).toBe(3);
