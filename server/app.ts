@@ -41,6 +41,7 @@ import type { Queue } from './queue/queue.js';
 import { migrateToLatest, withStartupLock, type Db } from './store/database.js';
 import { seedDefaults } from './store/seed.js';
 import { UserSearchIndexer } from './store/user-search-index.js';
+import { UserSearchThreads } from './store/user-search-threads.js';
 import { connectReadCaches } from './store/read-cache.js';
 import { connectApiKeyCaches } from './store/api-key-cache.js';
 import { connectProgress } from './session/progress.js';
@@ -129,6 +130,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   // SQLite: new users enter the search index in batches after their commit (migration 0009).
   const searchIndexer = UserSearchIndexer.for(db);
   searchIndexer?.start(50, app.log);
+  const searchThreads = UserSearchThreads.attach(db, { log: app.log });
 
   const ctx: AppContext = {
     config,
@@ -217,6 +219,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       await adapters.close();
       await analysisPool?.close();
       searchIndexer?.stop();
+      await searchThreads?.close();
       await db.destroy();
     },
   };

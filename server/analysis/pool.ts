@@ -6,8 +6,8 @@
  * thread per two cores; raise `maxThreads` on bigger machines.
  */
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { typescriptPool } from '../threads/typescript-pool.js';
 import type { AnalyseDocumentInput, AnalyseDocumentOptions, AnalyseSelfieInput, AnalyseSelfieOptions, DocumentAnalysis, SelfieResult } from './types.js';
 import type { PoolResult, PoolTask } from './worker.js';
 
@@ -28,8 +28,7 @@ export class AnalysisPool {
 
   constructor(options: AnalysisPoolOptions = {}) {
     const threads = options.maxThreads ?? Math.max(1, Math.floor(availableParallelism() / 2));
-    this.#pool = new Piscina<PoolTask, PoolResult>({
-      filename: fileURLToPath(new URL('./pool-worker.mjs', import.meta.url)),
+    this.#pool = typescriptPool<PoolTask, PoolResult>(new URL('./worker.ts', import.meta.url), 'runTask', {
       minThreads: options.warm ? threads : 0,
       maxThreads: threads,
       maxQueue: options.maxQueue ?? 256,

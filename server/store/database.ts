@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { prepareForReads } from './sqlite-connection.js';
 import { withStatementCache } from './statement-cache.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import { isPostgres, type MigrationContext } from './migrations/helpers.js';
@@ -27,9 +28,6 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
 }
 
-/** The name of a SQL function on every SQLite connection: JavaScript's Unicode `toLowerCase`. */
-export const UNICODE_LOWER = 'unicode_lower';
-
 /** Opens the database chosen by the configuration: PostgreSQL when a URL is given, else SQLite. */
 export async function openDatabase(options: DatabaseOptions): Promise<Db> {
   if (options.databaseUrl) {
@@ -49,12 +47,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
   // of spilling to temporary files past 64 KiB: a user insert touches a dozen indexes and the
   // search index, and the spill's file I/O cost POST /api/users about a tenth (issue 2).
   sqlite.pragma('temp_store = MEMORY');
-  // Reads map the file instead of copying each page through a read() into SQLite's 2 MB cache: a
-  // user lookup at 100k users cost 15 % less (issue 2). The mapping is address space, not memory.
-  sqlite.pragma('mmap_size = 268435456');
-  // SQLite's lower() folds ASCII letters only. A search for a name with other letters must find it
-  // in any case without the FTS index too (users not yet indexed, terms under three characters).
-  sqlite.function(UNICODE_LOWER, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
+  prepareForReads(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   sqliteConnections.set(db.getExecutor().adapter, sqlite);
   return db;

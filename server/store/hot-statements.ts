@@ -1,25 +1,8 @@
-import type { Database as SqliteConnection, Statement } from 'better-sqlite3';
+import type { Database as SqliteConnection } from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
 import { sqliteConnectionOf, type Executor } from './database.js';
 import { isPostgres } from './migrations/helpers.js';
-
-interface PreparedHotStatement<Row> {
-  statement: Statement;
-  /** Undefined for a statement that returns no rows. */
-  toRow: ((values: unknown[]) => Row) | undefined;
-}
-
-/**
- * A function that turns one raw row into an object with these columns, written out as an object
- * literal. A loop that sets the properties one name at a time makes its property stores
- * megamorphic in V8; with a literal every row is created with its final shape in one step, which
- * saved about 2 of the 8 µs that reading a user with its verifications took (issue 2). The names come from SQLite's description
- * of our own statements and are quoted by JSON.stringify, so they cannot inject code.
- */
-function rowBuilder<Row>(columns: readonly string[]): (values: unknown[]) => Row {
-  const fields = columns.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ');
-  return new Function('values', `return { ${fields} };`) as (values: unknown[]) => Row;
-}
+import { prepareRaw, type PreparedRawStatement } from './raw-statements.js';
 
 /**
  * A statement on a hot API path (issue 2: `GET /api/users/{id}`, `POST /api/users`, the list
@@ -41,7 +24,7 @@ function rowBuilder<Row>(columns: readonly string[]): (values: unknown[]) => Row
 export class HotStatement<Row extends object> {
   readonly #sql: string;
   #postgresSql: string | undefined;
-  readonly #prepared = new WeakMap<SqliteConnection, PreparedHotStatement<Row>>();
+  readonly #prepared = new WeakMap<SqliteConnection, PreparedRawStatement<Row>>();
 
   constructor(sql: string) {
     this.#sql = sql;
@@ -80,20 +63,10 @@ export class HotStatement<Row extends object> {
     return (statement.all(...params) as unknown[][]).map(toRow);
   }
 
-  #prepare(connection: SqliteConnection): PreparedHotStatement<Row> {
+  #prepare(connection: SqliteConnection): PreparedRawStatement<Row> {
     let prepared = this.#prepared.get(connection);
     if (!prepared) {
-      const statement = connection.prepare(this.#sql);
-      // Raw mode (arrays) exists only for statements that return rows.
-      const toRow = statement.reader
-        ? rowBuilder<Row>(
-            statement
-              .raw(true)
-              .columns()
-              .map((c) => c.name),
-          )
-        : undefined;
-      prepared = { statement, toRow };
+      prepared = prepareRaw<Row>(connection, this.#sql);
       this.#prepared.set(connection, prepared);
     }
     return prepared;

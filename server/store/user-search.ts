@@ -1,6 +1,5 @@
-import { UNICODE_LOWER, type Executor } from './database.js';
-import { HotStatement } from './hot-statements.js';
 import type { UserRow } from './schema.js';
+import { UNICODE_LOWER } from './sqlite-connection.js';
 import { sortExpression, type UserListQuery } from './user-list-query.js';
 
 /**
@@ -47,32 +46,30 @@ export function lowerFor(term: string): string {
   return PRINTABLE_ASCII.test(term) ? 'lower' : UNICODE_LOWER;
 }
 
-/** Users not yet in the search index (migration 0009) whose names or e-mail contain a LIKE pattern. */
+/** Users not yet in the search index (migration 0009) whose names or e-mail contain a LIKE pattern, by lower(). */
 const newUsersMatching = new Map(
   ['lower', UNICODE_LOWER].map((lower) => [
     lower,
-    new HotStatement<{ id: number }>(
-      `select id from users where id > (select indexed_upto from users_search_state where id = 1)
-       and (${SEARCHED_COLUMNS.map((c) => `${lower}(${c}) like ? escape '\\'`).join(' or ')})`,
-    ),
+    `select id from users where id > (select indexed_upto from users_search_state where id = 1)
+     and (${SEARCHED_COLUMNS.map((c) => `${lower}(${c}) like ? escape '\\'`).join(' or ')})`,
   ]),
 );
 
-/** One statement per query shape (sort, direction, which filters): a bounded set. */
-const statements = new Map<string, HotStatement<UserRow & { matched: number }>>();
-const counts = new Map<string, HotStatement<{ n: number }>>();
+/** Runs one reading statement and gives its rows as objects. */
+export type ReadRows = <Row extends object>(sql: string, params: readonly unknown[]) => Row[] | Promise<Row[]>;
 
-function cached<Row extends object>(cache: Map<string, HotStatement<Row>>, text: string): HotStatement<Row> {
-  let statement = cache.get(text);
-  if (!statement) {
-    statement = new HotStatement<Row>(text);
-    cache.set(text, statement);
-  }
-  return statement;
+export interface UserSearchResult {
+  rows: UserRow[];
+  total: number;
 }
 
-/** One page of the users matching `q.search` (three characters or more) and the other filters, and their total. */
-export async function searchUsersOnSqlite(ex: Executor, q: UserListQuery & { search: string }): Promise<{ rows: UserRow[]; total: number }> {
+/**
+ * One page of the users matching `q.search` (three characters or more) and the other filters, and
+ * their total, read through `read`: on the server's own connection, or on a reader connection in
+ * another thread (`user-search-threads.ts`). The SQL text depends only on the query's shape (sort,
+ * direction, which filters), a bounded set, so each text is prepared once per connection.
+ */
+export async function searchUsersWith(read: ReadRows, q: UserListQuery & { search: string }): Promise<UserSearchResult> {
   // The sort expression is written into the SQL: only the listed fields' may be.
   const sort = sortExpression(q.sort);
   const pattern = likeContains(q.search);
@@ -80,7 +77,7 @@ export async function searchUsersOnSqlite(ex: Executor, q: UserListQuery & { sea
   // so a user is found from their commit on. Their ids (almost always none) are looked up first:
   // a compound subquery in every search cost more than this.
   const lower = lowerFor(q.search);
-  const recent = (await newUsersMatching.get(lower)!.all(ex, [pattern, pattern, pattern, pattern])).map((r) => r.id);
+  const recent = (await read<{ id: number }>(newUsersMatching.get(lower)!, [pattern, pattern, pattern, pattern])).map((r) => r.id);
   // An ASCII term is narrowed down by a few of its trigrams, then checked as text (ASCII case
   // folding, SQLite's lower, is all it needs). Any other term is matched as a phrase of all its
   // trigrams, with the index's own Unicode case folding.
@@ -109,17 +106,16 @@ export async function searchUsersOnSqlite(ex: Executor, q: UserListQuery & { sea
   const direction = q.descending ? 'desc' : 'asc';
   // The full-text match is most of the cost: run it once, keep the matches' ids and sort keys,
   // and take both the page and the count from them. The id breaks ties so pages never overlap.
-  const page = cached(
-    statements,
+  const found = await read<UserRow & { matched: number }>(
     `with matches as materialized (select id, ${sort} as sort_key from users where ${where})
      select users.*, (select count(*) from matches) as matched from users
      where id in (select id from matches order by sort_key ${direction}, id ${direction} limit ? offset ?)
      order by ${sort} ${direction}, id ${direction}`,
+    [...params, q.perPage, (q.page - 1) * q.perPage],
   );
-  const found = await page.all(ex, [...params, q.perPage, (q.page - 1) * q.perPage]);
   if (found.length === 0) {
     // A page past the end holds no row to carry the count.
-    const total = q.page === 1 ? 0 : ((await cached(counts, `select count(*) as n from users where ${where}`).first(ex, params))?.n ?? 0);
+    const total = q.page === 1 ? 0 : ((await read<{ n: number }>(`select count(*) as n from users where ${where}`, params))[0]?.n ?? 0);
     return { rows: [], total };
   }
   return { rows: found.map(({ matched: _, ...row }) => row), total: found[0]!.matched };

@@ -1,0 +1,34 @@
+import { threadId } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import { typescriptPool } from '../../../server/threads/typescript-pool.js';
+
+/** Pools of worker threads that run TypeScript task handlers (the analysis pool, the search threads). */
+describe('typescriptPool', () => {
+  it('runs the named handler of a TypeScript module in another thread', async () => {
+    const pool = typescriptPool<{ n: number; ms: number }, { n: number; thread: number }>(new URL('../../fixtures/threads/tasks.ts', import.meta.url), 'busy', {
+      maxThreads: 1,
+    });
+    try {
+      const answer = await pool.run({ n: 7, ms: 1 });
+      expect(answer.n).toBe(7);
+      expect(answer.thread).not.toBe(threadId);
+    } finally {
+      await pool.destroy();
+    }
+  });
+
+  it('runs queued tasks in the order they came, however long the queue', async () => {
+    const pool = typescriptPool<{ n: number; ms: number }, { n: number; thread: number }>(new URL('../../fixtures/threads/tasks.ts', import.meta.url), 'busy', {
+      minThreads: 1,
+      maxThreads: 1,
+    });
+    try {
+      await pool.run({ n: -1, ms: 0 });
+      const finished: number[] = [];
+      await Promise.all(Array.from({ length: 8 }, (_, n) => pool.run({ n, ms: 5 }).then((r) => finished.push(r.n))));
+      expect(finished).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    } finally {
+      await pool.destroy();
+    }
+  });
+});
