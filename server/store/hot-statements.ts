@@ -2,7 +2,7 @@ import type { Database as SqliteConnection } from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
 import { sqliteConnectionOf, type Executor } from './database.js';
 import { isPostgres } from './migrations/helpers.js';
-import { prepareRaw, type PreparedRawStatement } from './raw-statements.js';
+import { allRows, prepareRaw, type PreparedRawStatement } from './raw-statements.js';
 
 /**
  * A statement on a hot API path (issue 2: `GET /api/users/{id}`, `POST /api/users`, the list
@@ -55,12 +55,12 @@ export class HotStatement<Row extends object> {
   }
 
   #allOnSqlite(connection: SqliteConnection, params: readonly unknown[]): Row[] {
-    const { statement, toRow } = this.#prepare(connection);
-    if (!toRow) {
-      statement.run(...params);
+    const prepared = this.#prepare(connection);
+    if (!prepared.toRow) {
+      prepared.statement.run(...params);
       return [];
     }
-    return (statement.all(...params) as unknown[][]).map(toRow);
+    return allRows(prepared, params);
   }
 
   #prepare(connection: SqliteConnection): PreparedRawStatement<Row> {

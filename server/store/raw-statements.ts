@@ -33,3 +33,8 @@ export function prepareRaw<Row>(connection: SqliteConnection, sql: string): Prep
     : undefined;
   return { statement, toRow };
 }
+
+/** Runs a prepared statement that returns rows and gives them as objects. */
+export function allRows<Row>({ statement, toRow }: PreparedRawStatement<Row>, params: readonly unknown[]): Row[] {
+  return (statement.all(...params) as unknown[][]).map(toRow!);
+}

@@ -1,5 +1,5 @@
 import type { Database as SqliteConnection } from 'better-sqlite3';
-import { prepareRaw, type PreparedRawStatement } from './raw-statements.js';
+import { allRows, prepareRaw, type PreparedRawStatement } from './raw-statements.js';
 import { openSqliteReader } from './sqlite-connection.js';
 import type { UserListQuery } from './user-list-query.js';
 import { searchUsersWith, type UserSearchResult } from './user-search.js';
@@ -37,7 +37,6 @@ export async function runUserSearch(task: UserSearchTask): Promise<UserSearchRes
       prepared = prepareRaw<object>(connection, sql);
       statements.set(sql, prepared);
     }
-    const toRow = prepared.toRow as (values: unknown[]) => Row;
-    return (prepared.statement.all(...params) as unknown[][]).map(toRow);
+    return allRows(prepared as PreparedRawStatement<Row>, params);
   }, task.query);
 }
