@@ -38,6 +38,7 @@ export function registerApiAuth(app: FastifyInstance, ctx: AppContext, limiter: 
   const keys = new ApiKeyCache(ctx.db, (keyHash) => findActiveKeyByHash(ctx.db, keyHash), {
     enabled: !isPostgres(ctx.db) || ctx.config.redisUrl !== undefined,
   });
+  app.addHook('onClose', async () => keys.close());
 
   app.addHook('onRequest', async (req: FastifyRequest, reply) => {
     if (!isCustomerApi(req.url)) return;

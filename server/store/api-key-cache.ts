@@ -1,8 +1,8 @@
-import type { Statement } from 'better-sqlite3';
 import type { InvalidationBus } from '../cache/invalidation-bus.js';
 import { InvalidationSignal } from '../cache/invalidation-signal.js';
 import { sqliteConnectionOf, type Db } from './database.js';
 import type { ApiKeyRow } from './schema.js';
+import { SqliteCommitWatch } from './sqlite-commit-watch.js';
 
 /**
  * API keys by key hash, so authenticating a customer API request needs no database read (issue 2).
@@ -15,9 +15,10 @@ import type { ApiKeyRow } from './schema.js';
  *   that may have been lost (the bus reconnected) drops everything too.
  * - On SQLite another process (the CLI: `verity keys revoke` against the same data dir) writes
  *   the file directly, with no bus between them; SQLite's `data_version` tells the server that
- *   another connection committed something, and the cache is dropped then. It is asked at most
- *   once a millisecond (asking costs about as much as reading the key), so such a revocation
- *   takes effect within a millisecond of its commit: sooner than a notice crosses Redis.
+ *   another connection committed something, and the cache is dropped then. It is asked only
+ *   while the file system reports writes to the WAL, at most once a millisecond
+ *   ({@link SqliteCommitWatch}), so such a revocation takes effect within a millisecond or so of
+ *   its commit (sooner than a notice crosses Redis), and reads between writes ask nothing.
  * - On PostgreSQL without Redis there is no way to hear of another process's revocation, so
  *   there is no cache: every request reads its key (`enabled: false`).
  * - Invalidation may happen inside the revoking transaction, before its commit; a lookup just
@@ -52,17 +53,13 @@ export interface ApiKeyCacheOptions {
 
 /** At most this many keys are kept; a deployment has a handful, so this only bounds abuse. */
 const MAX_ENTRIES = 10_000;
-/** How often SQLite is asked whether another process committed (see above). */
-const DATA_VERSION_EVERY_MS = 1;
 
 export class ApiKeyCache {
   readonly #entries = new Map<string, Entry>();
   readonly #enabled: boolean;
   readonly #ttlMs: number;
-  /** `pragma data_version` on the SQLite connection: changes when another connection commits. */
-  readonly #dataVersion: Statement | undefined;
-  #seenDataVersion = -1;
-  #dataVersionAskedAt = 0;
+  /** On SQLite: whether another connection (process) committed, as a revocation would. */
+  readonly #otherCommits: SqliteCommitWatch | undefined;
 
   constructor(
     db: Db,
@@ -71,21 +68,15 @@ export class ApiKeyCache {
   ) {
     this.#enabled = options.enabled;
     this.#ttlMs = options.ttlMs ?? 30_000;
-    this.#dataVersion = sqliteConnectionOf(db)?.prepare('pragma data_version').pluck();
+    const connection = sqliteConnectionOf(db);
+    this.#otherCommits = connection && this.#enabled ? new SqliteCommitWatch(connection) : undefined;
   }
 
   /** The active key with this hash, from the cache when it holds a current copy. */
   async find(keyHash: string): Promise<ApiKeyRow | undefined> {
     if (!this.#enabled) return this.load(keyHash);
     const now = Date.now();
-    if (this.#dataVersion && now - this.#dataVersionAskedAt >= DATA_VERSION_EVERY_MS) {
-      this.#dataVersionAskedAt = now;
-      const version = this.#dataVersion.get() as number;
-      if (version !== this.#seenDataVersion) {
-        this.#seenDataVersion = version;
-        this.#entries.clear();
-      }
-    }
+    if (this.#otherCommits?.otherCommitted(now)) this.#entries.clear();
     const hit = this.#entries.get(keyHash);
     if (hit && hit.generation === keysChanged.generation && hit.expires > now) return hit.row;
     const seenGeneration = keysChanged.generation;
@@ -97,5 +88,10 @@ export class ApiKeyCache {
       this.#entries.delete(keyHash);
     }
     return row;
+  }
+
+  /** Stops watching the database file. */
+  close(): void {
+    this.#otherCommits?.close();
   }
 }
