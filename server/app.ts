@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { registerApiAuth } from './http/api-auth.js';
+import { coalesceSends } from './http/coalesced-sends.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { fastSerializerCompiler } from './http/serializer.js';
 import { registerHealthRoutes, type ReadinessCheck } from './http/health/routes.js';
@@ -146,6 +147,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   const disconnectBus = [connectReadCaches(adapters.bus), connectProgress(adapters.bus), connectApiKeyCaches(adapters.bus)];
 
   registerErrorHandler(app);
+  coalesceSends(app);
   registerHealthRoutes(app, adapters.checks);
   await app.register(formbody);
   await app.register(swagger, {
