@@ -42,6 +42,7 @@ import type { Queue } from './queue/queue.js';
 import { migrateToLatest, withStartupLock, type Db } from './store/database.js';
 import { seedDefaults } from './store/seed.js';
 import { UserSearchIndexer } from './store/user-search-index.js';
+import { WalCheckpointer } from './store/wal-checkpointer.js';
 import { UserSearchThreads } from './store/user-search-threads.js';
 import { connectReadCaches } from './store/read-cache.js';
 import { connectApiKeyCaches } from './store/api-key-cache.js';
@@ -132,6 +133,8 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   const searchIndexer = UserSearchIndexer.for(db);
   searchIndexer?.start(50, app.log);
   const searchThreads = UserSearchThreads.attach(db, { log: app.log });
+  // SQLite: the WAL is copied back into the file in a thread, not in the commits of requests.
+  const walCheckpointer = WalCheckpointer.attach(db, { log: app.log });
 
   const ctx: AppContext = {
     config,
@@ -217,6 +220,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       await queue.stop();
       webhooks.close();
       await app.close();
+      await walCheckpointer?.close();
       for (const disconnect of disconnectBus) disconnect();
       await adapters.close();
       await analysisPool?.close();
