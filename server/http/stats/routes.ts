@@ -38,22 +38,24 @@ export async function accountStatistics(ex: Executor, now: Date) {
     .select('v.user_id')
     .where('v.user_id', '=', sql<number>`users.id`)
     .where('v.status', '!=', 0);
+  // By lower(status), as the list's filter: the counts then read only users_status_lower_idx.
+  const status = sql<string>`lower(status)`;
   const counts = await ex
     .selectFrom('users')
     .select((eb) => [
       eb.fn.countAll<number>().as('total'),
-      eb.fn.sum<number>(eb.case().when('status', '=', 'Banned').then(1).else(0).end()).as('banned'),
+      eb.fn.sum<number>(eb.case().when(status, '=', 'banned').then(1).else(0).end()).as('banned'),
       eb.fn
         .sum<number>(
           eb
             .case()
-            .when(eb.and([eb('status', '=', 'Unconfirmed'), eb.not(eb.exists(started))]))
+            .when(eb.and([eb(status, '=', 'unconfirmed'), eb.not(eb.exists(started))]))
             .then(1)
             .else(0)
             .end(),
         )
         .as('new'),
-      eb.fn.sum<number>(eb.case().when('status', 'in', ['Unconfirmed', 'Active', 'Review']).then(1).else(0).end()).as('open'),
+      eb.fn.sum<number>(eb.case().when(status, 'in', ['unconfirmed', 'active', 'review']).then(1).else(0).end()).as('open'),
     ])
     .executeTakeFirstOrThrow();
   const users_per_status: UserCounts = {

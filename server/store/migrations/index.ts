@@ -13,6 +13,7 @@ import * as m0011 from './0011-user-verifications-view-index.js';
 import * as m0012 from './0012-search-unicode-case.js';
 import * as m0013 from './0013-case-insensitive-sort.js';
 import * as m0014 from './0014-orphan-document-workflows.js';
+import * as m0015 from './0015-drop-unused-user-indexes.js';
 import type { MigrationContext } from './helpers.js';
 
 /**
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration | ((context: MigrationContext) => Mig
   '0012-search-unicode-case': m0012,
   '0013-case-insensitive-sort': m0013,
   '0014-orphan-document-workflows': m0014,
+  '0015-drop-unused-user-indexes': m0015,
 };
 
 export function migrationProvider(context: MigrationContext = {}): MigrationProvider {
