@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
+import type { ErrorLog } from '../error-log.js';
 
 /**
  * A small publish/subscribe bus for "this changed, drop your copy" notices between the processes of
@@ -27,10 +28,6 @@ export interface InvalidationBus {
   onMissed(listener: () => void): () => void;
   /** Stops delivering and closes what the bus opened (the Redis subscriber connection). */
   close(): Promise<void>;
-}
-
-interface BusLog {
-  error(obj: { err: unknown }, msg: string): void;
 }
 
 /** Channel names are short identifiers: they become part of a Redis channel name. */
@@ -77,7 +74,7 @@ export interface RedisBusOptions {
   subscriber: Redis;
   /** The deployment's key prefix (`VERITY_REDIS_URL ?prefix=`): several Verity can share one Redis. */
   prefix: string;
-  log: BusLog;
+  log: ErrorLog;
 }
 
 /**
@@ -93,7 +90,7 @@ export class RedisInvalidationBus implements InvalidationBus {
   readonly #publisher: Redis;
   readonly #subscriber: Redis;
   readonly #prefix: string;
-  readonly #log: BusLog;
+  readonly #log: ErrorLog;
   #wasReady = false;
   #closed = false;
 

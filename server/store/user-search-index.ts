@@ -1,4 +1,5 @@
 import type { Database as SqliteConnection, Statement } from 'better-sqlite3';
+import type { ErrorLog } from '../error-log.js';
 import { sqliteConnectionOf, type Db } from './database.js';
 
 /**
@@ -97,7 +98,7 @@ export class UserSearchIndexer {
    * Runs batches every `everyMs` (sooner while a backlog lasts) until `stop()`; when there is
    * nothing to index, merges the index's segments a step at a time instead.
    */
-  start(everyMs = 50, log?: { error(obj: { err: unknown }, msg: string): void }): void {
+  start(everyMs = 50, log?: ErrorLog): void {
     const tick = () => {
       if (this.#stopped) return;
       let indexed: number | undefined;

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
+import type { ErrorLog } from '../error-log.js';
 import { typescriptPool } from '../threads/typescript-pool.js';
 import { sqliteConnectionOf, type Db, type Executor } from './database.js';
 import { HotStatement } from './hot-statements.js';
@@ -11,10 +12,6 @@ const attached = new WeakMap<Executor, UserSearchThreads>();
 
 /** Each thread holds a V8 isolate and a connection; more searches at once than this are rare on one server. */
 const MAX_THREADS = 4;
-
-interface ErrorLog {
-  error(obj: { err: unknown }, msg: string): void;
-}
 
 /**
  * Worker threads that run `filter[search]` on an embedded (SQLite) database, each on a read-only

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Database as SqliteConnection } from 'better-sqlite3';
 import type { Piscina } from 'piscina';
+import type { ErrorLog } from '../error-log.js';
 import { typescriptPool } from '../threads/typescript-pool.js';
 import { sqliteConnectionOf, type Db } from './database.js';
 import type { WalCheckpointResult, WalCheckpointTask } from './wal-checkpoint-task.js';
@@ -13,10 +14,6 @@ export const BACKSTOP_AUTOCHECKPOINT_PAGES = 10_000;
 const EVERY_MS = 100;
 /** The thread starts once the WAL has been this large: a server that writes little never needs it. */
 const START_AT_BYTES = 1 << 20;
-
-interface ErrorLog {
-  error(obj: { err: unknown }, msg: string): void;
-}
 
 export interface WalCheckpointerOptions {
   log?: ErrorLog | undefined;
@@ -53,7 +50,6 @@ export class WalCheckpointer {
   readonly #timer: NodeJS.Timeout;
   #pool: Piscina<WalCheckpointTask, WalCheckpointResult> | undefined;
   #checkpointing = false;
-  #running = false;
   #stopped = false;
   #completed = 0;
   #lastResult: WalCheckpointResult | undefined;
@@ -80,7 +76,7 @@ export class WalCheckpointer {
 
   /** Whether the thread is taking the checkpoints. */
   get running(): boolean {
-    return this.#running;
+    return this.#completed > 0 && !this.#stopped;
   }
 
   /** How many checkpoints the thread has run. */
@@ -102,11 +98,9 @@ export class WalCheckpointer {
       .run({ file: this.#connection.name })
       .then(
         (result) => {
-          this.#completed++;
-          if (!this.#running && !this.#stopped) {
-            this.#running = true;
-            this.#connection.pragma(`wal_autocheckpoint = ${this.#backstopPages}`);
-          }
+          if (this.#stopped) return;
+          // The first checkpoint done here: the connection's own become the backstop.
+          if (++this.#completed === 1) this.#connection.pragma(`wal_autocheckpoint = ${this.#backstopPages}`);
           // The WAL changed since the last one: commits are coming, so copy them back now rather
           // than in 100 ms. An idle WAL answers the same twice and the loop stops. Past the
           // backstop the thread pauses too, so that the connection's checkpoint after its next
@@ -118,7 +112,7 @@ export class WalCheckpointer {
         (err: unknown) => {
           if (this.#stopped) return;
           this.#log?.error({ err }, 'the WAL checkpoint thread failed; the server checkpoints in its commits again');
-          void this.#stop();
+          void this.close();
         },
       )
       .finally(() => {
@@ -126,17 +120,12 @@ export class WalCheckpointer {
       });
   }
 
-  async #stop(): Promise<void> {
+  /** Stops the thread (before the database closes) and gives the checkpoints back to the server's connection. */
+  async close(): Promise<void> {
     this.#stopped = true;
-    this.#running = false;
     clearInterval(this.#timer);
     if (this.#connection.open) this.#connection.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
     await this.#pool?.destroy();
-  }
-
-  /** Stops the thread (before the database closes) and gives the checkpoints back to the server's connection. */
-  close(): Promise<void> {
-    return this.#stop();
   }
 }
 

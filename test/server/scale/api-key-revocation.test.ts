@@ -26,10 +26,9 @@ describe('API key revocation across processes (PostgreSQL + Redis)', () => {
 
     // Proof that the child answers from its cache: a limit changed behind the repository's back
     // (nothing announced) goes unseen there. Right after a change to keys nothing is cached for a
-    // moment, hence the retries.
-    // Each round sets a limit of its own: a probe that reads the database answers with it, one
-    // answered from the cache with what was cached (perhaps an earlier round's limit, cached by
-    // a probe that came just as the quiet period ended).
+    // moment, hence the retries. Each round sets a limit of its own: a probe that reads the
+    // database answers with it, one answered from the cache with what was cached (perhaps an
+    // earlier round's limit, cached by a probe that came just as the quiet period ended).
     const deadline = Date.now() + 20_000;
     for (let round = 1; ; round++) {
       expect((await fromChild(key)).status).toBe(200);

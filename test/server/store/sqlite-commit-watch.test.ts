@@ -29,6 +29,13 @@ function watchOf(connection: SqliteConnection): SqliteCommitWatch {
   return watch;
 }
 
+/** The server's connection, with a table to write to, and its watch. */
+function watchedServer(): { server: SqliteConnection; watch: SqliteCommitWatch } {
+  const server = connect();
+  server.exec('create table t (x integer)');
+  return { server, watch: watchOf(server) };
+}
+
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Asks the watch until it says yes, for up to `ms`; the file system's notice arrives asynchronously. */
@@ -43,9 +50,7 @@ async function seenWithin(watch: SqliteCommitWatch, ms: number): Promise<boolean
 
 describe('SqliteCommitWatch', () => {
   it("reports another connection's commit, once", async () => {
-    const server = connect();
-    server.exec('create table t (x integer)');
-    const watch = watchOf(server);
+    const { watch } = watchedServer();
     const cli = connect();
     cli.prepare('insert into t values (1)').run();
     expect(await seenWithin(watch, 5_000)).toBe(true);
@@ -57,18 +62,14 @@ describe('SqliteCommitWatch', () => {
   });
 
   it("does not report the watched connection's own commits", async () => {
-    const server = connect();
-    server.exec('create table t (x integer)');
-    const watch = watchOf(server);
+    const { server, watch } = watchedServer();
     connect();
     server.prepare('insert into t values (1)').run();
     expect(await seenWithin(watch, 200)).toBe(false);
   });
 
   it('reports a commit made while the last notice was being handled (the writer publishes after writing the WAL)', async () => {
-    const server = connect();
-    server.exec('create table t (x integer)');
-    const watch = watchOf(server);
+    const { watch } = watchedServer();
     const cli = connect();
     cli.prepare('insert into t values (1)').run();
     expect(await seenWithin(watch, 5_000)).toBe(true);
@@ -79,9 +80,7 @@ describe('SqliteCommitWatch', () => {
   });
 
   it('reports a commit that nothing asked about until long after its notice', async () => {
-    const server = connect();
-    server.exec('create table t (x integer)');
-    const watch = watchOf(server);
+    const { watch } = watchedServer();
     connect().prepare('insert into t values (1)').run();
     // Past the second in which every call asks: the next call still asks, once.
     await pause(1_200);
