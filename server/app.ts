@@ -9,7 +9,8 @@ import type { BlobStore } from './blobs/blob-store.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { registerApiAuth } from './http/api-auth.js';
+import { apiAuthenticator } from './http/api-auth.js';
+import { customerApi } from './http/customer-api.js';
 import { coalesceSends } from './http/coalesced-sends.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { fastSerializerCompiler } from './http/serializer.js';
@@ -149,7 +150,9 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   // Settings/template caches and live session progress hear of other processes' changes at once.
   const disconnectBus = [connectReadCaches(adapters.bus), connectProgress(adapters.bus), connectApiKeyCaches(adapters.bus)];
 
-  registerErrorHandler(app);
+  limiterSlot.limiter = new ApiRateLimiter(adapters.limiterFactory);
+  const authenticate = apiAuthenticator(app, ctx, limiterSlot.limiter);
+  registerErrorHandler(app, authenticate);
   coalesceSends(app);
   registerHealthRoutes(app, adapters.checks);
   await app.register(formbody);
@@ -170,15 +173,10 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  limiterSlot.limiter = new ApiRateLimiter(adapters.limiterFactory);
-  registerApiAuth(app, ctx, limiterSlot.limiter);
-  await app.register(userRoutes(ctx));
+  await app.register(
+    customerApi(authenticate, [userRoutes(ctx), verificationRoutes(ctx), settingsRoutes(ctx), statsRoutes(ctx), credentialRoutes(ctx), documentRoutes(ctx)]),
+  );
   await app.register(avatarRoutes(ctx));
-  await app.register(verificationRoutes(ctx));
-  await app.register(settingsRoutes(ctx));
-  await app.register(statsRoutes(ctx));
-  await app.register(credentialRoutes(ctx));
-  await app.register(documentRoutes(ctx));
   await app.register(fileRoutes(ctx));
   await app.register(hostedRoutes(ctx));
   await app.register(sessionRoutes(ctx, new SessionLimits(adapters.limiterFactory)));

@@ -14,12 +14,10 @@ declare module 'fastify' {
   }
 }
 
-/** Routes under these prefixes are the customer API: User-Agent, Bearer key and rate limits apply. */
-export function isCustomerApi(url: string): boolean {
-  return url.startsWith('/api/') && !url.startsWith('/api/openapi.json');
-}
-
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Checks one customer API request: User-Agent, key, rate limit. Throws the refusal. */
+export type ApiAuthenticator = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /**
  * Order per spec: a missing User-Agent is refused before anything else (403), then the key (401),
@@ -29,8 +27,12 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * missing, malformed, wrong or revoked key) has no key to count against, so it is counted against
  * its client address with the default budget ({@link refuseWithoutKey}). A request without a
  * User-Agent counts against its address even when it carries a valid key: its key is not looked at.
+ *
+ * The caller decides which requests this sees: every route of the customer API's scope
+ * (`customerApi` in `customer-api.ts`), whatever spelling of its path reached it, and the customer
+ * API's unmatched URLs. It never looks at the URL itself.
  */
-export function registerApiAuth(app: FastifyInstance, ctx: AppContext, limiter: ApiRateLimiter): void {
+export function apiAuthenticator(app: FastifyInstance, ctx: AppContext, limiter: ApiRateLimiter): ApiAuthenticator {
   // last_used_at is written at most once a minute per key, so reads do not turn into writes.
   const lastTouched = new Map<number, number>();
   // Active keys are cached; PostgreSQL without Redis has no way to hear of another process's
@@ -40,8 +42,7 @@ export function registerApiAuth(app: FastifyInstance, ctx: AppContext, limiter: 
   });
   app.addHook('onClose', async () => keys.close());
 
-  app.addHook('onRequest', async (req: FastifyRequest, reply) => {
-    if (!isCustomerApi(req.url)) return;
+  return async (req, reply) => {
     if (!req.headers['user-agent']?.trim()) return refuseWithoutKey(limiter, req, reply, errors.missingUserAgent());
     const header = req.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
@@ -61,7 +62,7 @@ export function registerApiAuth(app: FastifyInstance, ctx: AppContext, limiter: 
       lastTouched.set(key.id, now);
       await touchApiKey(ctx.db, key.id, new Date(now));
     }
-  });
+  };
 }
 
 /**

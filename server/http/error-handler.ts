@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ApiError, errors, type FieldErrors } from '../errors.js';
-import { isCustomerApi, refuseWithoutKey } from './api-auth.js';
+import { refuseWithoutKey, type ApiAuthenticator } from './api-auth.js';
+import { aimsAtCustomerApi } from './canonical-path.js';
 import type { ApiRateLimiter } from './rate-limit.js';
 
 /** Fastify's own client errors, answered in the spec's shape with their status kept. */
@@ -44,7 +45,7 @@ export function answerFrameworkError(error: FastifyError, req: FastifyRequest, r
       ? errors.invalidData('The request URL is too long.', 414)
       : errors.invalidData('The request URL is malformed.', 400);
   const send = (e: ApiError) => void reply.code(e.statusCode).headers(e.headers).send(e.toBody());
-  if (!limiter || !isCustomerApi(req.url)) return send(apiError);
+  if (!limiter || !aimsAtCustomerApi(req.url)) return send(apiError);
   // Always rejects: with apiError, or with a 429 once the address's budget is spent. A limiter
   // that fails (Redis away) leaves the answer without headers rather than without an answer.
   refuseWithoutKey(limiter, req, reply, apiError).catch((refusal: unknown) => send(refusal instanceof ApiError ? refusal : apiError));
@@ -72,8 +73,13 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   socket.destroy(error);
 }
 
-/** The one error handler: every error leaves as the spec's body; 5xx details go to the log only. */
-export function registerErrorHandler(app: FastifyInstance): void {
+/**
+ * The one error handler: every error leaves as the spec's body; 5xx details go to the log only.
+ * `authenticate`: the customer API's check, run before a 404 for a URL aimed at the customer API
+ * that matched no route (`/API/users`, `//api/users`), so such a URL is refused in the API's order
+ * (403, 401, 429) with its rate-limit headers before it learns that nothing is there.
+ */
+export function registerErrorHandler(app: FastifyInstance, authenticate?: ApiAuthenticator): void {
   // Many HTTP clients send `Content-Type: application/json` on every request, also on a DELETE or
   // a POST without a body. Fastify refuses such an empty body; here it is simply no body, and a
   // route that needs one says so (below).
@@ -111,8 +117,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     void reply.code(apiError.statusCode).headers(apiError.headers).send(apiError.toBody());
   });
 
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
+    if (authenticate && aimsAtCustomerApi(req.url)) await authenticate(req, reply);
     const e = errors.notFound(`No route for ${req.method} ${req.url.split('?')[0]}`);
-    void reply.code(404).send(e.toBody());
+    return reply.code(404).send(e.toBody());
   });
 }

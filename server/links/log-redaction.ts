@@ -1,3 +1,4 @@
+import { canonicalPath } from '../http/canonical-path.js';
 import { MAGIC_LINK_PATH } from './magic-link.js';
 
 /** Users by reference id (spec 4.4): the id is whatever the customer chose. */
@@ -11,14 +12,16 @@ const PLAIN_PARAMETERS = new Set(['page', 'per_page', 'sort']);
  * token and a short-link code are bearer credentials, a reference id may be anything the customer
  * chose (an e-mail address, say), and query values carry searches, e-mail filters and file
  * signatures: none of them reach a log line. Query parameter names stay, and the values of the
- * paging and sorting ones.
+ * paging and sorting ones. Paths are recognised by their canonical form, as the router matches
+ * them: `/%61pi/users/ref/uma@beta.test` is a reference id too.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  if (path === MAGIC_LINK_PATH || path.endsWith(MAGIC_LINK_PATH)) return q < 0 ? path : `${path}?[redacted]`;
-  if (path.startsWith('/l/')) return '/l/[redacted]';
-  const shownPath = path.startsWith(REFERENCE_PATH) ? `${REFERENCE_PATH}[redacted]` : path;
+  const canonical = canonicalPath(path);
+  if (canonical === MAGIC_LINK_PATH || canonical.endsWith(MAGIC_LINK_PATH)) return q < 0 ? path : `${path}?[redacted]`;
+  if (canonical.startsWith('/l/')) return '/l/[redacted]';
+  const shownPath = canonical.startsWith(REFERENCE_PATH) ? `${REFERENCE_PATH}[redacted]` : path;
   if (q < 0) return shownPath;
   const query = url
     .slice(q + 1)

@@ -112,9 +112,9 @@ export function sessionRoutes(ctx: AppContext, limits: SessionLimits = new Sessi
 
     app.addHook('preClose', async () => closeAllStreams());
 
-    // Origin check and CORS, before anything else.
+    // Origin check and CORS, before anything else. Hooks of this scope run for its routes only,
+    // whatever spelling of the path reached them, so there is no URL to test here.
     app.addHook('onRequest', async (req, reply) => {
-      if (!req.url.startsWith('/session')) return;
       void reply.header('cache-control', 'no-store');
       const origin = header(req, 'origin');
       if (origin === undefined) return;
@@ -145,8 +145,8 @@ export function sessionRoutes(ctx: AppContext, limits: SessionLimits = new Sessi
     // Authentication and CSRF for every other call.
     app.addHook('preHandler', async (req) => {
       if (req.method === 'OPTIONS') return;
-      const path = req.url.split('?')[0]!;
-      if (UNAUTHENTICATED.has(path)) return;
+      // The route that matched, not the URL: `/session/%73tart` is `/session/start` to the router.
+      if (UNAUTHENTICATED.has(req.routeOptions.url ?? '')) return;
       const token = header(req, SESSION_TOKEN_HEADER) ?? req.cookies[SESSION_COOKIE];
       const auth = token ? await authenticate(ctx, token, req.ip) : null;
       if (!auth) throw sessionErrors.auth();

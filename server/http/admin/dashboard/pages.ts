@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errors } from '../../../errors.js';
+import { canonicalPath } from '../../canonical-path.js';
 import { newNonce } from '../../hosted/security-headers.js';
 import { withNonce } from '../../hosted/pages.js';
 
@@ -74,7 +75,8 @@ export function pageRoutes(options: PageOptions = {}): FastifyPluginAsyncZod {
     app.get('/admin', { schema: { hide: true } }, (_req, reply) => serve(reply, 'admin', 'Verity dashboard'));
     app.get('/admin/*', { schema: { hide: true } }, async (req, reply) => {
       // Unknown JSON routes stay JSON 404s, never the app's HTML.
-      if (req.url.startsWith('/admin/api/') || req.url === '/admin/api') throw errors.notFound();
+      const path = canonicalPath(req.url);
+      if (path.startsWith('/admin/api/') || path === '/admin/api') throw errors.notFound();
       return serve(reply, 'admin', 'Verity dashboard');
     });
     app.get('/signup', { schema: { hide: true } }, (_req, reply) => serve(reply, 'signup', 'Sign up'));
