@@ -20,8 +20,10 @@ import {
 } from '../../../src/api/contract.js';
 import type { AppContext } from '../../context.js';
 import { methodRoutes } from '../../methods/registry.js';
-import { claimHandoff, completeFlow, createHandoff, retryMethod, sessionKit, startFromLink, startMethod } from '../../session/actions.js';
+import { retryMethod, sessionKit, startFromLink, startMethod } from '../../session/actions.js';
+import { completeFlow } from '../../session/completion.js';
 import { sessionErrors } from '../../session/errors.js';
+import { claimHandoff, createHandoff } from '../../session/handoff.js';
 import { SessionLimits } from '../../session/limits.js';
 import { authenticate, csrfMatches, revokeSession } from '../../session/sessions.js';
 import { sessionView } from '../../session/view.js';
