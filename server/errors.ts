@@ -123,7 +123,7 @@ export const errors = {
   userNotFound: () => new ApiError('api_user_error'),
   notFound: (message?: string) => new ApiError('api_resource_error', message),
   validation: (fieldErrors: FieldErrors, message?: string) => new ApiError('api_validation_error', message, { fieldErrors }),
-  invalidTemplate: () => new ApiError('api_template_error', undefined, { fieldErrors: { template_id: ['Invalid templateId provided.'] } }),
+  invalidTemplate: (reason = 'Invalid templateId provided.') => new ApiError('api_template_error', undefined, { fieldErrors: { template_id: [reason] } }),
   invalidData: (message?: string) => new ApiError('api_invalid_error', message),
   /** `api_invalid_error` under an HTTP status of its own (see {@link ProtocolError}). */
   protocol: (message: string, status: number): ApiError => new ProtocolError(message, status),
