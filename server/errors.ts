@@ -49,6 +49,7 @@ export const ERROR_CATALOGUE = {
   session_method_not_assigned: { status: 404, message: 'This verification method is not part of your verification.' },
   session_method_state_error: { status: 409, message: 'This step cannot be done now.' },
   session_incomplete: { status: 409, message: 'Some verification steps are not done yet.' },
+  session_flow_completed: { status: 409, message: 'This verification is already complete. There is nothing more to do.' },
   session_link_expired: { status: 410, message: 'This verification link has expired.' },
   session_code_expired: { status: 410, message: 'The code has expired or was already used. Ask for a new one.' },
   session_challenge_expired: { status: 410, message: 'The challenge has expired. Start again.' },
@@ -164,5 +165,7 @@ export const sessionErrors = {
   challengeExpired: () => new SessionApiError('session_challenge_expired'),
   handoffInvalid: () => new SessionApiError('session_handoff_invalid'),
   incomplete: () => new SessionApiError('session_incomplete'),
+  /** The link's flow was completed: the link starts nothing more (issue 18, point 5). */
+  flowCompleted: () => new SessionApiError('session_flow_completed'),
   validation: (fieldErrors: FieldErrors) => new SessionApiError('api_validation_error', undefined, { fieldErrors }),
 } as const;
