@@ -56,7 +56,7 @@ export const errors = {
   userNotFound: () => make('api_user_error'),
   notFound: (message = 'Resource Not Found') => make('api_resource_error', message),
   validation: (fieldErrors: FieldErrors) => make('api_validation_error', undefined, fieldErrors),
-  invalidTemplate: () => make('api_template_error', undefined, { template_id: ['Invalid templateId provided.'] }),
+  invalidTemplate: (reason = 'Invalid templateId provided.') => make('api_template_error', undefined, { template_id: [reason] }),
   invalidData: (message?: string, status = 400) => make('api_invalid_error', message, undefined, status),
   internal: () => make('api_internal_error'),
   rateLimited: (retryAfterSeconds: number) => {

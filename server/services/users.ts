@@ -6,10 +6,9 @@ import { buildMagicLink } from '../links/magic-link.js';
 import type { Executor } from '../store/database.js';
 import type { NewUser, UserRow, UserUpdate } from '../store/schema.js';
 import { readSettings, type AccountSettings } from '../store/settings-repo.js';
-import { findTemplate } from '../store/templates-repo.js';
 import { groupTransaction } from '../store/group-commit.js';
 import { deleteUserRow, findUserById, insertUser, isUsernameConflict, usernameTaken } from '../store/users-repo.js';
-import { assignTemplate } from './templates.js';
+import { assignTemplate, usableTemplate } from './templates.js';
 import { setUserStatus } from './verifications.js';
 
 export interface CreateUserInput {
@@ -76,12 +75,6 @@ export async function magicLinkFor(
   return { url, expiresAt };
 }
 
-async function resolveTemplate(ex: Executor, name: string) {
-  const template = await findTemplate(ex, { name });
-  if (!template) throw errors.invalidTemplate();
-  return template;
-}
-
 /** A username for a user who gave none: the e-mail, made unique with a counter when taken. */
 async function defaultUsername(ex: Executor, email: string): Promise<string> {
   if (!(await usernameTaken(ex, email))) return email;
@@ -121,7 +114,7 @@ export async function createUser(
   // A template_id the customer sent must name a template, also when it is empty (spec 7); only an
   // absent one falls back to the account's default.
   const templateName = input.template_id ?? (settings.default_template || undefined);
-  const template = templateName !== undefined ? await resolveTemplate(ctx.db, templateName) : undefined;
+  const template = templateName !== undefined ? await usableTemplate(ctx.db, templateName) : undefined;
   // Creates share commits with the creates of other requests in flight (store/group-commit.ts).
   const user = await groupTransaction(ctx.db, async (trx) => {
     if (input.username !== undefined && (await usernameTaken(trx, input.username))) throw usernameTakenError();
@@ -188,7 +181,7 @@ export async function updateUser(
       if (!status) throw errors.validation({ status: ['The selected status is invalid.'] });
     }
     if (input.username !== undefined && (await usernameTaken(trx, input.username, id))) throw usernameTakenError();
-    const template = input.template_id !== undefined ? await resolveTemplate(trx, input.template_id) : undefined;
+    const template = input.template_id !== undefined ? await usableTemplate(trx, input.template_id) : undefined;
     const patch: UserUpdate = { updated_at: ctx.clock.now().toISOString() };
     for (const field of ['email', 'username', 'first_name', 'last_name', 'reference_id', 'custom_verify_data', 'order_id'] as const) {
       if (input[field] !== undefined) patch[field] = input[field];

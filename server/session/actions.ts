@@ -5,12 +5,9 @@ import {
   DOCUMENT_MEDIA_TYPES,
   FaceEvidence,
   FRAME_MEDIA_TYPES,
-  HANDOFF_QUERY_PARAM,
-  HOSTED_PAGE_PATH,
   type ChallengeStep,
   type CodeMethodKey,
   type CodeSentResponse,
-  type CompleteResponse,
   type DocumentSubmitRequest,
   type DocumentUploadFields,
   type DocumentUploadResponse,
@@ -18,7 +15,6 @@ import {
   type FaceFrameFields,
   type FaceMethodKey,
   type GeolocationRequest,
-  type HandoffResponse,
   type KnowledgeRequest,
   type MethodKey,
 } from '../../src/api/contract.js';
@@ -27,7 +23,7 @@ import type { AppContext } from '../context.js';
 import { acceptUpload, type UploadMediaType } from '../uploads/accept-upload.js';
 import { DOCUMENT_METHOD_ID, VerificationStatus } from '../domain/catalogue.js';
 import { checkMagicLink, magicLinkQuery, refusalOf, type LinkRefusal } from '../links/magic-link.js';
-import { NOTIFY_QUEUE, linkBase } from '../services/users.js';
+import { NOTIFY_QUEUE } from '../services/users.js';
 import { moveDocumentWorkflow, moveVerification, setUserStatus } from '../services/verifications.js';
 import type { UserRow } from '../store/schema.js';
 import { readSettings } from '../store/settings-repo.js';
@@ -44,27 +40,24 @@ import {
   CODE_TTL_MS,
   GEOLOCATION_MAX_ATTEMPTS,
   documentTypesFor,
-  flowState,
+  flowCompleted,
   isOpen,
   maskEmail,
   maskPhone,
   methodResult,
   nextSendAt,
-  safeHttpUrl,
   verificationFor,
 } from './methods.js';
-import { notifyHandoff, notifyProgress } from './progress.js';
+import { notifyProgress } from './progress.js';
 import { createSession, type SessionRecord } from './sessions.js';
 import { clearState, readState, writeState } from './state.js';
 import { sdb } from './tables.js';
-import { keyedHash, randomToken, safeEqual, sha256Hex } from './tokens.js';
+import { keyedHash, safeEqual } from './tokens.js';
 
 type MethodResult = Awaited<ReturnType<typeof methodResult>>;
 
 /** Face challenges must be answered within this time. */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
-/** Hand-off tokens: single use, 10 minutes. */
-export const HANDOFF_TTL_MS = 10 * 60 * 1000;
 
 function done(ctx: AppContext, userId: number): void {
   ctx.signals.emit('outbox');
@@ -106,6 +99,8 @@ export async function startFromLink(ctx: AppContext, link: string, ip: string | 
   if (!use.ok) {
     throw use.refusal === 'expired' ? sessionErrors.linkExpired() : use.refusal === 'revoked' ? sessionErrors.linkRevoked() : sessionErrors.linkInvalid();
   }
+  // A completed flow is over: its link must not start a session again (issue 18, point 5).
+  if (await flowCompleted(ctx.db, use.user.id)) throw sessionErrors.flowCompleted();
   const now = ctx.clock.now();
   const result = await ctx.db.transaction().execute(async (trx) => {
     const created = await createSession(trx, now, use.user.id, false);
@@ -588,102 +583,4 @@ export async function submitFace(ctx: AppContext, user: UserRow, key: FaceMethod
   });
   done(ctx, user.id);
   return methodResult(ctx, user, key);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Cross-device hand-off
-// ---------------------------------------------------------------------------------------------
-
-export async function createHandoff(ctx: AppContext, user: UserRow, session: SessionRecord): Promise<HandoffResponse> {
-  const settings = await readSettings(ctx.db);
-  if (!settings.handoff_enabled) throw sessionErrors.state('Continuing on another device is not enabled.');
-  const token = randomToken();
-  const code = randomBytes(9).toString('base64url');
-  const now = ctx.clock.now();
-  const expiresAt = new Date(now.getTime() + HANDOFF_TTL_MS).toISOString();
-  const base = await linkBase(ctx);
-  const url = `${base}${HOSTED_PAGE_PATH}?${HANDOFF_QUERY_PARAM}=${token}`;
-  await ctx.db.transaction().execute(async (trx) => {
-    await sdb(trx)
-      .insertInto('handoff_tokens')
-      .values({
-        token_hash: sha256Hex(token),
-        user_id: user.id,
-        session_id: session.id,
-        short_code: code,
-        expires_at: expiresAt,
-        used_at: null,
-        created_at: now.toISOString(),
-      })
-      .execute();
-    await trx.insertInto('short_links').values({ code, user_id: user.id, full_url: url, expires_at: expiresAt, created_at: now.toISOString() }).execute();
-  });
-  return { url, short_url: `${base}/l/${code}`, expires_at: expiresAt };
-}
-
-/** Claims a hand-off token once: a new session for the same user on the phone. */
-export async function claimHandoff(ctx: AppContext, token: string): Promise<{ token: string; session: SessionRecord; user: UserRow }> {
-  const now = ctx.clock.now();
-  const hash = sha256Hex(token);
-  const result = await ctx.db.transaction().execute(async (trx) => {
-    const row = await sdb(trx).selectFrom('handoff_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
-    if (!row || row.used_at !== null || row.expires_at <= now.toISOString()) return null;
-    const user = await findUserById(trx, row.user_id);
-    if (!user || user.status === 'Banned') return null;
-    const claimed = await sdb(trx)
-      .updateTable('handoff_tokens')
-      .set({ used_at: now.toISOString() })
-      .where('token_hash', '=', hash)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) return null;
-    if (row.short_code) await trx.deleteFrom('short_links').where('code', '=', row.short_code).execute();
-    const created = await createSession(trx, now, user.id, true);
-    return { ...created, user, desktopSession: row.session_id };
-  });
-  if (!result) throw sessionErrors.handoffInvalid();
-  notifyHandoff(result.desktopSession, { phase: 'claimed', at: now.toISOString() });
-  return result;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Completion
-// ---------------------------------------------------------------------------------------------
-
-/**
- * The completion redirect: the per-user `completion_url`, else `redirect_url` (both set through the
- * API by the customer), else the account default; http(s) only; `reference_id` and `status` set
- * by us (replacing any of the same name). Null when none is configured.
- */
-export function completionRedirect(user: UserRow, accountDefault: string | null): string | null {
-  for (const candidate of [user.completion_url, user.redirect_url, accountDefault]) {
-    const safe = safeHttpUrl(candidate);
-    if (!safe) continue;
-    const url = new URL(safe);
-    url.searchParams.delete('reference_id');
-    url.searchParams.delete('status');
-    if (user.reference_id !== null) url.searchParams.set('reference_id', user.reference_id);
-    url.searchParams.set('status', 'completed');
-    return url.toString();
-  }
-  return null;
-}
-
-export async function completeFlow(ctx: AppContext, user: UserRow, session: SessionRecord): Promise<CompleteResponse> {
-  const state = await flowState(ctx.db, user.id);
-  if (state === 'in_progress') throw sessionErrors.incomplete();
-  const now = ctx.clock.now();
-  if (state === 'ready_to_complete') await writeState(ctx.db, user.id, '_flow', { completed_at: now.toISOString() }, now);
-  const settings = await readSettings(ctx.db);
-  if (session.viaHandoff) {
-    const desktops = await sdb(ctx.db)
-      .selectFrom('handoff_tokens')
-      .select('session_id')
-      .where('user_id', '=', user.id)
-      .where('used_at', 'is not', null)
-      .execute();
-    for (const d of desktops) notifyHandoff(d.session_id, { phase: 'finished', at: now.toISOString() });
-  }
-  notifyProgress(user.id);
-  return { status: 'completed', reference_id: user.reference_id, redirect_url: completionRedirect(user, settings.default_completion_url) };
 }

@@ -52,5 +52,7 @@ export const sessionErrors = {
   challengeExpired: () => new SessionApiError(410, 'session_challenge_expired', 'The challenge has expired. Start again.'),
   handoffInvalid: () => new SessionApiError(410, 'session_handoff_invalid', 'This hand-off link was already used or has expired.'),
   incomplete: () => new SessionApiError(409, 'session_incomplete', 'Some verification steps are not done yet.'),
+  /** The link's flow was completed: the link starts nothing more (issue 18, point 5). */
+  flowCompleted: () => new SessionApiError(409, 'session_flow_completed', 'This verification is already complete. There is nothing more to do.'),
   validation: (errors: Record<string, string[]>) => new SessionApiError(422, 'api_validation_error', 'The given data was invalid.', undefined, {}, errors),
 } as const;

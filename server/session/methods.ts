@@ -252,6 +252,11 @@ export async function flowState(ex: Executor, userId: number, verifications?: Us
   return flow?.completed_at ? 'completed' : 'ready_to_complete';
 }
 
+/** Whether the user finished the flow (`POST /session/complete`) and nothing was reopened since. */
+export async function flowCompleted(ex: Executor, userId: number): Promise<boolean> {
+  return (await flowState(ex, userId)) === 'completed';
+}
+
 /** `GET /session` (contract `SessionView`). */
 export async function sessionView(ctx: AppContext, user: UserRow, session: SessionRecord): Promise<SessionView> {
   const settings = await readSettings(ctx.db);

@@ -8,7 +8,7 @@ import { DOCUMENT_METHOD_ID } from '../../domain/catalogue.js';
 import { errors, fieldError } from '../../errors.js';
 import { documentDataView, DOCUMENT_JOB_KIND, DocumentJobStatus, markDocumentProcessing, type DocumentJobPayload } from '../../services/document-jobs.js';
 import { magicLinkFor } from '../../services/users.js';
-import { assignTemplate } from '../../services/templates.js';
+import { assignTemplate, usableTemplate } from '../../services/templates.js';
 import { ANALYSIS_QUEUE } from '../../session/analysis-jobs.js';
 import { readSettings } from '../../store/settings-repo.js';
 import { findTemplate } from '../../store/templates-repo.js';
@@ -194,8 +194,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const userId = userIdFrom(req.body.user_id);
         const settings = await readSettings(ctx.db);
         const templateName = req.body.template_id ?? settings.reverification_template;
-        const template = templateName ? await findTemplate(ctx.db, { name: templateName }) : undefined;
-        if (!template) throw errors.invalidTemplate();
+        const template = await usableTemplate(ctx.db, templateName);
         const user = await ctx.db.transaction().execute(async (trx) => {
           const found = await findUserById(trx, userId);
           if (!found) throw errors.userNotFound();

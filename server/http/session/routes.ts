@@ -31,9 +31,6 @@ import {
 } from '../../../src/api/contract.js';
 import type { AppContext } from '../../context.js';
 import {
-  claimHandoff,
-  completeFlow,
-  createHandoff,
   newFaceChallenge,
   retryMethod,
   sendCode,
@@ -47,7 +44,9 @@ import {
   uploadFaceFrame,
   verifyCode,
 } from '../../session/actions.js';
+import { completeFlow } from '../../session/completion.js';
 import { sessionErrors } from '../../session/errors.js';
+import { claimHandoff, createHandoff } from '../../session/handoff.js';
 import { SessionLimits } from '../../session/limits.js';
 import { sessionView } from '../../session/methods.js';
 import { authenticate, csrfMatches, revokeSession, type Authenticated } from '../../session/sessions.js';

@@ -9,6 +9,7 @@ import type { AppContext } from '../../../context.js';
 import { ApiError, fieldError } from '../../../errors.js';
 import { knowledgeQuestion } from '../../../session/knowledge.js';
 import { readSettings, writeSetting, type AccountSettings, type KnowledgeQuestionSetting } from '../../../store/settings-repo.js';
+import { templateRefusal } from '../../../domain/flow-coverage.js';
 import { findTemplate } from '../../../store/templates-repo.js';
 import { httpUrl } from '../../schemas.js';
 
@@ -133,7 +134,10 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       const body = req.body;
       const current = await readSettings(ctx.db);
       if (body.signup?.template) {
-        if (!(await findTemplate(ctx.db, { name: body.signup.template }))) throw fieldError('signup.template', 'Unknown template.');
+        const template = await findTemplate(ctx.db, { name: body.signup.template });
+        if (!template) throw fieldError('signup.template', 'Unknown template.');
+        const refusal = templateRefusal(template.methodIds);
+        if (refusal) throw fieldError('signup.template', refusal);
       }
       await ctx.db.transaction().execute(async (trx) => {
         const simple = [

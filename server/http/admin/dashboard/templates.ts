@@ -10,6 +10,7 @@ import type { Executor } from '../../../store/database.js';
 import { invalidateReadCaches } from '../../../store/read-cache.js';
 import { encodeWorkflowId } from '../../../store/seed.js';
 import { readSettings, writeSetting } from '../../../store/settings-repo.js';
+import { methodsWithoutStep, templateRefusal } from '../../../domain/flow-coverage.js';
 import { findTemplate, findWorkflow, insertTemplate, insertWorkflow, listTemplates, listWorkflows } from '../../../store/templates-repo.js';
 import type { WorkflowRow } from '../../../store/schema.js';
 import { idParam } from './common.js';
@@ -37,6 +38,8 @@ function methodIdsOf(refs: (string | number)[]): number[] {
     if (!m) throw fieldError('methods', `Unknown verification method: ${String(ref)}`);
     return m.id;
   });
+  const refusal = templateRefusal(ids);
+  if (refusal) throw fieldError('methods', refusal);
   return [...new Set(ids)];
 }
 
@@ -85,7 +88,8 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           created_at: t.created_at,
         })),
         workflows: workflows.map(workflowView),
-        methods: METHODS.map((m) => ({ id: m.id, key: m.key, name: m.name })),
+        // `in_flow: false`: no step in the end-user flow yet, so not offered for new templates.
+        methods: METHODS.map((m) => ({ id: m.id, key: m.key, name: m.name, in_flow: methodsWithoutStep([m.id]).length === 0 })),
         default_template: settings.default_template,
         reverification_template: settings.reverification_template,
       };
@@ -184,7 +188,10 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           for (const key of ['default_template', 'reverification_template'] as const) {
             const value = req.body[key];
             if (value === undefined) continue;
-            if (value !== null && !(await findTemplate(trx, { name: value }))) throw fieldError(key, 'Unknown template.');
+            const template = value === null ? undefined : await findTemplate(trx, { name: value });
+            if (value !== null && !template) throw fieldError(key, 'Unknown template.');
+            const refusal = template && templateRefusal(template.methodIds);
+            if (refusal) throw fieldError(key, refusal);
             await writeSetting(trx, key, value);
           }
           await recordAudit(trx, ctx.clock, req, { action: 'template.roles', targetType: 'settings', details: { ...req.body } });
