@@ -1,15 +1,18 @@
 import type { FastifyRequest } from 'fastify';
-import { fileTypeFromBuffer } from 'file-type';
 import * as z from 'zod/mini';
+import { InputErrorCode, isAnalysisInputError } from '../analysis/errors.js';
 import { sessionErrors } from '../session/errors.js';
+import { acceptUpload, type UploadMediaType } from '../uploads/accept-upload.js';
 
-/** The media type of an upload by its content (magic bytes), when it is one of `accepted`. */
-export async function sniff(bytes: Buffer, accepted: readonly string[]): Promise<string> {
-  if (bytes.length === 0) throw sessionErrors.uploadInvalid('The file is empty.');
-  const type = await fileTypeFromBuffer(bytes);
-  if (!type || !accepted.includes(type.mime))
-    throw sessionErrors.uploadInvalid(`Only ${accepted.map((t) => t.split('/')[1]?.toUpperCase()).join(', ')} files are accepted.`);
-  return type.mime;
+/** The upload door (size, type by content, image header, PDF limits), in the session API's errors. */
+export async function acceptSessionUpload(bytes: Buffer, accepted: readonly UploadMediaType[]): Promise<UploadMediaType> {
+  try {
+    return (await acceptUpload(bytes, accepted)).mediaType;
+  } catch (err: unknown) {
+    if (!isAnalysisInputError(err)) throw err;
+    if (err.code === InputErrorCode.TooLarge) throw sessionErrors.uploadTooLarge();
+    throw sessionErrors.uploadInvalid(err.message);
+  }
 }
 
 /** A multipart text field holding JSON, checked against `schema`; null when absent. */

@@ -17,7 +17,7 @@ import type { Executor } from '../../store/database.js';
 import type { UserRow } from '../../store/schema.js';
 import { workflowsForUser } from '../../store/users-repo.js';
 import type { MethodResult, SessionKit } from '../method.js';
-import { parseJsonField, sniff } from '../uploads.js';
+import { acceptSessionUpload, parseJsonField } from '../uploads.js';
 import { documentTypesByWorkflow } from './repo.js';
 import { documentTypeOption } from './rules.js';
 
@@ -40,7 +40,7 @@ export async function uploadDocument(kit: SessionKit, user: UserRow, fields: Doc
   if (!type) throw sessionErrors.validation({ document_type: ['This document type is not accepted here.'] });
   if (fields.side === 'back' && type.sides === 1) throw sessionErrors.validation({ side: ['This document has one side.'] });
   const quality = parseJsonField(CaptureQualityReport, fields.quality, 'quality');
-  const mediaType = await sniff(bytes, DOCUMENT_MEDIA_TYPES);
+  const mediaType = await acceptSessionUpload(bytes, DOCUMENT_MEDIA_TYPES);
   const id = `upl_${randomBytes(12).toString('base64url')}`;
   const blobKey = `users/${user.id}/session/${id.replace(/[^A-Za-z0-9_-]/g, '')}`;
   await ctx.blobs.put(blobKey, bytes, mediaType);

@@ -16,7 +16,7 @@ import { safeEqual } from '../../session/tokens.js';
 import { deleteUploads, insertUpload, uploadsOf } from '../../session/uploads-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import type { MethodResult, SessionKit } from '../method.js';
-import { parseJsonField, sniff } from '../uploads.js';
+import { acceptSessionUpload, parseJsonField } from '../uploads.js';
 import { deleteFrames, framesOf } from './repo.js';
 import { CHALLENGE_TTL_MS, challengeSteps } from './rules.js';
 
@@ -78,7 +78,7 @@ export async function uploadFaceFrame(
   for (let i = 0; i < index; i++) {
     if (!frames.some((f) => f.step_index === i)) throw sessionErrors.uploadInvalid('Frames must be sent in step order.');
   }
-  const mediaType = await sniff(bytes, FRAME_MEDIA_TYPES);
+  const mediaType = await acceptSessionUpload(bytes, FRAME_MEDIA_TYPES);
   const id = `frm_${randomBytes(12).toString('base64url')}`;
   const blobKey = `users/${user.id}/session/${id}`;
   await ctx.blobs.put(blobKey, bytes, mediaType);
