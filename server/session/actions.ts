@@ -1,5 +1,4 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
 import * as z from 'zod/mini';
 import {
   CaptureQualityReport,
@@ -19,7 +18,9 @@ import {
   type KnowledgeRequest,
   type MethodKey,
 } from '../../src/api/contract.js';
+import { InputErrorCode, isAnalysisInputError } from '../analysis/errors.js';
 import type { AppContext } from '../context.js';
+import { acceptUpload, type UploadMediaType } from '../uploads/accept-upload.js';
 import { DOCUMENT_METHOD_ID, VerificationStatus } from '../domain/catalogue.js';
 import { checkMagicLink, magicLinkQuery, refusalOf, type LinkRefusal } from '../links/magic-link.js';
 import { NOTIFY_QUEUE } from '../services/users.js';
@@ -353,12 +354,15 @@ export async function submitKnowledge(ctx: AppContext, user: UserRow, body: Know
 // ---------------------------------------------------------------------------------------------
 
 /** The media type of an upload by its content (magic bytes), when it is one of `accepted`. */
-async function sniff(bytes: Buffer, accepted: readonly string[]): Promise<string> {
-  if (bytes.length === 0) throw sessionErrors.uploadInvalid('The file is empty.');
-  const type = await fileTypeFromBuffer(bytes);
-  if (!type || !accepted.includes(type.mime))
-    throw sessionErrors.uploadInvalid(`Only ${accepted.map((t) => t.split('/')[1]?.toUpperCase()).join(', ')} files are accepted.`);
-  return type.mime;
+/** The upload door (size, type by content, image header, PDF limits), in the session API's errors. */
+async function accept(bytes: Buffer, accepted: readonly UploadMediaType[]): Promise<UploadMediaType> {
+  try {
+    return (await acceptUpload(bytes, accepted)).mediaType;
+  } catch (err: unknown) {
+    if (!isAnalysisInputError(err)) throw err;
+    if (err.code === InputErrorCode.TooLarge) throw sessionErrors.uploadTooLarge();
+    throw sessionErrors.uploadInvalid(err.message);
+  }
 }
 
 function parseJsonField<T>(schema: z.ZodMiniType<T>, text: string | undefined, field: string): T | null {
@@ -381,7 +385,7 @@ export async function uploadDocument(ctx: AppContext, user: UserRow, fields: Doc
   if (!type) throw sessionErrors.validation({ document_type: ['This document type is not accepted here.'] });
   if (fields.side === 'back' && type.sides === 1) throw sessionErrors.validation({ side: ['This document has one side.'] });
   const quality = parseJsonField(CaptureQualityReport, fields.quality, 'quality');
-  const mediaType = await sniff(bytes, DOCUMENT_MEDIA_TYPES);
+  const mediaType = await accept(bytes, DOCUMENT_MEDIA_TYPES);
   const id = `upl_${randomBytes(12).toString('base64url')}`;
   const blobKey = `users/${user.id}/session/${id.replace(/[^A-Za-z0-9_-]/g, '')}`;
   await ctx.blobs.put(blobKey, bytes, mediaType);
@@ -508,7 +512,7 @@ export async function uploadFaceFrame(
   for (let i = 0; i < index; i++) {
     if (!frames.some((f) => f.step_index === i)) throw sessionErrors.uploadInvalid('Frames must be sent in step order.');
   }
-  const mediaType = await sniff(bytes, FRAME_MEDIA_TYPES);
+  const mediaType = await accept(bytes, FRAME_MEDIA_TYPES);
   const id = `frm_${randomBytes(12).toString('base64url')}`;
   const blobKey = `users/${user.id}/session/${id}`;
   await ctx.blobs.put(blobKey, bytes, mediaType);
