@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { resolveMethod } from '../domain/catalogue.js';
 import type { Verity } from '../app.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys-repo.js';
+import { templateRefusal } from '../domain/flow-coverage.js';
 import { findTemplate, insertTemplate, listTemplates, findWorkflow } from '../store/templates-repo.js';
 import { methodById } from '../domain/catalogue.js';
 import { createUser } from '../services/users.js';
@@ -82,6 +83,8 @@ const templates: Handler = async ({ ctx }, args, io) => {
       workflowRawIds.push(w.raw_id);
     }
     if (await findTemplate(ctx.db, { name: values.name })) throw new UsageError(`Template ${values.name} already exists`);
+    const refusal = templateRefusal(methodIds);
+    if (refusal) throw new UsageError(refusal);
     const id = await insertTemplate(ctx.db, {
       name: values.name,
       label: values.label ?? values.name,

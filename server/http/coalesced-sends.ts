@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
  * Written one by one, between other requests' work, nearly every write finds that reader asleep
  * and pays for waking it; written back to back, one wake-up serves many. On the 2-core bench
  * machines that wake-up was most of the difference between a GET's `writev` and the bare
- * baseline's, and sending together raised `GET /api/users/{id}` by about a fifth (README, "How
+ * baseline's, and sending together raised `GET /api/users/{id}` by about a fifth (docs/performance.md, "How
  * fast the customer API is").
  *
  * A response waits at most for the rest of its turn's work. Under light load a turn holds one

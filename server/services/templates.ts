@@ -1,9 +1,24 @@
 import { DOCUMENT_METHOD_ID, VerificationStatus } from '../domain/catalogue.js';
 import type { Clock } from '../clock.js';
 import type { Executor } from '../store/database.js';
-import type { TemplateWithParts } from '../store/templates-repo.js';
+import { errors } from '../errors.js';
+import { templateRefusal } from '../domain/flow-coverage.js';
+import { findTemplate, type TemplateWithParts } from '../store/templates-repo.js';
 import { insertVerifications } from '../store/users-repo.js';
 import { refreshUserStatus } from './verifications.js';
+
+/**
+ * The template named `name` when it can be given to a user: it exists, and the flow has a step for
+ * each of its methods. Otherwise the spec's 422 `api_template_error`, its `errors.template_id`
+ * saying why.
+ */
+export async function usableTemplate(ex: Executor, name: string | null | undefined): Promise<TemplateWithParts> {
+  const template = name ? await findTemplate(ex, { name }) : undefined;
+  if (!template) throw errors.invalidTemplate();
+  const refusal = templateRefusal(template.methodIds);
+  if (refusal) throw errors.invalidTemplate(refusal);
+  return template;
+}
 
 /**
  * Gives a user a template: each of its methods at `assigned` (spec 3.2), methods outside it dropped,

@@ -174,7 +174,8 @@ export interface TemplateInfo {
 export interface TemplatesAnswer {
   data: TemplateInfo[];
   workflows: { id: string; name: string; document_types: string[] }[];
-  methods: { id: number; key: string; name: string }[];
+  /** `in_flow: false`: the end-user flow has no step for it yet; templates holding it are refused. */
+  methods: { id: number; key: string; name: string; in_flow: boolean }[];
   default_template: string | null;
   reverification_template: string | null;
 }

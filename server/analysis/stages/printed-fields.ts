@@ -1,9 +1,11 @@
 /**
  * Reads `document_processor` fields from the OCR text of documents that carry no barcode or
- * MRZ (a licence front, an ID card). Printed labels are small and OCR often garbles them, so
- * the reader leans on layout and value shapes (AAMVA card design: family name, given names,
- * then the address) and gives these fields a lower confidence than barcode or MRZ values.
- * A field that cannot be read is left out.
+ * MRZ (a licence front, an ID card). Printed labels are small and OCR often garbles them or
+ * glues them on to their values ("SEXF", "poe02/29/1988", "«oinWDLOK7QX52PB"), so the reader
+ * leans on layout and value shapes (AAMVA card design: family name, given names, then the
+ * address) and gives these fields a lower confidence than barcode or MRZ values. The fields are
+ * the AAMVA set the barcode carries, under the same names, so a front and a back compare
+ * field by field. A field that cannot be read is left out.
  */
 import { JURISDICTIONS } from '../jurisdictions.js';
 import { ageOn, type ProcessorField } from './aamva.js';
@@ -16,21 +18,26 @@ export interface FoundDate {
   readonly iso: string;
   readonly line: number;
   readonly raw: string;
+  /** Start of the date in its line. */
+  readonly index: number;
 }
 
-/** Finds MM/DD/YYYY, DD MMM YYYY and YYYY-MM-DD dates. */
+/**
+ * Finds MM/DD/YYYY, DD MMM YYYY and YYYY-MM-DD dates. No word boundary is asked for before a
+ * date: a label glued on ("DOB08/12/1984", "00812/11/1968" for a misread "DOB") still leaves it.
+ */
 export function findDates(lines: readonly string[]): FoundDate[] {
   const out: FoundDate[] = [];
   lines.forEach((text, line) => {
-    for (const m of text.matchAll(/\b(\d{2})[/.-](\d{2})[/.-](\d{4})\b/g)) {
+    for (const m of text.matchAll(/(\d{2})[/.-](\d{2})[/.-](\d{4})(?!\d)/g)) {
       const [mm, dd, yyyy] = [Number(m[1]), Number(m[2]), m[3]!];
-      if (mm >= 1 && mm <= 12 && dd >= 1 && dd <= 31) out.push({ iso: `${yyyy}-${m[1]}-${m[2]}`, line, raw: m[0] });
+      if (mm >= 1 && mm <= 12 && dd >= 1 && dd <= 31) out.push({ iso: `${yyyy}-${m[1]}-${m[2]}`, line, raw: m[0], index: m.index });
     }
-    for (const m of text.matchAll(/\b(\d{1,2})\s+(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\s+(\d{4})\b/gi)) {
+    for (const m of text.matchAll(/(?<!\d)(\d{1,2})\s*(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\s*(\d{4})(?!\d)/gi)) {
       const month = MONTHS.indexOf(m[2]!.toUpperCase()) + 1;
-      out.push({ iso: `${m[3]}-${String(month).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`, line, raw: m[0] });
+      out.push({ iso: `${m[3]}-${String(month).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`, line, raw: m[0], index: m.index });
     }
-    for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) out.push({ iso: m[0], line, raw: m[0] });
+    for (const m of text.matchAll(/(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)/g)) out.push({ iso: m[0], line, raw: m[0], index: m.index });
   });
   return out;
 }
@@ -38,9 +45,71 @@ export function findDates(lines: readonly string[]): FoundDate[] {
 const STREET = /^\d{1,6}\s+[A-Z0-9][A-Z0-9 .'#-]{3,}$/;
 const CITY_LINE = /^([A-Z][A-Z .'-]+),?\s+([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/;
 
-/** Strips a short leading label token (`LN`, `FN`, or its garbled OCR form) from a value line. */
+/** Labels a licence prints before a name (AAMVA field numbers 1 and 2 included). */
+const NAME_LABEL = /^(?:LN|FN|LAST|FIRST|NAME|[12])$/;
+
+/**
+ * Strips a leading label token from a value line: an AAMVA field number, a known label, or
+ * the OCR's garbled form of one (a short token holding anything but capitals: "w", "»", "4a").
+ */
 function stripLabel(text: string): string {
-  return text.replace(/^(?:[A-Za-z0-9]{1,3}[.:]?\s+)(?=[A-Z])/, '').trim();
+  const [head, ...rest] = text.split(' ');
+  if (!head || rest.length === 0) return text;
+  if (NAME_LABEL.test(head) || (head.length <= 3 && /[^A-Z]/.test(head))) return rest.join(' ').trim();
+  return text;
+}
+
+/** Drops a field-number token before a street number ("8 9100 E SAGUARO BLVD", "g¢ 17 BEACON HILL RD"). */
+function stripStreetLabel(text: string): string {
+  const m = /^(\S{1,2})\s+(\d+\s.*)$/.exec(text);
+  return m ? m[2]! : text;
+}
+
+/**
+ * Document number candidates: tokens of 6-15 letters and digits with at least three digits,
+ * once a glued label is cut off ("DLN", "4d", and OCR debris such as "«oin" that holds no
+ * capital). An O between digits is a 0 (no format puts a letter O inside a digit run).
+ */
+function documentNumber(lines: readonly string[]): string | null {
+  let best: { value: string; score: number } | null = null;
+  lines.forEach((line, i) => {
+    // The document discriminator line holds long number-like runs too.
+    if (/^(?:\S{0,2}\s+)?DD/i.test(line) || /\bDD\s*[:.]?\s*[A-Z0-9]/.test(line)) return;
+    if (findDates([line]).length > 0 && !/\b(?:DLN?|LIC|NO)\b/i.test(line)) return;
+    const labelled = /(?:4d|DLN|DL|LIC|NO\.?|#)/i.test(line.slice(0, 8));
+    for (const raw of line.split(/\s+/)) {
+      let token = raw.replace(/^[^A-Z0-9]*?(?:4d)?(?:DLN|DL|LIC)?(?=[A-Z0-9]{6})/, '');
+      token = token.replace(/^[^A-Z0-9]+/, '').replace(/[^A-Z0-9]+$/, '');
+      if (!/^[A-Z0-9]{6,15}$/.test(token)) continue;
+      token = token.replace(/(?<=\d)O(?=\d)/g, '0');
+      const digits = token.replace(/\D/g, '').length;
+      if (digits < 3 || /^\d{5}(?:\d{4})?$/.test(token)) continue;
+      // Earlier lines and labelled ones win: the number sits at the top of an AAMVA front.
+      const score = (labelled ? 100 : 0) + digits - i;
+      if (!best || score > best.score) best = { value: token, score };
+    }
+  });
+  return (best as { value: string } | null)?.value ?? null;
+}
+
+/** The issuing jurisdiction printed in the card's header ("Washington", "STATE OF TEXAS"). */
+function headerState(lines: readonly string[]): string | null {
+  const names = Object.entries(JURISDICTIONS).sort((a, b) => b[1].length - a[1].length);
+  // The header comes before the first line holding a digit (the document number's).
+  const end = lines.findIndex((l) => /\d/.test(l));
+  for (const line of lines.slice(0, end < 0 ? 4 : Math.min(end, 4))) {
+    const upper = line.toUpperCase();
+    for (const [code, name] of names) {
+      if (new RegExp(`(?:^|[^A-Z])${name.toUpperCase()}(?:$|[^A-Z])`).test(upper)) return code;
+    }
+  }
+  return null;
+}
+
+/** A value after a label, with the label allowed to be glued on to it; `NONE` is kept. */
+function labelled(all: string, label: string, value: string): string | null {
+  const m = new RegExp(`(?<![A-Za-z])(?:${label})\\s*[:.]?\\s*(${value})(?![A-Za-z0-9])`, 'i').exec(all);
+  return m ? m[1]!.toUpperCase() : null;
 }
 
 /** Fields from OCR text; `today` decides which dates are past and future. */
@@ -50,6 +119,13 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   const out: Record<string, ProcessorField> = {};
   const put = (k: string, value: string | number, c: number): void => {
     out[k] = { value, confidence: c };
+  };
+  const putName = (family: string, given: string, c: number): void => {
+    const [first, ...middle] = given.split(' ');
+    put('Last Name', family, c);
+    put('First Name', first!, c);
+    if (middle.length) put('Middle Name', middle.join(' '), c);
+    put('Full Name', `${given} ${family}`, c);
   };
   const todayIso = today.toISOString().slice(0, 10);
 
@@ -61,58 +137,75 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   const surname = after(/^surname\b/i);
   const given = after(/^given names?\b/i);
   if (surname && given && /^[A-Z' -]+$/.test(surname.text) && /^[A-Z' -]+$/.test(given.text)) {
-    put('Last Name', surname.text, conf(surname.i));
-    put('First Name', given.text, conf(given.i));
-    put('Full Name', `${given.text} ${surname.text}`, Math.min(conf(surname.i), conf(given.i)));
+    putName(surname.text, given.text, Math.min(conf(surname.i), conf(given.i)));
   }
 
   // Licence layout: [family name] [given names] [street] [city, ST zip].
   const cityIdx = lines.findIndex((l) => CITY_LINE.test(l));
-  if (cityIdx >= 1 && STREET.test(lines[cityIdx - 1]!)) {
-    const street = lines[cityIdx - 1]!;
+  const street = cityIdx >= 1 ? stripStreetLabel(lines[cityIdx - 1]!) : '';
+  if (cityIdx >= 1 && STREET.test(street)) {
     const [, city, state, zip] = CITY_LINE.exec(lines[cityIdx]!)!;
     if (JURISDICTIONS[state!]) {
       put('Address Street', street, conf(cityIdx - 1));
       put('Address City', city!.trim(), conf(cityIdx));
       put('Address State', state!, conf(cityIdx));
+      put('Address Jurisdiction Code', state!, conf(cityIdx));
       put('Address Postal Code', zip!, conf(cityIdx));
       put('Address', `${street}, ${city!.trim()}, ${state} ${zip}`, Math.min(conf(cityIdx), conf(cityIdx - 1)));
     }
     if (!out['Full Name'] && cityIdx >= 3) {
       const family = stripLabel(lines[cityIdx - 3]!);
       const givenNames = stripLabel(lines[cityIdx - 2]!);
-      if (/^[A-Z][A-Z' -]+$/.test(family) && /^[A-Z][A-Z' -]+$/.test(givenNames)) {
-        put('Last Name', family, conf(cityIdx - 3));
-        put('First Name', givenNames, conf(cityIdx - 2));
-        put('Full Name', `${givenNames} ${family}`, Math.min(conf(cityIdx - 3), conf(cityIdx - 2)));
-      }
+      if (/^[A-Z][A-Z' -]+$/.test(family) && /^[A-Z][A-Z' -]+$/.test(givenNames)) putName(family, givenNames, Math.min(conf(cityIdx - 3), conf(cityIdx - 2)));
     }
   }
 
-  // Dates: birth = earliest (at least 10 years ago), expiry = latest in the future, issue = a past one in between.
+  // Dates: a label right before a date names it (DOB, EXP, ISS, even garbled: "poe", "ExP", "1s");
+  // the rest by order: birth = earliest (at least 10 years ago), expiry = latest, issue = a past one between.
   const dates = findDates(lines).sort((a, b) => a.iso.localeCompare(b.iso));
-  const birth = dates.find((d) => ageOn(d.iso, today) >= 10);
-  if (birth) {
+  const labelOf = (d: FoundDate): 'birth' | 'expiry' | 'issue' | null => {
+    const before = lines[d.line]!.slice(Math.max(0, d.index - 6), d.index).toUpperCase();
+    if (/(?:DOB|BIRTH|D0B|P[O0][BES]|[O0]{2}8?)\s*[:.]?\s*$/.test(before)) return 'birth';
+    if (/(?:EXP|EXPIRES|E[XK][PE])\s*[:.]?\s*$/.test(before)) return 'expiry';
+    if (/(?:ISS|ISSUED|[1IL][S58][S5]?)\s*[:.]?\s*$/.test(before)) return 'issue';
+    return null;
+  };
+  const byLabel = (kind: 'birth' | 'expiry' | 'issue'): FoundDate | undefined => dates.find((d) => labelOf(d) === kind);
+  const birth = byLabel('birth') ?? dates.find((d) => ageOn(d.iso, today) >= 10 && labelOf(d) === null);
+  if (birth && ageOn(birth.iso, today) >= 10) {
     put('Date of Birth', birth.iso, conf(birth.line));
     put('age', ageOn(birth.iso, today), conf(birth.line));
   }
-  const expiry = [...dates].reverse().find((d) => d !== birth);
+  const expiry = byLabel('expiry') ?? [...dates].reverse().find((d) => d !== birth && labelOf(d) === null);
   if (expiry && (!birth || expiry.iso > birth.iso)) put('Date of Expiry', expiry.iso, conf(expiry.line));
-  const issue = dates.find((d) => d !== birth && d !== expiry && d.iso <= todayIso);
-  if (issue) put('Date of Issue', issue.iso, conf(issue.line));
+  const issue = byLabel('issue') ?? dates.find((d) => d !== birth && d !== expiry && d.iso <= todayIso && labelOf(d) === null);
+  if (issue && issue !== birth && issue !== expiry && issue.iso <= todayIso) put('Date of Issue', issue.iso, conf(issue.line));
 
   const all = lines.join('\n');
-  const sex = /\bSEX\s*[:.]?\s*([MFX])\b/i.exec(all) ?? /^\s*([MF])\s*$/m.exec(all);
-  if (sex) put('Sex', sex[1]!.toUpperCase(), 60);
-  const height = /\b(\d)'\s*-?\s*(\d{2})"/.exec(all);
+  const sex = labelled(all, 'SEX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? null;
+  if (sex) put('Sex', sex.toUpperCase(), 60);
+  const height = /(?<!\d)(\d)\s*['"’]\s*-?\s*(\d{2})\s*["”]/.exec(all);
   if (height) put('Height', `${height[1]}'-${height[2]}"`, 60);
-  const eyes = /\b(?:EYES?|EVES|EYS)\s*[:.]?\s*(BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK)\b/i.exec(all);
-  if (eyes) put('Eyes Color', eyes[1]!.toUpperCase(), 60);
-  const cls = /\bCLASS\s*[:.]?\s*([A-Z0-9]{1,2})\b/i.exec(all);
-  if (cls) put('DL Class', cls[1]!.toUpperCase(), 60);
+  const eyes = labelled(all, 'EYES?|EVES|EYS', 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK');
+  if (eyes) put('Eyes Color', eyes, 60);
+  const cls = labelled(all, 'CLASS|CLAS', '[A-Z0-9]{1,2}');
+  if (cls) put('DL Class', cls, 60);
+  // "ENDONONE": OCR sometimes doubles a letter between a glued label and NONE.
+  const rstr = labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*');
+  if (rstr) put('DL Restriction Code', rstr, 60);
+  const end = labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*');
+  if (end) put('DL Endorsed', end.replace(/^ONONE$/, 'NONE'), 60);
+  const dd = /(?<![A-Z])DD\s*[:.]?\s*([A-Z0-9][A-Z0-9 /]{4,30}[A-Z0-9])\s*$/m.exec(all);
+  if (dd) put('Document Discriminator', dd[1]!, 50);
+  const state = headerState(lines);
+  if (state) {
+    put('Issuing State Code', state, 60);
+    put('Issuing State Name', JURISDICTIONS[state]!, 60);
+  }
+
   const passportNo = /\bP\s+[A-Z]{3}\s+([A-Z0-9]{6,9})\b/.exec(all);
-  const dl = /^(?:\S{1,3}\s+)?([A-Z]{0,2}\d{6,13})$/m.exec(all);
+  const dl = passportNo ? null : documentNumber(lines);
   if (passportNo) put('Document Number', passportNo[1]!, 60);
-  else if (dl) put('Document Number', dl[1]!, 50);
+  else if (dl) put('Document Number', dl, 50);
   return out;
 }

@@ -83,7 +83,13 @@ export class AdminTemplates extends AdminView {
   #methodBoxes(selected: string[], legend: string) {
     return html`<fieldset>
       <legend>${legend}</legend>
-      ${this.data!.methods.map((m) => html`<label class="inline"><input type="checkbox" name="methods" value=${m.key} ?checked=${selected.includes(m.key)} /> ${m.name}</label>`)}
+      ${this.data!.methods.map(
+        (m) =>
+          html`<label class="inline"
+            ><input type="checkbox" name="methods" value=${m.key} ?checked=${selected.includes(m.key)} ?disabled=${!m.in_flow && !selected.includes(m.key)} />
+            ${m.name}${m.in_flow ? nothing : html` <small>(not in the flow yet)</small>`}</label
+          >`,
+      )}
     </fieldset>`;
   }
 

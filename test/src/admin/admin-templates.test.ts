@@ -21,6 +21,18 @@ describe('<admin-templates>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('does not offer methods the end-user flow has no step for, and says so', async () => {
+    const { api } = fakeApi({ 'GET /admin/api/templates': TEMPLATES });
+    const el = await fixture<AdminTemplates>(html`<admin-templates .api=${api}></admin-templates>`);
+    await until(() => $(el, 'form.new-template') !== null);
+    const form = $<HTMLFormElement>(el, 'form.new-template')!;
+    const bank = form.querySelector<HTMLInputElement>('[name=methods][value=bank]')!;
+    expect(bank.disabled).to.equal(true);
+    expect(bank.closest('label')!.textContent).to.contain('not in the flow yet');
+    expect(form.querySelector<HTMLInputElement>('[name=methods][value=phone]')!.disabled).to.equal(false);
+    await expect(el).to.be.accessible();
+  });
+
   it('asks before deleting a template and names how many users have it', async () => {
     const { api, calls } = fakeApi({ 'GET /admin/api/templates': TEMPLATES, 'DELETE /admin/api/templates/1': { success: true } });
     const el = await fixture<AdminTemplates>(html`<admin-templates .api=${api}></admin-templates>`);

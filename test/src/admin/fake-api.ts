@@ -65,8 +65,9 @@ export const TEMPLATES = {
   data: [{ id: 1, name: 'tmpl_email', label: 'Email only', methods: [{ id: 1, key: 'email', name: 'Email' }], workflows: [], users: 3 }],
   workflows: [{ id: 'flow_id_document', name: 'Government ID', document_types: ['passport'] }],
   methods: [
-    { id: 1, key: 'email', name: 'Email' },
-    { id: 2, key: 'phone', name: 'Phone / SMS' },
+    { id: 1, key: 'email', name: 'Email', in_flow: true },
+    { id: 2, key: 'phone', name: 'Phone / SMS', in_flow: true },
+    { id: 11, key: 'bank', name: 'Bank', in_flow: false },
   ],
   default_template: 'tmpl_email',
   reverification_template: null,

@@ -5,11 +5,12 @@ import { recordAudit } from '../../../admin/audit.js';
 import { readDashboardSettings } from '../../../admin/dashboard-settings.js';
 import type { AppContext } from '../../../context.js';
 import { methodById, METHODS, resolveMethod } from '../../../domain/catalogue.js';
-import { ApiError, errors, fieldError } from '../../../errors.js';
+import { errors, fieldError } from '../../../errors.js';
 import type { Executor } from '../../../store/database.js';
 import { invalidateReadCaches } from '../../../store/read-cache.js';
 import { encodeWorkflowId } from '../../../store/seed.js';
 import { readSettings, writeSetting } from '../../../store/settings-repo.js';
+import { methodsWithoutStep, templateRefusal } from '../../../domain/flow-coverage.js';
 import { findTemplate, findWorkflow, insertTemplate, insertWorkflow, listTemplates, listWorkflows } from '../../../store/templates-repo.js';
 import type { WorkflowRow } from '../../../store/schema.js';
 import { idParam } from './common.js';
@@ -37,6 +38,8 @@ function methodIdsOf(refs: (string | number)[]): number[] {
     if (!m) throw fieldError('methods', `Unknown verification method: ${String(ref)}`);
     return m.id;
   });
+  const refusal = templateRefusal(ids);
+  if (refusal) throw fieldError('methods', refusal);
   return [...new Set(ids)];
 }
 
@@ -85,7 +88,8 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           created_at: t.created_at,
         })),
         workflows: workflows.map(workflowView),
-        methods: METHODS.map((m) => ({ id: m.id, key: m.key, name: m.name })),
+        // `in_flow: false`: no step in the end-user flow yet, so not offered for new templates.
+        methods: METHODS.map((m) => ({ id: m.id, key: m.key, name: m.name, in_flow: methodsWithoutStep([m.id]).length === 0 })),
         default_template: settings.default_template,
         reverification_template: settings.reverification_template,
       };
@@ -158,10 +162,10 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         if (!t) throw errors.notFound('Template not found');
         const settings = await readSettings(trx);
         if (settings.default_template === t.name || settings.reverification_template === t.name) {
-          throw new ApiError(409, 'api_invalid_error', 'This template is the default or the re-verification template; choose another first.');
+          throw errors.conflict('This template is the default or the re-verification template; choose another first.');
         }
         if ((await readDashboardSettings(trx)).signup.template === t.name) {
-          throw new ApiError(409, 'api_invalid_error', 'Self-signup uses this template; choose another first.');
+          throw errors.conflict('Self-signup uses this template; choose another first.');
         }
         // Users keep their assigned verifications; their template reference is cleared (ON DELETE SET NULL).
         await trx.deleteFrom('templates').where('id', '=', t.id).execute();
@@ -184,7 +188,10 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           for (const key of ['default_template', 'reverification_template'] as const) {
             const value = req.body[key];
             if (value === undefined) continue;
-            if (value !== null && !(await findTemplate(trx, { name: value }))) throw fieldError(key, 'Unknown template.');
+            const template = value === null ? undefined : await findTemplate(trx, { name: value });
+            if (value !== null && !template) throw fieldError(key, 'Unknown template.');
+            const refusal = template && templateRefusal(template.methodIds);
+            if (refusal) throw fieldError(key, refusal);
             await writeSetting(trx, key, value);
           }
           await recordAudit(trx, ctx.clock, req, { action: 'template.roles', targetType: 'settings', details: { ...req.body } });
@@ -220,7 +227,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         const w = await findWorkflow(trx, req.params.id);
         if (!w) throw errors.notFound('Workflow not found');
         const inUse = await trx.selectFrom('user_workflows').select('user_id').where('workflow_raw_id', '=', w.raw_id).limit(1).executeTakeFirst();
-        if (inUse) throw new ApiError(409, 'api_invalid_error', 'Users have this document workflow assigned; it cannot be deleted.');
+        if (inUse) throw errors.conflict('Users have this document workflow assigned; it cannot be deleted.');
         await trx.deleteFrom('workflows').where('raw_id', '=', w.raw_id).execute();
         await recordAudit(trx, ctx.clock, req, { action: 'workflow.delete', targetType: 'workflow', targetId: w.public_id });
       });

@@ -47,3 +47,173 @@ describe('printedFields', () => {
     expect(out['Height']).toBeUndefined();
   });
 });
+
+/**
+ * Lines tesseract returned for white-stock fronts printed in other fonts with AAMVA field
+ * numbers (test/server/analysis/captures.ts, PEOPLE 0-3): labels glued on to values, labels
+ * garbled, document numbers holding letters.
+ */
+const CAPTURED_FRONTS: readonly { readonly lines: readonly string[]; readonly expected: Readonly<Record<string, string>> }[] = [
+  {
+    lines: [
+      'Washington',
+      'DRIVER LICENSE',
+      '«oinWDLOK7QX52PB',
+      '1 OKAFOR',
+      '> HARRIET QUINN',
+      's 2207 NW 58TH ST',
+      'SEATTLE, WA 98107',
+      '2 poe02/29/1988 4 ExP02/28/2030',
+      '4a 1s 05/17/2022 9 CLASSD',
+      '12 RSTRB 9a ENDNONE',
+      '15 SEXF 16 HGT5\'-05" 18 EYESHAZ',
+      '5 DDWDLOK7QX52PB2205170Q12',
+      'HARRIET OKAFOR',
+    ],
+    expected: {
+      'Document Number': 'WDLOK7QX52PB',
+      'Last Name': 'OKAFOR',
+      'First Name': 'HARRIET',
+      'Middle Name': 'QUINN',
+      'Date of Birth': '1988-02-29',
+      'Date of Expiry': '2030-02-28',
+      'Date of Issue': '2022-05-17',
+      'DL Class': 'D',
+      'DL Restriction Code': 'B',
+      'DL Endorsed': 'NONE',
+      Sex: 'F',
+      Height: '5\'-05"',
+      'Eyes Color': 'HAZ',
+      'Document Discriminator': 'WDLOK7QX52PB2205170Q12',
+      'Issuing State Code': 'WA',
+      'Address Street': '2207 NW 58TH ST',
+      'Address City': 'SEATTLE',
+      'Address Postal Code': '98107',
+    },
+  },
+  {
+    lines: [
+      'Illinois',
+      '«oinV41270079276',
+      '+ VOLKOV',
+      '> DMITRI PAVEL',
+      '& 4400 N BROADWAY ST',
+      'CHICAGO, IL 60640',
+      's pos10/03/1979',
+      '4a 18S 10/03/2021',
+      '12 RSTRNONE',
+      '15 SEXM 16 HGT5"-10"',
+      '5 DD0G21276R0031',
+      'DRIVER LICENSE',
+      '4» ExP10/03/2029',
+      '9 CLAssD',
+      '9a ENDM',
+      '18 EYESBRO',
+      'DMITRI VOLKOV',
+    ],
+    expected: {
+      'Document Number': 'V41270079276',
+      'Last Name': 'VOLKOV',
+      'First Name': 'DMITRI',
+      'Date of Birth': '1979-10-03',
+      'Date of Expiry': '2029-10-03',
+      'Date of Issue': '2021-10-03',
+      'DL Class': 'D',
+      'DL Restriction Code': 'NONE',
+      'DL Endorsed': 'M',
+      Sex: 'M',
+      Height: '5\'-10"',
+      'Eyes Color': 'BRO',
+      'Document Discriminator': '0G21276R0031',
+      'Issuing State Code': 'IL',
+      'Address Street': '4400 N BROADWAY ST',
+    },
+  },
+  {
+    lines: [
+      'Massachusetts',
+      'a o.nS90877103',
+      '+ MENDEZ',
+      '» LUCIAROSA',
+      'g¢ 17 BEACON HILL RD',
+      'WORCESTER, MA 01609',
+      '» pos06/21/1996',
+      '4a 15s 01/09/2023',
+      '12 RSTRJ',
+      '15 SEXF 16 HGT5\'-02"',
+      'DRIVER LICENSE',
+      '4 ExP06/21/2028',
+      '9 CLASSD',
+      '9a ENDONONE',
+      '18 EYESBLK',
+    ],
+    expected: {
+      'Document Number': 'S90877103',
+      'Last Name': 'MENDEZ',
+      'Date of Birth': '1996-06-21',
+      'Date of Expiry': '2028-06-21',
+      'Date of Issue': '2023-01-09',
+      'DL Class': 'D',
+      'DL Restriction Code': 'J',
+      'DL Endorsed': 'NONE',
+      Sex: 'F',
+      'Eyes Color': 'BLK',
+      'Issuing State Code': 'MA',
+      'Address Street': '17 BEACON HILL RD',
+    },
+  },
+  {
+    lines: [
+      'Arizona',
+      '4d DLN D08954796',
+      '1 PRICE',
+      '> OWEN GRANT',
+      '8 9100 E SAGUARO BLVD',
+      'SCOTTSDALE, AZ 85258',
+      '3 00812/11/1968',
+      '4alss 12/11/2020',
+      '12RSTRB',
+      '15SEXM 16 HGT6\'-01"',
+      '5 DD4X05DF0GQ2L9',
+      'DRIVER LICENSE',
+      'ab Exp 12/11/2032',
+      '9 CLASSA',
+      '9a ENDT',
+      '18 EYES GRY',
+      'OWEN PRICE',
+    ],
+    expected: {
+      'Document Number': 'D08954796',
+      'Last Name': 'PRICE',
+      'First Name': 'OWEN',
+      'Middle Name': 'GRANT',
+      'Date of Birth': '1968-12-11',
+      'Date of Expiry': '2032-12-11',
+      'Date of Issue': '2020-12-11',
+      'DL Class': 'A',
+      'DL Restriction Code': 'B',
+      'DL Endorsed': 'T',
+      Sex: 'M',
+      Height: '6\'-01"',
+      'Eyes Color': 'GRY',
+      'Document Discriminator': '4X05DF0GQ2L9',
+      'Issuing State Code': 'AZ',
+      'Address Street': '9100 E SAGUARO BLVD',
+    },
+  },
+];
+
+describe('printedFields on fronts printed differently', () => {
+  it.each(CAPTURED_FRONTS.map((c, i) => [i, c] as const))('reads every printed AAMVA field of front %i', (_i, { lines, expected }) => {
+    const out = printedFields(ocr([...lines]), today);
+    const got = Object.fromEntries(Object.keys(expected).map((k) => [k, out[k]?.value]));
+    expect(got).toEqual(expected);
+  });
+
+  it('turns an O inside a run of digits into 0 and keeps letters a number really holds', () => {
+    const out = printedFields(ocr(['Texas', 'DL 4123O578', '1 GARCIA', '2 JOSE LUIS', '88 ELM STREET', 'AUSTIN, TX 78701']), today);
+    expect(out['Document Number']?.value).toBe('41230578');
+    const wa = printedFields(ocr(['Washington', 'DLNWDLOK7QX52PB']), today);
+    expect(wa['Document Number']?.value).toBe('WDLOK7QX52PB');
+  });
+});
