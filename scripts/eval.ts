@@ -127,11 +127,14 @@ async function evalHalf(half: HalfConfig): Promise<void> {
   );
   print('| threshold | TAR (genuine accepted) | FAR (impostor accepted) |');
   print('|---|---|---|');
-  for (const [t, label] of [
-    [SELFIE_REVIEW_THRESHOLD, 'review: impostors not rejected'],
-    [SELFIE_MATCH_THRESHOLD, 'match'],
-  ] as const)
-    print(`| ${t.toFixed(2)} (${label}) | ${R(tarAt(f.genuine, t))} | ${formatRate(farAt(f.impostor, t), 2)} |`);
+  const points: [number, string][] =
+    SELFIE_REVIEW_THRESHOLD < SELFIE_MATCH_THRESHOLD
+      ? [
+          [SELFIE_REVIEW_THRESHOLD, 'review: impostors not rejected'],
+          [SELFIE_MATCH_THRESHOLD, 'match'],
+        ]
+      : [[SELFIE_MATCH_THRESHOLD, 'match; below it rejected']];
+  for (const [t, label] of points) print(`| ${t.toFixed(2)} (${label}) | ${R(tarAt(f.genuine, t))} | ${formatRate(farAt(f.impostor, t), 2)} |`);
   for (const target of [0.001, 0.0001]) {
     const op = tarAtFar(f.genuine, f.impostor, target);
     print(
