@@ -9,7 +9,7 @@ import {
 } from '../../../src/api/contract.js';
 import { DOCUMENT_METHOD_ID, VerificationStatus } from '../../domain/catalogue.js';
 import { moveDocumentWorkflow, moveVerification } from '../../services/verifications.js';
-import { ANALYSIS_QUEUE, type DocumentAnalysisJob } from '../../session/analysis-jobs.js';
+import { ANALYSIS_QUEUE, type DocumentAnalysisJob } from '../../domain/analysis-jobs.js';
 import { sessionErrors } from '../../session/errors.js';
 import { isOpen } from '../../session/status.js';
 import { insertUpload, uploadsOf, type SessionUpload } from '../../session/uploads-repo.js';
