@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { isSealedSigningSecret, openSigningSecret, sealSigningSecret } from '../../webhooks/secret-storage.js';
+import { isSealedSigningSecret, openSigningSecret, sealSigningSecret } from '../../crypto/webhook-secrets.js';
 import type { MigrationContext } from './helpers.js';
 
 interface StoredSecrets {

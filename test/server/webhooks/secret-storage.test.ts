@@ -9,7 +9,7 @@ import { seal } from '../../../server/notify/seal.js';
 import { migrateToLatest, openDatabase, type Db } from '../../../server/store/database.js';
 import { migrationProvider } from '../../../server/store/migrations/index.js';
 import { signingSecrets } from '../../../server/webhooks/endpoints.js';
-import { openSigningSecret, sealSigningSecret, SigningSecretError } from '../../../server/webhooks/secret-storage.js';
+import { openSigningSecret, sealSigningSecret, SigningSecretError } from '../../../server/crypto/webhook-secrets.js';
 import { webhooksOf } from '../../../server/webhooks/service.js';
 import { generateSigningSecret } from '../../../server/webhooks/signing.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../helpers/postgres.js';

@@ -1,5 +1,5 @@
-import { sealerFor } from '../crypto/seal.js';
-import { SECRET_PREFIX } from './signing.js';
+import { sealerFor } from './seal.js';
+import { SECRET_PREFIX } from '../webhooks/signing.js';
 
 /**
  * Signing secrets at rest. HMAC needs the secret itself, so it cannot be hashed like an API key;
