@@ -9,6 +9,7 @@ import { readSettings, type AccountSettings } from '../store/settings-repo.js';
 import { groupTransaction } from '../store/group-commit.js';
 import { deleteUserRow, findUserById, insertUser, isUsernameConflict, usernameTaken } from '../store/users-repo.js';
 import { assignTemplate, usableTemplate } from './templates.js';
+import { userDeletionHooks } from './user-deletion.js';
 import { setUserStatus } from './verifications.js';
 
 export interface CreateUserInput {
@@ -215,21 +216,11 @@ export async function updateUser(
 export async function deleteUser(ctx: AppContext, id: number, options: { audit?: AuditInTransaction<number> | undefined } = {}): Promise<void> {
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('events').where('user_id', '=', id).execute();
-    for (const hook of userDeletionHooks) await hook(trx, id);
+    for (const hook of userDeletionHooks()) await hook(trx, id);
     const gone = await deleteUserRow(trx, id);
     if (gone) await options.audit?.(trx, id);
     return gone;
   });
   if (!deleted) throw errors.userNotFound();
   await ctx.blobs.deletePrefix(`users/${id}`);
-}
-
-/**
- * Other modules (webhook delivery logs, sessions, document jobs) register the clean-up of their own
- * tables here, run inside the deleting transaction.
- */
-export type UserDeletionHook = (trx: Executor, userId: number) => Promise<void>;
-const userDeletionHooks: UserDeletionHook[] = [];
-export function onUserDeletion(hook: UserDeletionHook): void {
-  userDeletionHooks.push(hook);
 }

@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.js';
 import { methodById } from '../../domain/catalogue.js';
 import { pickLocale, type MessageLocale } from '../../notify/messages.js';
 import { checkLink } from '../../session/actions.js';
-import { assignedVerifications, flowCompleted } from '../../session/methods.js';
+import { assignedVerifications, flowCompleted } from '../../session/view.js';
 import { sdb } from '../../session/tables.js';
 import { sha256Hex } from '../../session/tokens.js';
 import { readSettings, type AccountSettings } from '../../store/settings-repo.js';

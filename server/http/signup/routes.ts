@@ -13,7 +13,7 @@ import { CODE_TTL_MINUTES, type NotifyCodeJob } from '../../notify/worker.js';
 import { createUser, magicLinkFor, NOTIFY_QUEUE } from '../../services/users.js';
 import { moveVerification } from '../../services/verifications.js';
 import { keyedHash, randomToken, safeEqual, sha256Hex } from '../../session/tokens.js';
-import { safeHttpUrl } from '../../session/methods.js';
+import { safeHttpUrl } from '../../session/view.js';
 import { readSettings } from '../../store/settings-repo.js';
 import { findUserById, findUserVerification, updateUserRow } from '../../store/users-repo.js';
 import { csrfGuard } from '../admin/auth.js';
