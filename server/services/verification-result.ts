@@ -9,7 +9,7 @@ import {
   type StoredFaceResult,
   type VerificationCheck,
 } from '../domain/verification-checks.js';
-import { stepKeyOf } from '../session/methods.js';
+import { stepKeyOf } from '../methods/registry.js';
 import type { DocumentJobRow } from '../store/schema.js';
 import { capturesOf, documentJobsOf, findVerificationRow } from '../store/verification-results-repo.js';
 import { DOCUMENT_URL_TTL_MS } from './document-jobs.js';

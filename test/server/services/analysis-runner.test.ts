@@ -130,13 +130,13 @@ describe('analysis runner (hosted-page jobs)', () => {
     const documentResult = await server.api(`/api/users/${userId}/verifications/document_id`);
     expect(documentResult.body.status.key).toBe('complete');
     expect(items(documentResult.body.documents).map((d) => d.side)).toEqual(['front', 'back']);
-    expect(items(documentResult.body.checks).find((c) => c.name === 'readable')?.outcome).toBe('passed');
+    expect(items(documentResult.body.checks).find((c) => String(c.name) === 'readable')?.outcome).toBe('passed');
     expect(items(documentResult.body.documents).some((d) => d.document_processor['Document Number'] !== undefined)).toBe(true);
 
     await submitSelfie(userId, await portrait(id.face, { shift: 0.05, width: 360 }));
     expect((await statuses(userId))[22]).toBe(VerificationStatus.complete);
     const selfieResult = await server.api(`/api/users/${userId}/verifications/selfie`);
-    expect(items(selfieResult.body.checks).find((c) => c.name === 'face_match')?.outcome).toBe('passed');
+    expect(items(selfieResult.body.checks).find((c) => String(c.name) === 'face_match')?.outcome).toBe('passed');
     expect(typeof selfieResult.body.scores.similarity).toBe('number');
     expect((await server.api(`/api/users/${userId}`)).body.data.status).toBe('Verified');
   }, 180_000);
