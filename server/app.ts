@@ -151,6 +151,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     log: app.log,
     signals: new EventEmitter(),
     bus: adapters.bus,
+    ...(walCheckpointer ? { afterErasure: () => walCheckpointer.truncate() } : {}),
   };
   // Settings/template caches and live session progress hear of other processes' changes at once.
   const disconnectBus = [connectReadCaches(adapters.bus), connectProgress(adapters.bus), connectApiKeyCaches(adapters.bus)];
