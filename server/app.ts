@@ -14,6 +14,7 @@ import { customerApi } from './http/customer-api.js';
 import { coalesceSends } from './http/coalesced-sends.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { fastSerializerCompiler } from './http/serializer.js';
+import { fastifyTrustProxy } from './http/trust-proxy.js';
 import { registerHealthRoutes, type ReadinessCheck } from './http/health/routes.js';
 import { ApiRateLimiter, type LimiterFactory } from './http/rate-limit.js';
 import { credentialRoutes } from './http/credentials/routes.js';
@@ -111,7 +112,8 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     },
     logController: new AccessLog(),
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: false,
+    // Off unless configured: then X-Forwarded-For is ignored and no client picks its address.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // Ids and reference ids (up to 255 characters, percent-encoded up to three bytes each) are the
     // only path parameters; a longer one is an attack, not a request.
     routerOptions: { maxParamLength: 800 },
@@ -146,11 +148,12 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     log: app.log,
     signals: new EventEmitter(),
     bus: adapters.bus,
+    ...(walCheckpointer ? { afterErasure: () => walCheckpointer.truncate() } : {}),
   };
   // Settings/template caches and live session progress hear of other processes' changes at once.
   const disconnectBus = [connectReadCaches(adapters.bus), connectProgress(adapters.bus), connectApiKeyCaches(adapters.bus)];
 
-  limiterSlot.limiter = new ApiRateLimiter(adapters.limiterFactory);
+  limiterSlot.limiter = new ApiRateLimiter(adapters.limiterFactory, clock);
   const authenticate = apiAuthenticator(app, ctx, limiterSlot.limiter);
   registerErrorHandler(app, authenticate);
   coalesceSends(app);

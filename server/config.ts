@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
 
 const boolFromEnv = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -34,6 +35,15 @@ const envSchema = z.object({
   VERITY_SMS_AUTH_TOKEN: z.string().min(1).optional(),
   VERITY_SMS_FROM: z.string().min(1).optional(),
   VERITY_ALLOW_PRIVATE_WEBHOOKS: boolFromEnv.optional(),
+  VERITY_TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed.ok) return parsed.value;
+      ctx.addIssue({ code: 'custom', message: parsed.reason });
+      return z.NEVER;
+    }),
   VERITY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -55,6 +65,11 @@ export interface Config {
   /** Twilio-shaped SMS provider (VERITY_SMS_*); undefined: texts go to the outbox. */
   sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
   allowPrivateWebhooks: boolean;
+  /**
+   * Proxies whose `X-Forwarded-For` names the client (VERITY_TRUST_PROXY): off, a hop count, or
+   * their addresses and ranges. Every per-address limit counts the client it yields.
+   */
+  trustProxy: TrustProxy;
   logLevel: string;
 }
 
@@ -98,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     // Development default: loopback receivers are allowed unless a public base URL is configured.
     allowPrivateWebhooks: e.VERITY_ALLOW_PRIVATE_WEBHOOKS ?? e.VERITY_BASE_URL === undefined,
+    trustProxy: e.VERITY_TRUST_PROXY,
     logLevel: e.VERITY_LOG_LEVEL,
   };
 }

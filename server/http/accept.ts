@@ -9,5 +9,5 @@ export function requireJsonAccept(req: FastifyRequest): void {
   const accept = req.headers.accept;
   if (!accept) return;
   if (/application\/json|application\/\*|\*\/\*/i.test(accept)) return;
-  throw errors.invalidData('This endpoint only answers with application/json.', 406);
+  throw errors.protocol('This endpoint only answers with application/json.', 406);
 }

@@ -71,7 +71,7 @@ export function apiAuthenticator(app: FastifyInstance, ctx: AppContext, limiter:
  * either way with the rate-limit headers of that address's budget, reported as for keys (the
  * per-minute window, or the per-second one when that is what refused). Without this an
  * unauthenticated client would be unlimited and get no headers (spec 8: every response, all API
- * requests). The address is `req.ip`, the peer itself (`trustProxy` is off).
+ * requests). The address is `req.ip`: the peer, or the client named by trusted proxies (VERITY_TRUST_PROXY).
  */
 export async function refuseWithoutKey(limiter: ApiRateLimiter, req: FastifyRequest, reply: FastifyReply, refusal: ApiError): Promise<never> {
   const decision = await limiter.consumeAddress(req.ip, DEFAULT_RATE_PER_SECOND, DEFAULT_RATE_PER_MINUTE);

@@ -42,8 +42,8 @@ export function answerFrameworkError(error: FastifyError, req: FastifyRequest, r
   const apiError = !req.headers['user-agent']?.trim()
     ? errors.missingUserAgent()
     : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? errors.invalidData('The request URL is too long.', 414)
-      : errors.invalidData('The request URL is malformed.', 400);
+      ? errors.protocol('The request URL is too long.', 414)
+      : errors.invalidData('The request URL is malformed.');
   const send = (e: ApiError) => void reply.code(e.statusCode).headers(e.headers).send(e.toBody());
   if (!limiter || !aimsAtCustomerApi(req.url)) return send(apiError);
   // Always rejects: with apiError, or with a 429 once the address's budget is spent. A limiter
@@ -64,7 +64,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'The request headers are too large.']
         : [400, 'The request is not valid HTTP.'];
-  const body = JSON.stringify(errors.invalidData(message, status).toBody());
+  const body = JSON.stringify(errors.protocol(message, status).toBody());
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -106,10 +106,10 @@ export function registerErrorHandler(app: FastifyInstance, authenticate?: ApiAut
     } else if (isUnstorableText(error)) {
       // PostgreSQL refuses some text SQLite takes (a NUL byte, e.g. `/api/users/ref/%00`): the
       // request is at fault, not the server.
-      apiError = errors.invalidData('The request contains a character that cannot be stored.', 400);
+      apiError = errors.invalidData('The request contains a character that cannot be stored.');
     } else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       const message = CLIENT_ERROR_MESSAGES[error.code] ?? 'Invalid or No Data Provided for Update';
-      apiError = errors.invalidData(message, error.statusCode);
+      apiError = errors.protocol(message, error.statusCode);
     } else {
       req.log.error({ err: error }, 'unexpected error');
       apiError = errors.internal();

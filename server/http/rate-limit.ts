@@ -1,4 +1,6 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { systemClock, type Clock } from '../clock.js';
+import { AlignedWindow, secondsUntil, type WindowCount } from './aligned-window.js';
 
 /** Makes a limiter for `points` per `durationSeconds`; memory now, Redis in scale-out (same code path). */
 export type LimiterFactory = (points: number, durationSeconds: number, prefix: string) => RateLimiterAbstract;
@@ -15,97 +17,94 @@ export interface RateDecision {
 }
 
 /**
- * Per-key limits: a per-second and a per-minute window (spec 8: 5/s and 300/min by default). The
- * headers report the per-minute window, or the per-second one when that is what refused.
+ * Per-key limits: a per-second and a per-minute window (spec 8: 5/s and 300/min by default), both
+ * aligned to the clock ({@link AlignedWindow}): a client pacing itself at the per-second budget
+ * gets exactly that many in every clock second and the per-minute budget in every clock minute.
+ * The headers report the per-minute window, or the per-second one when that is what refused.
  *
  * Requests that present no valid key are counted per client address instead
  * ({@link ApiRateLimiter.consumeAddress}), in windows of their own: an address never shares a
  * counter with a key, and a key's requests never count against their address.
  */
 export class ApiRateLimiter {
-  readonly #keyLimiters: LimiterSet;
-  readonly #addressLimiters: LimiterSet;
+  readonly #keyWindows: WindowSet;
+  readonly #addressWindows: WindowSet;
 
-  constructor(factory: LimiterFactory = memoryLimiterFactory) {
-    this.#keyLimiters = new LimiterSet('rl', factory);
-    this.#addressLimiters = new LimiterSet('rl-addr', factory);
+  constructor(
+    factory: LimiterFactory = memoryLimiterFactory,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.#keyWindows = new WindowSet('rl', factory);
+    this.#addressWindows = new WindowSet('rl-addr', factory);
   }
 
-  /** One request of the API key `keyId`. Not `async` itself: the hottest path awaits no more than it must. */
-  consume(keyId: string, perSecond: number, perMinute: number, nowMs = Date.now()): Promise<RateDecision> {
-    return this.#decide(this.#keyLimiters, keyId, perSecond, perMinute, nowMs);
+  /** One request of the API key `keyId`. */
+  consume(keyId: string, perSecond: number, perMinute: number): Promise<RateDecision> {
+    return this.#decide(this.#keyWindows, keyId, perSecond, perMinute);
   }
 
   /**
    * One request from the client address `address` that presented no valid key (spec 8: the request
    * rate applies to all API requests, 401 and 403 answers included). Reported as for keys.
    */
-  consumeAddress(address: string, perSecond: number, perMinute: number, nowMs = Date.now()): Promise<RateDecision> {
-    return this.#decide(this.#addressLimiters, address, perSecond, perMinute, nowMs);
+  consumeAddress(address: string, perSecond: number, perMinute: number): Promise<RateDecision> {
+    return this.#decide(this.#addressWindows, address, perSecond, perMinute);
+  }
+
+  /**
+   * The rate-limit headers of an address's budget without charging it: for answers that cannot be
+   * counted (nothing to count against yet, or the store is not reachable from there).
+   */
+  peekAddress(address: string, perMinute: number): Promise<RateDecision> {
+    const nowMs = this.clock.now().getTime();
+    const minute = this.#addressWindows.get(perMinute, 60);
+    return minute.used(address, nowMs).then((used) => ({
+      allowed: used < perMinute,
+      limit: perMinute,
+      remaining: Math.max(0, perMinute - used),
+      reset: minute.endOf(nowMs) / 1000,
+      retryAfterSeconds: 0,
+    }));
   }
 
   /** The per-minute window is charged only when the per-second one allowed the request. */
-  async #decide(limiters: LimiterSet, id: string, perSecond: number, perMinute: number, nowMs: number): Promise<RateDecision> {
-    let minute: RateLimiterRes;
-    try {
-      await limiters.get(perSecond, 1).consume(id);
-    } catch (rejection: unknown) {
-      return refusedBy(rejection, perSecond, nowMs);
-    }
-    try {
-      minute = await limiters.get(perMinute, 60).consume(id);
-    } catch (rejection: unknown) {
-      return refusedBy(rejection, perMinute, nowMs);
-    }
-    return {
-      allowed: true,
-      limit: perMinute,
-      remaining: Math.max(0, minute.remainingPoints),
-      reset: Math.ceil((nowMs + minute.msBeforeNext) / 1000),
-      retryAfterSeconds: 0,
-    };
+  async #decide(windows: WindowSet, id: string, perSecond: number, perMinute: number): Promise<RateDecision> {
+    const nowMs = this.clock.now().getTime();
+    const second = await windows.get(perSecond, 1).take(id, nowMs);
+    if (!second.allowed) return refused(perSecond, second, nowMs);
+    const minute = await windows.get(perMinute, 60).take(id, nowMs);
+    if (!minute.allowed) return refused(perMinute, minute, nowMs);
+    return { allowed: true, limit: perMinute, remaining: minute.remaining, reset: minute.resetMs / 1000, retryAfterSeconds: 0 };
   }
 }
 
 /**
- * One limiter per budget (points per window), made on first use. Looked up by its two numbers on
- * every request, with no string to build: keys share a handful of budgets.
+ * One window per budget (points per window length), made on first use. Looked up by its two
+ * numbers on every request, with no string to build: keys share a handful of budgets.
  */
-class LimiterSet {
-  readonly #byDuration = new Map<number, Map<number, RateLimiterAbstract>>();
+class WindowSet {
+  readonly #byDuration = new Map<number, Map<number, AlignedWindow>>();
 
   constructor(
     private readonly prefix: string,
     private readonly factory: LimiterFactory,
   ) {}
 
-  get(points: number, durationSeconds: number): RateLimiterAbstract {
-    let byPoints = this.#byDuration.get(durationSeconds);
+  get(points: number, windowSeconds: number): AlignedWindow {
+    let byPoints = this.#byDuration.get(windowSeconds);
     if (!byPoints) {
       byPoints = new Map();
-      this.#byDuration.set(durationSeconds, byPoints);
+      this.#byDuration.set(windowSeconds, byPoints);
     }
-    let limiter = byPoints.get(points);
-    if (!limiter) {
-      limiter = this.factory(points, durationSeconds, `${this.prefix}:${durationSeconds}s:${points}`);
-      byPoints.set(points, limiter);
+    let window = byPoints.get(points);
+    if (!window) {
+      window = new AlignedWindow(this.factory, points, windowSeconds, `${this.prefix}:${windowSeconds}s:${points}`);
+      byPoints.set(points, window);
     }
-    return limiter;
+    return window;
   }
 }
 
-/** A limiter's rejection is a `RateLimiterRes` (over budget); anything else (Redis down) is an error. */
-function refusedBy(rejection: unknown, limit: number, nowMs: number): RateDecision {
-  if (rejection instanceof RateLimiterRes) return refused(limit, rejection, nowMs);
-  throw rejection;
-}
-
-function refused(limit: number, res: RateLimiterRes, nowMs: number): RateDecision {
-  return {
-    allowed: false,
-    limit,
-    remaining: 0,
-    reset: Math.ceil((nowMs + res.msBeforeNext) / 1000),
-    retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
-  };
+function refused(limit: number, count: WindowCount, nowMs: number): RateDecision {
+  return { allowed: false, limit, remaining: 0, reset: count.resetMs / 1000, retryAfterSeconds: secondsUntil(count.resetMs, nowMs) };
 }

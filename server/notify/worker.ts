@@ -44,16 +44,17 @@ export function registerNotifyWorker(ctx: AppContext, senders: Senders): void {
       if (job.kind === 'magic_link') {
         const locale = pickLocale(settings.default_locale);
         const { url } = await magicLinkFor(ctx, user);
-        if (job.channel === 'email') await senders.email.send(to, account, magicLinkEmail(locale, account, url, settings.link_lifetime_hours));
-        else await senders.sms.send(to, magicLinkSms(locale, account, url));
+        if (job.channel === 'email')
+          await senders.email.send(to, account, { ...magicLinkEmail(locale, account, url, settings.link_lifetime_hours), userId: user.id });
+        else await senders.sms.send(to, { ...magicLinkSms(locale, account, url), userId: user.id });
         return;
       }
       if (job.kind === 'code') {
         if (new Date(job.expiresAt).getTime() <= ctx.clock.now().getTime()) return;
         const code = unseal(ctx.config.secret, job.sealed);
         const locale = pickLocale(job.locale, settings.default_locale);
-        if (job.channel === 'email') await senders.email.send(to, account, codeEmail(locale, account, code, CODE_TTL_MINUTES));
-        else await senders.sms.send(to, codeSms(locale, account, code, CODE_TTL_MINUTES));
+        if (job.channel === 'email') await senders.email.send(to, account, { ...codeEmail(locale, account, code, CODE_TTL_MINUTES), userId: user.id });
+        else await senders.sms.send(to, { ...codeSms(locale, account, code, CODE_TTL_MINUTES), userId: user.id });
         return;
       }
       throw new PermanentFailure('unknown notify job');

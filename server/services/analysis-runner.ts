@@ -19,6 +19,7 @@ import { findUserById } from '../store/users-repo.js';
 import { DOCUMENT_JOB_KIND, DocumentJobStatus, moveDocument, type DocumentJobPayload } from './document-jobs.js';
 import { moveVerification } from './verifications.js';
 import { notifyProgress } from '../session/progress.js';
+import { sdb } from '../session/tables.js';
 
 /** What the runner needs of the analysis engine; `AnalysisPool` (worker threads) provides it. */
 export interface AnalysisEngine {
@@ -71,7 +72,9 @@ async function analyseAndStore(
   user: UserRow,
   job: Pick<DocumentJobRow, 'id' | 'doc_id' | 'blob_key' | 'original_name' | 'created_at'>,
 ): Promise<{ result: DocumentAnalysis; decision: ReturnType<typeof documentDecision> }> {
-  const blob = await ctx.blobs.get(job.blob_key);
+  const keptKey = derivativeKey(job);
+  // A retry after the original was already replaced reads the derivative (same pixels, no EXIF).
+  const blob = (await ctx.blobs.get(job.blob_key)) ?? (keptKey !== job.blob_key ? await ctx.blobs.get(keptKey) : undefined);
   if (!blob) throw new PermanentFailure('The uploaded image is no longer stored.');
   const result = await timeAnalysis('document', () =>
     engine.analyseDocument(
@@ -83,12 +86,17 @@ async function analyseAndStore(
     ),
   );
   const decision = documentDecision(result);
-  // Keep only the metadata-free derivative; the original upload (with its EXIF) goes.
+  // Keep only the metadata-free derivative; the original upload (with its EXIF) goes once every
+  // row that named it (the job, and the session upload it came from) names the derivative.
   let blobKey = job.blob_key;
   if (result.derivative) {
-    blobKey = job.blob_key.replace(/\/[^/]+$/, '/document.jpg');
+    blobKey = keptKey;
     await ctx.blobs.put(blobKey, result.derivative, result.derivative_type);
-    if (blobKey !== job.blob_key) await ctx.blobs.delete(job.blob_key);
+    await sdb(ctx.db)
+      .updateTable('session_uploads')
+      .set({ blob_key: blobKey, media_type: result.derivative_type, size: result.derivative.length })
+      .where('blob_key', '=', job.blob_key)
+      .execute();
   }
   const documentData = result.content
     ? {
@@ -111,7 +119,17 @@ async function analyseAndStore(
     })
     .where('id', '=', job.id)
     .execute();
+  if (blobKey !== job.blob_key) await ctx.blobs.delete(job.blob_key);
   return { result, decision };
+}
+
+/**
+ * Where a document job keeps its metadata-free image: beside the upload, named by the job. Front
+ * and back of a session document sit in one folder, so a fixed name would let the back's image
+ * replace the front's.
+ */
+function derivativeKey(job: Pick<DocumentJobRow, 'doc_id' | 'blob_key'>): string {
+  return job.blob_key.replace(/\/[^/]+$/, `/${job.doc_id}.jpg`);
 }
 
 async function stillProcessing(ex: Executor, userId: number, methodId: number): Promise<boolean> {

@@ -62,7 +62,8 @@ export async function moveDocument(
   if (workflow !== null) {
     // Attributes first, so the event the move fires carries them.
     if (options.attributes) await mergeDocumentAttributes(trx, userId, options.attributes);
-    await moveDocumentWorkflow(trx, clock, userId, workflow, status, options.remarks ?? null);
+    // Moves from the analysis and the flow: a workflow it sends to review holds the method in review.
+    await moveDocumentWorkflow(trx, clock, userId, workflow, status, options.remarks ?? null, { reviewHolds: true });
   } else {
     await moveVerification(trx, clock, userId, DOCUMENT_METHOD_ID, status, {
       ...(options.attributes ? { attributes: options.attributes } : {}),

@@ -28,7 +28,8 @@
  * details? }` with `error_type` one of {@link SESSION_ERROR_TYPES}. Status codes used:
  * 400 `api_invalid_error` (malformed body), 401 `session_auth_error` (no/expired/revoked session),
  * 403 `session_csrf_error` / `session_link_invalid` / `session_link_revoked`,
- * 404 `session_method_not_assigned`, 409 `session_method_state_error` / `session_incomplete`,
+ * 404 `session_method_not_assigned`, 409 `session_method_state_error` / `session_incomplete` /
+ * `session_flow_completed`,
  * 410 `session_link_expired` / `session_code_expired` / `session_challenge_expired` /
  * `session_handoff_invalid`, 413 `session_upload_too_large`,
  * 422 `api_validation_error` (with `errors`) / `session_code_invalid` / `session_knowledge_failed` /
@@ -282,7 +283,9 @@ export type SessionView = z.infer<typeof SessionView>;
  *
  * Answers 200 {@link StartSessionResponse} and sets the cookie; 403 `session_link_invalid`
  * (tampered / wrong signature), 410 `session_link_expired`, 403 `session_link_revoked` (user
- * deleted or banned); never reveals whether a user exists. Moves the user Unconfirmed → Active.
+ * deleted or banned); never reveals whether a user exists; 409 `session_flow_completed` once the
+ * user's flow was completed (the link starts nothing more; the widget shows its "you are done"
+ * view). Moves the user Unconfirmed → Active.
  */
 export const StartSessionRequest = z.object({ link: z.string().check(z.minLength(1)) });
 export type StartSessionRequest = z.infer<typeof StartSessionRequest>;
@@ -485,7 +488,8 @@ export type FaceSubmitRequest = z.infer<typeof FaceSubmitRequest>;
  * `POST /session/handoff` (no body) → 201 {@link HandoffResponse}: a one-time token (valid
  * 10 min, single use) that starts a second session for the same user on another device.
  * `url` is `{base_url}/security-verify?handoff=<token>`; `short_url` a `/l/<code>` short link to it.
- * 409 `session_method_state_error` when `handoff_enabled` is false.
+ * 409 `session_method_state_error` when `handoff_enabled` is false, 409 `session_flow_completed`
+ * once the flow was completed.
  */
 export const HandoffResponse = z.object({
   url: z.string(),
@@ -497,7 +501,8 @@ export type HandoffResponse = z.infer<typeof HandoffResponse>;
 /**
  * `POST /session/handoff/claim` `{ token }` from the phone's hosted page → 200
  * {@link StartSessionResponse} (sets the cookie on the phone); 410 `session_handoff_invalid`
- * when used, expired or unknown. The desktop session receives a `handoff` SSE event.
+ * when used, expired or unknown, or when the flow was completed after the token was made
+ * (completion ends every unclaimed token). The desktop session receives a `handoff` SSE event.
  */
 export const HandoffClaimRequest = z.object({ token: z.string().check(z.minLength(1)) });
 export type HandoffClaimRequest = z.infer<typeof HandoffClaimRequest>;

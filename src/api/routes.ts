@@ -97,6 +97,7 @@ export const SESSION_ERROR_TYPES = [
   'session_challenge_expired',
   'session_handoff_invalid',
   'session_incomplete',
+  'session_flow_completed',
 ] as const;
 /** One of {@link SESSION_ERROR_TYPES}. */
 export type SessionErrorType = (typeof SESSION_ERROR_TYPES)[number];

@@ -1,4 +1,5 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { ManualClock } from '../../server/clock.js';
 import type { LimiterFactory } from '../../server/http/rate-limit.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
 
@@ -27,8 +28,11 @@ function sharedMemoryFactory(): LimiterFactory {
  * scale switch the second joins the first one's PostgreSQL database and Redis prefix (the first
  * server's own scratch stores, dropped when it closes), as a second `verity serve` would: close
  * the second first. Embedded, both share one in-memory limiter factory (and have stores of their own).
+ * Both run on one clock (the given one, or a ManualClock at the current time).
  */
-export async function startLimiterSharingServers(options: TestServerOptions = {}): Promise<[TestServer, TestServer]> {
+export async function startLimiterSharingServers(given: TestServerOptions = {}): Promise<[TestServer, TestServer]> {
+  // One clock for both, as processes on one machine share one: the limits' windows are the clock's.
+  const options = { ...given, clock: given.clock ?? new ManualClock(new Date()) };
   if (onScale) {
     const a = await startTestServer(options);
     const { VERITY_DATA_DIR: _ownDataDir, ...sharedStores } = a.storeEnv;

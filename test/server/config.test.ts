@@ -54,3 +54,30 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('VERITY_TRUST_PROXY', () => {
+  it('is off by default and takes a hop count or a list of addresses and CIDR ranges', () => {
+    expect(loadConfig({ VERITY_DATA_DIR: dir }).trustProxy).toBe(false);
+    expect(loadConfig({ VERITY_DATA_DIR: dir, VERITY_TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ VERITY_DATA_DIR: dir, VERITY_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ VERITY_DATA_DIR: dir, VERITY_TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'fd00::/8',
+      'loopback',
+    ]);
+  });
+
+  it('stops the boot on a value that is none of these, naming the variable and the bad entry', () => {
+    for (const [value, named] of [
+      ['10.0.0.0/33', '"10.0.0.0/33"'],
+      ['10.0.0.0/8,proxy.internal', '"proxy.internal"'],
+      ['true', 'every client'],
+      ['-1', '"-1"'],
+      ['1000', 'hops'],
+    ] as const) {
+      expect(() => loadConfig({ VERITY_DATA_DIR: dir, VERITY_TRUST_PROXY: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ VERITY_DATA_DIR: dir, VERITY_TRUST_PROXY: value })).toThrow(new RegExp(`VERITY_TRUST_PROXY: .*${named}`));
+    }
+  });
+});

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { secondFactorPasses } from '../../admin/totp.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import type { AppContext } from '../../context.js';
-import { ApiError, errors } from '../../errors.js';
+import { type ApiError, errors } from '../../errors.js';
 
 /** The admin session cookie; scoped to /admin so it never travels with API or end-user calls. */
 export const ADMIN_COOKIE = 'verity_admin';
@@ -39,7 +39,7 @@ function hashToken(token: string): string {
 
 /** 403 for a state-changing request that does not come from our own pages. */
 function crossSite(): ApiError {
-  return new ApiError(403, 'api_forbidden_error', 'Cross-site request refused.');
+  return errors.forbidden('Cross-site request refused.');
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -148,10 +148,10 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
         .where((eb) => eb(eb.fn('lower', ['email']), '=', req.body.email.trim().toLowerCase()))
         .executeTakeFirst();
       const ok = await verifyPassword(req.body.password, admin?.password_hash ?? (await (decoy ??= hashPassword('not the password of anyone'))));
-      if (!admin || !ok) throw new ApiError(401, 'api_auth_error', 'The e-mail or password is wrong.');
+      if (!admin || !ok) throw errors.unauthenticated('The e-mail or password is wrong.');
       // Optional TOTP second factor (server/admin/totp.ts); `errors.totp` tells the page to ask for it.
       if (!(await secondFactorPasses(ctx, admin.id, req.body.totp))) {
-        throw new ApiError(401, 'api_auth_error', 'Enter the code from your authenticator app.', { totp: ['required'] });
+        throw errors.unauthenticated('Enter the code from your authenticator app.', { totp: ['required'] });
       }
       const token = randomBytes(32).toString('base64url');
       const now = ctx.clock.now();

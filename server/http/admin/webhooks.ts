@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { recordAudit } from '../../admin/audit.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_TYPES } from '../../domain/verification-rules.js';
-import { ApiError, errors } from '../../errors.js';
+import { type ApiError, errors } from '../../errors.js';
 import { SigningSecretError } from '../../webhooks/secret-storage.js';
 import {
   createEndpoint,
@@ -47,7 +47,7 @@ function inputError(error: unknown): never {
 }
 
 function conflict(message: string): ApiError {
-  return new ApiError(409, 'api_invalid_error', message);
+  return errors.conflict(message);
 }
 
 /**
@@ -62,7 +62,7 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const secretError = (error: unknown): never => {
       if (!(error instanceof SigningSecretError)) throw error;
       ctx.log.error(error.message);
-      throw new ApiError(500, 'api_internal_error', error.message);
+      throw errors.internal(error.message);
     };
 
     app.get('/admin/api/webhooks/endpoints', { schema: { hide: true } }, async () => ({

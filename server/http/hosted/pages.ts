@@ -1,6 +1,6 @@
 import type { AccountSettings } from '../../store/settings-repo.js';
 import type { MessageLocale } from '../../notify/messages.js';
-import { safeHttpUrl } from '../../session/methods.js';
+import { safeHttpUrl } from '../../session/view.js';
 import { HOSTED_PAGE_DATA_ID, type HostedPageData } from '../../../src/api/contract.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */
@@ -55,6 +55,8 @@ export type RefusalPage = 'invalid' | 'expired' | 'revoked' | 'handoff';
 
 interface PageTexts {
   refusals: Record<RefusalPage, { title: string; text: string }>;
+  /** The page of a link whose flow was completed. */
+  done: { title: string; text: string };
   verify: string;
   asks: (account: string) => string;
   steps: string;
@@ -76,6 +78,10 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
         title: 'This link was already used',
         text: 'Links to continue on another device work once and for 10 minutes. Create a new one on your other device.',
       },
+    },
+    done: {
+      title: 'Thank you, you are done',
+      text: 'You have already completed this verification. There is nothing more to do here; you can close this page.',
     },
     verify: 'Verify your identity',
     asks: (a) => `${a} asks you to confirm who you are. It takes a few minutes.`,
@@ -99,6 +105,7 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
         text: 'Los enlaces para continuar en otro dispositivo sirven una vez y durante 10 minutos. Cree uno nuevo en su otro dispositivo.',
       },
     },
+    done: { title: 'Gracias, ya ha terminado', text: 'Ya ha completado esta verificación. No queda nada más por hacer aquí; puede cerrar esta página.' },
     verify: 'Verifique su identidad',
     asks: (a) => `${a} le pide que confirme quién es. Solo le llevará unos minutos.`,
     steps: 'Se le pedirá:',
@@ -124,6 +131,7 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
         text: 'Les liens pour continuer sur un autre appareil servent une fois, pendant 10 minutes. Créez-en un nouveau sur votre autre appareil.',
       },
     },
+    done: { title: 'Merci, c’est terminé', text: 'Vous avez déjà terminé cette vérification. Il n’y a plus rien à faire ici ; vous pouvez fermer cette page.' },
     verify: 'Vérifiez votre identité',
     asks: (a) => `${a} vous demande de confirmer votre identité. Cela prend quelques minutes.`,
     steps: 'Il vous sera demandé :',
@@ -152,6 +160,10 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
         text: 'Links zum Fortfahren auf einem anderen Gerät gelten einmal und 10 Minuten lang. Erstellen Sie auf Ihrem anderen Gerät einen neuen.',
       },
     },
+    done: {
+      title: 'Vielen Dank, Sie sind fertig',
+      text: 'Sie haben diese Bestätigung bereits abgeschlossen. Hier ist nichts mehr zu tun; Sie können diese Seite schließen.',
+    },
     verify: 'Bestätigen Sie Ihre Identität',
     asks: (a) => `${a} bittet Sie, Ihre Identität zu bestätigen. Das dauert nur wenige Minuten.`,
     steps: 'Sie werden gebeten um:',
@@ -171,6 +183,7 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
         text: 'Os links para continuar noutro dispositivo funcionam uma vez e durante 10 minutos. Crie um novo no seu outro dispositivo.',
       },
     },
+    done: { title: 'Obrigado, já terminou', text: 'Já concluiu esta verificação. Não há mais nada a fazer aqui; pode fechar esta página.' },
     verify: 'Verifique a sua identidade',
     asks: (a) => `${a} pede-lhe que confirme quem é. Demora poucos minutos.`,
     steps: 'Ser-lhe-á pedido:',
@@ -187,6 +200,7 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
       revoked: { title: 'هذا الرابط لم يعد صالحًا', text: 'لم يعد من الممكن استخدام رابط التحقق هذا. اطلب المساعدة من الخدمة التي أرسلته.' },
       handoff: { title: 'تم استخدام هذا الرابط من قبل', text: 'روابط المتابعة على جهاز آخر تعمل مرة واحدة ولمدة 10 دقائق. أنشئ رابطًا جديدًا على جهازك الآخر.' },
     },
+    done: { title: 'شكرًا لك، لقد انتهيت', text: 'لقد أكملت عملية التحقق هذه بالفعل. لا يوجد ما تفعله هنا بعد الآن؛ يمكنك إغلاق هذه الصفحة.' },
     verify: 'تحقق من هويتك',
     asks: (a) => `يطلب منك ${a} تأكيد هويتك. يستغرق ذلك بضع دقائق.`,
     steps: 'سيُطلب منك:',
@@ -202,6 +216,15 @@ const PAGE_TEXTS: Record<MessageLocale, PageTexts> = {
 export function refusalPage(settings: AccountSettings, nonce: string, refusal: RefusalPage, locale: MessageLocale = 'en'): string {
   const r = PAGE_TEXTS[locale].refusals[refusal];
   return frame(settings, nonce, locale, r.title, `<h1>${escapeHtml(r.title)}</h1>\n<p>${escapeHtml(r.text)}</p>`);
+}
+
+/**
+ * The page of a valid link whose flow was completed: "you are done", with nothing to start
+ * (issue 18, point 5; `POST /session/start` refuses such a link with `session_flow_completed`).
+ */
+export function completedPage(settings: AccountSettings, nonce: string, locale: MessageLocale = 'en'): string {
+  const d = PAGE_TEXTS[locale].done;
+  return frame(settings, nonce, locale, d.title, `<h1>${escapeHtml(d.title)}</h1>\n<p>${escapeHtml(d.text)}</p>`);
 }
 
 /**

@@ -11,11 +11,11 @@ import type { AppContext } from '../../context.js';
 import { methodById } from '../../domain/catalogue.js';
 import { pickLocale, type MessageLocale } from '../../notify/messages.js';
 import { checkLink } from '../../session/actions.js';
-import { assignedVerifications } from '../../session/methods.js';
+import { assignedVerifications, flowCompleted } from '../../session/view.js';
 import { sdb } from '../../session/tables.js';
 import { sha256Hex } from '../../session/tokens.js';
 import { readSettings, type AccountSettings } from '../../store/settings-repo.js';
-import { brandingOf, fallbackLandingPage, refusalPage, withNonce, withPageData, type RefusalPage } from './pages.js';
+import { brandingOf, completedPage, fallbackLandingPage, refusalPage, withNonce, withPageData, type RefusalPage } from './pages.js';
 import { hostedSecurityHeaders, newNonce } from './security-headers.js';
 
 declare module 'fastify' {
@@ -85,6 +85,8 @@ function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
       } else {
         const use = await checkLink(ctx, query);
         if (!use.ok) return refuse(req, reply, use.refusal);
+        // A finished flow: say so, and offer nothing to start (issue 18, point 5).
+        if (await flowCompleted(ctx.db, use.user.id)) return html(reply, 200, completedPage(settings, nonce, localeOf(req)));
         methodNames = (await assignedVerifications(ctx.db, use.user.id)).map((v) => methodById(v.method_id)?.name ?? '').filter(Boolean);
       }
       return html(reply, 200, await renderHostedPage({ webDist, settings, nonce, locale: localeOf(req), methodNames }));

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { safeHttpUrl } from '../../session/methods.js';
+import { browserPermissions } from '../../methods/registry.js';
+import { safeHttpUrl } from '../../session/view.js';
 import { readSettings, type AccountSettings } from '../../store/settings-repo.js';
 
 /** A fresh CSP nonce (128 bits) for one response. */
@@ -37,12 +38,20 @@ export function isSameHost(origin: string, host: string | undefined): boolean {
   }
 }
 
+/** Features no method uses, denied outright. */
+const DENIED_FEATURES = ['microphone', 'payment', 'usb'];
+
+/** The hosted page's Permissions-Policy: the features some method's capture needs (the method registry), for our own origin only. */
+export function hostedPermissionsPolicy(): string {
+  return [...browserPermissions().map((p) => `${p}=(self)`), ...DENIED_FEATURES.map((f) => `${f}=()`)].join(', ');
+}
+
 /**
  * The security headers of every hosted response (issue 4): a strict CSP with a per-response nonce
  * (no `unsafe-inline` scripts or style elements, no `unsafe-eval`; `wasm-unsafe-eval` only, for the
- * on-device face model's WebAssembly; inline style attributes allowed), `frame-ancestors` limited to our own origin and the account's customer
- * origins (modal embed), camera and geolocation for our own origin only, and no referrer (the link
- * carries a signature).
+ * on-device face model's WebAssembly; inline style attributes allowed), `frame-ancestors` limited
+ * to our own origin and the account's customer origins (modal embed), the browser features the
+ * methods need for our own origin only, and no referrer (the link carries a signature).
  */
 export function hostedSecurityHeaders(reply: FastifyReply, nonce: string, settings: AccountSettings): void {
   const logo = safeHttpUrl(settings.branding.logo_url);
@@ -70,7 +79,7 @@ export function hostedSecurityHeaders(reply: FastifyReply, nonce: string, settin
   void reply.headers({
     'content-security-policy': csp,
     'referrer-policy': 'no-referrer',
-    'permissions-policy': 'camera=(self), geolocation=(self), microphone=(), payment=(), usb=()',
+    'permissions-policy': hostedPermissionsPolicy(),
     'x-content-type-options': 'nosniff',
     'cross-origin-resource-policy': 'same-origin',
     'cache-control': 'no-store',

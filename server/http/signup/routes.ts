@@ -6,14 +6,14 @@ import { readDashboardSettings } from '../../admin/dashboard-settings.js';
 import { ddb } from '../../admin/tables.js';
 import type { AppContext } from '../../context.js';
 import { EMAIL_METHOD_ID, VerificationStatus } from '../../domain/catalogue.js';
-import { ApiError, errors } from '../../errors.js';
+import { errors } from '../../errors.js';
 import { pickLocale } from '../../notify/messages.js';
 import { seal } from '../../notify/seal.js';
 import { CODE_TTL_MINUTES, type NotifyCodeJob } from '../../notify/worker.js';
 import { createUser, magicLinkFor, NOTIFY_QUEUE } from '../../services/users.js';
 import { moveVerification } from '../../services/verifications.js';
 import { keyedHash, randomToken, safeEqual, sha256Hex } from '../../session/tokens.js';
-import { safeHttpUrl } from '../../session/methods.js';
+import { safeHttpUrl } from '../../session/view.js';
 import { readSettings } from '../../store/settings-repo.js';
 import { findUserById, findUserVerification, updateUserRow } from '../../store/users-repo.js';
 import { csrfGuard } from '../admin/auth.js';
@@ -73,7 +73,7 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
   return async (app) => {
     const enabledOr404 = async () => {
       const d = await readDashboardSettings(ctx.db);
-      if (!d.signup.enabled) throw new ApiError(404, 'api_resource_error', 'Self-signup is not available.');
+      if (!d.signup.enabled) throw errors.notFound('Self-signup is not available.');
       return d;
     };
 
@@ -111,7 +111,7 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
       await enabledOr404();
       await consume(confirmLimiter, req.ip);
       const row = await ddb(ctx.db).selectFrom('signup_requests').selectAll().where('token_hash', '=', sha256Hex(req.body.token)).executeTakeFirst();
-      if (!row || row.confirmed_at !== null) throw new ApiError(410, 'api_resource_error', 'This signup is not open any more; start again.');
+      if (!row || row.confirmed_at !== null) throw errors.gone('This signup is not open any more; start again.');
       await issueCode(ctx, row.user_id, row.token_hash, undefined, false);
       return { success: true };
     });
@@ -142,10 +142,9 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
         }
         return { kind: 'ok', userId: row.user_id } as const;
       });
-      if (outcome.kind === 'gone') throw new ApiError(410, 'api_resource_error', 'This signup is not open any more; start again.');
-      if (outcome.kind === 'expired') throw new ApiError(410, 'api_resource_error', 'This code has expired or was tried too often; ask for a new one.');
-      if (outcome.kind === 'wrong')
-        throw new ApiError(422, 'api_validation_error', 'The code is not right.', { code: [`The code is not right; ${outcome.left} tries left.`] });
+      if (outcome.kind === 'gone') throw errors.gone('This signup is not open any more; start again.');
+      if (outcome.kind === 'expired') throw errors.gone('This code has expired or was tried too often; ask for a new one.');
+      if (outcome.kind === 'wrong') throw errors.validation({ code: [`The code is not right; ${outcome.left} tries left.`] }, 'The code is not right.');
       ctx.signals.emit('outbox');
       const user = (await findUserById(ctx.db, outcome.userId))!;
       const { url } = await magicLinkFor(ctx, user);

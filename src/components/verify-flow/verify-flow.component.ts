@@ -2,7 +2,7 @@ import { ContextProvider } from '@lit/context';
 import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { Branding, MethodResult, MethodView, SessionView } from '../../api/contract.js';
-import { SessionClient } from '../../api/session-client.js';
+import { ApiError, SessionClient } from '../../api/session-client.js';
 import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
 import { emit, VerifyError } from '../../events/events.js';
 import { fromApiError } from '../../internal/errors.js';
@@ -236,6 +236,13 @@ export class VerifyFlow extends LitElement {
       this.store = new ProgressStore(this.handoff ? `handoff:${session.csrf_token.slice(0, 8)}` : this.link ? progressIdForLink(this.link) : 'hosted');
       await this.loadSession(session);
     } catch (error: unknown) {
+      // The link's flow was already completed: nothing starts, and the person is told they are done.
+      if (error instanceof ApiError && error.error_type === 'session_flow_completed') {
+        this.phase = FLOW_PHASE.done;
+        await this.updateComplete;
+        (this.renderRoot.querySelector('#result-title') as HTMLElement | null)?.focus();
+        return;
+      }
       this.fail(fromApiError(error));
     }
   }

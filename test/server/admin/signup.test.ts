@@ -64,7 +64,8 @@ describe('self-signup', () => {
     // The link opens the hosted page.
     expect((await fetch(server.url + new URL(link).pathname + new URL(link).search)).status).toBe(200);
     // A confirmed signup cannot be confirmed again.
-    expect((await post('/signup/api/confirm', { token, code })).status).toBe(410);
+    const again = await post('/signup/api/confirm', { token, code });
+    expect({ status: again.status, type: again.body.error_type }).toEqual({ status: 410, type: 'api_gone_error' });
     const users = await admin.request('GET', '/admin/api/users?search=sam@example.com');
     const id = Number(users.body.data[0]!.id);
     const page = await admin.request('GET', `/admin/api/users/${id}`);

@@ -48,7 +48,7 @@ describe('rate limits on requests without a valid key', () => {
     const server = await start();
     const { row, key: revoked } = await createApiKey(server.verity.ctx.db, { name: 'soon revoked', now: new Date() });
     await revokeApiKey(server.verity.ctx.db, row.id, new Date());
-    const before = Math.floor(Date.now() / 1000);
+    const before = Math.floor(server.clock.now().getTime() / 1000);
 
     const noUserAgent = await server.api('/api/users', { headers: { 'user-agent': '' } });
     const noKey = await server.api('/api/users', { key: null });

@@ -86,7 +86,7 @@ describe('rate limits', () => {
   it('allows exactly the per-minute budget and reports limit, remaining and reset headers', async () => {
     server = await startTestServer({ workers: false });
     const key = await keyWith(server, 1000, 7);
-    const before = Math.floor(Date.now() / 1000);
+    const before = Math.floor(server.clock.now().getTime() / 1000);
     const remaining: string[] = [];
     const statuses: number[] = [];
     let reset = 0;
@@ -136,7 +136,7 @@ describe('error shapes', () => {
     // Charged to the client address like any request without a valid key, with its headers (spec 8).
     expect(badEncoding.headers.get('x-ratelimit-limit')).toBe('300');
     expect(badEncoding.headers.get('x-ratelimit-remaining')).toBe('299');
-    expect(Number(badEncoding.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    expect(Number(badEncoding.headers.get('x-ratelimit-reset'))).toBeGreaterThan(server.clock.now().getTime() / 1000);
     const noAgent = await server.api('/api/users/ref/%C0%AF', { headers: { 'user-agent': '' } });
     expect(noAgent.status).toBe(403);
     expect(noAgent.body.error_type).toBe('api_forbidden_error');

@@ -7,6 +7,7 @@ import { ANALYSIS_QUEUE, type DocumentAnalysisJob, type FaceAnalysisJob } from '
 import { licenceBack, licenceFront, photograph } from '../../fixtures/documents.js';
 import { portrait } from '../../fixtures/faces.js';
 import { IDENTITIES } from '../../fixtures/identities.js';
+import { sdb } from '../../../server/session/tables.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 /**
@@ -21,10 +22,30 @@ afterAll(async () => {
   await server.close();
 });
 
+/** An upload as the session API stores it: the blob in the user's session folder, and its row. */
 async function store(userId: number, name: string, bytes: Buffer) {
-  const blobKey = `users/${userId}/test/${name}.jpg`;
+  const uploadId = `upl_${userId}_${name}`;
+  const blobKey = `users/${userId}/session/${uploadId}`;
   await server.verity.ctx.blobs.put(blobKey, bytes, 'image/jpeg');
-  return { uploadId: `${userId}_${name}`, blobKey, mediaType: 'image/jpeg', size: bytes.length };
+  await sdb(server.verity.ctx.db)
+    .insertInto('session_uploads')
+    .values({
+      id: uploadId,
+      user_id: userId,
+      method_key: name.startsWith('selfie') ? 'selfie' : 'document_id',
+      document_type: null,
+      side: null,
+      challenge_id: null,
+      step_index: null,
+      step: null,
+      blob_key: blobKey,
+      media_type: 'image/jpeg',
+      size: bytes.length,
+      meta: '{}',
+      created_at: server.clock.now().toISOString(),
+    })
+    .execute();
+  return { uploadId, blobKey, mediaType: 'image/jpeg', size: bytes.length };
 }
 
 async function statuses(userId: number): Promise<Record<number, number>> {
@@ -92,6 +113,18 @@ describe('analysis runner (hosted-page jobs)', () => {
     const docs = await server.verity.ctx.db.selectFrom('document_jobs').selectAll().where('user_id', '=', userId).execute();
     expect(docs.map((d) => d.source)).toEqual(['session', 'session']);
     expect(docs.some((d) => d.portrait_embedding !== null)).toBe(true);
+    // Front and back keep an image each (they share a folder: one name for both let the back's
+    // replace the front's), the originals with their EXIF are gone, and the session uploads, which
+    // the dashboard shows, name the kept images instead of the deleted originals.
+    const { blobs, db } = server.verity.ctx;
+    expect(new Set(docs.map((d) => d.blob_key)).size).toBe(2);
+    const kept = await Promise.all(docs.map((d) => blobs.get(d.blob_key)));
+    expect(kept.every((b) => b !== undefined)).toBe(true);
+    expect(Buffer.compare(kept[0]!.bytes, kept[1]!.bytes)).not.toBe(0);
+    expect(await blobs.get(`users/${userId}/session/upl_${userId}_front`)).toBeUndefined();
+    const uploads = await sdb(db).selectFrom('session_uploads').select(['id', 'blob_key', 'media_type']).where('user_id', '=', userId).orderBy('id').execute();
+    expect(uploads.map((u) => u.blob_key).sort()).toEqual(docs.map((d) => d.blob_key).sort());
+    for (const u of uploads) expect(await blobs.get(u.blob_key), u.id).toBeDefined();
 
     await submitSelfie(userId, await portrait(id.face, { shift: 0.05, width: 360 }));
     expect((await statuses(userId))[22]).toBe(VerificationStatus.complete);

@@ -5,7 +5,7 @@ import { acceptInvite, createInvite, MIN_ADMIN_PASSWORD } from '../../../admin/i
 import { ddb } from '../../../admin/tables.js';
 import { beginTotp, checkTotp, disableTotp, enableTotp, totpEnabled } from '../../../admin/totp.js';
 import type { AppContext } from '../../../context.js';
-import { ApiError, errors, fieldError } from '../../../errors.js';
+import { errors, fieldError } from '../../../errors.js';
 import { email } from '../../schemas.js';
 import { csrfGuard } from '../auth.js';
 import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
@@ -42,7 +42,7 @@ export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.delete('/admin/api/admins/:id', { schema: { hide: true, params: idParam } }, async (req) => {
-      if (req.params.id === req.admin!.id) throw new ApiError(409, 'api_invalid_error', 'You cannot remove yourself.');
+      if (req.params.id === req.admin!.id) throw errors.conflict('You cannot remove yourself.');
       await ctx.db.transaction().execute(async (trx) => {
         const r = await trx.deleteFrom('admins').where('id', '=', req.params.id).executeTakeFirst();
         if (Number(r.numDeletedRows) === 0) throw errors.notFound('Admin not found');
@@ -54,7 +54,7 @@ export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/admin/api/me/totp', { schema: { hide: true } }, async (req) => ({ enabled: await totpEnabled(ctx, req.admin!.id) }));
 
     app.post('/admin/api/me/totp', { schema: { hide: true } }, async (req, reply) => {
-      if (await totpEnabled(ctx, req.admin!.id)) throw new ApiError(409, 'api_invalid_error', 'Two-factor sign-in is already on; turn it off first.');
+      if (await totpEnabled(ctx, req.admin!.id)) throw errors.conflict('Two-factor sign-in is already on; turn it off first.');
       const setup = await beginTotp(ctx, req.admin!);
       void reply.header('cache-control', 'no-store');
       return setup;
@@ -93,9 +93,7 @@ export function inviteAcceptRoute(ctx: AppContext): FastifyPluginAsyncZod {
           recordAudit(trx, ctx.clock, req, { action: 'admin.invite.accept', targetType: 'admin', targetId: admin.id, actor: admin }),
         );
         if (!result.ok) {
-          throw result.reason === 'taken'
-            ? new ApiError(409, 'api_invalid_error', 'An admin with this e-mail exists.')
-            : new ApiError(410, 'api_resource_error', 'This invitation is not valid any more.');
+          throw result.reason === 'taken' ? errors.conflict('An admin with this e-mail exists.') : errors.gone('This invitation is not valid any more.');
         }
         return { success: true, email: result.email };
       },

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { listAudit, recordAudit } from '../../../admin/audit.js';
 import { checkImageSignature } from '../../../admin/image-links.js';
 import type { AppContext } from '../../../context.js';
-import { ApiError, errors } from '../../../errors.js';
+import { errors } from '../../../errors.js';
 import { outboxPage } from '../../../notify/outbox.js';
 import { sdb } from '../../../session/tables.js';
 import { createApiKey, revokeApiKey } from '../../../store/api-keys-repo.js';
@@ -112,8 +112,8 @@ export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod
       },
       async (req, reply) => {
         const check = checkImageSignature(ctx.config.secret, req.params.id, req.query.expires, req.query.sig, ctx.clock.now());
-        if (check === 'invalid') throw new ApiError(403, 'api_forbidden_error', 'Invalid image link.');
-        if (check === 'expired') throw new ApiError(410, 'api_resource_error', 'This image link has expired; reload the page.');
+        if (check === 'invalid') throw errors.forbidden('Invalid image link.');
+        if (check === 'expired') throw errors.gone('This image link has expired; reload the page.');
         // `doc:<doc_id>`: the image of a document verification job; else a captured upload.
         const upload = req.params.id.startsWith('doc:')
           ? await ctx.db.selectFrom('document_jobs').select(['blob_key', 'media_type']).where('doc_id', '=', req.params.id.slice(4)).executeTakeFirst()

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../../context.js';
-import { ApiError } from '../../../errors.js';
+import { errors } from '../../../errors.js';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../../../admin/retention.js';
 import { dashboardAdminRoutes } from './admins.js';
 import { dashboardDeveloperRoutes } from './developers.js';
@@ -21,7 +21,7 @@ export { pageRoutes } from './pages.js';
  */
 export async function refuseCrossSite(req: FastifyRequest): Promise<void> {
   const site = req.headers['sec-fetch-site'];
-  if (site === 'cross-site' || site === 'same-site') throw new ApiError(403, 'api_forbidden_error', 'Cross-site request refused.');
+  if (site === 'cross-site' || site === 'same-site') throw errors.forbidden('Cross-site request refused.');
 }
 
 /**

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { recordAudit } from '../../../admin/audit.js';
 import { readDashboardSettings, writeDashboardSetting } from '../../../admin/dashboard-settings.js';
 import type { AppContext } from '../../../context.js';
-import { ApiError, fieldError } from '../../../errors.js';
-import { knowledgeQuestion } from '../../../session/knowledge.js';
+import { errors, fieldError } from '../../../errors.js';
+import { knowledgeQuestion } from '../../../methods/knowledge/rules.js';
 import { readSettings, writeSetting, type AccountSettings, type KnowledgeQuestionSetting } from '../../../store/settings-repo.js';
 import { templateRefusal } from '../../../domain/flow-coverage.js';
 import { findTemplate } from '../../../store/templates-repo.js';
@@ -250,7 +250,7 @@ export function logoRoute(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(`${LOGO_PATH_PREFIX}:file`, { schema: { hide: true, params: z.object({ file: z.string().regex(/^[0-9a-f]{24}\.png$/) }) } }, async (req, reply) => {
       const blob = await ctx.blobs.get(`branding/${req.params.file}`);
-      if (!blob) throw new ApiError(404, 'api_resource_error', 'Resource Not Found');
+      if (!blob) throw errors.notFound();
       return reply
         .headers({
           'content-type': 'image/png',

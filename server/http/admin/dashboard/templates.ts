@@ -5,7 +5,7 @@ import { recordAudit } from '../../../admin/audit.js';
 import { readDashboardSettings } from '../../../admin/dashboard-settings.js';
 import type { AppContext } from '../../../context.js';
 import { methodById, METHODS, resolveMethod } from '../../../domain/catalogue.js';
-import { ApiError, errors, fieldError } from '../../../errors.js';
+import { errors, fieldError } from '../../../errors.js';
 import type { Executor } from '../../../store/database.js';
 import { invalidateReadCaches } from '../../../store/read-cache.js';
 import { encodeWorkflowId } from '../../../store/seed.js';
@@ -162,10 +162,10 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         if (!t) throw errors.notFound('Template not found');
         const settings = await readSettings(trx);
         if (settings.default_template === t.name || settings.reverification_template === t.name) {
-          throw new ApiError(409, 'api_invalid_error', 'This template is the default or the re-verification template; choose another first.');
+          throw errors.conflict('This template is the default or the re-verification template; choose another first.');
         }
         if ((await readDashboardSettings(trx)).signup.template === t.name) {
-          throw new ApiError(409, 'api_invalid_error', 'Self-signup uses this template; choose another first.');
+          throw errors.conflict('Self-signup uses this template; choose another first.');
         }
         // Users keep their assigned verifications; their template reference is cleared (ON DELETE SET NULL).
         await trx.deleteFrom('templates').where('id', '=', t.id).execute();
@@ -227,7 +227,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         const w = await findWorkflow(trx, req.params.id);
         if (!w) throw errors.notFound('Workflow not found');
         const inUse = await trx.selectFrom('user_workflows').select('user_id').where('workflow_raw_id', '=', w.raw_id).limit(1).executeTakeFirst();
-        if (inUse) throw new ApiError(409, 'api_invalid_error', 'Users have this document workflow assigned; it cannot be deleted.');
+        if (inUse) throw errors.conflict('Users have this document workflow assigned; it cannot be deleted.');
         await trx.deleteFrom('workflows').where('raw_id', '=', w.raw_id).execute();
         await recordAudit(trx, ctx.clock, req, { action: 'workflow.delete', targetType: 'workflow', targetId: w.public_id });
       });

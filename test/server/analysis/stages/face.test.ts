@@ -38,6 +38,30 @@ describe('faces', { timeout: 180_000 }, () => {
     expect(await faceSimilarity(a.embedding!, b.embedding!)).toBeLessThan(SELFIE_MATCH_THRESHOLD);
   });
 
+  it('accepts the same person under phone degradations and rejects every other person', async () => {
+    // Eight distinct people; each selfie degraded as a phone does it, each reference clean.
+    const people = [0, 3, 6, 9, 12, 15, 18, 21];
+    const degrade = [
+      (b: Buffer) => sharp(b).flop().jpeg().toBuffer(),
+      async (b: Buffer) =>
+        sharp(await sharp(b).resize(160).jpeg({ quality: 60 }).toBuffer())
+          .resize(480)
+          .jpeg()
+          .toBuffer(),
+      (b: Buffer) => sharp(b).blur(2.5).jpeg({ quality: 75 }).toBuffer(),
+      (b: Buffer) => sharp(b).modulate({ brightness: 0.45 }).jpeg({ quality: 70 }).toBuffer(),
+    ];
+    const references = await Promise.all(people.map(async (p) => faceOf(await selfie(p))));
+    const selfies = await Promise.all(people.map(async (p, i) => faceOf(await degrade[i % degrade.length]!(await selfie(p)))));
+    for (const [i, s] of selfies.entries()) {
+      for (const [j, reference] of references.entries()) {
+        const result = await decideSelfie({ selfie: [s], reference });
+        if (i === j) expect(result.decision, `person ${people[i]}`).toBe('complete');
+        else expect(result.decision, `person ${people[i]} against ${people[j]}`).toBe('rejected');
+      }
+    }
+  });
+
   it('measures a head turn that flips sign when the image is mirrored', async () => {
     const img = await selfie(10);
     const f = await faceOf(img);

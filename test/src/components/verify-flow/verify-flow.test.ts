@@ -90,6 +90,19 @@ describe('<verify-flow>', () => {
     await expect(flow).to.be.accessible();
   });
 
+  it('shows "you are done" and no error when the link\'s flow was already completed', async () => {
+    const { link } = await scenario({ session: session([METHODS.email()]), startError: 'session_flow_completed' });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    const errors: Event[] = [];
+    flow.addEventListener('verify-error', (e) => errors.push(e));
+    await start(flow);
+    await until(() => deep(flow, '#result-title'), 5000, 'done view');
+    expect(deep(flow, '#result-title')!.textContent).to.equal('Thank you, you are done');
+    expect(deep(flow, 'verify-step-email')).to.equal(null);
+    expect(errors).to.have.length(0);
+    await expect(flow).to.be.accessible();
+  });
+
   it('reports a tampered link as link_invalid', async () => {
     const flow = await fixture<VerifyFlow>(html`<verify-flow link=${`${location.origin}/security-verify?expires=1&key=nope&signature=00`} stay></verify-flow>`);
     const failed = oneEvent(flow, 'verify-error');

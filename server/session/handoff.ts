@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { HANDOFF_QUERY_PARAM, HOSTED_PAGE_PATH, type HandoffResponse } from '../../src/api/contract.js';
+import type { AppContext } from '../context.js';
+import { linkBase } from '../services/users.js';
+import type { Executor } from '../store/database.js';
+import type { UserRow } from '../store/schema.js';
+import { readSettings } from '../store/settings-repo.js';
+import { findUserById } from '../store/users-repo.js';
+import { sessionErrors } from './errors.js';
+import { flowCompleted } from './view.js';
+import { notifyHandoff } from './progress.js';
+import { createSession, type SessionRecord } from './sessions.js';
+import { sdb } from './tables.js';
+import { randomToken, sha256Hex } from './tokens.js';
+
+/**
+ * Cross-device hand-off: a one-time token that starts a second session for the same user on
+ * another device. Tokens die when claimed, after {@link HANDOFF_TTL_MS}, or when the flow is
+ * completed (issue 18, point 5).
+ */
+
+/** Hand-off tokens: single use, 10 minutes. */
+export const HANDOFF_TTL_MS = 10 * 60 * 1000;
+
+export async function createHandoff(ctx: AppContext, user: UserRow, session: SessionRecord): Promise<HandoffResponse> {
+  const settings = await readSettings(ctx.db);
+  if (!settings.handoff_enabled) throw sessionErrors.state('Continuing on another device is not enabled.');
+  if (await flowCompleted(ctx.db, user.id)) throw sessionErrors.flowCompleted();
+  const token = randomToken();
+  const code = randomBytes(9).toString('base64url');
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + HANDOFF_TTL_MS).toISOString();
+  const base = await linkBase(ctx);
+  const url = `${base}${HOSTED_PAGE_PATH}?${HANDOFF_QUERY_PARAM}=${token}`;
+  await ctx.db.transaction().execute(async (trx) => {
+    await sdb(trx)
+      .insertInto('handoff_tokens')
+      .values({
+        token_hash: sha256Hex(token),
+        user_id: user.id,
+        session_id: session.id,
+        short_code: code,
+        expires_at: expiresAt,
+        used_at: null,
+        created_at: now.toISOString(),
+      })
+      .execute();
+    await trx.insertInto('short_links').values({ code, user_id: user.id, full_url: url, expires_at: expiresAt, created_at: now.toISOString() }).execute();
+  });
+  return { url, short_url: `${base}/l/${code}`, expires_at: expiresAt };
+}
+
+/** Deletes a user's unclaimed hand-off tokens and their short links: they die with completion. */
+export async function endUnclaimedHandoffs(ex: Executor, userId: number): Promise<void> {
+  const t = sdb(ex);
+  const unclaimed = await t.selectFrom('handoff_tokens').select('short_code').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  const codes = unclaimed.flatMap((u) => (u.short_code ? [u.short_code] : []));
+  if (codes.length) await ex.deleteFrom('short_links').where('user_id', '=', userId).where('code', 'in', codes).execute();
+  await t.deleteFrom('handoff_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+}
+
+/** Claims a hand-off token once: a new session for the same user on the phone. */
+export async function claimHandoff(ctx: AppContext, token: string): Promise<{ token: string; session: SessionRecord; user: UserRow }> {
+  const now = ctx.clock.now();
+  const hash = sha256Hex(token);
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const row = await sdb(trx).selectFrom('handoff_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+    if (!row || row.used_at !== null || row.expires_at <= now.toISOString()) return null;
+    const user = await findUserById(trx, row.user_id);
+    if (!user || user.status === 'Banned') return null;
+    // Completion deletes unclaimed tokens; this covers a claim racing the completion.
+    if (await flowCompleted(trx, user.id)) return null;
+    const claimed = await sdb(trx)
+      .updateTable('handoff_tokens')
+      .set({ used_at: now.toISOString() })
+      .where('token_hash', '=', hash)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return null;
+    if (row.short_code) await trx.deleteFrom('short_links').where('code', '=', row.short_code).execute();
+    const created = await createSession(trx, now, user.id, true);
+    return { ...created, user, desktopSession: row.session_id };
+  });
+  if (!result) throw sessionErrors.handoffInvalid();
+  notifyHandoff(result.desktopSession, { phase: 'claimed', at: now.toISOString() });
+  return result;
+}
