@@ -21,13 +21,3 @@ export class ManualClock implements Clock {
     this.#ms += ms;
   }
 }
-
-/** `YYYY-MM-DD HH:MM:SS` in UTC, the spec's timestamp format for user fields. */
-export function formatSqlTimestamp(d: Date): string {
-  return d.toISOString().slice(0, 19).replace('T', ' ');
-}
-
-/** ISO 8601 UTC with milliseconds; the storage format (sorts as text on every database). */
-export function isoNow(clock: Clock): string {
-  return clock.now().toISOString();
-}
