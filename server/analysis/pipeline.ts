@@ -20,7 +20,7 @@ import { runOcr } from './stages/ocr.js';
 import { printedFields } from './stages/printed-fields.js';
 import { assessQuality, qualityReason } from './stages/quality.js';
 import { detectRecapture } from './stages/recapture.js';
-import { decideSelfie, SELFIE_MATCH_THRESHOLD, type FrameFaces } from './stages/selfie.js';
+import { decideSelfie, SELFIE_MATCH_THRESHOLD, type LivenessFrame } from './stages/selfie.js';
 import { detectPastedRegions } from './stages/tamper.js';
 import type {
   AnalyseDocumentInput,
@@ -231,18 +231,18 @@ export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseS
     const doc = await prepareInput(options.referenceDocument);
     reference = (await timed(timings, 'reference_faces', () => detectFaces(doc.raster)))[0];
   }
-  const frames: { challenge: SelfieFrameChallenge; faces: FrameFaces }[] = [];
+  const frames: LivenessFrame[] = [];
   for (const [i, frame] of (input.frames ?? []).entries()) {
     const prepared = await prepareInput(frame.bytes);
-    frames.push({ challenge: frame.challenge, faces: await timed(timings, `frame_${i}`, () => detectFaces(prepared.raster)) });
+    const faces = await timed(timings, `frame_${i}`, () => detectFaces(prepared.raster));
+    frames.push({ challenge: frame.challenge, faces, ...(frame.step !== undefined ? { step: frame.step } : {}) });
   }
   const decision = await decideSelfie({
     selfie,
     ...(reference ? { reference } : {}),
     frames,
     ...(options.requireReference !== undefined ? { requireReference: options.requireReference } : {}),
+    ...(options.activeLiveness !== undefined ? { activeLiveness: options.activeLiveness } : {}),
   });
   return { ...decision, derivative: selfieInput.derivative, embedding: selfie[0]?.embedding ? [...selfie[0].embedding] : null, timings };
 }
-
-type SelfieFrameChallenge = NonNullable<AnalyseSelfieInput['frames']>[number]['challenge'];

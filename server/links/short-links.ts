@@ -1,5 +1,5 @@
 import type { Executor } from '../store/database.js';
-import { sealerFor } from '../crypto/seal.js';
+import { SEAL_LABELS, sealerFor } from '../crypto/seal.js';
 
 /**
  * Short links (`/l/<code>`, from verify-url, the dashboard and hand-off) lead to whole bearer URLs:
@@ -8,7 +8,7 @@ import { sealerFor } from '../crypto/seal.js';
  * `short_links` table never holds a usable URL: a copy of the database alone opens nothing
  * (issue 18, point 5).
  */
-const LABEL = 'short-link';
+const LABEL = SEAL_LABELS.shortLinkUrl;
 
 /** The stored form of a short link's target. */
 export function sealShortLinkUrl(secret: string, url: string): string {

@@ -223,13 +223,14 @@ async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: 
 async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysisJob): Promise<void> {
   const user = await findUserById(ctx.db, job.userId);
   if (!user || !(await stillProcessing(ctx.db, user.id, job.methodId))) return;
-  const frames: { bytes: Buffer; challenge: LivenessChallenge }[] = [];
+  const frames: { bytes: Buffer; challenge: LivenessChallenge; step: number }[] = [];
   for (const f of job.frames) {
     const blob = await ctx.blobs.get(f.blobKey);
     if (!blob) throw new PermanentFailure('A captured frame is no longer stored.');
-    frames.push({ bytes: blob.bytes, challenge: STEP_TO_CHALLENGE[f.step] });
+    frames.push({ bytes: blob.bytes, challenge: STEP_TO_CHALLENGE[f.step], step: f.stepIndex });
   }
-  const neutral = frames.find((f) => f.challenge === 'neutral') ?? frames[0];
+  // The selfie is the held pose of the straight look: the last of its frames.
+  const neutral = frames.filter((f) => f.challenge === 'neutral').at(-1) ?? frames[0];
   if (!neutral) throw new PermanentFailure('No frame was captured.');
   const reference = await ctx.db
     .selectFrom('document_jobs')
@@ -251,6 +252,7 @@ async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysi
         ...(reference?.portrait_embedding ? { referenceEmbedding: JSON.parse(reference.portrait_embedding) as number[] } : {}),
         // ID + selfie (or a re-verification after a document): the face must match a document portrait.
         requireReference: hasDocumentMethod !== undefined || reference !== undefined,
+        activeLiveness: job.methodKey === 'liveness',
       },
     ),
   );

@@ -2,7 +2,7 @@ import { EVENT_TYPES, type EventType } from '../domain/verification-rules.js';
 import { methodById } from '../domain/catalogue.js';
 import type { Executor } from '../store/database.js';
 import type { EndpointRow } from './schema.js';
-import { openSigningSecret, sealSigningSecret } from './secret-storage.js';
+import { openSigningSecret, sealSigningSecret } from '../crypto/webhook-secrets.js';
 import { generateSigningSecret } from './signing.js';
 
 /** An endpoint as the admin API and CLI show it: never with its secrets. */

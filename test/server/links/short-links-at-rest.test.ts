@@ -82,18 +82,18 @@ describe('short links at rest', () => {
   });
 });
 
-describe('migration 0016-sealed-short-links', () => {
+describe('migration 0017-sealed-short-links', () => {
   const SECRET = 'migration-secret-'.padEnd(48, 'm');
 
   for (const dialect of ['sqlite', 'postgres'] as const) {
     it(`seals the short links written before it and drops the clear column (${dialect})`, async () => {
-      const dataDir = await mkdtemp(join(tmpdir(), 'verity-0016-'));
+      const dataDir = await mkdtemp(join(tmpdir(), 'verity-0017-'));
       cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
       const scratch = dialect === 'sqlite' ? undefined : await createScratchDatabase(TEST_DATABASE_URL, 'mig');
       if (scratch) cleanups.push(() => scratch.drop());
       const db = await openDatabase({ dataDir, databaseUrl: scratch?.url });
       cleanups.push(() => db.destroy());
-      const { error } = await new Migrator({ db, provider: migrationProvider({ secret: SECRET }) }).migrateTo('0015-drop-unused-user-indexes');
+      const { error } = await new Migrator({ db, provider: migrationProvider({ secret: SECRET }) }).migrateTo('0016-admin-totp-seal-label');
       expect(error).toBeUndefined();
       await seedDefaults(db, new ManualClock());
       const at = '2026-01-01T00:00:00.000Z';

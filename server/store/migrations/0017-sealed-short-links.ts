@@ -11,7 +11,7 @@ import { isPostgres, type MigrationContext } from './helpers.js';
  */
 export function migration(context: MigrationContext): Migration {
   const serverSecret = (): string => {
-    if (context.secret === undefined) throw new Error('Migration 0016-sealed-short-links needs the server secret (VERITY_SECRET) to seal short links.');
+    if (context.secret === undefined) throw new Error('Migration 0017-sealed-short-links needs the server secret (VERITY_SECRET) to seal short links.');
     return context.secret;
   };
   return {
