@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Migrator, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { buildMagicLink } from '../../../server/links/magic-link.js';
 import { openShortLinkUrl } from '../../../server/links/short-links.js';
 import { migrateToLatest, openDatabase, type Db } from '../../../server/store/database.js';
