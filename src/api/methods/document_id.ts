@@ -35,8 +35,9 @@ export const DocumentMethodView = z.object({
  * - `source` (text): `camera` | `upload`
  * - `quality` (text, optional): JSON of {@link CaptureQualityReport} measured on the device
  * - `image` (file): JPG, PNG or PDF, < 10 MB (magic bytes checked by the server)
- * → 201 {@link DocumentUploadResponse}; 413 `session_upload_too_large`; 422
- * `session_upload_invalid` (type or unreadable). Stored in blob storage, not yet analysed.
+ * → 201 {@link DocumentUploadResponse}; 413 `session_upload_too_large` (10,485,760 bytes or more);
+ * 422 `session_upload_invalid` (type, a header that does not parse, more than 50 MP, a PDF past its
+ * limits: docs/security.md). Stored in blob storage, not yet analysed.
  */
 export const DocumentUploadFields = z.object({
   document_type: z.string(),

@@ -47,7 +47,7 @@ export type FaceEvidence = z.infer<typeof FaceEvidence>;
  * challenge step, in order:
  * - `challenge_id` (text), `step_index` (text, integer), `step` (text: a {@link ChallengeStep})
  * - `evidence` (text): JSON of {@link FaceEvidence}
- * - `frame` (file): JPEG or PNG, < 10 MB
+ * - `frame` (file): JPEG or PNG, < 10 MB, its header within 50 MP (checked as document uploads are)
  * → 201 `{ frame_id }`; 410 `session_challenge_expired`; 422 `session_upload_invalid` (wrong
  * step order or type).
  */
