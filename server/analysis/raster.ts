@@ -64,15 +64,6 @@ export function cropGrey(g: GreyPlane, x: number, y: number, w: number, h: numbe
   return { data: out, width: cw, height: ch };
 }
 
-/** Encodes a grey plane as PNG (for the OCR and barcode engines, which take encoded images). */
-export function greyToPng(g: GreyPlane): Promise<Buffer> {
-  return sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength), {
-    raw: { width: g.width, height: g.height, channels: 1 },
-  })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-}
-
 /** Variance of the 4-neighbour Laplacian: the standard focus measure (higher = sharper). */
 export function laplacianVariance(g: GreyPlane): number {
   const { data, width, height } = g;
