@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { fastifyCookie } from '@fastify/cookie';
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { secondFactorPasses } from '../../admin/totp.js';
@@ -41,11 +41,18 @@ function crossSite(): ApiError {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
+ * A check that refuses a request by throwing. Run as an `onRequest` hook, before the body is parsed
+ * and validated: a refused caller learns nothing of the route's fields (issue 18: an anonymous
+ * POST with a bad body got a 422 listing them).
+ */
+export type RequestGuard = (req: FastifyRequest) => Promise<void>;
+
+/**
  * CSRF defence for cookie-authenticated admin routes: a state-changing request must come from our
  * own origin, as the browser tells us through `Sec-Fetch-Site` or `Origin`. A request carrying
  * neither (not a browser, so no ambient cookie risk is at stake but no proof either) is refused.
  */
-export function csrfGuard(ctx: AppContext): preHandlerAsyncHookHandler {
+export function csrfGuard(ctx: AppContext): RequestGuard {
   const allowed = new URL(ctx.config.baseUrl).origin;
   return async (req: FastifyRequest) => {
     if (SAFE_METHODS.has(req.method)) return;
@@ -87,10 +94,10 @@ export async function adminFromRequest(ctx: AppContext, req: FastifyRequest): Pr
 }
 
 /**
- * The preHandler of every admin route: a valid admin session cookie, or 401. API keys and
+ * The `onRequest` guard of every admin route: a valid admin session cookie, or 401. API keys and
  * end-user sessions are not admin credentials and are never looked at here.
  */
-export function requireAdmin(ctx: AppContext): preHandlerAsyncHookHandler {
+export function requireAdmin(ctx: AppContext): RequestGuard {
   return async (req: FastifyRequest) => {
     const admin = await adminFromRequest(ctx, req);
     if (!admin) throw errors.unauthenticated();
@@ -131,7 +138,7 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
   // Compared against when the e-mail is unknown, so both paths cost one scrypt.
   let decoy: Promise<string> | undefined;
   return async (app) => {
-    app.post('/admin/api/session', { schema: { hide: true, body: loginBody }, preHandler: csrfGuard(ctx) }, async (req, reply) => {
+    app.post('/admin/api/session', { schema: { hide: true, body: loginBody }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
       const admission = await throttle.admit(req.body.email, req.ip);
       if (!admission.admitted) throw errors.rateLimited(admission.retryAfterSeconds);
       const { ticket } = admission;
@@ -165,12 +172,12 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
       return { admin: { id: admin.id, email: admin.email }, expires_at: expiresAt, idle_timeout_seconds: ADMIN_IDLE_MS / 1000 };
     });
 
-    app.get('/admin/api/session', { schema: { hide: true }, preHandler: requireAdmin(ctx) }, async (req, reply) => {
+    app.get('/admin/api/session', { schema: { hide: true }, onRequest: requireAdmin(ctx) }, async (req, reply) => {
       void reply.header('cache-control', 'no-store');
       return { admin: req.admin };
     });
 
-    app.delete('/admin/api/session', { schema: { hide: true }, preHandler: csrfGuard(ctx) }, async (req, reply) => {
+    app.delete('/admin/api/session', { schema: { hide: true }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
       const token = req.headers.cookie ? fastifyCookie.parse(req.headers.cookie)[ADMIN_COOKIE] : undefined;
       if (token) await ctx.db.deleteFrom('admin_sessions').where('token_hash', '=', hashToken(token)).execute();
       setCookie(reply, '', { ...cookieOptions(ctx), maxAge: 0 });

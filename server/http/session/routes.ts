@@ -141,8 +141,9 @@ export function sessionRoutes(ctx: AppContext, limits: SessionLimits = new Sessi
         .send();
     });
 
-    // Authentication and CSRF for every other call.
-    app.addHook('preHandler', async (req) => {
+    // Authentication and CSRF for every other call, before the body is parsed and validated: an
+    // unauthenticated caller gets 401, never a 422 naming the route's fields.
+    app.addHook('onRequest', async (req) => {
       if (req.method === 'OPTIONS') return;
       // The route that matched, not the URL: `/session/%73tart` is `/session/start` to the router.
       if (UNAUTHENTICATED.has(req.routeOptions.url ?? '')) return;

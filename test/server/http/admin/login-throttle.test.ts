@@ -39,8 +39,11 @@ async function signIn(client: string, password: string, email = ADMIN_EMAIL): Pr
   return { status: res.status, retryAfter: Number(res.headers.get('retry-after') ?? 0) };
 }
 
+// Each sign-in costs one scrypt (tens to hundreds of milliseconds on a busy machine), dozens per test.
+const SLOW = { timeout: 240_000 };
+
 describe('admin sign-in throttling', () => {
-  it('lets the owner in from another address while an attacker fails 100 times', async () => {
+  it('lets the owner in from another address while an attacker fails 100 times', SLOW, async () => {
     const attacker: number[] = [];
     for (let i = 0; i < 100; i++) {
       attacker.push((await signIn('203.0.113.66', `guess-${i}`)).status);
@@ -55,7 +58,7 @@ describe('admin sign-in throttling', () => {
     expect(owner.status).toBe(200);
   });
 
-  it('does not count successful sign-ins, and a success starts the failures over', async () => {
+  it('does not count successful sign-ins, and a success starts the failures over', SLOW, async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) statuses.push((await signIn('198.51.100.7', ADMIN_PASSWORD)).status);
     expect(statuses).toEqual(Array<number>(12).fill(200));
@@ -68,7 +71,7 @@ describe('admin sign-in throttling', () => {
     for (let i = 0; i < LOGIN_FREE_FAILURES_PER_PAIR; i++) expect((await signIn('198.51.100.7', 'typo')).status).toBe(401);
   });
 
-  it('doubles one client’s wait on one account after its free failures', async () => {
+  it('doubles one client’s wait on one account after its free failures', SLOW, async () => {
     for (let i = 0; i < LOGIN_FREE_FAILURES_PER_PAIR; i++) expect((await signIn('203.0.113.66', 'guess')).status).toBe(401);
 
     const waits: number[] = [];
@@ -84,7 +87,7 @@ describe('admin sign-in throttling', () => {
     expect(waits).toEqual([1, 1, 2, 4, 8]);
   });
 
-  it('spaces a distributed guess on one account by one slot at a time, and the right password resets it', async () => {
+  it('spaces a distributed guess on one account by one slot at a time, and the right password resets it', SLOW, async () => {
     // Many addresses, each within its own free failures: only the account's count sees them.
     let failures = 0;
     for (let client = 1; failures < LOGIN_FREE_FAILURES_PER_ACCOUNT; client++) {
@@ -108,7 +111,7 @@ describe('admin sign-in throttling', () => {
     expect((await signIn('192.0.2.203', 'guess')).status).toBe(401);
   });
 
-  it('limits one address’s failures over all accounts (spraying) without touching other addresses', async () => {
+  it('limits one address’s failures over all accounts (spraying) without touching other addresses', SLOW, async () => {
     for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++) expect((await signIn('203.0.113.66', 'guess', `admin${i}@example.com`)).status).toBe(401);
 
     const sprayer = await signIn('203.0.113.66', 'guess', 'someone@example.com');
@@ -120,7 +123,7 @@ describe('admin sign-in throttling', () => {
     expect(owner.status).toBe(200);
   });
 
-  it('refuses the same way for an e-mail no admin has', async () => {
+  it('refuses the same way for an e-mail no admin has', SLOW, async () => {
     const statuses: number[] = [];
     for (let i = 0; i <= LOGIN_FREE_FAILURES_PER_PAIR; i++) statuses.push((await signIn('203.0.113.66', 'guess', 'nobody@example.com')).status);
     expect(statuses).toEqual([...Array<number>(LOGIN_FREE_FAILURES_PER_PAIR).fill(401), 429]);
@@ -128,7 +131,7 @@ describe('admin sign-in throttling', () => {
 });
 
 describe('admin sign-in throttling without a trusted proxy', () => {
-  it('ignores X-Forwarded-For, so a client cannot escape its wait by naming another address', async () => {
+  it('ignores X-Forwarded-For, so a client cannot escape its wait by naming another address', SLOW, async () => {
     await server.close();
     server = await startTestServer({ clock, workers: false });
     await addAdmin(server);
