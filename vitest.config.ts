@@ -17,7 +17,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server',
-          include: ['test/server/**/*.test.ts', 'test/bin/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/bench/**/*.test.ts'],
+          include: ['test/server/**/*.test.ts', 'test/bin/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/bench/**/*.test.ts', 'test/scripts/**/*.test.ts'],
           exclude: MOCKING_FILES,
           // Each fork runs file after file in one module graph: every file builds its own servers
           // and databases, and loading the server's modules anew for each of 80 files took about

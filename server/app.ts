@@ -15,7 +15,8 @@ import { coalesceSends } from './http/coalesced-sends.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { fastSerializerCompiler } from './http/serializer.js';
 import { fastifyTrustProxy } from './http/trust-proxy.js';
-import { registerHealthRoutes, type ReadinessCheck } from './http/health/routes.js';
+import { docsSecurityHeaders } from './http/hosted/security-headers.js';
+import { buildOpsApp, recordRequestMetrics, registerLiveness, type ReadinessCheck } from './http/health/routes.js';
 import { ApiRateLimiter, type LimiterFactory } from './http/rate-limit.js';
 import { credentialRoutes } from './http/credentials/routes.js';
 import { documentRoutes } from './http/documents/routes.js';
@@ -70,8 +71,10 @@ export interface BuildOptions {
 export interface Verity {
   app: FastifyInstance;
   ctx: AppContext;
-  /** What `/readyz` checks (the database, Redis, the blob store), for a worker's own probe port. */
+  /** What `/readyz` checks (the database, Redis, the blob store). */
   readiness: readonly ReadinessCheck[];
+  /** The operations app (probes and metrics), not listening: the caller chooses port and host. */
+  ops: FastifyInstance;
   /** Starts the in-process workers (queue consumers). */
   startWorkers(): Promise<void>;
   /** Stops workers, closes the HTTP server and the database. */
@@ -148,6 +151,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     log: app.log,
     signals: new EventEmitter(),
     bus: adapters.bus,
+    ...(walCheckpointer ? { afterErasure: () => walCheckpointer.truncate() } : {}),
   };
   // Settings/template caches and live session progress hear of other processes' changes at once.
   const disconnectBus = [connectReadCaches(adapters.bus), connectProgress(adapters.bus), connectApiKeyCaches(adapters.bus)];
@@ -156,7 +160,10 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   const authenticate = apiAuthenticator(app, ctx, limiterSlot.limiter);
   registerErrorHandler(app, authenticate);
   coalesceSends(app);
-  registerHealthRoutes(app, adapters.checks);
+  // Only liveness on the public listener; readiness and metrics on the operations listener.
+  registerLiveness(app);
+  recordRequestMetrics(app);
+  const ops = buildOpsApp(adapters.checks);
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {
@@ -172,7 +179,15 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The documentation in a scope of its own, so its headers reach its static files too.
+  await app.register(async (docs) => {
+    docs.addHook('onRequest', (_req, reply, done) => {
+      docsSecurityHeaders(reply);
+      done();
+    });
+    // No badge fetched from validator.swagger.io: nothing may reach the internet, and the CSP has no room for it.
+    await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(
@@ -206,6 +221,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     app,
     ctx,
     readiness: adapters.checks,
+    ops,
     async startWorkers() {
       if (workersStarted) return;
       workersStarted = true;
@@ -220,6 +236,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       await queue.stop();
       webhooks.close();
       await app.close();
+      await ops.close();
       await walCheckpointer?.close();
       for (const disconnect of disconnectBus) disconnect();
       await adapters.close();

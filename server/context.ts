@@ -25,4 +25,10 @@ export interface AppContext {
    * embedded, Redis pub/sub in scale-out. See `server/cache/invalidation-bus.ts`.
    */
   bus: InvalidationBus;
+  /**
+   * Removes what deleted rows leave in the store's files, after a user's deletion: on SQLite it
+   * empties the WAL once its frames are back in the file (`WalCheckpointer.truncate`); absent where
+   * there is nothing of the kind to do (PostgreSQL, in-memory SQLite). See docs/security.md.
+   */
+  afterErasure?: () => Promise<void>;
 }

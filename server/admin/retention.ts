@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import { deleteUser } from '../services/users.js';
+import { deleteUser, eraseFromFiles } from '../services/users.js';
 import { sdb } from '../session/tables.js';
 import { readDashboardSettings } from './dashboard-settings.js';
 import { ddb } from './tables.js';
@@ -48,12 +48,14 @@ export async function applyRetention(ctx: AppContext): Promise<{ images: number;
   let signups = 0;
   for (const s of stale) {
     try {
-      await deleteUser(ctx, s.user_id);
+      // One WAL truncation for the batch, below, rather than one per user.
+      await deleteUser(ctx, s.user_id, { eraseFromFiles: false });
       signups++;
     } catch (error: unknown) {
       // Already deleted by someone else: nothing left to do.
       if (!(error instanceof ApiError)) throw error;
     }
   }
+  if (signups > 0) await eraseFromFiles(ctx);
   return { images, signups };
 }

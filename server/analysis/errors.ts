@@ -10,6 +10,15 @@ export const InputErrorCode = {
   UnsupportedType: 'unsupported_file_type',
   TooManyPixels: 'too_many_pixels',
   Corrupt: 'corrupt_file',
+  /** A PDF with more pages, or larger pages, than the upload limits allow. */
+  PdfTooManyPages: 'pdf_too_many_pages',
+  PdfPageTooLarge: 'pdf_page_too_large',
+  /** A PDF whose compressed streams inflate past the limits (a decompression bomb). */
+  PdfStreamTooLarge: 'pdf_stream_too_large',
+  /** A PDF feature refused at the door (encryption, compressions whose output is not measured). */
+  PdfUnsupported: 'pdf_unsupported',
+  /** The PDF process ran out of its memory or time, or crashed. */
+  PdfLimitExceeded: 'pdf_limit_exceeded',
 } as const;
 export type InputErrorCode = (typeof InputErrorCode)[keyof typeof InputErrorCode];
 

@@ -2,37 +2,34 @@
  * Input checking and normalisation (issue #6, "Input and safety").
  *
  * - The type is decided by content (magic bytes via file-type), never by name or Content-Type.
- * - Only JPEG, PNG and PDF below 10 MB are accepted (spec section 8).
- * - Decompression bombs are refused by sharp's `limitInputPixels`.
- * - PDFs are rendered page 1 to an image with pdfjs-dist (`isEvalSupported: false`, its own
- *   canvas factory).
+ * - The upload door's checks run again here (server/uploads/accept-upload.ts): size below 10 MB
+ *   (spec section 8), JPEG, PNG or PDF, image header within the pixel cap, PDF streams within
+ *   their inflate limits; sharp's `limitInputPixels` guards the decode as well.
+ * - PDFs are rendered page 1 to an image with pdfjs-dist in a memory- and time-bounded child
+ *   process (server/uploads/pdf-sandbox.ts), which also checks the page count and sizes.
  * - EXIF is read from the original bytes; the orientation is applied; every derivative is
  *   re-encoded without metadata.
  */
 import exifr from 'exifr';
-import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
+import { acceptUpload, sniffUploadType } from '../uploads/accept-upload.js';
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../uploads/limits.js';
+import { renderPdfFirstPage } from '../uploads/pdf-sandbox.js';
 import { AnalysisInputError, InputErrorCode } from './errors.js';
 import { rasterFrom, sharpFromRaster, type Raster } from './raster.js';
 
 /** Media types accepted for analysis. */
 export type InputMediaType = 'image/jpeg' | 'image/png' | 'application/pdf';
 
-/** Limits applied to every input; defaults follow the spec (< 10 MB) and a 50 MP pixel cap. */
-export interface InputLimits {
-  /** Largest accepted upload in bytes (exclusive). */
-  readonly maxBytes: number;
-  /** Largest accepted decoded image, in pixels (sharp `limitInputPixels`). */
-  readonly maxPixels: number;
+/** Limits applied to every input: the upload limits, and the size of the raster kept for analysis. */
+export interface InputLimits extends UploadLimits {
   /** Longest side of the working raster kept for analysis. */
   readonly maxWorkingSide: number;
 }
 
-export const DEFAULT_INPUT_LIMITS: InputLimits = {
-  maxBytes: 10 * 1024 * 1024,
-  maxPixels: 50_000_000,
-  maxWorkingSide: 4096,
-};
+export const DEFAULT_INPUT_LIMITS: InputLimits = { ...DEFAULT_UPLOAD_LIMITS, maxWorkingSide: 4096 };
+
+const ANALYSED_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
 
 /** EXIF tags as exifr returns them (scalars, dates, arrays). */
 export type ExifTags = Record<string, unknown>;
@@ -62,30 +59,21 @@ const EXTENSIONS: Record<InputMediaType, PreparedInput['extension']> = {
 };
 
 /** Detects the media type from the content alone; null when it is not one we accept. */
-export async function sniffMediaType(bytes: Uint8Array): Promise<InputMediaType | null> {
-  const found = await fileTypeFromBuffer(bytes);
-  if (!found) return null;
-  if (found.mime === 'image/jpeg' || found.mime === 'image/png' || found.mime === 'application/pdf') {
-    return found.mime;
-  }
-  return null;
+export function sniffMediaType(bytes: Uint8Array): Promise<InputMediaType | null> {
+  return sniffUploadType(bytes, ANALYSED_TYPES);
 }
 
 /**
  * Checks and decodes an upload. Throws {@link AnalysisInputError} for anything that must not be
- * analysed (empty, too big, wrong type by content, too many pixels, undecodable).
+ * analysed (empty, too big, wrong type by content, too many pixels, a PDF past its limits,
+ * undecodable).
  */
 export async function prepareInput(bytes: Buffer, limits: InputLimits = DEFAULT_INPUT_LIMITS): Promise<PreparedInput> {
-  if (bytes.length === 0) throw new AnalysisInputError(InputErrorCode.Empty, 'The file is empty.');
-  if (bytes.length >= limits.maxBytes) {
-    throw new AnalysisInputError(InputErrorCode.TooLarge, `The file must be smaller than ${limits.maxBytes} bytes.`);
-  }
-  const mediaType = await sniffMediaType(bytes);
-  if (!mediaType) {
-    throw new AnalysisInputError(InputErrorCode.UnsupportedType, 'Only JPG, PNG and PDF files are accepted.');
-  }
+  // Files stored before the door had these checks, or by another path, meet them here too; the
+  // PDF page checks run in the sandbox that renders it.
+  const { mediaType } = await acceptUpload(bytes, ANALYSED_TYPES, limits, { inspectPages: false });
   const exif = mediaType === 'application/pdf' ? null : await readExif(bytes);
-  const decoded = mediaType === 'application/pdf' ? await renderPdfFirstPage(bytes, limits) : await decodeImage(bytes, limits);
+  const decoded = mediaType === 'application/pdf' ? await renderPdf(bytes, limits) : await decodeImage(bytes, limits);
   const derivative = await sharpFromRaster(decoded).jpeg({ quality: 90, mozjpeg: false }).toBuffer(); // sharp writes no metadata unless asked to (withMetadata/keepExif): stripped.
   const raster =
     Math.max(decoded.width, decoded.height) > limits.maxWorkingSide
@@ -146,57 +134,12 @@ async function decodeImage(bytes: Buffer, limits: InputLimits): Promise<Raster> 
   }
 }
 
-/** Target longest side of a rendered PDF page. */
-const PDF_RENDER_SIDE = 2400;
-
-/** Renders page 1 of a PDF with pdfjs-dist into an RGB raster. */
-export async function renderPdfFirstPage(bytes: Buffer, limits: InputLimits): Promise<Raster> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  let doc: Awaited<ReturnType<typeof pdfjs.getDocument>['promise']> | undefined;
+/** Renders page 1 of a PDF in the memory-bounded sandbox into an RGB raster. */
+async function renderPdf(bytes: Buffer, limits: InputLimits): Promise<Raster> {
+  const png = await renderPdfFirstPage(bytes, limits);
   try {
-    doc = await pdfjs.getDocument({
-      data: new Uint8Array(bytes),
-      isEvalSupported: false,
-      disableFontFace: true,
-      useSystemFonts: false,
-      stopAtErrors: true,
-      verbosity: 0,
-    }).promise;
-    const page = await doc.getPage(1);
-    const base = page.getViewport({ scale: 1 });
-    let scale = PDF_RENDER_SIDE / Math.max(base.width, base.height);
-    if (base.width * base.height * scale * scale > limits.maxPixels) {
-      scale = Math.sqrt(limits.maxPixels / (base.width * base.height));
-    }
-    const viewport = page.getViewport({ scale });
-    const width = Math.max(1, Math.ceil(viewport.width));
-    const height = Math.max(1, Math.ceil(viewport.height));
-    const factory = doc.canvasFactory as PdfCanvasFactory;
-    const { canvas, context } = factory.create(width, height);
-    // White page background: PDFs are transparent by default.
-    context.fillStyle = '#ffffff';
-    context.fillRect(0, 0, width, height);
-    await page.render({ canvasContext: context, viewport, canvas } as unknown as Parameters<typeof page.render>[0]).promise;
-    const png = canvas.toBuffer('image/png');
-    factory.destroy({ canvas, context });
     return await rasterFrom(sharp(png, { limitInputPixels: limits.maxPixels }));
   } catch (err: unknown) {
-    if (err instanceof AnalysisInputError) throw err;
     throw new AnalysisInputError(InputErrorCode.Corrupt, 'The PDF could not be rendered.', { cause: err });
-  } finally {
-    await doc?.destroy();
   }
-}
-
-/** The parts of pdfjs' Node canvas factory (backed by its own @napi-rs/canvas) that we use. */
-interface PdfCanvasFactory {
-  create(width: number, height: number): { canvas: PdfCanvas; context: PdfContext };
-  destroy(pair: { canvas: PdfCanvas; context: PdfContext }): void;
-}
-interface PdfCanvas {
-  toBuffer(mime: 'image/png'): Buffer;
-}
-interface PdfContext {
-  fillStyle: string;
-  fillRect(x: number, y: number, w: number, h: number): void;
 }

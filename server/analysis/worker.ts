@@ -21,10 +21,11 @@ export type PoolTask =
   | {
       kind: 'selfie';
       selfie: Uint8Array;
-      frames?: { bytes: Uint8Array; challenge: LivenessChallenge }[];
+      frames?: { bytes: Uint8Array; challenge: LivenessChallenge; step?: number }[];
       referenceEmbedding?: number[];
       referenceDocument?: Uint8Array;
       requireReference?: boolean;
+      activeLiveness?: boolean;
     };
 
 export type PoolResult = { kind: 'warmup'; ms: number } | { kind: 'document'; result: DocumentAnalysis } | { kind: 'selfie'; result: SelfieResult };
@@ -57,9 +58,15 @@ export async function runTask(task: PoolTask): Promise<PoolResult> {
         ...(task.referenceEmbedding ? { referenceEmbedding: task.referenceEmbedding } : {}),
         ...(task.referenceDocument ? { referenceDocument: buf(task.referenceDocument) } : {}),
         ...(task.requireReference !== undefined ? { requireReference: task.requireReference } : {}),
+        ...(task.activeLiveness !== undefined ? { activeLiveness: task.activeLiveness } : {}),
       };
       const result = await analyseSelfie(
-        { selfie: buf(task.selfie), ...(task.frames ? { frames: task.frames.map((f) => ({ bytes: buf(f.bytes), challenge: f.challenge })) } : {}) },
+        {
+          selfie: buf(task.selfie),
+          ...(task.frames
+            ? { frames: task.frames.map((f) => ({ bytes: buf(f.bytes), challenge: f.challenge, ...(f.step !== undefined ? { step: f.step } : {}) })) }
+            : {}),
+        },
         options,
       );
       return { kind: 'selfie', result };

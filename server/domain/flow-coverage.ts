@@ -1,5 +1,5 @@
 import { methodById } from './catalogue.js';
-import { stepKeyOf } from '../session/methods.js';
+import { stepKeyOf } from '../methods/registry.js';
 
 /**
  * Methods of spec 2.2 that the end-user flow has no step for yet. A user given a template holding

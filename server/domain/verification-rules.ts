@@ -19,14 +19,24 @@ const DONE: readonly number[] = [VerificationStatus.complete, VerificationStatus
  * is complete or in review; rejected if any is rejected; processing while some but not all are done.
  * A `removed` workflow is no longer one of the user's assigned workflows and does not count; with
  * none left the method is `assigned`, as with no workflows at all.
+ *
+ * `reviewHolds`: the spec's rule is the customer's (Update Verification: what they mark done is
+ * done). When the analysis or a reviewer sent a workflow to review, the method is in review too
+ * until someone decides: a customer must never read `complete` for a document the analysis flagged.
  */
-export function documentStatusFromWorkflows(all: readonly VerificationStatusValue[]): {
+export function documentStatusFromWorkflows(
+  all: readonly VerificationStatusValue[],
+  options: { reviewHolds?: boolean } = {},
+): {
   status: VerificationStatusValue;
   partial: boolean;
 } {
   const statuses = all.filter((s) => s !== VerificationStatus.removed);
   if (statuses.length === 0) return { status: VerificationStatus.assigned, partial: false };
-  if (statuses.every((s) => DONE.includes(s))) return { status: VerificationStatus.complete, partial: false };
+  if (statuses.every((s) => DONE.includes(s))) {
+    const inReview = options.reviewHolds === true && statuses.includes(VerificationStatus.complete_in_review);
+    return { status: inReview ? VerificationStatus.complete_in_review : VerificationStatus.complete, partial: false };
+  }
   if (statuses.some((s) => s === VerificationStatus.rejected)) return { status: VerificationStatus.rejected, partial: false };
   const done = statuses.filter((s) => DONE.includes(s)).length;
   if (done > 0) return { status: VerificationStatus.processing, partial: true };

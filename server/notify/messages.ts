@@ -103,6 +103,8 @@ export interface RenderedMessage {
   locale: MessageLocale;
   subject: string;
   text: string;
+  /** The user the message is for: the outbox records it, so deleting the user deletes the message. */
+  userId?: number;
 }
 
 export function magicLinkEmail(locale: MessageLocale, account: string, link: string, hours: number): RenderedMessage {

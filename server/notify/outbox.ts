@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** One message written to the outbox folder instead of being sent. */
@@ -13,6 +13,8 @@ export interface OutboxMessage {
   text: string;
   locale: string;
   created_at: string;
+  /** The user the message is for, when it is for one (written since issue 18). */
+  user_id?: number;
 }
 
 /** The outbox folder of a data dir. */
@@ -109,4 +111,28 @@ export async function listOutbox(dataDir: string, options: OutboxListOptions = {
     out.push(message);
   }
   return out;
+}
+
+/**
+ * Deletes a deleted user's messages (issue 18, point 5): those recorded for the user, and those sent
+ * to one of `addresses` (the user's e-mail and phone; older messages do not record the user).
+ * Reads every message once: the outbox is the embedded mode's stand-in for a mail server.
+ */
+export async function deleteOutboxMessagesOf(dataDir: string, userId: number, addresses: (string | null)[]): Promise<number> {
+  const to = new Set(addresses.flatMap((a) => (a ? [a.toLowerCase()] : [])));
+  let deleted = 0;
+  for (const name of await messageFiles(dataDir)) {
+    let message: OutboxMessage;
+    try {
+      message = await readMessage(dataDir, name);
+    } catch {
+      continue; // deleted meanwhile
+    }
+    if (message.user_id !== userId && !to.has(message.to.toLowerCase())) continue;
+    await unlink(join(outboxDir(dataDir), name)).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    });
+    deleted++;
+  }
+  return deleted;
 }

@@ -32,6 +32,7 @@ export class OutboxEmailSender implements EmailSender {
       text: message.text,
       locale: message.locale,
       created_at: this.clock.now().toISOString(),
+      ...(message.userId !== undefined ? { user_id: message.userId } : {}),
     });
   }
 }
@@ -50,6 +51,7 @@ export class OutboxSmsSender implements SmsSender {
       text: message.text,
       locale: message.locale,
       created_at: this.clock.now().toISOString(),
+      ...(message.userId !== undefined ? { user_id: message.userId } : {}),
     });
   }
 }

@@ -3,12 +3,14 @@ import type { AppContext } from '../context.js';
 import { Role, resolveUserStatus, type UserStatus } from '../domain/catalogue.js';
 import { errors } from '../errors.js';
 import { buildMagicLink } from '../links/magic-link.js';
+import { deleteOutboxMessagesOf } from '../notify/outbox.js';
 import type { Executor } from '../store/database.js';
 import type { NewUser, UserRow, UserUpdate } from '../store/schema.js';
 import { readSettings, type AccountSettings } from '../store/settings-repo.js';
 import { groupTransaction } from '../store/group-commit.js';
 import { deleteUserRow, findUserById, insertUser, isUsernameConflict, usernameTaken } from '../store/users-repo.js';
 import { assignTemplate, usableTemplate } from './templates.js';
+import { userDeletionHooks } from './user-deletion.js';
 import { setUserStatus } from './verifications.js';
 
 export interface CreateUserInput {
@@ -212,24 +214,39 @@ export async function updateUser(
  * Deletes a user with everything about them: verifications, workflows, links, undelivered events,
  * webhook delivery logs (spec 4.7) and stored images.
  */
-export async function deleteUser(ctx: AppContext, id: number, options: { audit?: AuditInTransaction<number> | undefined } = {}): Promise<void> {
+export async function deleteUser(
+  ctx: AppContext,
+  id: number,
+  options: { audit?: AuditInTransaction<number> | undefined; eraseFromFiles?: boolean } = {},
+): Promise<void> {
   const deleted = await ctx.db.transaction().execute(async (trx) => {
+    const user = await findUserById(trx, id);
     await trx.deleteFrom('events').where('user_id', '=', id).execute();
-    for (const hook of userDeletionHooks) await hook(trx, id);
+    for (const hook of userDeletionHooks()) await hook(trx, id);
     const gone = await deleteUserRow(trx, id);
     if (gone) await options.audit?.(trx, id);
-    return gone;
+    return gone ? user : undefined;
   });
   if (!deleted) throw errors.userNotFound();
   await ctx.blobs.deletePrefix(`users/${id}`);
+  await deleteOutboxMessagesOf(ctx.config.dataDir, id, [deleted.email, deleted.phone]);
+  if (options.eraseFromFiles !== false) await eraseFromFiles(ctx);
 }
 
+/** How long a deletion's answer waits for the store to drop the deleted rows' old bytes. */
+const ERASURE_WAIT_MS = 3_000;
+
 /**
- * Other modules (webhook delivery logs, sessions, document jobs) register the clean-up of their own
- * tables here, run inside the deleting transaction.
+ * Waits, up to {@link ERASURE_WAIT_MS}, for the store to drop what the deletion left in its files
+ * (SQLite: the WAL is emptied). Under a stream of writes that can take longer: the checkpoint
+ * thread keeps trying after the answer has gone.
  */
-export type UserDeletionHook = (trx: Executor, userId: number) => Promise<void>;
-const userDeletionHooks: UserDeletionHook[] = [];
-export function onUserDeletion(hook: UserDeletionHook): void {
-  userDeletionHooks.push(hook);
+export async function eraseFromFiles(ctx: AppContext): Promise<void> {
+  if (!ctx.afterErasure) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ERASURE_WAIT_MS);
+  });
+  await Promise.race([ctx.afterErasure(), timeout]);
+  clearTimeout(timer);
 }

@@ -104,6 +104,8 @@ export async function moveDocumentWorkflow(
   workflowRawId: number,
   status: VerificationStatusValue,
   remarks: string | null,
+  /** The analysis or a reviewer moves it: a workflow in review keeps the method in review. */
+  options: { reviewHolds?: boolean } = {},
 ): Promise<boolean> {
   // A workflow left over from a removed Document / ID is not the user's to move.
   if (!(await findUserVerification(trx, userId, DOCUMENT_METHOD_ID))) return false;
@@ -122,7 +124,10 @@ export async function moveDocumentWorkflow(
     .select(['workflows.public_id', 'workflows.raw_id', 'user_workflows.status'])
     .where('user_workflows.user_id', '=', userId)
     .execute();
-  const overall = documentStatusFromWorkflows(workflows.map((w) => w.status as VerificationStatusValue));
+  const overall = documentStatusFromWorkflows(
+    workflows.map((w) => w.status as VerificationStatusValue),
+    options,
+  );
   const current = workflows.find((w) => w.raw_id === workflowRawId)?.public_id ?? null;
   return moveVerification(trx, clock, userId, DOCUMENT_METHOD_ID, overall.status, {
     partial: overall.partial,

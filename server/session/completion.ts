@@ -4,10 +4,10 @@ import type { UserRow } from '../store/schema.js';
 import { readSettings } from '../store/settings-repo.js';
 import { sessionErrors } from './errors.js';
 import { endUnclaimedHandoffs } from './handoff.js';
-import { flowState, safeHttpUrl } from './methods.js';
+import { flowState, safeHttpUrl } from './view.js';
 import { notifyHandoff, notifyProgress } from './progress.js';
 import type { SessionRecord } from './sessions.js';
-import { writeState } from './state.js';
+import { flowCompletion } from './state.js';
 import { sdb } from './tables.js';
 
 /**
@@ -35,7 +35,7 @@ export async function completeFlow(ctx: AppContext, user: UserRow, session: Sess
   const now = ctx.clock.now();
   if (state === 'ready_to_complete') {
     await ctx.db.transaction().execute(async (trx) => {
-      await writeState(trx, user.id, '_flow', { completed_at: now.toISOString() }, now);
+      await flowCompletion.write(trx, user.id, { completed_at: now.toISOString() }, now);
       await endUnclaimedHandoffs(trx, user.id);
     });
   }

@@ -7,7 +7,7 @@ import type { UserRow } from '../store/schema.js';
 import { readSettings } from '../store/settings-repo.js';
 import { findUserById } from '../store/users-repo.js';
 import { sessionErrors } from './errors.js';
-import { flowCompleted } from './methods.js';
+import { flowCompleted } from './view.js';
 import { notifyHandoff } from './progress.js';
 import { createSession, type SessionRecord } from './sessions.js';
 import { sdb } from './tables.js';

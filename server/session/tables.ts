@@ -2,11 +2,10 @@ import type { Generated, Kysely, Transaction } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { Executor } from '../store/database.js';
 
-/** Tables of migration `0003-sessions` (the end-user side). */
+/** Tables of migration `0003-sessions` (the end-user side); its `verification_codes` belongs to the code methods (`server/methods/code/tables.ts`). */
 // A type alias (not an interface) so it satisfies kysely's `withTables` index-signature constraint.
 export type SessionTables = {
   user_sessions: UserSessionTable;
-  verification_codes: VerificationCodeTable;
   method_state: MethodStateTable;
   session_uploads: SessionUploadTable;
   handoff_tokens: HandoffTokenTable;
@@ -26,26 +25,10 @@ export interface UserSessionTable {
   revoked_at: string | null;
 }
 
-export interface VerificationCodeTable {
-  user_id: number;
-  /** `email` or `phone`: one live code per user and method. */
-  method_key: string;
-  /** HMAC-SHA256 (server secret) of the code. */
-  code_hash: string;
-  expires_at: string;
-  /** Wrong tries against this code. */
-  attempts: number;
-  used_at: string | null;
-  sent_at: string;
-  /** Start of the current hourly window of sends, and how many sends it holds (resend limit). */
-  window_started_at: string;
-  sends_in_window: number;
-}
-
 export interface MethodStateTable {
   user_id: number;
   method_key: string;
-  /** JSON, shape per method (see `server/session/state.ts`). */
+  /** JSON, shape per owner (see `server/session/state.ts`). */
   data: string;
   updated_at: string;
 }

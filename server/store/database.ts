@@ -43,6 +43,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Deleted rows are overwritten with zeros in the file, not only unlinked, so a deleted user's
+  // data cannot be read back from its free space (issue 18, point 5; docs/security.md).
+  sqlite.pragma('secure_delete = ON');
   // Statement journals (every savepoint, every insert that fires a trigger) stay in memory instead
   // of spilling to temporary files past 64 KiB: a user insert touches a dozen indexes and the
   // search index, and the spill's file I/O cost POST /api/users about a tenth (issue 2).

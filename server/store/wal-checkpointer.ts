@@ -53,6 +53,8 @@ export class WalCheckpointer {
   #stopped = false;
   #completed = 0;
   #lastResult: WalCheckpointResult | undefined;
+  /** Callers of {@link truncate} waiting for the next TRUNCATE checkpoint to succeed. */
+  #truncateWaiters: (() => void)[] = [];
 
   private constructor(connection: SqliteConnection, options: WalCheckpointerOptions) {
     this.#connection = connection;
@@ -84,10 +86,29 @@ export class WalCheckpointer {
     return this.#completed;
   }
 
+  /**
+   * Empties the WAL after a deletion (issue 18, point 5): a TRUNCATE checkpoint in the thread, once
+   * no checkpoint is under way there, retried while readers or a writer keep it busy. The WAL holds
+   * old images of every page a deleted row was on; with `secure_delete` the file's copy is zeroed
+   * by the deletion itself, and the checkpoint copies that back and drops the old images.
+   * Resolves once a TRUNCATE succeeded (or the database is closing).
+   */
+  truncate(): Promise<void> {
+    if (this.#stopped) {
+      if (this.#connection.open) this.#connection.pragma('wal_checkpoint(TRUNCATE)');
+      return Promise.resolve();
+    }
+    const done = new Promise<void>((resolve) => this.#truncateWaiters.push(resolve));
+    setImmediate(() => this.#tick());
+    return done;
+  }
+
   #tick(): void {
     if (this.#stopped || this.#checkpointing) return;
+    const waiters = this.#truncateWaiters.splice(0);
+    const truncate = waiters.length > 0;
     if (!this.#pool) {
-      if (walBytes(this.#wal) < this.#startAtBytes) return;
+      if (!truncate && walBytes(this.#wal) < this.#startAtBytes) return;
       this.#pool = typescriptPool<WalCheckpointTask, WalCheckpointResult>(new URL('./wal-checkpoint-task.ts', import.meta.url), 'runWalCheckpoint', {
         minThreads: 1,
         maxThreads: 1,
@@ -95,9 +116,14 @@ export class WalCheckpointer {
     }
     this.#checkpointing = true;
     this.#pool
-      .run({ file: this.#connection.name })
+      .run({ file: this.#connection.name, truncate })
       .then(
         (result) => {
+          if (truncate) {
+            // Busy: readers on an older snapshot or a writer outlasted the wait; the next tick retries.
+            if (result.busy === 0 || this.#stopped) for (const resolve of waiters) resolve();
+            else this.#truncateWaiters.unshift(...waiters);
+          }
           if (this.#stopped) return;
           // The first checkpoint done here: the connection's own become the backstop.
           if (++this.#completed === 1) this.#connection.pragma(`wal_autocheckpoint = ${this.#backstopPages}`);
@@ -110,6 +136,7 @@ export class WalCheckpointer {
           if (changed && result.log < this.#backstopPages) setImmediate(() => this.#tick());
         },
         (err: unknown) => {
+          this.#truncateWaiters.unshift(...waiters);
           if (this.#stopped) return;
           this.#log?.error({ err }, 'the WAL checkpoint thread failed; the server checkpoints in its commits again');
           void this.close();
@@ -126,6 +153,10 @@ export class WalCheckpointer {
     clearInterval(this.#timer);
     if (this.#connection.open) this.#connection.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
     await this.#pool?.destroy();
+    // Truncations still asked for are done on the server's connection (the thread is gone).
+    const waiters = this.#truncateWaiters.splice(0);
+    if (waiters.length > 0 && this.#connection.open) this.#connection.pragma('wal_checkpoint(TRUNCATE)');
+    for (const resolve of waiters) resolve();
   }
 }
 

@@ -4,7 +4,6 @@ import { buildEventPayload } from '../domain/event-payload.js';
 import { VerificationStatus } from '../domain/catalogue.js';
 import type { EventType } from '../domain/verification-rules.js';
 import type { Executor } from '../store/database.js';
-import { onUserDeletion } from '../services/users.js';
 import { findEndpoint } from './endpoints.js';
 import { maskPayload } from './masking.js';
 import { enqueueAttempts, insertDeliveries, PAYLOAD_RETENTION_MS } from './relay.js';
@@ -262,12 +261,4 @@ export async function deleteUserDeliveries(trx: Executor, userId: number): Promi
   const mine = trx.selectFrom('webhook_deliveries').select('id').where('user_id', '=', userId);
   await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', mine).execute();
   await trx.deleteFrom('webhook_deliveries').where('user_id', '=', userId).execute();
-}
-
-let deletionHookRegistered = false;
-/** Registers the deletion of a user's delivery log with the user service (once per process). */
-export function registerUserDeletionHook(): void {
-  if (deletionHookRegistered) return;
-  deletionHookRegistered = true;
-  onUserDeletion(deleteUserDeliveries);
 }

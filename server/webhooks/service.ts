@@ -1,9 +1,9 @@
 import { LocalInvalidationBus } from '../cache/invalidation-bus.js';
 import type { AppContext } from '../context.js';
 import { listEndpoints, signingSecrets } from './endpoints.js';
-import { registerUserDeletionHook, runRetention } from './log.js';
+import { runRetention } from './log.js';
 import { DELIVER_QUEUE, OUTBOX_CHANNEL, OutboxRelay, type DeliverJob } from './relay.js';
-import { SigningSecretError } from './secret-storage.js';
+import { SigningSecretError } from '../crypto/webhook-secrets.js';
 import { WebhookSender } from './sender.js';
 import { SWEEP_EVERY_MS, SWEEP_QUEUE, sweepStuckDeliveries } from './sweeper.js';
 import { deliveryHandler, Semaphore } from './worker.js';
@@ -55,7 +55,6 @@ export class WebhookService {
         void this.scheduleSweepIfDue();
       },
     });
-    registerUserDeletionHook();
     services.set(ctx, this);
     // Embedded, the relay hears the signal itself; only a bus between processes needs the forward.
     if (!(ctx.bus instanceof LocalInvalidationBus)) ctx.signals.on('outbox', this.#forwardOutbox);

@@ -26,6 +26,11 @@ export interface DetectedFace {
    * the distance between the outer eye corners. Negative = turned towards the image's left.
    */
   readonly turn: number;
+  /**
+   * The 468 face-mesh landmarks in raster pixels (x, y), in the model's fixed order, so the same
+   * index is the same point of the face in every frame (planarity check).
+   */
+  readonly mesh?: readonly (readonly [number, number])[];
   /** Yaw / pitch / roll from the mesh, radians. */
   readonly angles?: { readonly yaw: number; readonly pitch: number; readonly roll: number };
 }
@@ -53,6 +58,7 @@ function toDetected(f: FaceResult, scale: number): DetectedFace {
     ...(f.embedding && f.embedding.length > 0 ? { embedding: [...f.embedding] } : {}),
     ...(typeof f.real === 'number' ? { real: f.real } : {}),
     ...(typeof f.live === 'number' ? { live: f.live } : {}),
+    ...(mesh.length >= 468 ? { mesh: mesh.map((p) => [p[0] * scale, p[1] * scale] as const) } : {}),
     ...(f.rotation ? { angles: { yaw: f.rotation.angle.yaw, pitch: f.rotation.angle.pitch, roll: f.rotation.angle.roll } } : {}),
   };
   return out;
@@ -72,10 +78,33 @@ export async function detectFaces(raster: Raster): Promise<DetectedFace[]> {
   return result.face.map((f) => toDetected(f, scale)).sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
 }
 
-/** Similarity of two face descriptors, 0-1 (human's normalised distance). */
-export async function faceSimilarity(a: readonly number[], b: readonly number[]): Promise<number> {
-  const engine = await getFaceEngine();
-  return engine.human.match.similarity([...a], [...b]);
+/** The descriptor scaled to unit length (all zeros stays all zeros). */
+export function l2Normalise(v: readonly number[]): number[] {
+  let sum = 0;
+  for (const x of v) sum += x * x;
+  const norm = Math.sqrt(sum);
+  return norm > 0 ? v.map((x) => x / norm) : v.map(() => 0);
+}
+
+/**
+ * Similarity of two face descriptors: the cosine of the L2-normalised embeddings, clamped to
+ * 0-1 (negative cosines are as "different" as 0). The package's own `match.similarity` is a
+ * scaled Euclidean distance on the raw descriptors, whose length varies with image quality:
+ * on degraded selfies it let ~2-3 % of impostors through at its match threshold (issue 20).
+ * Descriptors of different lengths never match.
+ */
+export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+  if (a.length === 0 || a.length !== b.length) return 0;
+  const na = l2Normalise(a);
+  const nb = l2Normalise(b);
+  let dot = 0;
+  for (let i = 0; i < na.length; i++) dot += na[i]! * nb[i]!;
+  return Math.max(0, Math.min(1, dot));
+}
+
+/** {@link cosineSimilarity}, kept async for the callers written against the engine's matcher. */
+export function faceSimilarity(a: readonly number[], b: readonly number[]): Promise<number> {
+  return Promise.resolve(cosineSimilarity(a, b));
 }
 
 /** Maps a 0-1 score to the likelihood vocabulary. */

@@ -8,7 +8,7 @@
 import { parse as parseMrz, type Details, type ParseResult } from 'mrz';
 import sharp, { type Sharp } from 'sharp';
 import { getTesseract } from '../engines.js';
-import { cropGrey, type GreyPlane } from '../raster.js';
+import { cropGrey, stretchGrey, type GreyPlane } from '../raster.js';
 import { ageOn, type ProcessorField } from './aamva.js';
 import { estimateSkew } from './barcode.js';
 
@@ -311,7 +311,8 @@ export function mrzToProcessor(result: ParseResult, today: Date): Record<string,
  * document has its MRZ), OCRs them, and parses and corrects what it reads.
  */
 export async function runMrz(input: GreyPlane, today: Date): Promise<MrzResult> {
-  const g = await rotate(input, -estimateSkew(input));
+  // Stretched first: the band finder's edge threshold is absolute, and a dim page has no edge that strong.
+  const g = await rotate(stretchGrey(input), -estimateSkew(input));
   const bands = textBands(g);
   if (bands.length === 0) return { found: false, fields: {} };
   // Try the lowest 2 and 3 bands first, then widen upwards.

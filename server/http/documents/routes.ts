@@ -3,22 +3,23 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { sniffMediaType } from '../../analysis/input.js';
+import { isAnalysisInputError } from '../../analysis/errors.js';
 import { DOCUMENT_METHOD_ID } from '../../domain/catalogue.js';
 import { errors, fieldError } from '../../errors.js';
 import { documentDataView, DOCUMENT_JOB_KIND, DocumentJobStatus, markDocumentProcessing, type DocumentJobPayload } from '../../services/document-jobs.js';
 import { magicLinkFor } from '../../services/users.js';
 import { assignTemplate, usableTemplate } from '../../services/templates.js';
-import { ANALYSIS_QUEUE } from '../../session/analysis-jobs.js';
+import { ANALYSIS_QUEUE } from '../../domain/analysis-jobs.js';
 import { readSettings } from '../../store/settings-repo.js';
 import { findTemplate } from '../../store/templates-repo.js';
 import { findUserById } from '../../store/users-repo.js';
+import { acceptUpload, type AcceptedUpload } from '../../uploads/accept-upload.js';
+import { DEFAULT_UPLOAD_LIMITS } from '../../uploads/limits.js';
 import { bearerSecurity, commonErrors, errorBody } from '../schemas.js';
 
-/** Spec 4.13: JPG, PNG or PDF, smaller than 10 MB. */
-export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
-
-const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'application/pdf': 'pdf' };
+/** Spec 4.13: JPG, PNG or PDF. */
+const DOCUMENT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
+const TOO_LARGE = 'The verify image must be smaller than 10 MB.';
 
 function userIdFrom(value: unknown, field = 'user_id'): number {
   if (typeof value !== 'string' && typeof value !== 'number') throw fieldError(field, `The ${field} field is required.`);
@@ -31,7 +32,9 @@ function userIdFrom(value: unknown, field = 'user_id'): number {
 export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(multipart, {
-      limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
+      // busboy refuses a file only past `fileSize`: one byte less makes 10 MB itself too large.
+      limits: { fileSize: DEFAULT_UPLOAD_LIMITS.maxBytes - 1, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
+      throwFileSizeLimit: true,
     });
     const tags = ['Documents'];
 
@@ -42,7 +45,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Create document verification job',
           description:
-            'multipart/form-data with `user_id`, `template_id` and `verify_image` (JPG, PNG or PDF, smaller than 10 MB, checked by content). The template must be assigned to the user and be a single document check.',
+            'multipart/form-data with `user_id`, `template_id` and `verify_image` (JPG, PNG or PDF, smaller than 10 MB, checked by content). The template must be assigned to the user and be a single document check. The file is refused with 422 (`errors.verify_image`) before it is stored when it is 10 MB or more, not a JPG, PNG or PDF by its content, an image whose header does not parse or declares more than 50 million pixels (or 20,000 on a side), or a PDF that is encrypted, has more than 20 pages or a page over 3000 points, or whose compressed streams inflate past 64 MB each or 256 MB in all.',
           security: bearerSecurity,
           consumes: ['multipart/form-data'],
           response: {
@@ -68,7 +71,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           }
         } catch (error: unknown) {
           const code = (error as { code?: string }).code;
-          if (code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError('verify_image', 'The verify image must be smaller than 10 MB.');
+          if (code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError('verify_image', TOO_LARGE);
           // Anything else here is the parser refusing the body (cut short, bad boundary, too many parts).
           throw errors.invalidData('The multipart body could not be read.');
         }
@@ -78,8 +81,14 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!upload) problems.verify_image = ['The verify_image field is required.'];
         if (Object.keys(problems).length) throw errors.validation(problems);
         const userId = userIdFrom(fields.user_id);
-        const mediaType = await sniffMediaType(upload!.bytes);
-        if (!mediaType) throw fieldError('verify_image', 'The verify image must be a JPG, PNG or PDF file.');
+        let accepted: AcceptedUpload;
+        try {
+          accepted = await acceptUpload(upload!.bytes, DOCUMENT_TYPES);
+        } catch (err: unknown) {
+          if (isAnalysisInputError(err)) throw fieldError('verify_image', `The verify image was refused: ${err.message}`);
+          throw err;
+        }
+        const { mediaType, extension } = accepted;
 
         const user = await findUserById(ctx.db, userId);
         if (!user) throw errors.userNotFound();
@@ -88,7 +97,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!template || user.template_id !== template.id || !singleDocumentCheck) throw errors.invalidTemplate();
 
         const docId = `doc_${randomBytes(12).toString('base64url')}`;
-        const blobKey = `users/${user.id}/document-jobs/${docId}/upload.${EXTENSION[mediaType]}`;
+        const blobKey = `users/${user.id}/document-jobs/${docId}/upload.${extension}`;
         await ctx.blobs.put(blobKey, upload!.bytes, mediaType);
         await ctx.db.transaction().execute(async (trx) => {
           await trx

@@ -1,6 +1,6 @@
 import type { AccountSettings } from '../../store/settings-repo.js';
 import type { MessageLocale } from '../../notify/messages.js';
-import { safeHttpUrl } from '../../session/methods.js';
+import { safeHttpUrl } from '../../session/view.js';
 import { HOSTED_PAGE_DATA_ID, type HostedPageData } from '../../../src/api/contract.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { safeHttpUrl } from '../../session/methods.js';
+import { browserPermissions } from '../../methods/registry.js';
+import { safeHttpUrl } from '../../session/view.js';
 import { readSettings, type AccountSettings } from '../../store/settings-repo.js';
 
 /** A fresh CSP nonce (128 bits) for one response. */
@@ -37,12 +38,20 @@ export function isSameHost(origin: string, host: string | undefined): boolean {
   }
 }
 
+/** Features no method uses, denied outright. */
+const DENIED_FEATURES = ['microphone', 'payment', 'usb'];
+
+/** The hosted page's Permissions-Policy: the features some method's capture needs (the method registry), for our own origin only. */
+export function hostedPermissionsPolicy(): string {
+  return [...browserPermissions().map((p) => `${p}=(self)`), ...DENIED_FEATURES.map((f) => `${f}=()`)].join(', ');
+}
+
 /**
  * The security headers of every hosted response (issue 4): a strict CSP with a per-response nonce
  * (no `unsafe-inline` scripts or style elements, no `unsafe-eval`; `wasm-unsafe-eval` only, for the
- * on-device face model's WebAssembly; inline style attributes allowed), `frame-ancestors` limited to our own origin and the account's customer
- * origins (modal embed), camera and geolocation for our own origin only, and no referrer (the link
- * carries a signature).
+ * on-device face model's WebAssembly; inline style attributes allowed), `frame-ancestors` limited
+ * to our own origin and the account's customer origins (modal embed), the browser features the
+ * methods need for our own origin only, and no referrer (the link carries a signature).
  */
 export function hostedSecurityHeaders(reply: FastifyReply, nonce: string, settings: AccountSettings): void {
   const logo = safeHttpUrl(settings.branding.logo_url);
@@ -70,10 +79,43 @@ export function hostedSecurityHeaders(reply: FastifyReply, nonce: string, settin
   void reply.headers({
     'content-security-policy': csp,
     'referrer-policy': 'no-referrer',
-    'permissions-policy': 'camera=(self), geolocation=(self), microphone=(), payment=(), usb=()',
+    'permissions-policy': hostedPermissionsPolicy(),
     'x-content-type-options': 'nosniff',
     'cross-origin-resource-policy': 'same-origin',
     'cache-control': 'no-store',
     'x-robots-tag': 'noindex, nofollow',
+  });
+}
+
+/**
+ * The security headers of the API documentation (`/docs`, swagger-ui; issue 18, point 3). Its
+ * page loads only its own scripts and styles from `/docs/static/` (no inline script, no eval);
+ * swagger-ui draws its icons as `data:` images and fetches the OpenAPI document from `/docs/json`.
+ * Nobody may frame it.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  // swagger-ui-bundle adds one fixed <style> element (the hash of the bundled version's); a new
+  // version's differs and is blocked, costing that rule only.
+  "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+  // React sets style attributes while it renders; they cannot run code.
+  "style-src-attr 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function docsSecurityHeaders(reply: FastifyReply): void {
+  void reply.headers({
+    'content-security-policy': DOCS_CSP,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'same-origin',
   });
 }

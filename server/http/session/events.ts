@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { sessionView } from '../../session/methods.js';
+import { sessionView } from '../../session/view.js';
 import { onHandoff, onProgress } from '../../session/progress.js';
 import type { Authenticated } from '../../session/sessions.js';
 import { findUserById } from '../../store/users-repo.js';

@@ -4,20 +4,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import {
-  CodeSentResponse,
   CompleteResponse,
   CSRF_HEADER,
-  DocumentSubmitRequest,
-  DocumentUploadFields,
-  DocumentUploadResponse,
-  FaceChallenge,
-  FaceFrameFields,
-  FaceFrameResponse,
-  FaceSubmitRequest,
-  GeolocationRequest,
   HandoffClaimRequest,
   HandoffResponse,
-  KnowledgeRequest,
   MAX_UPLOAD_BYTES,
   MethodKeyParam,
   MethodResult,
@@ -26,45 +16,22 @@ import {
   SessionView,
   StartSessionRequest,
   StartSessionResponse,
-  VerifyCodeRequest,
   type MethodKey,
 } from '../../../src/api/contract.js';
 import type { AppContext } from '../../context.js';
-import {
-  newFaceChallenge,
-  retryMethod,
-  sendCode,
-  startFromLink,
-  startMethod,
-  submitDocument,
-  submitFace,
-  submitGeolocation,
-  submitKnowledge,
-  uploadDocument,
-  uploadFaceFrame,
-  verifyCode,
-} from '../../session/actions.js';
+import { methodRoutes } from '../../methods/registry.js';
+import { retryMethod, sessionKit, startFromLink, startMethod } from '../../session/actions.js';
 import { completeFlow } from '../../session/completion.js';
 import { sessionErrors } from '../../session/errors.js';
 import { claimHandoff, createHandoff } from '../../session/handoff.js';
 import { SessionLimits } from '../../session/limits.js';
-import { sessionView } from '../../session/methods.js';
-import { authenticate, csrfMatches, revokeSession, type Authenticated } from '../../session/sessions.js';
-import { sdb } from '../../session/tables.js';
-import { onUserDeletion } from '../../services/users.js';
+import { authenticate, csrfMatches, revokeSession } from '../../session/sessions.js';
+import { sessionView } from '../../session/view.js';
 import { readSettings } from '../../store/settings-repo.js';
 import { allowedOrigins, isSameHost } from '../hosted/security-headers.js';
+import { header, who } from './request.js';
 import { closeAllStreams, streamSessionEvents } from './events.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The end-user session of a `/session/*` call (after authentication). */
-    endUser?: Authenticated;
-  }
-}
-
-const CODE_KEYS = z.enum(['email', 'phone']);
-const FACE_KEYS = z.enum(['selfie', 'liveness']);
 const ALLOWED_HEADERS = `Content-Type, ${SESSION_TOKEN_HEADER}, ${CSRF_HEADER}`;
 /** Routes that start a session: no session and no CSRF token yet, the Origin check still applies. */
 const UNAUTHENTICATED = new Set(['/session/start', '/session/handoff/claim']);
@@ -73,34 +40,14 @@ function isHttps(ctx: AppContext, req: FastifyRequest): boolean {
   return req.protocol === 'https' || ctx.config.baseUrl.startsWith('https:');
 }
 
-function header(req: FastifyRequest, name: string): string | undefined {
-  const value = req.headers[name.toLowerCase()];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** The authenticated session of a request (set by the preHandler). */
-function who(req: FastifyRequest): Authenticated {
-  if (!req.endUser) throw sessionErrors.auth();
-  return req.endUser;
-}
-
 /**
  * The end-user session API (`/session/*`, contract in `src/api/contract.ts`): cookie or header
  * authenticated, CSRF-checked, CORS for the account's customer origins only. Registered as its own
- * encapsulated plugin so the cookie and multipart parsers stay off the customer API.
+ * encapsulated plugin so the cookie and multipart parsers stay off the customer API. Each
+ * method's own routes are plugins of this scope (`server/methods/registry.ts`), so its hooks
+ * (Origin, authentication, CSRF) guard them too. `limits`: the abuse limits, made with the
+ * deployment's limiter factory (shared in scale-out).
  */
-// Session rows go with the user (the foreign keys cascade too; explicit deletes keep every
-// database alike). Registered once per process, at import.
-onUserDeletion(async (trx, userId) => {
-  const t = sdb(trx);
-  await t.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
-  await t.deleteFrom('verification_codes').where('user_id', '=', userId).execute();
-  await t.deleteFrom('method_state').where('user_id', '=', userId).execute();
-  await t.deleteFrom('session_uploads').where('user_id', '=', userId).execute();
-  await t.deleteFrom('handoff_tokens').where('user_id', '=', userId).execute();
-});
-
-/** `limits`: the abuse limits, made with the deployment's limiter factory (shared in scale-out). */
 export function sessionRoutes(ctx: AppContext, limits: SessionLimits = new SessionLimits()): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(cookie);
@@ -159,7 +106,6 @@ export function sessionRoutes(ctx: AppContext, limits: SessionLimits = new Sessi
     const setCookie = (req: FastifyRequest, reply: FastifyReply, token: string) => {
       void reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: isHttps(ctx, req), path: '/session' });
     };
-    const locale = (req: FastifyRequest) => header(req, 'accept-language') ?? null;
     const hide = { hide: true };
 
     app.post('/session/start', { schema: { ...hide, body: StartSessionRequest, response: { 200: StartSessionResponse } } }, async (req, reply) => {
@@ -196,59 +142,8 @@ export function sessionRoutes(ctx: AppContext, limits: SessionLimits = new Sessi
       retryMethod(ctx, who(req).user, req.params.key as MethodKey),
     );
 
-    app.post('/session/methods/:key/send', { schema: { ...hide, params: z.object({ key: CODE_KEYS }), response: { 200: CodeSentResponse } } }, async (req) =>
-      sendCode(ctx, who(req).user, req.params.key, locale(req)),
-    );
-    app.post(
-      '/session/methods/:key/verify',
-      { schema: { ...hide, params: z.object({ key: CODE_KEYS }), body: VerifyCodeRequest, response: { 200: MethodResult } } },
-      async (req) => verifyCode(ctx, who(req).user, req.params.key, req.body.code),
-    );
-
-    app.post('/session/methods/geolocation', { schema: { ...hide, body: GeolocationRequest, response: { 200: MethodResult } } }, async (req) =>
-      submitGeolocation(ctx, who(req).user, req.body, req.ip),
-    );
-    app.post('/session/methods/knowledge', { schema: { ...hide, body: KnowledgeRequest, response: { 200: MethodResult } } }, async (req) =>
-      submitKnowledge(ctx, who(req).user, req.body),
-    );
-
-    app.post('/session/methods/document_id/uploads', { schema: { ...hide, response: { 201: DocumentUploadResponse } } }, async (req, reply) => {
-      await limits.upload(who(req).user.id);
-      const { fields, file } = await readMultipart(req, 'image');
-      const parsed = z.safeParse(DocumentUploadFields, fields);
-      if (!parsed.success) throw sessionErrors.validation(issues(parsed.error.issues));
-      const result = await uploadDocument(ctx, who(req).user, parsed.data, file);
-      return reply.code(201).send(result);
-    });
-    app.post('/session/methods/document_id/submit', { schema: { ...hide, body: DocumentSubmitRequest, response: { 200: MethodResult } } }, async (req) =>
-      submitDocument(ctx, who(req).user, req.body),
-    );
-
-    app.post(
-      '/session/methods/:key/challenge',
-      { schema: { ...hide, params: z.object({ key: FACE_KEYS }), response: { 201: FaceChallenge } } },
-      async (req, reply) => {
-        const challenge = await newFaceChallenge(ctx, who(req).user, req.params.key);
-        return reply.code(201).send(challenge);
-      },
-    );
-    app.post(
-      '/session/methods/:key/frames',
-      { schema: { ...hide, params: z.object({ key: FACE_KEYS }), response: { 201: FaceFrameResponse } } },
-      async (req, reply) => {
-        await limits.upload(who(req).user.id);
-        const { fields, file } = await readMultipart(req, 'frame');
-        const parsed = z.safeParse(FaceFrameFields, fields);
-        if (!parsed.success) throw sessionErrors.validation(issues(parsed.error.issues));
-        const result = await uploadFaceFrame(ctx, who(req).user, req.params.key, parsed.data, file);
-        return reply.code(201).send(result);
-      },
-    );
-    app.post(
-      '/session/methods/:key/submit',
-      { schema: { ...hide, params: z.object({ key: FACE_KEYS }), body: FaceSubmitRequest, response: { 200: MethodResult } } },
-      async (req) => submitFace(ctx, who(req).user, req.params.key, req.body.challenge_id),
-    );
+    const kit = sessionKit(ctx, limits);
+    for (const routes of methodRoutes()) await app.register(routes(kit));
 
     app.post('/session/handoff', { schema: { ...hide, response: { 201: HandoffResponse } } }, async (req, reply) => {
       const { user, session } = who(req);
@@ -263,34 +158,4 @@ export function sessionRoutes(ctx: AppContext, limits: SessionLimits = new Sessi
     // Settings are read per request (they change in the dashboard); warm them once at start.
     await readSettings(ctx.db);
   };
-}
-
-function issues(list: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const i of list) (out[i.path.map(String).join('.') || 'body'] ??= []).push(i.message);
-  return out;
-}
-
-/** Reads a multipart body: text fields, and the one file under `fileField` (size-limited by the plugin). */
-async function readMultipart(req: FastifyRequest, fileField: string): Promise<{ fields: Record<string, string>; file: Buffer }> {
-  if (!req.isMultipart()) throw sessionErrors.validation({ [fileField]: ['Send multipart/form-data.'] });
-  const fields: Record<string, string> = {};
-  let file: Buffer | undefined;
-  try {
-    for await (const part of req.parts()) {
-      if (part.type === 'file') {
-        const bytes = await part.toBuffer();
-        if (part.fieldname === fileField && file === undefined) file = bytes;
-      } else if (typeof part.value === 'string') {
-        fields[part.fieldname] = part.value;
-      }
-    }
-  } catch (error: unknown) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw sessionErrors.uploadTooLarge();
-    if (typeof code === 'string' && code.startsWith('FST_')) throw sessionErrors.uploadInvalid('The upload could not be read.');
-    throw error;
-  }
-  if (!file) throw sessionErrors.validation({ [fileField]: ['A file is required.'] });
-  return { fields, file };
 }

@@ -8,12 +8,12 @@ import type { AppContext } from '../../context.js';
 import { EMAIL_METHOD_ID, VerificationStatus } from '../../domain/catalogue.js';
 import { errors } from '../../errors.js';
 import { pickLocale } from '../../notify/messages.js';
-import { seal } from '../../notify/seal.js';
+import { sealNotifyCode } from '../../crypto/seal.js';
 import { CODE_TTL_MINUTES, type NotifyCodeJob } from '../../notify/worker.js';
 import { createUser, magicLinkFor, NOTIFY_QUEUE } from '../../services/users.js';
 import { moveVerification } from '../../services/verifications.js';
-import { keyedHash, randomToken, safeEqual, sha256Hex } from '../../session/tokens.js';
-import { safeHttpUrl } from '../../session/methods.js';
+import { keyedHash, randomToken, safeEqual, sha256Hex } from '../../crypto/tokens.js';
+import { safeHttpUrl } from '../../session/view.js';
 import { readSettings } from '../../store/settings-repo.js';
 import { findUserById, findUserVerification, updateUserRow } from '../../store/users-repo.js';
 import { csrfGuard } from '../admin/auth.js';
@@ -180,7 +180,7 @@ async function issueCode(ctx: AppContext, userId: number, tokenHash: string, loc
         .where('token_hash', '=', tokenHash)
         .execute();
     }
-    const job: NotifyCodeJob = { kind: 'code', userId, channel: 'email', sealed: seal(ctx.config.secret, code), expiresAt, locale: pickLocale(locale) };
+    const job: NotifyCodeJob = { kind: 'code', userId, channel: 'email', sealed: sealNotifyCode(ctx.config.secret, code), expiresAt, locale: pickLocale(locale) };
     await ctx.queue.enqueue(NOTIFY_QUEUE, job, { maxAttempts: 10 }, trx);
   });
 }

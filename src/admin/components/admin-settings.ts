@@ -224,7 +224,8 @@ export class AdminSettings extends AdminView {
 
   async #knowledge(e: SubmitEvent): Promise<void> {
     e.preventDefault();
-    const f = new FormData(e.target as HTMLFormElement);
+    const form = e.target as HTMLFormElement;
+    const f = new FormData(form);
     const questions = (this.data?.knowledge?.questions ?? []).map((q) => {
       const answers = lines(String(f.get(`answers-${q.id}`) ?? ''));
       return {
@@ -255,7 +256,12 @@ export class AdminSettings extends AdminView {
     }
     const body = { questions, ask: Number(f.get('ask')), pass_threshold: Number(f.get('pass_threshold')), max_attempts: Number(f.get('max_attempts')) };
     const res = await this.run(() => this.client.put<{ data: SettingsView }>('/admin/api/knowledge', body), 'Knowledge questions saved.');
-    if (res) this.data = res.data;
+    if (!res) return;
+    this.data = res.data;
+    // What was typed is saved: left in the form, a second save would add the question again.
+    for (const field of form.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('[name^="new-"]:not(select), [name^="answers-"]')) field.value = '';
+    const kind = form.querySelector<HTMLSelectElement>('[name="new-kind"]');
+    if (kind) kind.value = 'text';
   }
 
   #colour(key: 'primary_color' | 'background_color' | 'text_color', label: string) {

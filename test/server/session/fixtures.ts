@@ -1,6 +1,6 @@
 import { insertTemplate } from '../../../server/store/templates-repo.js';
 import { writeSetting } from '../../../server/store/settings-repo.js';
-import { knowledgeQuestion } from '../../../server/session/knowledge.js';
+import { knowledgeQuestion } from '../../../server/methods/knowledge/rules.js';
 import { listOutbox, type OutboxMessage } from '../../../server/notify/outbox.js';
 import { SessionClient } from '../../../src/api/session-client.js';
 import type { TestServer } from '../../helpers/server.js';

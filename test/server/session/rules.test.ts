@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { countryOfIp, countryOfPosition, decideLocation } from '../../../server/session/geolocation.js';
-import { gradeKnowledge, hashKnowledgeAnswer, knowledgeQuestion, normaliseAnswer, questionsFor } from '../../../server/session/knowledge.js';
-import { maskEmail, maskPhone } from '../../../server/session/methods.js';
+import { countryOfPosition, decideLocation } from '../../../server/methods/geolocation/rules.js';
+import { countryOfIp } from '../../../server/session/ip-country.js';
+import { gradeKnowledge, hashKnowledgeAnswer, knowledgeQuestion, normaliseAnswer, questionsFor } from '../../../server/methods/knowledge/rules.js';
+import { maskEmail, maskPhone } from '../../../server/session/masking.js';
 
 const SECRET = 'rules-secret-'.padEnd(40, 'r');
 

@@ -169,4 +169,31 @@ describe('WalCheckpointer', () => {
     expect(checkpointer.running).toBe(false);
     expect(connection.pragma('wal_autocheckpoint', { simple: true })).toBe(DEFAULT_AUTOCHECKPOINT_PAGES);
   });
+
+  it('truncate() empties the WAL, even while the WAL is below the size that starts the thread', async () => {
+    const connection = connect();
+    const checkpointer = checkpointerOf(connection, { startAtBytes: 64 * 1024 * 1024 });
+    writeRows(connection, 20);
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(0);
+    await checkpointer.truncate();
+    expect(statSync(`${file}-wal`).size).toBe(0);
+    expect(connection.prepare('select count(*) as n from rows').get()).toEqual({ n: 20 });
+  });
+
+  it('truncate() waits for a reader on an older snapshot to finish instead of leaving old frames', async () => {
+    const connection = connect();
+    const checkpointer = checkpointerOf(connection, { startAtBytes: 64 * 1024 * 1024 });
+    writeRows(connection, 5);
+    const reader = new Database(file, { readonly: true });
+    closing.push(() => reader.close());
+    reader.exec('begin');
+    reader.prepare('select count(*) from rows').get();
+    writeRows(connection, 5);
+    const truncated = checkpointer.truncate();
+    await pause(300);
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(0);
+    reader.exec('commit');
+    await truncated;
+    expect(statSync(`${file}-wal`).size).toBe(0);
+  });
 });

@@ -101,3 +101,41 @@ describe('<admin-settings> branding preview', () => {
     expect($<HTMLInputElement>(el, 'input[name=primary_color]')!.value).to.equal('#00aa00');
   });
 });
+
+describe('<admin-settings> knowledge questions', () => {
+  it('empties "Add a question" once saved, so a second save does not add it again', async () => {
+    let saved = structuredClone(SAVED);
+    const puts: { questions: { prompt: string }[] }[] = [];
+    const fake = fakeApi({
+      'GET /admin/api/settings': () => ({ body: { data: saved } }),
+      'GET /admin/api/templates': TEMPLATES,
+      'PUT /admin/api/knowledge': (c: Call) => {
+        const body = c.body as { questions: { id: string; prompt: string; kind: string }[]; ask: number; pass_threshold: number; max_attempts: number };
+        puts.push(body);
+        saved = {
+          ...saved,
+          knowledge: {
+            questions: body.questions.map((q) => ({ id: q.id, prompt: q.prompt, kind: q.kind, choices: null, answers_stored: 1 })),
+            ask: body.ask,
+            pass_threshold: body.pass_threshold,
+            max_attempts: body.max_attempts,
+          },
+        };
+        return { body: { data: saved } };
+      },
+    });
+    const el = await fixture<AdminSettings>(html`<admin-settings .api=${fake.api}></admin-settings>`);
+    await until(() => $(el, '[name="new-prompt"]') !== null, 'knowledge form');
+    const form = $<HTMLInputElement>(el, '[name="new-prompt"]')!.form!;
+    $<HTMLInputElement>(el, '[name="new-prompt"]')!.value = 'City of birth?';
+    $<HTMLInputElement>(el, '[name="new-answers"]')!.value = 'Geneva';
+    form.requestSubmit();
+    await until(() => puts.length === 1, 'first save');
+    await until(() => $<HTMLInputElement>(el, '[name="new-prompt"]')!.value === '', 'emptied form');
+    expect($<HTMLInputElement>(el, '[name="new-answers"]')!.value).to.equal('');
+    form.requestSubmit();
+    await until(() => puts.length === 2, 'second save');
+    expect(puts[1]!.questions.map((q) => q.prompt)).to.deep.equal(['City of birth?']);
+    await expect(el).to.be.accessible();
+  });
+});

@@ -7,7 +7,7 @@ import { recordAudit } from '../../../admin/audit.js';
 import { readDashboardSettings, writeDashboardSetting } from '../../../admin/dashboard-settings.js';
 import type { AppContext } from '../../../context.js';
 import { errors, fieldError } from '../../../errors.js';
-import { knowledgeQuestion } from '../../../session/knowledge.js';
+import { knowledgeQuestion } from '../../../methods/knowledge/rules.js';
 import { readSettings, writeSetting, type AccountSettings, type KnowledgeQuestionSetting } from '../../../store/settings-repo.js';
 import { templateRefusal } from '../../../domain/flow-coverage.js';
 import { findTemplate } from '../../../store/templates-repo.js';

@@ -220,7 +220,7 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             : (await workflowsForUser(trx, userId)).map((w) => ({ raw_id: w.workflow_raw_id }));
           if (targets.length === 0 || targets.some((t) => !t)) throw fieldError('workflow_id', 'The selected workflow is invalid.');
           for (const t of targets) {
-            const moved = await moveDocumentWorkflow(trx, ctx.clock, userId, t!.raw_id, next, remarks ?? null);
+            const moved = await moveDocumentWorkflow(trx, ctx.clock, userId, t!.raw_id, next, remarks ?? null, { reviewHolds: true });
             if (!moved) throw fieldError('workflow_id', 'This document workflow is not assigned to the user.');
           }
         } else {

@@ -8,7 +8,7 @@
  * client of its own. The clock is a ManualClock at the start of a quarter hour.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../server/clock.js';
+import { ManualClock } from '../../../helpers/manual-clock.js';
 import { LOGIN_FAILURES_PER_ADDRESS, LOGIN_FREE_FAILURES_PER_ACCOUNT, LOGIN_FREE_FAILURES_PER_PAIR } from '../../../../server/http/admin/login-throttle.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, addAdmin } from './admin-client.js';

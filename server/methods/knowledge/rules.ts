@@ -1,5 +1,5 @@
-import type { KnowledgeQuestionSetting, KnowledgeSettings } from '../store/settings-repo.js';
-import { keyedHash } from './tokens.js';
+import type { KnowledgeQuestionSetting, KnowledgeSettings } from '../../store/settings-repo.js';
+import { keyedHash } from '../../session/tokens.js';
 
 /** Longest answer accepted per kind (contract `KnowledgeQuestion.max_length`). */
 export const KNOWLEDGE_MAX_LENGTH: Record<KnowledgeQuestionSetting['kind'], number> = { text: 200, choice: 64, date: 10, number: 32 };

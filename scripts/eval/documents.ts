@@ -1,0 +1,102 @@
+/**
+ * Document part of the evaluation: every genuine capture of a half goes through the whole
+ * pipeline (`analyseDocument`), as an upload would; so do the forged (pasted date of birth) and
+ * screen-replayed copies. Collects what each returned, for the tables and the face evaluation.
+ */
+import { analyseDocument } from '../../server/analysis/index.js';
+import type { DocumentAnalysis } from '../../server/analysis/types.js';
+import type { HalfConfig } from '../../test/fixtures/hard/config.js';
+import { hardCaptureParams, hardPeople, hardPhoto, hardScreen, hardStyle, hardTampered, type HardKind } from '../../test/fixtures/hard/set.js';
+import type { Identity } from '../../test/fixtures/identities.js';
+import { passportMrz } from '../../test/fixtures/mrz.js';
+import { expectedFields, type ReadingKind } from './expected.js';
+
+export interface GenuineResult {
+  readonly person: number;
+  readonly kind: HardKind;
+  readonly layout: string;
+  readonly font: string;
+  readonly scene: string;
+  readonly finger: boolean;
+  readonly status: DocumentAnalysis['status'];
+  readonly failure: string | null;
+  readonly photoshopped: boolean;
+  readonly screen: boolean;
+  readonly barcode: boolean;
+  readonly mrzExact: boolean;
+  /** Expected field → read exactly. */
+  readonly fields: Record<string, boolean>;
+  readonly face: number;
+  readonly portrait: number[] | null;
+  readonly ms: number;
+}
+
+export interface FraudResult {
+  readonly person: number;
+  readonly attack: 'pasted-dob' | 'screen-replay';
+  /** Accepted with nothing raised: status Success, not photoshopped, not a screen. */
+  readonly accepted: boolean;
+  readonly detected: boolean;
+  readonly failure: string | null;
+}
+
+const same = (a: unknown, b: string): boolean => typeof a === 'string' && a.toUpperCase() === b.toUpperCase();
+
+function readingOf(kind: HardKind): ReadingKind {
+  return kind === 'licence-back' ? 'barcode' : kind === 'passport' ? 'mrz' : 'printed';
+}
+
+async function genuine(half: HalfConfig, person: number, id: Identity, kind: HardKind, today: Date): Promise<GenuineResult> {
+  const t = performance.now();
+  const a = await analyseDocument({ bytes: await hardPhoto(half, person, kind) }, { today });
+  const ms = Math.round(performance.now() - t);
+  const got = a.content?.document_processor ?? {};
+  const fields: Record<string, boolean> = {};
+  for (const [k, v] of Object.entries(expectedFields(id, readingOf(kind)))) fields[k] = same(got[k]?.value, v);
+  const mrz = a.content?.mrz_data[0];
+  const capture = hardCaptureParams(half, person, kind);
+  const style = hardStyle(half, person, kind);
+  return {
+    person,
+    kind,
+    layout: style.layout,
+    font: style.style.font,
+    scene: capture.scene,
+    finger: capture.finger,
+    status: a.status,
+    failure: a.failure_code,
+    photoshopped: a.content?.photoshopped === true,
+    screen: a.content?.ai_analysis.internet_detection === true,
+    barcode: a.evidence?.barcode === true,
+    mrzExact: mrz !== undefined && JSON.stringify(mrz.lines) === JSON.stringify(passportMrz(id)),
+    fields,
+    face: id.face,
+    portrait: a.portrait_embedding,
+    ms,
+  };
+}
+
+async function fraud(half: HalfConfig, person: number, attack: FraudResult['attack'], today: Date): Promise<FraudResult> {
+  const bytes = attack === 'pasted-dob' ? await hardTampered(half, person) : await hardScreen(half, person);
+  const a = await analyseDocument({ bytes }, { today });
+  const raised = a.status === 'Failed' || a.content?.photoshopped === true || a.content?.ai_analysis.internet_detection === true;
+  const detected = attack === 'pasted-dob' ? a.content?.photoshopped === true : a.content?.ai_analysis.internet_detection === true;
+  return { person, attack, accepted: !raised, detected, failure: a.failure_code };
+}
+
+/** Runs the genuine captures of `n` people and one forgery per person (pasted DOB or screen, alternating). */
+export async function evalDocuments(
+  half: HalfConfig,
+  n: number,
+  today: Date,
+  progress: (s: string) => void,
+): Promise<{ genuine: GenuineResult[]; fraud: FraudResult[] }> {
+  const out: GenuineResult[] = [];
+  const frauds: FraudResult[] = [];
+  for (const [p, id] of hardPeople(half, n).entries()) {
+    for (const kind of ['licence-front', 'licence-back', 'passport'] as HardKind[]) out.push(await genuine(half, p, id, kind, today));
+    frauds.push(await fraud(half, p, p % 2 === 0 ? 'pasted-dob' : 'screen-replay', today));
+    progress(`${half.name}: ${p + 1}/${n} people`);
+  }
+  return { genuine: out, fraud: frauds };
+}

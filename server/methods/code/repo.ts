@@ -1,0 +1,58 @@
+import type { CodeMethodKey } from '../../../src/api/contract.js';
+import type { Executor } from '../../store/database.js';
+import { CODE_MAX_ATTEMPTS } from './rules.js';
+import { cdb, type VerificationCodeTable } from './tables.js';
+
+/** A stored code's row, without its user and method (they are the key). */
+export type CodeRow = Omit<VerificationCodeTable, 'user_id' | 'method_key'>;
+
+export async function findCode(ex: Executor, userId: number, key: CodeMethodKey): Promise<VerificationCodeTable | undefined> {
+  return cdb(ex).selectFrom('verification_codes').selectAll().where('user_id', '=', userId).where('method_key', '=', key).executeTakeFirst();
+}
+
+/** Stores the user's one live code for `key`, replacing the previous one. */
+export async function saveCode(ex: Executor, userId: number, key: CodeMethodKey, row: CodeRow, replacing: boolean): Promise<void> {
+  const t = cdb(ex);
+  if (replacing) await t.updateTable('verification_codes').set(row).where('user_id', '=', userId).where('method_key', '=', key).execute();
+  else
+    await t
+      .insertInto('verification_codes')
+      .values({ user_id: userId, method_key: key, ...row })
+      .execute();
+}
+
+/**
+ * Counts one try against the code with `codeHash`, atomically (so parallel guesses cannot exceed
+ * the limit): the tries now used, or undefined when none is left or the code was used or replaced.
+ */
+export async function countTry(ex: Executor, userId: number, key: CodeMethodKey, codeHash: string): Promise<number | undefined> {
+  const counted = await cdb(ex)
+    .updateTable('verification_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('user_id', '=', userId)
+    .where('method_key', '=', key)
+    .where('code_hash', '=', codeHash)
+    .where('attempts', '<', CODE_MAX_ATTEMPTS)
+    .where('used_at', 'is', null)
+    .returning('attempts')
+    .executeTakeFirst();
+  return counted?.attempts;
+}
+
+/** Uses the code up, once: false when a parallel request used or replaced it first. */
+export async function consumeCode(ex: Executor, userId: number, key: CodeMethodKey, codeHash: string, now: Date): Promise<boolean> {
+  const consumed = await cdb(ex)
+    .updateTable('verification_codes')
+    .set({ used_at: now.toISOString() })
+    .where('user_id', '=', userId)
+    .where('method_key', '=', key)
+    .where('code_hash', '=', codeHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(consumed.numUpdatedRows) > 0;
+}
+
+/** The user's codes go with the user (the foreign key cascades too; explicit deletes keep every database alike). */
+export async function deleteUserCodes(ex: Executor, userId: number): Promise<void> {
+  await cdb(ex).deleteFrom('verification_codes').where('user_id', '=', userId).execute();
+}

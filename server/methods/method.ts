@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { MethodKey, MethodView, SessionState } from '../../src/api/contract.js';
+import type { AppContext } from '../context.js';
+import type { SessionLimits } from '../session/limits.js';
+import type { Executor } from '../store/database.js';
+import type { UserRow, UserVerificationRow } from '../store/schema.js';
+import type { AccountSettings } from '../store/settings-repo.js';
+
+/** What a method's session call answers (contract `MethodResult`). */
+export interface MethodResult {
+  method: MethodView;
+  state: SessionState;
+}
+
+/** The fields every method view shares (contract `methodBase`), filled in by the session core. */
+export type MethodViewBase = Omit<MethodView, 'key' | 'needs'>;
+
+/** What a method reads to describe itself to the flow. */
+export interface ViewInput {
+  ctx: AppContext;
+  user: UserRow;
+  verification: UserVerificationRow;
+  settings: AccountSettings;
+}
+
+/**
+ * What the session core lends a method's routes and use cases. Handed in (not imported) so that a
+ * method module never imports the core that lists it: the registry → method → core → registry
+ * cycle cannot arise.
+ */
+export interface SessionKit {
+  ctx: AppContext;
+  limits: SessionLimits;
+  /** The user's assigned verification for `key`, when the user may act on it (404 / 409 otherwise). */
+  requireOpen(user: UserRow, key: MethodKey): Promise<UserVerificationRow>;
+  /** The method's view after a change, with the flow's state. */
+  result(user: UserRow, key: MethodKey): Promise<MethodResult>;
+  /** Tells the outbox and the user's progress streams that something changed. */
+  changed(userId: number): void;
+}
+
+/** The session routes of a method: a Fastify plugin registered inside the session scope. */
+export type MethodRoutes = (kit: SessionKit) => FastifyPluginAsyncZod;
+
+/** A browser feature a method's capture needs (Permissions-Policy and the iframe's `allow`). */
+export type BrowserPermission = 'camera' | 'geolocation';
+
+/**
+ * One verification method, server side: everything the session core and the rest of the server
+ * need to know of it. Listed once in `registry.ts`; nothing else dispatches on method keys.
+ */
+export interface ServerMethod {
+  /** The widget's step key (contract `MethodKey`). */
+  readonly key: MethodKey;
+  /** The spec's method ids this step performs (a template assigns these). */
+  readonly methodIds: readonly number[];
+  /** Browser features its capture needs. */
+  readonly permissions: readonly BrowserPermission[];
+  /**
+   * Its session routes. Methods that share routes (`/session/methods/:key/send` for e-mail and
+   * phone) share the same function, registered once.
+   */
+  readonly routes: MethodRoutes;
+  /** The method's view: the shared fields plus its key and `needs`. */
+  view(input: ViewInput, base: MethodViewBase): Promise<MethodView>;
+  /** Whether a rejected method may be tried again by the user (a reset one always may). */
+  canRetryRejected(ctx: AppContext, userId: number): Promise<boolean>;
+  /** Puts a rejected or reset method back to `assigned`, inside the retry's transaction. */
+  reopen(trx: Executor, ctx: AppContext, userId: number, verification: UserVerificationRow): Promise<void>;
+  /**
+   * The status the flow shows for the user's verification row, when the method knows better than
+   * the row (a document waiting for a second workflow's document). Defaults to the row's status.
+   */
+  flowStatus?(ex: Executor, userId: number, verification: UserVerificationRow): Promise<number>;
+  /** Deletes the method's own rows of a user (inside the deletion's transaction). */
+  deleteUserData?(trx: Executor, userId: number): Promise<void>;
+}

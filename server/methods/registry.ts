@@ -1,0 +1,53 @@
+import type { MethodKey } from '../../src/api/contract.js';
+import { documentMethod } from './document_id/index.js';
+import { emailMethod } from './email/index.js';
+import { geolocationMethod } from './geolocation/index.js';
+import { knowledgeMethod } from './knowledge/index.js';
+import { livenessMethod } from './liveness/index.js';
+import type { BrowserPermission, MethodRoutes, ServerMethod } from './method.js';
+import { phoneMethod } from './phone/index.js';
+import { selfieMethod } from './selfie/index.js';
+
+/** Every verification method the session API performs: the one list (adding a method adds one line). */
+export const SERVER_METHODS: readonly ServerMethod[] = [
+  emailMethod,
+  phoneMethod,
+  geolocationMethod,
+  knowledgeMethod,
+  documentMethod,
+  selfieMethod,
+  livenessMethod,
+];
+
+const BY_KEY = new Map<string, ServerMethod>(SERVER_METHODS.map((m) => [m.key, m]));
+const BY_ID = new Map<number, ServerMethod>(SERVER_METHODS.flatMap((m) => m.methodIds.map((id) => [id, m] as const)));
+
+/** The method performing a spec method id, if the session API has one. */
+export function methodForId(methodId: number): ServerMethod | undefined {
+  return BY_ID.get(methodId);
+}
+
+/** The method of a step key. */
+export function methodForKey(key: MethodKey): ServerMethod | undefined {
+  return BY_KEY.get(key);
+}
+
+/** The step key of a method id, or `other` for methods this page cannot perform. */
+export function stepKeyOf(methodId: number): MethodKey | 'other' {
+  return BY_ID.get(methodId)?.key ?? 'other';
+}
+
+/** Each distinct route plugin once (methods sharing routes share the function). */
+export function methodRoutes(): MethodRoutes[] {
+  return [...new Set(SERVER_METHODS.map((m) => m.routes))];
+}
+
+/** Each distinct deletion hook once. */
+export function methodDeletionHooks(): NonNullable<ServerMethod['deleteUserData']>[] {
+  return [...new Set(SERVER_METHODS.flatMap((m) => (m.deleteUserData ? [m.deleteUserData] : [])))];
+}
+
+/** The browser features some method needs, in a stable order. */
+export function browserPermissions(): BrowserPermission[] {
+  return [...new Set(SERVER_METHODS.flatMap((m) => m.permissions))].sort();
+}

@@ -1,0 +1,25 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor } from '../store/database.js';
+import { sdb, type SessionUploadTable } from './tables.js';
+
+/** One stored upload of a method (a document side or a face frame). */
+export type SessionUpload = Selectable<SessionUploadTable>;
+
+export async function insertUpload(ex: Executor, row: Insertable<SessionUploadTable>): Promise<void> {
+  await sdb(ex).insertInto('session_uploads').values(row).execute();
+}
+
+/** The user's uploads for a method, newest first. */
+export async function uploadsOf(ex: Executor, userId: number, methodKey: string): Promise<SessionUpload[]> {
+  return sdb(ex)
+    .selectFrom('session_uploads')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('method_key', '=', methodKey)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+export async function deleteUploads(ex: Executor, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await sdb(ex).deleteFrom('session_uploads').where('id', 'in', ids).execute();
+}

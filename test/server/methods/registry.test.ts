@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { METHOD_KEYS } from '../../../src/api/contract.js';
+import { hostedPermissionsPolicy } from '../../../server/http/hosted/security-headers.js';
+import { browserPermissions, methodForKey, SERVER_METHODS, stepKeyOf } from '../../../server/methods/registry.js';
+
+describe('method registry', () => {
+  it('maps each spec method id the widget performs to its step, and every other id to `other`', () => {
+    const steps = Object.fromEntries([1, 2, 3, 8, 13, 20, 21, 22, 4, 99].map((id) => [id, stepKeyOf(id)]));
+    expect(steps).toEqual({
+      1: 'email',
+      2: 'phone',
+      3: 'document_id',
+      8: 'geolocation',
+      13: 'selfie',
+      20: 'liveness',
+      21: 'knowledge',
+      22: 'selfie',
+      4: 'other',
+      99: 'other',
+    });
+  });
+
+  it('has one method per contract key and no method id twice', () => {
+    expect(SERVER_METHODS.map((m) => m.key).sort()).toEqual([...METHOD_KEYS].sort());
+    for (const key of METHOD_KEYS) expect(methodForKey(key)?.key).toBe(key);
+    const ids = SERVER_METHODS.flatMap((m) => m.methodIds);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('grants the hosted page the browser features the methods need, and denies the rest', () => {
+    expect(browserPermissions()).toEqual(['camera', 'geolocation']);
+    expect(hostedPermissionsPolicy()).toBe('camera=(self), geolocation=(self), microphone=(), payment=(), usb=()');
+  });
+});
