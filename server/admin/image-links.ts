@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { safeEqual } from '../session/tokens.js';
+import { safeEqual } from '../crypto/tokens.js';
 
 /** Lifetime of a captured-image URL handed to the dashboard. */
 export const IMAGE_URL_SECONDS = 300;

@@ -1,7 +1,7 @@
 import { hashPassword } from '../auth/passwords.js';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
-import { randomToken, sha256Hex } from '../session/tokens.js';
+import { randomToken, sha256Hex } from '../crypto/tokens.js';
 import { ddb } from './tables.js';
 
 /** Invitations are valid this long. */

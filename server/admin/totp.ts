@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
-import { seal, unseal } from '../notify/seal.js';
+import { openTotpSecret, sealTotpSecret } from '../crypto/seal.js';
 import { ddb } from './tables.js';
 
 const PERIOD = 30;
@@ -17,7 +17,7 @@ function totpFor(secretBase32: string, label: string): TOTP {
 export async function beginTotp(ctx: AppContext, admin: { id: number; email: string }): Promise<{ uri: string; secret: string }> {
   const secret = new Secret({ size: 20 }).base32;
   const now = ctx.clock.now().toISOString();
-  const sealed = seal(ctx.config.secret, secret);
+  const sealed = sealTotpSecret(ctx.config.secret, secret);
   await ddb(ctx.db)
     .insertInto('admin_totp')
     .values({ admin_id: admin.id, sealed_secret: sealed, enabled_at: null, last_counter: null, created_at: now })
@@ -35,7 +35,7 @@ export async function checkTotp(ctx: AppContext, adminId: number, code: string, 
   if (!row || (row.enabled_at === null) !== pending) return false;
   if (!/^\d{6}$/.test(code)) return false;
   const timestamp = ctx.clock.now().getTime();
-  const delta = totpFor(unseal(ctx.config.secret, row.sealed_secret), 'x').validate({ token: code, timestamp, window: 1 });
+  const delta = totpFor(openTotpSecret(ctx.config.secret, row.sealed_secret), 'x').validate({ token: code, timestamp, window: 1 });
   if (delta === null) return false;
   const counter = Math.floor(timestamp / 1000 / PERIOD) + delta;
   if (row.last_counter !== null && counter <= row.last_counter) return false;

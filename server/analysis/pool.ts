@@ -64,10 +64,13 @@ export class AnalysisPool {
     const task: PoolTask = {
       kind: 'selfie',
       selfie: input.selfie,
-      ...(input.frames ? { frames: input.frames.map((f) => ({ bytes: f.bytes, challenge: f.challenge })) } : {}),
+      ...(input.frames
+        ? { frames: input.frames.map((f) => ({ bytes: f.bytes, challenge: f.challenge, ...(f.step !== undefined ? { step: f.step } : {}) })) }
+        : {}),
       ...(options.referenceEmbedding ? { referenceEmbedding: [...options.referenceEmbedding] } : {}),
       ...(options.referenceDocument ? { referenceDocument: options.referenceDocument } : {}),
       ...(options.requireReference !== undefined ? { requireReference: options.requireReference } : {}),
+      ...(options.activeLiveness !== undefined ? { activeLiveness: options.activeLiveness } : {}),
     };
     const r = await this.#pool.run(task);
     if (r.kind !== 'selfie') throw new Error('Unexpected pool result');

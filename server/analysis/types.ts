@@ -111,6 +111,8 @@ export interface DocumentAnalysis {
 export interface SelfieFrame {
   readonly bytes: Buffer;
   readonly challenge: LivenessChallenge;
+  /** Index of the challenge step: the dense frames of one move share it. */
+  readonly step?: number;
 }
 
 export interface AnalyseSelfieInput {
@@ -125,6 +127,8 @@ export interface AnalyseSelfieOptions {
   readonly referenceDocument?: Buffer;
   /** Require a reference face (ID + selfie templates); missing → review. */
   readonly requireReference?: boolean;
+  /** The `liveness` method: dense frames, continuity and planarity are required of every turn. */
+  readonly activeLiveness?: boolean;
 }
 
 export interface SelfieResult {

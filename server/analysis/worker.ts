@@ -2,7 +2,7 @@
  * Task handler run inside the pool's worker threads. Each thread loads the engines once
  * (first task or `warmup`) and keeps them for its lifetime.
  */
-import { getFaceEngine, getTesseract, getZxing } from './engines.js';
+import { getFaceEngine, getTesseract, getZxing, ocrbDataDir } from './engines.js';
 import { analyseDocument, analyseSelfie } from './pipeline.js';
 import type { AnalyseDocumentOptions, AnalyseSelfieOptions, DocumentAnalysis, LivenessChallenge, SelfieResult, UserClaims } from './types.js';
 
@@ -21,10 +21,11 @@ export type PoolTask =
   | {
       kind: 'selfie';
       selfie: Uint8Array;
-      frames?: { bytes: Uint8Array; challenge: LivenessChallenge }[];
+      frames?: { bytes: Uint8Array; challenge: LivenessChallenge; step?: number }[];
       referenceEmbedding?: number[];
       referenceDocument?: Uint8Array;
       requireReference?: boolean;
+      activeLiveness?: boolean;
     };
 
 export type PoolResult = { kind: 'warmup'; ms: number } | { kind: 'document'; result: DocumentAnalysis } | { kind: 'selfie'; result: SelfieResult };
@@ -36,7 +37,7 @@ export async function runTask(task: PoolTask): Promise<PoolResult> {
   switch (task.kind) {
     case 'warmup': {
       const t = performance.now();
-      await Promise.all([getZxing(), getTesseract('mrz'), getTesseract('text'), getFaceEngine()]);
+      await Promise.all([getZxing(), getTesseract('mrz'), ...(ocrbDataDir() ? [getTesseract('mrz-ocrb')] : []), getTesseract('text'), getFaceEngine()]);
       return { kind: 'warmup', ms: Math.round(performance.now() - t) };
     }
     case 'document': {
@@ -57,9 +58,15 @@ export async function runTask(task: PoolTask): Promise<PoolResult> {
         ...(task.referenceEmbedding ? { referenceEmbedding: task.referenceEmbedding } : {}),
         ...(task.referenceDocument ? { referenceDocument: buf(task.referenceDocument) } : {}),
         ...(task.requireReference !== undefined ? { requireReference: task.requireReference } : {}),
+        ...(task.activeLiveness !== undefined ? { activeLiveness: task.activeLiveness } : {}),
       };
       const result = await analyseSelfie(
-        { selfie: buf(task.selfie), ...(task.frames ? { frames: task.frames.map((f) => ({ bytes: buf(f.bytes), challenge: f.challenge })) } : {}) },
+        {
+          selfie: buf(task.selfie),
+          ...(task.frames
+            ? { frames: task.frames.map((f) => ({ bytes: buf(f.bytes), challenge: f.challenge, ...(f.step !== undefined ? { step: f.step } : {}) })) }
+            : {}),
+        },
         options,
       );
       return { kind: 'selfie', result };

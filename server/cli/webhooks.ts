@@ -15,7 +15,7 @@ import {
 } from '../webhooks/endpoints.js';
 import { getDelivery, listDeliveries, retryDelivery, RetryRefused, sendTestPayload } from '../webhooks/log.js';
 import type { DeliveryState } from '../webhooks/schema.js';
-import { SigningSecretError } from '../webhooks/secret-storage.js';
+import { SigningSecretError } from '../crypto/webhook-secrets.js';
 import { ConfigError } from '../config.js';
 import { UsageError, type CliIo } from './io.js';
 

@@ -4,10 +4,10 @@ import { magicLinkFor, NOTIFY_QUEUE, type NotifyLinkJob } from '../services/user
 import { readSettings } from '../store/settings-repo.js';
 import { findUserById } from '../store/users-repo.js';
 import { codeEmail, codeSms, magicLinkEmail, magicLinkSms, pickLocale } from './messages.js';
-import { unseal } from './seal.js';
+import { openNotifyCode } from '../crypto/seal.js';
 import type { Senders } from './senders.js';
 
-/** A one-time code for the e-mail or SMS step; `sealed` is the code sealed with `seal()`. */
+/** A one-time code for the e-mail or SMS step; `sealed` is the code sealed with `sealNotifyCode()`. */
 export interface NotifyCodeJob {
   kind: 'code';
   userId: number;
@@ -51,7 +51,7 @@ export function registerNotifyWorker(ctx: AppContext, senders: Senders): void {
       }
       if (job.kind === 'code') {
         if (new Date(job.expiresAt).getTime() <= ctx.clock.now().getTime()) return;
-        const code = unseal(ctx.config.secret, job.sealed);
+        const code = openNotifyCode(ctx.config.secret, job.sealed);
         const locale = pickLocale(job.locale, settings.default_locale);
         if (job.channel === 'email') await senders.email.send(to, account, { ...codeEmail(locale, account, code, CODE_TTL_MINUTES), userId: user.id });
         else await senders.sms.send(to, { ...codeSms(locale, account, code, CODE_TTL_MINUTES), userId: user.id });

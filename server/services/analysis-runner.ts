@@ -10,7 +10,8 @@ import type {
 } from '../analysis/index.js';
 import type { ChallengeStep } from '../../src/api/contract.js';
 import { DOCUMENT_METHOD_ID, VerificationStatus, type VerificationStatusValue } from '../domain/catalogue.js';
-import { ANALYSIS_QUEUE, type AnalysisJob, type DocumentAnalysisJob, type FaceAnalysisJob } from '../session/analysis-jobs.js';
+import { documentDecision } from '../domain/document-rules.js';
+import { ANALYSIS_QUEUE, type AnalysisJob, type DocumentAnalysisJob, type FaceAnalysisJob } from '../domain/analysis-jobs.js';
 import { PermanentFailure } from '../queue/queue.js';
 import { timeAnalysis } from '../metrics/metrics.js';
 import type { Executor } from '../store/database.js';
@@ -39,24 +40,6 @@ const STEP_TO_CHALLENGE: Record<ChallengeStep, LivenessChallenge> = {
 /** ISO 8601 UTC with microseconds, as spec 2.7 shows `created_at`. */
 function isoMicro(iso: string): string {
   return iso.replace(/\.(\d{3})Z$/, '.$1000Z');
-}
-
-/**
- * The verification status an analysis supports. Complete only when the document carried
- * machine-readable data (a valid MRZ or a barcode) and nothing was flagged; a document that
- * passed but could not be authenticated that way, or was flagged, goes to a reviewer.
- */
-export function documentDecision(result: DocumentAnalysis): { status: VerificationStatusValue; flags: string[] } {
-  if (result.status === 'Failed' || !result.content) return { status: VerificationStatus.rejected, flags: [] };
-  const c = result.content;
-  const flags: string[] = [];
-  if (c.photoshopped === true) flags.push('photoshopped');
-  if (c.ai_analysis.internet_detection === true) flags.push('screen_recapture');
-  if (c.ai_analysis.name_match && !c.ai_analysis.name_match.full_name) flags.push('name_mismatch');
-  // OCR'd fields also land in document_processor; only a barcode or a valid MRZ authenticates.
-  const machineReadable = result.evidence?.barcode === true || result.evidence?.mrz === 'valid';
-  if (!machineReadable) flags.push('no_machine_readable_data');
-  return { status: flags.length ? VerificationStatus.complete_in_review : VerificationStatus.complete, flags };
 }
 
 function selfieStatus(result: SelfieResult): VerificationStatusValue {
@@ -202,6 +185,7 @@ async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: 
     if (!(await stillProcessing(trx, user.id, DOCUMENT_METHOD_ID))) return;
     await moveDocument(trx, ctx.clock, user.id, worst, {
       workflowRawId: job.workflowRawId,
+      documentType: job.documentType,
       remarks: failed?.result.reason ?? null,
       attributes: {
         verify_documents: outcomes.map((o) => ({
@@ -223,13 +207,14 @@ async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: 
 async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysisJob): Promise<void> {
   const user = await findUserById(ctx.db, job.userId);
   if (!user || !(await stillProcessing(ctx.db, user.id, job.methodId))) return;
-  const frames: { bytes: Buffer; challenge: LivenessChallenge }[] = [];
+  const frames: { bytes: Buffer; challenge: LivenessChallenge; step: number }[] = [];
   for (const f of job.frames) {
     const blob = await ctx.blobs.get(f.blobKey);
     if (!blob) throw new PermanentFailure('A captured frame is no longer stored.');
-    frames.push({ bytes: blob.bytes, challenge: STEP_TO_CHALLENGE[f.step] });
+    frames.push({ bytes: blob.bytes, challenge: STEP_TO_CHALLENGE[f.step], step: f.stepIndex });
   }
-  const neutral = frames.find((f) => f.challenge === 'neutral') ?? frames[0];
+  // The selfie is the held pose of the straight look: the last of its frames.
+  const neutral = frames.filter((f) => f.challenge === 'neutral').at(-1) ?? frames[0];
   if (!neutral) throw new PermanentFailure('No frame was captured.');
   const reference = await ctx.db
     .selectFrom('document_jobs')
@@ -251,6 +236,7 @@ async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysi
         ...(reference?.portrait_embedding ? { referenceEmbedding: JSON.parse(reference.portrait_embedding) as number[] } : {}),
         // ID + selfie (or a re-verification after a document): the face must match a document portrait.
         requireReference: hasDocumentMethod !== undefined || reference !== undefined,
+        activeLiveness: job.methodKey === 'liveness',
       },
     ),
   );

@@ -2,7 +2,7 @@ import { EVENT_TYPES, type EventType } from '../domain/verification-rules.js';
 import { methodById } from '../domain/catalogue.js';
 import type { Executor } from '../store/database.js';
 import type { EndpointRow } from './schema.js';
-import { openSigningSecret, sealSigningSecret } from './secret-storage.js';
+import { openSigningSecret, sealSigningSecret } from '../crypto/webhook-secrets.js';
 import { generateSigningSecret } from './signing.js';
 
 /** An endpoint as the admin API and CLI show it: never with its secrets. */
@@ -200,16 +200,6 @@ export async function rotateSecret(
     .returningAll()
     .executeTakeFirstOrThrow();
   return { row, secret };
-}
-
-/** Turns an endpoint off for a reason the dashboard shows (410 Gone, five days of failures). */
-export async function disableEndpoint(ex: Executor, id: number, reason: string, now: Date): Promise<void> {
-  await ex
-    .updateTable('webhook_endpoints')
-    .set({ enabled: 0, disabled_reason: reason, disabled_at: now.toISOString(), updated_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('enabled', '=', 1)
-    .execute();
 }
 
 function jsonOrNull(v: number[] | null): string | null {

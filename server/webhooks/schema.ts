@@ -16,7 +16,7 @@ export interface WebhookEndpointTable {
   enabled: number;
   disabled_reason: string | null;
   disabled_at: string | null;
-  /** The newest signing secret (`whsec_<base64>`), sealed (`v1.…`, see secret-storage.ts); signs everything. */
+  /** The newest signing secret (`whsec_<base64>`), sealed (`v1.…`, see crypto/webhook-secrets.ts); signs everything. */
   secret: string;
   /** The secret before the last rotation, sealed; also signs until `previous_secret_expires_at`. */
   previous_secret: string | null;

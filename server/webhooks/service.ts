@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { listEndpoints, signingSecrets } from './endpoints.js';
 import { runRetention } from './log.js';
 import { DELIVER_QUEUE, OUTBOX_CHANNEL, OutboxRelay, type DeliverJob } from './relay.js';
-import { SigningSecretError } from './secret-storage.js';
+import { SigningSecretError } from '../crypto/webhook-secrets.js';
 import { WebhookSender } from './sender.js';
 import { SWEEP_EVERY_MS, SWEEP_QUEUE, sweepStuckDeliveries } from './sweeper.js';
 import { deliveryHandler, Semaphore } from './worker.js';

@@ -3,7 +3,7 @@ import { recordWebhookDelivery } from '../metrics/metrics.js';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
 import { signingSecrets } from './endpoints.js';
-import { SigningSecretError } from './secret-storage.js';
+import { SigningSecretError } from '../crypto/webhook-secrets.js';
 import { enqueueAttempts, type DeliverJob } from './relay.js';
 import type { DeliveryRow, EndpointRow } from './schema.js';
 import { ATTEMPT_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS, nextRetryDelay, parseRetryAfter } from './schedule.js';

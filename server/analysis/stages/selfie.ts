@@ -11,9 +11,15 @@
  * the selfie is rejected: there is no review band, since on the held-out half 1.5 % of
  * impostors scored 0.60-0.65 and a band would hand them to a reviewer as "uncertain".
  * docs/analysis.md has the tables.
+ *
+ * Liveness (issue 20): a challenge not performed, an anti-spoof score below
+ * {@link ANTISPOOF_THRESHOLD} and, for the `liveness` method, a turn sent without dense frames,
+ * with no frame between straight and turned, or moving as a plane (liveness.ts) all reject.
+ * Before, they only sent the capture to review, where a good print looks like a face.
  */
 import type { DetectedFace } from './face.js';
 import { faceSimilarity } from './face.js';
+import { PLANAR_RESIDUAL_MAX, planarityResidual, turnIsContinuous } from './liveness.js';
 
 /** Cosine similarity at or above which selfie and reference are the same person. */
 export const SELFIE_MATCH_THRESHOLD = 0.65;
@@ -50,6 +56,12 @@ export const SelfieReason = {
   DifferentPersonAcrossFrames: 'DIFFERENT_PERSON_ACROSS_FRAMES',
   ChallengeFailed: 'CHALLENGE_NOT_PERFORMED',
   SpoofSuspected: 'SPOOF_SUSPECTED',
+  /** A turn whose face moved as a plane does: a print or a screen. */
+  PlanarFace: 'PLANAR_FACE',
+  /** A turn with no frame between straight and turned: photos swapped, or frames picked. */
+  MotionNotContinuous: 'MOTION_NOT_CONTINUOUS',
+  /** Active liveness without the dense frames of each move. */
+  FramesMissing: 'LIVENESS_FRAMES_MISSING',
 } as const;
 export type SelfieReason = (typeof SelfieReason)[keyof typeof SelfieReason];
 
@@ -58,6 +70,10 @@ export interface ChallengeOutcome {
   readonly passed: boolean;
   /** The measured change (turn delta or area ratio). */
   readonly measured: number;
+  /** For turns in active liveness: the trimmed homography residual (see liveness.ts). */
+  readonly planarity?: number;
+  /** For turns in active liveness: whether frames between straight and turned were seen. */
+  readonly continuous?: boolean;
 }
 
 export interface SelfieAnalysis {
@@ -105,10 +121,38 @@ export interface SelfieEvidence {
   readonly selfie: FrameFaces;
   /** Reference face (document portrait or the prior document's face), if any. */
   readonly reference?: DetectedFace;
-  /** Liveness frames with the challenge each was taken for (first should be neutral). */
-  readonly frames?: readonly { readonly challenge: LivenessChallenge; readonly faces: FrameFaces }[];
+  /**
+   * Liveness frames with the challenge each was taken for (the neutral step first). Frames with
+   * the same `step` are the dense frames of one move, in capture order, the held pose last;
+   * without `step`, each frame is a move of its own.
+   */
+  readonly frames?: readonly LivenessFrame[];
   /** When true, a missing reference face is a reason for review. */
   readonly requireReference?: boolean;
+  /**
+   * Active liveness (the `liveness` method): every turn must come with dense frames, move
+   * continuously and not as a plane; otherwise the capture is rejected.
+   */
+  readonly activeLiveness?: boolean;
+}
+
+/** One liveness frame's faces. */
+export interface LivenessFrame {
+  readonly challenge: LivenessChallenge;
+  readonly faces: FrameFaces;
+  /** Index of the challenge step the frame belongs to. */
+  readonly step?: number;
+}
+
+/** Frames grouped by step, in order. */
+function movesOf(frames: readonly LivenessFrame[]): LivenessFrame[][] {
+  const moves: LivenessFrame[][] = [];
+  for (const frame of frames) {
+    const previous = moves.at(-1);
+    if (previous && frame.step !== undefined && previous[0]!.step === frame.step) previous.push(frame);
+    else moves.push([frame]);
+  }
+  return moves;
 }
 
 /** Decides complete / review / rejected from detected faces. */
@@ -134,26 +178,49 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
 
   const challenges: ChallengeOutcome[] = [];
   const scores = [selfie];
-  const frames = e.frames ?? [];
-  const neutral = frames.find((f) => f.challenge === 'neutral')?.faces[0] ?? selfie;
-  for (const frame of frames) {
-    const face = frame.faces[0];
-    if (!face) {
-      reasons.add(SelfieReason.NoFace);
+  const moves = movesOf(e.frames ?? []);
+  // The straight face the moves are measured from: the held pose of the neutral step.
+  const neutral = moves.find((m) => m[0]!.challenge === 'neutral')?.at(-1)?.faces[0] ?? selfie;
+  for (const move of moves) {
+    const faces: DetectedFace[] = [];
+    for (const frame of move) {
+      const face = frame.faces[0];
+      if (!face) {
+        reasons.add(SelfieReason.NoFace);
+        reject = true;
+        continue;
+      }
+      if (frame.faces.length > 1 && frame.faces[1]!.box[2] * frame.faces[1]!.box[3] > 0.25 * face.box[2] * face.box[3]) reasons.add(SelfieReason.MultipleFaces);
+      scores.push(face);
+      faces.push(face);
+      if (face.embedding && selfie.embedding && (await faceSimilarity(face.embedding, selfie.embedding)) < FRAME_SAME_PERSON_THRESHOLD) {
+        reasons.add(SelfieReason.DifferentPersonAcrossFrames);
+        reject = true;
+      }
+    }
+    const challenge = move[0]!.challenge;
+    const held = faces.at(-1);
+    if (challenge === 'neutral' || !held || move.at(-1)!.faces[0] !== held) continue;
+    let outcome = checkChallenge(challenge, neutral, held);
+    if (!outcome.passed) {
+      reasons.add(SelfieReason.ChallengeFailed);
       reject = true;
-      continue;
     }
-    if (frame.faces.length > 1 && frame.faces[1]!.box[2] * frame.faces[1]!.box[3] > 0.25 * face.box[2] * face.box[3]) reasons.add(SelfieReason.MultipleFaces);
-    scores.push(face);
-    if (face.embedding && selfie.embedding && (await faceSimilarity(face.embedding, selfie.embedding)) < FRAME_SAME_PERSON_THRESHOLD) {
-      reasons.add(SelfieReason.DifferentPersonAcrossFrames);
-      reject = true;
+    if (e.activeLiveness && (challenge === 'turn_left' || challenge === 'turn_right')) {
+      const planarity = planarityResidual(neutral, held);
+      const continuous = faces.length >= 2 && turnIsContinuous(neutral, faces);
+      outcome = { ...outcome, ...(planarity !== null ? { planarity } : {}), continuous };
+      if (faces.length < 2) reasons.add(SelfieReason.FramesMissing);
+      else if (!continuous) reasons.add(SelfieReason.MotionNotContinuous);
+      if (planarity === null || planarity < PLANAR_RESIDUAL_MAX) reasons.add(SelfieReason.PlanarFace);
+      if (faces.length < 2 || !continuous || planarity === null || planarity < PLANAR_RESIDUAL_MAX) reject = true;
     }
-    if (frame.challenge !== 'neutral') {
-      const outcome = checkChallenge(frame.challenge, neutral, face);
-      challenges.push(outcome);
-      if (!outcome.passed) reasons.add(SelfieReason.ChallengeFailed);
-    }
+    challenges.push(outcome);
+  }
+  if (e.activeLiveness && !challenges.some((c) => c.challenge === 'turn_left' || c.challenge === 'turn_right')) {
+    // Every liveness challenge the server draws has a turn: without one nothing shows a live head.
+    reasons.add(SelfieReason.FramesMissing);
+    reject = true;
   }
   const mean = (xs: (number | undefined)[]): number | undefined => {
     const v = xs.filter((x): x is number => typeof x === 'number');
@@ -161,7 +228,11 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
   };
   const antispoof = mean(scores.map((f) => f.real));
   const liveness = mean(scores.map((f) => f.live));
-  if (antispoof !== undefined && antispoof < ANTISPOOF_THRESHOLD) reasons.add(SelfieReason.SpoofSuspected);
+  if (antispoof !== undefined && antispoof < ANTISPOOF_THRESHOLD) {
+    // A failed spoof check rejects (issue 20): a reviewer cannot tell a good print from a face.
+    reasons.add(SelfieReason.SpoofSuspected);
+    reject = true;
+  }
 
   const list = [...reasons];
   const decision: SelfieDecision = reject ? 'rejected' : list.length > 0 ? 'review' : 'complete';

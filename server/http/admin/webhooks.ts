@@ -4,7 +4,7 @@ import { recordAudit } from '../../admin/audit.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_TYPES } from '../../domain/verification-rules.js';
 import { type ApiError, errors } from '../../errors.js';
-import { SigningSecretError } from '../../webhooks/secret-storage.js';
+import { SigningSecretError } from '../../crypto/webhook-secrets.js';
 import {
   createEndpoint,
   deleteEndpoint,

@@ -9,7 +9,7 @@ import { errors, fieldError } from '../../errors.js';
 import { documentDataView, DOCUMENT_JOB_KIND, DocumentJobStatus, markDocumentProcessing, type DocumentJobPayload } from '../../services/document-jobs.js';
 import { magicLinkFor } from '../../services/users.js';
 import { assignTemplate, usableTemplate } from '../../services/templates.js';
-import { ANALYSIS_QUEUE } from '../../session/analysis-jobs.js';
+import { ANALYSIS_QUEUE } from '../../domain/analysis-jobs.js';
 import { readSettings } from '../../store/settings-repo.js';
 import { findTemplate } from '../../store/templates-repo.js';
 import { findUserById } from '../../store/users-repo.js';

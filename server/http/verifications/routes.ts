@@ -9,6 +9,8 @@ import { moveDocumentWorkflow, moveVerification, refreshUserStatus } from '../..
 import { findWorkflow } from '../../store/templates-repo.js';
 import { findUserById, findUserVerification } from '../../store/users-repo.js';
 import { bearerSecurity, commonErrors, errorBody, userSchema } from '../schemas.js';
+import { verificationResult } from '../../services/verification-result.js';
+import { verificationResultSchema } from './result-schema.js';
 import { parseUserId } from '../users/routes.js';
 
 const keyOrId = z.union([z.string().min(1).max(64), z.number().int()]);
@@ -75,6 +77,29 @@ export function verificationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         });
         ctx.signals.emit('outbox');
         return { status: 'success' as const, data: await userView(ctx.db, user, ctx.config.baseUrl) };
+      },
+    );
+
+    app.get(
+      '/api/users/:user_id/verifications/:verification',
+      {
+        schema: {
+          tags,
+          summary: "One verification's result",
+          description:
+            'Additive to the spec: the status with its reason, each check of the analysis with its outcome (`passed`, `flagged`, `failed`, `not_run`), the fields read from documents (`document_processor`, `mrz_data`), scores, and URLs of the captured images signed for 15 minutes. `verification` is a method key or id.',
+          security: bearerSecurity,
+          params: z.object({ user_id: z.string(), verification: z.string() }),
+          response: { 200: verificationResultSchema, 404: errorBody, ...commonErrors },
+        },
+      },
+      async (req) => {
+        const userId = parseUserId(req.params.user_id);
+        if (!(await findUserById(ctx.db, userId))) throw errors.userNotFound();
+        const method = resolveMethod(req.params.verification);
+        const result = method ? await verificationResult(ctx, userId, method) : undefined;
+        if (!result) throw errors.notFound('Verification Not Found');
+        return result;
       },
     );
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { isSealedSigningSecret, openSigningSecret, sealSigningSecret } from '../../webhooks/secret-storage.js';
+import { isSealedSigningSecret, openSigningSecret, sealSigningSecret } from '../../crypto/webhook-secrets.js';
 import type { MigrationContext } from './helpers.js';
 
 interface StoredSecrets {
@@ -10,7 +10,7 @@ interface StoredSecrets {
 
 /**
  * Webhook signing secrets were stored in clear; from here on they are sealed under a key derived
- * from VERITY_SECRET (webhooks/secret-storage.ts). This seals the rows written before: the current
+ * from VERITY_SECRET (crypto/webhook-secrets.ts). This seals the rows written before: the current
  * secret and the previous one still signing during a rotation's overlap. Values already sealed
  * are left alone, so a half-done run (SQLite has no transactional DDL) is finished by the next.
  */

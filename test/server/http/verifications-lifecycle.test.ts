@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ManualClock } from '../../../server/clock.js';
+import type { ManualClock } from '../../helpers/manual-clock.js';
 import { moveDocument } from '../../../server/services/document-jobs.js';
 import { moveDocumentWorkflow } from '../../../server/services/verifications.js';
 import { insertTemplate } from '../../../server/store/templates-repo.js';

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { migrateToLatest, type Db } from '../../../server/store/database.js';
 import type { Database } from '../../../server/store/schema.js';
 import { seedDefaults } from '../../../server/store/seed.js';

@@ -3,12 +3,12 @@ import { analyseDocument, analyseSelfie } from '../../../server/analysis/index.j
 import { VerificationStatus } from '../../../server/domain/catalogue.js';
 import { markDocumentProcessing } from '../../../server/services/document-jobs.js';
 import { moveVerification } from '../../../server/services/verifications.js';
-import { ANALYSIS_QUEUE, type DocumentAnalysisJob, type FaceAnalysisJob } from '../../../server/session/analysis-jobs.js';
+import { ANALYSIS_QUEUE, type DocumentAnalysisJob, type FaceAnalysisJob } from '../../../server/domain/analysis-jobs.js';
 import { licenceBack, licenceFront, photograph } from '../../fixtures/documents.js';
 import { portrait } from '../../fixtures/faces.js';
 import { IDENTITIES } from '../../fixtures/identities.js';
 import { sdb } from '../../../server/session/tables.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { items, startTestServer, type TestServer } from '../../helpers/server.js';
 
 /**
  * The analysis queue consumer with the real engine, fed the jobs the hosted page's session API
@@ -126,8 +126,18 @@ describe('analysis runner (hosted-page jobs)', () => {
     expect(uploads.map((u) => u.blob_key).sort()).toEqual(docs.map((d) => d.blob_key).sort());
     for (const u of uploads) expect(await blobs.get(u.blob_key), u.id).toBeDefined();
 
+    // The customer reads what the analysis found (issue 23): both sides, their fields and checks.
+    const documentResult = await server.api(`/api/users/${userId}/verifications/document_id`);
+    expect(documentResult.body.status.key).toBe('complete');
+    expect(items(documentResult.body.documents).map((d) => d.side)).toEqual(['front', 'back']);
+    expect(items(documentResult.body.checks).find((c) => String(c.name) === 'readable')?.outcome).toBe('passed');
+    expect(items(documentResult.body.documents).some((d) => d.document_processor['Document Number'] !== undefined)).toBe(true);
+
     await submitSelfie(userId, await portrait(id.face, { shift: 0.05, width: 360 }));
     expect((await statuses(userId))[22]).toBe(VerificationStatus.complete);
+    const selfieResult = await server.api(`/api/users/${userId}/verifications/selfie`);
+    expect(items(selfieResult.body.checks).find((c) => String(c.name) === 'face_match')?.outcome).toBe('passed');
+    expect(typeof selfieResult.body.scores.similarity).toBe('number');
     expect((await server.api(`/api/users/${userId}`)).body.data.status).toBe('Verified');
   }, 180_000);
 

@@ -4,12 +4,11 @@ import { join } from 'node:path';
 import { Migrator } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sealerFor } from '../../../server/crypto/seal.js';
-import { seal } from '../../../server/notify/seal.js';
+import { SEAL_LABELS, sealerFor, sealNotifyCode as seal } from '../../../server/crypto/seal.js';
 import { migrateToLatest, openDatabase, type Db } from '../../../server/store/database.js';
 import { migrationProvider } from '../../../server/store/migrations/index.js';
 import { signingSecrets } from '../../../server/webhooks/endpoints.js';
-import { openSigningSecret, sealSigningSecret, SigningSecretError } from '../../../server/webhooks/secret-storage.js';
+import { openSigningSecret, sealSigningSecret, SigningSecretError } from '../../../server/crypto/webhook-secrets.js';
 import { webhooksOf } from '../../../server/webhooks/service.js';
 import { generateSigningSecret } from '../../../server/webhooks/signing.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../helpers/postgres.js';
@@ -45,14 +44,14 @@ async function sqliteFiles(dataDir: string): Promise<string> {
 
 describe('sealing', () => {
   it('opens only under the same server secret and label, and notices tampering', () => {
-    const sealed = sealerFor('server-a', 'one-label').seal('hello');
-    expect(sealerFor('server-a', 'one-label').open(sealed)).toBe('hello');
-    expect(() => sealerFor('server-b', 'one-label').open(sealed)).toThrow();
-    expect(() => sealerFor('server-a', 'other-label').open(sealed)).toThrow();
+    const sealed = sealerFor('server-a', SEAL_LABELS.notifyCode).seal('hello');
+    expect(sealerFor('server-a', SEAL_LABELS.notifyCode).open(sealed)).toBe('hello');
+    expect(() => sealerFor('server-b', SEAL_LABELS.notifyCode).open(sealed)).toThrow();
+    expect(() => sealerFor('server-a', SEAL_LABELS.adminTotpSecret).open(sealed)).toThrow();
     const [iv, tag, body] = sealed.split('.');
     const flipped = Buffer.from(body!, 'base64url');
     flipped[0] = flipped[0]! ^ 1;
-    expect(() => sealerFor('server-a', 'one-label').open([iv, tag, flipped.toString('base64url')].join('.'))).toThrow();
+    expect(() => sealerFor('server-a', SEAL_LABELS.notifyCode).open([iv, tag, flipped.toString('base64url')].join('.'))).toThrow();
     // The notify seal keeps its own label: its values never open as webhook secrets.
     expect(() => openSigningSecret('server-a', `v1.${seal('server-a', generateSigningSecret())}`)).toThrow(SigningSecretError);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { rasterFrom } from '../../../../server/analysis/raster.js';
 import { annotateFace, detectFaces, faceSimilarity, likelihood } from '../../../../server/analysis/stages/face.js';
 import { checkChallenge, decideSelfie, SELFIE_MATCH_THRESHOLD } from '../../../../server/analysis/stages/selfie.js';
+import { turnedPrint } from '../../../fixtures/face-attacks.js';
 import { selfie } from '../../../fixtures/set.js';
 
 const raster = async (b: Buffer) => rasterFrom(sharp(b));
@@ -110,6 +111,91 @@ describe('faces', { timeout: 180_000 }, () => {
     const bad = await decideSelfie({ selfie: [other], reference: ref });
     expect(bad.decision).toBe('rejected');
     expect(bad.reasons).toContain('FACE_MISMATCH');
+  });
+});
+
+describe('active liveness over dense frames', { timeout: 180_000 }, () => {
+  // A real head turn cannot be synthesised from one photo. The mirror image of a photo of a
+  // turned head is the same person turned the other way: a real 3-D change between two frames.
+  const turnOf = (neutral: { turn: number }, turned: { turn: number }): 'turn_left' | 'turn_right' => (turned.turn > neutral.turn ? 'turn_left' : 'turn_right');
+
+  it('accepts a turn that passes through the poses in between and is not a plane', async () => {
+    const neutral = await faceOf(await selfie(10));
+    const turned = await faceOf(
+      await sharp(await selfie(10))
+        .flop()
+        .jpeg()
+        .toBuffer(),
+    );
+    // The frame in between: the turned face's geometry halfway (its turn measure only).
+    const halfway = { ...turned, turn: (neutral.turn + turned.turn) / 2 };
+    const challenge = turnOf(neutral, turned);
+    const result = await decideSelfie({
+      selfie: [neutral],
+      activeLiveness: true,
+      frames: [
+        { challenge: 'neutral', step: 0, faces: [neutral] },
+        { challenge, step: 1, faces: [halfway] },
+        { challenge, step: 1, faces: [turned] },
+      ],
+    });
+    expect(result.reasons).toEqual([]);
+    expect(result.decision).toBe('complete');
+    expect(result.challenges[0]!.planarity).toBeGreaterThan(0.045);
+  });
+
+  it('rejects a photo swapped for a photo of the same person turned, with nothing in between', async () => {
+    const neutral = await faceOf(await selfie(10));
+    const turnedPhoto = await sharp(await selfie(10))
+      .flop()
+      .jpeg()
+      .toBuffer();
+    // The turned photo held up: it moves a little in the hand, it never turns.
+    const held = [await faceOf(await turnedPrint(turnedPhoto, { scale: 1.04 })), await faceOf(turnedPhoto)];
+    const challenge = turnOf(neutral, held[1]!);
+    const result = await decideSelfie({
+      selfie: [neutral],
+      activeLiveness: true,
+      frames: [{ challenge: 'neutral', step: 0, faces: [neutral] }, ...held.map((f) => ({ challenge, step: 1, faces: [f] }))],
+    });
+    expect(result.decision).toBe('rejected');
+    expect(result.reasons).toContain('MOTION_NOT_CONTINUOUS');
+  });
+
+  it('rejects a print turned in front of the camera as a plane, even if its turn were taken for a head turn', async () => {
+    const photo = await selfie(3);
+    const neutral = await faceOf(photo);
+    const frames = [await faceOf(await turnedPrint(photo, { yawDeg: 15 })), await faceOf(await turnedPrint(photo, { yawDeg: 30 }))];
+    // A print hardly changes the nose-to-eyes measure; give it the turn of a head to isolate planarity.
+    const faked = frames.map((f, i) => ({ ...f, turn: neutral.turn + 0.2 * (i + 1) }));
+    const result = await decideSelfie({
+      selfie: [neutral],
+      activeLiveness: true,
+      frames: [{ challenge: 'neutral', step: 0, faces: [neutral] }, ...faked.map((f) => ({ challenge: 'turn_left' as const, step: 1, faces: [f] }))],
+    });
+    expect(result.challenges[0]!.planarity).toBeLessThan(0.045);
+    expect(result.reasons).toContain('PLANAR_FACE');
+    expect(result.decision).toBe('rejected');
+  });
+
+  it('rejects active liveness sent as one still per move', async () => {
+    const neutral = await faceOf(await selfie(10));
+    const turned = await faceOf(
+      await sharp(await selfie(10))
+        .flop()
+        .jpeg()
+        .toBuffer(),
+    );
+    const result = await decideSelfie({
+      selfie: [neutral],
+      activeLiveness: true,
+      frames: [
+        { challenge: 'neutral', step: 0, faces: [neutral] },
+        { challenge: turnOf(neutral, turned), step: 1, faces: [turned] },
+      ],
+    });
+    expect(result.decision).toBe('rejected');
+    expect(result.reasons).toContain('LIVENESS_FRAMES_MISSING');
   });
 });
 

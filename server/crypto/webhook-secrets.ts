@@ -1,14 +1,14 @@
-import { sealerFor } from '../crypto/seal.js';
-import { SECRET_PREFIX } from './signing.js';
+import { SEAL_LABELS, sealerFor } from './seal.js';
+import { SECRET_PREFIX } from '../webhooks/signing.js';
 
 /**
  * Signing secrets at rest. HMAC needs the secret itself, so it cannot be hashed like an API key;
- * it is sealed (AES-256-GCM, crypto/seal.ts) under a key derived from VERITY_SECRET with a label of
+ * it is sealed (AES-256-GCM, seal.ts) under a key derived from VERITY_SECRET with a label of
  * its own, and stored as `v1.<iv>.<tag>.<ciphertext>`. The version prefix tells a sealed value from
  * a clear one written before sealing existed (`whsec_…`, sealed by migration 0007) and leaves room
  * for another scheme later.
  */
-const LABEL = 'webhook-signing-secret';
+const LABEL = SEAL_LABELS.webhookSigningSecret;
 const VERSION = 'v1.';
 
 /** A stored secret that cannot be opened: never sign with it, say why. */
