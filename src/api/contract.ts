@@ -386,8 +386,9 @@ export const KnowledgeResponse = MethodResult;
  * - `source` (text): `camera` | `upload`
  * - `quality` (text, optional): JSON of {@link CaptureQualityReport} measured on the device
  * - `image` (file): JPG, PNG or PDF, < 10 MB (magic bytes checked by the server)
- * → 201 {@link DocumentUploadResponse}; 413 `session_upload_too_large`; 422
- * `session_upload_invalid` (type or unreadable). Stored in blob storage, not yet analysed.
+ * → 201 {@link DocumentUploadResponse}; 413 `session_upload_too_large` (10,485,760 bytes or more);
+ * 422 `session_upload_invalid` (type, a header that does not parse, more than 50 MP, a PDF past its
+ * limits: docs/security.md). Stored in blob storage, not yet analysed.
  */
 export const DocumentUploadFields = z.object({
   document_type: z.string(),
@@ -458,7 +459,7 @@ export type FaceEvidence = z.infer<typeof FaceEvidence>;
  * challenge step, in order:
  * - `challenge_id` (text), `step_index` (text, integer), `step` (text: a {@link ChallengeStep})
  * - `evidence` (text): JSON of {@link FaceEvidence}
- * - `frame` (file): JPEG or PNG, < 10 MB
+ * - `frame` (file): JPEG or PNG, < 10 MB, its header within 50 MP (checked as document uploads are)
  * → 201 `{ frame_id }`; 410 `session_challenge_expired`; 422 `session_upload_invalid` (wrong
  * step order or type).
  */

@@ -4,6 +4,14 @@ import { str } from '@lit/localize';
 import { pluralEntries } from '../internal/plural.js';
 
 export const templates = {
+  'doc.type.passport': 'جواز السفر',
+  'doc.type.id_card': 'بطاقة الهوية',
+  'doc.type.driving_licence': 'رخصة القيادة',
+  'doc.type.drivers_license': 'رخصة القيادة',
+  'doc.type.residence_permit': 'تصريح الإقامة',
+  'doc.type.utility_bill': 'فاتورة خدمات',
+  'doc.type.bank_statement': 'كشف حساب بنكي',
+  'doc.choose-first': 'اختر نوع المستند أولاً.',
   'camera.denied': 'الوصول إلى الكاميرا محظور. اسمح بالكاميرا لهذا الموقع من إعدادات المتصفح (الرمز بجانب العنوان)، ثم حاول مرة أخرى.',
   'camera.handoff': 'استخدام هاتفي بدلاً من ذلك',
   'camera.in-use': 'الكاميرا مستخدمة من تطبيق أو علامة تبويب أخرى. أغلقها، ثم حاول مرة أخرى.',

@@ -4,6 +4,14 @@ import { str } from '@lit/localize';
 import { pluralEntries } from '../internal/plural.js';
 
 export const templates = {
+  'doc.type.passport': 'Reisepass',
+  'doc.type.id_card': 'Personalausweis',
+  'doc.type.driving_licence': 'Führerschein',
+  'doc.type.drivers_license': 'Führerschein',
+  'doc.type.residence_permit': 'Aufenthaltstitel',
+  'doc.type.utility_bill': 'Versorgerrechnung',
+  'doc.type.bank_statement': 'Kontoauszug',
+  'doc.choose-first': 'Wählen Sie zuerst die Art des Dokuments.',
   'camera.denied':
     'Der Kamerazugriff ist blockiert. Erlauben Sie die Kamera für diese Seite in den Browsereinstellungen (das Symbol neben der Adresse) und versuchen Sie es erneut.',
   'camera.handoff': 'Stattdessen mein Handy nutzen',

@@ -4,6 +4,14 @@ import { str } from '@lit/localize';
 import { pluralEntries } from '../internal/plural.js';
 
 export const templates = {
+  'doc.type.passport': 'Pasaporte',
+  'doc.type.id_card': 'Documento de identidad',
+  'doc.type.driving_licence': 'Permiso de conducir',
+  'doc.type.drivers_license': 'Licencia de conducir',
+  'doc.type.residence_permit': 'Permiso de residencia',
+  'doc.type.utility_bill': 'Factura de servicios',
+  'doc.type.bank_statement': 'Extracto bancario',
+  'doc.choose-first': 'Elige primero el tipo de documento.',
   'camera.denied':
     'El acceso a la cámara está bloqueado. Permite la cámara para este sitio en la configuración del navegador (el icono junto a la dirección) y vuelve a intentarlo.',
   'camera.handoff': 'Usar mi teléfono',

@@ -4,6 +4,14 @@ import { str } from '@lit/localize';
 import { pluralEntries } from '../internal/plural.js';
 
 export const templates = {
+  'doc.type.passport': 'Passeport',
+  'doc.type.id_card': "Carte d'identité",
+  'doc.type.driving_licence': 'Permis de conduire',
+  'doc.type.drivers_license': 'Permis de conduire',
+  'doc.type.residence_permit': 'Titre de séjour',
+  'doc.type.utility_bill': 'Facture (eau, gaz, électricité)',
+  'doc.type.bank_statement': 'Relevé bancaire',
+  'doc.choose-first': "Choisissez d'abord le type de document.",
   'camera.denied':
     "L'accès à la caméra est bloqué. Autorisez la caméra pour ce site dans les réglages du navigateur (l'icône à côté de l'adresse), puis réessayez.",
   'camera.handoff': 'Utiliser mon téléphone',

@@ -4,6 +4,14 @@ import { str } from '@lit/localize';
 import { pluralEntries } from '../internal/plural.js';
 
 export const templates = {
+  'doc.type.passport': 'Passaporte',
+  'doc.type.id_card': 'Documento de identidade',
+  'doc.type.driving_licence': 'Carta de condução',
+  'doc.type.drivers_license': 'Carteira de motorista',
+  'doc.type.residence_permit': 'Autorização de residência',
+  'doc.type.utility_bill': 'Fatura de serviços',
+  'doc.type.bank_statement': 'Extrato bancário',
+  'doc.choose-first': 'Escolha primeiro o tipo de documento.',
   'camera.denied':
     'O acesso à câmera está bloqueado. Permita a câmera para este site nas configurações do navegador (o ícone ao lado do endereço) e tente novamente.',
   'camera.handoff': 'Usar meu celular',

@@ -450,7 +450,8 @@ export class VerifyFlow extends LitElement {
     return html`
       <div part="base" class="flow" dir=${dir} lang=${this.locale}>
         ${this.renderHeader()}
-        <main>${this.renderPhase()}</main>
+        <!-- Not a <main>: the page around the flow (ours or the customer's) has its own. -->
+        <div class="phase">${this.renderPhase()}</div>
         <div class="visually-hidden" role="status" aria-live="polite">${this.liveText()}</div>
       </div>
     `;

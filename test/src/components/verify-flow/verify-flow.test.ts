@@ -27,6 +27,18 @@ describe('<verify-flow>', () => {
     await expect(flow).to.be.accessible();
   });
 
+  it('adds no main landmark of its own: the page around it (the hosted page, a customer page) has one', async () => {
+    const { link } = await scenario({ session: session([METHODS.email()]) });
+    const page = await fixture<HTMLElement>(html`<main><verify-flow .link=${link} stay></verify-flow></main>`);
+    const flow = page.querySelector<VerifyFlow>('verify-flow')!;
+    await until(() => deep(flow, 'h2'), 5000, 'intro');
+    expect(flow.shadowRoot!.querySelectorAll('main, [role="main"]')).to.have.length(0);
+    await start(flow);
+    await until(() => deep(flow, 'verify-step-email'), 5000, 'first step');
+    expect(flow.shadowRoot!.querySelectorAll('main, [role="main"]')).to.have.length(0);
+    await expect(page).to.be.accessible();
+  });
+
   it('loads the session, emits verify-start and verify-ready, and shows step 1 of 2 with focus on its title', async () => {
     const { link } = await scenario({ session: session([METHODS.email(), METHODS.phone()]) });
     const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
