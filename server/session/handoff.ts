@@ -12,6 +12,7 @@ import { notifyHandoff } from './progress.js';
 import { createSession, type SessionRecord } from './sessions.js';
 import { sdb } from './tables.js';
 import { randomToken, sha256Hex } from './tokens.js';
+import { insertShortLink } from '../links/short-links.js';
 
 /**
  * Cross-device hand-off: a one-time token that starts a second session for the same user on
@@ -45,7 +46,7 @@ export async function createHandoff(ctx: AppContext, user: UserRow, session: Ses
         created_at: now.toISOString(),
       })
       .execute();
-    await trx.insertInto('short_links').values({ code, user_id: user.id, full_url: url, expires_at: expiresAt, created_at: now.toISOString() }).execute();
+    await insertShortLink(trx, ctx.config.secret, { code, userId: user.id, url, expiresAt, createdAt: now.toISOString() });
   });
   return { url, short_url: `${base}/l/${code}`, expires_at: expiresAt };
 }
