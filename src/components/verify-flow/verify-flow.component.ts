@@ -184,8 +184,20 @@ export class VerifyFlow extends LitElement {
     if (this.autoStart && this.phase === FLOW_PHASE.intro) void this.start();
   }
 
+  /**
+   * After a reload, a flow this link had already started goes on where it was, without pressing
+   * Start again: its progress is in the store. A link never started, a preview or a hand-off (its
+   * token is single use) waits for Start.
+   */
+  private async resumeIfStarted(): Promise<void> {
+    if (this.preview || this.handoff || !this.link) return;
+    const saved = await new ProgressStore(progressIdForLink(this.link)).load();
+    if (saved && this.phase === FLOW_PHASE.intro && this.isConnected) await this.start();
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('language')) void this.applyLocale();
+    if (changed.has('link') && !this.autoStart && this.phase === FLOW_PHASE.intro) void this.resumeIfStarted();
   }
 
   private async applyLocale(): Promise<void> {

@@ -146,6 +146,20 @@ describe('abuse limits', () => {
     expect(statuses.slice(0, 30).every((s) => s === 403)).toBe(true);
     expect(statuses[30]).toBe(429);
   });
+
+  it('counts only failed starts: end users sharing one address (a proxy, a NAT) are not refused for each other’s successes', async () => {
+    // More successful starts from one address than the per-address budget of failures.
+    for (let i = 0; i < 35; i++) await start();
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      statuses.push(
+        (await call('/session/start', { method: 'POST', body: { link: 'https://x.example/security-verify?expires=1&key=k&signature=00' } })).status,
+      );
+    }
+
+    expect(statuses.slice(0, 30).every((s) => s === 403)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
 });
 
 describe('CSRF and origins', () => {

@@ -39,6 +39,25 @@ describe('<verify-flow>', () => {
     await expect(page).to.be.accessible();
   });
 
+  it("goes on where it was after a reload, without Start, once the link's flow has begun", async () => {
+    const { key, link } = await scenario({ session: session([METHODS.email(), METHODS.phone()]) });
+    const first = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    await start(first);
+    await until(() => deep(first, 'verify-step-email'), 5000, 'first step');
+    first.remove();
+    const startsBefore = (await calls(key)).filter((c) => c.path === '/session/start').length;
+    const again = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    await until(() => deep(again, 'verify-step-email'), 5000, 'resumed step');
+    expect(deep(again, '.intro')).to.equal(null);
+    expect((await calls(key)).filter((c) => c.path === '/session/start').length).to.equal(startsBefore + 1);
+    // A link never started still waits for Start.
+    const fresh = await scenario({ session: session([METHODS.email()]) });
+    const other = await fixture<VerifyFlow>(html`<verify-flow .link=${fresh.link} stay></verify-flow>`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(deep(other, '.intro button')).not.to.equal(null);
+    expect(await calls(fresh.key)).to.have.length(0);
+  });
+
   it('loads the session, emits verify-start and verify-ready, and shows step 1 of 2 with focus on its title', async () => {
     const { link } = await scenario({ session: session([METHODS.email(), METHODS.phone()]) });
     const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
