@@ -39,14 +39,14 @@ import { TableQueue } from './queue/table-queue.js';
 import { adminRoutes } from './http/admin/routes.js';
 import { logoRoute, pageRoutes } from './http/admin/dashboard/index.js';
 import { CONFIRMS_PER_IP, SIGNUPS_PER_IP_PER_HOUR, signupRoutes } from './http/signup/routes.js';
-import { LOGIN_ATTEMPTS, LOGIN_WINDOW_SECONDS } from './http/admin/auth.js';
+import { LoginThrottle } from './http/admin/login-throttle.js';
 import { WebhookService } from './webhooks/service.js';
 import type { Queue } from './queue/queue.js';
 import { migrateToLatest, withStartupLock, type Db } from './store/database.js';
 import { seedDefaults } from './store/seed.js';
-import { UserSearchIndexer } from './store/user-search-index.js';
-import { WalCheckpointer } from './store/wal-checkpointer.js';
-import { UserSearchThreads } from './store/user-search-threads.js';
+import { UserSearchIndexer } from './store/sqlite/user-search-index.js';
+import { WalCheckpointer } from './store/sqlite/wal-checkpointer.js';
+import { UserSearchThreads } from './store/sqlite/user-search-threads.js';
 import { connectReadCaches } from './store/read-cache.js';
 import { connectApiKeyCaches } from './store/api-key-cache.js';
 import { connectProgress } from './session/progress.js';
@@ -205,7 +205,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   webhooks.register();
   // Sign-in and sign-up limits through the same factory: counted in Redis across processes in scale-out.
   const limit = adapters.limiterFactory;
-  await app.register(adminRoutes(ctx, { loginLimiter: limit(LOGIN_ATTEMPTS, LOGIN_WINDOW_SECONDS, 'admin-login') }));
+  await app.register(adminRoutes(ctx, { loginThrottle: new LoginThrottle(limit, clock) }));
   // Dashboard and self-signup pages, the public branding logo, the signup JSON routes (issue 7).
   await app.register(pageRoutes());
   await app.register(logoRoute(ctx));
