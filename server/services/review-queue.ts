@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { DOCUMENT_METHOD_ID, friendlyStatus, methodById, type VerificationStatusValue } from '../domain/catalogue.js';
 import { documentChecks, faceChecks, type StoredDocumentContent, type StoredFaceResult, type VerificationCheck } from '../domain/verification-checks.js';
 import { stepKeyOf } from '../methods/registry.js';
-import { documentJobsOfUsers, reviewCandidates, waitingVerificationsOf, type ReviewQueueFilter } from '../store/review-queue-repo.js';
+import { documentJobsOfUsers, reviewCandidates, waitingVerificationsOf, type ReviewQueueFilter } from '../store/repos/review-queue-repo.js';
 import type { DocumentJobRow, UserVerificationRow } from '../store/schema.js';
 import { worstPerCheck } from './verification-result.js';
 

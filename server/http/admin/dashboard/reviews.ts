@@ -4,7 +4,7 @@ import type { AppContext } from '../../../context.js';
 import { resolveMethod } from '../../../domain/catalogue.js';
 import { fieldError } from '../../../errors.js';
 import { REVIEW_FLAGS, reviewQueue } from '../../../services/review-queue.js';
-import { findTemplate } from '../../../store/templates-repo.js';
+import { findTemplate } from '../../../store/repos/templates-repo.js';
 import { DEFAULT_PAGE_SIZE, pageMeta, pageQuery } from './common.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

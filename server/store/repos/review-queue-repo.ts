@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import { VerificationStatus } from '../domain/catalogue.js';
-import type { Executor } from './database.js';
-import type { DocumentJobRow, UserVerificationRow } from './schema.js';
+import { VerificationStatus } from '../../domain/catalogue.js';
+import type { Executor } from '../database.js';
+import type { DocumentJobRow, UserVerificationRow } from '../schema.js';
 
 /** Statuses of a verification that waits for a person: in review, or rejected while the user is in Review. */
 export const WAITING_STATUSES = [VerificationStatus.complete_in_review, VerificationStatus.rejected] as const;
