@@ -16,7 +16,7 @@ import { PermanentFailure } from '../queue/queue.js';
 import { timeAnalysis } from '../metrics/metrics.js';
 import type { Executor } from '../store/database.js';
 import type { DocumentJobRow, UserRow } from '../store/schema.js';
-import { findUserById } from '../store/users-repo.js';
+import { findUserById } from '../store/repos/users-repo.js';
 import { DOCUMENT_JOB_KIND, DocumentJobStatus, moveDocument, type DocumentJobPayload } from './document-jobs.js';
 import { moveVerification } from './verifications.js';
 import { notifyProgress } from '../session/progress.js';

@@ -70,7 +70,7 @@ export const templates = {
   'flow.close': 'إغلاق',
   'flow.continue': 'متابعة',
   'flow.done.body': 'استلمنا كل ما نحتاجه. سنبلغك عند اكتمال عمليات التحقق.',
-  'flow.done.redirecting': 'جارٍ إعادتك…',
+  'flow.done.redirecting-in': str`سنعيدك خلال ${0} ث…`,
   'flow.done.return': 'العودة إلى الموقع',
   'flow.done.title': 'شكراً، لقد انتهيت',
   'flow.failed.body': 'يرجى المحاولة مرة أخرى بعد قليل.',

@@ -74,7 +74,7 @@ export const templates = {
   'flow.close': 'Schließen',
   'flow.continue': 'Weiter',
   'flow.done.body': 'Wir haben alles erhalten, was wir brauchen. Sie hören von uns, sobald die Prüfungen abgeschlossen sind.',
-  'flow.done.redirecting': 'Sie werden zurückgeleitet…',
+  'flow.done.redirecting-in': str`Sie werden in ${0} s zurückgeleitet…`,
   'flow.done.return': 'Zurück zur Website',
   'flow.done.title': 'Danke, Sie sind fertig',
   'flow.failed.body': 'Bitte versuchen Sie es gleich noch einmal.',

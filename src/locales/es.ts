@@ -71,7 +71,7 @@ export const templates = {
   'flow.close': 'Cerrar',
   'flow.continue': 'Continuar',
   'flow.done.body': 'Hemos recibido todo lo necesario. Te avisaremos cuando terminen las comprobaciones.',
-  'flow.done.redirecting': 'Volviendo…',
+  'flow.done.redirecting-in': str`Volverás en ${0} s…`,
   'flow.done.return': 'Volver al sitio',
   'flow.done.title': 'Gracias, has terminado',
   'flow.failed.body': 'Vuelve a intentarlo en un momento.',

@@ -71,7 +71,7 @@ export const templates = {
   'flow.close': 'Fermer',
   'flow.continue': 'Continuer',
   'flow.done.body': "Nous avons reçu tout ce qu'il nous faut. Nous vous tiendrons informé une fois les vérifications terminées.",
-  'flow.done.redirecting': 'Retour en cours…',
+  'flow.done.redirecting-in': str`Retour dans ${0} s…`,
   'flow.done.return': 'Retourner sur le site',
   'flow.done.title': "Merci, c'est terminé",
   'flow.failed.body': 'Réessayez dans un instant.',

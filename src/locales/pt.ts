@@ -74,7 +74,7 @@ export const templates = {
   'flow.close': 'Fechar',
   'flow.continue': 'Continuar',
   'flow.done.body': 'Recebemos tudo o que precisamos. Avisaremos quando as verificações terminarem.',
-  'flow.done.redirecting': 'Voltando…',
+  'flow.done.redirecting-in': str`Voltando em ${0} s…`,
   'flow.done.return': 'Voltar ao site',
   'flow.done.title': 'Obrigado, você terminou',
   'flow.failed.body': 'Tente novamente em instantes.',
