@@ -15,7 +15,8 @@ import { coalesceSends } from './http/coalesced-sends.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { fastSerializerCompiler } from './http/serializer.js';
 import { fastifyTrustProxy } from './http/trust-proxy.js';
-import { registerHealthRoutes, type ReadinessCheck } from './http/health/routes.js';
+import { docsSecurityHeaders } from './http/hosted/security-headers.js';
+import { buildOpsApp, recordRequestMetrics, registerLiveness, type ReadinessCheck } from './http/health/routes.js';
 import { ApiRateLimiter, type LimiterFactory } from './http/rate-limit.js';
 import { credentialRoutes } from './http/credentials/routes.js';
 import { documentRoutes } from './http/documents/routes.js';
@@ -38,14 +39,14 @@ import { TableQueue } from './queue/table-queue.js';
 import { adminRoutes } from './http/admin/routes.js';
 import { logoRoute, pageRoutes } from './http/admin/dashboard/index.js';
 import { CONFIRMS_PER_IP, SIGNUPS_PER_IP_PER_HOUR, signupRoutes } from './http/signup/routes.js';
-import { LOGIN_ATTEMPTS, LOGIN_WINDOW_SECONDS } from './http/admin/auth.js';
+import { LoginThrottle } from './http/admin/login-throttle.js';
 import { WebhookService } from './webhooks/service.js';
 import type { Queue } from './queue/queue.js';
 import { migrateToLatest, withStartupLock, type Db } from './store/database.js';
 import { seedDefaults } from './store/seed.js';
-import { UserSearchIndexer } from './store/user-search-index.js';
-import { WalCheckpointer } from './store/wal-checkpointer.js';
-import { UserSearchThreads } from './store/user-search-threads.js';
+import { UserSearchIndexer } from './store/sqlite/user-search-index.js';
+import { WalCheckpointer } from './store/sqlite/wal-checkpointer.js';
+import { UserSearchThreads } from './store/sqlite/user-search-threads.js';
 import { connectReadCaches } from './store/read-cache.js';
 import { connectApiKeyCaches } from './store/api-key-cache.js';
 import { connectProgress } from './session/progress.js';
@@ -70,8 +71,10 @@ export interface BuildOptions {
 export interface Verity {
   app: FastifyInstance;
   ctx: AppContext;
-  /** What `/readyz` checks (the database, Redis, the blob store), for a worker's own probe port. */
+  /** What `/readyz` checks (the database, Redis, the blob store). */
   readiness: readonly ReadinessCheck[];
+  /** The operations app (probes and metrics), not listening: the caller chooses port and host. */
+  ops: FastifyInstance;
   /** Starts the in-process workers (queue consumers). */
   startWorkers(): Promise<void>;
   /** Stops workers, closes the HTTP server and the database. */
@@ -157,7 +160,10 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   const authenticate = apiAuthenticator(app, ctx, limiterSlot.limiter);
   registerErrorHandler(app, authenticate);
   coalesceSends(app);
-  registerHealthRoutes(app, adapters.checks);
+  // Only liveness on the public listener; readiness and metrics on the operations listener.
+  registerLiveness(app);
+  recordRequestMetrics(app);
+  const ops = buildOpsApp(adapters.checks);
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {
@@ -173,7 +179,15 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The documentation in a scope of its own, so its headers reach its static files too.
+  await app.register(async (docs) => {
+    docs.addHook('onRequest', (_req, reply, done) => {
+      docsSecurityHeaders(reply);
+      done();
+    });
+    // No badge fetched from validator.swagger.io: nothing may reach the internet, and the CSP has no room for it.
+    await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(
@@ -191,7 +205,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   webhooks.register();
   // Sign-in and sign-up limits through the same factory: counted in Redis across processes in scale-out.
   const limit = adapters.limiterFactory;
-  await app.register(adminRoutes(ctx, { loginLimiter: limit(LOGIN_ATTEMPTS, LOGIN_WINDOW_SECONDS, 'admin-login') }));
+  await app.register(adminRoutes(ctx, { loginThrottle: new LoginThrottle(limit, clock) }));
   // Dashboard and self-signup pages, the public branding logo, the signup JSON routes (issue 7).
   await app.register(pageRoutes());
   await app.register(logoRoute(ctx));
@@ -207,6 +221,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     app,
     ctx,
     readiness: adapters.checks,
+    ops,
     async startWorkers() {
       if (workersStarted) return;
       workersStarted = true;
@@ -221,6 +236,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       await queue.stop();
       webhooks.close();
       await app.close();
+      await ops.close();
       await walCheckpointer?.close();
       for (const disconnect of disconnectBus) disconnect();
       await adapters.close();

@@ -10,6 +10,8 @@ const boolFromEnv = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
+  VERITY_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  VERITY_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   VERITY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   VERITY_DATA_DIR: z.string().min(1).default('./data'),
   VERITY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -51,6 +53,13 @@ const envSchema = z.object({
 export interface Config {
   port: number;
   host: string;
+  /**
+   * Port of the operations listener (`/healthz`, `/readyz`, `/metrics`; VERITY_METRICS_PORT);
+   * undefined: none (the public listener keeps only `/healthz`).
+   */
+  metricsPort: number | undefined;
+  /** Interface of the operations listener (VERITY_METRICS_HOST, loopback by default). */
+  metricsHost: string;
   /** Public base URL used in links, without a trailing slash. */
   baseUrl: string;
   dataDir: string;
@@ -94,6 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
+    metricsPort: e.VERITY_METRICS_PORT,
+    metricsHost: e.VERITY_METRICS_HOST,
     baseUrl,
     dataDir,
     secret: e.VERITY_SECRET ?? readOrCreateSecret(dataDir),

@@ -1,11 +1,9 @@
 import { parseArgs } from 'node:util';
-import Fastify from 'fastify';
 import { buildVerity, type Verity } from './app.js';
 import { generatePassword, hashPassword } from './auth/passwords.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { operatorCommands } from './cli/operator.js';
 import { processIo, UsageError, type CliIo } from './cli/io.js';
-import { registerHealthRoutes } from './http/health/routes.js';
 import { OnlyQueues } from './queue/only-queues.js';
 import { migrateToLatest, openDatabase, withStartupLock } from './store/database.js';
 
@@ -15,7 +13,8 @@ const USAGE = `Usage: verity <command>
   serve                      API only (scale-out: many of these behind a load balancer)
   worker [--queues a,b] [--probe-port N]
                              workers only, optionally only some queues; --probe-port serves
-                             /healthz, /readyz and /metrics (no API) for probes and Prometheus
+                             /healthz, /readyz and /metrics (no API) for probes and Prometheus,
+                             on VERITY_METRICS_HOST (default VERITY_METRICS_PORT)
   migrate                    bring the database schema up to date
   keys create --name NAME [--rate-per-second N --rate-per-minute N] | keys list | keys revoke ID
   templates create --name tmpl_xxx --methods email,phone,document_id,... | templates list
@@ -44,6 +43,13 @@ async function ensureFirstAdmin(verity: Verity, config: Config, io: CliIo): Prom
   io.out('');
 }
 
+/** Where the operations listener listens (its port may have been 0). */
+function opsUrl(ops: Verity['ops']): string {
+  const address = ops.server.address();
+  if (!address || typeof address === 'string') return String(address);
+  return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+}
+
 async function runServer(config: Config, io: CliIo, mode: 'start' | 'serve' | 'worker', args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { queues: { type: 'string' }, 'probe-port': { type: 'string' } }, strict: true });
   if ((values.queues !== undefined || values['probe-port'] !== undefined) && mode !== 'worker') {
@@ -69,12 +75,10 @@ async function runServer(config: Config, io: CliIo, mode: 'start' | 'serve' | 'w
   await ensureFirstAdmin(verity, config, io);
   if (mode !== 'worker') await verity.app.listen({ port: config.port, host: config.host });
   if (mode !== 'serve') await verity.startWorkers();
-  // A worker has no API; on request it answers probes and metrics on a port of its own.
-  const probes = probePort === undefined ? undefined : Fastify({ logger: false });
-  if (probes) {
-    registerHealthRoutes(probes, verity.readiness);
-    await probes.listen({ port: probePort, host: config.host });
-  }
+  // Probes and metrics answer on a listener of their own, loopback unless configured, never on
+  // the public one (issue 18, point 3); a worker has no API, only this listener, when asked.
+  const opsPort = mode === 'worker' ? (probePort ?? config.metricsPort) : config.metricsPort;
+  if (opsPort !== undefined) await verity.ops.listen({ port: opsPort, host: config.metricsHost });
   // Handlers before the "listening" line: a supervisor may send SIGTERM as soon as it reads it,
   // and a signal without a handler kills the process without the graceful close below.
   const stopped = new Promise<void>((resolve) => {
@@ -83,9 +87,9 @@ async function runServer(config: Config, io: CliIo, mode: 'start' | 'serve' | 'w
     process.once('SIGTERM', stop);
   });
   io.out(`Verity ${mode === 'worker' ? 'worker running' : `listening on ${config.baseUrl}`} (data in ${config.dataDir})`);
+  if (opsPort !== undefined) io.out(`Probes and metrics on ${opsUrl(verity.ops)}`);
   await stopped;
   // Graceful: stop taking work, finish what is in hand, close connections.
-  await probes?.close();
   await verity.close();
   return 0;
 }

@@ -18,7 +18,7 @@ import { runMrz } from './stages/mrz.js';
 import { matchName } from './stages/name-match.js';
 import { runOcr } from './stages/ocr.js';
 import { printedFields } from './stages/printed-fields.js';
-import { assessQuality, qualityReason } from './stages/quality.js';
+import { assessQuality, fieldsReadable, qualityReason, type QualityIssue } from './stages/quality.js';
 import { detectRecapture } from './stages/recapture.js';
 import { decideSelfie, SELFIE_MATCH_THRESHOLD, type LivenessFrame } from './stages/selfie.js';
 import { detectPastedRegions } from './stages/tamper.js';
@@ -98,12 +98,12 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   const base = { derivative: prepared.derivative, derivative_type: 'image/jpeg' as const };
 
   const quality = await timed(timings, 'quality', () => assessQuality(prepared.raster));
-  if (!quality.ok) {
+  const refuse = (issue: QualityIssue, found: readonly QualityIssue[]): DocumentAnalysis => {
     timings['total'] = Math.round(performance.now() - started);
     return {
       status: 'Failed',
-      reason: qualityReason(quality.issues),
-      failure_code: quality.issues[0]!,
+      reason: qualityReason([issue, ...found.filter((i) => i !== issue)]),
+      failure_code: issue,
       doc_type: null,
       content,
       ...base,
@@ -111,7 +111,8 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       evidence: null,
       timings,
     };
-  }
+  };
+  if (quality.blocking[0]) return refuse(quality.blocking[0], quality.issues);
 
   const work: Raster = await timed(timings, 'downscale', () => fitRaster(prepared.raster, 2000));
   const grey = toGrey(work);
@@ -131,6 +132,11 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster));
 
   const printed = printedFields(ocr, today);
+  // Glare, blur and exposure refuse the capture only when they kept its fields from being read.
+  const worst = quality.issues[0];
+  if (worst && !fieldsReadable({ barcode: Boolean(barcode.aamva), mrzValid: mrz.data?.valid === true, printed })) {
+    return refuse(worst, quality.issues);
+  }
   content.document_processor = mergeFields(barcode.fields, mrz.fields, printed);
   if (mrz.data) content.mrz_data = [mrz.data];
   const type = classifyDocument({

@@ -64,15 +64,6 @@ export function cropGrey(g: GreyPlane, x: number, y: number, w: number, h: numbe
   return { data: out, width: cw, height: ch };
 }
 
-/** Encodes a grey plane as PNG (for the OCR and barcode engines, which take encoded images). */
-export function greyToPng(g: GreyPlane): Promise<Buffer> {
-  return sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength), {
-    raw: { width: g.width, height: g.height, channels: 1 },
-  })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-}
-
 /** Variance of the 4-neighbour Laplacian: the standard focus measure (higher = sharper). */
 export function laplacianVariance(g: GreyPlane): number {
   const { data, width, height } = g;
@@ -92,4 +83,30 @@ export function laplacianVariance(g: GreyPlane): number {
   }
   const mean = sum / n;
   return sumSq / n - mean * mean;
+}
+
+/**
+ * Stretches a grey plane so its 1st and 99th percentiles become 0 and 255: a dim capture's text
+ * gets the contrast fixed thresholds expect (issue 20: exposure is judged after normalising).
+ * Returns the plane itself when it already spans most of the range.
+ */
+export function stretchGrey(g: GreyPlane): GreyPlane {
+  const hist = new Uint32Array(256);
+  for (const v of g.data) hist[v]!++;
+  const at = (p: number): number => {
+    let acc = 0;
+    for (let v = 0; v < 256; v++) {
+      acc += hist[v]!;
+      if (acc >= g.data.length * p) return v;
+    }
+    return 255;
+  };
+  const lo = at(0.01);
+  const hi = at(0.99);
+  if (hi - lo >= 200 || hi <= lo) return g;
+  const lut = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) lut[v] = Math.max(0, Math.min(255, Math.round(((v - lo) * 255) / (hi - lo))));
+  const out = new Uint8Array(g.data.length);
+  for (let i = 0; i < out.length; i++) out[i] = lut[g.data[i]!]!;
+  return { data: out, width: g.width, height: g.height };
 }

@@ -24,6 +24,8 @@ export const SEAL_LABELS = {
   adminTotpSecret: 'admin-totp-secret',
   /** Webhook signing secrets (crypto/webhook-secrets.ts). */
   webhookSigningSecret: 'webhook-signing-secret',
+  /** Short links' target URLs (links/short-links.ts, migration 0017). */
+  shortLinkUrl: 'short-link-url',
 } as const;
 
 export type SealLabel = (typeof SEAL_LABELS)[keyof typeof SEAL_LABELS];

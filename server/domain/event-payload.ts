@@ -1,4 +1,4 @@
-import { formatSqlTimestamp } from '../clock.js';
+import { isoWithOffset, sqlTimestamp } from '../timestamps.js';
 import { friendlyStatus, methodById, type VerificationStatusValue } from './catalogue.js';
 import type { EventType } from './verification-rules.js';
 
@@ -106,17 +106,12 @@ function toWebhookEntry(v: PayloadVerification): WebhookVerificationEntry {
     status: { value: v.status, friendly: friendlyStatus(v.status, 'webhook') },
     attributes: v.attributes,
   };
-  if (v.started_at) entry.start_time = formatSqlTimestamp(new Date(v.started_at));
+  if (v.started_at) entry.start_time = sqlTimestamp(v.started_at);
   if (v.completed_at) {
-    entry.completed_at = formatSqlTimestamp(new Date(v.completed_at)).slice(0, 16);
+    entry.completed_at = sqlTimestamp(v.completed_at).slice(0, 16);
     if (v.started_at) entry.completion_time = describeDuration(Date.parse(v.completed_at) - Date.parse(v.started_at));
   }
   return entry;
-}
-
-/** ISO 8601 with an explicit `+00:00` offset, as spec 6.3 shows. */
-export function isoWithOffset(d: Date): string {
-  return d.toISOString().replace('Z', '+00:00');
 }
 
 /** "2 minutes 5 seconds": the spec's "text with duration". */

@@ -10,7 +10,12 @@ import type { ApiAuthenticator } from './api-auth.js';
  */
 export function customerApi(authenticate: ApiAuthenticator, routes: readonly FastifyPluginAsyncZod[]): FastifyPluginAsync {
   return async (api) => {
-    api.addHook('onRequest', authenticate);
+    // Every answer carries account data or says something about it, errors included: no cache,
+    // shared or private, may keep it (issue 18). Set before the check, so refusals carry it too.
+    api.addHook('onRequest', (req, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return authenticate(req, reply);
+    });
     for (const plugin of routes) await api.register(plugin);
   };
 }

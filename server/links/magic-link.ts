@@ -1,8 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const MAGIC_LINK_PATH = '/security-verify';
-/** Default link lifetime (architecture.md). */
-export const DEFAULT_LINK_HOURS = 72;
 
 export interface MagicLinkParams {
   key: string;

@@ -10,12 +10,13 @@ import type {
 } from '../analysis/index.js';
 import type { ChallengeStep } from '../../src/api/contract.js';
 import { DOCUMENT_METHOD_ID, VerificationStatus, type VerificationStatusValue } from '../domain/catalogue.js';
-import { ANALYSIS_QUEUE, type AnalysisJob, type DocumentAnalysisJob, type FaceAnalysisJob } from '../session/analysis-jobs.js';
+import { documentDecision } from '../domain/document-rules.js';
+import { ANALYSIS_QUEUE, type AnalysisJob, type DocumentAnalysisJob, type FaceAnalysisJob } from '../domain/analysis-jobs.js';
 import { PermanentFailure } from '../queue/queue.js';
 import { timeAnalysis } from '../metrics/metrics.js';
 import type { Executor } from '../store/database.js';
 import type { DocumentJobRow, UserRow } from '../store/schema.js';
-import { findUserById } from '../store/users-repo.js';
+import { findUserById } from '../store/repos/users-repo.js';
 import { DOCUMENT_JOB_KIND, DocumentJobStatus, moveDocument, type DocumentJobPayload } from './document-jobs.js';
 import { moveVerification } from './verifications.js';
 import { notifyProgress } from '../session/progress.js';
@@ -39,24 +40,6 @@ const STEP_TO_CHALLENGE: Record<ChallengeStep, LivenessChallenge> = {
 /** ISO 8601 UTC with microseconds, as spec 2.7 shows `created_at`. */
 function isoMicro(iso: string): string {
   return iso.replace(/\.(\d{3})Z$/, '.$1000Z');
-}
-
-/**
- * The verification status an analysis supports. Complete only when the document carried
- * machine-readable data (a valid MRZ or a barcode) and nothing was flagged; a document that
- * passed but could not be authenticated that way, or was flagged, goes to a reviewer.
- */
-export function documentDecision(result: DocumentAnalysis): { status: VerificationStatusValue; flags: string[] } {
-  if (result.status === 'Failed' || !result.content) return { status: VerificationStatus.rejected, flags: [] };
-  const c = result.content;
-  const flags: string[] = [];
-  if (c.photoshopped === true) flags.push('photoshopped');
-  if (c.ai_analysis.internet_detection === true) flags.push('screen_recapture');
-  if (c.ai_analysis.name_match && !c.ai_analysis.name_match.full_name) flags.push('name_mismatch');
-  // OCR'd fields also land in document_processor; only a barcode or a valid MRZ authenticates.
-  const machineReadable = result.evidence?.barcode === true || result.evidence?.mrz === 'valid';
-  if (!machineReadable) flags.push('no_machine_readable_data');
-  return { status: flags.length ? VerificationStatus.complete_in_review : VerificationStatus.complete, flags };
 }
 
 /** The status of a face analysis; on the last attempt a failed capture goes to a reviewer instead. */
@@ -203,6 +186,7 @@ async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: 
     if (!(await stillProcessing(trx, user.id, DOCUMENT_METHOD_ID))) return;
     await moveDocument(trx, ctx.clock, user.id, worst, {
       workflowRawId: job.workflowRawId,
+      documentType: job.documentType,
       remarks: failed?.result.reason ?? null,
       attributes: {
         verify_documents: outcomes.map((o) => ({

@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.js';
 import type { Clock } from '../clock.js';
 import { DOCUMENT_METHOD_ID, VerificationStatus, type VerificationStatusValue } from '../domain/catalogue.js';
+import { workflowForDocument } from '../domain/document-rules.js';
+import { workflowCandidates } from '../methods/document_id/repo.js';
 import type { Executor } from '../store/database.js';
 import { moveDocumentWorkflow, moveVerification } from './verifications.js';
 import { signedBlobUrl } from '../blobs/signed-url.js';
@@ -31,23 +33,6 @@ export function documentDataView(ctx: AppContext, job: DocumentJobRow): Record<s
 }
 
 /**
- * The user's document workflow a result applies to: the preferred one, else the first one still
- * open, else the first; never a removed one (it is no longer the user's to do), else none.
- */
-async function openWorkflow(trx: Executor, userId: number, preferred: number | null): Promise<number | null> {
-  const rows = await trx
-    .selectFrom('user_workflows')
-    .select(['workflow_raw_id', 'status'])
-    .where('user_id', '=', userId)
-    .where('status', '<>', VerificationStatus.removed)
-    .orderBy('workflow_raw_id')
-    .execute();
-  if (preferred !== null && rows.some((r) => r.workflow_raw_id === preferred)) return preferred;
-  const open = rows.find((r) => r.status !== VerificationStatus.complete && r.status !== VerificationStatus.complete_in_review);
-  return open?.workflow_raw_id ?? rows[0]?.workflow_raw_id ?? null;
-}
-
-/**
  * Moves the user's Document / ID verification (through its workflow when the user has one), so
  * events and the user status follow the shared rules.
  */
@@ -56,9 +41,12 @@ export async function moveDocument(
   clock: Clock,
   userId: number,
   status: VerificationStatusValue,
-  options: { workflowRawId?: number | null; remarks?: string | null; attributes?: Record<string, unknown> } = {},
+  options: { workflowRawId?: number | null; documentType?: string | null; remarks?: string | null; attributes?: Record<string, unknown> } = {},
 ): Promise<void> {
-  const workflow = await openWorkflow(trx, userId, options.workflowRawId ?? null);
+  const workflow = workflowForDocument(await workflowCandidates(trx, userId), {
+    preferred: options.workflowRawId ?? null,
+    documentType: options.documentType ?? null,
+  });
   if (workflow !== null) {
     // Attributes first, so the event the move fires carries them.
     if (options.attributes) await mergeDocumentAttributes(trx, userId, options.attributes);

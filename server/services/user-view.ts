@@ -1,8 +1,8 @@
-import { formatSqlTimestamp } from '../clock.js';
+import { sqlTimestamp } from '../timestamps.js';
 import { friendlyStatus, methodById, type UserStatus, type VerificationStatusValue } from '../domain/catalogue.js';
 import type { Executor } from '../store/database.js';
 import type { UserRow } from '../store/schema.js';
-import { findUserForView, verificationsForUsers, type UserViewRow, type VerificationViewRow } from '../store/users-repo.js';
+import { findUserForView, verificationsForUsers, type UserViewRow, type VerificationViewRow } from '../store/repos/users-repo.js';
 
 /** A user as the API shows it (spec 2.1). */
 export interface UserView {
@@ -26,14 +26,6 @@ export interface UserView {
   email_verified_at: string | null;
   created_at: string;
   updated_at: string;
-}
-
-/** What `toISOString()` writes: the storage format of every timestamp (server/store/schema.ts). */
-const STORED_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z$/;
-
-/** `YYYY-MM-DD HH:MM:SS`; stored timestamps are cut to it, anything else goes through Date. */
-function sqlTimestamp(iso: string): string {
-  return STORED_ISO.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : formatSqlTimestamp(new Date(iso));
 }
 
 function sqlTime(iso: string | null): string | null {

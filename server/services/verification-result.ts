@@ -11,7 +11,7 @@ import {
 } from '../domain/verification-checks.js';
 import { stepKeyOf } from '../methods/registry.js';
 import type { DocumentJobRow } from '../store/schema.js';
-import { capturesOf, documentJobsOf, findVerificationRow } from '../store/verification-results-repo.js';
+import { capturesOf, documentJobsOf, findVerificationRow } from '../store/repos/verification-results-repo.js';
 import { DOCUMENT_URL_TTL_MS } from './document-jobs.js';
 
 /** Methods whose captures are faces (their attributes hold a face result). */

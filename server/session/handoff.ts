@@ -4,14 +4,15 @@ import type { AppContext } from '../context.js';
 import { linkBase } from '../services/users.js';
 import type { Executor } from '../store/database.js';
 import type { UserRow } from '../store/schema.js';
-import { readSettings } from '../store/settings-repo.js';
-import { findUserById } from '../store/users-repo.js';
+import { readSettings } from '../store/repos/settings-repo.js';
+import { findUserById } from '../store/repos/users-repo.js';
 import { sessionErrors } from './errors.js';
 import { flowCompleted } from './view.js';
 import { notifyHandoff } from './progress.js';
 import { createSession, type SessionRecord } from './sessions.js';
 import { sdb } from './tables.js';
 import { randomToken, sha256Hex } from './tokens.js';
+import { insertShortLink } from '../links/short-links.js';
 
 /**
  * Cross-device hand-off: a one-time token that starts a second session for the same user on
@@ -45,7 +46,7 @@ export async function createHandoff(ctx: AppContext, user: UserRow, session: Ses
         created_at: now.toISOString(),
       })
       .execute();
-    await trx.insertInto('short_links').values({ code, user_id: user.id, full_url: url, expires_at: expiresAt, created_at: now.toISOString() }).execute();
+    await insertShortLink(trx, ctx.config.secret, { code, userId: user.id, url, expiresAt, createdAt: now.toISOString() });
   });
   return { url, short_url: `${base}/l/${code}`, expires_at: expiresAt };
 }

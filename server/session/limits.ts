@@ -2,7 +2,7 @@ import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { memoryLimiterFactory, type LimiterFactory } from '../http/rate-limit.js';
 import { sessionErrors } from './errors.js';
 
-/** `POST /session/start` and hand-off claims per IP, per minute. */
+/** Failed `POST /session/start`s and hand-off claims per client address, per minute. */
 export const SESSION_STARTS_PER_IP_PER_MINUTE = 30;
 /** Document and face uploads per user, per 10 minutes. */
 export const SESSION_UPLOADS_PER_USER = 60;
@@ -23,9 +23,20 @@ export class SessionLimits {
     this.#uploads = factory(SESSION_UPLOADS_PER_USER, SESSION_UPLOAD_WINDOW_SECONDS, 'session-upload');
   }
 
-  /** `POST /session/start` and hand-off claims: 30 a minute per IP. */
-  start(ip: string): Promise<void> {
-    return take(this.#starts, ip);
+  /**
+   * A `POST /session/start` or hand-off claim from `address`: refused (429) once the address has
+   * failed 30 times in a minute. The try is counted at once, so parallel tries cannot all pass;
+   * `run` is the start itself, and a start that succeeds is given back: only failures count (issue
+   * 18). Behind a load balancer all end users share its address unless VERITY_TRUST_PROXY names it,
+   * and counting their successful starts refused them all once 30 had started in a minute. There is
+   * no per-account count to add: a start presents a signed link or a random hand-off token, not a
+   * user's secret to guess, so a failure cannot be pinned on a user and need not slow one down.
+   */
+  async start<T>(address: string, run: () => Promise<T>): Promise<T> {
+    await take(this.#starts, address);
+    const started = await run();
+    await this.#starts.reward(address, 1);
+    return started;
   }
 
   /** Document and face uploads: 60 per 10 minutes per user. */

@@ -139,7 +139,8 @@ export interface UserWorkflowTable {
 export interface ShortLinkTable {
   code: string;
   user_id: number;
-  full_url: string;
+  /** The target URL sealed (links/short-links.ts): never a usable bearer URL at rest. */
+  sealed_url: string;
   expires_at: string;
   created_at: string;
 }

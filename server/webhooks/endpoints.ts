@@ -202,16 +202,6 @@ export async function rotateSecret(
   return { row, secret };
 }
 
-/** Turns an endpoint off for a reason the dashboard shows (410 Gone, five days of failures). */
-export async function disableEndpoint(ex: Executor, id: number, reason: string, now: Date): Promise<void> {
-  await ex
-    .updateTable('webhook_endpoints')
-    .set({ enabled: 0, disabled_reason: reason, disabled_at: now.toISOString(), updated_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('enabled', '=', 1)
-    .execute();
-}
-
 function jsonOrNull(v: number[] | null): string | null {
   return v === null ? null : JSON.stringify(v);
 }

@@ -223,7 +223,7 @@ export class SessionClient {
     if (method !== 'GET') {
       if (csrf && this.csrfToken) headers.set(CSRF_HEADER, this.csrfToken);
     }
-    let payload: BodyInit | undefined;
+    let payload: RequestInit['body'];
     if (body instanceof FormData) payload = body;
     else if (body !== undefined) {
       headers.set('Content-Type', 'application/json');

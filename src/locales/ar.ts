@@ -1,8 +1,17 @@
 // Translations for `ar`, keyed by the `id` given to each `msg()` in src/.
 // Placeholders `${0}`, `${1}`… follow the order of the English template's expressions.
 import { str } from '@lit/localize';
+import { pluralEntries } from '../internal/plural.js';
 
 export const templates = {
+  'doc.type.passport': 'جواز السفر',
+  'doc.type.id_card': 'بطاقة الهوية',
+  'doc.type.driving_licence': 'رخصة القيادة',
+  'doc.type.drivers_license': 'رخصة القيادة',
+  'doc.type.residence_permit': 'تصريح الإقامة',
+  'doc.type.utility_bill': 'فاتورة خدمات',
+  'doc.type.bank_statement': 'كشف حساب بنكي',
+  'doc.choose-first': 'اختر نوع المستند أولاً.',
   'camera.denied': 'الوصول إلى الكاميرا محظور. اسمح بالكاميرا لهذا الموقع من إعدادات المتصفح (الرمز بجانب العنوان)، ثم حاول مرة أخرى.',
   'camera.handoff': 'استخدام هاتفي بدلاً من ذلك',
   'camera.in-use': 'الكاميرا مستخدمة من تطبيق أو علامة تبويب أخرى. أغلقها، ثم حاول مرة أخرى.',
@@ -15,7 +24,8 @@ export const templates = {
   'code.expired': 'انتهت صلاحية هذا الرمز. اطلب رمزاً جديداً.',
   'code.intro-email': str`سنرسل رمزاً إلى ${0}.`,
   'code.intro-phone': str`سنرسل رمزاً برسالة نصية إلى ${0}.`,
-  'code.invalid': str`هذا الرمز غير صحيح. المحاولات المتبقية: ${0}.`,
+  // «المحاولات المتبقية: N» reads right for every count.
+  ...pluralEntries('code.invalid', { other: str`هذا الرمز غير صحيح. المحاولات المتبقية: ${0}.` }),
   'code.label': 'الرمز',
   'code.length': str`أدخل الرمز المكوّن من ${0} أرقام.`,
   'code.resend': 'إرسال رمز جديد',
@@ -60,7 +70,7 @@ export const templates = {
   'flow.close': 'إغلاق',
   'flow.continue': 'متابعة',
   'flow.done.body': 'استلمنا كل ما نحتاجه. سنبلغك عند اكتمال عمليات التحقق.',
-  'flow.done.redirecting': 'جارٍ إعادتك…',
+  'flow.done.redirecting-in': str`سنعيدك خلال ${0} ث…`,
   'flow.done.return': 'العودة إلى الموقع',
   'flow.done.title': 'شكراً، لقد انتهيت',
   'flow.failed.body': 'يرجى المحاولة مرة أخرى بعد قليل.',
@@ -110,8 +120,14 @@ export const templates = {
   'knowledge.date': 'أدخل تاريخاً كاملاً.',
   'knowledge.digits': 'استخدم الأرقام فقط.',
   'knowledge.exceeded': 'لم تتبقَّ محاولات لهذه الخطوة.',
-  'knowledge.failed': str`بعض الإجابات غير صحيحة. المحاولات المتبقية: ${0}.`,
-  'knowledge.intro': str`أجب عن الأسئلة أدناه. المطلوب ${0} إجابات صحيحة.`,
+  // «المحاولات المتبقية: N» reads right for every count.
+  ...pluralEntries('knowledge.failed', { other: str`بعض الإجابات غير صحيحة. المحاولات المتبقية: ${0}.` }),
+  ...pluralEntries('knowledge.intro', {
+    one: 'أجب عن الأسئلة أدناه. المطلوب إجابة صحيحة واحدة.',
+    two: 'أجب عن الأسئلة أدناه. المطلوب إجابتان صحيحتان.',
+    few: str`أجب عن الأسئلة أدناه. المطلوب ${0} إجابات صحيحة.`,
+    other: str`أجب عن الأسئلة أدناه. المطلوب ${0} إجابة صحيحة.`,
+  }),
   'knowledge.required': 'يرجى الإجابة عن هذا السؤال.',
   'knowledge.submit': 'إرسال الإجابات',
   'knowledge.too-long': str`استخدم ${0} حرفاً على الأكثر.`,

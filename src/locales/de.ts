@@ -1,8 +1,17 @@
 // Translations for `de`, keyed by the `id` given to each `msg()` in src/.
 // Placeholders `${0}`, `${1}`… follow the order of the English template's expressions.
 import { str } from '@lit/localize';
+import { pluralEntries } from '../internal/plural.js';
 
 export const templates = {
+  'doc.type.passport': 'Reisepass',
+  'doc.type.id_card': 'Personalausweis',
+  'doc.type.driving_licence': 'Führerschein',
+  'doc.type.drivers_license': 'Führerschein',
+  'doc.type.residence_permit': 'Aufenthaltstitel',
+  'doc.type.utility_bill': 'Versorgerrechnung',
+  'doc.type.bank_statement': 'Kontoauszug',
+  'doc.choose-first': 'Wählen Sie zuerst die Art des Dokuments.',
   'camera.denied':
     'Der Kamerazugriff ist blockiert. Erlauben Sie die Kamera für diese Seite in den Browsereinstellungen (das Symbol neben der Adresse) und versuchen Sie es erneut.',
   'camera.handoff': 'Stattdessen mein Handy nutzen',
@@ -17,7 +26,10 @@ export const templates = {
   'code.expired': 'Dieser Code ist abgelaufen. Fordern Sie einen neuen an.',
   'code.intro-email': str`Wir senden einen Code an ${0}.`,
   'code.intro-phone': str`Wir senden einen Code per SMS an ${0}.`,
-  'code.invalid': str`Dieser Code ist nicht richtig. Noch ${0} Versuche.`,
+  ...pluralEntries('code.invalid', {
+    one: str`Dieser Code ist nicht richtig. Noch ${0} Versuch.`,
+    other: str`Dieser Code ist nicht richtig. Noch ${0} Versuche.`,
+  }),
   'code.label': 'Code',
   'code.length': str`Geben Sie den ${0}-stelligen Code ein.`,
   'code.resend': 'Neuen Code senden',
@@ -62,7 +74,7 @@ export const templates = {
   'flow.close': 'Schließen',
   'flow.continue': 'Weiter',
   'flow.done.body': 'Wir haben alles erhalten, was wir brauchen. Sie hören von uns, sobald die Prüfungen abgeschlossen sind.',
-  'flow.done.redirecting': 'Sie werden zurückgeleitet…',
+  'flow.done.redirecting-in': str`Sie werden in ${0} s zurückgeleitet…`,
   'flow.done.return': 'Zurück zur Website',
   'flow.done.title': 'Danke, Sie sind fertig',
   'flow.failed.body': 'Bitte versuchen Sie es gleich noch einmal.',
@@ -113,8 +125,14 @@ export const templates = {
   'knowledge.date': 'Geben Sie ein vollständiges Datum ein.',
   'knowledge.digits': 'Nur Ziffern verwenden.',
   'knowledge.exceeded': 'Für diesen Schritt sind keine Versuche mehr übrig.',
-  'knowledge.failed': str`Einige Antworten sind nicht richtig. Noch ${0} Versuche.`,
-  'knowledge.intro': str`Beantworten Sie die Fragen unten. ${0} richtige Antworten sind nötig.`,
+  ...pluralEntries('knowledge.failed', {
+    one: str`Einige Antworten sind nicht richtig. Noch ${0} Versuch.`,
+    other: str`Einige Antworten sind nicht richtig. Noch ${0} Versuche.`,
+  }),
+  ...pluralEntries('knowledge.intro', {
+    one: str`Beantworten Sie die Fragen unten. ${0} richtige Antwort ist nötig.`,
+    other: str`Beantworten Sie die Fragen unten. ${0} richtige Antworten sind nötig.`,
+  }),
   'knowledge.required': 'Bitte beantworten Sie diese Frage.',
   'knowledge.submit': 'Antworten senden',
   'knowledge.too-long': str`Höchstens ${0} Zeichen.`,

@@ -1,8 +1,17 @@
 // Translations for `es`, keyed by the `id` given to each `msg()` in src/.
 // Placeholders `${0}`, `${1}`… follow the order of the English template's expressions.
 import { str } from '@lit/localize';
+import { pluralEntries } from '../internal/plural.js';
 
 export const templates = {
+  'doc.type.passport': 'Pasaporte',
+  'doc.type.id_card': 'Documento de identidad',
+  'doc.type.driving_licence': 'Permiso de conducir',
+  'doc.type.drivers_license': 'Licencia de conducir',
+  'doc.type.residence_permit': 'Permiso de residencia',
+  'doc.type.utility_bill': 'Factura de servicios',
+  'doc.type.bank_statement': 'Extracto bancario',
+  'doc.choose-first': 'Elige primero el tipo de documento.',
   'camera.denied':
     'El acceso a la cámara está bloqueado. Permite la cámara para este sitio en la configuración del navegador (el icono junto a la dirección) y vuelve a intentarlo.',
   'camera.handoff': 'Usar mi teléfono',
@@ -17,7 +26,7 @@ export const templates = {
   'code.expired': 'Ese código ha caducado. Pide uno nuevo.',
   'code.intro-email': str`Enviaremos un código a ${0}.`,
   'code.intro-phone': str`Enviaremos un código por SMS a ${0}.`,
-  'code.invalid': str`Ese código no es correcto. Quedan ${0} intentos.`,
+  ...pluralEntries('code.invalid', { one: str`Ese código no es correcto. Queda ${0} intento.`, other: str`Ese código no es correcto. Quedan ${0} intentos.` }),
   'code.label': 'Código',
   'code.length': str`Introduce el código de ${0} dígitos.`,
   'code.resend': 'Enviar un código nuevo',
@@ -62,7 +71,7 @@ export const templates = {
   'flow.close': 'Cerrar',
   'flow.continue': 'Continuar',
   'flow.done.body': 'Hemos recibido todo lo necesario. Te avisaremos cuando terminen las comprobaciones.',
-  'flow.done.redirecting': 'Volviendo…',
+  'flow.done.redirecting-in': str`Volverás en ${0} s…`,
   'flow.done.return': 'Volver al sitio',
   'flow.done.title': 'Gracias, has terminado',
   'flow.failed.body': 'Vuelve a intentarlo en un momento.',
@@ -113,8 +122,14 @@ export const templates = {
   'knowledge.date': 'Introduce una fecha completa.',
   'knowledge.digits': 'Usa solo números.',
   'knowledge.exceeded': 'No quedan intentos para este paso.',
-  'knowledge.failed': str`Algunas respuestas no son correctas. Quedan ${0} intentos.`,
-  'knowledge.intro': str`Responde a las preguntas. Se necesitan ${0} respuestas correctas.`,
+  ...pluralEntries('knowledge.failed', {
+    one: str`Algunas respuestas no son correctas. Queda ${0} intento.`,
+    other: str`Algunas respuestas no son correctas. Quedan ${0} intentos.`,
+  }),
+  ...pluralEntries('knowledge.intro', {
+    one: str`Responde a las preguntas. Se necesita ${0} respuesta correcta.`,
+    other: str`Responde a las preguntas. Se necesitan ${0} respuestas correctas.`,
+  }),
   'knowledge.required': 'Responde a esta pregunta.',
   'knowledge.submit': 'Enviar respuestas',
   'knowledge.too-long': str`Usa como máximo ${0} caracteres.`,

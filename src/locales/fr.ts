@@ -1,8 +1,17 @@
 // Translations for `fr`, keyed by the `id` given to each `msg()` in src/.
 // Placeholders `${0}`, `${1}`… follow the order of the English template's expressions.
 import { str } from '@lit/localize';
+import { pluralEntries } from '../internal/plural.js';
 
 export const templates = {
+  'doc.type.passport': 'Passeport',
+  'doc.type.id_card': "Carte d'identité",
+  'doc.type.driving_licence': 'Permis de conduire',
+  'doc.type.drivers_license': 'Permis de conduire',
+  'doc.type.residence_permit': 'Titre de séjour',
+  'doc.type.utility_bill': 'Facture (eau, gaz, électricité)',
+  'doc.type.bank_statement': 'Relevé bancaire',
+  'doc.choose-first': "Choisissez d'abord le type de document.",
   'camera.denied':
     "L'accès à la caméra est bloqué. Autorisez la caméra pour ce site dans les réglages du navigateur (l'icône à côté de l'adresse), puis réessayez.",
   'camera.handoff': 'Utiliser mon téléphone',
@@ -17,7 +26,7 @@ export const templates = {
   'code.expired': 'Ce code a expiré. Demandez-en un nouveau.',
   'code.intro-email': str`Nous allons envoyer un code à ${0}.`,
   'code.intro-phone': str`Nous allons envoyer un code par SMS au ${0}.`,
-  'code.invalid': str`Ce code n'est pas correct. Il reste ${0} essais.`,
+  ...pluralEntries('code.invalid', { one: str`Ce code n'est pas correct. Il reste ${0} essai.`, other: str`Ce code n'est pas correct. Il reste ${0} essais.` }),
   'code.label': 'Code',
   'code.length': str`Saisissez le code à ${0} chiffres.`,
   'code.resend': 'Envoyer un nouveau code',
@@ -62,7 +71,7 @@ export const templates = {
   'flow.close': 'Fermer',
   'flow.continue': 'Continuer',
   'flow.done.body': "Nous avons reçu tout ce qu'il nous faut. Nous vous tiendrons informé une fois les vérifications terminées.",
-  'flow.done.redirecting': 'Retour en cours…',
+  'flow.done.redirecting-in': str`Retour dans ${0} s…`,
   'flow.done.return': 'Retourner sur le site',
   'flow.done.title': "Merci, c'est terminé",
   'flow.failed.body': 'Réessayez dans un instant.',
@@ -114,8 +123,14 @@ export const templates = {
   'knowledge.date': 'Saisissez une date complète.',
   'knowledge.digits': 'Utilisez uniquement des chiffres.',
   'knowledge.exceeded': 'Plus aucun essai pour cette étape.',
-  'knowledge.failed': str`Certaines réponses sont incorrectes. Il reste ${0} essais.`,
-  'knowledge.intro': str`Répondez aux questions ci-dessous. ${0} bonnes réponses sont nécessaires.`,
+  ...pluralEntries('knowledge.failed', {
+    one: str`Certaines réponses sont incorrectes. Il reste ${0} essai.`,
+    other: str`Certaines réponses sont incorrectes. Il reste ${0} essais.`,
+  }),
+  ...pluralEntries('knowledge.intro', {
+    one: str`Répondez aux questions ci-dessous. ${0} bonne réponse est nécessaire.`,
+    other: str`Répondez aux questions ci-dessous. ${0} bonnes réponses sont nécessaires.`,
+  }),
   'knowledge.required': 'Répondez à cette question.',
   'knowledge.submit': 'Envoyer les réponses',
   'knowledge.too-long': str`Utilisez au plus ${0} caractères.`,

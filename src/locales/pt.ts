@@ -1,8 +1,17 @@
 // Translations for `pt`, keyed by the `id` given to each `msg()` in src/.
 // Placeholders `${0}`, `${1}`… follow the order of the English template's expressions.
 import { str } from '@lit/localize';
+import { pluralEntries } from '../internal/plural.js';
 
 export const templates = {
+  'doc.type.passport': 'Passaporte',
+  'doc.type.id_card': 'Documento de identidade',
+  'doc.type.driving_licence': 'Carta de condução',
+  'doc.type.drivers_license': 'Carteira de motorista',
+  'doc.type.residence_permit': 'Autorização de residência',
+  'doc.type.utility_bill': 'Fatura de serviços',
+  'doc.type.bank_statement': 'Extrato bancário',
+  'doc.choose-first': 'Escolha primeiro o tipo de documento.',
   'camera.denied':
     'O acesso à câmera está bloqueado. Permita a câmera para este site nas configurações do navegador (o ícone ao lado do endereço) e tente novamente.',
   'camera.handoff': 'Usar meu celular',
@@ -17,7 +26,10 @@ export const templates = {
   'code.expired': 'Esse código expirou. Peça um novo.',
   'code.intro-email': str`Enviaremos um código para ${0}.`,
   'code.intro-phone': str`Enviaremos um código por SMS para ${0}.`,
-  'code.invalid': str`Esse código não está correto. Restam ${0} tentativas.`,
+  ...pluralEntries('code.invalid', {
+    one: str`Esse código não está correto. Resta ${0} tentativa.`,
+    other: str`Esse código não está correto. Restam ${0} tentativas.`,
+  }),
   'code.label': 'Código',
   'code.length': str`Digite o código de ${0} dígitos.`,
   'code.resend': 'Enviar um novo código',
@@ -62,7 +74,7 @@ export const templates = {
   'flow.close': 'Fechar',
   'flow.continue': 'Continuar',
   'flow.done.body': 'Recebemos tudo o que precisamos. Avisaremos quando as verificações terminarem.',
-  'flow.done.redirecting': 'Voltando…',
+  'flow.done.redirecting-in': str`Voltando em ${0} s…`,
   'flow.done.return': 'Voltar ao site',
   'flow.done.title': 'Obrigado, você terminou',
   'flow.failed.body': 'Tente novamente em instantes.',
@@ -113,8 +125,14 @@ export const templates = {
   'knowledge.date': 'Digite uma data completa.',
   'knowledge.digits': 'Use apenas números.',
   'knowledge.exceeded': 'Não restam tentativas para esta etapa.',
-  'knowledge.failed': str`Algumas respostas não estão corretas. Restam ${0} tentativas.`,
-  'knowledge.intro': str`Responda às perguntas abaixo. São necessárias ${0} respostas corretas.`,
+  ...pluralEntries('knowledge.failed', {
+    one: str`Algumas respostas não estão corretas. Resta ${0} tentativa.`,
+    other: str`Algumas respostas não estão corretas. Restam ${0} tentativas.`,
+  }),
+  ...pluralEntries('knowledge.intro', {
+    one: str`Responda às perguntas abaixo. É necessária ${0} resposta correta.`,
+    other: str`Responda às perguntas abaixo. São necessárias ${0} respostas corretas.`,
+  }),
   'knowledge.required': 'Responda a esta pergunta.',
   'knowledge.submit': 'Enviar respostas',
   'knowledge.too-long': str`Use no máximo ${0} caracteres.`,

@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildVerity, type BuildOptions, type Verity } from '../../server/app.js';
-import { ManualClock, type Clock } from '../../server/clock.js';
+import { type Clock } from '../../server/clock.js';
+import { ManualClock } from './manual-clock.js';
 import { loadConfig, type Config } from '../../server/config.js';
-import { createApiKey } from '../../server/store/api-keys-repo.js';
+import { createApiKey } from '../../server/store/repos/api-keys-repo.js';
 import { acquireDatabase, dropRedisPrefix, releaseDatabase, scratchRedisUrl, type ScratchDatabase } from './postgres.js';
 
 export interface TestServer {

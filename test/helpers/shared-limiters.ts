@@ -1,5 +1,5 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { ManualClock } from '../../server/clock.js';
+import { ManualClock } from './manual-clock.js';
 import type { LimiterFactory } from '../../server/http/rate-limit.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
 

@@ -5,7 +5,7 @@
  * is estimated from the gradient orientations and corrected before decoding; if that still fails
  * a short sweep of angles is tried. `textMode: 'Plain'` keeps AAMVA's control characters.
  */
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { getZxing } from '../engines.js';
 import type { GreyPlane } from '../raster.js';
 import { AamvaFormatError, aamvaToProcessor, parseAamva, type AamvaRecord, type ProcessorField } from './aamva.js';
@@ -91,7 +91,10 @@ async function rotateGrey(g: GreyPlane, angle: number): Promise<GreyPlane> {
   return { data, width: info.width, height: info.height };
 }
 
-function asImageData(g: GreyPlane): ImageData {
+/** What zxing reads: the shape of the browser's ImageData (the server's type library has no DOM). */
+type ZxingImage = Parameters<Awaited<ReturnType<typeof getZxing>>['readBarcodesFromImageData']>[0];
+
+function asImageData(g: GreyPlane): ZxingImage {
   const rgba = new Uint8ClampedArray(g.width * g.height * 4);
   for (let i = 0, j = 0; i < g.data.length; i++, j += 4) {
     const v = g.data[i]!;
@@ -100,10 +103,16 @@ function asImageData(g: GreyPlane): ImageData {
     rgba[j + 2] = v;
     rgba[j + 3] = 255;
   }
-  return { data: rgba, width: g.width, height: g.height, colorSpace: 'srgb' } as ImageData;
+  return { data: rgba, width: g.width, height: g.height, colorSpace: 'srgb' } as ZxingImage;
 }
 
-async function decodeOnce(g: GreyPlane): Promise<string | null> {
+/** What one zxing attempt found: the text, or whether a symbol was at least located. */
+interface Attempt {
+  readonly text: string | null;
+  readonly located: boolean;
+}
+
+async function decodeOnce(g: GreyPlane, binarizer: 'LocalAverage' | 'GlobalHistogram' = 'LocalAverage'): Promise<Attempt> {
   const zxing = await getZxing();
   const results = await zxing.readBarcodesFromImageData(asImageData(g), {
     formats: ['PDF417'],
@@ -111,38 +120,57 @@ async function decodeOnce(g: GreyPlane): Promise<string | null> {
     tryHarder: true,
     tryRotate: true,
     maxNumberOfSymbols: 1,
+    binarizer,
+    // Symbols found but not decoded come back as errors: they say a retry is worth its time.
+    returnErrors: true,
   });
   const hit = results.find((r) => r.isValid && r.text.length > 0);
-  return hit ? hit.text : null;
+  return { text: hit ? hit.text : null, located: results.length > 0 };
 }
 
-async function denoise(g: GreyPlane): Promise<GreyPlane> {
-  const { data, info } = await sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength), {
-    raw: { width: g.width, height: g.height, channels: 1 },
-  })
-    .median(3)
-    .extractChannel(0)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+async function filtered(g: GreyPlane, f: (s: Sharp) => Sharp): Promise<GreyPlane> {
+  const input = sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength), { raw: { width: g.width, height: g.height, channels: 1 } });
+  const { data, info } = await f(input).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 
 /**
+ * Retries for a symbol that was located but not decoded (sensor noise, JPEG blocks): each
+ * smooths the noise or binarises differently. A Gaussian of σ 1.2 decoded noisy backs that the
+ * median filter did not (docs/analysis.md); the global-histogram binariser and a 0.6× downscale
+ * help where the local binariser breaks bars up (issue 20).
+ */
+const RETRIES: readonly { readonly filter: (s: Sharp, g: GreyPlane) => Sharp; readonly binarizer?: 'GlobalHistogram' }[] = [
+  { filter: (s) => s.blur(1.2) },
+  { filter: (s) => s.median(3) },
+  { filter: (s) => s, binarizer: 'GlobalHistogram' },
+  { filter: (s) => s.blur(1.2), binarizer: 'GlobalHistogram' },
+  { filter: (s, g) => s.resize(Math.round(g.width * 0.6)) },
+];
+
+/**
  * Finds and decodes a PDF417 symbol; returns the text and the rotation that worked. The skew
- * estimate is tried first (zxing fails even at 1.5° on some symbols), with a median-filtered
- * copy for noisy photos, then the unrotated image.
+ * estimate is tried first (zxing fails even at 1.5° on some symbols), then the unrotated
+ * image; only when zxing located a symbol it could not decode are the filtered retries run
+ * (most documents have no PDF417, and each attempt costs ~100-300 ms).
  */
 export async function decodePdf417(g: GreyPlane): Promise<{ text: string; angle: number } | null> {
   const skew = estimateSkew(g);
   const first = Math.abs(skew) >= 0.5 ? Math.round(-skew * 2) / 2 : 0;
   const deskewed = await rotateGrey(g, first);
-  const direct = (await decodeOnce(deskewed)) ?? (await decodeOnce(await denoise(deskewed)));
-  if (direct) return { text: direct, angle: first };
+  const direct = await decodeOnce(deskewed);
+  if (direct.text) return { text: direct.text, angle: first };
+  let located = direct.located;
   // Without the deskew the symbol may still read (an estimate thrown off by other content).
-  // No wider sweep: each zxing attempt costs ~100-300 ms and most documents have no PDF417.
   if (first !== 0) {
-    const text = await decodeOnce(g);
-    if (text) return { text, angle: 0 };
+    const plain = await decodeOnce(g);
+    if (plain.text) return { text: plain.text, angle: 0 };
+    located ||= plain.located;
+  }
+  if (!located) return null;
+  for (const retry of RETRIES) {
+    const attempt = await decodeOnce(await filtered(deskewed, (s) => retry.filter(s, deskewed)), retry.binarizer);
+    if (attempt.text) return { text: attempt.text, angle: first };
   }
   return null;
 }

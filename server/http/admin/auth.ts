@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { fastifyCookie } from '@fastify/cookie';
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { secondFactorPasses } from '../../admin/totp.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import type { AppContext } from '../../context.js';
 import { type ApiError, errors } from '../../errors.js';
+import type { LoginThrottle } from './login-throttle.js';
 
 /** The admin session cookie; scoped to /admin so it never travels with API or end-user calls. */
 export const ADMIN_COOKIE = 'verity_admin';
@@ -17,10 +17,6 @@ export const ADMIN_IDLE_MS = 30 * 60_000;
 export const ADMIN_MAX_AGE_MS = 12 * 3_600_000;
 /** last_seen_at is written at most this often, so reads do not all turn into writes. */
 const TOUCH_RESOLUTION_MS = 30_000;
-/** Sign-in attempts per client address per window. */
-export const LOGIN_ATTEMPTS = 10;
-export const LOGIN_WINDOW_SECONDS = 15 * 60;
-
 export interface AdminIdentity {
   id: number;
   email: string;
@@ -45,11 +41,18 @@ function crossSite(): ApiError {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
+ * A check that refuses a request by throwing. Run as an `onRequest` hook, before the body is parsed
+ * and validated: a refused caller learns nothing of the route's fields (issue 18: an anonymous
+ * POST with a bad body got a 422 listing them).
+ */
+export type RequestGuard = (req: FastifyRequest) => Promise<void>;
+
+/**
  * CSRF defence for cookie-authenticated admin routes: a state-changing request must come from our
  * own origin, as the browser tells us through `Sec-Fetch-Site` or `Origin`. A request carrying
  * neither (not a browser, so no ambient cookie risk is at stake but no proof either) is refused.
  */
-export function csrfGuard(ctx: AppContext): preHandlerAsyncHookHandler {
+export function csrfGuard(ctx: AppContext): RequestGuard {
   const allowed = new URL(ctx.config.baseUrl).origin;
   return async (req: FastifyRequest) => {
     if (SAFE_METHODS.has(req.method)) return;
@@ -91,10 +94,10 @@ export async function adminFromRequest(ctx: AppContext, req: FastifyRequest): Pr
 }
 
 /**
- * The preHandler of every admin route: a valid admin session cookie, or 401. API keys and
+ * The `onRequest` guard of every admin route: a valid admin session cookie, or 401. API keys and
  * end-user sessions are not admin credentials and are never looked at here.
  */
-export function requireAdmin(ctx: AppContext): preHandlerAsyncHookHandler {
+export function requireAdmin(ctx: AppContext): RequestGuard {
   return async (req: FastifyRequest) => {
     const admin = await adminFromRequest(ctx, req);
     if (!admin) throw errors.unauthenticated();
@@ -120,10 +123,10 @@ const loginBody = z.object({ email: z.string().min(1).max(320), password: z.stri
 
 export interface AdminAuthOptions {
   /**
-   * Sign-in limiter per client address, made by the app's `LimiterFactory`: shared through Redis
-   * by every process in scale-out. Required, so no process falls back to counts of its own.
+   * Sign-in throttling, made with the app's `LimiterFactory`: shared through Redis by every process
+   * in scale-out. Required, so no process falls back to counts of its own.
    */
-  loginLimiter: RateLimiterAbstract;
+  loginThrottle: LoginThrottle;
 }
 
 /**
@@ -131,28 +134,31 @@ export interface AdminAuthOptions {
  * 256-bit tokens stored hashed, in an HttpOnly, SameSite=Strict cookie (Secure on https).
  */
 export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): FastifyPluginAsyncZod {
-  const limiter = options.loginLimiter;
+  const throttle = options.loginThrottle;
   // Compared against when the e-mail is unknown, so both paths cost one scrypt.
   let decoy: Promise<string> | undefined;
   return async (app) => {
-    app.post('/admin/api/session', { schema: { hide: true, body: loginBody }, preHandler: csrfGuard(ctx) }, async (req, reply) => {
-      try {
-        await limiter.consume(req.ip);
-      } catch (error: unknown) {
-        if (error instanceof RateLimiterRes) throw errors.rateLimited(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
-        throw error;
-      }
+    app.post('/admin/api/session', { schema: { hide: true, body: loginBody }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
+      const admission = await throttle.admit(req.body.email, req.ip);
+      if (!admission.admitted) throw errors.rateLimited(admission.retryAfterSeconds);
+      const { ticket } = admission;
       const admin = await ctx.db
         .selectFrom('admins')
         .select(['id', 'email', 'password_hash'])
         .where((eb) => eb(eb.fn('lower', ['email']), '=', req.body.email.trim().toLowerCase()))
         .executeTakeFirst();
       const ok = await verifyPassword(req.body.password, admin?.password_hash ?? (await (decoy ??= hashPassword('not the password of anyone'))));
-      if (!admin || !ok) throw errors.unauthenticated('The e-mail or password is wrong.');
+      if (!admin || !ok) {
+        await throttle.outcome(ticket, 'failed');
+        throw errors.unauthenticated('The e-mail or password is wrong.');
+      }
       // Optional TOTP second factor (server/admin/totp.ts); `errors.totp` tells the page to ask for it.
       if (!(await secondFactorPasses(ctx, admin.id, req.body.totp))) {
+        // A wrong code is a guess like a wrong password; no code yet is only the page's first step.
+        await throttle.outcome(ticket, req.body.totp === undefined ? 'undecided' : 'failed');
         throw errors.unauthenticated('Enter the code from your authenticator app.', { totp: ['required'] });
       }
+      await throttle.outcome(ticket, 'succeeded');
       const token = randomBytes(32).toString('base64url');
       const now = ctx.clock.now();
       const expiresAt = new Date(now.getTime() + ADMIN_MAX_AGE_MS).toISOString();
@@ -166,12 +172,12 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
       return { admin: { id: admin.id, email: admin.email }, expires_at: expiresAt, idle_timeout_seconds: ADMIN_IDLE_MS / 1000 };
     });
 
-    app.get('/admin/api/session', { schema: { hide: true }, preHandler: requireAdmin(ctx) }, async (req, reply) => {
+    app.get('/admin/api/session', { schema: { hide: true }, onRequest: requireAdmin(ctx) }, async (req, reply) => {
       void reply.header('cache-control', 'no-store');
       return { admin: req.admin };
     });
 
-    app.delete('/admin/api/session', { schema: { hide: true }, preHandler: csrfGuard(ctx) }, async (req, reply) => {
+    app.delete('/admin/api/session', { schema: { hide: true }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
       const token = req.headers.cookie ? fastifyCookie.parse(req.headers.cookie)[ADMIN_COOKIE] : undefined;
       if (token) await ctx.db.deleteFrom('admin_sessions').where('token_hash', '=', hashToken(token)).execute();
       setCookie(reply, '', { ...cookieOptions(ctx), maxAge: 0 });

@@ -11,12 +11,17 @@ import { dashboardRoutes, inviteAcceptRoute, refuseCrossSite } from './dashboard
  */
 export function adminRoutes(ctx: AppContext, options: AdminAuthOptions): FastifyPluginAsyncZod {
   return async (app) => {
+    // Admin answers carry personal data (users, admins, audit), errors included: never cached.
+    app.addHook('onRequest', async (_req, reply) => {
+      void reply.header('cache-control', 'no-store');
+    });
     await app.register(adminSessionRoutes(ctx, options));
     await app.register(inviteAcceptRoute(ctx));
     await app.register(async (scope) => {
       scope.addHook('onRequest', refuseCrossSite);
-      scope.addHook('preHandler', requireAdmin(ctx));
-      scope.addHook('preHandler', csrfGuard(ctx));
+      // Before the body is parsed and validated: an anonymous caller gets 401, never a 422 naming fields.
+      scope.addHook('onRequest', requireAdmin(ctx));
+      scope.addHook('onRequest', csrfGuard(ctx));
       await scope.register(adminWebhookRoutes(ctx));
       await scope.register(dashboardRoutes(ctx));
       // The dashboard's branding preview (an HTML page, framed by the settings view).

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { formatSqlTimestamp } from '../../clock.js';
+import { sqlTimestamp } from '../../timestamps.js';
 import { bearerSecurity, commonErrors } from '../schemas.js';
 
 /** Verify credentials: spec 4.18, shape from architecture.md. Reaching the handler means the key is good. */
@@ -22,7 +22,7 @@ export function credentialRoutes(_ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req) => {
         const key = req.apiKey!;
-        return { valid: true as const, key: { name: key.name, created_at: formatSqlTimestamp(new Date(key.created_at)) } };
+        return { valid: true as const, key: { name: key.name, created_at: sqlTimestamp(key.created_at) } };
       },
     );
   };

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { recordHttpRequest, registry } from '../../metrics/metrics.js';
 
 /** One dependency `/readyz` checks: resolves when reachable, throws (or times out) when not. */
@@ -18,16 +18,25 @@ function withTimeout(work: Promise<void>, ms: number): Promise<void> {
 }
 
 /**
- * `/healthz`: the process is alive and its event loop answers (for a liveness probe: restart on
- * failure). `/readyz`: the database, Redis and the blob store answer (for a readiness probe: take
- * out of the load balancer on failure). `/metrics`: Prometheus text format. None needs a key and
- * none says more than up/down per dependency; keep `/metrics` on the internal network.
+ * `/healthz` on the public listener: the process is alive and its event loop answers, for a load
+ * balancer's or an orchestrator's liveness check. Plain up, nothing about the dependencies.
  */
-export function registerHealthRoutes(app: FastifyInstance, checks: readonly ReadinessCheck[]): void {
+export function registerLiveness(app: FastifyInstance): void {
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
     void reply.header('cache-control', 'no-store');
     return { status: 'ok' };
   });
+}
+
+/**
+ * The operations routes (issue 18, point 3): `/healthz`; `/readyz`, the database, Redis and the
+ * blob store answer (for a readiness probe: take out of the load balancer on failure); `/metrics`
+ * in Prometheus text format. None needs a key and none says more than up/down per dependency, but
+ * `/readyz` and `/metrics` describe the deployment, so they are served only by the operations
+ * listener ({@link buildOpsApp}), never by the public one.
+ */
+export function registerHealthRoutes(app: FastifyInstance, checks: readonly ReadinessCheck[]): void {
+  registerLiveness(app);
 
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const results = await Promise.all(
@@ -49,14 +58,28 @@ export function registerHealthRoutes(app: FastifyInstance, checks: readonly Read
     void reply.header('content-type', registry.contentType).header('cache-control', 'no-store');
     return registry.metrics();
   });
+}
 
-  // Request rate and latency by route pattern (never the raw URL: ids would explode the series).
+/**
+ * The operations listener's app: probes and metrics and nothing else. `verity start` and `serve`
+ * listen with it on VERITY_METRICS_PORT, `verity worker` on `--probe-port` (or that variable),
+ * bound to VERITY_METRICS_HOST (loopback unless configured).
+ */
+export function buildOpsApp(checks: readonly ReadinessCheck[]): FastifyInstance {
+  const ops = Fastify({ logger: false });
+  registerHealthRoutes(ops, checks);
+  return ops;
+}
+
+/**
+ * Request rate and latency by route pattern (never the raw URL: ids would explode the series), of
+ * the public listener's requests.
+ */
+export function recordRequestMetrics(app: FastifyInstance): void {
   // A callback hook: it runs on every request, and an async one costs a promise and a turn each.
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    if (route !== '/metrics' && route !== '/healthz' && route !== '/readyz') {
-      recordHttpRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    }
+    if (route !== '/healthz') recordHttpRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 }

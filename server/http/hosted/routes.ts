@@ -14,9 +14,10 @@ import { checkLink } from '../../session/actions.js';
 import { assignedVerifications, flowCompleted } from '../../session/view.js';
 import { sdb } from '../../session/tables.js';
 import { sha256Hex } from '../../crypto/tokens.js';
-import { readSettings, type AccountSettings } from '../../store/settings-repo.js';
+import { readSettings, type AccountSettings } from '../../store/repos/settings-repo.js';
 import { brandingOf, completedPage, fallbackLandingPage, refusalPage, withNonce, withPageData, type RefusalPage } from './pages.js';
 import { hostedSecurityHeaders, newNonce } from './security-headers.js';
+import { findShortLink } from '../../links/short-links.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -97,10 +98,11 @@ function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
 
     // Short links from verify-url and hand-off (`/l/<code>`): redirect to the full link until it expires.
     app.get('/l/:code', { schema: { hide: true, params: z.object({ code: z.string().max(64) }) } }, async (req, reply) => {
-      const link = await ctx.db.selectFrom('short_links').select(['full_url', 'expires_at']).where('code', '=', req.params.code).executeTakeFirst();
-      if (!link) return refuse(req, reply, 'invalid');
-      if (link.expires_at <= ctx.clock.now().toISOString()) return refuse(req, reply, 'expired');
-      return reply.redirect(link.full_url, 302);
+      const link = await findShortLink(ctx.db, ctx.config.secret, req.params.code);
+      // A target that does not open (sealed under a former VERITY_SECRET) is as good as unknown.
+      if (!link?.url) return refuse(req, reply, 'invalid');
+      if (link.expiresAt <= ctx.clock.now().toISOString()) return refuse(req, reply, 'expired');
+      return reply.redirect(link.url, 302);
     });
   };
 }

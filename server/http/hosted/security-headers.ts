@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { browserPermissions } from '../../methods/registry.js';
 import { safeHttpUrl } from '../../session/view.js';
-import { readSettings, type AccountSettings } from '../../store/settings-repo.js';
+import { readSettings, type AccountSettings } from '../../store/repos/settings-repo.js';
 
 /** A fresh CSP nonce (128 bits) for one response. */
 export function newNonce(): string {
@@ -84,5 +84,38 @@ export function hostedSecurityHeaders(reply: FastifyReply, nonce: string, settin
     'cross-origin-resource-policy': 'same-origin',
     'cache-control': 'no-store',
     'x-robots-tag': 'noindex, nofollow',
+  });
+}
+
+/**
+ * The security headers of the API documentation (`/docs`, swagger-ui; issue 18, point 3). Its
+ * page loads only its own scripts and styles from `/docs/static/` (no inline script, no eval);
+ * swagger-ui draws its icons as `data:` images and fetches the OpenAPI document from `/docs/json`.
+ * Nobody may frame it.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  // swagger-ui-bundle adds one fixed <style> element (the hash of the bundled version's); a new
+  // version's differs and is blocked, costing that rule only.
+  "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+  // React sets style attributes while it renders; they cannot run code.
+  "style-src-attr 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function docsSecurityHeaders(reply: FastifyReply): void {
+  void reply.headers({
+    'content-security-policy': DOCS_CSP,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'same-origin',
   });
 }

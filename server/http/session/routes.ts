@@ -27,7 +27,7 @@ import { claimHandoff, createHandoff } from '../../session/handoff.js';
 import { SessionLimits } from '../../session/limits.js';
 import { authenticate, csrfMatches, revokeSession } from '../../session/sessions.js';
 import { sessionView } from '../../session/view.js';
-import { readSettings } from '../../store/settings-repo.js';
+import { readSettings } from '../../store/repos/settings-repo.js';
 import { allowedOrigins, isSameHost } from '../hosted/security-headers.js';
 import { header, who } from './request.js';
 import { closeAllStreams, streamSessionEvents } from './events.js';
@@ -88,8 +88,9 @@ export function sessionRoutes(ctx: AppContext, limits: SessionLimits = new Sessi
         .send();
     });
 
-    // Authentication and CSRF for every other call.
-    app.addHook('preHandler', async (req) => {
+    // Authentication and CSRF for every other call, before the body is parsed and validated: an
+    // unauthenticated caller gets 401, never a 422 naming the route's fields.
+    app.addHook('onRequest', async (req) => {
       if (req.method === 'OPTIONS') return;
       // The route that matched, not the URL: `/session/%73tart` is `/session/start` to the router.
       if (UNAUTHENTICATED.has(req.routeOptions.url ?? '')) return;
@@ -108,15 +109,13 @@ export function sessionRoutes(ctx: AppContext, limits: SessionLimits = new Sessi
     const hide = { hide: true };
 
     app.post('/session/start', { schema: { ...hide, body: StartSessionRequest, response: { 200: StartSessionResponse } } }, async (req, reply) => {
-      await limits.start(req.ip);
-      const started = await startFromLink(ctx, req.body.link, req.ip);
+      const started = await limits.start(req.ip, () => startFromLink(ctx, req.body.link, req.ip));
       setCookie(req, reply, started.token);
       return { session_token: started.token, session: await sessionView(ctx, started.user, started.session) };
     });
 
     app.post('/session/handoff/claim', { schema: { ...hide, body: HandoffClaimRequest, response: { 200: StartSessionResponse } } }, async (req, reply) => {
-      await limits.start(req.ip);
-      const claimed = await claimHandoff(ctx, req.body.token);
+      const claimed = await limits.start(req.ip, () => claimHandoff(ctx, req.body.token));
       setCookie(req, reply, claimed.token);
       return { session_token: claimed.token, session: await sessionView(ctx, claimed.user, claimed.session) };
     });

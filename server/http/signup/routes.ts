@@ -14,8 +14,8 @@ import { createUser, magicLinkFor, NOTIFY_QUEUE } from '../../services/users.js'
 import { moveVerification } from '../../services/verifications.js';
 import { keyedHash, randomToken, safeEqual, sha256Hex } from '../../crypto/tokens.js';
 import { safeHttpUrl } from '../../session/view.js';
-import { readSettings } from '../../store/settings-repo.js';
-import { findUserById, findUserVerification, updateUserRow } from '../../store/users-repo.js';
+import { readSettings } from '../../store/repos/settings-repo.js';
+import { findUserById, findUserVerification, updateUserRow } from '../../store/repos/users-repo.js';
 import { csrfGuard } from '../admin/auth.js';
 import { e164Phone, email } from '../schemas.js';
 
@@ -89,7 +89,7 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
       };
     });
 
-    app.post('/signup/api/start', { schema: { hide: true, body: startBody }, preHandler: csrfGuard(ctx) }, async (req, reply) => {
+    app.post('/signup/api/start', { schema: { hide: true, body: startBody }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
       const d = await enabledOr404();
       await consume(startLimiter, req.ip);
       const b = req.body;
@@ -107,7 +107,7 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
       return { token, code_ttl_minutes: CODE_TTL_MINUTES };
     });
 
-    app.post('/signup/api/resend', { schema: { hide: true, body: tokenBody }, preHandler: csrfGuard(ctx) }, async (req) => {
+    app.post('/signup/api/resend', { schema: { hide: true, body: tokenBody }, onRequest: csrfGuard(ctx) }, async (req) => {
       await enabledOr404();
       await consume(confirmLimiter, req.ip);
       const row = await ddb(ctx.db).selectFrom('signup_requests').selectAll().where('token_hash', '=', sha256Hex(req.body.token)).executeTakeFirst();
@@ -116,7 +116,7 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
       return { success: true };
     });
 
-    app.post('/signup/api/confirm', { schema: { hide: true, body: confirmBody }, preHandler: csrfGuard(ctx) }, async (req, reply) => {
+    app.post('/signup/api/confirm', { schema: { hide: true, body: confirmBody }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
       await enabledOr404();
       await consume(confirmLimiter, req.ip);
       const tokenHash = sha256Hex(req.body.token);
@@ -180,7 +180,14 @@ async function issueCode(ctx: AppContext, userId: number, tokenHash: string, loc
         .where('token_hash', '=', tokenHash)
         .execute();
     }
-    const job: NotifyCodeJob = { kind: 'code', userId, channel: 'email', sealed: sealNotifyCode(ctx.config.secret, code), expiresAt, locale: pickLocale(locale) };
+    const job: NotifyCodeJob = {
+      kind: 'code',
+      userId,
+      channel: 'email',
+      sealed: sealNotifyCode(ctx.config.secret, code),
+      expiresAt,
+      locale: pickLocale(locale),
+    };
     await ctx.queue.enqueue(NOTIFY_QUEUE, job, { maxAttempts: 10 }, trx);
   });
 }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../errors.js';
-import { findUserById, findUserByReference, listUsers, type UserSortField } from '../../store/users-repo.js';
+import { findUserById, findUserByReference, listUsers, type UserSortField } from '../../store/repos/users-repo.js';
 import { readUserView, userView, userViews } from '../../services/user-view.js';
 import { createUser, deleteUser, linkBase, magicLinkFor, updateUser } from '../../services/users.js';
 import { bearerSecurity, commonErrors, errorBody, userSchema } from '../schemas.js';
@@ -17,6 +17,7 @@ import {
   verifyUrlBody,
   verifyUrlResponse,
 } from './schemas.js';
+import { insertShortLink } from '../../links/short-links.js';
 
 export const DEFAULT_PER_PAGE = 15;
 export const MAX_PER_PAGE = 100;
@@ -183,16 +184,13 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!user) throw errors.userNotFound();
         const { url, expiresAt } = await magicLinkFor(ctx, user, req.body?.expiration_hours ?? undefined);
         const code = randomBytes(9).toString('base64url');
-        await ctx.db
-          .insertInto('short_links')
-          .values({
-            code,
-            user_id: user.id,
-            full_url: url,
-            expires_at: expiresAt.toISOString(),
-            created_at: ctx.clock.now().toISOString(),
-          })
-          .execute();
+        await insertShortLink(ctx.db, ctx.config.secret, {
+          code,
+          userId: user.id,
+          url,
+          expiresAt: expiresAt.toISOString(),
+          createdAt: ctx.clock.now().toISOString(),
+        });
         return { short_url: `${await linkBase(ctx)}/l/${code}`, full_url: url };
       },
     );

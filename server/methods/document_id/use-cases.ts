@@ -8,17 +8,18 @@ import {
   type DocumentUploadResponse,
 } from '../../../src/api/contract.js';
 import { DOCUMENT_METHOD_ID, VerificationStatus } from '../../domain/catalogue.js';
+import { workflowForDocument } from '../../domain/document-rules.js';
 import { moveDocumentWorkflow, moveVerification } from '../../services/verifications.js';
-import { ANALYSIS_QUEUE, type DocumentAnalysisJob } from '../../session/analysis-jobs.js';
+import { ANALYSIS_QUEUE, type DocumentAnalysisJob } from '../../domain/analysis-jobs.js';
 import { sessionErrors } from '../../session/errors.js';
 import { isOpen } from '../../session/status.js';
 import { insertUpload, uploadsOf, type SessionUpload } from '../../session/uploads-repo.js';
 import type { Executor } from '../../store/database.js';
 import type { UserRow } from '../../store/schema.js';
-import { workflowsForUser } from '../../store/users-repo.js';
+import { workflowsForUser } from '../../store/repos/users-repo.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { acceptSessionUpload, parseJsonField } from '../uploads.js';
-import { documentTypesByWorkflow } from './repo.js';
+import { documentTypesByWorkflow, workflowCandidates } from './repo.js';
 import { documentTypeOption } from './rules.js';
 
 /** Document types the user may present: those of their assigned, not yet done workflows (all when none is open). */
@@ -85,17 +86,14 @@ export async function submitDocument(kit: SessionKit, user: UserRow, body: Docum
   if (Object.keys(errs).length > 0 || !front) throw sessionErrors.validation(errs);
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
-    const workflows = await workflowsForUser(trx, user.id);
-    const typesOf = await documentTypesByWorkflow(trx);
-    const open = workflows.filter((w) => isOpen(w.status));
-    const workflow = open.find((w) => typesOf.get(w.workflow_raw_id)?.includes(option.key)) ?? open[0] ?? null;
-    if (workflow) await moveDocumentWorkflow(trx, ctx.clock, user.id, workflow.workflow_raw_id, VerificationStatus.processing, null);
+    const workflow = workflowForDocument(await workflowCandidates(trx, user.id), { documentType: option.key });
+    if (workflow !== null) await moveDocumentWorkflow(trx, ctx.clock, user.id, workflow, VerificationStatus.processing, null);
     else await moveVerification(trx, ctx.clock, user.id, DOCUMENT_METHOD_ID, VerificationStatus.processing);
     const job: DocumentAnalysisJob = {
       kind: 'document',
       userId: user.id,
       methodId: DOCUMENT_METHOD_ID,
-      workflowRawId: workflow?.workflow_raw_id ?? null,
+      workflowRawId: workflow,
       documentType: option.key,
       front: analysisImage(front),
       back: back ? analysisImage(back) : null,

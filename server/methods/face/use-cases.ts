@@ -9,7 +9,7 @@ import {
 } from '../../../src/api/contract.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
-import { ANALYSIS_QUEUE, type AnalysisImage, type FaceAnalysisJob } from '../../session/analysis-jobs.js';
+import { ANALYSIS_QUEUE, type AnalysisImage, type FaceAnalysisJob } from '../../domain/analysis-jobs.js';
 import { sessionErrors } from '../../session/errors.js';
 import { methodState, type MethodState } from '../../session/state.js';
 import { safeEqual } from '../../session/tokens.js';

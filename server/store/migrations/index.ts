@@ -15,6 +15,7 @@ import * as m0013 from './0013-case-insensitive-sort.js';
 import * as m0014 from './0014-orphan-document-workflows.js';
 import * as m0015 from './0015-drop-unused-user-indexes.js';
 import * as m0016 from './0016-admin-totp-seal-label.js';
+import * as m0017 from './0017-sealed-short-links.js';
 import type { MigrationContext } from './helpers.js';
 
 /**
@@ -40,6 +41,8 @@ const migrations: Record<string, Migration | ((context: MigrationContext) => Mig
   '0015-drop-unused-user-indexes': m0015,
   // Re-seals the admins' TOTP secrets under their own label: needs the server secret too.
   '0016-admin-totp-seal-label': m0016.migration,
+  // Seals short links' targets: needs the server secret too.
+  '0017-sealed-short-links': m0017.migration,
 };
 
 export function migrationProvider(context: MigrationContext = {}): MigrationProvider {

@@ -2,6 +2,7 @@ import { msg, str } from '@lit/localize';
 import { html, nothing } from 'lit';
 import type { MethodViewOf } from '../../api/contract.js';
 import { ApiError } from '../../api/session-client.js';
+import { pluralMsg } from '../../internal/plural.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { StepElement } from '../step-element.js';
 
@@ -112,7 +113,11 @@ export class VerifyStepCode extends StepElement<CodeMethod> {
       input.value = '';
       if (error instanceof ApiError && error.error_type === 'session_code_invalid') {
         this.attemptsLeft = error.details.attempts_left ?? this.attemptsLeft - 1;
-        this.error = msg(str`That code is not right. ${this.attemptsLeft} tries left.`, { id: 'code.invalid' });
+        const left = this.attemptsLeft;
+        this.error = pluralMsg(left, 'code.invalid', {
+          one: str`That code is not right. ${left} try left.`,
+          other: str`That code is not right. ${left} tries left.`,
+        });
       } else if (error instanceof ApiError && (error.error_type === 'session_code_expired' || error.error_type === 'session_attempts_exceeded')) {
         this.mustResend = true;
         this.error =

@@ -8,6 +8,7 @@ import { CameraController, CAMERA_STATE } from '../../controllers/camera-control
 import { FrameLoopController } from '../../controllers/frame-loop-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
+import { documentTypeName } from './document-type-names.js';
 import { cameraHelp, copyLinkText, copyPageLink, type CameraWayForward } from '../camera-help.js';
 import { StepElement } from '../step-element.js';
 import styles from './verify-step-document.styles.js';
@@ -347,13 +348,27 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
           (t) =>
             html`<label class="choice">
               <input type="radio" name="document_type" value=${t.key} .checked=${this.documentType?.key === t.key} @change=${() => this.chooseType(t.key)} />
-              ${t.label}
+              ${documentTypeName(t)}
             </label>`,
         )}
       </fieldset>
+      ${this.documentType ? nothing : html`<p id="choose-first" class="muted">${msg('Choose your document type first.', { id: 'doc.choose-first' })}</p>`}
       <div class="actions">
-        <button type="button" ?disabled=${!this.documentType} @click=${() => void this.openCamera()}>${msg('Use the camera', { id: 'doc.use-camera' })}</button>
-        <button type="button" class="secondary" ?disabled=${!this.documentType} @click=${() => this.openUpload()}>
+        <button
+          type="button"
+          ?disabled=${!this.documentType}
+          aria-describedby=${this.documentType ? nothing : 'choose-first'}
+          @click=${() => void this.openCamera()}
+        >
+          ${msg('Use the camera', { id: 'doc.use-camera' })}
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          ?disabled=${!this.documentType}
+          aria-describedby=${this.documentType ? nothing : 'choose-first'}
+          @click=${() => this.openUpload()}
+        >
           ${msg('Upload a file', { id: 'doc.upload' })}
         </button>
       </div>

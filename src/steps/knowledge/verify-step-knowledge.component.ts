@@ -2,6 +2,7 @@ import { msg, str } from '@lit/localize';
 import { html, nothing } from 'lit';
 import type { KnowledgeQuestion, MethodViewOf } from '../../api/contract.js';
 import { ApiError } from '../../api/session-client.js';
+import { pluralMsg } from '../../internal/plural.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { StepElement } from '../step-element.js';
 
@@ -73,7 +74,11 @@ export class VerifyStepKnowledge extends StepElement<MethodViewOf<'knowledge'>> 
     } catch (error: unknown) {
       if (error instanceof ApiError && error.error_type === 'session_knowledge_failed') {
         this.attemptsLeft = error.details.attempts_left ?? Math.max(0, this.attemptsLeft - 1);
-        this.failure = msg(str`Some answers are not right. ${this.attemptsLeft} attempts left.`, { id: 'knowledge.failed' });
+        const left = this.attemptsLeft;
+        this.failure = pluralMsg(left, 'knowledge.failed', {
+          one: str`Some answers are not right. ${left} attempt left.`,
+          other: str`Some answers are not right. ${left} attempts left.`,
+        });
       } else if (error instanceof ApiError && error.error_type === 'session_attempts_exceeded') {
         this.attemptsLeft = 0;
         this.failure = msg('No attempts left for this step.', { id: 'knowledge.exceeded' });
@@ -117,7 +122,12 @@ export class VerifyStepKnowledge extends StepElement<MethodViewOf<'knowledge'>> 
   protected override render() {
     const noneLeft = this.attemptsLeft <= 0 || this.method.status === 'rejected';
     return html`
-      <p>${msg(str`Answer the questions below. ${this.method.needs.pass_threshold} correct answers are needed.`, { id: 'knowledge.intro' })}</p>
+      <p>
+        ${pluralMsg(this.method.needs.pass_threshold, 'knowledge.intro', {
+          one: str`Answer the questions below. ${this.method.needs.pass_threshold} correct answer is needed.`,
+          other: str`Answer the questions below. ${this.method.needs.pass_threshold} correct answers are needed.`,
+        })}
+      </p>
       <form @submit=${(e: SubmitEvent) => void this.submit(e)} novalidate>
         ${this.method.needs.questions.map((q) => this.renderQuestion(q))} ${this.failure ? html`<p class="error" role="alert">${this.failure}</p>` : nothing}
         <div class="actions">

@@ -1,6 +1,6 @@
 import { TOTP } from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { AdminClient, ADMIN_EMAIL, ADMIN_PASSWORD, signedInAdmin } from '../http/admin/admin-client.js';
 

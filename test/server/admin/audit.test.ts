@@ -8,7 +8,7 @@ import { TOTP } from 'otpauth';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ddb } from '../../../server/admin/tables.js';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { AdminClient, signedInAdmin, type AdminResponse } from '../http/admin/admin-client.js';
 

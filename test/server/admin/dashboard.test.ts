@@ -1,7 +1,7 @@
 import exifr from 'exifr';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { listOutbox } from '../../../server/notify/outbox.js';
 import { sdb } from '../../../server/session/tables.js';
 import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';

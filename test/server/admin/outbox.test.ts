@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { outboxDir, writeOutboxMessage } from '../../../server/notify/outbox.js';
 import { items, startTestServer, type TestServer } from '../../helpers/server.js';
 import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyRetention } from '../../../server/admin/retention.js';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { sdb } from '../../../server/session/tables.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { listOutbox } from '../../../server/notify/outbox.js';
 import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';
 import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';

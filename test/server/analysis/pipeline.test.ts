@@ -6,6 +6,7 @@ import { passportMrz } from '../../fixtures/mrz.js';
 import { documentPhoto, flatDocument, IDENTITIES, selfie } from '../../fixtures/set.js';
 import { photograph } from '../../fixtures/documents.js';
 import { pdfWithJpeg } from '../../fixtures/pdf.js';
+import { CAPTURES, PEOPLE } from './captures.js';
 
 const today = new Date('2026-06-01T00:00:00Z');
 afterAll(closeEngines);
@@ -111,5 +112,46 @@ describe('analyseSelfie', { timeout: 240_000 }, () => {
     });
     expect(out.decision).toBe('rejected');
     expect(out.reasons).toContain('DIFFERENT_PERSON_ACROSS_FRAMES');
+  });
+});
+
+describe('analyseDocument on captures made differently', { timeout: 300_000 }, () => {
+  const analyse = async (bytes: Buffer) => analyseDocument({ bytes, originalName: 'capture.jpg' }, { today });
+
+  it('accepts a white-stock licence back (paper and quiet zone saturated) and reads its barcode', async () => {
+    const out = await analyse(await CAPTURES.backAuto(0));
+    expect(out.status).toBe('Success');
+    expect(out.content!.document_processor['Document Number']?.value).toBe(PEOPLE[0]!.dlNumber);
+    expect(out.content!.photoshopped).toBe(false);
+  });
+
+  it('accepts a white-stock front in another font and reads its printed AAMVA fields', async () => {
+    const id = PEOPLE[1]!;
+    const out = await analyse(await CAPTURES.frontAuto(1));
+    expect(out.status).toBe('Success');
+    const dp = out.content!.document_processor;
+    expect({
+      number: dp['Document Number']?.value,
+      last: dp['Last Name']?.value,
+      dob: dp['Date of Birth']?.value,
+      expiry: dp['Date of Expiry']?.value,
+      cls: dp['DL Class']?.value,
+      sex: dp['Sex']?.value,
+      state: dp['Issuing State Code']?.value,
+    }).toEqual({ number: id.dlNumber, last: id.last, dob: id.dob, expiry: id.expires, cls: id.dlClass, sex: id.sex, state: id.state });
+    expect(out.content!.photoshopped).toBe(false);
+  });
+
+  it('accepts a dim but legible passport page: its MRZ reads once the page is stretched', async () => {
+    const out = await analyse(await CAPTURES.passportDim(2));
+    expect(out.status).toBe('Success');
+    expect(out.content!.mrz_data[0]?.valid).toBe(true);
+    expect(out.content!.document_processor['Document Number']?.value).toBe(PEOPLE[2]!.passportNumber);
+    expect(out.content!.photoshopped).toBe(false);
+  });
+
+  it('refuses glare over the fields and a back out of focus, each with its reason', async () => {
+    expect((await analyse(await CAPTURES.frontGlare(0))).failure_code).toBe('GLARE_DETECTED');
+    expect((await analyse(await CAPTURES.backBlurred(0))).failure_code).toBe('BLUR_DETECTED');
   });
 });

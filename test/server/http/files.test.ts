@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedBlobUrl } from '../../../server/blobs/signed-url.js';
-import type { ManualClock } from '../../../server/clock.js';
+import type { ManualClock } from '../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;

@@ -6,8 +6,8 @@
  * and every clock minute the per-minute one, and the headers name the clock minute's end.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
-import { createApiKey } from '../../../server/store/api-keys-repo.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
+import { createApiKey } from '../../../server/store/repos/api-keys-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer | undefined;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;

@@ -240,7 +240,7 @@ describe('POST /api/users/{id}/verify-url', () => {
   it('stops redirecting once the link has expired', async () => {
     const created = await server.api('/api/users', { body: { email: 'p@example.com' } });
     const res = await server.api(`/api/users/${created.body.id}/verify-url`, { body: { expiration_hours: 1 } });
-    (server.clock as import('../../../server/clock.js').ManualClock).advance(3_600_001);
+    (server.clock as import('../../helpers/manual-clock.js').ManualClock).advance(3_600_001);
     const redirect = await fetch(server.url + new URL(String(res.body.short_url)).pathname, { redirect: 'manual' });
     expect(redirect.status).toBe(410);
   });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { PermanentFailure, RetryLater } from '../../../server/queue/queue.js';
 import { TableQueue } from '../../../server/queue/table-queue.js';
 import type { Db } from '../../../server/store/database.js';

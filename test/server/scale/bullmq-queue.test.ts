@@ -2,7 +2,7 @@ import { Queue as BullQueue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseRedisUrl } from '../../../server/adapters.js';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { BullMqQueue } from '../../../server/queue/bullmq-queue.js';
 import { PermanentFailure, RetryLater, type JobContext } from '../../../server/queue/queue.js';
 import { TableQueue } from '../../../server/queue/table-queue.js';

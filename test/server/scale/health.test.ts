@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAnalysisDuration, recordWebhookDelivery, timeAnalysis } from '../../../server/metrics/metrics.js';
+import { listenOps } from '../../helpers/ops.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
+// Readiness and metrics are served on the operations listener (VERITY_METRICS_PORT), not the public one.
 let server: TestServer;
+let ops: string;
 beforeAll(async () => {
   server = await startTestServer({ workers: false });
+  ops = await listenOps(server);
 });
 afterAll(async () => {
   await server.close();
@@ -30,7 +34,7 @@ describe('health, readiness and metrics', () => {
   });
 
   it('/readyz checks every store the configuration uses', async () => {
-    const res = await fetch(`${server.url}/readyz`);
+    const res = await fetch(`${ops}/readyz`);
     expect(res.status).toBe(200);
     const expected: Record<string, string> = { database: 'ok', blobs: 'ok' };
     if (server.config.redisUrl) expected.redis = 'ok';
@@ -41,7 +45,7 @@ describe('health, readiness and metrics', () => {
     const other = await startTestServer({ workers: false });
     await other.verity.ctx.db.destroy();
     try {
-      const res = await fetch(`${other.url}/readyz`);
+      const res = await fetch(`${await listenOps(other)}/readyz`);
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ status: 'not_ready', checks: { database: 'unavailable' } });
       expect((await fetch(`${other.url}/healthz`)).status).toBe(200);
@@ -51,11 +55,11 @@ describe('health, readiness and metrics', () => {
   });
 
   it('/metrics counts requests by route pattern (never raw ids) with a latency histogram, and shows queue depths', async () => {
-    const before = await (await fetch(`${server.url}/metrics`)).text();
+    const before = await (await fetch(`${ops}/metrics`)).text();
     const count = (text: string, status: string) => sample(text, 'verity_http_requests_total', { method: 'GET', route: '/api/users/:id', status }) ?? 0;
     for (let i = 0; i < 3; i++) expect((await server.api('/api/users/999999')).status).toBe(404);
     expect((await server.api('/api/users', { body: { email: 'm@example.com', send_link: true } })).status).toBe(200);
-    const res = await fetch(`${server.url}/metrics`);
+    const res = await fetch(`${ops}/metrics`);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
     expect(count(text, '404') - count(before, '404')).toBe(3);
@@ -72,7 +76,7 @@ describe('health, readiness and metrics', () => {
     recordWebhookDelivery('succeeded');
     recordAnalysisDuration('mrz', 'ok', 0.3);
     await timeAnalysis('total', async () => 1);
-    const text = await (await fetch(`${server.url}/metrics`)).text();
+    const text = await (await fetch(`${ops}/metrics`)).text();
     expect(sample(text, 'verity_webhook_deliveries_total', { outcome: 'succeeded' })).toBeGreaterThanOrEqual(2);
     expect(sample(text, 'verity_analysis_duration_seconds_count', { stage: 'mrz', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'verity_analysis_duration_seconds_count', { stage: 'total', outcome: 'ok' })).toBeGreaterThanOrEqual(1);

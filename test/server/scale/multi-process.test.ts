@@ -111,9 +111,10 @@ describe('many processes on PostgreSQL + Redis', () => {
 
   it('starts two API and two worker processes at once on a fresh database', { timeout: 300_000 }, async () => {
     const ports = [await freePort(), await freePort()];
+    const metricsPorts = [await freePort(), await freePort()];
     const probePort = await freePort();
     const started = await Promise.all([
-      ...ports.map((port) => startProcess({ ...env, PORT: String(port) }, ['serve'])),
+      ...ports.map((port, i) => startProcess({ ...env, PORT: String(port), VERITY_METRICS_PORT: String(metricsPorts[i]) }, ['serve'])),
       startProcess(env, ['worker']),
       startProcess(env, ['worker', '--queues', 'webhooks.deliver,webhooks.retention,notify', '--probe-port', String(probePort)]),
     ]);
@@ -122,9 +123,11 @@ describe('many processes on PostgreSQL + Redis', () => {
     // One first admin, told once, however many processes started together.
     expect(started.filter((p) => p.output().includes('Admin sign-in')).length).toBeLessThanOrEqual(1);
     expect((await sql.query('select count(*)::int as n from admins')).rows[0]).toEqual({ n: 1 });
-    for (const { base } of apis) {
+    for (const [i, { base }] of apis.entries()) {
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
-      const ready = await fetch(`${base}/readyz`);
+      // Readiness on the operations listener only (issue 18, point 3).
+      expect((await fetch(`${base}/readyz`)).status).toBe(404);
+      const ready = await fetch(`http://127.0.0.1:${metricsPorts[i]}/readyz`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok', blobs: 'ok' } });
     }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseS3Url, S3BlobStore } from '../../../server/blobs/s3-blob-store.js';
 import { signedBlobUrl } from '../../../server/blobs/signed-url.js';
+import { listenOps } from '../../helpers/ops.js';
 import { startTestServer } from '../../helpers/server.js';
 import { startFakeS3, type FakeS3 } from './s3.js';
 
@@ -77,7 +78,7 @@ describe('S3BlobStore against a real S3-protocol server (s3rver)', () => {
       const direct = S3BlobStore.fromUrl(s3.blobUrl('app'));
       expect((await direct.get('users/9/doc.png'))?.bytes.equals(png)).toBe(true);
       direct.close();
-      const ready = await fetch(`${server.url}/readyz`);
+      const ready = await fetch(`${await listenOps(server)}/readyz`);
       expect(ready.status).toBe(200);
       expect(((await ready.json()) as { checks: Record<string, string> }).checks.blobs).toBe('ok');
     } finally {
@@ -110,7 +111,7 @@ describe('S3BlobStore against a real S3-protocol server (s3rver)', () => {
     const url = s3.blobUrl().replace('s3://verity-blobs', 's3://no-such-bucket');
     const server = await startTestServer({ env: { VERITY_BLOB_URL: url }, workers: false });
     try {
-      const ready = await fetch(`${server.url}/readyz`);
+      const ready = await fetch(`${await listenOps(server)}/readyz`);
       expect(ready.status).toBe(503);
       expect(await ready.json()).toMatchObject({ status: 'not_ready', checks: { database: 'ok', blobs: 'unavailable' } });
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

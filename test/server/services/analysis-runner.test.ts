@@ -3,7 +3,7 @@ import { analyseDocument, analyseSelfie } from '../../../server/analysis/index.j
 import { VerificationStatus } from '../../../server/domain/catalogue.js';
 import { markDocumentProcessing } from '../../../server/services/document-jobs.js';
 import { moveVerification } from '../../../server/services/verifications.js';
-import { ANALYSIS_QUEUE, type DocumentAnalysisJob, type FaceAnalysisJob } from '../../../server/session/analysis-jobs.js';
+import { ANALYSIS_QUEUE, type DocumentAnalysisJob, type FaceAnalysisJob } from '../../../server/domain/analysis-jobs.js';
 import { licenceBack, licenceFront, photograph } from '../../fixtures/documents.js';
 import { portrait } from '../../fixtures/faces.js';
 import { IDENTITIES } from '../../fixtures/identities.js';

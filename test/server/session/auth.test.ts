@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ManualClock } from '../../../server/clock.js';
-import { writeSetting } from '../../../server/store/settings-repo.js';
+import type { ManualClock } from '../../helpers/manual-clock.js';
+import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { createTemplate, createUser, local } from './fixtures.js';
 
@@ -143,6 +143,20 @@ describe('abuse limits', () => {
         expect(await errorType(res)).toBe('api_rate_limit_error');
       }
     }
+    expect(statuses.slice(0, 30).every((s) => s === 403)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+
+  it('counts only failed starts: end users sharing one address (a proxy, a NAT) are not refused for each other’s successes', async () => {
+    // More successful starts from one address than the per-address budget of failures.
+    for (let i = 0; i < 35; i++) await start();
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      statuses.push(
+        (await call('/session/start', { method: 'POST', body: { link: 'https://x.example/security-verify?expires=1&key=k&signature=00' } })).status,
+      );
+    }
+
     expect(statuses.slice(0, 30).every((s) => s === 403)).toBe(true);
     expect(statuses[30]).toBe(429);
   });

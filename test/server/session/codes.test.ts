@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ManualClock } from '../../../server/clock.js';
+import type { ManualClock } from '../../helpers/manual-clock.js';
 import { ApiError, type SessionClient } from '../../../src/api/session-client.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { client, createTemplate, createUser, latestCode, local } from './fixtures.js';

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ANALYSIS_QUEUE, type AnalysisJob } from '../../../server/session/analysis-jobs.js';
-import { writeSetting } from '../../../server/store/settings-repo.js';
-import { findWorkflow, insertTemplate } from '../../../server/store/templates-repo.js';
+import { ANALYSIS_QUEUE, type AnalysisJob } from '../../../server/domain/analysis-jobs.js';
+import { writeSetting } from '../../../server/store/repos/settings-repo.js';
+import { findWorkflow, insertTemplate } from '../../../server/store/repos/templates-repo.js';
 import { ApiError, type SessionClient } from '../../../src/api/session-client.js';
 import type { FaceEvidence } from '../../../src/api/contract.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { migrateToLatest, openDatabase, type Db } from '../../../server/store/database.js';
 import { migrationProvider } from '../../../server/store/migrations/index.js';
 import { seedDefaults } from '../../../server/store/seed.js';

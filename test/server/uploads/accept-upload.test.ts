@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AnalysisInputError, InputErrorCode } from '../../../server/analysis/errors.js';
 import { DEFAULT_INPUT_LIMITS, prepareInput } from '../../../server/analysis/input.js';
+import { analyseDocument } from '../../../server/analysis/pipeline.js';
 import { acceptUpload } from '../../../server/uploads/accept-upload.js';
 import { buildPdf, jpegDeclaring, jpegSignatureThenHtml, pdfBomb, pdfWithPages, pngDeclaring } from '../../fixtures/hostile-uploads.js';
 import { pdfWithJpeg } from '../../fixtures/pdf.js';
@@ -104,6 +105,13 @@ describe('the PDF renderer', () => {
     expect(await refusal(prepareInput(bomb, limits))).toBe(InputErrorCode.PdfLimitExceeded);
     expect(process.memoryUsage().rss - before).toBeLessThan(128 * 2 ** 20);
   }, 60_000);
+
+  it('fails the analysis of a bomb already in storage (uploaded before the door) with a readable reason', async () => {
+    const result = await analyseDocument({ bytes: bomb, originalName: 'old.pdf' });
+    expect(result.status).toBe('Failed');
+    expect(result.failure_code).toBe(InputErrorCode.PdfStreamTooLarge);
+    expect(result.reason).toMatch(/compressed content is too large/);
+  });
 
   it('kills a render that takes longer than its time limit', async () => {
     const jpeg = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#3366aa' } })

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { findEndpoint } from '../../../server/webhooks/endpoints.js';
 import { retryDelivery, RetryRefused } from '../../../server/webhooks/log.js';
 import { JITTER, RETRY_DELAYS_MS } from '../../../server/webhooks/schedule.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { webhooksOf } from '../../../server/webhooks/service.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { addEndpoint, createUser, deliveries, moveEmail, settle } from './fixtures.js';

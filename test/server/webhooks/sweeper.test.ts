@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
 import { exponentialBackoff } from '../../../server/queue/queue.js';
 import { DELIVER_JOB_MAX_ATTEMPTS, DELIVER_QUEUE, type DeliverJob } from '../../../server/webhooks/relay.js';
 import { webhooksOf } from '../../../server/webhooks/service.js';

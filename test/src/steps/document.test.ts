@@ -158,12 +158,33 @@ describe('<verify-step-document>', () => {
     radio.click();
     await new Promise((r) => setTimeout(r, 200));
     first.flow.remove();
-    // Same link, new page load.
+    // Same link, new page load: the flow goes on by itself, Start is not pressed again.
     const again = await fixture<VerifyFlow>(html`<verify-flow .link=${first.link} stay></verify-flow>`);
-    deep<HTMLButtonElement>(again, '.intro button')!.click();
     const checked = await until(() => deep<HTMLInputElement>(again, TAG, 'input[value="id_card"]'), 5000, 'document step again');
     await (deep(again, TAG) as HTMLElement & { updateComplete: Promise<boolean> }).updateComplete;
     expect(checked.checked).to.equal(true);
     expect(buttonByText(again, TAG, 'Use the camera')!.disabled).to.equal(false);
+  });
+
+  it('names document types in the flow language and says why the buttons wait for a choice', async () => {
+    const m = METHODS.document_id(2);
+    if (m.key === 'document_id')
+      m.needs.document_types = [
+        { key: 'passport', label: 'Passport', sides: 1 },
+        { key: 'residence_permit', label: 'Residence permit', sides: 2 },
+      ];
+    const { flow } = await startFlow({ session: session([m]) }, TAG, { lang: 'fr' });
+    await until(() => stepText(flow, TAG).includes('Passeport'), 5000, 'French type names');
+    expect(stepText(flow, TAG)).to.contain('Titre de séjour');
+    expect(stepText(flow, TAG)).not.to.contain('Passport');
+    const camera = deep<HTMLButtonElement>(flow, TAG, '.actions button')!;
+    expect(camera.disabled).to.equal(true);
+    const hint = deep<HTMLElement>(flow, TAG, '#choose-first')!;
+    expect(hint.textContent).to.contain("Choisissez d'abord le type de document.");
+    expect(camera.getAttribute('aria-describedby')).to.equal('choose-first');
+    await expect(deep(flow, TAG)).to.be.accessible();
+    deep<HTMLInputElement>(flow, TAG, 'input[value="passport"]')!.click();
+    await until(() => deep(flow, TAG, '#choose-first') === null, 3000, 'hint gone');
+    expect(deep<HTMLButtonElement>(flow, TAG, '.actions button')!.disabled).to.equal(false);
   });
 });

@@ -19,6 +19,19 @@ describe('<verify-step-knowledge>', () => {
     await expect(deep(flow, TAG)).to.be.accessible();
   });
 
+  it('counts in the plural forms of each language: one answer, and two in the Arabic dual', async () => {
+    const one = METHODS.knowledge();
+    const needs = one.needs as { pass_threshold: number };
+    needs.pass_threshold = 1;
+    const { flow } = await startFlow({ session: session([one]), knowledge: ACCEPTED }, TAG);
+    expect(stepText(flow, TAG)).to.contain('1 correct answer is needed.');
+    expect(stepText(flow, TAG)).not.to.contain('1 correct answers');
+    flow.remove();
+    const { flow: arabic } = await startFlow({ session: session([METHODS.knowledge()]), knowledge: ACCEPTED }, TAG, { lang: 'ar' });
+    await until(() => stepText(arabic, TAG).includes('إجابتان صحيحتان'), 5000, 'Arabic dual');
+    expect(stepText(arabic, TAG)).not.to.contain('2 إجابات');
+  });
+
   it('validates answers on the device and focuses the first problem', async () => {
     const { flow, key } = await startFlow({ session: session([METHODS.knowledge()]), knowledge: ACCEPTED }, TAG);
     answer(flow, '', null);

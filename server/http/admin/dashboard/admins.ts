@@ -85,7 +85,7 @@ export function inviteAcceptRoute(ctx: AppContext): FastifyPluginAsyncZod {
       '/admin/api/invites/accept',
       {
         schema: { hide: true, body: z.object({ token: z.string().min(20).max(100), password: z.string().min(MIN_ADMIN_PASSWORD).max(1000) }) },
-        preHandler: csrfGuard(ctx),
+        onRequest: csrfGuard(ctx),
       },
       async (req) => {
         // The record names the new admin as the one who acted (there is no session yet).

@@ -18,11 +18,12 @@ import { userView, userViews } from '../../../services/user-view.js';
 import { createUser, deleteUser, linkBase, magicLinkFor, NOTIFY_QUEUE, updateUser, type NotifyLinkJob } from '../../../services/users.js';
 import { moveDocumentWorkflow, moveVerification } from '../../../services/verifications.js';
 import { sdb } from '../../../session/tables.js';
-import { findTemplate, findWorkflow } from '../../../store/templates-repo.js';
-import { findUserById, findUserVerification, listUsers, SORTABLE_USER_FIELDS, workflowsForUser, type UserSortField } from '../../../store/users-repo.js';
+import { findTemplate, findWorkflow } from '../../../store/repos/templates-repo.js';
+import { findUserById, findUserVerification, listUsers, SORTABLE_USER_FIELDS, workflowsForUser, type UserSortField } from '../../../store/repos/users-repo.js';
 import { e164Phone, email, templateName } from '../../schemas.js';
 import { createUserBody } from '../../users/schemas.js';
 import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
+import { insertShortLink } from '../../../links/short-links.js';
 
 const sortValues = SORTABLE_USER_FIELDS.flatMap((f) => [f, `-${f}`]) as [string, ...string[]];
 
@@ -247,10 +248,13 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const code = randomBytes(9).toString('base64url');
       // The short link, the message and its audit record are committed together.
       await ctx.db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('short_links')
-          .values({ code, user_id: user.id, full_url: url, expires_at: expiresAt.toISOString(), created_at: ctx.clock.now().toISOString() })
-          .execute();
+        await insertShortLink(trx, ctx.config.secret, {
+          code,
+          userId: user.id,
+          url,
+          expiresAt: expiresAt.toISOString(),
+          createdAt: ctx.clock.now().toISOString(),
+        });
         if (send) {
           await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: user.id, channel: send } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
           await recordAudit(trx, ctx.clock, req, { action: `user.link.${send}`, targetType: 'user', targetId: user.id });

@@ -4,7 +4,8 @@ import { toGrey } from '../../../../server/analysis/raster.js';
 import { estimateSkew, runBarcode } from '../../../../server/analysis/stages/barcode.js';
 import { documentPhoto, flatDocument, IDENTITIES } from '../../../fixtures/set.js';
 import sharp from 'sharp';
-import { rasterFrom } from '../../../../server/analysis/raster.js';
+import { fitRaster, rasterFrom } from '../../../../server/analysis/raster.js';
+import { CAPTURES, PEOPLE } from '../captures.js';
 
 const today = new Date('2026-06-01T00:00:00Z');
 
@@ -39,5 +40,25 @@ describe('estimateSkew', () => {
     const flat = await flatDocument(0, 'licence-back');
     const g = toGrey(await rasterFrom(sharp(flat).rotate(7, { background: '#fff' })));
     expect(Math.abs(estimateSkew(g) - 7)).toBeLessThan(1);
+  });
+});
+
+describe('runBarcode on captures made differently', { timeout: 240_000 }, () => {
+  it('decodes white-stock backs exposed to saturation, in other fonts and at JPEG 75', async () => {
+    for (const p of [0, 1, 2, 3]) {
+      const input = await prepareInput(await CAPTURES.backAuto(p));
+      const out = await runBarcode(toGrey(await fitRaster(input.raster, 2000)), today);
+      expect(out.fields['Document Number']?.value).toBe(PEOPLE[p]!.dlNumber);
+    }
+  });
+
+  it('decodes heavily noisy backs with the smoothing retries (the symbol is found but not read without them)', async () => {
+    const decoded: string[] = [];
+    for (const p of [0, 1]) {
+      const input = await prepareInput(await CAPTURES.backNoisy(p));
+      const out = await runBarcode(toGrey(await fitRaster(input.raster, 2000)), today);
+      decoded.push(String(out.fields['Document Number']?.value));
+    }
+    expect(decoded).toEqual([PEOPLE[0]!.dlNumber, PEOPLE[1]!.dlNumber]);
   });
 });

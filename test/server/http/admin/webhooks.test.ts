@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../server/clock.js';
+import { ManualClock } from '../../../helpers/manual-clock.js';
 import { items, startTestServer, type TestServer } from '../../../helpers/server.js';
 import { createUser, moveEmail, settle } from '../../webhooks/fixtures.js';
 import { answer, referenceHandler, startReceiver, type Receiver } from '../../webhooks/receiver.js';

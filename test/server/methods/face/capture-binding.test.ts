@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VerificationStatus } from '../../../../server/domain/catalogue.js';
 import { moveVerification } from '../../../../server/services/verifications.js';
-import { ANALYSIS_QUEUE, type AnalysisJob } from '../../../../server/session/analysis-jobs.js';
+import { ANALYSIS_QUEUE, type AnalysisJob } from '../../../../server/domain/analysis-jobs.js';
 import type { FaceChallenge, FaceEvidence } from '../../../../src/api/contract.js';
 import { ApiError, type SessionClient } from '../../../../src/api/session-client.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';

@@ -1,7 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
-import { apiKeysChanged } from './api-key-cache.js';
-import type { Executor } from './database.js';
-import type { ApiKeyRow } from './schema.js';
+import { apiKeysChanged } from '../api-key-cache.js';
+import type { Executor } from '../database.js';
+import type { ApiKeyRow } from '../schema.js';
 
 export const KEY_PREFIX = 'vk_live_';
 export const DEFAULT_RATE_PER_SECOND = 5;
@@ -46,14 +46,9 @@ export async function createApiKey(
 }
 
 /**
- * Looks a key up by its hash. The lookup is an index probe on a SHA-256 digest, so response time
- * does not depend on how much of a guessed key matches.
+ * Looks a key up by its hash (the API-key cache is keyed by hash). The lookup is an index probe on
+ * a SHA-256 digest, so response time does not depend on how much of a guessed key matches.
  */
-export function findActiveKey(ex: Executor, key: string): Promise<ApiKeyRow | undefined> {
-  return findActiveKeyByHash(ex, hashApiKey(key));
-}
-
-/** `findActiveKey` for a key already hashed (the API-key cache is keyed by hash). */
 export function findActiveKeyByHash(ex: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
   return ex.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
 }
