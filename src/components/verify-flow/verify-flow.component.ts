@@ -486,14 +486,22 @@ export class VerifyFlow extends LitElement {
     }
   }
 
-  /** The account's branding as custom properties (when `apply-branding`). */
+  /**
+   * The account's branding colours as custom properties. A page that themes the flow itself (sets
+   * `--verify-primary`, `--verify-background` or `--verify-text` on it or above it) keeps its own
+   * value for that property; `apply-branding` puts the account's first anyway (the hosted page).
+   */
   private brandingStyle(): Record<string, string> {
     const b = this.session?.branding ?? this.branding;
-    if (!this.applyBranding || !b) return {};
+    if (!b) return {};
+    const page = getComputedStyle(this);
     const style: Record<string, string> = {};
-    if (b.primary_color) style['--verify-primary'] = b.primary_color;
-    if (b.background_color) style['--verify-background'] = b.background_color;
-    if (b.text_color) style['--verify-text'] = b.text_color;
+    const take = (name: string, value: string | null) => {
+      if (value && (this.applyBranding || page.getPropertyValue(name).trim() === '')) style[name] = value;
+    };
+    take('--verify-primary', b.primary_color);
+    take('--verify-background', b.background_color);
+    take('--verify-text', b.text_color);
     return style;
   }
 
@@ -520,7 +528,8 @@ export class VerifyFlow extends LitElement {
   private renderHeader(): TemplateResult | typeof nothing {
     const branding = this.session?.branding ?? this.branding;
     if (!branding) return nothing;
-    const logo = branding.logo_url && this.applyBranding ? html`<img class="logo" src=${branding.logo_url} alt=${branding.account_name} />` : nothing;
+    // The account's logo says who is asking, inline as on the hosted page.
+    const logo = branding.logo_url ? html`<img class="logo" src=${branding.logo_url} alt=${branding.account_name} />` : nothing;
     return html`<header part="header">${logo}<span class="account">${logo === nothing ? branding.account_name : ''}</span></header>`;
   }
 
