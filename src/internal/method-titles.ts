@@ -1,9 +1,14 @@
 import { msg } from '@lit/localize';
-import type { MethodView } from '../api/contract.js';
+import type { MethodKey, MethodView } from '../api/contract.js';
 
 /** The localised title of a method's step. */
 export function methodTitle(method: MethodView): string {
-  switch (method.key) {
+  return method.key === 'other' ? method.name : stepTitle(method.key);
+}
+
+/** The localised title of the step of a method key the widget has a step for. */
+export function stepTitle(key: MethodKey): string {
+  switch (key) {
     case 'email':
       return msg('Confirm your e-mail address', { id: 'method.email' });
     case 'phone':
@@ -18,7 +23,5 @@ export function methodTitle(method: MethodView): string {
       return msg('Take a selfie', { id: 'method.selfie' });
     case 'liveness':
       return msg('Show that it is really you', { id: 'method.liveness' });
-    case 'other':
-      return method.name;
   }
 }
