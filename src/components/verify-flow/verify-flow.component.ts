@@ -7,10 +7,9 @@ import { ProgressStore, progressIdForLink } from '../../controllers/progress-sto
 import { emit, VerifyError } from '../../events/events.js';
 import { fromApiError } from '../../internal/errors.js';
 import { flowContext, type FlowContext } from '../../internal/flow-context.js';
-import { methodTitle, stepTitle } from '../../internal/method-titles.js';
 import { StepCompleteEvent, StepErrorEvent, StepHandoffEvent } from '../../internal/step-events.js';
-import { loadStep } from '../../internal/step-loader.js';
 import { directionOf, pickLocale, useLocale, type Locale } from '../../localization.js';
+import { stepFor, stepTitle } from '../../steps/registry.js';
 import styles from './verify-flow.styles.js';
 
 /** The flow's screens. */
@@ -304,7 +303,7 @@ export class VerifyFlow extends LitElement {
     const method = methods[index]!;
     this.notice = '';
     try {
-      await loadStep(method.key);
+      await stepFor(method.key)?.load();
     } catch (error: unknown) {
       this.fail(new VerifyError('network', msg('Part of the page could not be loaded.', { id: 'flow.chunk-failed' }), 'error', true, { cause: error }));
       return;
@@ -526,7 +525,7 @@ export class VerifyFlow extends LitElement {
 
   private liveText(): string {
     if (this.phase === FLOW_PHASE.steps && this.session) {
-      return msg(str`Step ${this.index + 1} of ${this.session.methods.length}: ${methodTitle(this.currentMethod!)}`, { id: 'flow.live-step' });
+      return msg(str`Step ${this.index + 1} of ${this.session.methods.length}: ${stepTitle(this.currentMethod!)}`, { id: 'flow.live-step' });
     }
     if (this.phase === FLOW_PHASE.starting || this.phase === FLOW_PHASE.completing) return msg('Loading…', { id: 'flow.loading' });
     return '';
@@ -554,7 +553,7 @@ export class VerifyFlow extends LitElement {
     ].filter((x): x is string => x !== null);
     return html`<p>${minutes} ${msg('You will be asked to:', { id: 'flow.intro.steps' })}</p>
       <ol class="plan">
-        ${steps.map((k) => html`<li>${stepTitle(k)}</li>`)}
+        ${steps.map((k) => html`<li>${stepFor(k)?.title() ?? k}</li>`)}
       </ol>
       ${
         ready.length
@@ -623,7 +622,7 @@ export class VerifyFlow extends LitElement {
         </div>
       </div>
       <section part="step" class="step" aria-labelledby="step-title">
-        <h2 id="step-title" tabindex="-1">${methodTitle(method)}</h2>
+        <h2 id="step-title" tabindex="-1">${stepTitle(method)}</h2>
         ${done ? this.renderStepDone() : method.status === 'rejected' ? this.renderRejected(method) : this.renderStep(method)}
       </section>
       <nav class="nav" aria-label=${msg('Steps', { id: 'flow.nav' })}>
@@ -655,24 +654,10 @@ export class VerifyFlow extends LitElement {
   }
 
   private renderStep(method: MethodView): TemplateResult {
-    switch (method.key) {
-      case 'email':
-        return html`<verify-step-email .method=${method}></verify-step-email>`;
-      case 'phone':
-        return html`<verify-step-phone .method=${method}></verify-step-phone>`;
-      case 'geolocation':
-        return html`<verify-step-geolocation .method=${method}></verify-step-geolocation>`;
-      case 'knowledge':
-        return html`<verify-step-knowledge .method=${method}></verify-step-knowledge>`;
-      case 'document_id':
-        return html`<verify-step-document .method=${method}></verify-step-document>`;
-      case 'selfie':
-        return html`<verify-step-selfie .method=${method}></verify-step-selfie>`;
-      case 'liveness':
-        return html`<verify-step-liveness .method=${method}></verify-step-liveness>`;
-      case 'other':
-        return html`<p class="notice">${msg('This step cannot be done on this page. The service will contact you about it.', { id: 'flow.step-other' })}</p>`;
-    }
+    return (
+      stepFor(method.key)?.render(method) ??
+      html`<p class="notice">${msg('This step cannot be done on this page. The service will contact you about it.', { id: 'flow.step-other' })}</p>`
+    );
   }
 
   private renderDone(): TemplateResult {
