@@ -77,6 +77,9 @@ export function clientErrorAnswerer(limiter: () => ApiRateLimiter | undefined, c
     const limits = limiter();
     const address = socket.remoteAddress;
     if (!limits || !address) return writeAndClose(socket, error, answer, {});
+    // Held paused while the budget is asked (a Redis round trip in scale-out): a client that sent
+    // its request and half-closed would otherwise have the socket ended under the answer.
+    socket.pause();
     const decision = charge
       ? limits.consumeAddress(address, DEFAULT_RATE_PER_SECOND, DEFAULT_RATE_PER_MINUTE)
       : limits.peekAddress(address, DEFAULT_RATE_PER_MINUTE).then((peeked) => ({ ...peeked, allowed: true }));
