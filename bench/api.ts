@@ -28,9 +28,9 @@ import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { buildVerity } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { createApiKey } from '../server/store/api-keys-repo.js';
+import { createApiKey } from '../server/store/repos/api-keys-repo.js';
 import type { NewUser } from '../server/store/schema.js';
-import { UserSearchIndexer } from '../server/store/user-search-index.js';
+import { UserSearchIndexer } from '../server/store/sqlite/user-search-index.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);

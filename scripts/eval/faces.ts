@@ -7,20 +7,31 @@
 import sharp from 'sharp';
 import { analyseSelfie } from '../../server/analysis/index.js';
 import { prepareInput } from '../../server/analysis/input.js';
-import { rasterFrom } from '../../server/analysis/raster.js';
+import { fitRaster, rasterFrom } from '../../server/analysis/raster.js';
 import { detectFaces, faceSimilarity, type DetectedFace } from '../../server/analysis/stages/face.js';
 import type { LivenessChallenge, SelfieDecision } from '../../server/analysis/stages/selfie.js';
 import type { HalfConfig } from '../../test/fixtures/hard/config.js';
 import { SELFIE_KINDS } from '../../test/fixtures/hard/selfies.js';
 import { hardSelfie, padSession, type PadKind } from '../../test/fixtures/hard/set.js';
 
-/** Selfies per face and degradation (two seeds each). */
-const SEEDS_PER_KIND = 2;
+/** Selfies per face and degradation (three draws each: 264 selfies per half). */
+const SEEDS_PER_KIND = 3;
 
 async function centralFace(b: Buffer): Promise<DetectedFace | undefined> {
   const r = await rasterFrom(sharp(b));
   const d = (f: DetectedFace): number => Math.hypot(f.box[0] + f.box[2] / 2 - r.width / 2, f.box[1] + f.box[3] / 2 - r.height / 2);
   return (await detectFaces(r)).sort((a, c) => d(a) - d(c))[0];
+}
+
+/**
+ * The document portrait's descriptor: the pipeline's when it got that far; when it refused the
+ * capture first (a quality code), the face stage run on the capture the same way, so a refused
+ * capture still gives the face evaluation its portrait.
+ */
+export async function portraitOf(bytes: Buffer, fromPipeline: readonly number[] | null): Promise<readonly number[] | null> {
+  if (fromPipeline) return fromPipeline;
+  const raster = await fitRaster((await prepareInput(bytes)).raster, 2000);
+  return (await detectFaces(raster))[0]?.embedding ?? null;
 }
 
 export interface FaceScores {

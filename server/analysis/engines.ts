@@ -49,16 +49,52 @@ export function getZxing(): Promise<ZxingReader> {
 
 // ---------------------------------------------------------------- tesseract.js
 
-/** `mrz`: legacy engine with an MRZ whitelist; `text`: LSTM engine for the full page. */
-export type OcrEngineKind = 'mrz' | 'text';
+/**
+ * `mrz`: legacy engine with an MRZ whitelist; `mrz-ocrb`: the LSTM model fine-tuned on OCR-B
+ * (`ocrb_int.traineddata`, see {@link ocrbDataDir}); `text`: LSTM engine for the full page.
+ */
+export type OcrEngineKind = 'mrz' | 'mrz-ocrb' | 'text';
 const tesseract = new Map<OcrEngineKind, Promise<TesseractWorker>>();
 
-/** A tesseract.js worker with English data from `@tesseract.js-data/eng`, loaded from disk. */
+/** Where `npm install` puts the OCR-B model (scripts/extract-ocrb.mjs), relative to the package root. */
+export const OCRB_DIR = join('vendor', 'tessdata');
+
+/**
+ * The folder holding `ocrb_int.traineddata`, or null when it was not extracted (the MRZ stage
+ * then reads with the legacy engine alone). Found by walking up from this file, so the source
+ * and the built server both find it.
+ */
+export function ocrbDataDir(): string | null {
+  let dir = here;
+  for (;;) {
+    const candidate = join(dir, OCRB_DIR);
+    if (existsSync(join(candidate, 'ocrb_int.traineddata'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+
+/** A tesseract.js worker with its data loaded from disk (`@tesseract.js-data/eng`, or the OCR-B model). */
 export function getTesseract(kind: OcrEngineKind): Promise<TesseractWorker> {
   let worker = tesseract.get(kind);
   if (!worker) {
     worker = (async () => {
       const { createWorker, OEM, PSM } = await import('tesseract.js');
+      if (kind === 'mrz-ocrb') {
+        const dir = ocrbDataDir();
+        if (!dir) throw new Error('The OCR-B model is not installed (run npm install)');
+        const w = await createWorker(
+          'ocrb_int',
+          OEM.LSTM_ONLY,
+          { langPath: dir, cacheMethod: 'none', gzip: false },
+          { load_system_dawg: '0', load_freq_dawg: '0' },
+        );
+        await w.setParameters({ tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: PSM.SINGLE_BLOCK, user_defined_dpi: '300' });
+        return w;
+      }
       // 4.0.0 holds the combined legacy + LSTM model; the legacy engine needs it.
       const langPath = packageFile('@tesseract.js-data/eng', '4.0.0');
       const w = await createWorker(
@@ -70,7 +106,7 @@ export function getTesseract(kind: OcrEngineKind): Promise<TesseractWorker> {
       );
       if (kind === 'mrz') {
         await w.setParameters({
-          tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
+          tessedit_char_whitelist: MRZ_ALPHABET,
           tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
           user_defined_dpi: '300',
         });

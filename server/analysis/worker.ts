@@ -2,7 +2,7 @@
  * Task handler run inside the pool's worker threads. Each thread loads the engines once
  * (first task or `warmup`) and keeps them for its lifetime.
  */
-import { getFaceEngine, getTesseract, getZxing } from './engines.js';
+import { getFaceEngine, getTesseract, getZxing, ocrbDataDir } from './engines.js';
 import { analyseDocument, analyseSelfie } from './pipeline.js';
 import type { AnalyseDocumentOptions, AnalyseSelfieOptions, DocumentAnalysis, LivenessChallenge, SelfieResult, UserClaims } from './types.js';
 
@@ -37,7 +37,7 @@ export async function runTask(task: PoolTask): Promise<PoolResult> {
   switch (task.kind) {
     case 'warmup': {
       const t = performance.now();
-      await Promise.all([getZxing(), getTesseract('mrz'), getTesseract('text'), getFaceEngine()]);
+      await Promise.all([getZxing(), getTesseract('mrz'), ...(ocrbDataDir() ? [getTesseract('mrz-ocrb')] : []), getTesseract('text'), getFaceEngine()]);
       return { kind: 'warmup', ms: Math.round(performance.now() - t) };
     }
     case 'document': {

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { resolveMethod } from '../domain/catalogue.js';
 import type { Verity } from '../app.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys-repo.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../store/repos/api-keys-repo.js';
 import { templateRefusal } from '../domain/flow-coverage.js';
-import { findTemplate, insertTemplate, listTemplates, findWorkflow } from '../store/templates-repo.js';
+import { findTemplate, insertTemplate, listTemplates, findWorkflow } from '../store/repos/templates-repo.js';
 import { methodById } from '../domain/catalogue.js';
 import { createUser } from '../services/users.js';
 import { ApiError } from '../errors.js';

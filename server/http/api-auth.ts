@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { errors, type ApiError } from '../errors.js';
 import type { ApiKeyRow } from '../store/schema.js';
 import { ApiKeyCache } from '../store/api-key-cache.js';
-import { DEFAULT_RATE_PER_MINUTE, DEFAULT_RATE_PER_SECOND, findActiveKeyByHash, hashApiKey, touchApiKey } from '../store/api-keys-repo.js';
+import { DEFAULT_RATE_PER_MINUTE, DEFAULT_RATE_PER_SECOND, findActiveKeyByHash, hashApiKey, touchApiKey } from '../store/repos/api-keys-repo.js';
 import { isPostgres } from '../store/migrations/helpers.js';
 import type { ApiRateLimiter } from './rate-limit.js';
 

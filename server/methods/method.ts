@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import type { SessionLimits } from '../session/limits.js';
 import type { Executor } from '../store/database.js';
 import type { UserRow, UserVerificationRow } from '../store/schema.js';
-import type { AccountSettings } from '../store/settings-repo.js';
+import type { AccountSettings } from '../store/repos/settings-repo.js';
 
 /** What a method's session call answers (contract `MethodResult`). */
 export interface MethodResult {

@@ -1,8 +1,8 @@
 import type { AppContext } from '../context.js';
 import { PermanentFailure } from '../queue/queue.js';
 import { magicLinkFor, NOTIFY_QUEUE, type NotifyLinkJob } from '../services/users.js';
-import { readSettings } from '../store/settings-repo.js';
-import { findUserById } from '../store/users-repo.js';
+import { readSettings } from '../store/repos/settings-repo.js';
+import { findUserById } from '../store/repos/users-repo.js';
 import { codeEmail, codeSms, magicLinkEmail, magicLinkSms, pickLocale } from './messages.js';
 import { openNotifyCode } from '../crypto/seal.js';
 import type { Senders } from './senders.js';

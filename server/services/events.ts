@@ -4,7 +4,7 @@ import { buildEventPayload } from '../domain/event-payload.js';
 import type { EventType } from '../domain/verification-rules.js';
 import type { VerificationStatusValue } from '../domain/catalogue.js';
 import type { Executor } from '../store/database.js';
-import { findUserById, verificationsForUsers } from '../store/users-repo.js';
+import { findUserById, verificationsForUsers } from '../store/repos/users-repo.js';
 
 export interface EventInput {
   type: EventType;

@@ -3,8 +3,8 @@ import type { Clock } from '../clock.js';
 import type { Executor } from '../store/database.js';
 import { errors } from '../errors.js';
 import { templateRefusal } from '../domain/flow-coverage.js';
-import { findTemplate, type TemplateWithParts } from '../store/templates-repo.js';
-import { insertVerifications } from '../store/users-repo.js';
+import { findTemplate, type TemplateWithParts } from '../store/repos/templates-repo.js';
+import { insertVerifications } from '../store/repos/users-repo.js';
 import { refreshUserStatus } from './verifications.js';
 
 /**

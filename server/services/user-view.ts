@@ -2,7 +2,7 @@ import { sqlTimestamp } from '../timestamps.js';
 import { friendlyStatus, methodById, type UserStatus, type VerificationStatusValue } from '../domain/catalogue.js';
 import type { Executor } from '../store/database.js';
 import type { UserRow } from '../store/schema.js';
-import { findUserForView, verificationsForUsers, type UserViewRow, type VerificationViewRow } from '../store/users-repo.js';
+import { findUserForView, verificationsForUsers, type UserViewRow, type VerificationViewRow } from '../store/repos/users-repo.js';
 
 /** A user as the API shows it (spec 2.1). */
 export interface UserView {

@@ -6,9 +6,9 @@ import { buildMagicLink } from '../links/magic-link.js';
 import { deleteOutboxMessagesOf } from '../notify/outbox.js';
 import type { Executor } from '../store/database.js';
 import type { NewUser, UserRow, UserUpdate } from '../store/schema.js';
-import { readSettings, type AccountSettings } from '../store/settings-repo.js';
-import { groupTransaction } from '../store/group-commit.js';
-import { deleteUserRow, findUserById, insertUser, isUsernameConflict, usernameTaken } from '../store/users-repo.js';
+import { readSettings, type AccountSettings } from '../store/repos/settings-repo.js';
+import { groupTransaction } from '../store/sqlite/group-commit.js';
+import { deleteUserRow, findUserById, insertUser, isUsernameConflict, usernameTaken } from '../store/repos/users-repo.js';
 import { assignTemplate, usableTemplate } from './templates.js';
 import { userDeletionHooks } from './user-deletion.js';
 import { setUserStatus } from './verifications.js';
@@ -117,7 +117,7 @@ export async function createUser(
   // absent one falls back to the account's default.
   const templateName = input.template_id ?? (settings.default_template || undefined);
   const template = templateName !== undefined ? await usableTemplate(ctx.db, templateName) : undefined;
-  // Creates share commits with the creates of other requests in flight (store/group-commit.ts).
+  // Creates share commits with the creates of other requests in flight (store/sqlite/group-commit.ts).
   const user = await groupTransaction(ctx.db, async (trx) => {
     if (input.username !== undefined && (await usernameTaken(trx, input.username))) throw usernameTakenError();
     const now = ctx.clock.now().toISOString();

@@ -3,7 +3,7 @@ import { DOCUMENT_METHOD_ID, EMAIL_METHOD_ID, VerificationStatus, type UserStatu
 import { deriveUserStatus, firesStatusChanged } from '../domain/user-status.js';
 import { documentStatusFromWorkflows, eventForVerificationMove } from '../domain/verification-rules.js';
 import type { Executor } from '../store/database.js';
-import { findUserById, findUserVerification, updateUserRow } from '../store/users-repo.js';
+import { findUserById, findUserVerification, updateUserRow } from '../store/repos/users-repo.js';
 import { recordEvent } from './events.js';
 
 export interface MoveOptions {

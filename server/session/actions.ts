@@ -6,7 +6,7 @@ import type { MethodResult, SessionKit } from '../methods/method.js';
 import { methodForKey } from '../methods/registry.js';
 import { setUserStatus } from '../services/verifications.js';
 import type { UserRow } from '../store/schema.js';
-import { findUserById, findUserByLinkKey, updateUserRow } from '../store/users-repo.js';
+import { findUserById, findUserByLinkKey, updateUserRow } from '../store/repos/users-repo.js';
 import type { SessionLimits } from './limits.js';
 import { sessionErrors } from './errors.js';
 import { countryOfIp } from './ip-country.js';

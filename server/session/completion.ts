@@ -1,7 +1,7 @@
 import type { CompleteResponse } from '../../src/api/contract.js';
 import type { AppContext } from '../context.js';
 import type { UserRow } from '../store/schema.js';
-import { readSettings } from '../store/settings-repo.js';
+import { readSettings } from '../store/repos/settings-repo.js';
 import { sessionErrors } from './errors.js';
 import { endUnclaimedHandoffs } from './handoff.js';
 import { flowState, safeHttpUrl } from './view.js';

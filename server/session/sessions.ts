@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
 import type { UserRow } from '../store/schema.js';
-import { findUserById, updateUserRow } from '../store/users-repo.js';
+import { findUserById, updateUserRow } from '../store/repos/users-repo.js';
 import { countryOfIp } from './ip-country.js';
 import { sdb } from './tables.js';
 import { keyedHash, randomToken, safeEqual, sha256Hex } from './tokens.js';

@@ -2,7 +2,7 @@ import type { InvalidationBus } from '../cache/invalidation-bus.js';
 import { InvalidationSignal } from '../cache/invalidation-signal.js';
 import { sqliteConnectionOf, type Db } from './database.js';
 import type { ApiKeyRow } from './schema.js';
-import { SqliteCommitWatch } from './sqlite-commit-watch.js';
+import { SqliteCommitWatch } from './sqlite/sqlite-commit-watch.js';
 
 /**
  * API keys by key hash, so authenticating a customer API request needs no database read (issue 2).

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { prepareForReads } from './sqlite-connection.js';
-import { withStatementCache } from './statement-cache.js';
+import { prepareForReads } from './sqlite/sqlite-connection.js';
+import { withStatementCache } from './sqlite/statement-cache.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import { isPostgres, type MigrationContext } from './migrations/helpers.js';
 import type { Database } from './schema.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from './database.js';
-import { writeSetting } from './settings-repo.js';
-import { insertTemplate, insertWorkflow } from './templates-repo.js';
+import { writeSetting } from './repos/settings-repo.js';
+import { insertTemplate, insertWorkflow } from './repos/templates-repo.js';
 
 const SEED_MARKER = 'seed_version';
 

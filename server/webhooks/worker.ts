@@ -241,6 +241,11 @@ async function recordAttempts(ctx: AppContext, trx: Executor, batch: readonly At
     } else if (!endpoint || endpoint.enabled !== 1) {
       // Deleted or disabled while this request was out: nothing more is sent to it.
       outcome = 'failed';
+    } else if (result.blocked) {
+      // The URL leads to a private address now (it was checked when saved; DNS changed since):
+      // retrying on the schedule cannot help, so the endpoint stops until an admin fixes it.
+      outcome = 'disabled';
+      disable('its address is private, loopback or link-local (refused as when it is saved)');
     } else {
       if (endpoint.failing_since === null) {
         endpoint.failing_since = a.started.toISOString();

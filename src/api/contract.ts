@@ -44,16 +44,25 @@
  * as to do.
  */
 import * as z from 'zod/mini';
+import { isoDateTime, methodBase } from './methods/base.js';
+import { EmailMethodView, PhoneMethodView } from './methods/code.js';
+import { DocumentMethodView } from './methods/document_id.js';
+import { LivenessMethodView, SelfieMethodView } from './methods/face.js';
+import { GeolocationMethodView } from './methods/geolocation.js';
+import { KnowledgeMethodView } from './methods/knowledge.js';
 import { METHOD_KEYS, SESSION_ERROR_TYPES } from './routes.js';
 
 export * from './routes.js';
+export { VerificationStatusKey } from './methods/base.js';
+export * from './methods/code.js';
+export * from './methods/geolocation.js';
+export * from './methods/knowledge.js';
+export * from './methods/document_id.js';
+export * from './methods/face.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
 // ---------------------------------------------------------------------------------------------
-
-/** ISO 8601 date-time with offset, e.g. `2026-01-01T10:00:00.000Z`. */
-const isoDateTime = z.iso.datetime({ offset: true });
 
 /** The error body of every non-2xx answer. */
 export const ErrorBody = z.object({
@@ -72,10 +81,6 @@ export const ErrorBody = z.object({
   ),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
-
-/** The spec's verification status keys (section 2.2); `removed` never reaches the widget. */
-export const VerificationStatusKey = z.enum(['assigned', 'processing', 'complete', 'rejected', 'complete_in_review', 'reset']);
-export type VerificationStatusKey = z.infer<typeof VerificationStatusKey>;
 
 /** Overall state of the session's user as the flow sees it. */
 export const SessionState = z.enum([
@@ -107,120 +112,9 @@ export const HostedPageData = z.object({ branding: Branding, preview: z.boolean(
 export type HostedPageData = z.infer<typeof HostedPageData>;
 
 // ---------------------------------------------------------------------------------------------
-// Method views: one per method key, discriminated by `key`
+// Method views: one per method key, discriminated by `key`; each method's own schemas (its
+// `needs` and its calls) are in `methods/<key>.ts`
 // ---------------------------------------------------------------------------------------------
-
-const methodBase = {
-  /** The spec's numeric method id (section 2.2): email 1, phone 2, document_id 3, geolocation 8,
-   * liveness 20, knowledge 21; selfie 22 (Verity's id for the spec's unnumbered Selfie; a
-   * template's Biometric ID, 13, is captured as a selfie too). */
-  id: z.int(),
-  /** Display name from the spec table, e.g. `Phone / SMS`. */
-  name: z.string(),
-  status: VerificationStatusKey,
-  /** True when the user may try again now (after `rejected`, or `reset`). */
-  can_retry: z.boolean(),
-  /** Server's short reason when `rejected` (shown to the user; never PII), else null. */
-  reason: z.nullable(z.string()),
-};
-
-/** Needs of the e-mail and SMS code steps. */
-export const CodeNeeds = z.object({
-  /** Masked destination, e.g. `j***@example.com` or `+44 ••• ••• 789`. */
-  destination_masked: z.string(),
-  /** Digits in the code (6). */
-  code_length: z.int(),
-  /** True when a code was already sent and has not expired. */
-  code_sent: z.boolean(),
-  /** When a new code may be sent, or null when it may be sent now. */
-  resend_available_at: z.nullable(isoDateTime),
-  /** Tries left for the current code (5 at first). */
-  attempts_left: z.int(),
-});
-export type CodeNeeds = z.infer<typeof CodeNeeds>;
-
-export const EmailMethodView = z.object({ ...methodBase, key: z.literal('email'), needs: CodeNeeds });
-export const PhoneMethodView = z.object({ ...methodBase, key: z.literal('phone'), needs: CodeNeeds });
-
-/** Needs of the geolocation step. */
-export const GeolocationNeeds = z.object({
-  /** Ask the browser for a high-accuracy fix. */
-  high_accuracy: z.boolean(),
-  /** `timeout` for `getCurrentPosition`, ms. */
-  timeout_ms: z.int(),
-  /** Allowed countries (ISO 3166-1 alpha-2) when the account restricts them, else null. Shown to
-   * the user in the explanation; the server decides. */
-  allowed_countries: z.nullable(z.array(z.string())),
-});
-export const GeolocationMethodView = z.object({
-  ...methodBase,
-  key: z.literal('geolocation'),
-  needs: GeolocationNeeds,
-});
-
-/** One knowledge question as shown to the user (answers are never sent to the browser). */
-export const KnowledgeQuestion = z.object({
-  id: z.string(),
-  prompt: z.string(),
-  /** `text`: free text; `choice`: one of `choices`; `date`: `YYYY-MM-DD`; `number`: digits. */
-  kind: z.enum(['text', 'choice', 'date', 'number']),
-  /** Present only for `choice`. */
-  choices: z.optional(z.array(z.object({ id: z.string(), label: z.string() }))),
-  /** Longest accepted answer, characters. */
-  max_length: z.int(),
-});
-export type KnowledgeQuestion = z.infer<typeof KnowledgeQuestion>;
-export const KnowledgeNeeds = z.object({
-  questions: z.array(KnowledgeQuestion),
-  /** Correct answers needed to pass. */
-  pass_threshold: z.int(),
-  attempts_left: z.int(),
-});
-export const KnowledgeMethodView = z.object({
-  ...methodBase,
-  key: z.literal('knowledge'),
-  needs: KnowledgeNeeds,
-});
-
-/** A document type the user may present. */
-export const DocumentTypeOption = z.object({
-  /** Stable key, e.g. `passport`, `drivers_license`, `id_card`, `residence_permit`. */
-  key: z.string(),
-  label: z.string(),
-  /** 1 (passport) or 2 (front and back). */
-  sides: z.union([z.literal(1), z.literal(2)]),
-});
-export type DocumentTypeOption = z.infer<typeof DocumentTypeOption>;
-export const DocumentSide = z.enum(['front', 'back']);
-export type DocumentSide = z.infer<typeof DocumentSide>;
-export const DocumentNeeds = z.object({
-  document_types: z.array(DocumentTypeOption),
-  /** Accepted upload media types (`image/jpeg`, `image/png`, `application/pdf`). */
-  accepted_media_types: z.array(z.string()),
-  /** Largest accepted file, bytes (10 MB - 1). */
-  max_bytes: z.int(),
-  /** Uploads already made in this session (resume after reload), newest per side. */
-  uploads: z.array(z.object({ upload_id: z.string(), document_type: z.string(), side: DocumentSide })),
-});
-export const DocumentMethodView = z.object({
-  ...methodBase,
-  key: z.literal('document_id'),
-  needs: DocumentNeeds,
-});
-
-/** A liveness challenge step, judged on the device from the face box and keypoints. */
-export const ChallengeStep = z.enum(['look_straight', 'turn_left', 'turn_right', 'come_closer']);
-export type ChallengeStep = z.infer<typeof ChallengeStep>;
-export const FaceNeeds = z.object({
-  /** True for `liveness` (several randomised challenge steps), false for a plain `selfie`. */
-  active_liveness: z.boolean(),
-});
-export const SelfieMethodView = z.object({ ...methodBase, key: z.literal('selfie'), needs: FaceNeeds });
-export const LivenessMethodView = z.object({
-  ...methodBase,
-  key: z.literal('liveness'),
-  needs: FaceNeeds,
-});
 
 /** A method the template assigns but this page cannot perform (video, voice, bank…). */
 export const OtherMethodView = z.object({
@@ -309,6 +203,9 @@ export const MethodResult = z.object({
 });
 export type MethodResult = z.infer<typeof MethodResult>;
 
+/** Answer of `POST /session/methods/knowledge` when passed (see `methods/knowledge.ts`). */
+export const KnowledgeResponse = MethodResult;
+
 // ---------------------------------------------------------------------------------------------
 // Per-method calls
 // ---------------------------------------------------------------------------------------------
@@ -321,165 +218,6 @@ export type MethodResult = z.infer<typeof MethodResult>;
  * at `assigned`, when `can_retry`; else 409 `session_method_state_error`.
  */
 export const NoBody = z.object({});
-
-/**
- * `POST /session/methods/{email|phone}/send` (no body) sends a new 6-digit code (also the
- * resend); the previous code stops working. → 200 {@link CodeSentResponse}.
- * 429 `api_rate_limit_error` with `details.retry_after_seconds` while resend is not yet allowed.
- * Codes expire after 10 min, are single use and stored hashed.
- */
-export const CodeSentResponse = z.object({
-  destination_masked: z.string(),
-  expires_at: isoDateTime,
-  /** Earliest time for the next send (the resend countdown). */
-  resend_available_at: isoDateTime,
-  attempts_left: z.int(),
-});
-export type CodeSentResponse = z.infer<typeof CodeSentResponse>;
-
-/**
- * `POST /session/methods/{email|phone}/verify` → 200 {@link MethodResult} (method `complete`).
- * 422 `session_code_invalid` with `details.attempts_left`; 410 `session_code_expired`;
- * 429 `session_attempts_exceeded` after 5 wrong tries (a new code must be sent).
- */
-export const VerifyCodeRequest = z.object({ code: z.string().check(z.regex(/^\d{4,10}$/)) });
-export type VerifyCodeRequest = z.infer<typeof VerifyCodeRequest>;
-
-/**
- * `POST /session/methods/geolocation` with the browser's position (GeolocationPosition's
- * coords and timestamp). The server also records the request IP and `ip_country`, compares with
- * the allowed countries and → 200 {@link MethodResult} (`complete`), or 422
- * `session_location_rejected` (the method becomes `rejected`, `reason` says why).
- */
-export const GeolocationRequest = z.object({
-  latitude: z.number().check(z.gte(-90), z.lte(90)),
-  longitude: z.number().check(z.gte(-180), z.lte(180)),
-  /** Metres (95% confidence radius as the browser reports it). */
-  accuracy: z.number().check(z.gte(0)),
-  /** `GeolocationPosition.timestamp`, ms since the epoch. */
-  timestamp: z.number(),
-});
-export type GeolocationRequest = z.infer<typeof GeolocationRequest>;
-
-/**
- * `POST /session/methods/knowledge` with one answer per shown question. → 200
- * {@link KnowledgeResponse} when passed (method `complete`); 422 `session_knowledge_failed` with
- * `details.attempts_left` when not; 429 `session_attempts_exceeded` when no attempts are left
- * (method `rejected`).
- */
-export const KnowledgeRequest = z.object({
-  answers: z.array(
-    z.object({
-      question_id: z.string(),
-      /** Free text / date / number as typed, or the chosen `choices[].id`. */
-      answer: z.string().check(z.maxLength(500)),
-    }),
-  ),
-});
-export type KnowledgeRequest = z.infer<typeof KnowledgeRequest>;
-export const KnowledgeResponse = MethodResult;
-
-/**
- * `POST /session/methods/document_id/uploads` — `multipart/form-data`, one image per call:
- * - `document_type` (text): a `document_types[].key`
- * - `side` (text): `front` | `back`
- * - `source` (text): `camera` | `upload`
- * - `quality` (text, optional): JSON of {@link CaptureQualityReport} measured on the device
- * - `image` (file): JPG, PNG or PDF, < 10 MB (magic bytes checked by the server)
- * → 201 {@link DocumentUploadResponse}; 413 `session_upload_too_large` (10,485,760 bytes or more);
- * 422 `session_upload_invalid` (type, a header that does not parse, more than 50 MP, a PDF past its
- * limits: docs/security.md). Stored in blob storage, not yet analysed.
- */
-export const DocumentUploadFields = z.object({
-  document_type: z.string(),
-  side: DocumentSide,
-  source: z.enum(['camera', 'upload']),
-  quality: z.optional(z.string()),
-});
-export type DocumentUploadFields = z.infer<typeof DocumentUploadFields>;
-export const DocumentUploadResponse = z.object({
-  upload_id: z.string(),
-  document_type: z.string(),
-  side: DocumentSide,
-  media_type: z.string(),
-  size: z.int(),
-});
-export type DocumentUploadResponse = z.infer<typeof DocumentUploadResponse>;
-
-/** Device-side quality metrics sent with a camera capture (informational for the server). */
-export const CaptureQualityReport = z.object({
-  blur_variance: z.number(),
-  glare_ratio: z.number(),
-  mean_luma: z.number(),
-  document_found: z.boolean(),
-  good_frames: z.int(),
-});
-export type CaptureQualityReport = z.infer<typeof CaptureQualityReport>;
-
-/**
- * `POST /session/methods/document_id/submit` — the reviewed uploads. → 200 {@link MethodResult}
- * (method `processing`; analysis is enqueued, events per architecture.md). 422
- * `api_validation_error` when a two-sided type lacks `back_upload_id` or an id is unknown.
- */
-export const DocumentSubmitRequest = z.object({
-  document_type: z.string(),
-  front_upload_id: z.string(),
-  back_upload_id: z.optional(z.string()),
-});
-export type DocumentSubmitRequest = z.infer<typeof DocumentSubmitRequest>;
-
-/**
- * `POST /session/methods/{selfie|liveness}/challenge` (no body) → 201 {@link FaceChallenge}:
- * the server picks a randomised sequence (for `selfie` just `['look_straight']`; for `liveness`
- * `look_straight` then 2-3 of `turn_left`, `turn_right`, `come_closer` in random order) and
- * remembers it; a new call replaces the previous challenge.
- */
-export const FaceChallenge = z.object({
-  challenge_id: z.string(),
-  steps: z.array(ChallengeStep),
-  expires_at: isoDateTime,
-});
-export type FaceChallenge = z.infer<typeof FaceChallenge>;
-
-/** Face geometry measured on the device for one frame (normalised 0..1 to the frame size). */
-export const FaceEvidence = z.object({
-  box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
-  /** BlazeFace's 6 keypoints: right eye, left eye, nose tip, mouth, right ear, left ear. */
-  keypoints: z.array(z.object({ x: z.number(), y: z.number() })),
-  score: z.number(),
-  /** Estimated head yaw from keypoints, -1 (turned to the user's right) .. 1 (left). */
-  yaw: z.number(),
-  /** ms since the challenge was shown. */
-  t: z.number(),
-});
-export type FaceEvidence = z.infer<typeof FaceEvidence>;
-
-/**
- * `POST /session/methods/{selfie|liveness}/frames` — `multipart/form-data`, one frame per
- * challenge step, in order:
- * - `challenge_id` (text), `step_index` (text, integer), `step` (text: a {@link ChallengeStep})
- * - `evidence` (text): JSON of {@link FaceEvidence}
- * - `frame` (file): JPEG or PNG, < 10 MB, its header within 50 MP (checked as document uploads are)
- * → 201 `{ frame_id }`; 410 `session_challenge_expired`; 422 `session_upload_invalid` (wrong
- * step order or type).
- */
-export const FaceFrameFields = z.object({
-  challenge_id: z.string(),
-  step_index: z.string().check(z.regex(/^\d+$/)),
-  step: ChallengeStep,
-  evidence: z.string(),
-});
-export type FaceFrameFields = z.infer<typeof FaceFrameFields>;
-export const FaceFrameResponse = z.object({ frame_id: z.string() });
-export type FaceFrameResponse = z.infer<typeof FaceFrameResponse>;
-
-/**
- * `POST /session/methods/{selfie|liveness}/submit` once every step has its frame → 200
- * {@link MethodResult} (method `processing`; the server's analysis checks the frames).
- * 422 `session_upload_invalid` when frames are missing; 410 `session_challenge_expired`.
- */
-export const FaceSubmitRequest = z.object({ challenge_id: z.string() });
-export type FaceSubmitRequest = z.infer<typeof FaceSubmitRequest>;
 
 // ---------------------------------------------------------------------------------------------
 // Cross-device hand-off and live progress

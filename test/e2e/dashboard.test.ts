@@ -20,7 +20,7 @@ import { hashPassword } from '../../server/auth/passwords.js';
 import { loadConfig } from '../../server/config.js';
 import { listOutbox } from '../../server/notify/outbox.js';
 import { createUser } from '../../server/services/users.js';
-import { readSettings } from '../../server/store/settings-repo.js';
+import { readSettings } from '../../server/store/repos/settings-repo.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
 
 const root = resolve(import.meta.dirname, '../..');

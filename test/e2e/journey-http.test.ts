@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeSetting } from '../../server/store/settings-repo.js';
+import { writeSetting } from '../../server/store/repos/settings-repo.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { client, configureKnowledge, createTemplate, createUser, KNOWLEDGE_ANSWERS, latestCode, local, outboxFor } from '../server/session/fixtures.js';
 

@@ -5,7 +5,7 @@ import { buildVerity, type BuildOptions, type Verity } from '../../server/app.js
 import { type Clock } from '../../server/clock.js';
 import { ManualClock } from './manual-clock.js';
 import { loadConfig, type Config } from '../../server/config.js';
-import { createApiKey } from '../../server/store/api-keys-repo.js';
+import { createApiKey } from '../../server/store/repos/api-keys-repo.js';
 import { acquireDatabase, dropRedisPrefix, releaseDatabase, scratchRedisUrl, type ScratchDatabase } from './postgres.js';
 
 export interface TestServer {

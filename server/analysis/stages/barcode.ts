@@ -91,7 +91,10 @@ async function rotateGrey(g: GreyPlane, angle: number): Promise<GreyPlane> {
   return { data, width: info.width, height: info.height };
 }
 
-function asImageData(g: GreyPlane): ImageData {
+/** What zxing reads: the shape of the browser's ImageData (the server's type library has no DOM). */
+type ZxingImage = Parameters<Awaited<ReturnType<typeof getZxing>>['readBarcodesFromImageData']>[0];
+
+function asImageData(g: GreyPlane): ZxingImage {
   const rgba = new Uint8ClampedArray(g.width * g.height * 4);
   for (let i = 0, j = 0; i < g.data.length; i++, j += 4) {
     const v = g.data[i]!;
@@ -100,7 +103,7 @@ function asImageData(g: GreyPlane): ImageData {
     rgba[j + 2] = v;
     rgba[j + 3] = 255;
   }
-  return { data: rgba, width: g.width, height: g.height, colorSpace: 'srgb' } as ImageData;
+  return { data: rgba, width: g.width, height: g.height, colorSpace: 'srgb' } as ZxingImage;
 }
 
 /** What one zxing attempt found: the text, or whether a symbol was at least located. */

@@ -7,7 +7,7 @@
  */
 import { parse as parseMrz, type Details, type ParseResult } from 'mrz';
 import sharp, { type Sharp } from 'sharp';
-import { getTesseract } from '../engines.js';
+import { getTesseract, ocrbDataDir, type OcrEngineKind } from '../engines.js';
 import { cropGrey, stretchGrey, type GreyPlane } from '../raster.js';
 import { ageOn, type ProcessorField } from './aamva.js';
 import { estimateSkew } from './barcode.js';
@@ -248,8 +248,8 @@ async function rotate(g: GreyPlane, angle: number): Promise<GreyPlane> {
   return { data, width: info.width, height: info.height };
 }
 
-/** OCR of a band crop with the MRZ engine; returns the raw text. */
-async function ocrBand(g: GreyPlane, top: number, bottom: number, lineHeight: number): Promise<string> {
+/** OCR of a band crop with an MRZ engine; returns the raw text. */
+async function ocrBand(g: GreyPlane, top: number, bottom: number, lineHeight: number, engine: OcrEngineKind): Promise<string> {
   const pad = Math.round(lineHeight * 0.8);
   const crop = cropGrey(g, 0, top - pad, g.width, bottom - top + 2 * pad);
   // Tesseract's legacy engine likes ~30-40 px capitals on a clean white background.
@@ -263,7 +263,7 @@ async function ocrBand(g: GreyPlane, top: number, bottom: number, lineHeight: nu
     .extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' })
     .png()
     .toBuffer();
-  const worker = await getTesseract('mrz');
+  const worker = await getTesseract(engine);
   const { data } = await worker.recognize(png);
   return data.text;
 }
@@ -306,6 +306,24 @@ export function mrzToProcessor(result: ParseResult, today: Date): Record<string,
   return out;
 }
 
+/** Parses and corrects the MRZ lines in OCR text; null when none parse. */
+function readMrz(text: string, today: Date): MrzResult | null {
+  const lines = pickMrzLines(text);
+  if (!lines) return null;
+  const corrected = correctMrz(lines);
+  if (!corrected) return null;
+  const { result } = corrected;
+  const data: MrzData = {
+    format: result.format,
+    valid: result.valid,
+    lines: corrected.lines,
+    fields: { ...result.fields } as Record<string, string | null>,
+    failing_checks: failingChecks(result).map((d) => d.label),
+    corrections: corrected.corrections.filter((c) => c.from !== c.to),
+  };
+  return { found: true, data, fields: mrzToProcessor(result, today) };
+}
+
 /**
  * The MRZ stage on a grey working image. Looks at the lowest wide text lines (where every ICAO
  * document has its MRZ), OCRs them, and parses and corrects what it reads.
@@ -325,24 +343,25 @@ export async function runMrz(input: GreyPlane, today: Date): Promise<MrzResult> 
   }
   const heights = bands.map(([a, b]) => b - a).sort((a, b) => a - b);
   const lineHeight = heights[heights.length >> 1]!;
+  // The OCR-B model first (it reads G, 6, < and the rest of the font as they are, where the
+  // legacy engine misreads G as 6 in names that no check digit covers); the legacy engine is
+  // the fallback, and the only engine when the model was not installed.
+  const engines: OcrEngineKind[] = ocrbDataDir() ? ['mrz-ocrb', 'mrz'] : ['mrz'];
   for (const [top, bottom] of attempts) {
-    const text = await ocrBand(g, top, bottom, lineHeight);
-    // An MRZ always has filler '<'s; without any, the lowest lines are ordinary text: stop.
-    if (!text.includes('<')) break;
-    const lines = pickMrzLines(text);
-    if (!lines) continue;
-    const corrected = correctMrz(lines);
-    if (!corrected) continue;
-    const { result } = corrected;
-    const data: MrzData = {
-      format: result.format,
-      valid: result.valid,
-      lines: corrected.lines,
-      fields: { ...result.fields } as Record<string, string | null>,
-      failing_checks: failingChecks(result).map((d) => d.label),
-      corrections: corrected.corrections.filter((c) => c.from !== c.to),
-    };
-    return { found: true, data, fields: mrzToProcessor(result, today) };
+    let best: MrzResult | null = null;
+    let sawFiller = false;
+    for (const engine of engines) {
+      const text = await ocrBand(g, top, bottom, lineHeight, engine);
+      // An MRZ always has filler '<'s; without any, the lowest lines are ordinary text.
+      if (!text.includes('<')) continue;
+      sawFiller = true;
+      const read = readMrz(text, today);
+      if (!read) continue;
+      if (read.data!.valid) return read;
+      if (!best || read.data!.failing_checks.length < best.data!.failing_checks.length) best = read;
+    }
+    if (best) return best;
+    if (!sawFiller) break;
   }
   return { found: false, fields: {} };
 }

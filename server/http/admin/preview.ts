@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { methodById } from '../../domain/catalogue.js';
 import { pickLocale } from '../../notify/messages.js';
-import { readSettings, type AccountSettings } from '../../store/settings-repo.js';
-import { findTemplate } from '../../store/templates-repo.js';
+import { readSettings, type AccountSettings } from '../../store/repos/settings-repo.js';
+import { findTemplate } from '../../store/repos/templates-repo.js';
 import { renderHostedPage, WEB_DIST } from '../hosted/routes.js';
 import { hostedSecurityHeaders, newNonce } from '../hosted/security-headers.js';
 

@@ -6,6 +6,7 @@ import { EVENT_TYPES } from '../../domain/verification-rules.js';
 import { type ApiError, errors } from '../../errors.js';
 import { SigningSecretError } from '../../crypto/webhook-secrets.js';
 import {
+  checkUrlTarget,
   createEndpoint,
   deleteEndpoint,
   endpointView,
@@ -70,6 +71,8 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }));
 
     app.post('/admin/api/webhooks/endpoints', { schema: { hide: true, body: endpointBody } }, async (req, reply) => {
+      // Where the URL leads is checked before the transaction: it resolves the name.
+      await checkUrlTarget(req.body.url, ctx.config.allowPrivateWebhooks).catch(inputError);
       const { row, secret } = await ctx.db
         .transaction()
         .execute(async (trx) => {
@@ -91,6 +94,9 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.patch('/admin/api/webhooks/endpoints/:id', { schema: { hide: true, params: idParam, body: endpointPatch } }, async (req) => {
       if (Object.values(req.body).every((v) => v === undefined)) throw errors.invalidData();
+      // A new URL, or enabling the endpoint again (it may have been disabled for a private address).
+      const target = req.body.url ?? (req.body.enabled === true ? (await findEndpoint(ctx.db, req.params.id))?.url : undefined);
+      if (target !== undefined) await checkUrlTarget(target, ctx.config.allowPrivateWebhooks).catch(inputError);
       const row = await ctx.db
         .transaction()
         .execute(async (trx) => {

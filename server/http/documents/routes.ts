@@ -10,9 +10,9 @@ import { documentDataView, DOCUMENT_JOB_KIND, DocumentJobStatus, markDocumentPro
 import { magicLinkFor } from '../../services/users.js';
 import { assignTemplate, usableTemplate } from '../../services/templates.js';
 import { ANALYSIS_QUEUE } from '../../domain/analysis-jobs.js';
-import { readSettings } from '../../store/settings-repo.js';
-import { findTemplate } from '../../store/templates-repo.js';
-import { findUserById } from '../../store/users-repo.js';
+import { readSettings } from '../../store/repos/settings-repo.js';
+import { findTemplate } from '../../store/repos/templates-repo.js';
+import { findUserById } from '../../store/repos/users-repo.js';
 import { acceptUpload, type AcceptedUpload } from '../../uploads/accept-upload.js';
 import { DEFAULT_UPLOAD_LIMITS } from '../../uploads/limits.js';
 import { bearerSecurity, commonErrors, errorBody } from '../schemas.js';

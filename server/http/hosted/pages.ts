@@ -1,4 +1,4 @@
-import type { AccountSettings } from '../../store/settings-repo.js';
+import type { AccountSettings } from '../../store/repos/settings-repo.js';
 import type { MessageLocale } from '../../notify/messages.js';
 import { safeHttpUrl } from '../../session/view.js';
 import { HOSTED_PAGE_DATA_ID, type HostedPageData } from '../../../src/api/contract.js';

@@ -14,7 +14,7 @@ import { checkLink } from '../../session/actions.js';
 import { assignedVerifications, flowCompleted } from '../../session/view.js';
 import { sdb } from '../../session/tables.js';
 import { sha256Hex } from '../../crypto/tokens.js';
-import { readSettings, type AccountSettings } from '../../store/settings-repo.js';
+import { readSettings, type AccountSettings } from '../../store/repos/settings-repo.js';
 import { brandingOf, completedPage, fallbackLandingPage, refusalPage, withNonce, withPageData, type RefusalPage } from './pages.js';
 import { hostedSecurityHeaders, newNonce } from './security-headers.js';
 import { findShortLink } from '../../links/short-links.js';

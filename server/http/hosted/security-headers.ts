@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { browserPermissions } from '../../methods/registry.js';
 import { safeHttpUrl } from '../../session/view.js';
-import { readSettings, type AccountSettings } from '../../store/settings-repo.js';
+import { readSettings, type AccountSettings } from '../../store/repos/settings-repo.js';
 
 /** A fresh CSP nonce (128 bits) for one response. */
 export function newNonce(): string {

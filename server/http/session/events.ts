@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { sessionView } from '../../session/view.js';
 import { onHandoff, onProgress } from '../../session/progress.js';
 import type { Authenticated } from '../../session/sessions.js';
-import { findUserById } from '../../store/users-repo.js';
+import { findUserById } from '../../store/repos/users-repo.js';
 
 /** Keep-alive comment interval (contract: every 20 s). */
 const PING_MS = 20_000;

@@ -27,7 +27,7 @@ import { claimHandoff, createHandoff } from '../../session/handoff.js';
 import { SessionLimits } from '../../session/limits.js';
 import { authenticate, csrfMatches, revokeSession } from '../../session/sessions.js';
 import { sessionView } from '../../session/view.js';
-import { readSettings } from '../../store/settings-repo.js';
+import { readSettings } from '../../store/repos/settings-repo.js';
 import { allowedOrigins, isSameHost } from '../hosted/security-headers.js';
 import { header, who } from './request.js';
 import { closeAllStreams, streamSessionEvents } from './events.js';

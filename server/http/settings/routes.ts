@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { friendlyStatus, METHODS, STATUS_KEYS, VerificationStatus } from '../../domain/catalogue.js';
 import { methodById } from '../../domain/catalogue.js';
-import { listTemplates, listWorkflows } from '../../store/templates-repo.js';
+import { listTemplates, listWorkflows } from '../../store/repos/templates-repo.js';
 import { requireJsonAccept } from '../accept.js';
 import { bearerSecurity, commonErrors, errorBody } from '../schemas.js';
 

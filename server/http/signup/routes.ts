@@ -14,8 +14,8 @@ import { createUser, magicLinkFor, NOTIFY_QUEUE } from '../../services/users.js'
 import { moveVerification } from '../../services/verifications.js';
 import { keyedHash, randomToken, safeEqual, sha256Hex } from '../../crypto/tokens.js';
 import { safeHttpUrl } from '../../session/view.js';
-import { readSettings } from '../../store/settings-repo.js';
-import { findUserById, findUserVerification, updateUserRow } from '../../store/users-repo.js';
+import { readSettings } from '../../store/repos/settings-repo.js';
+import { findUserById, findUserVerification, updateUserRow } from '../../store/repos/users-repo.js';
 import { csrfGuard } from '../admin/auth.js';
 import { e164Phone, email } from '../schemas.js';
 
@@ -180,7 +180,14 @@ async function issueCode(ctx: AppContext, userId: number, tokenHash: string, loc
         .where('token_hash', '=', tokenHash)
         .execute();
     }
-    const job: NotifyCodeJob = { kind: 'code', userId, channel: 'email', sealed: sealNotifyCode(ctx.config.secret, code), expiresAt, locale: pickLocale(locale) };
+    const job: NotifyCodeJob = {
+      kind: 'code',
+      userId,
+      channel: 'email',
+      sealed: sealNotifyCode(ctx.config.secret, code),
+      expiresAt,
+      locale: pickLocale(locale),
+    };
     await ctx.queue.enqueue(NOTIFY_QUEUE, job, { maxAttempts: 10 }, trx);
   });
 }

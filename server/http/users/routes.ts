@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../errors.js';
-import { findUserById, findUserByReference, listUsers, type UserSortField } from '../../store/users-repo.js';
+import { findUserById, findUserByReference, listUsers, type UserSortField } from '../../store/repos/users-repo.js';
 import { readUserView, userView, userViews } from '../../services/user-view.js';
 import { createUser, deleteUser, linkBase, magicLinkFor, updateUser } from '../../services/users.js';
 import { bearerSecurity, commonErrors, errorBody, userSchema } from '../schemas.js';

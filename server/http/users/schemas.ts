@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SORTABLE_USER_FIELDS } from '../../store/users-repo.js';
+import { SORTABLE_USER_FIELDS } from '../../store/repos/users-repo.js';
 import { booleanish, e164Phone, email, httpUrl, jsonString, templateName, userSchema } from '../schemas.js';
 
 const text = (max = 255) => z.string().trim().max(max);

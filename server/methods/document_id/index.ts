@@ -3,7 +3,7 @@ import { DOCUMENT_METHOD_ID, VerificationStatus } from '../../domain/catalogue.j
 import { moveDocumentWorkflow } from '../../services/verifications.js';
 import { isOpen } from '../../session/status.js';
 import { uploadsOf } from '../../session/uploads-repo.js';
-import { workflowsForUser } from '../../store/users-repo.js';
+import { workflowsForUser } from '../../store/repos/users-repo.js';
 import { alwaysRetry, reopenVerification } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
 import { documentRoutes } from './routes.js';

@@ -16,7 +16,7 @@ import { isOpen } from '../../session/status.js';
 import { insertUpload, uploadsOf, type SessionUpload } from '../../session/uploads-repo.js';
 import type { Executor } from '../../store/database.js';
 import type { UserRow } from '../../store/schema.js';
-import { workflowsForUser } from '../../store/users-repo.js';
+import { workflowsForUser } from '../../store/repos/users-repo.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { acceptSessionUpload, parseJsonField } from '../uploads.js';
 import { documentTypesByWorkflow, workflowCandidates } from './repo.js';

@@ -5,8 +5,8 @@ import { sessionErrors } from '../../session/errors.js';
 import { countryOfIp } from '../../session/ip-country.js';
 import { methodState } from '../../session/state.js';
 import type { UserRow } from '../../store/schema.js';
-import { readSettings } from '../../store/settings-repo.js';
-import { updateUserRow } from '../../store/users-repo.js';
+import { readSettings } from '../../store/repos/settings-repo.js';
+import { updateUserRow } from '../../store/repos/users-repo.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { decideLocation, GEOLOCATION_MAX_ATTEMPTS, roundCoordinate } from './rules.js';
 

@@ -1,4 +1,4 @@
-import type { KnowledgeQuestionSetting, KnowledgeSettings } from '../../store/settings-repo.js';
+import type { KnowledgeQuestionSetting, KnowledgeSettings } from '../../store/repos/settings-repo.js';
 import { keyedHash } from '../../session/tokens.js';
 
 /** Longest answer accepted per kind (contract `KnowledgeQuestion.max_length`). */

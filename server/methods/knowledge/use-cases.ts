@@ -4,7 +4,7 @@ import { moveVerification } from '../../services/verifications.js';
 import { sessionErrors } from '../../session/errors.js';
 import { methodState } from '../../session/state.js';
 import type { UserRow } from '../../store/schema.js';
-import { readSettings } from '../../store/settings-repo.js';
+import { readSettings } from '../../store/repos/settings-repo.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { gradeKnowledge, questionsFor } from './rules.js';
 

@@ -5,7 +5,7 @@ import { isPostgres } from './helpers.js';
  * SQLite's FTS5 search index over users (0001) was filled by a trigger in the inserting
  * transaction: every `POST /api/users` wrote a new index segment, which cost as much as the rest
  * of the insert (issue 2). New users are now indexed in batches after their commit
- * (`server/store/user-search-index.ts`); `users_search_state.indexed_upto` is the highest user id
+ * (`server/store/sqlite/user-search-index.ts`); `users_search_state.indexed_upto` is the highest user id
  * the index holds, and a search also scans the few users above it (`listUsers`), so a user is
  * found from the moment they exist. Updates and deletes keep their triggers: they are rare, and
  * for a user not yet indexed they change nothing (the batch indexes the row as it then is).

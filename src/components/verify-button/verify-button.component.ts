@@ -225,14 +225,8 @@ export class VerifyButton extends LitElement {
           ? // A click on the backdrop closes like Escape does (the dialog's own cancel handles the keyboard).
             // eslint-disable-next-line lit-a11y/click-events-have-key-events
             html`<dialog part="dialog" aria-label=${label('open')} @cancel=${this.onDialogCancel} @close=${this.onDialogClose} @click=${this.onDialogClick}>
-              ${this.open ? html`<iframe part="iframe" title=${label('open')} allow="camera; geolocation"></iframe>` : nothing}<button
-                part="close"
-                type="button"
-                aria-label=${label('close')}
-                @click=${() => this.requestClose()}
-              >
-                ×
-              </button>
+              <button part="close" type="button" aria-label=${label('close')} @click=${() => this.requestClose()}>×</button>
+              ${this.open ? html`<iframe part="iframe" title=${label('open')} allow="camera; geolocation"></iframe>` : nothing}
             </dialog>`
           : nothing
       }`;

@@ -42,15 +42,21 @@ export default css`
   dialog::backdrop {
     background: var(--verify-backdrop, #0009);
   }
+  /* The close button has a bar of its own above the frame: laid over it, it covered the card. */
+  dialog[open] {
+    display: flex;
+    flex-direction: column;
+  }
   iframe {
     border: 0;
     width: 100%;
-    height: 100%;
+    flex: 1;
+    min-height: 0;
   }
   [part='close'] {
-    position: absolute;
-    top: 0.5rem;
-    inset-inline-end: 0.5rem;
+    align-self: flex-end;
+    flex: none;
+    margin: 0.25rem;
     width: 2.75rem;
     height: 2.75rem;
     padding: 0;

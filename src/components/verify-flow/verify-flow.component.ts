@@ -78,7 +78,9 @@ export class VerifyFlow extends LitElement {
     branding: { attribute: false },
     preview: { type: Boolean },
     closable: { type: Boolean },
+    redirectDelay: { type: Number, attribute: 'redirect-delay' },
     phase: { type: String, reflect: true },
+    redirectIn: { state: true },
     session: { state: true },
     index: { state: true },
     failure: { state: true },
@@ -115,6 +117,11 @@ export class VerifyFlow extends LitElement {
   declare preview: boolean;
   /** Offer a Close button on the result screen (modal / popup embeds). */
   declare closable: boolean;
+  /** Seconds the "you are done" screen shows before the completion redirect (default 4). */
+  declare redirectDelay: number;
+  /** Seconds left before the redirect, while counting down. */
+  declare private redirectIn: number | null;
+  private redirectTimer: ReturnType<typeof setInterval> | undefined;
   /** The current screen (read-only). */
   declare phase: FlowPhase;
   declare private session: SessionView | null;
@@ -144,6 +151,8 @@ export class VerifyFlow extends LitElement {
     this.branding = null;
     this.preview = false;
     this.closable = false;
+    this.redirectDelay = 4;
+    this.redirectIn = null;
     this.phase = FLOW_PHASE.intro;
     this.session = null;
     this.index = 0;
@@ -184,8 +193,20 @@ export class VerifyFlow extends LitElement {
     if (this.autoStart && this.phase === FLOW_PHASE.intro) void this.start();
   }
 
+  /**
+   * After a reload, a flow this link had already started goes on where it was, without pressing
+   * Start again: its progress is in the store. A link never started, a preview or a hand-off (its
+   * token is single use) waits for Start.
+   */
+  private async resumeIfStarted(): Promise<void> {
+    if (this.preview || this.handoff || !this.link) return;
+    const saved = await new ProgressStore(progressIdForLink(this.link)).load();
+    if (saved && this.phase === FLOW_PHASE.intro && this.isConnected) await this.start();
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('language')) void this.applyLocale();
+    if (changed.has('link') && !this.autoStart && this.phase === FLOW_PHASE.intro) void this.resumeIfStarted();
   }
 
   private async applyLocale(): Promise<void> {
@@ -396,10 +417,41 @@ export class VerifyFlow extends LitElement {
       emit(this, 'verify-complete', { reference_id: done.reference_id, status: 'completed', redirect_url: this.completion.redirect_url });
       await this.updateComplete;
       (this.renderRoot.querySelector('#result-title') as HTMLElement | null)?.focus();
-      if (this.completion.redirect_url && !this.stay) window.location.assign(this.completion.redirect_url);
+      if (this.completion.redirect_url && !this.stay) this.countDownToRedirect(this.completion.redirect_url);
     } catch (error: unknown) {
       this.fail(fromApiError(error));
     }
+  }
+
+  /**
+   * The "you are done" screen stays long enough to be read, then the page follows the completion
+   * redirect; its link goes at once. Counted in whole seconds so the screen can say how long.
+   */
+  private countDownToRedirect(url: string): void {
+    this.redirectIn = Math.max(0, Math.round(this.redirectDelay));
+    const tick = () => {
+      if (this.redirectIn === null) return;
+      if (this.redirectIn <= 0) {
+        this.stopRedirect();
+        window.location.assign(url);
+        return;
+      }
+      this.redirectIn -= 1;
+    };
+    if (this.redirectIn === 0) return tick();
+    this.redirectTimer = setInterval(tick, 1000);
+  }
+
+  private stopRedirect(): void {
+    clearInterval(this.redirectTimer);
+    this.redirectTimer = undefined;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    // A flow taken out of the page (a closed modal) does not move the page any more.
+    this.stopRedirect();
+    this.redirectIn = null;
   }
 
   private fail(error: VerifyError): void {
@@ -434,14 +486,22 @@ export class VerifyFlow extends LitElement {
     }
   }
 
-  /** The account's branding as custom properties (when `apply-branding`). */
+  /**
+   * The account's branding colours as custom properties. A page that themes the flow itself (sets
+   * `--verify-primary`, `--verify-background` or `--verify-text` on it or above it) keeps its own
+   * value for that property; `apply-branding` puts the account's first anyway (the hosted page).
+   */
   private brandingStyle(): Record<string, string> {
     const b = this.session?.branding ?? this.branding;
-    if (!this.applyBranding || !b) return {};
+    if (!b) return {};
+    const page = getComputedStyle(this);
     const style: Record<string, string> = {};
-    if (b.primary_color) style['--verify-primary'] = b.primary_color;
-    if (b.background_color) style['--verify-background'] = b.background_color;
-    if (b.text_color) style['--verify-text'] = b.text_color;
+    const take = (name: string, value: string | null) => {
+      if (value && (this.applyBranding || page.getPropertyValue(name).trim() === '')) style[name] = value;
+    };
+    take('--verify-primary', b.primary_color);
+    take('--verify-background', b.background_color);
+    take('--verify-text', b.text_color);
     return style;
   }
 
@@ -468,7 +528,8 @@ export class VerifyFlow extends LitElement {
   private renderHeader(): TemplateResult | typeof nothing {
     const branding = this.session?.branding ?? this.branding;
     if (!branding) return nothing;
-    const logo = branding.logo_url && this.applyBranding ? html`<img class="logo" src=${branding.logo_url} alt=${branding.account_name} />` : nothing;
+    // The account's logo says who is asking, inline as on the hosted page.
+    const logo = branding.logo_url ? html`<img class="logo" src=${branding.logo_url} alt=${branding.account_name} />` : nothing;
     return html`<header part="header">${logo}<span class="account">${logo === nothing ? branding.account_name : ''}</span></header>`;
   }
 
@@ -587,9 +648,13 @@ export class VerifyFlow extends LitElement {
       <div class="check" aria-hidden="true">✓</div>
       <h2 id="result-title" tabindex="-1">${msg('Thank you, you are done', { id: 'flow.done.title' })}</h2>
       <p>${msg('We have received everything we need. You will hear from us when the checks are complete.', { id: 'flow.done.body' })}</p>
-      ${redirecting ? html`<p class="muted">${msg('Taking you back…', { id: 'flow.done.redirecting' })}</p>` : nothing}
       ${
-        this.completion?.redirect_url && this.stay
+        redirecting && this.redirectIn !== null
+          ? html`<p class="muted" role="status">${msg(str`Taking you back in ${this.redirectIn} s…`, { id: 'flow.done.redirecting-in' })}</p>`
+          : nothing
+      }
+      ${
+        this.completion?.redirect_url
           ? html`<div class="actions"><a class="button" href=${this.completion.redirect_url}>${msg('Return to the site', { id: 'flow.done.return' })}</a></div>`
           : nothing
       }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderHostedPage } from '../../../server/http/hosted/routes.js';
 import { sdb } from '../../../server/session/tables.js';
-import { readSettings, writeSetting } from '../../../server/store/settings-repo.js';
+import { readSettings, writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { createUser, local } from '../session/fixtures.js';
 import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';

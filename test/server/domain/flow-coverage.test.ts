@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { methodsWithoutStep, templateRefusal } from '../../../server/domain/flow-coverage.js';
 import { main } from '../../../server/main.js';
-import { insertTemplate } from '../../../server/store/templates-repo.js';
+import { insertTemplate } from '../../../server/store/repos/templates-repo.js';
 import { items, startTestServer, type TestServer } from '../../helpers/server.js';
 import { signedInAdmin } from '../http/admin/admin-client.js';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withNonce } from '../../../server/http/hosted/pages.js';
-import { writeSetting } from '../../../server/store/settings-repo.js';
+import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { createUser, local } from '../session/fixtures.js';
 

@@ -9,7 +9,7 @@
  * switch (`VERITY_TEST_DATABASE_URL` + `VERITY_TEST_REDIS_URL`) the counters are in Redis.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_RATE_PER_MINUTE, DEFAULT_RATE_PER_SECOND, createApiKey, revokeApiKey } from '../../../server/store/api-keys-repo.js';
+import { DEFAULT_RATE_PER_MINUTE, DEFAULT_RATE_PER_SECOND, createApiKey, revokeApiKey } from '../../../server/store/repos/api-keys-repo.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../../helpers/server.js';
 import { onScale, startLimiterSharingServers } from '../../helpers/shared-limiters.js';
 

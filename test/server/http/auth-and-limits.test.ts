@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiKey, revokeApiKey } from '../../../server/store/api-keys-repo.js';
+import { createApiKey, revokeApiKey } from '../../../server/store/repos/api-keys-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer | undefined;

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../helpers/manual-clock.js';
-import { createApiKey } from '../../../server/store/api-keys-repo.js';
+import { createApiKey } from '../../../server/store/repos/api-keys-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer | undefined;

@@ -8,7 +8,7 @@
  * counts against its address's budget (5 a second), so the sixth from one address is refused.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_RATE_PER_SECOND } from '../../../server/store/api-keys-repo.js';
+import { DEFAULT_RATE_PER_SECOND } from '../../../server/store/repos/api-keys-repo.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer | undefined;

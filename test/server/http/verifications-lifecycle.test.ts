@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../helpers/manual-clock.js';
 import { moveDocument } from '../../../server/services/document-jobs.js';
 import { moveDocumentWorkflow } from '../../../server/services/verifications.js';
-import { insertTemplate } from '../../../server/store/templates-repo.js';
+import { insertTemplate } from '../../../server/store/repos/templates-repo.js';
 import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';
 import { client, latestCode, local } from '../session/fixtures.js';
 

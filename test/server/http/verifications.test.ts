@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';
-import { insertTemplate } from '../../../server/store/templates-repo.js';
+import { insertTemplate } from '../../../server/store/repos/templates-repo.js';
 
 let server: TestServer;
 beforeEach(async () => {

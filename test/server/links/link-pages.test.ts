@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../helpers/manual-clock.js';
 import { buildMagicLink, checkMagicLink, signMagicLink } from '../../../server/links/magic-link.js';
-import { writeSetting } from '../../../server/store/settings-repo.js';
+import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { createUser, local } from '../session/fixtures.js';
 

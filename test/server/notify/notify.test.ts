@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { codeEmail, magicLinkEmail, MESSAGE_LOCALES, pickLocale } from '../../../server/notify/messages.js';
 import { listOutbox } from '../../../server/notify/outbox.js';
 import { sealNotifyCode as seal, openNotifyCode as unseal } from '../../../server/crypto/seal.js';
-import { writeSetting } from '../../../server/store/settings-repo.js';
+import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { createUser } from '../session/fixtures.js';
 

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRedisUrl } from '../../../server/adapters.js';
-import { createApiKey, revokeApiKey } from '../../../server/store/api-keys-repo.js';
+import { createApiKey, revokeApiKey } from '../../../server/store/repos/api-keys-repo.js';
 import { startServerPair, type ServerPair } from '../../helpers/server-pair.js';
 
 /**

@@ -5,7 +5,7 @@ import { ManualClock } from '../../helpers/manual-clock.js';
 import { migrateToLatest, type Db } from '../../../server/store/database.js';
 import type { Database } from '../../../server/store/schema.js';
 import { seedDefaults } from '../../../server/store/seed.js';
-import { listUsers, SORTABLE_USER_FIELDS, type UserListQuery } from '../../../server/store/users-repo.js';
+import { listUsers, SORTABLE_USER_FIELDS, type UserListQuery } from '../../../server/store/repos/users-repo.js';
 import { acquireDatabase, createScratchDatabase, releaseDatabase, type ScratchDatabase } from '../../helpers/postgres.js';
 import { TEST_DATABASE_URL } from '../../helpers/scale-env.js';
 import { startTestServer } from '../../helpers/server.js';

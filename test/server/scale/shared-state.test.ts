@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRedisUrl } from '../../../server/adapters.js';
 import { SessionClient, type SessionStreamEvent } from '../../../src/api/session-client.js';
-import { insertTemplate } from '../../../server/store/templates-repo.js';
+import { insertTemplate } from '../../../server/store/repos/templates-repo.js';
 import { startServerPair, type ServerPair } from '../../helpers/server-pair.js';
 
 /**

@@ -4,7 +4,7 @@ import { ManualClock } from '../../helpers/manual-clock.js';
 import { recordEvent } from '../../../server/services/events.js';
 import type { Db } from '../../../server/store/database.js';
 import { openScratchSqlite, type ScratchSqlite } from '../../helpers/scratch-sqlite.js';
-import { insertUser } from '../../../server/store/users-repo.js';
+import { insertUser } from '../../../server/store/repos/users-repo.js';
 
 let scratch: ScratchSqlite;
 let db: Db;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../helpers/manual-clock.js';
-import { writeSetting } from '../../../server/store/settings-repo.js';
+import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { createTemplate, createUser, local } from './fixtures.js';
 

@@ -1,5 +1,5 @@
-import { insertTemplate } from '../../../server/store/templates-repo.js';
-import { writeSetting } from '../../../server/store/settings-repo.js';
+import { insertTemplate } from '../../../server/store/repos/templates-repo.js';
+import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { knowledgeQuestion } from '../../../server/methods/knowledge/rules.js';
 import { listOutbox, type OutboxMessage } from '../../../server/notify/outbox.js';
 import { SessionClient } from '../../../src/api/session-client.js';

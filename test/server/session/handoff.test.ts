@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionStreamEvent } from '../../../src/api/session-client.js';
 import { ApiError } from '../../../src/api/session-client.js';
-import { writeSetting } from '../../../server/store/settings-repo.js';
+import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { client, configureKnowledge, createTemplate, createUser, KNOWLEDGE_ANSWERS, local } from './fixtures.js';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiKey, revokeApiKey } from '../../../server/store/api-keys-repo.js';
+import { createApiKey, revokeApiKey } from '../../../server/store/repos/api-keys-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 const run = promisify(execFile);

@@ -2,7 +2,7 @@ import { CompiledQuery, createQueryId, type KyselyPlugin, type RootOperationNode
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountStatistics } from '../../../server/http/stats/routes.js';
 import type { Db } from '../../../server/store/database.js';
-import { listUsers, SORTABLE_USER_FIELDS } from '../../../server/store/users-repo.js';
+import { listUsers, SORTABLE_USER_FIELDS } from '../../../server/store/repos/users-repo.js';
 import { openScratchSqlite, type ScratchSqlite } from '../../helpers/scratch-sqlite.js';
 
 let scratch: ScratchSqlite;

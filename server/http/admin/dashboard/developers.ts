@@ -7,7 +7,7 @@ import type { AppContext } from '../../../context.js';
 import { errors } from '../../../errors.js';
 import { outboxPage } from '../../../notify/outbox.js';
 import { sdb } from '../../../session/tables.js';
-import { createApiKey, revokeApiKey } from '../../../store/api-keys-repo.js';
+import { createApiKey, revokeApiKey } from '../../../store/repos/api-keys-repo.js';
 import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
 
 /**

@@ -8,9 +8,9 @@ import { readDashboardSettings, writeDashboardSetting } from '../../../admin/das
 import type { AppContext } from '../../../context.js';
 import { errors, fieldError } from '../../../errors.js';
 import { knowledgeQuestion } from '../../../methods/knowledge/rules.js';
-import { readSettings, writeSetting, type AccountSettings, type KnowledgeQuestionSetting } from '../../../store/settings-repo.js';
+import { readSettings, writeSetting, type AccountSettings, type KnowledgeQuestionSetting } from '../../../store/repos/settings-repo.js';
 import { templateRefusal } from '../../../domain/flow-coverage.js';
-import { findTemplate } from '../../../store/templates-repo.js';
+import { findTemplate } from '../../../store/repos/templates-repo.js';
 import { httpUrl } from '../../schemas.js';
 
 /** Logos are re-encoded to PNG at most this wide/high, so what we serve is always our own bytes. */

@@ -9,9 +9,9 @@ import { errors, fieldError } from '../../../errors.js';
 import type { Executor } from '../../../store/database.js';
 import { invalidateReadCaches } from '../../../store/read-cache.js';
 import { encodeWorkflowId } from '../../../store/seed.js';
-import { readSettings, writeSetting } from '../../../store/settings-repo.js';
+import { readSettings, writeSetting } from '../../../store/repos/settings-repo.js';
 import { methodsWithoutStep, templateRefusal } from '../../../domain/flow-coverage.js';
-import { findTemplate, findWorkflow, insertTemplate, insertWorkflow, listTemplates, listWorkflows } from '../../../store/templates-repo.js';
+import { findTemplate, findWorkflow, insertTemplate, insertWorkflow, listTemplates, listWorkflows } from '../../../store/repos/templates-repo.js';
 import type { WorkflowRow } from '../../../store/schema.js';
 import { idParam } from './common.js';
 

@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeEngines } from '../../../../server/analysis/engines.js';
+import { closeEngines, ocrbDataDir } from '../../../../server/analysis/engines.js';
 import { prepareInput } from '../../../../server/analysis/input.js';
 import { fitRaster, toGrey } from '../../../../server/analysis/raster.js';
 import { correctMrz, pickMrzLines, runMrz } from '../../../../server/analysis/stages/mrz.js';
 import { passportMrz } from '../../../fixtures/mrz.js';
 import { documentPhoto, IDENTITIES } from '../../../fixtures/set.js';
+import { CAPTURES, PEOPLE } from '../captures.js';
 
 const today = new Date('2026-06-01T00:00:00Z');
 afterAll(closeEngines);
@@ -57,5 +58,19 @@ describe('pickMrzLines', () => {
     const text = `PASSPORT\n${'P<USAERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<'}\nL898902C36USA8408129F2908122<<<<<<<<<<<<<<00\n`;
     const lines = pickMrzLines(text);
     expect(lines?.map((l) => l.length)).toEqual([44, 44]);
+  });
+});
+
+describe('runMrz with the OCR-B model', { timeout: 240_000 }, () => {
+  it('is installed by npm install (scripts/extract-ocrb.mjs)', () => {
+    expect(ocrbDataDir()).not.toBeNull();
+  });
+
+  it('reads a name letter no check digit covers (W, which the legacy engine read as N) on a dim page', async () => {
+    const input = await prepareInput(await CAPTURES.passportDim(3));
+    const out = await runMrz(toGrey(await fitRaster(input.raster, 2000)), today);
+    expect(out.data?.valid).toBe(true);
+    expect(out.data?.lines).toEqual(passportMrz(PEOPLE[3]!));
+    expect(out.fields['First Name']?.value).toBe('OWEN GRANT');
   });
 });

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VerificationStatus } from '../../../../server/domain/catalogue.js';
 import { workflowForDocument, type WorkflowCandidate } from '../../../../server/domain/document-rules.js';
-import { findWorkflow, insertTemplate } from '../../../../server/store/templates-repo.js';
+import { findWorkflow, insertTemplate } from '../../../../server/store/repos/templates-repo.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { client, createUser, local } from '../../session/fixtures.js';
 

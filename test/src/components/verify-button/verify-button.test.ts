@@ -64,6 +64,11 @@ describe('<verify-button>', () => {
     expect(dialog.open).to.equal(true);
     const iframe = deep<HTMLIFrameElement>(el, 'iframe')!;
     expect(iframe.getAttribute('allow')).to.equal('camera; geolocation');
+    // The close button sits above the frame, never over the card inside it.
+    const close = deep<HTMLButtonElement>(el, '[part=close]')!.getBoundingClientRect();
+    const frame = iframe.getBoundingClientRect();
+    expect(close.bottom).to.be.at.most(frame.top + 0.5);
+    expect(frame.bottom).to.be.at.most(dialog.getBoundingClientRect().bottom + 0.5);
     expect(new URL(iframe.src).hash).to.contain(`verity-origin=${encodeURIComponent(location.origin)}`);
     // The rest of the page is inert while the modal is open.
     outside.focus();

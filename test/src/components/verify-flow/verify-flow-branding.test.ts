@@ -38,9 +38,24 @@ describe('<verify-flow> branding before the session, and the preview', () => {
     await expect(flow).to.be.accessible();
   });
 
-  it('without apply-branding, keeps its own colours', async () => {
-    const flow = await fixture<VerifyFlow>(html`<verify-flow .branding=${BRANDING}></verify-flow>`);
-    expect(getComputedStyle(part(flow, 'base')).getPropertyValue('--verify-primary').trim()).to.equal('');
+  it("inline, without apply-branding, shows the account's logo and colours where the page sets none", async () => {
+    const logo = 'data:image/svg+xml,' + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"/>');
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .branding=${{ ...BRANDING, logo_url: logo, background_color: null }}></verify-flow>`);
+    const img = part(flow, 'header').querySelector('img')!;
+    expect(img.getAttribute('alt')).to.equal('Acme Bank');
+    expect(getComputedStyle(flow.shadowRoot!.querySelector('.intro button')!).backgroundColor).to.equal('rgb(170, 0, 0)');
+    await expect(flow).to.be.accessible();
+  });
+
+  it('inline, a page that themes the flow keeps its own colour', async () => {
+    const page = await fixture<HTMLElement>(html`<div style="--verify-primary: #00aa00"><verify-flow .branding=${BRANDING}></verify-flow></div>`);
+    const flow = page.querySelector<VerifyFlow>('verify-flow')!;
+    await flow.updateComplete;
+    expect(getComputedStyle(flow.shadowRoot!.querySelector('.intro button')!).backgroundColor).to.equal('rgb(0, 170, 0)');
+    // The hosted page's apply-branding puts the account's first.
+    flow.applyBranding = true;
+    await flow.updateComplete;
+    expect(getComputedStyle(flow.shadowRoot!.querySelector('.intro button')!).backgroundColor).to.equal('rgb(170, 0, 0)');
   });
 
   it('in a preview, Start sends nothing and says it is a preview', async () => {

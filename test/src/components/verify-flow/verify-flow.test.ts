@@ -39,6 +39,50 @@ describe('<verify-flow>', () => {
     await expect(page).to.be.accessible();
   });
 
+  it("goes on where it was after a reload, without Start, once the link's flow has begun", async () => {
+    const { key, link } = await scenario({ session: session([METHODS.email(), METHODS.phone()]) });
+    const first = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    await start(first);
+    await until(() => deep(first, 'verify-step-email'), 5000, 'first step');
+    first.remove();
+    const startsBefore = (await calls(key)).filter((c) => c.path === '/session/start').length;
+    const again = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    await until(() => deep(again, 'verify-step-email'), 5000, 'resumed step');
+    expect(deep(again, '.intro')).to.equal(null);
+    expect((await calls(key)).filter((c) => c.path === '/session/start').length).to.equal(startsBefore + 1);
+    // A link never started still waits for Start.
+    const fresh = await scenario({ session: session([METHODS.email()]) });
+    const other = await fixture<VerifyFlow>(html`<verify-flow .link=${fresh.link} stay></verify-flow>`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(deep(other, '.intro button')).not.to.equal(null);
+    expect(await calls(fresh.key)).to.have.length(0);
+  });
+
+  it('shows "you are done" with a countdown and a link before the completion redirect', async () => {
+    const { link } = await scenario({ session: session([METHODS.email()]), reference_id: 'cust-7', redirect_url: 'https://customer.example/done' });
+    // No `stay`: the page would follow the redirect once the countdown ends; the element is taken
+    // out of the page before then, which stops it.
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} redirect-delay="600"></verify-flow>`);
+    await start(flow);
+    await enterCode(flow, 'verify-step-email', '123456');
+    await until(() => deep(flow, '#result-title'), 5000, 'done screen');
+    expect(deep(flow, '#result-title')!.textContent).to.contain('you are done');
+    await until(() => /Taking you back in \d+ s/.test(deep(flow, '[part=result]')!.textContent ?? ''), 3000, 'countdown');
+    expect(deep(flow, '[part=result] a')!.getAttribute('href')).to.equal('https://customer.example/done?reference_id=cust-7&status=completed');
+    await expect(flow).to.be.accessible();
+    flow.remove();
+  });
+
+  it('shows "you are done" and stays when there is no redirect', async () => {
+    const { link } = await scenario({ session: session([METHODS.email()]) });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link}></verify-flow>`);
+    await start(flow);
+    await enterCode(flow, 'verify-step-email', '123456');
+    await until(() => deep(flow, '#result-title'), 5000, 'done screen');
+    expect(deep(flow, '[part=result]')!.textContent).not.to.contain('Taking you back');
+    expect(deep(flow, '[part=result] a')).to.equal(null);
+  });
+
   it('loads the session, emits verify-start and verify-ready, and shows step 1 of 2 with focus on its title', async () => {
     const { link } = await scenario({ session: session([METHODS.email(), METHODS.phone()]) });
     const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);

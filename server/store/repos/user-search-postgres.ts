@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type { Executor } from './database.js';
-import type { UserRow } from './schema.js';
+import type { Executor } from '../database.js';
+import type { UserRow } from '../schema.js';
 import { sortExpression, type UserListQuery } from './user-list-query.js';
-import { likeContains, SEARCHED_COLUMNS } from './user-search.js';
+import { likeContains, SEARCHED_COLUMNS } from '../sqlite/user-search.js';
 
 /**
  * `filter[search]` on PostgreSQL (spec 4.17): a "contains" match in any one of the four columns,

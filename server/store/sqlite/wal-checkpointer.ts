@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
 import type { Database as SqliteConnection } from 'better-sqlite3';
 import type { Piscina } from 'piscina';
-import type { ErrorLog } from '../error-log.js';
-import { typescriptPool } from '../threads/typescript-pool.js';
-import { sqliteConnectionOf, type Db } from './database.js';
+import type { ErrorLog } from '../../error-log.js';
+import { typescriptPool } from '../../threads/typescript-pool.js';
+import { sqliteConnectionOf, type Db } from '../database.js';
 import type { WalCheckpointResult, WalCheckpointTask } from './wal-checkpoint-task.js';
 
 /** SQLite's own threshold: a connection checkpoints after the commit that takes the WAL past it. */

@@ -1,6 +1,6 @@
-import type { Executor } from './database.js';
-import type { TemplateRow, WorkflowRow } from './schema.js';
-import { invalidateReadCaches, ReadCache } from './read-cache.js';
+import type { Executor } from '../database.js';
+import type { TemplateRow, WorkflowRow } from '../schema.js';
+import { invalidateReadCaches, ReadCache } from '../read-cache.js';
 
 export interface TemplateWithParts extends TemplateRow {
   methodIds: number[];

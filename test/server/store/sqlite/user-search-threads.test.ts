@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../../server/store/database.js';
-import type { NewUser } from '../../../server/store/schema.js';
-import type { UserListQuery } from '../../../server/store/user-list-query.js';
-import { UserSearchIndexer } from '../../../server/store/user-search-index.js';
-import { UserSearchThreads } from '../../../server/store/user-search-threads.js';
-import { insertUser, listUsers } from '../../../server/store/users-repo.js';
-import { openScratchSqlite, type ScratchSqlite } from '../../helpers/scratch-sqlite.js';
+import type { Db } from '../../../../server/store/database.js';
+import type { NewUser } from '../../../../server/store/schema.js';
+import type { UserListQuery } from '../../../../server/store/repos/user-list-query.js';
+import { UserSearchIndexer } from '../../../../server/store/sqlite/user-search-index.js';
+import { UserSearchThreads } from '../../../../server/store/sqlite/user-search-threads.js';
+import { insertUser, listUsers } from '../../../../server/store/repos/users-repo.js';
+import { openScratchSqlite, type ScratchSqlite } from '../../../helpers/scratch-sqlite.js';
 
 /**
  * On SQLite, `filter[search]` runs in worker threads of its own (UserSearchThreads): the answers

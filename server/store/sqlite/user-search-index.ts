@@ -1,6 +1,6 @@
 import type { Database as SqliteConnection, Statement } from 'better-sqlite3';
-import type { ErrorLog } from '../error-log.js';
-import { sqliteConnectionOf, type Db } from './database.js';
+import type { ErrorLog } from '../../error-log.js';
+import { sqliteConnectionOf, type Db } from '../database.js';
 
 /**
  * Fills SQLite's FTS5 user search index in batches, after the users' own commits (migration

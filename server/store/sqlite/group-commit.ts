@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Transaction } from 'kysely';
-import { sqliteConnectionOf, type Db } from './database.js';
-import type { Database } from './schema.js';
+import { sqliteConnectionOf, type Db } from '../database.js';
+import type { Database } from '../schema.js';
 
 type Work<T> = (trx: Transaction<Database>) => Promise<T>;
 

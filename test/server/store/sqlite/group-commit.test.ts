@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../../server/store/api-keys-repo.js';
-import { groupTransaction } from '../../../server/store/group-commit.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { createApiKey } from '../../../../server/store/repos/api-keys-repo.js';
+import { groupTransaction } from '../../../../server/store/sqlite/group-commit.js';
+import { startTestServer, type TestServer } from '../../../helpers/server.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

@@ -1,12 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from './migrations/helpers.js';
-import type { Executor } from './database.js';
-import { HotStatement } from './hot-statements.js';
-import { likeContains, lowerFor, SEARCHED_COLUMNS, TRIGRAM } from './user-search.js';
-import { searchUsersOnSqlite } from './user-search-threads.js';
+import { isPostgres } from '../migrations/helpers.js';
+import type { Executor } from '../database.js';
+import { HotStatement } from '../sqlite/hot-statements.js';
+import { likeContains, lowerFor, SEARCHED_COLUMNS, TRIGRAM } from '../sqlite/user-search.js';
+import { searchUsersOnSqlite } from '../sqlite/user-search-threads.js';
 import { searchUsersOnPostgres } from './user-search-postgres.js';
 import { sortExpression, type UserListQuery } from './user-list-query.js';
-import type { NewUser, UserRow, UserUpdate, UserVerificationRow, UserWorkflowRow } from './schema.js';
+import type { NewUser, UserRow, UserUpdate, UserVerificationRow, UserWorkflowRow } from '../schema.js';
 
 export { SORTABLE_USER_FIELDS, type UserListQuery, type UserSortField } from './user-list-query.js';
 

@@ -1,7 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
-import { apiKeysChanged } from './api-key-cache.js';
-import type { Executor } from './database.js';
-import type { ApiKeyRow } from './schema.js';
+import { apiKeysChanged } from '../api-key-cache.js';
+import type { Executor } from '../database.js';
+import type { ApiKeyRow } from '../schema.js';
 
 export const KEY_PREFIX = 'vk_live_';
 export const DEFAULT_RATE_PER_SECOND = 5;

@@ -1,6 +1,6 @@
-import type { UserRow } from './schema.js';
+import type { UserRow } from '../schema.js';
 import { UNICODE_LOWER } from './sqlite-connection.js';
-import { sortExpression, type UserListQuery } from './user-list-query.js';
+import { sortExpression, type UserListQuery } from '../repos/user-list-query.js';
 
 /**
  * `filter[search]` on SQLite (spec 4.17): a "contains" match over four columns through the FTS5

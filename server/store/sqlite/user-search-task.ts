@@ -1,7 +1,7 @@
 import type { Database as SqliteConnection } from 'better-sqlite3';
 import { allRows, prepareRaw, type PreparedRawStatement } from './raw-statements.js';
 import { openSqliteReader } from './sqlite-connection.js';
-import type { UserListQuery } from './user-list-query.js';
+import type { UserListQuery } from '../repos/user-list-query.js';
 import { searchUsersWith, type UserSearchResult } from './user-search.js';
 
 /** A search for a thread of `UserSearchThreads`: the SQLite file to read and the query (none: just open the file). */

@@ -1,6 +1,6 @@
-import type { Executor } from './database.js';
-import type { DocumentJobRow, UserVerificationRow } from './schema.js';
-import { sdb } from '../session/tables.js';
+import type { Executor } from '../database.js';
+import type { DocumentJobRow, UserVerificationRow } from '../schema.js';
+import { sdb } from '../../session/tables.js';
 
 /** One verification of a user, removed ones included (the caller decides what they mean). */
 export function findVerificationRow(ex: Executor, userId: number, methodId: number): Promise<UserVerificationRow | undefined> {

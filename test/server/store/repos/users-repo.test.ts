@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../../server/store/database.js';
-import { insertUser, insertVerifications, verificationsForUsers } from '../../../server/store/users-repo.js';
-import { openScratchSqlite, type ScratchSqlite } from '../../helpers/scratch-sqlite.js';
+import type { Db } from '../../../../server/store/database.js';
+import { insertUser, insertVerifications, verificationsForUsers } from '../../../../server/store/repos/users-repo.js';
+import { openScratchSqlite, type ScratchSqlite } from '../../../helpers/scratch-sqlite.js';
 
 /**
  * The verifications of many users at once (a page of the user list, the dashboard, the stats'

@@ -1,7 +1,7 @@
 import type { Database as SqliteConnection } from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
-import { sqliteConnectionOf, type Executor } from './database.js';
-import { isPostgres } from './migrations/helpers.js';
+import { sqliteConnectionOf, type Executor } from '../database.js';
+import { isPostgres } from '../migrations/helpers.js';
 import { allRows, prepareRaw, type PreparedRawStatement } from './raw-statements.js';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database, { type Database as SqliteConnection } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteCommitWatch } from '../../../server/store/sqlite-commit-watch.js';
+import { SqliteCommitWatch } from '../../../../server/store/sqlite/sqlite-commit-watch.js';
 
 let dir: string;
 const opened: { close(): unknown }[] = [];

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Db } from '../../../server/store/database.js';
-import { openScratchSqlite, type ScratchSqlite } from '../../helpers/scratch-sqlite.js';
-import type { NewUser } from '../../../server/store/schema.js';
-import { UserSearchIndexer } from '../../../server/store/user-search-index.js';
-import { deleteUserRow, insertUser, listUsers, updateUserRow } from '../../../server/store/users-repo.js';
+import type { Db } from '../../../../server/store/database.js';
+import { openScratchSqlite, type ScratchSqlite } from '../../../helpers/scratch-sqlite.js';
+import type { NewUser } from '../../../../server/store/schema.js';
+import { UserSearchIndexer } from '../../../../server/store/sqlite/user-search-index.js';
+import { deleteUserRow, insertUser, listUsers, updateUserRow } from '../../../../server/store/repos/users-repo.js';
 
 /**
  * SQLite's search index is filled in batches after the users' commits (migration 0009); a search

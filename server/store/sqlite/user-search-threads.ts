@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
-import type { ErrorLog } from '../error-log.js';
-import { typescriptPool } from '../threads/typescript-pool.js';
-import { sqliteConnectionOf, type Db, type Executor } from './database.js';
+import type { ErrorLog } from '../../error-log.js';
+import { typescriptPool } from '../../threads/typescript-pool.js';
+import { sqliteConnectionOf, type Db, type Executor } from '../database.js';
 import { HotStatement } from './hot-statements.js';
-import type { UserListQuery } from './user-list-query.js';
+import type { UserListQuery } from '../repos/user-list-query.js';
 import { searchUsersWith, type UserSearchResult } from './user-search.js';
 import type { UserSearchTask } from './user-search-task.js';
 

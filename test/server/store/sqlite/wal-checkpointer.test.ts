@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database, { type Database as SqliteConnection } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_AUTOCHECKPOINT_PAGES, WalCheckpointer, type WalCheckpointerOptions } from '../../../server/store/wal-checkpointer.js';
+import { DEFAULT_AUTOCHECKPOINT_PAGES, WalCheckpointer, type WalCheckpointerOptions } from '../../../../server/store/sqlite/wal-checkpointer.js';
 
 /**
  * The embedded server copies its WAL back into the database file in a thread of its own, rather

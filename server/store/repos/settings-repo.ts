@@ -1,5 +1,5 @@
-import type { Executor } from './database.js';
-import { invalidateReadCaches, ReadCache } from './read-cache.js';
+import type { Executor } from '../database.js';
+import { invalidateReadCaches, ReadCache } from '../read-cache.js';
 
 /** Account-wide settings (one account per deployment), stored as JSON values by key. */
 export interface AccountSettings {
