@@ -5,7 +5,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { ApiError, errors, type FieldErrors } from '../errors.js';
 import { refuseWithoutKey, type ApiAuthenticator } from './api-auth.js';
 import { aimsAtCustomerApi } from './canonical-path.js';
-import { DEFAULT_RATE_PER_MINUTE, DEFAULT_RATE_PER_SECOND } from '../store/api-keys-repo.js';
+import { DEFAULT_RATE_PER_MINUTE, DEFAULT_RATE_PER_SECOND } from '../store/repos/api-keys-repo.js';
 import type { ApiRateLimiter } from './rate-limit.js';
 
 /** Fastify's own client errors, answered in the spec's shape with their status kept. */
