@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { secondFactorPasses } from '../../admin/totp.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { createAdminSession, endAdminSession, findAdminSession, touchAdminSession } from '../../admin/sessions.js';
 import type { AppContext } from '../../context.js';
 import { type ApiError, errors } from '../../errors.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -74,21 +75,16 @@ export async function adminFromRequest(ctx: AppContext, req: FastifyRequest): Pr
   const token = fastifyCookie.parse(header)[ADMIN_COOKIE];
   if (!token || token.length > 200) return undefined;
   const tokenHash = hashToken(token);
-  const row = await ctx.db
-    .selectFrom('admin_sessions')
-    .innerJoin('admins', 'admins.id', 'admin_sessions.admin_id')
-    .select(['admins.id', 'admins.email', 'admin_sessions.last_seen_at', 'admin_sessions.expires_at'])
-    .where('admin_sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  const row = await findAdminSession(ctx.db, tokenHash);
   if (!row) return undefined;
   const now = ctx.clock.now();
   const idleEnd = Date.parse(row.last_seen_at) + ADMIN_IDLE_MS;
   if (now.getTime() >= idleEnd || now.toISOString() >= row.expires_at) {
-    await ctx.db.deleteFrom('admin_sessions').where('token_hash', '=', tokenHash).execute();
+    await endAdminSession(ctx.db, tokenHash);
     return undefined;
   }
   if (now.getTime() - Date.parse(row.last_seen_at) >= TOUCH_RESOLUTION_MS) {
-    await ctx.db.updateTable('admin_sessions').set({ last_seen_at: now.toISOString() }).where('token_hash', '=', tokenHash).execute();
+    await touchAdminSession(ctx.db, tokenHash, now);
   }
   return { id: row.id, email: row.email };
 }
@@ -162,12 +158,7 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
       const token = randomBytes(32).toString('base64url');
       const now = ctx.clock.now();
       const expiresAt = new Date(now.getTime() + ADMIN_MAX_AGE_MS).toISOString();
-      await ctx.db
-        .insertInto('admin_sessions')
-        .values({ token_hash: hashToken(token), admin_id: admin.id, created_at: now.toISOString(), last_seen_at: now.toISOString(), expires_at: expiresAt })
-        .execute();
-      // Old sessions of anyone are cleared on the way (cheap, indexed by primary key scan is fine at admin scale).
-      await ctx.db.deleteFrom('admin_sessions').where('expires_at', '<=', now.toISOString()).execute();
+      await createAdminSession(ctx.db, hashToken(token), admin.id, now, expiresAt);
       setCookie(reply, token, { ...cookieOptions(ctx), maxAge: ADMIN_MAX_AGE_MS / 1000 });
       return { admin: { id: admin.id, email: admin.email }, expires_at: expiresAt, idle_timeout_seconds: ADMIN_IDLE_MS / 1000 };
     });
@@ -179,7 +170,7 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
 
     app.delete('/admin/api/session', { schema: { hide: true }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
       const token = req.headers.cookie ? fastifyCookie.parse(req.headers.cookie)[ADMIN_COOKIE] : undefined;
-      if (token) await ctx.db.deleteFrom('admin_sessions').where('token_hash', '=', hashToken(token)).execute();
+      if (token) await endAdminSession(ctx.db, hashToken(token));
       setCookie(reply, '', { ...cookieOptions(ctx), maxAge: 0 });
       return { success: true };
     });
