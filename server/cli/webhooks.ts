@@ -3,6 +3,7 @@ import type { Verity } from '../app.js';
 import { resolveMethod } from '../domain/catalogue.js';
 import { EVENT_TYPES, type EventType } from '../domain/verification-rules.js';
 import {
+  checkUrlTarget,
   createEndpoint,
   deleteEndpoint,
   endpointView,
@@ -80,6 +81,7 @@ export async function webhooksCommand({ ctx }: Verity, args: string[], io: CliIo
           options: { url: { type: 'string' }, events: { type: 'string' }, methods: { type: 'string' }, description: { type: 'string' } },
         });
         if (!values.url) throw new UsageError('webhooks create --url URL [--events a,b] [--methods email,phone]');
+        await checkUrlTarget(values.url, ctx.config.allowPrivateWebhooks);
         const { row, secret } = await createEndpoint(
           ctx.db,
           { url: values.url, events: list(values.events), methods: methodIds(values.methods), description: values.description },
@@ -102,6 +104,8 @@ export async function webhooksCommand({ ctx }: Verity, args: string[], io: CliIo
       case 'enable':
       case 'disable': {
         const endpointId = id(rest[0], `webhooks ${sub} ID`);
+        const existing = sub === 'enable' ? await findEndpoint(ctx.db, endpointId) : undefined;
+        if (existing) await checkUrlTarget(existing.url, ctx.config.allowPrivateWebhooks);
         const row = await updateEndpoint(ctx.db, endpointId, { enabled: sub === 'enable' }, now());
         if (!row) throw new UsageError(`No webhook endpoint with id ${endpointId}`);
         out(endpointView(row, now()));

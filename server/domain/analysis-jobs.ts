@@ -40,7 +40,10 @@ export interface FaceAnalysisJob {
   methodKey: 'selfie' | 'liveness';
   challengeId: string;
   steps: ChallengeStep[];
+  /** Every frame in capture order: steps in order, a move's dense frames together, the held pose last. */
   frames: (AnalysisImage & { stepIndex: number; step: ChallengeStep; evidence: FaceEvidence })[];
+  /** The last attempt (issue 20): a capture that fails the checks goes to a reviewer, not rejected. */
+  reviewOnFailure?: boolean;
   submittedAt: string;
 }
 

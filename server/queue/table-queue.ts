@@ -282,3 +282,14 @@ export class TableQueue implements Queue {
     for (const w of waiters) w();
   }
 }
+
+/**
+ * Deletes the waiting jobs about a user who is being deleted (jobs whose payload names the user as
+ * `userId`: analysis and notify jobs), in the deleting transaction, so the table queue holds nothing
+ * about them (issue 18, point 5). Jobs being run are left to end: they find nobody and stop. On
+ * BullMQ (scale-out) the same jobs stay in Redis until they run and end that way.
+ */
+export async function deleteWaitingJobsOfUser(ex: Executor, userId: number): Promise<void> {
+  const named = isPostgres(ex) ? sql<boolean>`(payload::jsonb ->> 'userId') = ${String(userId)}` : sql<boolean>`json_extract(payload, '$.userId') = ${userId}`;
+  await ex.deleteFrom('jobs').where('state', '=', 'waiting').where(named).execute();
+}

@@ -42,9 +42,10 @@ function isoMicro(iso: string): string {
   return iso.replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
-function selfieStatus(result: SelfieResult): VerificationStatusValue {
+/** The status of a face analysis; on the last attempt a failed capture goes to a reviewer instead. */
+function selfieStatus(result: SelfieResult, reviewOnFailure: boolean): VerificationStatusValue {
   if (result.decision === 'complete') return VerificationStatus.complete;
-  if (result.decision === 'review') return VerificationStatus.complete_in_review;
+  if (result.decision === 'review' || reviewOnFailure) return VerificationStatus.complete_in_review;
   return VerificationStatus.rejected;
 }
 
@@ -243,11 +244,12 @@ async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysi
   if (result.derivative) await ctx.blobs.put(`users/${user.id}/faces/${job.challengeId}.jpg`, result.derivative, 'image/jpeg');
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await stillProcessing(trx, user.id, job.methodId))) return;
-    await moveVerification(trx, ctx.clock, user.id, job.methodId, selfieStatus(result), {
+    await moveVerification(trx, ctx.clock, user.id, job.methodId, selfieStatus(result, job.reviewOnFailure === true), {
       remarks: result.reasons.join(', ') || null,
       attributes: {
         decision: result.decision,
         reasons: result.reasons,
+        ...(job.reviewOnFailure ? { last_attempt: true } : {}),
         ...(result.similarity !== undefined ? { similarity: Number(result.similarity.toFixed(3)) } : {}),
         ...(result.selfie_check !== undefined ? { selfie_check: result.selfie_check } : {}),
         ...(result.liveness !== undefined ? { liveness: Number(result.liveness.toFixed(3)) } : {}),

@@ -4,6 +4,7 @@ import { Role, resolveUserStatus, type UserStatus } from '../domain/catalogue.js
 import { errors } from '../errors.js';
 import { buildMagicLink } from '../links/magic-link.js';
 import { deleteOutboxMessagesOf } from '../notify/outbox.js';
+import { deleteWaitingJobsOfUser } from '../queue/table-queue.js';
 import type { Executor } from '../store/database.js';
 import type { NewUser, UserRow, UserUpdate } from '../store/schema.js';
 import { readSettings, type AccountSettings } from '../store/repos/settings-repo.js';
@@ -222,6 +223,7 @@ export async function deleteUser(
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     const user = await findUserById(trx, id);
     await trx.deleteFrom('events').where('user_id', '=', id).execute();
+    await deleteWaitingJobsOfUser(trx, id);
     for (const hook of userDeletionHooks()) await hook(trx, id);
     const gone = await deleteUserRow(trx, id);
     if (gone) await options.audit?.(trx, id);

@@ -61,7 +61,7 @@ interface DocumentDecisionEntry {
 const SEVERITY: Record<CheckOutcome, number> = { failed: 3, flagged: 2, passed: 1, not_run: 0 };
 
 /** One row per check name, the worst outcome across the documents (front and back). */
-function worstPerCheck(all: readonly VerificationCheck[]): VerificationCheck[] {
+export function worstPerCheck(all: readonly VerificationCheck[]): VerificationCheck[] {
   const byName = new Map<string, VerificationCheck>();
   for (const c of all) {
     const seen = byName.get(c.name);

@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -67,4 +68,38 @@ export function isPrivateAddress(address: string): boolean {
 export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
   readonly code = 'EWEBHOOKBLOCKED';
+}
+
+/** The addresses of a lookup that webhooks may reach: none means the name leads only to private ones. */
+export function publicAddresses<A extends { address: string }>(addresses: readonly A[]): A[] {
+  return addresses.filter((a) => !isPrivateAddress(a.address));
+}
+
+/** Resolves a host name to all its addresses (injectable for tests). */
+export type ResolveAll = (hostname: string) => Promise<{ address: string }[]>;
+const resolveAll: ResolveAll = (hostname) => lookup(hostname, { all: true });
+
+/**
+ * Why a webhook URL would be refused at delivery because of where it leads, or null: a literal
+ * private address, or a name that resolves only to private addresses (the delivery's own rule,
+ * see `guardedLookup` in sender.ts). For saving an endpoint (issue 18, point 5); the delivery still
+ * checks the address it connects to, since a name can change. A name that does not resolve now is
+ * not refused: it may resolve later, and the delivery decides then.
+ */
+export async function privateTargetReason(url: string, resolve: ResolveAll = resolveAll): Promise<string | null> {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return null; // not a URL: the syntax check says so
+  }
+  if (isIP(host)) return isPrivateAddress(host) ? `${host} is a private, loopback or link-local address.` : null;
+  let addresses: { address: string }[];
+  try {
+    addresses = await resolve(host);
+  } catch {
+    return null;
+  }
+  if (addresses.length > 0 && publicAddresses(addresses).length === 0) return `${host} resolves only to private, loopback or link-local addresses.`;
+  return null;
 }

@@ -4,6 +4,7 @@ import type { Executor } from '../store/database.js';
 import type { EndpointRow } from './schema.js';
 import { openSigningSecret, sealSigningSecret } from '../crypto/webhook-secrets.js';
 import { generateSigningSecret } from './signing.js';
+import { privateTargetReason, type ResolveAll } from './address-guard.js';
 
 /** An endpoint as the admin API and CLI show it: never with its secrets. */
 export interface EndpointView {
@@ -48,6 +49,17 @@ export function checkUrl(raw: string): string {
   if (url.username || url.password) throw new EndpointInputError('url', 'The url must not carry credentials.');
   if (raw.length > 2000) throw new EndpointInputError('url', 'The url is too long.');
   return url.toString();
+}
+
+/**
+ * Refuses, when private webhooks are not allowed, a URL whose deliveries would be refused for
+ * where it leads (`privateTargetReason`, the delivery's own check). Async (it resolves the name),
+ * so savers call it before their transaction.
+ */
+export async function checkUrlTarget(url: string, allowPrivate: boolean, resolve?: ResolveAll): Promise<void> {
+  if (allowPrivate) return;
+  const reason = await privateTargetReason(url, resolve);
+  if (reason) throw new EndpointInputError('url', `${reason} Webhooks may not reach private networks (VERITY_ALLOW_PRIVATE_WEBHOOKS=true allows it).`);
 }
 
 export function checkEvents(events: readonly string[] | undefined): EventType[] {

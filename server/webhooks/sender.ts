@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { BlockedAddressError, isPrivateAddress } from './address-guard.js';
+import { BlockedAddressError, isPrivateAddress, publicAddresses } from './address-guard.js';
 
 export interface SendResult {
   /** HTTP status when the receiver answered. */
@@ -10,6 +10,8 @@ export interface SendResult {
   retryAfter?: string;
   /** What went wrong when there was no answer (or an answer we do not accept). */
   error?: string;
+  /** The address was refused as private: no attempt can succeed until the endpoint changes. */
+  blocked?: true;
   durationMs: number;
 }
 
@@ -30,7 +32,7 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 const guardedLookup = ((hostname: string, options: LookupOptions, callback: LookupCallback) => {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, options.all ? [] : '', 0);
-    const allowed = addresses.filter((a) => !isPrivateAddress(a.address));
+    const allowed = publicAddresses(addresses);
     if (allowed.length === 0) {
       return callback(new BlockedAddressError(`${hostname} resolves only to private addresses`), options.all ? [] : '', 0);
     }
@@ -61,7 +63,7 @@ export class WebhookSender {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     // Node skips the lookup for literal addresses, so those are checked here.
     if (!options.allowPrivate && isIP(host) && isPrivateAddress(host)) {
-      return Promise.resolve(done({ error: blockedMessage(host) }));
+      return Promise.resolve(done({ error: blockedMessage(host), blocked: true }));
     }
     const isHttps = url.protocol === 'https:';
     const transport = isHttps ? https : http;
@@ -107,7 +109,7 @@ export class WebhookSender {
         finish({ error: `no answer within ${options.timeoutMs / 1000} s` });
         req.destroy();
       }, options.timeoutMs);
-      req.on('error', (err) => finish({ error: describe(err) }));
+      req.on('error', (err) => finish({ error: describe(err), ...(err instanceof BlockedAddressError ? { blocked: true as const } : {}) }));
       req.end(options.body);
     });
   }

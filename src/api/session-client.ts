@@ -158,8 +158,9 @@ export class SessionClient {
     form.set('challenge_id', fields.challenge_id);
     form.set('step_index', fields.step_index);
     form.set('step', fields.step);
+    if (fields.frame_index !== undefined) form.set('frame_index', fields.frame_index);
     form.set('evidence', fields.evidence);
-    form.set('frame', frame, `frame-${fields.step_index}.jpg`);
+    form.set('frame', frame, `frame-${fields.step_index}-${fields.frame_index ?? '0'}.jpg`);
     return this.request('POST', SESSION_ROUTES.faceFrames(key), form);
   }
 

@@ -29,11 +29,10 @@ export async function runOcr(g: GreyPlane): Promise<OcrResult> {
   const angle = -estimateSkew(g);
   let img = sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength), { raw: { width: g.width, height: g.height, channels: 1 } });
   if (Math.abs(angle) >= 0.3) img = sharp(await img.rotate(angle, { background: '#ffffff' }).png().toBuffer());
-  const png = await img
-    .resize({ width: OCR_SIDE, height: OCR_SIDE, fit: 'inside', withoutEnlargement: true })
-    .normalise()
-    .png({ compressionLevel: 1 })
-    .toBuffer();
+  // Small captures (720-1080 px phone uploads) are enlarged: tesseract misreads capitals under
+  // ~20 px, which is what a licence's field values are at that size. At most 2x.
+  const side = Math.min(OCR_SIDE, 2 * Math.max(g.width, g.height));
+  const png = await img.resize({ width: side, height: side, fit: 'inside' }).normalise().png({ compressionLevel: 1 }).toBuffer();
   const worker = await getTesseract('text');
   const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
   const lines: OcrLine[] = [];

@@ -43,7 +43,8 @@ export function findDates(lines: readonly string[]): FoundDate[] {
 }
 
 const STREET = /^\d{1,6}\s+[A-Z0-9][A-Z0-9 .'#-]{3,}$/;
-const CITY_LINE = /^([A-Z][A-Z .'-]+),?\s+([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/;
+// OCR reads the comma after the city as a full stop as often as not ("SEATTLE. WA 98142").
+const CITY_LINE = /^([A-Z][A-Z .'-]*[A-Z])[,.]?\s+([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/;
 
 /** Labels a licence prints before a name (AAMVA field numbers 1 and 2 included). */
 const NAME_LABEL = /^(?:LN|FN|LAST|FIRST|NAME|[12])$/;
@@ -78,7 +79,8 @@ function documentNumber(lines: readonly string[]): string | null {
     if (findDates([line]).length > 0 && !/\b(?:DLN?|LIC|NO)\b/i.test(line)) return;
     const labelled = /(?:4d|DLN|DL|LIC|NO\.?|#)/i.test(line.slice(0, 8));
     for (const raw of line.split(/\s+/)) {
-      let token = raw.replace(/^[^A-Z0-9]*?(?:4d)?(?:DLN|DL|LIC)?(?=[A-Z0-9]{6})/, '');
+      // A leading S is often read as $ or § ("$10182152" for S10182152).
+      let token = raw.replace(/^[$§](?=\d{6})/, 'S').replace(/^[^A-Z0-9]*?(?:4d)?(?:DLN|DL|LIC)?(?=[A-Z0-9]{6})/, '');
       token = token.replace(/^[^A-Z0-9]+/, '').replace(/[^A-Z0-9]+$/, '');
       if (!/^[A-Z0-9]{6,15}$/.test(token)) continue;
       token = token.replace(/(?<=\d)O(?=\d)/g, '0');

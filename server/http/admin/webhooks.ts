@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../admin/audit.js';
+import { listNotices, markNoticeRead } from '../../admin/notices.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_TYPES } from '../../domain/verification-rules.js';
 import { type ApiError, errors } from '../../errors.js';
 import { SigningSecretError } from '../../crypto/webhook-secrets.js';
 import {
+  checkUrlTarget,
   createEndpoint,
   deleteEndpoint,
   endpointView,
@@ -70,6 +72,8 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }));
 
     app.post('/admin/api/webhooks/endpoints', { schema: { hide: true, body: endpointBody } }, async (req, reply) => {
+      // Where the URL leads is checked before the transaction: it resolves the name.
+      await checkUrlTarget(req.body.url, ctx.config.allowPrivateWebhooks).catch(inputError);
       const { row, secret } = await ctx.db
         .transaction()
         .execute(async (trx) => {
@@ -91,6 +95,9 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.patch('/admin/api/webhooks/endpoints/:id', { schema: { hide: true, params: idParam, body: endpointPatch } }, async (req) => {
       if (Object.values(req.body).every((v) => v === undefined)) throw errors.invalidData();
+      // A new URL, or enabling the endpoint again (it may have been disabled for a private address).
+      const target = req.body.url ?? (req.body.enabled === true ? (await findEndpoint(ctx.db, req.params.id))?.url : undefined);
+      if (target !== undefined) await checkUrlTarget(target, ctx.config.allowPrivateWebhooks).catch(inputError);
       const row = await ctx.db
         .transaction()
         .execute(async (trx) => {
@@ -220,28 +227,12 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/admin/api/notices/:id/read', { schema: { hide: true, params: idParam } }, async (req) => {
-      const r = await ctx.db
-        .updateTable('admin_notices')
-        .set({ read_at: now().toISOString() })
-        .where('id', '=', req.params.id)
-        .where('read_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0 && !(await ctx.db.selectFrom('admin_notices').select('id').where('id', '=', req.params.id).executeTakeFirst())) {
-        throw errors.notFound('Notice not found');
-      }
+      if (!(await markNoticeRead(ctx.db, req.params.id, now()))) throw errors.notFound('Notice not found');
       return { success: true };
     });
 
     app.get('/admin/api/notices', { schema: { hide: true, querystring: z.object({ unread: z.enum(['true', 'false']).optional() }) } }, async (req) => ({
-      data: (
-        await ctx.db
-          .selectFrom('admin_notices')
-          .selectAll()
-          .$if(req.query.unread === 'true', (q) => q.where('read_at', 'is', null))
-          .orderBy('id', 'desc')
-          .limit(100)
-          .execute()
-      ).map((n) => ({
+      data: (await listNotices(ctx.db, req.query.unread === 'true')).map((n) => ({
         id: n.id,
         kind: n.kind,
         message: n.message,

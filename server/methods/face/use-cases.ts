@@ -18,12 +18,26 @@ import type { UserRow } from '../../store/schema.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { acceptSessionUpload, parseJsonField } from '../uploads.js';
 import { deleteFrames, framesOf } from './repo.js';
-import { CHALLENGE_TTL_MS, challengeSteps } from './rules.js';
+import { CLOCK_SLACK_MS, FACE_ATTEMPTS, STEP_WINDOW_MS, challengeSteps, framesRule } from './rules.js';
 
 /** The live challenge of a face method (`method_state` under its key). */
 export interface FaceChallengeState {
-  challenge: { id: string; steps: string[]; expires_at: string } | null;
+  challenge: {
+    id: string;
+    steps: string[];
+    expires_at: string;
+    /** When the server handed it out (frame timing is checked against it). */
+    issued_at?: string;
+    frames_per_step?: number;
+    min_frames_per_move?: number;
+    review_on_failure?: boolean;
+  } | null;
+  /** Challenges handed out while the method was open; kept across retries after a rejection. */
+  attempts_used?: number;
 }
+
+/** What a stored frame's `meta` holds: the device's evidence and the frame's place in its step. */
+type FrameMeta = FaceAnalysisJob['frames'][number]['evidence'] & { frame_index?: number };
 
 const states: Record<FaceMethodKey, MethodState<FaceChallengeState>> = {
   selfie: methodState<FaceChallengeState>('selfie'),
@@ -35,20 +49,46 @@ export function faceState(key: FaceMethodKey): MethodState<FaceChallengeState> {
   return states[key];
 }
 
-/** A new randomised challenge (replacing any previous one and its frames). */
+/**
+ * A new randomised challenge (replacing any previous one and its frames), counted as an attempt:
+ * after {@link FACE_ATTEMPTS} one more is handed out that goes to review on failure, then none.
+ */
 export async function newFaceChallenge(kit: SessionKit, user: UserRow, key: FaceMethodKey): Promise<FaceChallenge> {
   const { ctx } = kit;
-  await kit.requireOpen(user, key);
+  const v = await kit.requireOpen(user, key);
+  const previous = await faceState(key).read(ctx.db, user.id);
+  // A reset by the customer or an operator gives the attempts back.
+  const attempt = (v.status === VerificationStatus.reset ? 0 : (previous?.attempts_used ?? 0)) + 1;
+  if (attempt > FACE_ATTEMPTS + 1) throw sessionErrors.attemptsExceeded('No attempts are left for this step.');
   const steps = challengeSteps(key);
+  const rule = framesRule(key);
   const now = ctx.clock.now();
-  const challenge = { id: `chl_${randomBytes(12).toString('base64url')}`, steps, expires_at: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString() };
+  const challenge = {
+    id: `chl_${randomBytes(12).toString('base64url')}`,
+    steps,
+    expires_at: new Date(now.getTime() + rule.ttlMs).toISOString(),
+    issued_at: now.toISOString(),
+    frames_per_step: rule.framesPerStep,
+    min_frames_per_move: rule.minFramesPerMove,
+    review_on_failure: attempt > FACE_ATTEMPTS,
+  };
   const old = await uploadsOf(ctx.db, user.id, key);
   await ctx.db.transaction().execute(async (trx) => {
-    await faceState(key).write(trx, user.id, { challenge }, now);
+    await faceState(key).write(trx, user.id, { challenge, attempts_used: attempt }, now);
     await deleteFrames(trx, user.id, key);
   });
   for (const o of old) await ctx.blobs.delete(o.blob_key);
-  return { challenge_id: challenge.id, steps, expires_at: challenge.expires_at };
+  return {
+    challenge_id: challenge.id,
+    steps,
+    expires_at: challenge.expires_at,
+    frames_per_step: rule.framesPerStep,
+    min_frames_per_move: rule.minFramesPerMove,
+    step_window_ms: STEP_WINDOW_MS,
+    attempt,
+    attempts_left: Math.max(0, FACE_ATTEMPTS - attempt),
+    review_on_failure: challenge.review_on_failure,
+  };
 }
 
 async function liveChallenge(kit: SessionKit, user: UserRow, key: FaceMethodKey, challengeId: string) {
@@ -72,17 +112,39 @@ export async function uploadFaceFrame(
   if (!Number.isSafeInteger(index) || index >= challenge.steps.length || challenge.steps[index] !== fields.step) {
     throw sessionErrors.uploadInvalid('This frame does not answer the expected challenge step.');
   }
+  const frameIndex = Number(fields.frame_index ?? '0');
+  if (!Number.isSafeInteger(frameIndex) || frameIndex >= (challenge.frames_per_step ?? 1)) {
+    throw sessionErrors.uploadInvalid('This step takes no more frames.');
+  }
   const evidence = parseJsonField(FaceEvidence, fields.evidence, 'evidence');
   if (!evidence) throw sessionErrors.validation({ evidence: ['Required.'] });
   const frames = await framesOf(ctx.db, user.id, key, challenge.id);
+  const placed = frames.map((f) => ({ row: f, meta: JSON.parse(f.meta) as FrameMeta })).map((f) => ({ ...f, frameIndex: f.meta.frame_index ?? 0 }));
   for (let i = 0; i < index; i++) {
-    if (!frames.some((f) => f.step_index === i)) throw sessionErrors.uploadInvalid('Frames must be sent in step order.');
+    if (!placed.some((f) => f.row.step_index === i)) throw sessionErrors.uploadInvalid('Frames must be sent in step order.');
   }
+  if (placed.some((f) => (f.row.step_index ?? 0) > index)) throw sessionErrors.uploadInvalid('This step is over: a later step has begun.');
+  const sameStep = placed.filter((f) => f.row.step_index === index);
+  for (let i = 0; i < frameIndex; i++) {
+    if (!sameStep.some((f) => f.frameIndex === i)) throw sessionErrors.uploadInvalid('The frames of a step must be sent in order.');
+  }
+  // Timing on the server's clock (issue 20): a step's frames come together, and no frame may
+  // claim more time since the challenge was shown than has passed since the server issued it.
+  const now = ctx.clock.now();
+  const first = sameStep.find((f) => f.frameIndex === 0 && frameIndex > 0);
+  if (first && now.getTime() - Date.parse(first.row.created_at) > STEP_WINDOW_MS) throw sessionErrors.challengeExpired();
+  if (challenge.issued_at && evidence.t > now.getTime() - Date.parse(challenge.issued_at) + CLOCK_SLACK_MS) {
+    throw sessionErrors.uploadInvalid('This frame claims a time after it reached the server.');
+  }
+  const before = placed
+    .filter((f) => (f.row.step_index ?? 0) < index || (f.row.step_index === index && f.frameIndex < frameIndex))
+    .reduce((t, f) => Math.max(t, f.meta.t), Number.NEGATIVE_INFINITY);
+  if (evidence.t <= before) throw sessionErrors.uploadInvalid('Frames must be captured one after another.');
   const mediaType = await acceptSessionUpload(bytes, FRAME_MEDIA_TYPES);
   const id = `frm_${randomBytes(12).toString('base64url')}`;
   const blobKey = `users/${user.id}/session/${id}`;
   await ctx.blobs.put(blobKey, bytes, mediaType);
-  const replaced = frames.filter((f) => f.step_index === index);
+  const replaced = sameStep.filter((f) => f.frameIndex === frameIndex).map((f) => f.row);
   await ctx.db.transaction().execute(async (trx) => {
     await deleteUploads(
       trx,
@@ -100,8 +162,8 @@ export async function uploadFaceFrame(
       blob_key: blobKey,
       media_type: mediaType,
       size: bytes.length,
-      meta: JSON.stringify(evidence),
-      created_at: ctx.clock.now().toISOString(),
+      meta: JSON.stringify({ ...evidence, frame_index: frameIndex } satisfies FrameMeta),
+      created_at: now.toISOString(),
     });
   });
   for (const r of replaced) await ctx.blobs.delete(r.blob_key);
@@ -113,8 +175,18 @@ export async function submitFace(kit: SessionKit, user: UserRow, key: FaceMethod
   const v = await kit.requireOpen(user, key);
   const challenge = await liveChallenge(kit, user, key, challengeId);
   const frames = await framesOf(ctx.db, user.id, key, challenge.id);
-  const ordered = challenge.steps.map((step, i) => frames.find((f) => f.step_index === i && f.step === step));
-  if (ordered.some((f) => f === undefined)) throw sessionErrors.uploadInvalid('A frame is missing for some challenge step.');
+  const byStep = challenge.steps.map((step, i) =>
+    frames
+      .filter((f) => f.step_index === i && f.step === step)
+      .map((row) => ({ row, meta: JSON.parse(row.meta) as FrameMeta }))
+      .sort((a, b) => (a.meta.frame_index ?? 0) - (b.meta.frame_index ?? 0)),
+  );
+  const minMove = challenge.min_frames_per_move ?? 1;
+  // The last attempt goes to a reviewer whatever was captured, as long as the face was (issue 20).
+  const missing = challenge.review_on_failure
+    ? (byStep[0]?.length ?? 0) === 0
+    : byStep.some((f, i) => f.length < (challenge.steps[i] === 'look_straight' ? 1 : minMove));
+  if (missing) throw sessionErrors.uploadInvalid('Frames are missing for some challenge step.');
   const now = ctx.clock.now();
   const job: FaceAnalysisJob = {
     kind: 'face',
@@ -123,11 +195,14 @@ export async function submitFace(kit: SessionKit, user: UserRow, key: FaceMethod
     methodKey: key,
     challengeId: challenge.id,
     steps: challenge.steps as ChallengeStep[],
-    frames: ordered.map((f, i) => {
-      const row = f!;
-      const image: AnalysisImage = { uploadId: row.id, blobKey: row.blob_key, mediaType: row.media_type, size: row.size };
-      return { ...image, stepIndex: i, step: row.step as ChallengeStep, evidence: JSON.parse(row.meta) as FaceAnalysisJob['frames'][number]['evidence'] };
-    }),
+    frames: byStep.flatMap((step, i) =>
+      step.map(({ row, meta }) => {
+        const image: AnalysisImage = { uploadId: row.id, blobKey: row.blob_key, mediaType: row.media_type, size: row.size };
+        const { frame_index: _frameIndex, ...evidence } = meta;
+        return { ...image, stepIndex: i, step: row.step as ChallengeStep, evidence };
+      }),
+    ),
+    ...(challenge.review_on_failure ? { reviewOnFailure: true } : {}),
     submittedAt: now.toISOString(),
   };
   await ctx.db.transaction().execute(async (trx) => {

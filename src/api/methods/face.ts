@@ -19,13 +19,37 @@ export const LivenessMethodView = z.object({
 /**
  * `POST /session/methods/{selfie|liveness}/challenge` (no body) → 201 {@link FaceChallenge}:
  * the server picks a randomised sequence (for `selfie` just `['look_straight']`; for `liveness`
- * `look_straight` then 2-3 of `turn_left`, `turn_right`, `come_closer` in random order) and
- * remembers it; a new call replaces the previous challenge.
+ * `look_straight` then 2-3 of `turn_left`, `turn_right`, `come_closer` in random order, so always
+ * with a turn), its timing, and remembers it; a new call replaces the previous challenge.
+ *
+ * The capture is bound to the challenge on the server (issue 20): every frame must carry its
+ * `challenge_id` (a random nonce) and reach the server before `expires_at`; the frames of one
+ * step must all arrive within `step_window_ms` of its first; a frame's `evidence.t` must grow
+ * from frame to frame and may not claim more time than has passed on the server since the
+ * challenge was issued. Frames outside these rules → 410 `session_challenge_expired` (nonce,
+ * expiry, step window) or 422 `session_upload_invalid` (order, timing).
+ *
+ * Attempts: each challenge is one attempt. After `attempts_left` reaches 0 one more challenge is
+ * handed out with `review_on_failure: true` (the widget shows help and the hand-off first): a
+ * capture of it that fails the checks goes to a reviewer instead of being rejected. After that,
+ * 429 `session_attempts_exceeded`. A retry after a rejection keeps the count.
  */
 export const FaceChallenge = z.object({
   challenge_id: z.string(),
   steps: z.array(ChallengeStep),
   expires_at: isoDateTime,
+  /** Most frames the server takes per step (`frame_index` 0 … this − 1): the dense frames of a move. */
+  frames_per_step: z.int(),
+  /** Fewest frames each move (every step but `look_straight`) must have at submit. */
+  min_frames_per_move: z.int(),
+  /** The frames of one step must all reach the server within this many ms of its first. */
+  step_window_ms: z.int(),
+  /** This attempt's number, from 1. */
+  attempt: z.int(),
+  /** Normal attempts left after this one. */
+  attempts_left: z.int(),
+  /** True for the last attempt: a capture that fails the checks goes to a reviewer. */
+  review_on_failure: z.boolean(),
 });
 export type FaceChallenge = z.infer<typeof FaceChallenge>;
 
@@ -43,9 +67,12 @@ export const FaceEvidence = z.object({
 export type FaceEvidence = z.infer<typeof FaceEvidence>;
 
 /**
- * `POST /session/methods/{selfie|liveness}/frames` — `multipart/form-data`, one frame per
- * challenge step, in order:
- * - `challenge_id` (text), `step_index` (text, integer), `step` (text: a {@link ChallengeStep})
+ * `POST /session/methods/{selfie|liveness}/frames` — `multipart/form-data`, one frame per call,
+ * steps in order and within a step `frame_index` 0, 1, … (a move's frames in capture order, the
+ * held pose last; re-sending the same step and index replaces that frame; once a later step has
+ * begun an earlier one takes no more):
+ * - `challenge_id` (text), `step_index` (text, integer), `step` (text: a {@link ChallengeStep}),
+ *   `frame_index` (text, integer, optional, default 0; below `frames_per_step`)
  * - `evidence` (text): JSON of {@link FaceEvidence}
  * - `frame` (file): JPEG or PNG, < 10 MB, its header within 50 MP (checked as document uploads are)
  * → 201 `{ frame_id }`; 410 `session_challenge_expired`; 422 `session_upload_invalid` (wrong
@@ -55,6 +82,7 @@ export const FaceFrameFields = z.object({
   challenge_id: z.string(),
   step_index: z.string().check(z.regex(/^\d+$/)),
   step: ChallengeStep,
+  frame_index: z.optional(z.string().check(z.regex(/^\d+$/))),
   evidence: z.string(),
 });
 export type FaceFrameFields = z.infer<typeof FaceFrameFields>;
@@ -62,9 +90,10 @@ export const FaceFrameResponse = z.object({ frame_id: z.string() });
 export type FaceFrameResponse = z.infer<typeof FaceFrameResponse>;
 
 /**
- * `POST /session/methods/{selfie|liveness}/submit` once every step has its frame → 200
- * {@link MethodResult} (method `processing`; the server's analysis checks the frames).
- * 422 `session_upload_invalid` when frames are missing; 410 `session_challenge_expired`.
+ * `POST /session/methods/{selfie|liveness}/submit` once every step has its frames (moves at least
+ * `min_frames_per_move`; on a `review_on_failure` attempt, at least the straight look) → 200
+ * {@link MethodResult} (method `processing`; the server's analysis checks the frames). 422
+ * `session_upload_invalid` when frames are missing; 410 `session_challenge_expired`.
  */
 export const FaceSubmitRequest = z.object({ challenge_id: z.string() });
 export type FaceSubmitRequest = z.infer<typeof FaceSubmitRequest>;

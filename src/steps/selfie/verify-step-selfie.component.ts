@@ -2,10 +2,10 @@ import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChallengeStep, FaceChallenge, FaceEvidence, MethodViewOf } from '../../api/contract.js';
 import { ApiError } from '../../api/session-client.js';
-import type { FaceDetection } from '../../capture/face-detector.js';
+import type { DetectedFace, FaceDetection } from '../../capture/face-detector.js';
 import { ChallengeJudge, yawOf, type FaceHint } from '../../capture/liveness.js';
 import { meanLuma, toLuma } from '../../capture/quality.js';
-import { FrameSampler, snapshot, toJpeg } from '../../capture/video-frames.js';
+import { FrameSampler, toJpeg } from '../../capture/video-frames.js';
 import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
 import { FrameLoopController } from '../../controllers/frame-loop-controller.js';
 import { VerifyError } from '../../events/events.js';
@@ -52,8 +52,16 @@ export function faceHintText(hint: FaceHint): string {
 }
 
 const ANALYSIS_WIDTH = 160;
-/** A step not done within this time restarts the challenge with fresh instructions. */
-const STEP_TIMEOUT_MS = 30_000;
+/** Dense frames of a move are taken at most this often (the server judges the motion from them). */
+const DENSE_FRAME_INTERVAL_MS = 100;
+/** Width the dense frames are sent at: enough for the server's face mesh, light to upload. */
+const DENSE_FRAME_WIDTH = 640;
+
+/** One frame kept while a move is under way. */
+interface DenseFrame {
+  canvas: HTMLCanvasElement;
+  evidence: FaceEvidence;
+}
 
 /**
  * Selfie and active liveness: front camera with a face oval, on-device face detection, a
@@ -73,7 +81,14 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     hint: { state: true },
     error: { state: true },
     stepIndex: { state: true },
+    needsHelp: { state: true },
+    stepTimeoutMs: { type: Number, attribute: 'step-timeout-ms' },
   };
+
+  /** A move not done within this time ends the attempt (the server counts attempts; see {@link FaceChallenge}). */
+  declare stepTimeoutMs: number;
+  /** Three attempts failed: show help and the other ways forward before the last one. */
+  declare private needsHelp: boolean;
 
   declare private phase: SelfiePhase;
   declare private instruction: string;
@@ -94,6 +109,9 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   private readonly sampler = new FrameSampler(ANALYSIS_WIDTH);
   private lastHint: FaceHint | null | undefined = undefined;
   private detectMs: number[] = [];
+  /** The frames of the move under way, newest last (at most the challenge's `frames_per_step`). */
+  private dense: DenseFrame[] = [];
+  private lastDenseAt = 0;
 
   constructor() {
     super();
@@ -103,6 +121,8 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     this.hint = '';
     this.error = '';
     this.stepIndex = 0;
+    this.needsHelp = false;
+    this.stepTimeoutMs = 30_000;
   }
 
   override disconnectedCallback(): void {
@@ -125,6 +145,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   /** Fetches a challenge, loads the detector and opens the front camera. */
   async begin(): Promise<void> {
     this.error = '';
+    this.needsHelp = false;
     this.phase = SELFIE_PHASE.preparing;
     await this.updateComplete;
     const video = this.renderRoot.querySelector('video')!;
@@ -148,6 +169,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
       this.uploads = Promise.resolve();
       this.uploadError = null;
       this.stepIndex = 0;
+      this.dense = [];
       this.instruction = challengeText(challenge.steps[0]!);
       this.phase = SELFIE_PHASE.live;
       this.startedAt = performance.now();
@@ -156,6 +178,11 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     } catch (error: unknown) {
       this.camera.stop();
       this.phase = SELFIE_PHASE.failed;
+      if (error instanceof ApiError && error.error_type === 'session_attempts_exceeded') {
+        this.error = msg('No more attempts are left for this step. Please contact the company that sent you here.', { id: 'selfie.no-attempts' });
+        this.report(error);
+        return;
+      }
       this.error =
         error instanceof ApiError ? this.report(error).message : msg('The face check could not start on this device.', { id: 'selfie.detector-failed' });
       if (!(error instanceof ApiError)) this.report(new VerifyError('internal', 'face detector failed to load', 'error', true, { cause: error }));
@@ -181,8 +208,10 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
       this.lastHint = update.hint;
       this.hint = update.hint ? faceHintText(update.hint) : '';
     }
+    const face = update.face ?? (faces.length === 1 ? faces[0]! : null);
+    if (face && (update.completed !== null || t0 - this.lastDenseAt >= DENSE_FRAME_INTERVAL_MS)) this.keepDense(video, face, t0);
     if (update.completed !== null && update.face) {
-      this.captureStep(video, update.completed, update.face);
+      this.captureStep(update.completed);
       if (this.judge.done) {
         void this.finish();
         return;
@@ -190,35 +219,69 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
       this.stepIndex = this.judge.currentIndex;
       this.instruction = challengeText(this.judge.current!);
       this.stepStartedAt = performance.now();
-    } else if (performance.now() - this.stepStartedAt > STEP_TIMEOUT_MS) {
-      this.frames.stop();
-      this.camera.stop();
-      this.phase = SELFIE_PHASE.intro;
-      this.error = msg('That took too long. Let us try again with new moves.', { id: 'selfie.timeout' });
+    } else if (performance.now() - this.stepStartedAt > this.stepTimeoutMs) {
+      this.attemptTimedOut();
     }
   }
 
-  private captureStep(video: HTMLVideoElement, index: number, face: NonNullable<ReturnType<ChallengeJudge['push']>['face']>): void {
+  /** Keeps the frame as one of the move's dense frames (the oldest goes when there are enough). */
+  private keepDense(video: HTMLVideoElement, face: DetectedFace, now: number): void {
+    this.lastDenseAt = now;
+    const canvas = document.createElement('canvas');
+    const scale = Math.min(1, DENSE_FRAME_WIDTH / video.videoWidth);
+    canvas.width = Math.round(video.videoWidth * scale);
+    canvas.height = Math.round(video.videoHeight * scale);
+    canvas.getContext('2d')!.drawImage(video, 0, 0, canvas.width, canvas.height);
+    const evidence: FaceEvidence = { box: face.box, keypoints: face.keypoints, score: face.score, yaw: yawOf(face), t: Math.round(now - this.startedAt) };
+    this.dense.push({ canvas, evidence });
+    const keep = this.challenge?.frames_per_step ?? 1;
+    if (this.dense.length > keep) this.dense.splice(0, this.dense.length - keep);
+  }
+
+  /**
+   * A move was not made in time. On the last attempt (`review_on_failure`) what was captured is
+   * sent anyway, for a person to look at; otherwise the attempt ends, with help after the third.
+   */
+  private attemptTimedOut(): void {
     const challenge = this.challenge!;
-    const canvas = snapshot(video);
-    const evidence: FaceEvidence = {
-      box: face.box,
-      keypoints: face.keypoints,
-      score: face.score,
-      yaw: yawOf(face),
-      t: Math.round(performance.now() - this.startedAt),
-    };
+    if (challenge.review_on_failure) {
+      if (this.dense.length > 0) this.captureStep(this.judge!.currentIndex);
+      void this.finish();
+      return;
+    }
+    this.frames.stop();
+    this.camera.stop();
+    this.phase = SELFIE_PHASE.intro;
+    this.needsHelp = challenge.attempts_left === 0;
+    this.error = this.needsHelp
+      ? msg('The moves did not work three times.', { id: 'selfie.help.title' })
+      : msg('That took too long. Let us try again with new moves.', { id: 'selfie.timeout' });
+  }
+
+  /** Sends the kept frames of step `index` (a look: the held frame; a move: its dense frames). */
+  private captureStep(index: number): void {
+    const challenge = this.challenge!;
     const step = challenge.steps[index]!;
-    // Uploads run one after another in the background, in step order.
+    const kept = step === 'look_straight' ? this.dense.slice(-1) : this.dense.slice();
+    this.dense = [];
+    // Uploads run one after another in the background, in step and frame order.
     this.uploads = this.uploads
       .then(async () => {
-        const blob = await toJpeg(canvas, 0.9);
-        if (!blob) throw new Error('frame encoding failed');
-        await this.client.uploadFaceFrame(
-          this.method.key,
-          { challenge_id: challenge.challenge_id, step_index: String(index), step, evidence: JSON.stringify(evidence) },
-          blob,
-        );
+        for (const [frameIndex, frame] of kept.entries()) {
+          const blob = await toJpeg(frame.canvas, 0.85);
+          if (!blob) throw new Error('frame encoding failed');
+          await this.client.uploadFaceFrame(
+            this.method.key,
+            {
+              challenge_id: challenge.challenge_id,
+              step_index: String(index),
+              step,
+              frame_index: String(frameIndex),
+              evidence: JSON.stringify(frame.evidence),
+            },
+            blob,
+          );
+        }
       })
       .catch((error: unknown) => {
         this.uploadError ??= error;
@@ -259,6 +322,15 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     }
   }
 
+  /** Help after three failed attempts (issue 20): what usually goes wrong, before the last try. */
+  private renderHelp(): TemplateResult {
+    return html`<ul class="help">
+      <li>${msg('Hold the phone at eye level, about an arm’s length away.', { id: 'selfie.help.distance' })}</li>
+      <li>${msg('Turn your head slowly and keep your face inside the oval.', { id: 'selfie.help.slow' })}</li>
+      <li>${msg('Face a window or a lamp; avoid a bright light behind you.', { id: 'selfie.help.light' })}</li>
+    </ul>`;
+  }
+
   protected override render() {
     const help = this.phase === SELFIE_PHASE.failed && this.camera.error ? cameraHelp(this.camera.error.code) : null;
     const active = this.method.needs.active_liveness;
@@ -274,8 +346,13 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
                 }
               </p>
               <p class="muted">${msg('Remove sunglasses or a hat, and make sure your face is well lit.', { id: 'selfie.intro.tips' })}</p>
-              ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-              <div class="actions"><button type="button" @click=${() => void this.begin()}>${msg('Start the camera', { id: 'selfie.start' })}</button></div>`
+              ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing} ${this.needsHelp ? this.renderHelp() : nothing}
+              <div class="actions">
+                <button type="button" @click=${() => void this.begin()}>
+                  ${this.needsHelp ? msg('Try once more (a person will check it)', { id: 'selfie.help.last-try' }) : msg('Start the camera', { id: 'selfie.start' })}
+                </button>
+                ${this.needsHelp ? this.wayForward('handoff') : nothing}
+              </div>`
           : nothing
       }
       <div class="viewport" ?hidden=${this.phase !== SELFIE_PHASE.live && this.phase !== SELFIE_PHASE.preparing}>

@@ -21,6 +21,7 @@ const ROUTES: [string, string, unknown?][] = [
   ['DELETE', '/admin/api/users/1'],
   ['POST', '/admin/api/users/1/verifications', { method: 'email', status: 'complete' }],
   ['POST', '/admin/api/users/1/link', {}],
+  ['GET', '/admin/api/reviews?flag=photoshopped'],
   ['GET', '/admin/api/templates'],
   ['POST', '/admin/api/templates', { name: 'tmpl_x', label: 'X', methods: ['email'] }],
   ['PATCH', '/admin/api/templates/1', { label: 'Y' }],

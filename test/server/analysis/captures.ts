@@ -316,6 +316,11 @@ export const CAPTURES = {
   /** Licence front on white stock, auto-exposed. */
   frontAuto: (p: number) =>
     capture(`front-${p}-auto`, async () => camera(await whiteFront(PEOPLE[p]!, FONTS[p]!), { seed: p + 11, gain: 1.1, angle: 2 - p, vignette: 0.2, jpeg: 80 })),
+  /** Licence front uploaded small (900x675), as phone web uploads often are. */
+  frontSmall: (p: number) =>
+    capture(`front-${p}-small`, async () =>
+      camera(await whiteFront(PEOPLE[p]!, FONTS[p]!), { seed: p + 81, width: 900, height: 675, gain: 1.0, angle: 1, vignette: 0.15, jpeg: 80 }),
+    ),
   /** Licence front with a specular highlight over the name, address and date of birth. */
   frontGlare: (p: number) =>
     capture(`front-${p}-glare`, async () =>

@@ -9,6 +9,7 @@ import { portrait } from '../../fixtures/faces.js';
 import { IDENTITIES } from '../../fixtures/identities.js';
 import { sdb } from '../../../server/session/tables.js';
 import { items, startTestServer, type TestServer } from '../../helpers/server.js';
+import { createTemplate } from '../session/fixtures.js';
 
 /**
  * The analysis queue consumer with the real engine, fed the jobs the hosted page's session API
@@ -100,6 +101,49 @@ async function submitSelfie(userId: number, selfie: Buffer): Promise<void> {
   });
   await ctx.queue.whenIdle();
 }
+
+/** A liveness capture of one still photo: the straight look, then a "turn" that is the same still three times. */
+async function submitStillLiveness(userId: number, photo: Buffer, reviewOnFailure: boolean): Promise<void> {
+  const { ctx } = server.verity;
+  const evidence = (t: number) => ({ box: { x: 0.2, y: 0.2, width: 0.5, height: 0.5 }, keypoints: [], score: 0.9, yaw: 0, t });
+  const frames: FaceAnalysisJob['frames'] = [];
+  for (const [i, step] of (['look_straight', 'turn_left', 'turn_left', 'turn_left'] as const).entries()) {
+    const stored = await store(userId, `selfie-${i}-${Math.random().toString(36).slice(2)}`, photo);
+    frames.push({ ...stored, stepIndex: i === 0 ? 0 : 1, step, evidence: evidence(100 * (i + 1)) });
+  }
+  const job: FaceAnalysisJob = {
+    kind: 'face',
+    userId,
+    methodId: 20,
+    methodKey: 'liveness',
+    challengeId: `chl_live_${userId}`,
+    steps: ['look_straight', 'turn_left'],
+    frames,
+    ...(reviewOnFailure ? { reviewOnFailure: true } : {}),
+    submittedAt: ctx.clock.now().toISOString(),
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await moveVerification(trx, ctx.clock, userId, 20, VerificationStatus.processing);
+    await ctx.queue.enqueue(ANALYSIS_QUEUE, job, {}, trx);
+  });
+  await ctx.queue.whenIdle();
+}
+
+describe('analysis runner: liveness attempts', () => {
+  it('rejects a liveness capture of a still photo, and on the last attempt hands it to a reviewer instead', async () => {
+    const template = await createTemplate(server, 'tmpl_live_runner', [20]);
+    for (const last of [false, true]) {
+      const created = await server.api('/api/users', {
+        body: { email: `live${String(last)}@example.com`, first_name: 'Lea', last_name: 'Park', template_id: template },
+      });
+      const userId = Number(created.body.id);
+      await submitStillLiveness(userId, await portrait(3, { width: 360 }), last);
+      expect((await statuses(userId))[20], last ? 'last attempt' : 'normal attempt').toBe(
+        last ? VerificationStatus.complete_in_review : VerificationStatus.rejected,
+      );
+    }
+  });
+});
 
 describe('analysis runner (hosted-page jobs)', () => {
   it('completes an ID + selfie user whose selfie matches the licence portrait', async () => {

@@ -70,6 +70,8 @@ describe('deleting a user', () => {
     const db = server.verity.ctx.db;
     expect(await db.selectFrom('webhook_deliveries').select('id').where('user_id', '=', id).execute()).not.toHaveLength(0);
     expect(await filesUnder(join(server.config.dataDir, 'blobs', 'users', String(id)))).not.toHaveLength(0);
+    const waiting = await db.selectFrom('jobs').select('payload').where('state', '=', 'waiting').execute();
+    if (!server.config.redisUrl) expect(waiting.some((j) => (JSON.parse(j.payload) as { userId?: number }).userId === id)).toBe(true);
     // On PostgreSQL (the scale pass) the database is not a file here: docs/security.md says what
     // deletion does and does not do to its bytes.
     const embedded = !server.config.databaseUrl;
@@ -82,8 +84,11 @@ describe('deleting a user', () => {
     expect(await filesContaining('Erasmus')).toEqual([]);
     expect(await filesUnder(join(server.config.dataDir, 'blobs', 'users', String(id)))).toEqual([]);
     expect(await db.selectFrom('webhook_deliveries').select('id').where('user_id', '=', id).execute()).toEqual([]);
-    // Queue rows (analysis, e-mail, webhook delivery jobs) carry ids, never the person.
-    const jobs = await db.selectFrom('jobs').select('payload').execute();
+    // Queue rows (analysis, e-mail, webhook delivery jobs) carry ids, never the person, and none
+    // waits any more for the deleted user (the table queue; BullMQ's end when they run).
+    const jobs = await db.selectFrom('jobs').select(['payload', 'state']).execute();
     for (const job of jobs) expect(job.payload).not.toContain(email);
+    const waitingForUser = jobs.filter((j) => j.state === 'waiting' && (JSON.parse(j.payload) as { userId?: number }).userId === id);
+    expect(waitingForUser).toEqual([]);
   });
 });

@@ -242,20 +242,30 @@ describe('selfie and liveness', () => {
 
     const early = await failure(session.submitFace('liveness', challenge.challenge_id));
     expect(early.error_type).toBe('session_upload_invalid');
+    // The straight look sends its held frame; each move its dense frames (three here).
+    let t = 0;
     for (const [i, step] of challenge.steps.entries()) {
-      const frame = await session.uploadFaceFrame(
-        'liveness',
-        { challenge_id: challenge.challenge_id, step_index: String(i), step, evidence: JSON.stringify({ ...evidence, t: 100 * i }) },
-        new Blob([await jpeg()]),
-      );
-      expect(frame.frame_id).toMatch(/^frm_/);
+      for (let f = 0; f < (step === 'look_straight' ? 1 : 3); f++) {
+        const frame = await session.uploadFaceFrame(
+          'liveness',
+          {
+            challenge_id: challenge.challenge_id,
+            step_index: String(i),
+            step,
+            frame_index: String(f),
+            evidence: JSON.stringify({ ...evidence, t: (t += 100) }),
+          },
+          new Blob([await jpeg()]),
+        );
+        expect(frame.frame_id).toMatch(/^frm_/);
+      }
     }
     const result = await session.submitFace('liveness', challenge.challenge_id);
     expect(result.method.status).toBe('processing');
     const [job] = await analysisJobs();
     if (job?.kind !== 'face') throw new Error('no face job');
     expect(job).toMatchObject({ userId: id, methodId: 20, methodKey: 'liveness', challengeId: challenge.challenge_id, steps: challenge.steps });
-    expect(job.frames.map((f) => f.step)).toEqual(challenge.steps);
+    expect(job.frames.map((f) => f.step)).toEqual(challenge.steps.flatMap((s) => (s === 'look_straight' ? [s] : [s, s, s])));
     expect(job.frames[0]!.evidence.score).toBe(0.95);
   });
 

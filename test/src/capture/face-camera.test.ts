@@ -38,4 +38,32 @@ describe('<verify-step-selfie> on the fake camera (real face detection)', () => 
     expect(step.detectionTimes.length).to.be.greaterThan(5);
     await expect(step).to.be.accessible();
   });
+
+  it('after three failed attempts shows help and the phone, and sends the last try to a person with its dense frames', async function () {
+    this.timeout(120_000);
+    const { flow, key } = await startFlow(
+      { session: session([METHODS.liveness()], { handoff_enabled: true }), challenge: ['look_straight', 'turn_left'], faceAttemptsUsed: 2 },
+      'verify-step-liveness',
+    );
+    const step = deep<VerifyStepSelfie>(flow, 'verify-step-liveness')!;
+    // The still face never turns: each attempt times out on the turn (quickly, for the test).
+    step.stepTimeoutMs = 2_000;
+    buttonByText(flow, 'verify-step-liveness', 'Start the camera')!.click();
+    await until(() => stepText(flow, 'verify-step-liveness').includes('The moves did not work three times.'), 60_000, 'help after the third attempt');
+    expect(stepText(flow, 'verify-step-liveness')).to.contain('Turn your head slowly');
+    expect(buttonByText(flow, 'verify-step-liveness', 'Use my phone instead'), 'the hand-off is offered').to.not.equal(null);
+    await expect(step).to.be.accessible();
+
+    const completed = oneEvent(flow, 'verify-complete');
+    buttonByText(flow, 'verify-step-liveness', 'Try once more (a person will check it)')!.click();
+    await completed;
+    const log = await calls(key);
+    const challenges = log.filter((c) => c.path === '/session/methods/liveness/challenge');
+    expect(challenges, 'attempts 3 and 4, no more').to.have.length(2);
+    expect(log.some((c) => c.path === '/session/methods/liveness/submit')).to.equal(true);
+    // The last try sent its straight look and the frames of the unfinished turn.
+    const lastChallenge = log.lastIndexOf(challenges[1]!);
+    const frames = log.slice(lastChallenge).filter((c) => c.path === '/session/methods/liveness/frames');
+    expect(frames.length).to.be.greaterThan(2);
+  });
 });

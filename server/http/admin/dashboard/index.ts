@@ -6,6 +6,7 @@ import { applyRetention, RETENTION_INTERVAL_MS } from '../../../admin/retention.
 import { dashboardAdminRoutes } from './admins.js';
 import { dashboardDeveloperRoutes } from './developers.js';
 import { dashboardOverviewRoutes } from './overview.js';
+import { dashboardReviewRoutes } from './reviews.js';
 import { dashboardSettingsRoutes } from './settings.js';
 import { dashboardTemplateRoutes } from './templates.js';
 import { dashboardUserRoutes } from './users.js';
@@ -45,6 +46,7 @@ export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
     await app.register(dashboardOverviewRoutes(ctx));
     await app.register(dashboardUserRoutes(ctx));
+    await app.register(dashboardReviewRoutes(ctx));
     await app.register(dashboardTemplateRoutes(ctx));
     await app.register(dashboardSettingsRoutes(ctx));
     await app.register(dashboardDeveloperRoutes(ctx));

@@ -217,3 +217,16 @@ describe('printedFields on fronts printed differently', () => {
     expect(wa['Document Number']?.value).toBe('WDLOK7QX52PB');
   });
 });
+
+describe('printedFields on small phone uploads', () => {
+  it('reads an S read as $ and a city followed by a full stop', () => {
+    // Lines tesseract returned for a 904 px upload of the evaluation's development half.
+    const out = printedFields(
+      ocr(['MASSACHUSETTS', '»n $10182152', 'ww DAVIS', 'in OMAR VIKTOR', '5328 OLD MILL RD', 'BOSTON. MA 02124', 'vos 03/05/1959']),
+      today,
+    );
+    expect(out['Document Number']?.value).toBe('S10182152');
+    expect(out['Address City']?.value).toBe('BOSTON');
+    expect(out['Last Name']?.value).toBe('DAVIS');
+  });
+});

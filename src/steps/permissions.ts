@@ -1,0 +1,23 @@
+import type { MethodKey } from '../api/routes.js';
+
+/** A browser feature a step's capture needs (the embed iframe's `allow`). */
+export type StepPermission = 'camera' | 'geolocation';
+
+/**
+ * The browser features each step needs: the permissions column of the step registry
+ * (`registry.ts`), kept apart so `<verify-button>` reads it without loading the flow's code.
+ */
+export const STEP_PERMISSIONS: Record<MethodKey, readonly StepPermission[]> = {
+  email: [],
+  phone: [],
+  geolocation: ['geolocation'],
+  knowledge: [],
+  document_id: ['camera'],
+  selfie: ['camera'],
+  liveness: ['camera'],
+};
+
+/** The iframe `allow` list of the embed: every feature some step needs, e.g. `camera; geolocation`. */
+export function iframeAllow(): string {
+  return [...new Set(Object.values(STEP_PERMISSIONS).flat())].sort().join('; ');
+}

@@ -1,0 +1,93 @@
+/**
+ * The widget's steps, one entry per method key: the one list `<verify-flow>` renders from and the
+ * embed's iframe permissions come from. Adding a method adds one entry here (and its folder).
+ */
+import { msg } from '@lit/localize';
+import { html, type TemplateResult } from 'lit';
+import type { MethodKey, MethodView } from '../api/contract.js';
+import { STEP_PERMISSIONS, type StepPermission } from './permissions.js';
+
+/** One method's step in the widget. */
+export interface WebStep {
+  readonly key: MethodKey;
+  /** The step element's tag (`verify-step-<key>`). */
+  readonly tag: `verify-step-${string}`;
+  /** Imports the module that defines the element, on demand: the flow's first bundle carries no step. */
+  load(): Promise<unknown>;
+  /** The localised title of the step. */
+  title(): string;
+  /** Browser features its capture needs (from `permissions.ts`). */
+  readonly permissions: readonly StepPermission[];
+  /** The step element for a method view (lit templates cannot take a tag from a variable). */
+  render(method: MethodView): TemplateResult;
+}
+
+/** Every step, in no particular order (the template decides the flow's order). */
+export const WEB_STEPS: readonly WebStep[] = [
+  {
+    key: 'email',
+    tag: 'verify-step-email',
+    load: () => import('./code/verify-step-code.js'),
+    title: () => msg('Confirm your e-mail address', { id: 'method.email' }),
+    permissions: STEP_PERMISSIONS.email,
+    render: (method) => html`<verify-step-email .method=${method}></verify-step-email>`,
+  },
+  {
+    key: 'phone',
+    tag: 'verify-step-phone',
+    load: () => import('./code/verify-step-code.js'),
+    title: () => msg('Confirm your phone number', { id: 'method.phone' }),
+    permissions: STEP_PERMISSIONS.phone,
+    render: (method) => html`<verify-step-phone .method=${method}></verify-step-phone>`,
+  },
+  {
+    key: 'geolocation',
+    tag: 'verify-step-geolocation',
+    load: () => import('./geolocation/verify-step-geolocation.js'),
+    title: () => msg('Share your location', { id: 'method.geolocation' }),
+    permissions: STEP_PERMISSIONS.geolocation,
+    render: (method) => html`<verify-step-geolocation .method=${method}></verify-step-geolocation>`,
+  },
+  {
+    key: 'knowledge',
+    tag: 'verify-step-knowledge',
+    load: () => import('./knowledge/verify-step-knowledge.js'),
+    title: () => msg('Answer a few questions', { id: 'method.knowledge' }),
+    permissions: STEP_PERMISSIONS.knowledge,
+    render: (method) => html`<verify-step-knowledge .method=${method}></verify-step-knowledge>`,
+  },
+  {
+    key: 'document_id',
+    tag: 'verify-step-document',
+    load: () => import('./document/verify-step-document.js'),
+    title: () => msg('Photograph your ID document', { id: 'method.document' }),
+    permissions: STEP_PERMISSIONS.document_id,
+    render: (method) => html`<verify-step-document .method=${method}></verify-step-document>`,
+  },
+  {
+    key: 'selfie',
+    tag: 'verify-step-selfie',
+    load: () => import('./selfie/verify-step-selfie.js'),
+    title: () => msg('Take a selfie', { id: 'method.selfie' }),
+    permissions: STEP_PERMISSIONS.selfie,
+    render: (method) => html`<verify-step-selfie .method=${method}></verify-step-selfie>`,
+  },
+  {
+    key: 'liveness',
+    tag: 'verify-step-liveness',
+    load: () => import('./selfie/verify-step-selfie.js'),
+    title: () => msg('Show that it is really you', { id: 'method.liveness' }),
+    permissions: STEP_PERMISSIONS.liveness,
+    render: (method) => html`<verify-step-liveness .method=${method}></verify-step-liveness>`,
+  },
+];
+
+/** The step of a method key; undefined for `other` (a method this page cannot perform). */
+export function stepFor(key: MethodKey | 'other'): WebStep | undefined {
+  return WEB_STEPS.find((s) => s.key === key);
+}
+
+/** The localised title of a method's step (the method's own name for `other`). */
+export function stepTitle(method: MethodView): string {
+  return stepFor(method.key)?.title() ?? method.name;
+}

@@ -1,0 +1,22 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeEngines } from '../../../../server/analysis/engines.js';
+import { prepareInput } from '../../../../server/analysis/input.js';
+import { toGrey } from '../../../../server/analysis/raster.js';
+import { runOcr } from '../../../../server/analysis/stages/ocr.js';
+import { printedFields } from '../../../../server/analysis/stages/printed-fields.js';
+import { CAPTURES, PEOPLE } from '../captures.js';
+
+const today = new Date('2026-06-01T00:00:00Z');
+afterAll(closeEngines);
+
+describe('runOcr', { timeout: 240_000 }, () => {
+  it('reads the fields of a licence front uploaded at 900 px (enlarged for tesseract)', async () => {
+    const read: string[] = [];
+    for (const p of [1, 3]) {
+      const input = await prepareInput(await CAPTURES.frontSmall(p));
+      const fields = printedFields(await runOcr(toGrey(input.raster)), today);
+      read.push(`${String(fields['Document Number']?.value)} ${String(fields['Date of Birth']?.value)}`);
+    }
+    expect(read).toEqual([`${PEOPLE[1]!.dlNumber} ${PEOPLE[1]!.dob}`, `${PEOPLE[3]!.dlNumber} ${PEOPLE[3]!.dob}`]);
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * The face capture is bound to the server's challenge (issue 20, point 5): nonce, time window,
+ * dense frames per move, and a limited number of attempts ending in review, never a loop.
+ */
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { VerificationStatus } from '../../../../server/domain/catalogue.js';
+import { moveVerification } from '../../../../server/services/verifications.js';
+import { ANALYSIS_QUEUE, type AnalysisJob } from '../../../../server/domain/analysis-jobs.js';
+import type { FaceChallenge, FaceEvidence } from '../../../../src/api/contract.js';
+import { ApiError, type SessionClient } from '../../../../src/api/session-client.js';
+import { startTestServer, type TestServer } from '../../../helpers/server.js';
+import { client, createTemplate, createUser, local } from '../../session/fixtures.js';
+
+let server: TestServer;
+beforeEach(async () => {
+  server = await startTestServer({ workers: false });
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const advance = (ms: number) => (server.clock as unknown as { advance(ms: number): void }).advance(ms);
+
+async function failure(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (error: unknown) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+async function livenessSession(): Promise<{ session: SessionClient; id: number }> {
+  const template = await createTemplate(server, `tmpl_live_${Math.random().toString(36).slice(2, 6)}`, [20]);
+  const { id, link } = await createUser(server, { email: `l${Math.random().toString(36).slice(2, 8)}@example.com`, template_id: template });
+  const session = client(server);
+  await session.start(local(server, link));
+  return { session, id };
+}
+
+const jpeg = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: '#998877' } })
+    .jpeg()
+    .toBuffer();
+const evidence = (t: number): string =>
+  JSON.stringify({ box: { x: 0.3, y: 0.2, width: 0.4, height: 0.5 }, keypoints: [{ x: 0.4, y: 0.4 }], score: 0.95, yaw: 0, t } satisfies FaceEvidence);
+
+function send(session: SessionClient, c: FaceChallenge, step: number, frame: number, t: number, challengeId = c.challenge_id) {
+  return jpeg().then((bytes) =>
+    session.uploadFaceFrame(
+      'liveness',
+      { challenge_id: challengeId, step_index: String(step), step: c.steps[step]!, frame_index: String(frame), evidence: evidence(t) },
+      new Blob([bytes]),
+    ),
+  );
+}
+
+describe('liveness capture bound to the challenge', () => {
+  it('hands out dense-frame rules with a short window, and refuses one still per move', async () => {
+    const { session } = await livenessSession();
+    const c = await session.faceChallenge('liveness');
+    expect(c).toMatchObject({ frames_per_step: 6, min_frames_per_move: 3, step_window_ms: 15_000, attempt: 1, attempts_left: 2, review_on_failure: false });
+    expect(Date.parse(c.expires_at) - server.clock.now().getTime()).toBe(2 * 60 * 1000);
+    let t = 0;
+    for (const i of c.steps.keys()) await send(session, c, i, 0, (t += 50));
+    const e = await failure(session.submitFace('liveness', c.challenge_id));
+    expect(e.status).toBe(422);
+    expect(e.error_type).toBe('session_upload_invalid');
+    // Once a later step has begun, an earlier one takes no more frames.
+    expect((await failure(send(session, c, 1, 1, (t += 50)))).error_type).toBe('session_upload_invalid');
+
+    const again = await session.faceChallenge('liveness');
+    expect(again.attempt).toBe(2);
+    for (const i of again.steps.keys()) for (let f = 0; f < (i === 0 ? 1 : 3); f++) await send(session, again, i, f, (t += 50));
+    expect((await session.submitFace('liveness', again.challenge_id)).method.status).toBe('processing');
+    const rows = await server.verity.ctx.db.selectFrom('jobs').select('payload').where('queue', '=', ANALYSIS_QUEUE).execute();
+    const job = JSON.parse(rows[0]!.payload) as AnalysisJob;
+    if (job.kind !== 'face') throw new Error('no face job');
+    expect(job.frames.map((f) => f.stepIndex)).toEqual(again.steps.flatMap((_, i) => (i === 0 ? [0] : [i, i, i])));
+    expect(job.frames.map((f) => f.evidence.t)).toEqual([...job.frames.map((f) => f.evidence.t)].sort((a, b) => a - b));
+  });
+
+  it('refuses frames without the nonce, outside the step window, out of time order, beyond the frame count or after expiry', async () => {
+    const { session } = await livenessSession();
+    const c = await session.faceChallenge('liveness');
+    expect((await failure(send(session, c, 0, 0, 100, 'chl_forged'))).error_type).toBe('session_challenge_expired');
+    await send(session, c, 0, 0, 100);
+    // A frame may not claim more time since the challenge than has passed on the server (+2 s).
+    const early = await failure(send(session, c, 1, 0, 10_000));
+    expect([early.status, early.error_type]).toEqual([422, 'session_upload_invalid']);
+    // Frames are captured one after another.
+    expect((await failure(send(session, c, 1, 0, 100))).error_type).toBe('session_upload_invalid');
+    await send(session, c, 1, 0, 200);
+    expect((await failure(send(session, c, 1, 6, 300))).error_type).toBe('session_upload_invalid');
+    expect((await failure(send(session, c, 1, 2, 300))).error_type).toBe('session_upload_invalid');
+    // The frames of a step arrive together: one sent 15 s after the step's first is refused.
+    advance(15_001);
+    const late = await failure(send(session, c, 1, 1, 300));
+    expect([late.status, late.error_type]).toEqual([410, 'session_challenge_expired']);
+    advance(2 * 60 * 1000);
+    expect((await failure(send(session, c, 2, 0, 400))).status).toBe(410);
+  });
+
+  it('counts attempts across retries: three, then one that goes to review on failure, then none', async () => {
+    const { session, id } = await livenessSession();
+    const seen: Pick<FaceChallenge, 'attempt' | 'attempts_left' | 'review_on_failure'>[] = [];
+    for (let i = 0; i < 4; i++) {
+      const c = await session.faceChallenge('liveness');
+      seen.push({ attempt: c.attempt, attempts_left: c.attempts_left, review_on_failure: c.review_on_failure });
+      if (i === 1) {
+        // The analysis rejects the second capture; the user retries: the count goes on.
+        await server.verity.ctx.db.transaction().execute((trx) => moveVerification(trx, server.verity.ctx.clock, id, 20, VerificationStatus.rejected));
+        expect((await session.session()).methods[0]!.can_retry).toBe(true);
+        await session.retryMethod('liveness');
+      }
+    }
+    expect(seen).toEqual([
+      { attempt: 1, attempts_left: 2, review_on_failure: false },
+      { attempt: 2, attempts_left: 1, review_on_failure: false },
+      { attempt: 3, attempts_left: 0, review_on_failure: false },
+      { attempt: 4, attempts_left: 0, review_on_failure: true },
+    ]);
+    const e = await failure(session.faceChallenge('liveness'));
+    expect([e.status, e.error_type]).toEqual([429, 'session_attempts_exceeded']);
+  });
+});
