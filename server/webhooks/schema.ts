@@ -1,5 +1,5 @@
 /**
- * Tables of webhook delivery and of admin sessions/notices (migration 0002-webhooks). They are added
+ * Tables of webhook delivery (migration 0002-webhooks). They are added
  * to the shared `Database` interface by declaration merging so this module owns its own shapes.
  */
 import type { Generated, Selectable } from 'kysely';
@@ -72,37 +72,14 @@ export interface WebhookAttemptTable {
   error: string | null;
 }
 
-export interface AdminNoticeTable {
-  id: Generated<number>;
-  kind: string;
-  message: string;
-  /** JSON with details for the dashboard (e.g. the endpoint id). */
-  details: string | null;
-  created_at: string;
-  read_at: string | null;
-}
-
-export interface AdminSessionTable {
-  /** SHA-256 hex of the random session token; the token itself is only in the cookie. */
-  token_hash: string;
-  admin_id: number;
-  created_at: string;
-  last_seen_at: string;
-  /** Absolute end of the session, whatever the activity. */
-  expires_at: string;
-}
-
 declare module '../store/schema.js' {
   interface Database {
     webhook_endpoints: WebhookEndpointTable;
     webhook_deliveries: WebhookDeliveryTable;
     webhook_attempts: WebhookAttemptTable;
-    admin_notices: AdminNoticeTable;
-    admin_sessions: AdminSessionTable;
   }
 }
 
 export type EndpointRow = Selectable<WebhookEndpointTable>;
 export type DeliveryRow = Selectable<WebhookDeliveryTable>;
 export type AttemptRow = Selectable<WebhookAttemptTable>;
-export type AdminNoticeRow = Selectable<AdminNoticeTable>;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { recordWebhookDelivery } from '../metrics/metrics.js';
+import { recordNotice } from '../admin/notices.js';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
 import { signingSecrets } from './endpoints.js';
@@ -15,14 +16,6 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.me
 export const WEBHOOK_USER_AGENT = `Verity-Webhooks/${VERSION}`;
 
 export type AttemptOutcome = 'success' | 'retry' | 'failed' | 'gone' | 'disabled';
-
-/** Records an admin notice that the dashboard shows (e.g. an endpoint was turned off). */
-export async function recordNotice(ex: Executor, kind: string, message: string, details: object, now: Date): Promise<void> {
-  await ex
-    .insertInto('admin_notices')
-    .values({ kind, message, details: JSON.stringify(details), created_at: now.toISOString(), read_at: null })
-    .execute();
-}
 
 /** A counting semaphore: at most `size` tasks run at once, the others wait in order. */
 export class Semaphore {

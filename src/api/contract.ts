@@ -106,9 +106,11 @@ export type Branding = z.infer<typeof Branding>;
 /**
  * The hosted page's data block (`<script type="application/json" id="verity-page">`, see
  * `HOSTED_PAGE_DATA_ID`): the branding to show before the session loads, and whether the page is
- * the dashboard's branding preview (then nothing starts: no session, no request).
+ * the dashboard's branding preview (then nothing starts: no session, no request); `steps`, the
+ * step keys of the link's user in template order, so the intro says what this user will do and
+ * what to have at hand (absent in the preview and on a hand-off page).
  */
-export const HostedPageData = z.object({ branding: Branding, preview: z.boolean() });
+export const HostedPageData = z.object({ branding: Branding, preview: z.boolean(), steps: z.optional(z.array(z.enum(METHOD_KEYS))) });
 export type HostedPageData = z.infer<typeof HostedPageData>;
 
 // ---------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ const page = readPageData(document);
 if (page) {
   flow.branding = page.branding;
   flow.preview = page.preview;
+  if (page.steps) flow.plannedSteps = page.steps;
 }
 if (handoff && !flow.preview) flow.autoStart = true;
 

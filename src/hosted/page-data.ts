@@ -4,7 +4,7 @@
  * by hand rather than with the contract's zod schema, to keep zod out of the hosted bundle.
  */
 import type { Branding, HostedPageData } from '../api/contract.js';
-import { HOSTED_PAGE_DATA_ID } from '../api/routes.js';
+import { HOSTED_PAGE_DATA_ID, METHOD_KEYS, type MethodKey } from '../api/routes.js';
 
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
 
@@ -50,5 +50,7 @@ export function readPageData(doc: Document): HostedPageData | null {
   }
   if (!isRecord(parsed)) return null;
   const branding = brandingOf(parsed.branding);
-  return branding ? { branding, preview: parsed.preview === true } : null;
+  if (!branding) return null;
+  const steps = Array.isArray(parsed.steps) ? parsed.steps.filter((s): s is MethodKey => (METHOD_KEYS as readonly unknown[]).includes(s)) : undefined;
+  return { branding, preview: parsed.preview === true, ...(steps ? { steps } : {}) };
 }

@@ -5,8 +5,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { secondFactorPasses } from '../../admin/totp.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { createAdminSession, endAdminSession, findAdminSession, touchAdminSession } from '../../admin/sessions.js';
 import type { AppContext } from '../../context.js';
 import { type ApiError, errors } from '../../errors.js';
+import { DEVICE_COOKIE, DEVICE_COOKIE_PATH, DEVICE_MAX_AGE_SECONDS, deviceAdminId, newDeviceToken } from './device-cookie.js';
 import type { LoginThrottle } from './login-throttle.js';
 
 /** The admin session cookie; scoped to /admin so it never travels with API or end-user calls. */
@@ -74,21 +76,16 @@ export async function adminFromRequest(ctx: AppContext, req: FastifyRequest): Pr
   const token = fastifyCookie.parse(header)[ADMIN_COOKIE];
   if (!token || token.length > 200) return undefined;
   const tokenHash = hashToken(token);
-  const row = await ctx.db
-    .selectFrom('admin_sessions')
-    .innerJoin('admins', 'admins.id', 'admin_sessions.admin_id')
-    .select(['admins.id', 'admins.email', 'admin_sessions.last_seen_at', 'admin_sessions.expires_at'])
-    .where('admin_sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  const row = await findAdminSession(ctx.db, tokenHash);
   if (!row) return undefined;
   const now = ctx.clock.now();
   const idleEnd = Date.parse(row.last_seen_at) + ADMIN_IDLE_MS;
   if (now.getTime() >= idleEnd || now.toISOString() >= row.expires_at) {
-    await ctx.db.deleteFrom('admin_sessions').where('token_hash', '=', tokenHash).execute();
+    await endAdminSession(ctx.db, tokenHash);
     return undefined;
   }
   if (now.getTime() - Date.parse(row.last_seen_at) >= TOUCH_RESOLUTION_MS) {
-    await ctx.db.updateTable('admin_sessions').set({ last_seen_at: now.toISOString() }).where('token_hash', '=', tokenHash).execute();
+    await touchAdminSession(ctx.db, tokenHash, now);
   }
   return { id: row.id, email: row.email };
 }
@@ -139,14 +136,15 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
   let decoy: Promise<string> | undefined;
   return async (app) => {
     app.post('/admin/api/session', { schema: { hide: true, body: loginBody }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
-      const admission = await throttle.admit(req.body.email, req.ip);
-      if (!admission.admitted) throw errors.rateLimited(admission.retryAfterSeconds);
-      const { ticket } = admission;
       const admin = await ctx.db
         .selectFrom('admins')
         .select(['id', 'email', 'password_hash'])
         .where((eb) => eb(eb.fn('lower', ['email']), '=', req.body.email.trim().toLowerCase()))
         .executeTakeFirst();
+      const knownDevice = admin !== undefined && deviceAdminId(ctx.config.secret, req.headers.cookie) === admin.id;
+      const admission = await throttle.admit(req.body.email, req.ip, knownDevice);
+      if (!admission.admitted) throw errors.rateLimited(admission.retryAfterSeconds);
+      const { ticket } = admission;
       const ok = await verifyPassword(req.body.password, admin?.password_hash ?? (await (decoy ??= hashPassword('not the password of anyone'))));
       if (!admin || !ok) {
         await throttle.outcome(ticket, 'failed');
@@ -162,13 +160,16 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
       const token = randomBytes(32).toString('base64url');
       const now = ctx.clock.now();
       const expiresAt = new Date(now.getTime() + ADMIN_MAX_AGE_MS).toISOString();
-      await ctx.db
-        .insertInto('admin_sessions')
-        .values({ token_hash: hashToken(token), admin_id: admin.id, created_at: now.toISOString(), last_seen_at: now.toISOString(), expires_at: expiresAt })
-        .execute();
-      // Old sessions of anyone are cleared on the way (cheap, indexed by primary key scan is fine at admin scale).
-      await ctx.db.deleteFrom('admin_sessions').where('expires_at', '<=', now.toISOString()).execute();
+      await createAdminSession(ctx.db, hashToken(token), admin.id, now, expiresAt);
       setCookie(reply, token, { ...cookieOptions(ctx), maxAge: ADMIN_MAX_AGE_MS / 1000 });
+      // This browser is now known to the account: later sign-ins from it skip the account-wide wait.
+      if (!knownDevice) {
+        const device = newDeviceToken(ctx.config.secret, admin.id);
+        void reply.header(
+          'set-cookie',
+          fastifyCookie.serialize(DEVICE_COOKIE, device, { ...cookieOptions(ctx), path: DEVICE_COOKIE_PATH, maxAge: DEVICE_MAX_AGE_SECONDS }),
+        );
+      }
       return { admin: { id: admin.id, email: admin.email }, expires_at: expiresAt, idle_timeout_seconds: ADMIN_IDLE_MS / 1000 };
     });
 
@@ -179,7 +180,7 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
 
     app.delete('/admin/api/session', { schema: { hide: true }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
       const token = req.headers.cookie ? fastifyCookie.parse(req.headers.cookie)[ADMIN_COOKIE] : undefined;
-      if (token) await ctx.db.deleteFrom('admin_sessions').where('token_hash', '=', hashToken(token)).execute();
+      if (token) await endAdminSession(ctx.db, hashToken(token));
       setCookie(reply, '', { ...cookieOptions(ctx), maxAge: 0 });
       return { success: true };
     });

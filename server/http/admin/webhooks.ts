@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../admin/audit.js';
+import { listNotices, markNoticeRead } from '../../admin/notices.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_TYPES } from '../../domain/verification-rules.js';
 import { type ApiError, errors } from '../../errors.js';
@@ -226,28 +227,12 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/admin/api/notices/:id/read', { schema: { hide: true, params: idParam } }, async (req) => {
-      const r = await ctx.db
-        .updateTable('admin_notices')
-        .set({ read_at: now().toISOString() })
-        .where('id', '=', req.params.id)
-        .where('read_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0 && !(await ctx.db.selectFrom('admin_notices').select('id').where('id', '=', req.params.id).executeTakeFirst())) {
-        throw errors.notFound('Notice not found');
-      }
+      if (!(await markNoticeRead(ctx.db, req.params.id, now()))) throw errors.notFound('Notice not found');
       return { success: true };
     });
 
     app.get('/admin/api/notices', { schema: { hide: true, querystring: z.object({ unread: z.enum(['true', 'false']).optional() }) } }, async (req) => ({
-      data: (
-        await ctx.db
-          .selectFrom('admin_notices')
-          .selectAll()
-          .$if(req.query.unread === 'true', (q) => q.where('read_at', 'is', null))
-          .orderBy('id', 'desc')
-          .limit(100)
-          .execute()
-      ).map((n) => ({
+      data: (await listNotices(ctx.db, req.query.unread === 'true')).map((n) => ({
         id: n.id,
         kind: n.kind,
         message: n.message,

@@ -6,9 +6,10 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HANDOFF_QUERY_PARAM, HOSTED_PAGE_PATH, WEB_ASSET_PREFIX } from '../../../src/api/contract.js';
+import { HANDOFF_QUERY_PARAM, HOSTED_PAGE_PATH, WEB_ASSET_PREFIX, type MethodKey } from '../../../src/api/contract.js';
 import type { AppContext } from '../../context.js';
 import { methodById } from '../../domain/catalogue.js';
+import { stepKeyOf } from '../../methods/registry.js';
 import { pickLocale, type MessageLocale } from '../../notify/messages.js';
 import { checkLink } from '../../session/actions.js';
 import { assignedVerifications, flowCompleted } from '../../session/view.js';
@@ -73,6 +74,7 @@ function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
       const settings = req.hostedSettings!;
       const nonce = req.cspNonce!;
       let methodNames: string[] = [];
+      let steps: MethodKey[] | undefined;
       const handoff = query[HANDOFF_QUERY_PARAM];
       if (handoff !== undefined) {
         // Looked at, not consumed: the phone's page claims it with a POST.
@@ -88,9 +90,11 @@ function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
         if (!use.ok) return refuse(req, reply, use.refusal);
         // A finished flow: say so, and offer nothing to start (issue 18, point 5).
         if (await flowCompleted(ctx.db, use.user.id)) return html(reply, 200, completedPage(settings, nonce, localeOf(req)));
-        methodNames = (await assignedVerifications(ctx.db, use.user.id)).map((v) => methodById(v.method_id)?.name ?? '').filter(Boolean);
+        const assigned = await assignedVerifications(ctx.db, use.user.id);
+        methodNames = assigned.map((v) => methodById(v.method_id)?.name ?? '').filter(Boolean);
+        steps = assigned.map((v) => stepKeyOf(v.method_id)).filter((k): k is MethodKey => k !== 'other');
       }
-      return html(reply, 200, await renderHostedPage({ webDist, settings, nonce, locale: localeOf(req), methodNames }));
+      return html(reply, 200, await renderHostedPage({ webDist, settings, nonce, locale: localeOf(req), methodNames, ...(steps ? { steps } : {}) }));
     });
 
     // Browsers ask for it on every hosted page; answering "nothing" keeps their consoles clean.
@@ -116,6 +120,8 @@ export interface HostedPageInput {
   locale: MessageLocale;
   /** Names of the user's methods (the fallback page lists them). */
   methodNames: string[];
+  /** The user's step keys in template order (the hosted app's intro lists them). */
+  steps?: MethodKey[];
   /** The dashboard's preview: the page starts nothing. */
   preview?: boolean;
 }
@@ -129,7 +135,11 @@ export async function renderHostedPage(input: HostedPageInput): Promise<string> 
   const preview = input.preview ?? false;
   const app = await hostedAppHtml(input.webDist);
   if (!app) return fallbackLandingPage(input.settings, input.nonce, input.methodNames, input.locale, { preview });
-  return withPageData(withNonce(app, input.nonce), input.nonce, { branding: brandingOf(input.settings), preview });
+  return withPageData(withNonce(app, input.nonce), input.nonce, {
+    branding: brandingOf(input.settings),
+    preview,
+    ...(input.steps ? { steps: input.steps } : {}),
+  });
 }
 
 /** The hosted app's `index.html` when the widget's hosted build exists, else null. */

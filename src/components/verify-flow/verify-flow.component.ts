@@ -1,7 +1,7 @@
 import { ContextProvider } from '@lit/context';
 import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { Branding, MethodResult, MethodView, SessionView } from '../../api/contract.js';
+import type { Branding, MethodKey, MethodResult, MethodView, SessionView } from '../../api/contract.js';
 import { ApiError, SessionClient } from '../../api/session-client.js';
 import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
 import { emit, VerifyError } from '../../events/events.js';
@@ -78,6 +78,7 @@ export class VerifyFlow extends LitElement {
     preview: { type: Boolean },
     closable: { type: Boolean },
     redirectDelay: { type: Number, attribute: 'redirect-delay' },
+    plannedSteps: { attribute: false },
     phase: { type: String, reflect: true },
     redirectIn: { state: true },
     session: { state: true },
@@ -116,6 +117,11 @@ export class VerifyFlow extends LitElement {
   declare preview: boolean;
   /** Offer a Close button on the result screen (modal / popup embeds). */
   declare closable: boolean;
+  /**
+   * The steps this link's user will meet, in order (the hosted page passes them from the server),
+   * so the intro says what they will do and what to have at hand; unknown: a general intro.
+   */
+  declare plannedSteps: readonly MethodKey[] | null;
   /** Seconds the "you are done" screen shows before the completion redirect (default 4). */
   declare redirectDelay: number;
   /** Seconds left before the redirect, while counting down. */
@@ -151,6 +157,7 @@ export class VerifyFlow extends LitElement {
     this.preview = false;
     this.closable = false;
     this.redirectDelay = 4;
+    this.plannedSteps = null;
     this.redirectIn = null;
     this.phase = FLOW_PHASE.intro;
     this.session = null;
@@ -532,12 +539,38 @@ export class VerifyFlow extends LitElement {
     return html`<header part="header">${logo}<span class="account">${logo === nothing ? branding.account_name : ''}</span></header>`;
   }
 
+  /** What this user will do and what to have at hand, when the steps are known. */
+  private renderPlan(): TemplateResult {
+    const steps = this.plannedSteps;
+    const minutes = msg('It takes a few minutes.', { id: 'flow.intro.minutes' });
+    if (!steps?.length) return html`<p>${minutes} ${msg('Allow camera access if a step asks for it.', { id: 'flow.intro.generic' })}</p>`;
+    const has = (...keys: MethodKey[]) => keys.some((k) => steps.includes(k));
+    const ready = [
+      has('document_id') ? msg('your ID document', { id: 'flow.intro.ready.document' }) : null,
+      has('email') ? msg('your e-mail, to receive a code', { id: 'flow.intro.ready.email' }) : null,
+      has('phone') ? msg('your phone, to receive a code', { id: 'flow.intro.ready.phone' }) : null,
+      has('document_id', 'selfie', 'liveness') ? msg('a camera (allow access when asked)', { id: 'flow.intro.ready.camera' }) : null,
+    ].filter((x): x is string => x !== null);
+    return html`<p>${minutes} ${msg('You will be asked to:', { id: 'flow.intro.steps' })}</p>
+      <ol class="plan">
+        ${steps.map((k) => html`<li>${stepFor(k)?.title() ?? k}</li>`)}
+      </ol>
+      ${
+        ready.length
+          ? html`<p>${msg('Have ready:', { id: 'flow.intro.ready' })}</p>
+              <ul class="plan">
+                ${ready.map((r) => html`<li>${r}</li>`)}
+              </ul>`
+          : nothing
+      }`;
+  }
+
   private renderPhase(): TemplateResult {
     switch (this.phase) {
       case FLOW_PHASE.intro:
         return html`<section class="intro">
           <h2>${msg('Verify your identity', { id: 'flow.intro.title' })}</h2>
-          <p>${msg('It takes a few minutes. Have your ID document ready, and allow camera access when asked.', { id: 'flow.intro.body' })}</p>
+          ${this.renderPlan()}
           <p class="muted">${msg('Your information is sent securely and used only to verify you.', { id: 'flow.intro.privacy' })}</p>
           <div class="actions"><button type="button" @click=${() => void this.start()}>${msg('Start', { id: 'flow.start' })}</button></div>
           ${this.preview ? html`<p class="muted" role="status">${this.notice}</p>` : nothing}

@@ -46,4 +46,10 @@ describe('readPageData', () => {
     expect(readPageData(page('{not json'))).to.equal(null);
     expect(readPageData(page('{"branding":{}}'))).to.equal(null);
   });
+
+  it("reads the user's steps, keeping only step keys the widget knows", () => {
+    const branding = { account_name: 'A', logo_url: null, primary_color: null, background_color: null, text_color: null };
+    const data = readPageData(page(JSON.stringify({ branding, preview: false, steps: ['email', 'telepathy', 'document_id', 7] })));
+    expect(data).to.deep.equal({ branding, preview: false, steps: ['email', 'document_id'] });
+  });
 });

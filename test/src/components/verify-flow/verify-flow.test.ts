@@ -83,6 +83,23 @@ describe('<verify-flow>', () => {
     expect(deep(flow, '[part=result] a')).to.equal(null);
   });
 
+  it('says on the intro what this user will do and what to have at hand, when the steps are known', async () => {
+    const emailOnly = await fixture<VerifyFlow>(html`<verify-flow .plannedSteps=${['email']}></verify-flow>`);
+    const text = (flow: VerifyFlow) => flow.shadowRoot!.querySelector('.intro')!.textContent!.replace(/\s+/g, ' ');
+    expect(text(emailOnly)).to.contain('Confirm your e-mail address');
+    expect(text(emailOnly)).to.contain('your e-mail, to receive a code');
+    expect(text(emailOnly)).not.to.contain('ID document');
+    expect(text(emailOnly)).not.to.contain('camera');
+    await expect(emailOnly).to.be.accessible();
+    const kyc = await fixture<VerifyFlow>(html`<verify-flow .plannedSteps=${['document_id', 'selfie']}></verify-flow>`);
+    expect(text(kyc)).to.contain('Photograph your ID document');
+    expect(text(kyc)).to.contain('your ID document');
+    expect(text(kyc)).to.contain('a camera (allow access when asked)');
+    // Steps unknown (inline, before the session): nothing is claimed about an ID document.
+    const unknown = await fixture<VerifyFlow>(html`<verify-flow></verify-flow>`);
+    expect(text(unknown)).not.to.contain('ID document');
+  });
+
   it('loads the session, emits verify-start and verify-ready, and shows step 1 of 2 with focus on its title', async () => {
     const { link } = await scenario({ session: session([METHODS.email(), METHODS.phone()]) });
     const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
