@@ -37,6 +37,10 @@ export class AdminReviews extends AdminView {
       form.filters {
         max-width: none;
       }
+      /* Labels above their fields, fields lined up along the bottom whatever their heights. */
+      .fields label {
+        align-content: end;
+      }
       .scroll {
         overflow-x: auto;
       }
@@ -46,6 +50,35 @@ export class AdminReviews extends AdminView {
       }
       td.when {
         white-space: nowrap;
+      }
+      .email {
+        overflow-wrap: anywhere;
+      }
+      /* On a phone each user is a block of labelled lines: four columns would squeeze the reasons to a word a line. */
+      @media (max-width: 40rem) {
+        thead {
+          position: absolute;
+          width: 1px;
+          height: 1px;
+          overflow: hidden;
+          clip: rect(0 0 0 0);
+        }
+        tr,
+        td {
+          display: block;
+        }
+        tr {
+          border-bottom: 1px solid #d5d9e0;
+          padding-block: 0.4rem;
+        }
+        td {
+          border: 0;
+          padding: 0.15rem 0;
+        }
+        td[data-label]::before {
+          content: attr(data-label) ': ';
+          font-weight: 600;
+        }
       }
     `,
   ];
@@ -116,15 +149,17 @@ export class AdminReviews extends AdminView {
               html`<tr>
                 <td>
                   <a href="/admin/users/${r.user.id}">${`${r.user.first_name ?? ''} ${r.user.last_name ?? ''}`.trim() || r.user.email}</a>
-                  <div class="muted">${r.user.email}</div>
+                  <div class="muted email">${r.user.email}</div>
                 </td>
-                <td class="when"><time datetime=${r.entered_review_at}>${r.entered_review_at.slice(0, 16).replace('T', ' ')} UTC</time></td>
-                <td>
+                <td class="when" data-label="Waiting since">
+                  <time datetime=${r.entered_review_at}>${r.entered_review_at.slice(0, 16).replace('T', ' ')} UTC</time>
+                </td>
+                <td data-label="Why">
                   <ul class="reasons">
                     ${r.reasons.map((reason) => html`<li>${reason}</li>`)}
                   </ul>
                 </td>
-                <td>${r.template?.label ?? html`<span class="muted">None</span>`}</td>
+                <td data-label="Template">${r.template?.label ?? html`<span class="muted">None</span>`}</td>
               </tr>`,
           )}
         </tbody>
@@ -138,7 +173,7 @@ export class AdminReviews extends AdminView {
     return html`<h1 tabindex="-1">Reviews</h1>
       <p class="muted">Users waiting for a decision, oldest first.</p>
       <form class="filters" role="search" aria-label="Filter the review queue" @submit=${this.#filter}>
-        <div class="row">
+        <div class="row fields">
           <label
             >Flag
             <select name="flag">
@@ -161,7 +196,7 @@ export class AdminReviews extends AdminView {
             </select>
           </label>
           <label>Entered review from <input name="from" type="date" .value=${f.from} /></label>
-          <label>to <input name="to" type="date" .value=${f.to} /></label>
+          <label>Entered review to <input name="to" type="date" .value=${f.to} /></label>
           <button type="submit">Apply</button>
           <button type="button" class="secondary" @click=${this.#clear}>Clear</button>
         </div>
