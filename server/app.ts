@@ -12,7 +12,7 @@ import type { AppContext } from './context.js';
 import { apiAuthenticator } from './http/api-auth.js';
 import { customerApi } from './http/customer-api.js';
 import { coalesceSends } from './http/coalesced-sends.js';
-import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
+import { answerFrameworkError, clientErrorAnswerer, registerErrorHandler } from './http/error-handler.js';
 import { fastSerializerCompiler } from './http/serializer.js';
 import { fastifyTrustProxy } from './http/trust-proxy.js';
 import { docsSecurityHeaders } from './http/hosted/security-headers.js';
@@ -121,7 +121,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     // only path parameters; a longer one is an attack, not a request.
     routerOptions: { maxParamLength: 800 },
     frameworkErrors: (error, req, reply) => answerFrameworkError(error, req, reply, limiterSlot.limiter),
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: clientErrorAnswerer(() => limiterSlot.limiter, config.trustProxy === false),
     requestTimeout: 60_000,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -5,6 +5,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { ApiError, errors, type FieldErrors } from '../errors.js';
 import { refuseWithoutKey, type ApiAuthenticator } from './api-auth.js';
 import { aimsAtCustomerApi } from './canonical-path.js';
+import { DEFAULT_RATE_PER_MINUTE, DEFAULT_RATE_PER_SECOND } from '../store/repos/api-keys-repo.js';
 import type { ApiRateLimiter } from './rate-limit.js';
 
 /** Fastify's own client errors, answered in the spec's shape with their status kept. */
@@ -55,19 +56,55 @@ export function answerFrameworkError(error: FastifyError, req: FastifyRequest, r
  * Errors of the HTTP parser, before there is a request (the `clientErrorHandler` option): a body
  * shorter than its Content-Length, headers over Node's limit, a request that timed out. The
  * connection cannot be reused, so the answer is written to the socket, which is then closed.
+ *
+ * Spec 8 wants the rate-limit headers on every response, so these carry the client address's
+ * budget too (issue 18: a 431 had none). With the peer as the client (no trusted proxy) the answer
+ * is charged to it like any request without a valid key, and becomes a 429 once the budget is
+ * spent; behind a trusted proxy the peer is the proxy, whose headers were never read, so the
+ * budget is only reported, never charged to everyone behind it. A limiter that fails (Redis away)
+ * leaves the answer without headers rather than without an answer.
  */
-export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, message] =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'The request took too long to arrive.']
-      : error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'The request headers are too large.']
-        : [400, 'The request is not valid HTTP.'];
-  const body = JSON.stringify(errors.protocol(message, status).toBody());
+export function clientErrorAnswerer(limiter: () => ApiRateLimiter | undefined, charge: boolean): (error: NodeJS.ErrnoException, socket: Socket) => void {
+  return (error, socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, message] =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive.']
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'The request headers are too large.']
+          : [400, 'The request is not valid HTTP.'];
+    const answer = errors.protocol(message, status);
+    const limits = limiter();
+    const address = socket.remoteAddress;
+    if (!limits || !address) return writeAndClose(socket, error, answer, {});
+    // Held paused while the budget is asked (a Redis round trip in scale-out): a client that sent
+    // its request and half-closed would otherwise have the socket ended under the answer.
+    socket.pause();
+    const decision = charge
+      ? limits.consumeAddress(address, DEFAULT_RATE_PER_SECOND, DEFAULT_RATE_PER_MINUTE)
+      : limits.peekAddress(address, DEFAULT_RATE_PER_MINUTE).then((peeked) => ({ ...peeked, allowed: true }));
+    decision.then(
+      (d) => {
+        const headers = { 'X-RateLimit-Limit': String(d.limit), 'X-RateLimit-Remaining': String(d.remaining), 'X-RateLimit-Reset': String(d.reset) };
+        if (d.allowed) return writeAndClose(socket, error, answer, headers);
+        const refusal = errors.rateLimited(d.retryAfterSeconds);
+        writeAndClose(socket, error, refusal, { ...headers, 'Retry-After': String(d.retryAfterSeconds) });
+      },
+      () => writeAndClose(socket, error, answer, {}),
+    );
+  };
+}
+
+function writeAndClose(socket: Socket, error: Error, answer: ApiError, headers: Record<string, string>): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify(answer.toBody());
   if (socket.writable) {
+    const extra = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    const status = answer.statusCode;
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

@@ -187,5 +187,15 @@ export interface LinkAnswer {
   sent: string | null;
 }
 
+/** One row of the review queue: a user waiting for a decision and why. */
+export interface ReviewRow {
+  user: { id: number; email: string; first_name: string | null; last_name: string | null; status: string; reference_id: string | null };
+  template: { name: string; label: string } | null;
+  entered_review_at: string;
+  waiting: { method: string; name: string; status: { key: string; friendly: string }; remarks: string | null }[];
+  reasons: string[];
+  flags: string[];
+}
+
 /** User statuses (spec 3.1). */
 export const USER_STATUSES = ['Unconfirmed', 'Active', 'Verified', 'Banned', 'Review'] as const;

@@ -307,9 +307,15 @@ export function mrzToProcessor(result: ParseResult, today: Date): Record<string,
 }
 
 /** Parses and corrects the MRZ lines in OCR text; null when none parse. */
-function readMrz(text: string, today: Date): MrzResult | null {
+export function readMrz(text: string, today: Date): MrzResult | null {
   const lines = pickMrzLines(text);
   if (!lines) return null;
+  // Text that fails every check digit as read is not a misread MRZ but something else read as
+  // one (a licence back whose PDF417 did not decode gave such a read): no MRZ, rather than a failed
+  // one. Judged before correction, which can always trade a few characters for a passing check.
+  const raw = tryParse(lines);
+  const checks = raw?.details.filter((d) => d.field?.endsWith('CheckDigit')) ?? [];
+  if (checks.length > 0 && checks.every((d) => !d.valid)) return null;
   const corrected = correctMrz(lines);
   if (!corrected) return null;
   const { result } = corrected;

@@ -8,6 +8,7 @@ import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { createAdminSession, endAdminSession, findAdminSession, touchAdminSession } from '../../admin/sessions.js';
 import type { AppContext } from '../../context.js';
 import { type ApiError, errors } from '../../errors.js';
+import { DEVICE_COOKIE, DEVICE_COOKIE_PATH, DEVICE_MAX_AGE_SECONDS, deviceAdminId, newDeviceToken } from './device-cookie.js';
 import type { LoginThrottle } from './login-throttle.js';
 
 /** The admin session cookie; scoped to /admin so it never travels with API or end-user calls. */
@@ -135,14 +136,15 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
   let decoy: Promise<string> | undefined;
   return async (app) => {
     app.post('/admin/api/session', { schema: { hide: true, body: loginBody }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
-      const admission = await throttle.admit(req.body.email, req.ip);
-      if (!admission.admitted) throw errors.rateLimited(admission.retryAfterSeconds);
-      const { ticket } = admission;
       const admin = await ctx.db
         .selectFrom('admins')
         .select(['id', 'email', 'password_hash'])
         .where((eb) => eb(eb.fn('lower', ['email']), '=', req.body.email.trim().toLowerCase()))
         .executeTakeFirst();
+      const knownDevice = admin !== undefined && deviceAdminId(ctx.config.secret, req.headers.cookie) === admin.id;
+      const admission = await throttle.admit(req.body.email, req.ip, knownDevice);
+      if (!admission.admitted) throw errors.rateLimited(admission.retryAfterSeconds);
+      const { ticket } = admission;
       const ok = await verifyPassword(req.body.password, admin?.password_hash ?? (await (decoy ??= hashPassword('not the password of anyone'))));
       if (!admin || !ok) {
         await throttle.outcome(ticket, 'failed');
@@ -160,6 +162,14 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
       const expiresAt = new Date(now.getTime() + ADMIN_MAX_AGE_MS).toISOString();
       await createAdminSession(ctx.db, hashToken(token), admin.id, now, expiresAt);
       setCookie(reply, token, { ...cookieOptions(ctx), maxAge: ADMIN_MAX_AGE_MS / 1000 });
+      // This browser is now known to the account: later sign-ins from it skip the account-wide wait.
+      if (!knownDevice) {
+        const device = newDeviceToken(ctx.config.secret, admin.id);
+        void reply.header(
+          'set-cookie',
+          fastifyCookie.serialize(DEVICE_COOKIE, device, { ...cookieOptions(ctx), path: DEVICE_COOKIE_PATH, maxAge: DEVICE_MAX_AGE_SECONDS }),
+        );
+      }
       return { admin: { id: admin.id, email: admin.email }, expires_at: expiresAt, idle_timeout_seconds: ADMIN_IDLE_MS / 1000 };
     });
 

@@ -27,7 +27,8 @@ export interface LoginTicket {
   readonly address: string;
   readonly nowMs: number;
   readonly pairFailures: number;
-  readonly accountFailures: number;
+  /** Undefined when the try skipped the account's count (a known browser of the account). */
+  readonly accountFailures: number | undefined;
 }
 
 export type LoginAdmission = { admitted: true; ticket: LoginTicket } | { admitted: false; retryAfterSeconds: number };
@@ -109,8 +110,12 @@ export class LoginThrottle {
     this.#account = new Spacing(factory, 'admin-login:account', LOGIN_FREE_FAILURES_PER_ACCOUNT, ACCOUNT_MAX_LEVEL);
   }
 
-  /** Lets a sign-in for `email` from `address` be checked, or says how long to wait. */
-  async admit(email: string, address: string): Promise<LoginAdmission> {
+  /**
+   * Lets a sign-in for `email` from `address` be checked, or says how long to wait. `knownDevice`:
+   * the browser proved an earlier sign-in to this account (device cookie); it skips the account-wide
+   * count, so a distributed guess never slows the owner's own browser.
+   */
+  async admit(email: string, address: string, knownDevice = false): Promise<LoginAdmission> {
     const nowMs = this.clock.now().getTime();
     const account = createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 24);
     const pair = `${account}|${address}`;
@@ -121,6 +126,7 @@ export class LoginThrottle {
       await this.#address.giveBack(address, nowMs);
       return { admitted: false, retryAfterSeconds: secondsUntil(pairTry.waitUntilMs, nowMs) };
     }
+    if (knownDevice) return { admitted: true, ticket: { account, pair, address, nowMs, pairFailures: pairTry.count, accountFailures: undefined } };
     const accountTry = await this.#account.reserve(account, nowMs);
     if ('waitUntilMs' in accountTry) {
       await Promise.all([this.#address.giveBack(address, nowMs), this.#pair.release(pair, nowMs)]);
@@ -135,12 +141,16 @@ export class LoginThrottle {
    */
   async outcome(ticket: LoginTicket, result: 'failed' | 'succeeded' | 'undecided'): Promise<void> {
     const { account, pair, address, nowMs } = ticket;
+    const counted = ticket.accountFailures;
     if (result === 'failed') {
-      await Promise.all([this.#pair.failed(pair, ticket.pairFailures, nowMs), this.#account.failed(account, ticket.accountFailures, nowMs)]);
+      await Promise.all([
+        this.#pair.failed(pair, ticket.pairFailures, nowMs),
+        counted === undefined ? undefined : this.#account.failed(account, counted, nowMs),
+      ]);
       return;
     }
     await this.#address.giveBack(address, nowMs);
     if (result === 'succeeded') await Promise.all([this.#pair.reset(pair, nowMs), this.#account.reset(account, nowMs)]);
-    else await Promise.all([this.#pair.release(pair, nowMs), this.#account.release(account, nowMs)]);
+    else await Promise.all([this.#pair.release(pair, nowMs), counted === undefined ? undefined : this.#account.release(account, nowMs)]);
   }
 }

@@ -3,6 +3,7 @@ import { AdminApi, AdminApiError } from '../api.js';
 import './admin-sign-in.js';
 import './admin-overview.js';
 import './admin-users.js';
+import './admin-reviews.js';
 import './admin-user-page.js';
 import './admin-templates.js';
 import './admin-settings.js';
@@ -15,6 +16,7 @@ import type { SignedInEvent } from './admin-sign-in.js';
 const NAV = [
   ['', 'Overview'],
   ['users', 'Users'],
+  ['reviews', 'Reviews'],
   ['templates', 'Templates'],
   ['settings', 'Settings'],
   ['developers', 'Developers'],
@@ -183,6 +185,8 @@ export class AdminApp extends LitElement {
         return id
           ? html`<admin-user-page .api=${this.api} user-id=${id} @user-deleted=${() => this.navigate('/admin/users')}></admin-user-page>`
           : html`<admin-users .api=${this.api}></admin-users>`;
+      case 'reviews':
+        return html`<admin-reviews .api=${this.api}></admin-reviews>`;
       case 'templates':
         return html`<admin-templates .api=${this.api}></admin-templates>`;
       case 'settings':

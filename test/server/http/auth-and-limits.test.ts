@@ -28,6 +28,17 @@ function parseRaw(answer: string): { status: number; body: unknown } {
   return { status: Number(head.split(' ')[1]), body: JSON.parse(body) };
 }
 
+/** The headers of a raw HTTP answer, names lower-cased. */
+function rawHeaders(answer: string): Record<string, string> {
+  const [head = ''] = answer.split('\r\n\r\n');
+  return Object.fromEntries(
+    head
+      .split('\r\n')
+      .slice(1)
+      .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
+}
+
 async function keyWith(s: TestServer, ratePerSecond: number, ratePerMinute: number): Promise<string> {
   const { key } = await createApiKey(s.verity.ctx.db, { name: 'limited', ratePerSecond, ratePerMinute, now: new Date() });
   return key;
@@ -158,6 +169,38 @@ describe('error shapes', () => {
     expect(garbage).toEqual({ status: 400, body: { error_type: 'api_invalid_error', error_message: 'The request is not valid HTTP.' } });
     const bigHeader = parseRaw(await rawExchange(server.url, `GET /api/users HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
     expect(bigHeader).toEqual({ status: 431, body: { error_type: 'api_invalid_error', error_message: 'The request headers are too large.' } });
+  });
+
+  it('puts the address budget on the parser’s own answers (431, 400) and charges it', async () => {
+    server = await startTestServer({ workers: false });
+    const oversized = `GET /api/users HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
+    const answers: string[] = [];
+    for (let i = 0; i < 5; i++) answers.push(await rawExchange(server.url, oversized));
+    const refused = await rawExchange(server.url, oversized);
+    const garbage = await rawExchange(server.url, 'NOT-A-METHOD /api/users HTTP/1.1\r\nHost: x\r\n\r\n');
+
+    const minuteEnd = (Math.floor(server.clock.now().getTime() / 60_000) + 1) * 60;
+    expect(answers.map((a) => parseRaw(a).status)).toEqual([431, 431, 431, 431, 431]);
+    expect(answers.map((a) => rawHeaders(a)['x-ratelimit-remaining'])).toEqual(['299', '298', '297', '296', '295']);
+    for (const a of answers) {
+      expect(rawHeaders(a)['x-ratelimit-limit']).toBe('300');
+      expect(Number(rawHeaders(a)['x-ratelimit-reset'])).toBe(minuteEnd);
+    }
+    // The per-second budget is spent: the sixth is refused as any request without a key would be.
+    expect(parseRaw(refused)).toEqual({ status: 429, body: { error_type: 'api_rate_limit_error', error_message: 'Too Many Requests' } });
+    expect(rawHeaders(refused)['retry-after']).toBe('1');
+    expect(rawHeaders(refused)['x-ratelimit-limit']).toBe('5');
+    expect(parseRaw(garbage).status).toBe(429);
+  });
+
+  it('reports the budget on the parser’s answers without charging the proxy’s address behind a trusted proxy', async () => {
+    server = await startTestServer({ workers: false, env: { VERITY_TRUST_PROXY: '127.0.0.1' } });
+    const oversized = `GET /api/users HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
+    const answers: string[] = [];
+    for (let i = 0; i < 7; i++) answers.push(await rawExchange(server.url, oversized));
+
+    expect(answers.map((a) => parseRaw(a).status)).toEqual(Array<number>(7).fill(431));
+    expect(answers.map((a) => rawHeaders(a)['x-ratelimit-remaining'])).toEqual(Array<string>(7).fill('300'));
   });
 
   it('takes an empty body sent as JSON as no body: routes without one work, routes that need one say so', async () => {

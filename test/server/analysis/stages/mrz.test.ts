@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { closeEngines, ocrbDataDir } from '../../../../server/analysis/engines.js';
 import { prepareInput } from '../../../../server/analysis/input.js';
 import { fitRaster, toGrey } from '../../../../server/analysis/raster.js';
-import { correctMrz, pickMrzLines, runMrz } from '../../../../server/analysis/stages/mrz.js';
+import { correctMrz, pickMrzLines, readMrz, runMrz } from '../../../../server/analysis/stages/mrz.js';
 import { passportMrz } from '../../../fixtures/mrz.js';
 import { documentPhoto, IDENTITIES } from '../../../fixtures/set.js';
 import { CAPTURES, PEOPLE } from '../captures.js';
@@ -72,5 +72,16 @@ describe('runMrz with the OCR-B model', { timeout: 240_000 }, () => {
     expect(out.data?.valid).toBe(true);
     expect(out.data?.lines).toEqual(passportMrz(PEOPLE[3]!));
     expect(out.fields['First Name']?.value).toBe('OWEN GRANT');
+  });
+});
+
+describe('readMrz', () => {
+  it('calls text that fails every check digit no MRZ, and one that fails one check a failed MRZ', () => {
+    const [l1, l2] = passportMrz(IDENTITIES[0]!);
+    // Check digits at 9 (number), 19 (birth), 27 (expiry), 42 (personal), 43 (composite).
+    const wrongAt = (line: string, positions: number[]): string => [...line].map((c, i) => (positions.includes(i) ? (c === '3' ? '9' : '3') : c)).join('');
+    expect(readMrz(`${l1}\n${wrongAt(l2, [9, 19, 27, 42, 43])}`, today)).toBeNull();
+    const one = readMrz(`${l1}\n${wrongAt(l2, [19])}`, today);
+    expect(one?.data?.valid).toBe(false);
   });
 });

@@ -29,14 +29,28 @@ interface Attempt {
   retryAfter: number;
 }
 
-async function signIn(client: string, password: string, email = ADMIN_EMAIL): Promise<Attempt> {
-  const res = await fetch(`${server.url}/admin/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.config.baseUrl, 'x-forwarded-for': client },
-    body: JSON.stringify({ email, password }),
-  });
+async function signIn(client: string, password: string, email = ADMIN_EMAIL, cookie?: string): Promise<Attempt> {
+  const res = await signInResponse(client, password, email, cookie);
   await res.arrayBuffer();
   return { status: res.status, retryAfter: Number(res.headers.get('retry-after') ?? 0) };
+}
+
+function signInResponse(client: string, password: string, email = ADMIN_EMAIL, cookie?: string): Promise<Response> {
+  return fetch(`${server.url}/admin/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.config.baseUrl, 'x-forwarded-for': client, ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+/** Fills the account's free failures from many addresses, each within its own free failures. */
+async function distributedGuess(network = '192.0.2'): Promise<void> {
+  let failures = 0;
+  for (let client = 1; failures < LOGIN_FREE_FAILURES_PER_ACCOUNT; client++) {
+    for (let i = 0; i < LOGIN_FREE_FAILURES_PER_PAIR && failures < LOGIN_FREE_FAILURES_PER_ACCOUNT; i++, failures++) {
+      expect((await signIn(`${network}.${client}`, 'guess')).status).toBe(401);
+    }
+  }
 }
 
 // Each sign-in costs one scrypt (tens to hundreds of milliseconds on a busy machine), dozens per test.
@@ -89,12 +103,7 @@ describe('admin sign-in throttling', () => {
 
   it('spaces a distributed guess on one account by one slot at a time, and the right password resets it', SLOW, async () => {
     // Many addresses, each within its own free failures: only the account's count sees them.
-    let failures = 0;
-    for (let client = 1; failures < LOGIN_FREE_FAILURES_PER_ACCOUNT; client++) {
-      for (let i = 0; i < LOGIN_FREE_FAILURES_PER_PAIR && failures < LOGIN_FREE_FAILURES_PER_ACCOUNT; i++, failures++) {
-        expect((await signIn(`192.0.2.${client}`, 'guess')).status).toBe(401);
-      }
-    }
+    await distributedGuess();
     // The account's free failures are spent: the next try from anywhere waits for a 1 s slot…
     const fresh = await signIn('192.0.2.200', 'guess');
     expect(fresh).toEqual({ status: 429, retryAfter: 1 });
@@ -109,6 +118,25 @@ describe('admin sign-in throttling', () => {
     // The owner's success started the account's count over.
     expect((await signIn('192.0.2.202', 'guess')).status).toBe(401);
     expect((await signIn('192.0.2.203', 'guess')).status).toBe(401);
+  });
+
+  it('lets the owner’s known browser in at once during a distributed guess', SLOW, async () => {
+    const first = await signInResponse('198.51.100.7', ADMIN_PASSWORD);
+    await first.arrayBuffer();
+    const device = first.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('verity_admin_device='));
+    expect(device).toBeDefined();
+    await distributedGuess();
+    expect((await signIn('192.0.2.200', 'guess')).status).toBe(429);
+
+    // From the known browser (even from a new address), the right password goes straight in…
+    expect((await signIn('203.0.113.9', ADMIN_PASSWORD, ADMIN_EMAIL, device)).status).toBe(200);
+    // …but the cookie is no key to the account: a forged or foreign one does nothing.
+    await distributedGuess('198.18.0');
+    const forged = device!.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'));
+    expect((await signIn('203.0.113.10', ADMIN_PASSWORD, ADMIN_EMAIL, forged)).status).toBe(429);
   });
 
   it('limits one address’s failures over all accounts (spraying) without touching other addresses', SLOW, async () => {

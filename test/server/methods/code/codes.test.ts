@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ManualClock } from '../../helpers/manual-clock.js';
-import { ApiError, type SessionClient } from '../../../src/api/session-client.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { client, createTemplate, createUser, latestCode, local } from './fixtures.js';
+import type { ManualClock } from '../../../helpers/manual-clock.js';
+import { ApiError, type SessionClient } from '../../../../src/api/session-client.js';
+import { startTestServer, type TestServer } from '../../../helpers/server.js';
+import { client, createTemplate, createUser, latestCode, local } from '../../session/fixtures.js';
 
 let server: TestServer;
 let session: SessionClient;
@@ -132,7 +132,7 @@ describe('e-mail and SMS codes', () => {
     });
     expect(res.status).toBe(200);
     await latestCode(server, phone);
-    const { listOutbox } = await import('../../../server/notify/outbox.js');
+    const { listOutbox } = await import('../../../../server/notify/outbox.js');
     const [sms] = await listOutbox(server.config.dataDir, { to: phone });
     expect(sms?.locale).toBe('es');
     expect(sms?.text).toContain('código de verificación');
