@@ -5,9 +5,11 @@
  * error are shown (genuine captures refused or flagged, and fraud accepted). Images are made on
  * first use and cached under test/.fixtures-cache/. Method and results: docs/analysis.md.
  *
- * Usage: npm run eval -- [--people N] [--half dev|heldout|both] [--out FILE]
+ * Usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|liveness] [--out FILE]
  *   --people  identities per half (default 52, so 104 in all); each brings a licence front,
  *             a licence back, a passport and one forgery.
+ *   --part    `documents` runs the documents and the face match (which uses their portraits),
+ *             `liveness` only the presentation-attack sessions; default both.
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -26,7 +28,8 @@ const arg = (name: string): string | undefined => {
 const PEOPLE = Number(arg('--people') ?? 52);
 const HALF = (arg('--half') ?? 'both') as HalfName | 'both';
 const OUT = arg('--out');
-if (!Number.isInteger(PEOPLE) || PEOPLE < 1 || !['dev', 'heldout', 'both'].includes(HALF)) {
+const PART = arg('--part') ?? 'all';
+if (!Number.isInteger(PEOPLE) || PEOPLE < 1 || !['dev', 'heldout', 'both'].includes(HALF) || !['all', 'documents', 'liveness'].includes(PART)) {
   process.stderr.write('usage: npm run eval -- [--people N] [--half dev|heldout|both] [--out FILE]\n');
   process.exit(2);
 }
@@ -107,6 +110,12 @@ async function evalHalf(half: HalfConfig): Promise<void> {
   print(
     `${PEOPLE} identities (seeds from ${half.seedBase}); fonts ${half.fonts.join(', ')}; licence layouts ${half.licenceLayouts.join(', ')}; passport layouts ${half.passportLayouts.join(', ')}; ${half.faces.length} faces (demo faces ${half.faces[0]}–${half.faces.at(-1)}).`,
   );
+  if (PART !== 'liveness') await evalDocumentsAndFaces(half);
+  if (PART !== 'documents') await livenessTables(half);
+  print(`\n_${half.name}: ${Math.round((Date.now() - started) / 1000)} s._`);
+}
+
+async function evalDocumentsAndFaces(half: HalfConfig): Promise<void> {
   const docs = await evalDocuments(half, PEOPLE, today, progress);
   genuineTables(docs.genuine);
 
@@ -153,6 +162,11 @@ async function evalHalf(half: HalfConfig): Promise<void> {
       `| ${k} | ${R(tarAt(f.genuineByKind[k] ?? [], SELFIE_MATCH_THRESHOLD))} | ${formatRate(farAt(f.impostorByKind[k]!, SELFIE_MATCH_THRESHOLD), 2)} | ${formatRate(farAt(f.impostorByKind[k]!, SELFIE_REVIEW_THRESHOLD), 2)} |`,
     );
 
+  const ms = docs.genuine.map((x) => x.ms);
+  print(`\nMean pipeline time per document ${Math.round(ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length))} ms (this includes waiting for a shared CPU).`);
+}
+
+async function livenessTables(half: HalfConfig): Promise<void> {
   progress(`${half.name}: liveness`);
   const pad = await evalLiveness(half);
   const rates = padRates(pad.map((p) => ({ attack: p.kind !== 'bona-fide', species: p.kind, accepted: p.decision === 'complete' })));
@@ -174,10 +188,6 @@ async function evalHalf(half: HalfConfig): Promise<void> {
   const why = new Map<string, number>();
   for (const p of pad) for (const r of p.reasons) why.set(`${p.kind}: ${r}`, (why.get(`${p.kind}: ${r}`) ?? 0) + 1);
   print(`\nReasons given: ${[...why].map(([k, v]) => `${k} ×${v}`).join('; ') || 'none'}.`);
-  const ms = docs.genuine.map((x) => x.ms);
-  print(
-    `\n_${half.name}: ${Math.round((Date.now() - started) / 1000)} s; mean pipeline time per document ${Math.round(ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length))} ms (this includes waiting for a shared CPU)._`,
-  );
 }
 
 print(

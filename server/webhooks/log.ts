@@ -4,6 +4,16 @@ import { buildEventPayload } from '../domain/event-payload.js';
 import { VerificationStatus } from '../domain/catalogue.js';
 import type { EventType } from '../domain/verification-rules.js';
 import type { Executor } from '../store/database.js';
+import {
+  deleteDeliveriesOfUser,
+  deliveryAttempts,
+  findDelivery,
+  pageDeliveries,
+  removeExpiredDeliveries,
+  reopenDelivery,
+  type DeliveryQuery,
+  type RetentionResult,
+} from '../store/repos/webhook-deliveries-repo.js';
 import { findEndpoint } from './endpoints.js';
 import { maskPayload } from './masking.js';
 import { enqueueAttempts, insertDeliveries, PAYLOAD_RETENTION_MS } from './relay.js';
@@ -49,16 +59,7 @@ export interface DeliveryDetail extends DeliverySummary {
   attempts_log: AttemptView[];
 }
 
-export interface DeliveryFilters {
-  endpointId?: number | undefined;
-  state?: DeliveryState | undefined;
-  eventType?: string | undefined;
-  eventId?: string | undefined;
-  userId?: number | undefined;
-  test?: boolean | undefined;
-  /** ISO timestamps bounding created_at. */
-  since?: string | undefined;
-  until?: string | undefined;
+export interface DeliveryFilters extends DeliveryQuery {
   page?: number | undefined;
   perPage?: number | undefined;
 }
@@ -92,25 +93,9 @@ function summary(row: DeliveryRow, now: Date): DeliverySummary {
 export async function listDeliveries(ctx: AppContext, f: DeliveryFilters): Promise<{ data: DeliverySummary[]; total: number; page: number; per_page: number }> {
   const perPage = Math.min(Math.max(f.perPage ?? 50, 1), 200);
   const page = Math.max(f.page ?? 1, 1);
-  let q = ctx.db.selectFrom('webhook_deliveries');
-  if (f.endpointId !== undefined) q = q.where('endpoint_id', '=', f.endpointId);
-  if (f.state !== undefined) q = q.where('state', '=', f.state);
-  if (f.eventType !== undefined) q = q.where('event_type', '=', f.eventType);
-  if (f.eventId !== undefined) q = q.where('event_id', '=', f.eventId);
-  if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
-  if (f.test !== undefined) q = q.where('is_test', '=', f.test ? 1 : 0);
-  if (f.since !== undefined) q = q.where('created_at', '>=', f.since);
-  if (f.until !== undefined) q = q.where('created_at', '<', f.until);
-  const { count } = await q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .execute();
+  const { rows, total } = await pageDeliveries(ctx.db, f, page, perPage);
   const now = ctx.clock.now();
-  return { data: rows.map((r) => summary(r, now)), total: Number(count), page, per_page: perPage };
+  return { data: rows.map((r) => summary(r, now)), total, page, per_page: perPage };
 }
 
 function attemptView(a: AttemptRow): AttemptView {
@@ -128,9 +113,9 @@ function attemptView(a: AttemptRow): AttemptView {
 
 /** One delivery with its attempts; the body is masked unless `reveal` (or a test delivery). */
 export async function getDelivery(ctx: AppContext, id: number, options: { reveal?: boolean } = {}): Promise<DeliveryDetail | undefined> {
-  const row = await ctx.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findDelivery(ctx.db, id);
   if (!row) return undefined;
-  const attempts = await ctx.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', id).orderBy('attempt').orderBy('id').execute();
+  const attempts = await deliveryAttempts(ctx.db, id);
   const masked = !(options.reveal === true || row.is_test === 1);
   const body = row.payload === null ? null : (JSON.parse(row.payload) as unknown);
   return {
@@ -151,7 +136,7 @@ export class RetryRefused extends Error {
  */
 export async function retryDelivery(ctx: AppContext, id: number, audit?: (trx: Executor) => Promise<void>): Promise<DeliverySummary | undefined> {
   const result = await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findDelivery(trx, id);
     if (!row) return undefined;
     const now = ctx.clock.now();
     if (row.state !== 'failed') throw new RetryRefused(`Only a failed delivery can be retried (this one is ${row.state}).`);
@@ -159,13 +144,7 @@ export async function retryDelivery(ctx: AppContext, id: number, audit?: (trx: E
     const endpoint = await findEndpoint(trx, row.endpoint_id);
     if (!endpoint) throw new RetryRefused('The endpoint of this delivery was deleted.');
     if (endpoint.enabled !== 1) throw new RetryRefused('The endpoint is disabled; enable it first.');
-    const iso = now.toISOString();
-    const updated = await trx
-      .updateTable('webhook_deliveries')
-      .set({ state: 'pending', next_attempt_at: iso, completed_at: null, updated_at: iso })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await reopenDelivery(trx, id, now);
     await enqueueAttempts(ctx, trx, { deliveryIds: [id], after: row.attempts, manual: true });
     await audit?.(trx);
     return summary(updated, now);
@@ -217,48 +196,22 @@ export async function sendTestPayload(
       ...(type === 'user.status.changed' ? { previousStatus: 'Active' } : { methodId: 1 }),
     });
     const [id] = await insertDeliveries(ctx, trx, [{ eventId, endpoint, eventType: type, userId: null, isTest: true, payload: JSON.stringify(payload) }], now);
-    const row = await trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id!).executeTakeFirstOrThrow();
+    const row = (await findDelivery(trx, id!))!;
     await audit?.(trx);
     return summary(row, now);
   });
-}
-
-export interface RetentionResult {
-  bodiesRemoved: number;
-  deliveriesRemoved: number;
-  eventsRemoved: number;
 }
 
 /**
  * Retention (spec 6.1, 8): bodies go after 30 days (90 for test identities), delivery metadata with
  * its attempts after 90; dispatched outbox events after 30 days (their payload is a body too).
  */
-export async function runRetention(ex: Executor, now: Date): Promise<RetentionResult> {
-  const iso = now.toISOString();
-  const bodies = await ex
-    .updateTable('webhook_deliveries')
-    .set({ payload: null })
-    .where('payload_expires_at', '<=', iso)
-    .where('payload', 'is not', null)
-    .executeTakeFirst();
-  const expired = ex.selectFrom('webhook_deliveries').select('id').where('expires_at', '<=', iso);
-  await ex.deleteFrom('webhook_attempts').where('delivery_id', 'in', expired).execute();
-  const deliveries = await ex.deleteFrom('webhook_deliveries').where('expires_at', '<=', iso).executeTakeFirst();
-  const events = await ex
-    .deleteFrom('events')
-    .where('dispatched_at', 'is not', null)
-    .where('dispatched_at', '<=', new Date(now.getTime() - PAYLOAD_RETENTION_MS).toISOString())
-    .executeTakeFirst();
-  return {
-    bodiesRemoved: Number(bodies.numUpdatedRows),
-    deliveriesRemoved: Number(deliveries.numDeletedRows),
-    eventsRemoved: Number(events.numDeletedRows),
-  };
+export function runRetention(ex: Executor, now: Date): Promise<RetentionResult> {
+  return removeExpiredDeliveries(ex, now, new Date(now.getTime() - PAYLOAD_RETENTION_MS));
 }
 
 /** Deleting a user deletes their delivery log at once (spec 4.7, 6.1). */
-export async function deleteUserDeliveries(trx: Executor, userId: number): Promise<void> {
-  const mine = trx.selectFrom('webhook_deliveries').select('id').where('user_id', '=', userId);
-  await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', mine).execute();
-  await trx.deleteFrom('webhook_deliveries').where('user_id', '=', userId).execute();
+export function deleteUserDeliveries(trx: Executor, userId: number): Promise<void> {
+  return deleteDeliveriesOfUser(trx, userId);
 }
+export type { RetentionResult } from '../store/repos/webhook-deliveries-repo.js';

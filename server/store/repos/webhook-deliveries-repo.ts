@@ -1,0 +1,97 @@
+import type { Executor } from '../database.js';
+import type { AttemptRow, DeliveryRow, DeliveryState } from '../../webhooks/schema.js';
+
+/** What the delivery log may be filtered by (the dashboard's and the CLI's filters). */
+export interface DeliveryQuery {
+  endpointId?: number | undefined;
+  state?: DeliveryState | undefined;
+  eventType?: string | undefined;
+  eventId?: string | undefined;
+  userId?: number | undefined;
+  test?: boolean | undefined;
+  /** ISO timestamps bounding created_at. */
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+/** One page of deliveries, newest first, and how many match in all. */
+export async function pageDeliveries(ex: Executor, f: DeliveryQuery, page: number, perPage: number): Promise<{ rows: DeliveryRow[]; total: number }> {
+  let q = ex.selectFrom('webhook_deliveries');
+  if (f.endpointId !== undefined) q = q.where('endpoint_id', '=', f.endpointId);
+  if (f.state !== undefined) q = q.where('state', '=', f.state);
+  if (f.eventType !== undefined) q = q.where('event_type', '=', f.eventType);
+  if (f.eventId !== undefined) q = q.where('event_id', '=', f.eventId);
+  if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
+  if (f.test !== undefined) q = q.where('is_test', '=', f.test ? 1 : 0);
+  if (f.since !== undefined) q = q.where('created_at', '>=', f.since);
+  if (f.until !== undefined) q = q.where('created_at', '<', f.until);
+  const { count } = await q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const rows = await q
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .execute();
+  return { rows, total: Number(count) };
+}
+
+export function findDelivery(ex: Executor, id: number): Promise<DeliveryRow | undefined> {
+  return ex.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A delivery's attempts in the order they were made. */
+export function deliveryAttempts(ex: Executor, deliveryId: number): Promise<AttemptRow[]> {
+  return ex.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt').orderBy('id').execute();
+}
+
+/** Puts a delivery back to pending for one more attempt now. */
+export function reopenDelivery(ex: Executor, id: number, now: Date): Promise<DeliveryRow> {
+  const iso = now.toISOString();
+  return ex
+    .updateTable('webhook_deliveries')
+    .set({ state: 'pending', next_attempt_at: iso, completed_at: null, updated_at: iso })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export interface RetentionResult {
+  bodiesRemoved: number;
+  deliveriesRemoved: number;
+  eventsRemoved: number;
+}
+
+/**
+ * Removes what retention says is due at `now`: bodies past their payload expiry, deliveries (with
+ * their attempts) past their expiry, and outbox events dispatched before `eventsBefore`.
+ */
+export async function removeExpiredDeliveries(ex: Executor, now: Date, eventsBefore: Date): Promise<RetentionResult> {
+  const iso = now.toISOString();
+  const bodies = await ex
+    .updateTable('webhook_deliveries')
+    .set({ payload: null })
+    .where('payload_expires_at', '<=', iso)
+    .where('payload', 'is not', null)
+    .executeTakeFirst();
+  const expired = ex.selectFrom('webhook_deliveries').select('id').where('expires_at', '<=', iso);
+  await ex.deleteFrom('webhook_attempts').where('delivery_id', 'in', expired).execute();
+  const deliveries = await ex.deleteFrom('webhook_deliveries').where('expires_at', '<=', iso).executeTakeFirst();
+  const events = await ex
+    .deleteFrom('events')
+    .where('dispatched_at', 'is not', null)
+    .where('dispatched_at', '<=', eventsBefore.toISOString())
+    .executeTakeFirst();
+  return {
+    bodiesRemoved: Number(bodies.numUpdatedRows),
+    deliveriesRemoved: Number(deliveries.numDeletedRows),
+    eventsRemoved: Number(events.numDeletedRows),
+  };
+}
+
+/** A user's whole delivery log, with its attempts. */
+export async function deleteDeliveriesOfUser(ex: Executor, userId: number): Promise<void> {
+  const mine = ex.selectFrom('webhook_deliveries').select('id').where('user_id', '=', userId);
+  await ex.deleteFrom('webhook_attempts').where('delivery_id', 'in', mine).execute();
+  await ex.deleteFrom('webhook_deliveries').where('user_id', '=', userId).execute();
+}
