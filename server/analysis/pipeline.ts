@@ -237,11 +237,17 @@ export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseS
     const doc = await prepareInput(options.referenceDocument);
     reference = (await timed(timings, 'reference_faces', () => detectFaces(doc.raster)))[0];
   }
+  // A face filmed off a screen carries the screen's moiré (issue 20): checked on the selfie and
+  // on the held frame of each move (the last of its step), not on every dense frame.
+  let screenReplay = (await timed(timings, 'moire', () => detectRecapture(selfieInput.raster))).screen;
   const frames: LivenessFrame[] = [];
-  for (const [i, frame] of (input.frames ?? []).entries()) {
+  const all = input.frames ?? [];
+  for (const [i, frame] of all.entries()) {
     const prepared = await prepareInput(frame.bytes);
     const faces = await timed(timings, `frame_${i}`, () => detectFaces(prepared.raster));
     frames.push({ challenge: frame.challenge, faces, ...(frame.step !== undefined ? { step: frame.step } : {}) });
+    const held = all[i + 1]?.step !== frame.step || frame.step === undefined;
+    if (!screenReplay && held) screenReplay = (await detectRecapture(prepared.raster)).screen;
   }
   const decision = await decideSelfie({
     selfie,
@@ -249,6 +255,7 @@ export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseS
     frames,
     ...(options.requireReference !== undefined ? { requireReference: options.requireReference } : {}),
     ...(options.activeLiveness !== undefined ? { activeLiveness: options.activeLiveness } : {}),
+    screenReplay,
   });
   return { ...decision, derivative: selfieInput.derivative, embedding: selfie[0]?.embedding ? [...selfie[0].embedding] : null, timings };
 }

@@ -62,6 +62,8 @@ export const SelfieReason = {
   MotionNotContinuous: 'MOTION_NOT_CONTINUOUS',
   /** Active liveness without the dense frames of each move. */
   FramesMissing: 'LIVENESS_FRAMES_MISSING',
+  /** The face was filmed off a screen: the screen's sub-pixel moiré is in the frames. */
+  ScreenReplay: 'SCREEN_REPLAY',
 } as const;
 export type SelfieReason = (typeof SelfieReason)[keyof typeof SelfieReason];
 
@@ -134,6 +136,8 @@ export interface SelfieEvidence {
    * continuously and not as a plane; otherwise the capture is rejected.
    */
   readonly activeLiveness?: boolean;
+  /** True when the moiré check (recapture.ts) found a screen in the selfie or a held frame. */
+  readonly screenReplay?: boolean;
 }
 
 /** One liveness frame's faces. */
@@ -161,7 +165,7 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
   let reject = false;
   const selfie = e.selfie[0];
   if (!selfie) {
-    return { decision: 'rejected', reasons: [SelfieReason.NoFace], challenges: [] };
+    return { decision: 'rejected', reasons: [SelfieReason.NoFace, ...(e.screenReplay ? [SelfieReason.ScreenReplay] : [])], challenges: [] };
   }
   if (e.selfie.length > 1 && e.selfie[1]!.box[2] * e.selfie[1]!.box[3] > 0.25 * selfie.box[2] * selfie.box[3]) reasons.add(SelfieReason.MultipleFaces);
 
@@ -226,6 +230,10 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
     const v = xs.filter((x): x is number => typeof x === 'number');
     return v.length ? v.reduce((a, b) => a + b, 0) / v.length : undefined;
   };
+  if (e.screenReplay) {
+    reasons.add(SelfieReason.ScreenReplay);
+    reject = true;
+  }
   const antispoof = mean(scores.map((f) => f.real));
   const liveness = mean(scores.map((f) => f.live));
   if (antispoof !== undefined && antispoof < ANTISPOOF_THRESHOLD) {

@@ -4,7 +4,7 @@ import { closeEngines } from '../../../server/analysis/engines.js';
 import { analyseDocument, analyseSelfie } from '../../../server/analysis/pipeline.js';
 import { passportMrz } from '../../fixtures/mrz.js';
 import { documentPhoto, flatDocument, IDENTITIES, selfie } from '../../fixtures/set.js';
-import { photograph } from '../../fixtures/documents.js';
+import { photograph, screenRecapture } from '../../fixtures/documents.js';
 import { pdfWithJpeg } from '../../fixtures/pdf.js';
 import { CAPTURES, PEOPLE } from './captures.js';
 
@@ -112,6 +112,15 @@ describe('analyseSelfie', { timeout: 240_000 }, () => {
     });
     expect(out.decision).toBe('rejected');
     expect(out.reasons).toContain('DIFFERENT_PERSON_ACROSS_FRAMES');
+  });
+
+  it('rejects a selfie filmed off a screen (its moiré), and not the same selfie taken directly', async () => {
+    const direct = await selfie(4, { width: 640 });
+    const replayed = await analyseSelfie({ selfie: await screenRecapture(direct, 11) });
+    expect(replayed.decision).toBe('rejected');
+    expect(replayed.reasons).toContain('SCREEN_REPLAY');
+    const taken = await analyseSelfie({ selfie: direct });
+    expect(taken.reasons).not.toContain('SCREEN_REPLAY');
   });
 });
 
