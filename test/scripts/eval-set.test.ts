@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { movedCloser, printedPhoto, screenReplay } from '../fixtures/hard/attacks.js';
 import { applyH, homography } from '../fixtures/hard/capture.js';
 import { DEV, HELDOUT } from '../fixtures/hard/config.js';
 import { hardIdentity } from '../fixtures/hard/identities.js';
@@ -59,6 +60,29 @@ describe('hard evaluation set', () => {
     const families = execFileSync('fc-list', [':', 'family'], { encoding: 'utf8' });
     for (const f of [...DEV.fonts, ...HELDOUT.fonts, ...DEV.signatureFonts, ...HELDOUT.signatureFonts, 'OCR B'])
       expect(families.split('\n').some((l) => l.split(',').includes(f))).toBe(true);
+  });
+
+  it('makes attack images that keep the size and layout of the photo they attack', async () => {
+    // Left half dark, right half light: an attack must keep that, only add its own texture.
+    const half = await sharp({ create: { width: 120, height: 300, channels: 3, background: '#202020' } })
+      .png()
+      .toBuffer();
+    const photo = await sharp({ create: { width: 240, height: 300, channels: 3, background: '#e0e0e0' } })
+      .composite([{ input: half, left: 0, top: 0 }])
+      .jpeg()
+      .toBuffer();
+    const sides = async (img: Buffer): Promise<[number, number]> => {
+      // stats() reads the input, not the extract: cut first, then measure.
+      const m = async (left: number): Promise<number> =>
+        (await sharp(await sharp(img).extract({ left, top: 40, width: 80, height: 220 }).toBuffer()).stats()).channels[1]!.mean;
+      return [await m(20), await m(140)];
+    };
+    for (const attack of [await printedPhoto(photo, 1), await screenReplay(photo, 2), await movedCloser(photo)]) {
+      const meta = await sharp(attack).metadata();
+      expect([meta.width, meta.height]).toEqual([240, 300]);
+      const [dark, light] = await sides(attack);
+      expect(light - dark).toBeGreaterThan(80);
+    }
   });
 
   it('maps the document corners onto the drawn quad (the homography the forgery uses)', () => {
