@@ -35,6 +35,26 @@ export class AdminUserPage extends AdminView {
       tr.passed .outcome {
         color: #166534;
       }
+      /* On a phone a verification is a block (method, status, checks, actions) rather than four squeezed columns. */
+      @media (max-width: 40rem) {
+        table.verifications > thead {
+          position: absolute;
+          width: 1px;
+          height: 1px;
+          overflow: hidden;
+          clip: rect(0 0 0 0);
+        }
+        table.verifications > tbody > tr,
+        table.verifications > tbody > tr > th,
+        table.verifications > tbody > tr > td {
+          display: block;
+          border: 0;
+        }
+        table.verifications > tbody > tr {
+          border-bottom: 1px solid #d5d9e0;
+          padding-block: 0.5rem;
+        }
+      }
     `,
   ];
 
