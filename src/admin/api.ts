@@ -130,6 +130,8 @@ export interface VerificationDetail {
   started_at: string | null;
   completed_at: string | null;
   remarks: string | null;
+  /** The analysis as checks (empty until analysed, or for methods without any). */
+  checks: { name: string; outcome: 'passed' | 'flagged' | 'failed' | 'not_run'; reason: string | null; value: number | null }[];
   results: Record<string, unknown>;
 }
 

@@ -93,3 +93,65 @@ export async function insertWorkflow(
   invalidateReadCaches();
   return raw_id;
 }
+
+/** How many users have each template (templates without users are absent). */
+export async function countUsersByTemplate(ex: Executor): Promise<Map<number, number>> {
+  const rows = await ex
+    .selectFrom('users')
+    .select(['template_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('template_id', 'is not', null)
+    .groupBy('template_id')
+    .execute();
+  return new Map(rows.map((r) => [r.template_id!, Number(r.n)]));
+}
+
+export async function templateNameTaken(ex: Executor, name: string): Promise<boolean> {
+  return (await ex.selectFrom('templates').select('id').where('name', '=', name).executeTakeFirst()) !== undefined;
+}
+
+/** A template's own row, without its methods and workflows. */
+export function findTemplateRow(ex: Executor, id: number): Promise<TemplateRow | undefined> {
+  return ex.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function setTemplateLabel(ex: Executor, id: number, label: string): Promise<void> {
+  await ex.updateTable('templates').set({ label }).where('id', '=', id).execute();
+}
+
+/** Replaces a template's methods, in order. */
+export async function replaceTemplateMethods(ex: Executor, id: number, methodIds: number[]): Promise<void> {
+  await ex.deleteFrom('template_methods').where('template_id', '=', id).execute();
+  await ex
+    .insertInto('template_methods')
+    .values(methodIds.map((method_id, position) => ({ template_id: id, method_id, position })))
+    .execute();
+}
+
+/** Replaces a template's document workflows, in order. */
+export async function replaceTemplateWorkflows(ex: Executor, id: number, workflowRawIds: number[]): Promise<void> {
+  await ex.deleteFrom('template_workflows').where('template_id', '=', id).execute();
+  if (workflowRawIds.length) {
+    await ex
+      .insertInto('template_workflows')
+      .values(workflowRawIds.map((workflow_raw_id, position) => ({ template_id: id, workflow_raw_id, position })))
+      .execute();
+  }
+}
+
+/** Deletes a template; its users keep their verifications, their template reference is cleared (ON DELETE SET NULL). */
+export async function deleteTemplate(ex: Executor, id: number): Promise<void> {
+  await ex.deleteFrom('templates').where('id', '=', id).execute();
+}
+
+export function findWorkflowByRawId(ex: Executor, rawId: number): Promise<WorkflowRow | undefined> {
+  return ex.selectFrom('workflows').selectAll().where('raw_id', '=', rawId).executeTakeFirst();
+}
+
+/** True when any user has this workflow assigned. */
+export async function workflowInUse(ex: Executor, rawId: number): Promise<boolean> {
+  return (await ex.selectFrom('user_workflows').select('user_id').where('workflow_raw_id', '=', rawId).limit(1).executeTakeFirst()) !== undefined;
+}
+
+export async function deleteWorkflow(ex: Executor, rawId: number): Promise<void> {
+  await ex.deleteFrom('workflows').where('raw_id', '=', rawId).execute();
+}

@@ -1,6 +1,7 @@
-import { html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import { USER_STATUSES, type TemplatesAnswer, type UserDetail, type VerificationDetail } from '../api.js';
 import './admin-link-panel.js';
+import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
 
 /** Fired after the user was deleted (the app goes back to the list). */
@@ -16,6 +17,47 @@ export class UserDeletedEvent extends Event {
  * switch template, delete. Every destructive action asks first.
  */
 export class AdminUserPage extends AdminView {
+  static override styles = [
+    adminStyles,
+    css`
+      table.checks {
+        font-size: 0.9rem;
+        margin-block: 0 0.5rem;
+      }
+      tr.failed .outcome {
+        color: #b91c1c;
+        font-weight: 600;
+      }
+      tr.flagged .outcome {
+        color: #92400e;
+        font-weight: 600;
+      }
+      tr.passed .outcome {
+        color: #166534;
+      }
+      /* On a phone a verification is a block (method, status, checks, actions) rather than four squeezed columns. */
+      @media (max-width: 40rem) {
+        table.verifications > thead {
+          position: absolute;
+          width: 1px;
+          height: 1px;
+          overflow: hidden;
+          clip: rect(0 0 0 0);
+        }
+        table.verifications > tbody > tr,
+        table.verifications > tbody > tr > th,
+        table.verifications > tbody > tr > td {
+          display: block;
+          border: 0;
+        }
+        table.verifications > tbody > tr {
+          border-bottom: 1px solid #d5d9e0;
+          padding-block: 0.5rem;
+        }
+      }
+    `,
+  ];
+
   static override properties = { ...AdminView.properties, userId: { type: Number, attribute: 'user-id' }, detail: { state: true }, templates: { state: true } };
   declare userId: number;
   declare detail: UserDetail | undefined;
@@ -110,13 +152,16 @@ export class AdminUserPage extends AdminView {
                 <th scope="row">${v.name}</th>
                 <td class="status">${v.status.friendly}${v.remarks ? html`<br /><span class="muted">${v.remarks}</span>` : nothing}</td>
                 <td>
+                  ${checksTable(v)}
                   ${
                     Object.keys(v.results).length
                       ? html`<details>
-                          <summary>Analysis results</summary>
+                          <summary>Details (raw analysis JSON)</summary>
                           <pre>${JSON.stringify(v.results, null, 2)}</pre>
                         </details>`
-                      : html`<span class="muted">None yet</span>`
+                      : v.checks.length
+                        ? nothing
+                        : html`<span class="muted">None yet</span>`
                   }
                 </td>
                 <td class="row">
@@ -211,6 +256,42 @@ export class AdminUserPage extends AdminView {
       <p><button type="button" class="danger" @click=${() => this.#delete()}>Delete user</button></p>
       <admin-link-panel .api=${this.api} user-id=${this.userId} ?has-phone=${!!u.phone}></admin-link-panel>`;
   }
+}
+
+const OUTCOME_WORDS: Record<VerificationDetail['checks'][number]['outcome'], string> = {
+  passed: 'Passed',
+  flagged: 'Flagged',
+  failed: 'Failed',
+  not_run: 'Not run',
+};
+
+/** A verification's checks as rows: what was checked, its outcome, why and the number behind it. */
+function checksTable(v: VerificationDetail) {
+  if (v.checks.length === 0) return nothing;
+  return html`<table class="checks">
+    <caption class="sr-only">
+      Checks of ${v.name}
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Check</th>
+        <th scope="col">Outcome</th>
+        <th scope="col">Reason</th>
+        <th scope="col">Value</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${v.checks.map(
+        (c) =>
+          html`<tr class=${c.outcome}>
+            <th scope="row">${c.name.replaceAll('_', ' ')}</th>
+            <td class="outcome">${OUTCOME_WORDS[c.outcome]}</td>
+            <td>${c.reason ?? ''}</td>
+            <td>${c.value === null ? '' : c.value.toFixed(2)}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
 }
 
 if (!customElements.get('admin-user-page')) customElements.define('admin-user-page', AdminUserPage);

@@ -173,3 +173,26 @@ describe('the review queue', () => {
     }
   });
 });
+
+describe('the case on the user page', () => {
+  it("gives each verification's checks with outcome, reason and number", async () => {
+    const u = await seed();
+    const res = await admin.request('GET', `/admin/api/users/${u.mismatch}`);
+    expect(res.status).toBe(200);
+    const byKey = Object.fromEntries(items(res.body.data.verifications).map((v) => [String(v.key), v]));
+    const docChecks = Object.fromEntries(items(byKey.document_id!.checks).map((c) => [String(c.name), c]));
+    expect(docChecks.name_match).toEqual({
+      name: 'name_match',
+      outcome: 'flagged',
+      reason: "The name on the document does not match the user's name.",
+      value: null,
+    });
+    expect(docChecks.screen_recapture!.outcome).toBe('flagged');
+    expect(docChecks.mrz_check_digits!.outcome).toBe('passed');
+    // The selfie was never analysed: no checks, not invented passes.
+    expect(byKey.selfie!.checks).toEqual([]);
+    const selfie = await admin.request('GET', `/admin/api/users/${u.uncertain}`);
+    const face = items(items(selfie.body.data.verifications)[0]!.checks).find((c) => String(c.name) === 'face_match')!;
+    expect(face).toEqual({ name: 'face_match', outcome: 'flagged', reason: 'The face match is uncertain: a person should look.', value: 0.41 });
+  });
+});

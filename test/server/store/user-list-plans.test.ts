@@ -1,6 +1,6 @@
 import { CompiledQuery, createQueryId, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountStatistics } from '../../../server/http/stats/routes.js';
+import { accountStatistics } from '../../../server/store/repos/stats-repo.js';
 import type { Db } from '../../../server/store/database.js';
 import { listUsers, SORTABLE_USER_FIELDS } from '../../../server/store/repos/users-repo.js';
 import { openScratchSqlite, type ScratchSqlite } from '../../helpers/scratch-sqlite.js';

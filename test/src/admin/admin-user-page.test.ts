@@ -19,6 +19,7 @@ const DETAIL = {
         started_at: null,
         completed_at: null,
         remarks: null,
+        checks: [],
         results: {},
       },
       {
@@ -29,6 +30,11 @@ const DETAIL = {
         started_at: null,
         completed_at: null,
         remarks: 'blurry',
+        checks: [
+          { name: 'mrz_check_digits', outcome: 'passed', reason: null, value: null },
+          { name: 'photoshopped', outcome: 'flagged', reason: 'The image was edited.', value: null },
+          { name: 'face_match', outcome: 'failed', reason: 'The face does not match.', value: 0.123 },
+        ],
         results: { mrz_data: { valid: true } },
       },
     ],
@@ -69,7 +75,7 @@ async function userPage() {
     'DELETE /admin/api/users/7': { success: true },
   });
   const el = await fixture<AdminUserPage>(html`<admin-user-page .api=${fake.api} user-id="7"></admin-user-page>`);
-  await until(() => $$(el, 'table.verifications tbody tr').length === 2, 'verifications');
+  await until(() => $$(el, 'table.verifications > tbody > tr').length === 2, 'verifications');
   return { el, ...fake };
 }
 
@@ -88,10 +94,20 @@ async function answer(el: Element, ok: boolean): Promise<void> {
 describe('<admin-user-page>', () => {
   it('shows each verification with its status, remarks and analysis results, and the images by signed URL', async () => {
     const { el } = await userPage();
-    const rows = $$(el, 'table.verifications tbody tr');
+    const rows = $$(el, 'table.verifications > tbody > tr');
     expect(rows[1]!.textContent).to.contain('Complete In Review');
     expect(rows[1]!.textContent).to.contain('blurry');
-    expect(rows[1]!.querySelector('pre')!.textContent).to.contain('"valid": true');
+    const checks = [...rows[1]!.querySelectorAll('table.checks tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
+    expect(checks).to.deep.equal([
+      ['mrz check digits', 'Passed', '', ''],
+      ['photoshopped', 'Flagged', 'The image was edited.', ''],
+      ['face match', 'Failed', 'The face does not match.', '0.12'],
+    ]);
+    // The raw JSON only behind a closed disclosure.
+    const raw = rows[1]!.querySelector('details')!;
+    expect(raw.open).to.equal(false);
+    expect(raw.querySelector('pre')!.textContent).to.contain('"valid": true');
+    expect(rows[0]!.querySelector('table.checks')).to.equal(null);
     const img = $<HTMLImageElement>(el, 'ul.images img')!;
     expect(img.getAttribute('src')).to.equal('/admin/api/images/up_1?expires=1&sig=abc');
     expect(img.alt).to.equal('document_id passport front');

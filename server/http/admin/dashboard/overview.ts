@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../../context.js';
 import { userViews } from '../../../services/user-view.js';
-import { accountStatistics } from '../../stats/routes.js';
+import { accountStatistics } from '../../../store/repos/stats-repo.js';
 
 /** The overview: the numbers of `GET /api/stats` (same function), and admin notices not yet read. */
 export function dashboardOverviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {

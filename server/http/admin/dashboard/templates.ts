@@ -11,7 +11,24 @@ import { invalidateReadCaches } from '../../../store/read-cache.js';
 import { encodeWorkflowId } from '../../../store/seed.js';
 import { readSettings, writeSetting } from '../../../store/repos/settings-repo.js';
 import { methodsWithoutStep, templateRefusal } from '../../../domain/flow-coverage.js';
-import { findTemplate, findWorkflow, insertTemplate, insertWorkflow, listTemplates, listWorkflows } from '../../../store/repos/templates-repo.js';
+import {
+  countUsersByTemplate,
+  deleteTemplate,
+  deleteWorkflow,
+  findTemplate,
+  findTemplateRow,
+  findWorkflow,
+  findWorkflowByRawId,
+  insertTemplate,
+  insertWorkflow,
+  listTemplates,
+  listWorkflows,
+  replaceTemplateMethods,
+  replaceTemplateWorkflows,
+  setTemplateLabel,
+  templateNameTaken,
+  workflowInUse,
+} from '../../../store/repos/templates-repo.js';
 import type { WorkflowRow } from '../../../store/schema.js';
 import { idParam } from './common.js';
 
@@ -69,12 +86,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         listTemplates(ctx.db),
         listWorkflows(ctx.db),
         readSettings(ctx.db),
-        ctx.db
-          .selectFrom('users')
-          .select(['template_id', (eb) => eb.fn.countAll<number>().as('n')])
-          .where('template_id', 'is not', null)
-          .groupBy('template_id')
-          .execute(),
+        countUsersByTemplate(ctx.db),
       ]);
       const byRaw = new Map(workflows.map((w) => [w.raw_id, w]));
       return {
@@ -84,7 +96,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           label: t.label,
           methods: t.methodIds.map((m) => ({ id: m, key: methodById(m)?.key ?? String(m), name: methodById(m)?.name ?? String(m) })),
           workflows: t.workflowRawIds.map((r) => byRaw.get(r)?.public_id).filter((x): x is string => x !== undefined),
-          users: Number(usage.find((u) => u.template_id === t.id)?.n ?? 0),
+          users: usage.get(t.id) ?? 0,
           created_at: t.created_at,
         })),
         workflows: workflows.map(workflowView),
@@ -98,7 +110,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.post('/admin/api/templates', { schema: { hide: true, body: createBody } }, async (req, reply) => {
       const methodIds = methodIdsOf(req.body.methods);
       const id = await ctx.db.transaction().execute(async (trx) => {
-        if (await trx.selectFrom('templates').select('id').where('name', '=', req.body.name).executeTakeFirst()) {
+        if (await templateNameTaken(trx, req.body.name)) {
           throw fieldError('name', 'A template with this name exists.');
         }
         const workflowRawIds = await workflowIdsOf(trx, req.body.workflows);
@@ -124,26 +136,14 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
 
     app.patch('/admin/api/templates/:id', { schema: { hide: true, params: idParam, body: patchBody } }, async (req) => {
       await ctx.db.transaction().execute(async (trx) => {
-        const t = await trx.selectFrom('templates').selectAll().where('id', '=', req.params.id).executeTakeFirst();
+        const t = await findTemplateRow(trx, req.params.id);
         if (!t) throw errors.notFound('Template not found');
-        if (req.body.label !== undefined) await trx.updateTable('templates').set({ label: req.body.label }).where('id', '=', t.id).execute();
+        if (req.body.label !== undefined) await setTemplateLabel(trx, t.id, req.body.label);
         if (req.body.methods !== undefined) {
-          const ids = methodIdsOf(req.body.methods);
-          await trx.deleteFrom('template_methods').where('template_id', '=', t.id).execute();
-          await trx
-            .insertInto('template_methods')
-            .values(ids.map((method_id, position) => ({ template_id: t.id, method_id, position })))
-            .execute();
+          await replaceTemplateMethods(trx, t.id, methodIdsOf(req.body.methods));
         }
         if (req.body.workflows !== undefined) {
-          const ids = await workflowIdsOf(trx, req.body.workflows);
-          await trx.deleteFrom('template_workflows').where('template_id', '=', t.id).execute();
-          if (ids.length) {
-            await trx
-              .insertInto('template_workflows')
-              .values(ids.map((workflow_raw_id, position) => ({ template_id: t.id, workflow_raw_id, position })))
-              .execute();
-          }
+          await replaceTemplateWorkflows(trx, t.id, await workflowIdsOf(trx, req.body.workflows));
         }
         await recordAudit(trx, ctx.clock, req, {
           action: 'template.update',
@@ -158,7 +158,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
 
     app.delete('/admin/api/templates/:id', { schema: { hide: true, params: idParam } }, async (req) => {
       await ctx.db.transaction().execute(async (trx) => {
-        const t = await trx.selectFrom('templates').selectAll().where('id', '=', req.params.id).executeTakeFirst();
+        const t = await findTemplateRow(trx, req.params.id);
         if (!t) throw errors.notFound('Template not found');
         const settings = await readSettings(trx);
         if (settings.default_template === t.name || settings.reverification_template === t.name) {
@@ -167,8 +167,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         if ((await readDashboardSettings(trx)).signup.template === t.name) {
           throw errors.conflict('Self-signup uses this template; choose another first.');
         }
-        // Users keep their assigned verifications; their template reference is cleared (ON DELETE SET NULL).
-        await trx.deleteFrom('templates').where('id', '=', t.id).execute();
+        await deleteTemplate(trx, t.id);
         await recordAudit(trx, ctx.clock, req, { action: 'template.delete', targetType: 'template', targetId: t.id, details: { name: t.name } });
       });
       invalidateReadCaches();
@@ -219,16 +218,15 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         return id;
       });
       void reply.code(201);
-      return { data: workflowView(await ctx.db.selectFrom('workflows').selectAll().where('raw_id', '=', rawId).executeTakeFirstOrThrow()) };
+      return { data: workflowView((await findWorkflowByRawId(ctx.db, rawId))!) };
     });
 
     app.delete('/admin/api/workflows/:id', { schema: { hide: true, params: z.object({ id: z.string().max(128) }) } }, async (req) => {
       await ctx.db.transaction().execute(async (trx) => {
         const w = await findWorkflow(trx, req.params.id);
         if (!w) throw errors.notFound('Workflow not found');
-        const inUse = await trx.selectFrom('user_workflows').select('user_id').where('workflow_raw_id', '=', w.raw_id).limit(1).executeTakeFirst();
-        if (inUse) throw errors.conflict('Users have this document workflow assigned; it cannot be deleted.');
-        await trx.deleteFrom('workflows').where('raw_id', '=', w.raw_id).execute();
+        if (await workflowInUse(trx, w.raw_id)) throw errors.conflict('Users have this document workflow assigned; it cannot be deleted.');
+        await deleteWorkflow(trx, w.raw_id);
         await recordAudit(trx, ctx.clock, req, { action: 'workflow.delete', targetType: 'workflow', targetId: w.public_id });
       });
       invalidateReadCaches();

@@ -15,6 +15,7 @@ import {
 } from '../../../domain/catalogue.js';
 import { errors, fieldError } from '../../../errors.js';
 import { userView, userViews } from '../../../services/user-view.js';
+import { verificationResult } from '../../../services/verification-result.js';
 import { createUser, deleteUser, linkBase, magicLinkFor, NOTIFY_QUEUE, updateUser, type NotifyLinkJob } from '../../../services/users.js';
 import { moveDocumentWorkflow, moveVerification } from '../../../services/verifications.js';
 import { sdb } from '../../../session/tables.js';
@@ -127,6 +128,13 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .limit(20)
           .execute(),
       ]);
+      // Each verification's analysis as checks (the customer's result), for the case view.
+      const checks = await Promise.all(
+        verifications.map(async (v) => {
+          const method = methodById(v.method_id);
+          return method ? ((await verificationResult(ctx, user.id, method))?.checks ?? []) : [];
+        }),
+      );
       void reply.header('cache-control', 'no-store');
       return {
         data: {
@@ -134,7 +142,7 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reference_id: user.reference_id,
           template: template ? { id: template.id, name: template.name, label: template.label } : null,
           ip_country: user.ip_country,
-          verifications: verifications.map((v) => ({
+          verifications: verifications.map((v, i) => ({
             method_id: v.method_id,
             key: methodById(v.method_id)?.key ?? String(v.method_id),
             name: methodById(v.method_id)?.name ?? String(v.method_id),
@@ -142,6 +150,7 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             started_at: v.started_at,
             completed_at: v.completed_at,
             remarks: v.remarks,
+            checks: checks[i],
             // The analysis results the engine recorded on the verification.
             results: JSON.parse(v.attributes) as Record<string, unknown>,
           })),
