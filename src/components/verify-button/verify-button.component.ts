@@ -1,7 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { emit, isEmbedMessage, type EmbedMessage, type OpenMode } from '../../events/events.js';
 import { buttonLabel, type ButtonLabelKey } from '../../internal/button-labels.js';
-import { iframeAllow } from '../../steps/permissions.js';
+import { EMBED_IFRAME_ALLOW } from '../../steps/permissions.js';
 import styles from './verify-button.styles.js';
 
 /** How the button opens the flow. */
@@ -227,7 +227,7 @@ export class VerifyButton extends LitElement {
             // eslint-disable-next-line lit-a11y/click-events-have-key-events
             html`<dialog part="dialog" aria-label=${label('open')} @cancel=${this.onDialogCancel} @close=${this.onDialogClose} @click=${this.onDialogClick}>
               <button part="close" type="button" aria-label=${label('close')} @click=${() => this.requestClose()}>×</button>
-              ${this.open ? html`<iframe part="iframe" title=${label('open')} allow=${iframeAllow()}></iframe>` : nothing}
+              ${this.open ? html`<iframe part="iframe" title=${label('open')} allow=${EMBED_IFRAME_ALLOW}></iframe>` : nothing}
             </dialog>`
           : nothing
       }`;

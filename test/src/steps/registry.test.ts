@@ -1,7 +1,7 @@
 import { expect, fixture } from '@open-wc/testing';
 import { render } from 'lit';
 import { METHOD_KEYS } from '../../../src/api/routes.js';
-import { iframeAllow } from '../../../src/steps/permissions.js';
+import { EMBED_IFRAME_ALLOW, iframeAllow } from '../../../src/steps/permissions.js';
 import { stepFor, stepTitle, WEB_STEPS } from '../../../src/steps/registry.js';
 import { METHODS } from '../fixtures/double.js';
 
@@ -26,5 +26,7 @@ describe('the step registry', () => {
 
   it('lets the embed frame use the camera and the location, the features the steps need', () => {
     expect(iframeAllow()).to.equal('camera; geolocation');
+    // What the script-tag embed ships, written out for its size budget, is the same list.
+    expect(EMBED_IFRAME_ALLOW).to.equal(iframeAllow());
   });
 });
