@@ -488,7 +488,10 @@ export class VerifyFlow extends LitElement {
     const fill = this.renderRoot.querySelector<HTMLElement>('.fill');
     if (fill && this.session) {
       const total = this.session.methods.length;
-      fill.style.setProperty('inline-size', `${(100 * this.session.methods.filter(isMethodDone).length) / total}%`);
+      const done = this.session.methods.filter(isMethodDone).length;
+      // The step on screen counts half while it is open: "Step 1 of 1" is under way, not empty.
+      const current = this.currentMethod && !isMethodDone(this.currentMethod) ? 0.5 : 0;
+      fill.style.setProperty('inline-size', `${(100 * Math.min(total, done + current)) / total}%`);
     }
   }
 

@@ -100,6 +100,18 @@ describe('<verify-flow>', () => {
     expect(text(unknown)).not.to.contain('ID document');
   });
 
+  it('shows a step under way on the progress bar: "Step 1 of 1" is not an empty bar', async () => {
+    const { link } = await scenario({ session: session([METHODS.email()]) });
+    const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
+    await start(flow);
+    await until(() => deep(flow, 'verify-step-email'), 5000, 'step');
+    await flow.updateComplete;
+    expect(deep(flow, '[part=progress]')!.textContent).to.contain('Step 1 of 1');
+    const fill = deep<HTMLElement>(flow, '.fill')!;
+    const bar = deep<HTMLElement>(flow, '.bar')!;
+    expect(fill.getBoundingClientRect().width).to.be.closeTo(bar.getBoundingClientRect().width / 2, 2);
+  });
+
   it('loads the session, emits verify-start and verify-ready, and shows step 1 of 2 with focus on its title', async () => {
     const { link } = await scenario({ session: session([METHODS.email(), METHODS.phone()]) });
     const flow = await fixture<VerifyFlow>(html`<verify-flow .link=${link} stay></verify-flow>`);
