@@ -3,6 +3,7 @@
  * in Review), oldest entry first, each with why in words, filterable by flag, method, template and
  * the day it entered review, a page at a time.
  */
+import { insertAnalysedDocumentJob } from '../../helpers/document-jobs.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VerificationStatus } from '../../../server/domain/catalogue.js';
 import { markDocumentProcessing, moveDocument } from '../../../server/services/document-jobs.js';
@@ -35,25 +36,7 @@ async function user(name: string, template: string): Promise<number> {
 async function documentInReview(userId: number, content: Record<string, unknown>, flags: string[]): Promise<void> {
   const { ctx } = server.verity;
   const docId = `doc_${userId}`;
-  await ctx.db
-    .insertInto('document_jobs')
-    .values({
-      doc_id: docId,
-      user_id: userId,
-      template_id: 1,
-      status: 'Success',
-      reason: null,
-      original_name: 'front',
-      media_type: 'image/jpeg',
-      size: 1,
-      blob_key: `users/${userId}/session/${docId}.jpg`,
-      document_data: JSON.stringify({ id: 1, name: 'document.jpg', status: 4, content }),
-      portrait_embedding: null,
-      source: 'session',
-      created_at: ctx.clock.now().toISOString(),
-      completed_at: ctx.clock.now().toISOString(),
-    })
-    .execute();
+  await insertAnalysedDocumentJob(ctx.db, { userId, docId, content, size: 1, now: ctx.clock.now() });
   await ctx.db.transaction().execute(async (trx) => {
     await markDocumentProcessing(trx, ctx.clock, userId);
     await moveDocument(trx, ctx.clock, userId, VerificationStatus.complete_in_review, {

@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { VerificationStatus } from '../../../server/domain/catalogue.js';
 import { markDocumentProcessing, moveDocument } from '../../../server/services/document-jobs.js';
 import { moveVerification } from '../../../server/services/verifications.js';
+import { insertAnalysedDocumentJob } from '../../helpers/document-jobs.js';
 import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
@@ -31,26 +32,8 @@ async function analysedDocument(userId: number, docId: string, content: Record<s
   const image = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#88aacc' } })
     .jpeg()
     .toBuffer();
-  await ctx.blobs.put(`users/${userId}/session/${docId}.jpg`, image, 'image/jpeg');
-  await ctx.db
-    .insertInto('document_jobs')
-    .values({
-      doc_id: docId,
-      user_id: userId,
-      template_id: 1,
-      status: 'Success',
-      reason: null,
-      original_name: 'front',
-      media_type: 'image/jpeg',
-      size: image.length,
-      blob_key: `users/${userId}/session/${docId}.jpg`,
-      document_data: JSON.stringify({ id: 1, name: 'document.jpg', status: 4, content }),
-      portrait_embedding: null,
-      source: 'session',
-      created_at: ctx.clock.now().toISOString(),
-      completed_at: ctx.clock.now().toISOString(),
-    })
-    .execute();
+  const { blobKey } = await insertAnalysedDocumentJob(ctx.db, { userId, docId, content, size: image.length, now: ctx.clock.now() });
+  await ctx.blobs.put(blobKey, image, 'image/jpeg');
 }
 
 const byName = (checks: Json) => Object.fromEntries(items(checks).map((c) => [String(c.name), c]));
