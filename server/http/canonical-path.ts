@@ -8,6 +8,8 @@
 export function canonicalPath(url: string): string {
   const q = url.indexOf('?');
   const raw = q < 0 ? url : url.slice(0, q);
+  // Most paths (every access-log line reads one) have nothing to decode or fold.
+  if (!NEEDS_FOLDING.test(raw)) return raw;
   // Decoded twice: a doubly encoded `%2561` names `%61` to a decoder further down the line.
   const decoded = decodeEach(decodeEach(raw));
   const resolved: string[] = [];
@@ -19,6 +21,9 @@ export function canonicalPath(url: string): string {
   }
   return '/' + resolved.join('/');
 }
+
+/** What canonicalisation would change: an escape, a backslash, a dot segment, a capital or any non-ASCII letter, a doubled or trailing slash. */
+const NEEDS_FOLDING = /[%\\.A-Z\u0080-\uffff]|\/\/|\/$|^[^/]|^$/;
 
 function decodeEach(path: string): string {
   return path.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
