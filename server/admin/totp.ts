@@ -38,9 +38,15 @@ export async function checkTotp(ctx: AppContext, adminId: number, code: string, 
   const delta = totpFor(openTotpSecret(ctx.config.secret, row.sealed_secret), 'x').validate({ token: code, timestamp, window: 1 });
   if (delta === null) return false;
   const counter = Math.floor(timestamp / 1000 / PERIOD) + delta;
-  if (row.last_counter !== null && counter <= row.last_counter) return false;
-  await ddb(ctx.db).updateTable('admin_totp').set({ last_counter: counter }).where('admin_id', '=', adminId).execute();
-  return true;
+  // Claim the step in the same statement that checks it: two requests carrying the same code at
+  // once both pass the read above, and only one of them may move the counter.
+  const claimed = await ddb(ctx.db)
+    .updateTable('admin_totp')
+    .set({ last_counter: counter })
+    .where('admin_id', '=', adminId)
+    .where((eb) => eb.or([eb('last_counter', 'is', null), eb('last_counter', '<', counter)]))
+    .executeTakeFirst();
+  return claimed.numUpdatedRows > 0n;
 }
 
 /** Enables a pending set-up once the admin proves it works with a first code. */
