@@ -55,7 +55,14 @@ export async function acceptInvite(
     if (!invite || invite.used_at !== null || invite.expires_at <= now) return { ok: false, reason: 'invalid' } as const;
     const existing = await trx.selectFrom('admins').select('id').where('email', '=', invite.email).executeTakeFirst();
     if (existing) return { ok: false, reason: 'taken' } as const;
-    await ddb(trx).updateTable('admin_invites').set({ used_at: now }).where('token_hash', '=', invite.token_hash).execute();
+    // Claimed where it is checked: two accepts at once both read the invite unused above.
+    const claimed = await ddb(trx)
+      .updateTable('admin_invites')
+      .set({ used_at: now })
+      .where('token_hash', '=', invite.token_hash)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (claimed.numUpdatedRows === 0n) return { ok: false, reason: 'invalid' } as const;
     const { id } = await trx
       .insertInto('admins')
       .values({ email: invite.email, password_hash: hash, created_at: now })

@@ -54,6 +54,19 @@ describe('admin invitations', () => {
   });
 });
 
+describe('admin invitations accepted twice at once', () => {
+  it('one person is created, the other accept is told the link is used; never a 500', async () => {
+    const invite = await admin.request('POST', '/admin/api/admins/invites', { email: 'twice@example.com' });
+    const token = String(invite.body.url).split('#')[1]!;
+    const accepts = await Promise.all(
+      Array.from({ length: 4 }, () => new AdminClient(server).request('POST', '/admin/api/invites/accept', { token, password: 'a long enough passphrase' })),
+    );
+    expect(accepts.map((r) => r.status).sort()).toEqual([200, 410, 410, 410]);
+    const list = await admin.request('GET', '/admin/api/admins');
+    expect(list.body.data.filter((a: { email: string }) => a.email === 'twice@example.com')).toHaveLength(1);
+  });
+});
+
 describe('admin TOTP second factor', () => {
   it('once enabled, sign-in needs a current code; a code is accepted only once', async () => {
     const setup = await admin.request('POST', '/admin/api/me/totp');
