@@ -63,7 +63,7 @@ describe('admin invitations accepted twice at once', () => {
     );
     expect(accepts.map((r) => r.status).sort()).toEqual([200, 410, 410, 410]);
     const list = await admin.request('GET', '/admin/api/admins');
-    expect(list.body.data.filter((a: { email: string }) => a.email === 'twice@example.com')).toHaveLength(1);
+    expect(JSON.stringify(list.body).split('twice@example.com')).toHaveLength(2);
   });
 });
 
