@@ -9,7 +9,7 @@ import { LocalInvalidationBus, RedisInvalidationBus, type InvalidationBus } from
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { ReadinessCheck } from './http/health/routes.js';
-import { memoryLimiterFactory, type LimiterFactory } from './http/rate-limit.js';
+import { memoryLimiterFactory, type LimiterFactory } from './http/limiter-factory.js';
 import { addQueueDepthSource } from './metrics/metrics.js';
 import type { Queue } from './queue/queue.js';
 import { TableQueue, type Logger } from './queue/table-queue.js';

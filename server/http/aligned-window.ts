@@ -1,5 +1,5 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { LimiterFactory } from './rate-limit.js';
+import type { LimiterFactory } from './limiter-factory.js';
 
 /**
  * How long a window's key outlives the window in the store. The store's own expiry only clears old

@@ -1,11 +1,6 @@
-import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { systemClock, type Clock } from '../clock.js';
 import { AlignedWindow, secondsUntil, type WindowCount } from './aligned-window.js';
-
-/** Makes a limiter for `points` per `durationSeconds`; memory now, Redis in scale-out (same code path). */
-export type LimiterFactory = (points: number, durationSeconds: number, prefix: string) => RateLimiterAbstract;
-
-export const memoryLimiterFactory: LimiterFactory = (points, duration, keyPrefix) => new RateLimiterMemory({ points, duration, keyPrefix });
+import { memoryLimiterFactory, type LimiterFactory } from './limiter-factory.js';
 
 export interface RateDecision {
   allowed: boolean;

@@ -1,29 +1,12 @@
 import type { AppContext } from '../context.js';
 import { PermanentFailure } from '../queue/queue.js';
-import { magicLinkFor, NOTIFY_QUEUE, type NotifyLinkJob } from '../services/users.js';
+import { magicLinkFor } from '../services/users.js';
+import { CODE_TTL_MINUTES, NOTIFY_QUEUE, type NotifyJob } from './jobs.js';
 import { readSettings } from '../store/repos/settings-repo.js';
 import { findUserById } from '../store/repos/users-repo.js';
 import { codeEmail, codeSms, magicLinkEmail, magicLinkSms, pickLocale } from './messages.js';
 import { openNotifyCode } from '../crypto/seal.js';
 import type { Senders } from './senders.js';
-
-/** A one-time code for the e-mail or SMS step; `sealed` is the code sealed with `sealNotifyCode()`. */
-export interface NotifyCodeJob {
-  kind: 'code';
-  userId: number;
-  channel: 'email' | 'sms';
-  sealed: string;
-  /** ISO time after which the code is useless: the job is dropped instead of sent. */
-  expiresAt: string;
-  /** Locale picked from the browser that asked for the code. */
-  locale: string;
-}
-
-/** Every job of {@link NOTIFY_QUEUE}. */
-export type NotifyJob = NotifyLinkJob | NotifyCodeJob;
-
-/** Minutes a code lives (shown in the message). */
-export const CODE_TTL_MINUTES = 10;
 
 /**
  * Consumes the notify queue: the magic link by e-mail or SMS (create-user `send_link`/`send_sms`)

@@ -1,3 +1,4 @@
+import { NOTIFY_QUEUE, type NotifyLinkJob } from '../notify/jobs.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { Role, resolveUserStatus, type UserStatus } from '../domain/catalogue.js';
@@ -44,14 +45,6 @@ export interface UpdateUserInput {
   template_id?: string | undefined;
   custom_verify_data?: string | undefined;
   order_id?: string | undefined;
-}
-
-/** Notification job queue name; the notifier (magic-link issue) consumes it. */
-export const NOTIFY_QUEUE = 'notify';
-export interface NotifyLinkJob {
-  kind: 'magic_link';
-  userId: number;
-  channel: 'email' | 'sms';
 }
 
 /** The base of links: the account's custom domain when set, else the configured base URL. */

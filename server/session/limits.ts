@@ -1,5 +1,5 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { memoryLimiterFactory, type LimiterFactory } from '../http/rate-limit.js';
+import { memoryLimiterFactory, type LimiterFactory } from '../http/limiter-factory.js';
 import { sessionErrors } from './errors.js';
 
 /** Failed `POST /session/start`s and hand-off claims per client address, per minute. */

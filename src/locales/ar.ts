@@ -1,7 +1,7 @@
 // Translations for `ar`, keyed by the `id` given to each `msg()` in src/.
 // Placeholders `${0}`, `${1}`… follow the order of the English template's expressions.
 import { str } from '@lit/localize';
-import { pluralEntries } from '../internal/plural.js';
+import { pluralEntries } from '../internal/plural-forms.js';
 
 export const templates = {
   'doc.type.passport': 'جواز السفر',

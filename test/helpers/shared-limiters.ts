@@ -1,6 +1,6 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { ManualClock } from './manual-clock.js';
-import type { LimiterFactory } from '../../server/http/rate-limit.js';
+import type { LimiterFactory } from '../../server/http/limiter-factory.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
 
 /** The scale switch: every test server is on PostgreSQL + Redis (see test/helpers/server.ts). */

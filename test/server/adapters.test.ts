@@ -9,7 +9,7 @@ import { openAdapters, type Adapters } from '../../server/adapters.js';
 import { RedisInvalidationBus } from '../../server/cache/invalidation-bus.js';
 import { systemClock } from '../../server/clock.js';
 import { loadConfig, type Config } from '../../server/config.js';
-import { memoryLimiterFactory } from '../../server/http/rate-limit.js';
+import { memoryLimiterFactory } from '../../server/http/limiter-factory.js';
 import { BullMqQueue } from '../../server/queue/bullmq-queue.js';
 import { TableQueue } from '../../server/queue/table-queue.js';
 import { openDatabase } from '../../server/store/database.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { AlignedWindow, secondsUntil } from '../aligned-window.js';
-import type { LimiterFactory } from '../rate-limit.js';
+import type { LimiterFactory } from '../limiter-factory.js';
 
 /** The window every sign-in count lives in (clock-aligned quarter hours). */
 export const LOGIN_WINDOW_SECONDS = 15 * 60;

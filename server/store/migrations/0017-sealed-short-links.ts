@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { openShortLinkUrl, sealShortLinkUrl } from '../../links/short-links.js';
+import { openShortLinkUrl, sealShortLinkUrl } from '../../links/sealed-url.js';
 import { isPostgres, type MigrationContext } from './helpers.js';
 
 /**

@@ -8,7 +8,7 @@
 import { request } from 'node:http';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LimiterFactory } from '../../../server/http/rate-limit.js';
+import type { LimiterFactory } from '../../../server/http/limiter-factory.js';
 import { canonicalPath } from '../../../server/http/canonical-path.js';
 import { redactUrl } from '../../../server/links/log-redaction.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';

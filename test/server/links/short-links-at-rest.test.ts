@@ -5,7 +5,7 @@ import { Migrator, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../helpers/manual-clock.js';
 import { buildMagicLink } from '../../../server/links/magic-link.js';
-import { openShortLinkUrl } from '../../../server/links/short-links.js';
+import { openShortLinkUrl } from '../../../server/links/sealed-url.js';
 import { migrateToLatest, openDatabase, type Db } from '../../../server/store/database.js';
 import { migrationProvider } from '../../../server/store/migrations/index.js';
 import { seedDefaults } from '../../../server/store/seed.js';

@@ -16,7 +16,8 @@ import {
 import { errors, fieldError } from '../../../errors.js';
 import { userView, userViews } from '../../../services/user-view.js';
 import { verificationResult } from '../../../services/verification-result.js';
-import { createUser, deleteUser, linkBase, magicLinkFor, NOTIFY_QUEUE, updateUser, type NotifyLinkJob } from '../../../services/users.js';
+import { NOTIFY_QUEUE, type NotifyLinkJob } from '../../../notify/jobs.js';
+import { createUser, deleteUser, linkBase, magicLinkFor, updateUser } from '../../../services/users.js';
 import { moveDocumentWorkflow, moveVerification } from '../../../services/verifications.js';
 import { sdb } from '../../../session/tables.js';
 import { findTemplate, findWorkflow } from '../../../store/repos/templates-repo.js';
