@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { readDashboardSettings } from '../../admin/dashboard-settings.js';
-import { ddb } from '../../admin/tables.js';
+import { confirmSignupRequest, findSignupRequest, insertSignupRequest, replaceSignupCode, takeSignupAttempt } from '../../admin/signup-requests.js';
 import type { AppContext } from '../../context.js';
 import { EMAIL_METHOD_ID, VerificationStatus } from '../../domain/catalogue.js';
 import { errors } from '../../errors.js';
@@ -110,7 +110,7 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
     app.post('/signup/api/resend', { schema: { hide: true, body: tokenBody }, onRequest: csrfGuard(ctx) }, async (req) => {
       await enabledOr404();
       await consume(confirmLimiter, req.ip);
-      const row = await ddb(ctx.db).selectFrom('signup_requests').selectAll().where('token_hash', '=', sha256Hex(req.body.token)).executeTakeFirst();
+      const row = await findSignupRequest(ctx.db, sha256Hex(req.body.token));
       if (!row || row.confirmed_at !== null) throw errors.gone('This signup is not open any more; start again.');
       await issueCode(ctx, row.user_id, row.token_hash, undefined, false);
       return { success: true };
@@ -121,19 +121,17 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
       await consume(confirmLimiter, req.ip);
       const tokenHash = sha256Hex(req.body.token);
       const outcome = await ctx.db.transaction().execute(async (trx) => {
-        const row = await ddb(trx).selectFrom('signup_requests').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+        const row = await findSignupRequest(trx, tokenHash);
         if (!row || row.confirmed_at !== null) return { kind: 'gone' } as const;
-        if (row.attempts >= SIGNUP_CODE_ATTEMPTS || row.expires_at <= ctx.clock.now().toISOString()) return { kind: 'expired' } as const;
-        if (!safeEqual(codeHash(ctx.config.secret, row.user_id, req.body.code), row.code_hash)) {
-          await ddb(trx)
-            .updateTable('signup_requests')
-            .set({ attempts: row.attempts + 1 })
-            .where('token_hash', '=', tokenHash)
-            .execute();
-          return { kind: 'wrong', left: SIGNUP_CODE_ATTEMPTS - row.attempts - 1 } as const;
+        if (row.expires_at <= ctx.clock.now().toISOString()) return { kind: 'expired' } as const;
+        // The try is taken before the code is compared, so guesses sent at once share the limit.
+        const attempt = await takeSignupAttempt(trx, tokenHash, SIGNUP_CODE_ATTEMPTS);
+        if (!attempt) return { kind: 'expired' } as const;
+        if (!safeEqual(codeHash(ctx.config.secret, row.user_id, req.body.code), attempt.codeHash)) {
+          return { kind: 'wrong', left: SIGNUP_CODE_ATTEMPTS - attempt.attempts } as const;
         }
         const now = ctx.clock.now().toISOString();
-        await ddb(trx).updateTable('signup_requests').set({ confirmed_at: now }).where('token_hash', '=', tokenHash).execute();
+        if (!(await confirmSignupRequest(trx, tokenHash, now))) return { kind: 'gone' } as const;
         await updateUserRow(trx, row.user_id, { email_verified_at: now, updated_at: now });
         const emailStep = await findUserVerification(trx, row.user_id, EMAIL_METHOD_ID);
         // The person just proved the e-mail address: the Email method, if the template has it, is done.
@@ -160,26 +158,9 @@ async function issueCode(ctx: AppContext, userId: number, tokenHash: string, loc
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + CODE_TTL_MINUTES * 60_000).toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    if (fresh) {
-      await ddb(trx)
-        .insertInto('signup_requests')
-        .values({
-          token_hash: tokenHash,
-          user_id: userId,
-          code_hash: codeHash(ctx.config.secret, userId, code),
-          attempts: 0,
-          expires_at: expiresAt,
-          confirmed_at: null,
-          created_at: now.toISOString(),
-        })
-        .execute();
-    } else {
-      await ddb(trx)
-        .updateTable('signup_requests')
-        .set({ code_hash: codeHash(ctx.config.secret, userId, code), attempts: 0, expires_at: expiresAt })
-        .where('token_hash', '=', tokenHash)
-        .execute();
-    }
+    const hash = codeHash(ctx.config.secret, userId, code);
+    if (fresh) await insertSignupRequest(trx, { tokenHash, userId, codeHash: hash, expiresAt, createdAt: now.toISOString() });
+    else await replaceSignupCode(trx, tokenHash, hash, expiresAt);
     const job: NotifyCodeJob = {
       kind: 'code',
       userId,

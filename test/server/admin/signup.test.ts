@@ -100,6 +100,18 @@ describe('self-signup', () => {
     expect((await post('/signup/api/confirm', { token, code: fresh })).status).toBe(410);
   });
 
+  it('guesses sent at once share the five tries: no more than five are compared, the right code after them is refused', async () => {
+    await admin.request('PATCH', '/admin/api/settings', { signup: { enabled: true } });
+    const start = await post('/signup/api/start', { email: 'burst@example.com' });
+    const token = String(start.body.token);
+    const code = await codeFor('burst@example.com');
+    const guesses = Array.from({ length: 12 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+    const answers = await Promise.all(guesses.map((guess, i) => post('/signup/api/confirm', { token, code: guess }, `198.51.100.${i + 1}`)));
+    expect(answers.filter((a) => a.status === 422)).toHaveLength(5);
+    expect(answers.filter((a) => a.status === 410)).toHaveLength(7);
+    expect((await post('/signup/api/confirm', { token, code }, '198.51.100.99')).status).toBe(410);
+  });
+
   it('limits registrations per client address and refuses cross-site posts', async () => {
     await admin.request('PATCH', '/admin/api/settings', { signup: { enabled: true } });
     for (let i = 0; i < 5; i++) expect((await post('/signup/api/start', { email: `b${i}@example.com` })).status).toBe(201);
