@@ -50,6 +50,7 @@ import { DocumentMethodView } from './methods/document_id.js';
 import { LivenessMethodView, SelfieMethodView } from './methods/face.js';
 import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
+import { TwoStepMethodView } from './methods/two_step.js';
 import { METHOD_KEYS, SESSION_ERROR_TYPES } from './routes.js';
 
 export * from './routes.js';
@@ -59,6 +60,7 @@ export * from './methods/geolocation.js';
 export * from './methods/knowledge.js';
 export * from './methods/document_id.js';
 export * from './methods/face.js';
+export * from './methods/two_step.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -134,6 +136,7 @@ export const MethodView = z.discriminatedUnion('key', [
   DocumentMethodView,
   SelfieMethodView,
   LivenessMethodView,
+  TwoStepMethodView,
   OtherMethodView,
 ]);
 export type MethodView = z.infer<typeof MethodView>;
@@ -207,6 +210,18 @@ export type MethodResult = z.infer<typeof MethodResult>;
 
 /** Answer of `POST /session/methods/knowledge` when passed (see `methods/knowledge.ts`). */
 export const KnowledgeResponse = MethodResult;
+
+/**
+ * Answer of `POST /session/methods/two_step/verify` (see `methods/two_step.ts`): the method after
+ * the call, and the recovery codes of a just-finished authenticator set-up (shown this once; the
+ * server keeps only their hashes), else an empty list.
+ */
+export const TwoStepVerified = z.object({
+  method: MethodView,
+  state: SessionState,
+  recovery_codes: z.array(z.string()),
+});
+export type TwoStepVerified = z.infer<typeof TwoStepVerified>;
 
 // ---------------------------------------------------------------------------------------------
 // Per-method calls

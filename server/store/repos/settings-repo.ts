@@ -21,6 +21,8 @@ export interface AccountSettings {
   knowledge: KnowledgeSettings | null;
   /** Whether the hosted page offers continuing on another device (QR hand-off). */
   handoff_enabled: boolean;
+  /** Whether Two-Step Authentication may send codes by SMS instead of an authenticator app. */
+  two_step_sms_allowed: boolean;
   /** Default locale (BCP 47) of the hosted page and of messages; null: the browser's / English. */
   default_locale: string | null;
   /** Hosted page branding; colours are `#rrggbb`. */
@@ -57,6 +59,7 @@ export const DEFAULT_SETTINGS: AccountSettings = {
   allowed_countries: null,
   knowledge: null,
   handoff_enabled: true,
+  two_step_sms_allowed: false,
   default_locale: null,
   branding: { logo_url: null, primary_color: null, background_color: null, text_color: null },
 };
