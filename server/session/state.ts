@@ -10,7 +10,17 @@ export interface MethodState<T> {
   read(ex: Executor, userId: number): Promise<T | undefined>;
   write(ex: Executor, userId: number, data: T, now: Date): Promise<void>;
   clear(ex: Executor, userId: number): Promise<void>;
+  /**
+   * Reads, changes and writes the state as one step that requests at the same moment cannot
+   * interleave: the write names the document it read, and a write that finds another document
+   * there reads again and re-runs `change` (which may throw to refuse, e.g. no attempts left).
+   * For counters that limit what a user may try.
+   */
+  update<R>(ex: Executor, userId: number, now: Date, change: (previous: T | undefined) => { next: T; result: R }): Promise<R>;
 }
+
+/** Rounds of read-and-retry before a contended update gives up; far above real contention. */
+const UPDATE_ROUNDS = 20;
 
 /** The typed state stored under `key` (a method key, or `_flow`). */
 export function methodState<T>(key: string): MethodState<T> {
@@ -29,6 +39,30 @@ export function methodState<T>(key: string): MethodState<T> {
     },
     async clear(ex, userId) {
       await sdb(ex).deleteFrom('method_state').where('user_id', '=', userId).where('method_key', '=', key).execute();
+    },
+    async update(ex, userId, now, change) {
+      for (let round = 0; round < UPDATE_ROUNDS; round++) {
+        const row = await sdb(ex).selectFrom('method_state').select('data').where('user_id', '=', userId).where('method_key', '=', key).executeTakeFirst();
+        const { next, result } = change(row ? (JSON.parse(row.data) as T) : undefined);
+        const json = JSON.stringify(next);
+        const at = now.toISOString();
+        const written = row
+          ? await sdb(ex)
+              .updateTable('method_state')
+              .set({ data: json, updated_at: at })
+              .where('user_id', '=', userId)
+              .where('method_key', '=', key)
+              .where('data', '=', row.data)
+              .executeTakeFirst()
+          : await sdb(ex)
+              .insertInto('method_state')
+              .values({ user_id: userId, method_key: key, data: json, updated_at: at })
+              .onConflict((oc) => oc.columns(['user_id', 'method_key']).doNothing())
+              .executeTakeFirst();
+        const rows = 'numUpdatedRows' in written ? written.numUpdatedRows : (written.numInsertedOrUpdatedRows ?? 0n);
+        if (rows > 0n) return result;
+      }
+      throw new Error(`method_state ${key}: the update kept meeting other writes`);
     },
   };
 }

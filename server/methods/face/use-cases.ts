@@ -56,26 +56,30 @@ export function faceState(key: FaceMethodKey): MethodState<FaceChallengeState> {
 export async function newFaceChallenge(kit: SessionKit, user: UserRow, key: FaceMethodKey): Promise<FaceChallenge> {
   const { ctx } = kit;
   const v = await kit.requireOpen(user, key);
-  const previous = await faceState(key).read(ctx.db, user.id);
   // A reset by the customer or an operator gives the attempts back.
-  const attempt = (v.status === VerificationStatus.reset ? 0 : (previous?.attempts_used ?? 0)) + 1;
-  if (attempt > FACE_ATTEMPTS + 1) throw sessionErrors.attemptsExceeded('No attempts are left for this step.');
+  const reset = v.status === VerificationStatus.reset;
   const steps = challengeSteps(key);
   const rule = framesRule(key);
   const now = ctx.clock.now();
-  const challenge = {
-    id: `chl_${randomBytes(12).toString('base64url')}`,
-    steps,
-    expires_at: new Date(now.getTime() + rule.ttlMs).toISOString(),
-    issued_at: now.toISOString(),
-    frames_per_step: rule.framesPerStep,
-    min_frames_per_move: rule.minFramesPerMove,
-    review_on_failure: attempt > FACE_ATTEMPTS,
-  };
   const old = await uploadsOf(ctx.db, user.id, key);
-  await ctx.db.transaction().execute(async (trx) => {
-    await faceState(key).write(trx, user.id, { challenge, attempts_used: attempt }, now);
+  // The attempt is counted in one step with its check: challenges asked for at once share the limit.
+  const { challenge, attempt } = await ctx.db.transaction().execute(async (trx) => {
+    const made = await faceState(key).update(trx, user.id, now, (previous) => {
+      const attempt = (reset ? 0 : (previous?.attempts_used ?? 0)) + 1;
+      if (attempt > FACE_ATTEMPTS + 1) throw sessionErrors.attemptsExceeded('No attempts are left for this step.');
+      const challenge = {
+        id: `chl_${randomBytes(12).toString('base64url')}`,
+        steps,
+        expires_at: new Date(now.getTime() + rule.ttlMs).toISOString(),
+        issued_at: now.toISOString(),
+        frames_per_step: rule.framesPerStep,
+        min_frames_per_move: rule.minFramesPerMove,
+        review_on_failure: attempt > FACE_ATTEMPTS,
+      };
+      return { next: { challenge, attempts_used: attempt }, result: { challenge, attempt } };
+    });
     await deleteFrames(trx, user.id, key);
+    return made;
   });
   for (const o of old) await ctx.blobs.delete(o.blob_key);
   return {

@@ -17,23 +17,26 @@ export async function submitKnowledge(kit: SessionKit, user: UserRow, body: Know
   const settings = await readSettings(ctx.db);
   const k = settings.knowledge;
   if (!k || k.questions.length === 0) throw sessionErrors.state('No knowledge questions are configured.');
-  const state = (await knowledgeState.read(ctx.db, user.id)) ?? { attempts_used: 0 };
-  if (state.attempts_used >= k.max_attempts) throw sessionErrors.attemptsExceeded('No attempts are left.');
   const asked = questionsFor(ctx.config.secret, k, user.id);
   const correct = gradeKnowledge(ctx.config.secret, asked, body.answers);
   const threshold = Math.min(k.pass_threshold, asked.length);
   const passed = correct >= threshold;
-  const used = state.attempts_used + 1;
-  const exhausted = !passed && used >= k.max_attempts;
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    await knowledgeState.write(trx, user.id, { attempts_used: used }, now);
+  // The attempt is counted in one step with its check: answer sheets sent at once share the limit.
+  const { used, exhausted } = await ctx.db.transaction().execute(async (trx) => {
+    const used = await knowledgeState.update(trx, user.id, now, (previous) => {
+      const next = (previous?.attempts_used ?? 0) + 1;
+      if (next > k.max_attempts) throw sessionErrors.attemptsExceeded('No attempts are left.');
+      return { next: { attempts_used: next }, result: next };
+    });
+    const exhausted = !passed && used >= k.max_attempts;
     if (passed || exhausted) {
       await moveVerification(trx, ctx.clock, user.id, v.method_id, passed ? VerificationStatus.complete : VerificationStatus.rejected, {
         attributes: { asked: asked.length, correct, pass_threshold: threshold, attempts: used },
         remarks: passed ? null : 'Not enough answers were correct.',
       });
     }
+    return { used, exhausted };
   });
   kit.changed(user.id);
   if (exhausted) throw sessionErrors.attemptsExceeded('No attempts are left.');

@@ -126,3 +126,19 @@ describe('liveness capture bound to the challenge', () => {
     expect([e.status, e.error_type]).toEqual([429, 'session_attempts_exceeded']);
   });
 });
+
+describe('face challenge attempts', () => {
+  it('challenges asked for at once share the attempts: three, one last try for review, then none', async () => {
+    const { session } = await livenessSession();
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        session.faceChallenge('liveness').then(
+          (c) => `attempt ${c.attempt}`,
+          (e: unknown) => (e instanceof ApiError ? e.error_type : 'thrown'),
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o.startsWith('attempt')).sort()).toEqual(['attempt 1', 'attempt 2', 'attempt 3', 'attempt 4']);
+    expect(outcomes.filter((o) => o === 'session_attempts_exceeded')).toHaveLength(4);
+  });
+});

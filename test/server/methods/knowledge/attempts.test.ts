@@ -1,0 +1,41 @@
+/** Attempts are a limit, also for answer sheets sent at the same moment (both stores). */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../../src/api/session-client.js';
+import { startTestServer, type TestServer } from '../../../helpers/server.js';
+import { client, configureKnowledge, createTemplate, createUser, local } from '../../session/fixtures.js';
+
+let server: TestServer;
+beforeEach(async () => {
+  server = await startTestServer({ workers: false });
+});
+afterEach(async () => {
+  await server.close();
+});
+
+describe('knowledge attempts', () => {
+  it('six wrong answer sheets sent at once are graded three times, then refused; the step is rejected once', async () => {
+    await configureKnowledge(server, { attempts: 3 });
+    const template = await createTemplate(server, 'tmpl_knowledge_burst', [21]);
+    const { link } = await createUser(server, { email: 'burst@example.com', template_id: template });
+    const session = client(server);
+    await session.start(local(server, link));
+    const k = (await session.session()).methods[0]!;
+    if (k.key !== 'knowledge') throw new Error('no knowledge step');
+    const wrong = { answers: k.needs.questions.map((q) => ({ question_id: q.id, answer: q.kind === 'choice' ? 'basic' : '1999-01-01' })) };
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        session.submitKnowledge(wrong).then(
+          () => 'passed',
+          (e: unknown) => (e instanceof ApiError ? e.error_type : 'thrown'),
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o === 'session_knowledge_failed')).toHaveLength(2);
+    // The third sheet exhausts the attempts; the rest are refused, by the attempt count or (when they
+    // arrive after the step was rejected) because the step is closed.
+    expect(outcomes.filter((o) => o !== 'session_knowledge_failed').every((o) => ['session_attempts_exceeded', 'session_method_state_error'].includes(o))).toBe(
+      true,
+    );
+    expect((await session.session()).methods[0]!.status).toBe('rejected');
+  });
+});
