@@ -1,4 +1,4 @@
-import { CodeSentResponse, NoBody, TotpEnrolment, TwoStepSmsRequest, TwoStepVerified, TwoStepVerifyRequest } from '../../../src/api/contract.js';
+import { CodeSentResponse, TotpEnrolment, TwoStepSmsRequest, TwoStepVerified, TwoStepVerifyRequest } from '../../../src/api/contract.js';
 import { acceptLanguage, who } from '../../http/session/request.js';
 import type { MethodRoutes } from '../method.js';
 import { sendTwoStepSms } from './sms.js';
@@ -8,9 +8,7 @@ const hide = { hide: true };
 
 /** `POST /session/methods/two_step/totp`, `…/sms/send` and `…/verify`. */
 export const twoStepRoutes: MethodRoutes = (kit) => async (app) => {
-  app.post('/session/methods/two_step/totp', { schema: { ...hide, body: NoBody, response: { 200: TotpEnrolment } } }, async (req) =>
-    enrolTotp(kit, who(req).user),
-  );
+  app.post('/session/methods/two_step/totp', { schema: { ...hide, response: { 200: TotpEnrolment } } }, async (req) => enrolTotp(kit, who(req).user));
   app.post('/session/methods/two_step/sms/send', { schema: { ...hide, body: TwoStepSmsRequest, response: { 200: CodeSentResponse } } }, async (req) =>
     sendTwoStepSms(kit, who(req).user, req.body, acceptLanguage(req)),
   );
