@@ -18,6 +18,8 @@ export interface WebStep {
   title(): string;
   /** Browser features its capture needs (from `permissions.ts`). */
   readonly permissions: readonly StepPermission[];
+  /** Uses the on-device face model: the flow starts loading it (off the page's thread) when the session begins. */
+  readonly usesFaceModel?: boolean;
   /** The step element for a method view (lit templates cannot take a tag from a variable). */
   render(method: MethodView): TemplateResult;
 }
@@ -70,6 +72,7 @@ export const WEB_STEPS: readonly WebStep[] = [
     load: () => import('./selfie/verify-step-selfie.js'),
     title: () => msg('Take a selfie', { id: 'method.selfie' }),
     permissions: STEP_PERMISSIONS.selfie,
+    usesFaceModel: true,
     render: (method) => html`<verify-step-selfie .method=${method}></verify-step-selfie>`,
   },
   {
@@ -78,6 +81,7 @@ export const WEB_STEPS: readonly WebStep[] = [
     load: () => import('./selfie/verify-step-selfie.js'),
     title: () => msg('Show that it is really you', { id: 'method.liveness' }),
     permissions: STEP_PERMISSIONS.liveness,
+    usesFaceModel: true,
     render: (method) => html`<verify-step-liveness .method=${method}></verify-step-liveness>`,
   },
 ];
