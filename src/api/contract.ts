@@ -212,14 +212,11 @@ export const KnowledgeResponse = MethodResult;
 // Per-method calls
 // ---------------------------------------------------------------------------------------------
 
-/**
- * `POST /session/methods/{key}/start` (no body) → 200 {@link MethodResult}. Records the method's
- * `start_time` (webhook payloads, spec 6.3). Idempotent. 404 `session_method_not_assigned`.
- *
- * `POST /session/methods/{key}/retry` (no body) → 200 {@link MethodResult} with the method back
- * at `assigned`, when `can_retry`; else 409 `session_method_state_error`.
- */
-export const NoBody = z.object({});
+// `POST /session/methods/{key}/start` (no body) → 200 `MethodResult`. Records the method's
+// `start_time` (webhook payloads, spec 6.3). Idempotent. 404 `session_method_not_assigned`.
+//
+// `POST /session/methods/{key}/retry` (no body) → 200 `MethodResult` with the method back at
+// `assigned`, when `can_retry`; else 409 `session_method_state_error`.
 
 // ---------------------------------------------------------------------------------------------
 // Cross-device hand-off and live progress
