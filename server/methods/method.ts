@@ -57,6 +57,12 @@ export interface ServerMethod {
   /** Browser features its capture needs. */
   readonly permissions: readonly BrowserPermission[];
   /**
+   * True when its capture is biometric (a face, a voice, an identity document's portrait): the
+   * user must consent first (issue 24), and its routes answer 403 `session_consent_required`
+   * until they do. A new camera, microphone or biometric method opts in here.
+   */
+  readonly biometric?: boolean;
+  /**
    * Its session routes. Methods that share routes (`/session/methods/:key/send` for e-mail and
    * phone) share the same function, registered once.
    */

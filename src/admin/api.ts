@@ -140,6 +140,8 @@ export interface UserDetail {
   reference_id: string | null;
   template: { id: number; name: string; label: string } | null;
   ip_country: string | null;
+  /** The last consent decision before biometric steps: when, which text version, from which country. */
+  consent: { decision: 'given' | 'declined'; at: string; text_version: string; ip_country: string | null } | null;
   verifications: VerificationDetail[];
   workflows: { id: string; status: { key: string; friendly: string }; remarks: string | null }[];
   document_jobs: {

@@ -27,7 +27,7 @@
  * Every non-2xx answer has the body {@link ErrorBody}: `{ error_type, error_message, errors?,
  * details? }` with `error_type` one of {@link SESSION_ERROR_TYPES}. Status codes used:
  * 400 `api_invalid_error` (malformed body), 401 `session_auth_error` (no/expired/revoked session),
- * 403 `session_csrf_error` / `session_link_invalid` / `session_link_revoked`,
+ * 403 `session_csrf_error` / `session_link_invalid` / `session_link_revoked` / `session_consent_required`,
  * 404 `session_method_not_assigned`, 409 `session_method_state_error` / `session_incomplete` /
  * `session_flow_completed`,
  * 410 `session_link_expired` / `session_code_expired` / `session_challenge_expired` /
@@ -50,6 +50,7 @@ import { DocumentMethodView } from './methods/document_id.js';
 import { LivenessMethodView, SelfieMethodView } from './methods/face.js';
 import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
+import { ConsentView } from './consent.js';
 import { METHOD_KEYS, SESSION_ERROR_TYPES } from './routes.js';
 
 export * from './routes.js';
@@ -59,6 +60,7 @@ export * from './methods/geolocation.js';
 export * from './methods/knowledge.js';
 export * from './methods/document_id.js';
 export * from './methods/face.js';
+export * from './consent.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -169,6 +171,8 @@ export const SessionView = z.object({
   handoff_enabled: z.boolean(),
   /** Present on a session that was claimed through a hand-off token (the phone side). */
   via_handoff: z.boolean(),
+  /** Consent before biometric steps (see `consent.ts`). */
+  consent: ConsentView,
 });
 export type SessionView = z.infer<typeof SessionView>;
 

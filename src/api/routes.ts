@@ -58,6 +58,7 @@ export const SESSION_ROUTES = {
   complete: '/session/complete',
   handoff: '/session/handoff',
   handoffClaim: '/session/handoff/claim',
+  consent: '/session/consent',
   methodStart: (key: MethodKey) => `/session/methods/${key}/start`,
   methodRetry: (key: MethodKey) => `/session/methods/${key}/retry`,
   codeSend: (key: CodeMethodKey) => `/session/methods/${key}/send`,
@@ -98,6 +99,7 @@ export const SESSION_ERROR_TYPES = [
   'session_handoff_invalid',
   'session_incomplete',
   'session_flow_completed',
+  'session_consent_required',
 ] as const;
 /** One of {@link SESSION_ERROR_TYPES}. */
 export type SessionErrorType = (typeof SESSION_ERROR_TYPES)[number];

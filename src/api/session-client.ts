@@ -3,6 +3,7 @@
  * contract so the widget bundle carries no schema code.
  */
 import type {
+  ConsentRequest,
   CodeMethodKey,
   CodeSentResponse,
   CompleteResponse,
@@ -97,6 +98,13 @@ export class SessionClient {
   /** `GET /session`. */
   async session(signal?: AbortSignal): Promise<SessionView> {
     const view = await this.request<SessionView>('GET', SESSION_ROUTES.session, undefined, false, signal);
+    this.csrfToken = view.csrf_token;
+    return view;
+  }
+
+  /** `POST /session/consent`: the user's decision about the consent text before biometric steps. */
+  async consent(body: ConsentRequest): Promise<SessionView> {
+    const view = await this.request<SessionView>('POST', SESSION_ROUTES.consent, body);
     this.csrfToken = view.csrf_token;
     return view;
   }

@@ -181,4 +181,16 @@ export const templates = {
   'camera.copied': 'Link kopiert. Fügen Sie ihn in Ihren Browser ein.',
   'camera.copy-failed': 'Kopieren fehlgeschlagen. Öffnen Sie das Menü und wählen Sie „Im Browser öffnen“.',
   'camera.copy': 'Link für meinen Browser kopieren',
+  'consent.title': 'Bevor wir Ihre Kamera verwenden',
+  'consent.default-text':
+    'Um Ihre Identität zu prüfen, nehmen die nächsten Schritte mit Ihrer Kamera Bilder Ihres Ausweisdokuments und Ihres Gesichts auf. Daraus lesen wir die Daten des Dokuments und vergleichen Ihr Gesicht mit dessen Foto (biometrische Daten). Sie dienen nur Ihrer Prüfung, werden nicht länger als nötig aufbewahrt und nie verkauft. Sie können ablehnen, indem Sie jetzt gehen: Ohne Ihre Einwilligung wird nichts aufgenommen.',
+  'consent.privacy': 'Datenschutzerklärung lesen (neuer Tab)',
+  'consent.agree': 'Ich willige ein, dass mein Dokument und mein Gesicht aufgenommen und geprüft werden, um meine Identität zu bestätigen.',
+  'consent.give': 'Zustimmen und weiter',
+  'consent.decline': 'Ich stimme nicht zu',
+  'consent.tick': 'Setzen Sie das Häkchen, um zuzustimmen, oder wählen Sie, nicht fortzufahren.',
+  'consent.declined.title': 'Sie haben sich entschieden, nicht fortzufahren',
+  'consent.declined.body':
+    'Ohne Ihre Einwilligung wird nichts aufgenommen, daher kann Ihre Identität hier nicht geprüft werden. Sie können diese Seite jetzt schließen oder die Einwilligung noch einmal lesen.',
+  'consent.declined.again': 'Einwilligung noch einmal lesen',
 };

@@ -177,4 +177,16 @@ export const templates = {
   'camera.copied': 'Enlace copiado. Pégalo en tu navegador.',
   'camera.copy-failed': 'No se pudo copiar. Abre el menú y elige abrir en el navegador.',
   'camera.copy': 'Copiar el enlace para mi navegador',
+  'consent.title': 'Antes de usar tu cámara',
+  'consent.default-text':
+    'Para verificar tu identidad, los siguientes pasos toman con tu cámara fotos de tu documento de identidad y de tu cara. De ellas leemos los datos del documento y comparamos tu cara con su foto (datos biométricos). Se usan solo para verificarte, no se guardan más de lo necesario y nunca se venden. Puedes negarte saliendo ahora: sin tu consentimiento no se captura nada.',
+  'consent.privacy': 'Leer la política de privacidad (nueva pestaña)',
+  'consent.agree': 'Acepto que se capturen y comprueben mi documento y mi cara para verificar mi identidad.',
+  'consent.give': 'Aceptar y continuar',
+  'consent.decline': 'No acepto',
+  'consent.tick': 'Marca la casilla para aceptar, o elige no continuar.',
+  'consent.declined.title': 'Has elegido no continuar',
+  'consent.declined.body':
+    'Sin tu consentimiento no se captura nada, así que tu identidad no puede verificarse aquí. Puedes cerrar esta página ahora, o volver a leer el consentimiento.',
+  'consent.declined.again': 'Volver a leer el consentimiento',
 };

@@ -178,4 +178,16 @@ export const templates = {
   'camera.copied': 'Lien copié. Collez-le dans votre navigateur.',
   'camera.copy-failed': "La copie a échoué. Ouvrez le menu et choisissez d'ouvrir dans le navigateur.",
   'camera.copy': 'Copier le lien pour mon navigateur',
+  'consent.title': 'Avant d’utiliser votre caméra',
+  'consent.default-text':
+    "Pour vérifier votre identité, les étapes suivantes prennent avec votre caméra des photos de votre pièce d'identité et de votre visage. Nous y lisons les données du document et comparons votre visage à sa photo (données biométriques). Elles servent uniquement à vous vérifier, ne sont pas gardées plus longtemps que nécessaire et ne sont jamais vendues. Vous pouvez refuser en partant maintenant : rien n'est capturé sans votre accord.",
+  'consent.privacy': 'Lire la politique de confidentialité (nouvel onglet)',
+  'consent.agree': "J'accepte que mon document et mon visage soient capturés et contrôlés pour vérifier mon identité.",
+  'consent.give': 'Accepter et continuer',
+  'consent.decline': "Je n'accepte pas",
+  'consent.tick': 'Cochez la case pour accepter, ou choisissez de ne pas continuer.',
+  'consent.declined.title': 'Vous avez choisi de ne pas continuer',
+  'consent.declined.body':
+    "Sans votre accord, rien n'est capturé : votre identité ne peut donc pas être vérifiée ici. Vous pouvez fermer cette page, ou relire la demande d'accord.",
+  'consent.declined.again': "Relire la demande d'accord",
 };

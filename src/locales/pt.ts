@@ -180,4 +180,16 @@ export const templates = {
   'camera.copied': 'Link copiado. Cole-o no seu navegador.',
   'camera.copy-failed': 'Não foi possível copiar. Abra o menu e escolha abrir no navegador.',
   'camera.copy': 'Copiar o link para o meu navegador',
+  'consent.title': 'Antes de usarmos a sua câmara',
+  'consent.default-text':
+    'Para verificar a sua identidade, os próximos passos tiram com a sua câmara fotografias do seu documento de identificação e do seu rosto. A partir delas lemos os dados do documento e comparamos o seu rosto com a fotografia dele (dados biométricos). São usadas apenas para o verificar, não são guardadas mais tempo do que o necessário e nunca são vendidas. Pode recusar saindo agora: sem o seu consentimento nada é capturado.',
+  'consent.privacy': 'Ler a política de privacidade (novo separador)',
+  'consent.agree': 'Aceito que o meu documento e o meu rosto sejam capturados e verificados para confirmar a minha identidade.',
+  'consent.give': 'Aceitar e continuar',
+  'consent.decline': 'Não aceito',
+  'consent.tick': 'Marque a caixa para aceitar, ou escolha não continuar.',
+  'consent.declined.title': 'Escolheu não continuar',
+  'consent.declined.body':
+    'Sem o seu consentimento nada é capturado, por isso a sua identidade não pode ser verificada aqui. Pode fechar esta página agora, ou ler de novo o consentimento.',
+  'consent.declined.again': 'Ler de novo o consentimento',
 };

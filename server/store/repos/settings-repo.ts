@@ -19,6 +19,11 @@ export interface AccountSettings {
   allowed_countries: string[] | null;
   /** Knowledge questions (issue 4); null until the account configures them. */
   knowledge: KnowledgeSettings | null;
+  /**
+   * Consent shown before biometric steps (issue 24): the account's own text (null: the widget's
+   * default text in the user's language) and its privacy policy URL.
+   */
+  consent: { text: string | null; privacy_url: string | null };
   /** Whether the hosted page offers continuing on another device (QR hand-off). */
   handoff_enabled: boolean;
   /** Default locale (BCP 47) of the hosted page and of messages; null: the browser's / English. */
@@ -56,6 +61,7 @@ export const DEFAULT_SETTINGS: AccountSettings = {
   link_lifetime_hours: 72,
   allowed_countries: null,
   knowledge: null,
+  consent: { text: null, privacy_url: null },
   handoff_enabled: true,
   default_locale: null,
   branding: { logo_url: null, primary_color: null, background_color: null, text_color: null },

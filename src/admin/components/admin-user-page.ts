@@ -134,6 +134,14 @@ export class AdminUserPage extends AdminView {
         <dd>${d.template ? `${d.template.label} (${d.template.name})` : '—'}</dd>
         <dt>Country of the last IP</dt>
         <dd>${d.ip_country ?? '—'}</dd>
+        <dt>Consent to biometric steps</dt>
+        <dd class="consent">
+          ${
+            d.consent
+              ? `${d.consent.decision === 'given' ? 'Given' : 'Declined'} on ${d.consent.at.replace('T', ' ').slice(0, 19)} UTC, text ${d.consent.text_version}, from ${d.consent.ip_country ?? 'an unknown country'}`
+              : 'Not asked yet'
+          }
+        </dd>
       </dl>
       <h2>Verifications</h2>
       <table class="verifications">

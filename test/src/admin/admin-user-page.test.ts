@@ -10,6 +10,7 @@ const DETAIL = {
     reference_id: 'ref-1',
     template: { id: 1, name: 'tmpl_email', label: 'Email only' },
     ip_country: 'FR',
+    consent: { decision: 'given', at: '2026-05-10T11:58:00.000Z', text_version: 'default-1', ip_country: 'FR' },
     verifications: [
       {
         method_id: 1,
@@ -92,6 +93,12 @@ async function answer(el: Element, ok: boolean): Promise<void> {
 }
 
 describe('<admin-user-page>', () => {
+  it('shows the consent to biometric steps: when, which text version, from which country', async () => {
+    const { el } = await userPage();
+    const consent = $(el, 'dd.consent')!.textContent!.replace(/\s+/g, ' ').trim();
+    expect(consent).to.equal('Given on 2026-05-10 11:58:00 UTC, text default-1, from FR');
+  });
+
   it('shows each verification with its status, remarks and analysis results, and the images by signed URL', async () => {
     const { el } = await userPage();
     const rows = $$(el, 'table.verifications > tbody > tr');

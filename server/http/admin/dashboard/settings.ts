@@ -10,6 +10,7 @@ import { errors, fieldError } from '../../../errors.js';
 import { knowledgeQuestion } from '../../../methods/knowledge/rules.js';
 import { readSettings, writeSetting, type AccountSettings, type KnowledgeQuestionSetting } from '../../../store/repos/settings-repo.js';
 import { templateRefusal } from '../../../domain/flow-coverage.js';
+import { consentTextVersion } from '../../../session/consent.js';
 import { findTemplate } from '../../../store/repos/templates-repo.js';
 import { httpUrl } from '../../schemas.js';
 
@@ -50,6 +51,8 @@ const settingsPatch = z
     branding: z
       .object({ primary_color: colour.optional(), background_color: colour.optional(), text_color: colour.optional(), logo_url: z.null().optional() })
       .optional(),
+    /** Consent shown before biometric steps (issue 24); a null or empty text shows the default. */
+    consent: z.object({ text: z.string().trim().max(4000).nullable().optional(), privacy_url: httpUrl.nullable().optional() }).optional(),
     signup: z
       .object({
         enabled: z.boolean().optional(),
@@ -100,6 +103,7 @@ async function settingsView(ctx: AppContext) {
     default_template: s.default_template,
     reverification_template: s.reverification_template,
     branding: s.branding,
+    consent: { ...s.consent, text_version: consentTextVersion(s) },
     knowledge: s.knowledge
       ? {
           ask: s.knowledge.ask,
@@ -163,6 +167,10 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           const branding = { ...current.branding };
           for (const [k, v] of Object.entries(body.branding)) if (v !== undefined) branding[k as keyof typeof branding] = v;
           await writeSetting(trx, 'branding', branding);
+        }
+        if (body.consent) {
+          const consent = { ...current.consent, ...definedOnly(body.consent) };
+          await writeSetting(trx, 'consent', { text: consent.text?.trim() || null, privacy_url: consent.privacy_url ?? null });
         }
         if (body.signup || body.retention) {
           const d = await readDashboardSettings(trx);
