@@ -93,6 +93,14 @@ export const WEB_STEPS: readonly WebStep[] = [
     usesFaceModel: true,
     render: (method) => html`<verify-step-liveness .method=${method}></verify-step-liveness>`,
   },
+  {
+    key: 'two_step',
+    tag: 'verify-step-two-step',
+    load: () => import('./two_step/verify-step-two-step.js'),
+    title: () => msg('Turn on two-step authentication', { id: 'method.two_step' }),
+    permissions: STEP_PERMISSIONS.two_step,
+    render: (method) => html`<verify-step-two-step .method=${method}></verify-step-two-step>`,
+  },
 ];
 
 /** The step of a method key; undefined for `other` (a method this page cannot perform). */
