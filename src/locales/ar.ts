@@ -54,6 +54,7 @@ export const templates = {
   'doc.review.title': str`تحقق من ${0} مستندك`,
   'doc.sending': 'جارٍ الإرسال…',
   'doc.show-side': str`اعرض ${0} مستندك أمام الكاميرا.`,
+  'doc.show-passport': 'افتح جواز سفرك على الصفحة التي فيها صورتك وضع تلك الصفحة داخل الإطار، وحافتها السفلى على الخط.',
   'doc.side.back': 'الوجه الخلفي',
   'doc.side.front': 'الوجه الأمامي',
   'doc.starting': 'جارٍ تشغيل الكاميرا…',

@@ -58,6 +58,8 @@ export const templates = {
   'doc.review.title': str`Prüfen Sie die ${0} Ihres Dokuments`,
   'doc.sending': 'Wird gesendet…',
   'doc.show-side': str`Halten Sie die ${0} Ihres Dokuments vor die Kamera.`,
+  'doc.show-passport':
+    'Schlagen Sie Ihren Reisepass auf der Seite mit Ihrem Foto auf und passen Sie diese Seite in den Rahmen ein, ihre untere Kante auf der Linie.',
   'doc.side.back': 'Rückseite',
   'doc.side.front': 'Vorderseite',
   'doc.starting': 'Kamera wird gestartet…',

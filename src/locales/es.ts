@@ -55,6 +55,7 @@ export const templates = {
   'doc.review.title': str`Revisa el ${0} de tu documento`,
   'doc.sending': 'Enviando…',
   'doc.show-side': str`Muestra el ${0} de tu documento a la cámara.`,
+  'doc.show-passport': 'Abre tu pasaporte por la página de tu foto y encaja esa página en el marco, con su borde inferior sobre la línea.',
   'doc.side.back': 'reverso',
   'doc.side.front': 'anverso',
   'doc.starting': 'Iniciando la cámara…',
