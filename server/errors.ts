@@ -154,7 +154,7 @@ export const sessionErrors = {
   notAssigned: () => new SessionApiError('session_method_not_assigned'),
   state: (message?: string) => new SessionApiError('session_method_state_error', message),
   codeInvalid: (attemptsLeft: number) => new SessionApiError('session_code_invalid', undefined, { details: { attempts_left: attemptsLeft } }),
-  codeExpired: () => new SessionApiError('session_code_expired'),
+  codeExpired: (message?: string) => new SessionApiError('session_code_expired', message),
   attemptsExceeded: (message?: string) => new SessionApiError('session_attempts_exceeded', message, { details: { attempts_left: 0 } }),
   /** 429 with the wait: a resend asked too early, or another rate limit. */
   resendTooSoon: (seconds: number) =>

@@ -26,6 +26,8 @@ export const SEAL_LABELS = {
   webhookSigningSecret: 'webhook-signing-secret',
   /** Short links' target URLs (links/short-links.ts, migration 0017). */
   shortLinkUrl: 'short-link-url',
+  /** End users' authenticator secrets of the Two-Step method (methods/two_step, migration 0018). */
+  twoStepTotpSecret: 'two-step-totp-secret',
   /** The choices of a user's multiple-choice knowledge facts (methods/knowledge/facts.ts): they hold the right answer. */
   knowledgeChoices: 'knowledge-choices',
 } as const;

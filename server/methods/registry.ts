@@ -7,6 +7,7 @@ import { livenessMethod } from './liveness/index.js';
 import type { BrowserPermission, MethodRoutes, ServerMethod } from './method.js';
 import { phoneMethod } from './phone/index.js';
 import { selfieMethod } from './selfie/index.js';
+import { twoStepMethod } from './two_step/index.js';
 
 /** Every verification method the session API performs: the one list (adding a method adds one line). */
 export const SERVER_METHODS: readonly ServerMethod[] = [
@@ -17,6 +18,7 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   documentMethod,
   selfieMethod,
   livenessMethod,
+  twoStepMethod,
 ];
 
 const BY_KEY = new Map<string, ServerMethod>(SERVER_METHODS.map((m) => [m.key, m]));

@@ -50,6 +50,7 @@ import { DocumentMethodView } from './methods/document_id.js';
 import { LivenessMethodView, SelfieMethodView } from './methods/face.js';
 import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
+import { TwoStepMethodView } from './methods/two_step.js';
 import { ConsentView } from './consent.js';
 import { METHOD_KEYS, SESSION_ERROR_TYPES } from './routes.js';
 
@@ -60,6 +61,7 @@ export * from './methods/geolocation.js';
 export * from './methods/knowledge.js';
 export * from './methods/document_id.js';
 export * from './methods/face.js';
+export * from './methods/two_step.js';
 export * from './consent.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -136,6 +138,7 @@ export const MethodView = z.discriminatedUnion('key', [
   DocumentMethodView,
   SelfieMethodView,
   LivenessMethodView,
+  TwoStepMethodView,
   OtherMethodView,
 ]);
 export type MethodView = z.infer<typeof MethodView>;
@@ -211,6 +214,18 @@ export type MethodResult = z.infer<typeof MethodResult>;
 
 /** Answer of `POST /session/methods/knowledge` when passed (see `methods/knowledge.ts`). */
 export const KnowledgeResponse = MethodResult;
+
+/**
+ * Answer of `POST /session/methods/two_step/verify` (see `methods/two_step.ts`): the method after
+ * the call, and the recovery codes of a just-finished authenticator set-up (shown this once; the
+ * server keeps only their hashes), else an empty list.
+ */
+export const TwoStepVerified = z.object({
+  method: MethodView,
+  state: SessionState,
+  recovery_codes: z.array(z.string()),
+});
+export type TwoStepVerified = z.infer<typeof TwoStepVerified>;
 
 // ---------------------------------------------------------------------------------------------
 // Per-method calls

@@ -7,7 +7,7 @@
  */
 
 /** The method keys the session API and the widget know. Order here is not the flow order. */
-export const METHOD_KEYS = ['email', 'phone', 'geolocation', 'knowledge', 'document_id', 'selfie', 'liveness'] as const;
+export const METHOD_KEYS = ['email', 'phone', 'geolocation', 'knowledge', 'document_id', 'selfie', 'liveness', 'two_step'] as const;
 /** A verification method the widget has a step for. */
 export type MethodKey = (typeof METHOD_KEYS)[number];
 
@@ -70,6 +70,9 @@ export const SESSION_ROUTES = {
   faceChallenge: (key: FaceMethodKey) => `/session/methods/${key}/challenge`,
   faceFrames: (key: FaceMethodKey) => `/session/methods/${key}/frames`,
   faceSubmit: (key: FaceMethodKey) => `/session/methods/${key}/submit`,
+  twoStepTotp: '/session/methods/two_step/totp',
+  twoStepSms: '/session/methods/two_step/sms/send',
+  twoStepVerify: '/session/methods/two_step/verify',
 } as const;
 
 /**

@@ -23,6 +23,9 @@ import type {
   SessionErrorType,
   SessionView,
   StartSessionResponse,
+  TotpEnrolment,
+  TwoStepVerified,
+  TwoStepVerifyRequest,
 } from './contract.js';
 import { CSRF_HEADER, SESSION_ROUTES, SESSION_TOKEN_HEADER } from './routes.js';
 
@@ -175,6 +178,21 @@ export class SessionClient {
   /** `POST /session/methods/{selfie|liveness}/submit`. */
   submitFace(key: FaceMethodKey, challengeId: string): Promise<MethodResult> {
     return this.request('POST', SESSION_ROUTES.faceSubmit(key), { challenge_id: challengeId });
+  }
+
+  /** `POST /session/methods/two_step/totp`: a new authenticator secret (shown this once). */
+  enrolTotp(): Promise<TotpEnrolment> {
+    return this.request('POST', SESSION_ROUTES.twoStepTotp, {});
+  }
+
+  /** `POST /session/methods/two_step/sms/send`, to `phone` when setting SMS up. */
+  sendTwoStepSms(phone?: string): Promise<CodeSentResponse> {
+    return this.request('POST', SESSION_ROUTES.twoStepSms, phone === undefined ? {} : { phone });
+  }
+
+  /** `POST /session/methods/two_step/verify`. */
+  verifyTwoStep(body: TwoStepVerifyRequest): Promise<TwoStepVerified> {
+    return this.request('POST', SESSION_ROUTES.twoStepVerify, body);
   }
 
   /** `POST /session/handoff`. */

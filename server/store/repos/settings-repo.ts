@@ -26,6 +26,8 @@ export interface AccountSettings {
   consent: { text: string | null; privacy_url: string | null };
   /** Whether the hosted page offers continuing on another device (QR hand-off). */
   handoff_enabled: boolean;
+  /** Whether Two-Step Authentication may send codes by SMS instead of an authenticator app. */
+  two_step_sms_allowed: boolean;
   /** Default locale (BCP 47) of the hosted page and of messages; null: the browser's / English. */
   default_locale: string | null;
   /** Hosted page branding; colours are `#rrggbb`. */
@@ -63,6 +65,7 @@ export const DEFAULT_SETTINGS: AccountSettings = {
   knowledge: null,
   consent: { text: null, privacy_url: null },
   handoff_enabled: true,
+  two_step_sms_allowed: false,
   default_locale: null,
   branding: { logo_url: null, primary_color: null, background_color: null, text_color: null },
 };

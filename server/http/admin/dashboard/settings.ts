@@ -43,6 +43,7 @@ const settingsPatch = z
       .max(24 * 30)
       .optional(),
     handoff_enabled: z.boolean().optional(),
+    two_step_sms_allowed: z.boolean().optional(),
     default_locale: z.enum(['en', 'es', 'fr', 'de', 'pt', 'ar']).nullable().optional(),
     allowed_countries: z
       .array(z.string().regex(/^[A-Z0-9]{2,3}$|^[0-9]{3}$/))
@@ -99,6 +100,7 @@ async function settingsView(ctx: AppContext) {
     allowed_origins: s.allowed_origins,
     link_lifetime_hours: s.link_lifetime_hours,
     handoff_enabled: s.handoff_enabled,
+    two_step_sms_allowed: s.two_step_sms_allowed,
     default_locale: s.default_locale,
     allowed_countries: s.allowed_countries,
     default_template: s.default_template,
@@ -153,6 +155,7 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           'allowed_origins',
           'link_lifetime_hours',
           'handoff_enabled',
+          'two_step_sms_allowed',
           'default_locale',
           'allowed_countries',
         ] as const;
