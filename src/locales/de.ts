@@ -227,4 +227,5 @@ export const templates = {
   'consent.declined.body':
     'Ohne Ihre Einwilligung wird nichts aufgenommen, daher kann Ihre Identität hier nicht geprüft werden. Sie können diese Seite jetzt schließen oder die Einwilligung noch einmal lesen.',
   'consent.declined.again': 'Einwilligung noch einmal lesen',
+  'knowledge.none': 'Hier gibt es keine Fragen zu beantworten. Der Dienst meldet sich bei Ihnen zu diesem Schritt.',
 };

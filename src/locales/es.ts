@@ -222,4 +222,5 @@ export const templates = {
   'consent.declined.body':
     'Sin tu consentimiento no se captura nada, así que tu identidad no puede verificarse aquí. Puedes cerrar esta página ahora, o volver a leer el consentimiento.',
   'consent.declined.again': 'Volver a leer el consentimiento',
+  'knowledge.none': 'Aquí no hay preguntas que responder. El servicio se pondrá en contacto contigo sobre este paso.',
 };

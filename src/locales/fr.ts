@@ -224,4 +224,5 @@ export const templates = {
   'consent.declined.body':
     "Sans votre accord, rien n'est capturé : votre identité ne peut donc pas être vérifiée ici. Vous pouvez fermer cette page, ou relire la demande d'accord.",
   'consent.declined.again': "Relire la demande d'accord",
+  'knowledge.none': "Il n'y a aucune question à laquelle répondre ici. Le service vous contactera au sujet de cette étape.",
 };

@@ -225,4 +225,5 @@ export const templates = {
   'consent.declined.body':
     'Sem o seu consentimento nada é capturado, por isso a sua identidade não pode ser verificada aqui. Pode fechar esta página agora, ou ler de novo o consentimento.',
   'consent.declined.again': 'Ler de novo o consentimento',
+  'knowledge.none': 'Não há perguntas para responder aqui. O serviço irá contactá-lo sobre este passo.',
 };

@@ -7,6 +7,7 @@ import { recordAudit } from '../../../admin/audit.js';
 import { readDashboardSettings, writeDashboardSetting } from '../../../admin/dashboard-settings.js';
 import type { AppContext } from '../../../context.js';
 import { errors, fieldError } from '../../../errors.js';
+import { knowledgeRefusal } from '../../../methods/knowledge/facts.js';
 import { knowledgeQuestion } from '../../../methods/knowledge/rules.js';
 import { readSettings, writeSetting, type AccountSettings, type KnowledgeQuestionSetting } from '../../../store/repos/settings-repo.js';
 import { templateRefusal } from '../../../domain/flow-coverage.js';
@@ -142,7 +143,8 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       if (body.signup?.template) {
         const template = await findTemplate(ctx.db, { name: body.signup.template });
         if (!template) throw fieldError('signup.template', 'Unknown template.');
-        const refusal = templateRefusal(template.methodIds);
+        // People who sign up bring no knowledge facts: the account's questions must be there to ask.
+        const refusal = templateRefusal(template.methodIds) ?? knowledgeRefusal(template.methodIds, false, current);
         if (refusal) throw fieldError('signup.template', refusal);
       }
       await ctx.db.transaction().execute(async (trx) => {
