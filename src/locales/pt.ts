@@ -58,6 +58,7 @@ export const templates = {
   'doc.review.title': str`Confira o ${0} do seu documento`,
   'doc.sending': 'Enviando…',
   'doc.show-side': str`Mostre o ${0} do seu documento para a câmera.`,
+  'doc.show-passport': 'Abra o seu passaporte na página com a sua foto e encaixe essa página na moldura, com a borda inferior sobre a linha.',
   'doc.side.back': 'verso',
   'doc.side.front': 'frente',
   'doc.starting': 'Iniciando a câmera…',
@@ -224,4 +225,13 @@ export const templates = {
   'consent.declined.body':
     'Sem o seu consentimento nada é capturado, por isso a sua identidade não pode ser verificada aqui. Pode fechar esta página agora, ou ler de novo o consentimento.',
   'consent.declined.again': 'Ler de novo o consentimento',
+  'knowledge.none': 'Não há perguntas para responder aqui. O serviço irá contactá-lo sobre este passo.',
+  'doc.upload.undecodable': 'Não é possível abrir este ficheiro: pode estar danificado. Escolha outro ficheiro.',
+  'doc.upload.too-many-pixels': 'Esta imagem é demasiado grande (mais de 50 megapíxeis). Escolha uma mais pequena.',
+  'doc.upload.checking': 'A verificar o ficheiro…',
+  'flow.refused.default': 'O que enviou não pôde ser aceite.',
+  'flow.refused.retry': 'Repetir este passo',
+  'flow.refused.see': 'Ver este passo',
+  'flow.step-checking': 'Enviado. Está a ser verificado; se não for aceite, verá aqui.',
+  'doc.upload.too-many-pages': str`Este PDF tem demasiadas páginas. Escolha um com no máximo ${0} páginas.`,
 };

@@ -3,6 +3,7 @@ import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { Branding, MethodKey, MethodResult, MethodView, SessionView } from '../../api/contract.js';
 import { ApiError, SessionClient } from '../../api/session-client.js';
+import { FaceModelController } from '../../controllers/face-model-controller.js';
 import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
 import { emit, VerifyError } from '../../events/events.js';
 import { fromApiError } from '../../internal/errors.js';
@@ -12,6 +13,8 @@ import { directionOf, pickLocale, useLocale, type Locale } from '../../localizat
 import { needsConsent, stepFor, stepTitle } from '../../steps/registry.js';
 import type { ConsentDecisionEvent } from '../../steps/consent/verify-consent.component.js';
 import { failureText } from './failure-text.js';
+import { renderLiveRefusal } from './live-refusal.js';
+import { AnalysisWatch } from '../../controllers/analysis-watch.js';
 import styles from './verify-flow.styles.js';
 
 /** The flow's screens. */
@@ -91,6 +94,7 @@ export class VerifyFlow extends LitElement {
     notice: { state: true },
     locale: { state: true },
     result: { state: true },
+    refused: { state: true },
   };
 
   /** The user's `magic_link`. */
@@ -139,11 +143,15 @@ export class VerifyFlow extends LitElement {
   declare private notice: string;
   declare private locale: Locale;
   declare private result: MethodResult | null;
+  /** A method the server refused after it was sent, shown live until the user goes to it. */
+  declare private refused: MethodView | null;
+  private readonly analysis = new AnalysisWatch(this);
 
   private client: SessionClient | null = null;
   private store: ProgressStore | null = null;
   private completion: { reference_id: string | null; redirect_url: string | null } | null = null;
   private readonly provider = new ContextProvider(this, { context: flowContext, initialValue: undefined });
+  private readonly faceModels = new FaceModelController(this);
   private lastAnnouncedIndex = -1;
 
   constructor() {
@@ -170,6 +178,7 @@ export class VerifyFlow extends LitElement {
     this.notice = '';
     this.locale = 'en';
     this.result = null;
+    this.refused = null;
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
@@ -189,6 +198,11 @@ export class VerifyFlow extends LitElement {
   /** The locale in use (one of the shipped locales). */
   get currentLocale(): Locale {
     return this.locale;
+  }
+
+  /** Whether the on-device face model has started loading (it does once the session lists a face step). */
+  get faceModelStarted(): boolean {
+    return this.faceModels.started;
   }
 
   /** The method of the step on screen. */
@@ -285,10 +299,13 @@ export class VerifyFlow extends LitElement {
     this.provider.setValue(this.contextValue(session.handoff_enabled && !session.via_handoff));
     if (!this.language) await this.applyLocale();
     emit(this, 'verify-ready', { methods: session.methods.map((m) => m.key) });
+    // A face step ahead: its model starts loading now, in a worker, while the person reads on (issue 20).
+    if (session.methods.some((m) => !isMethodDone(m) && stepFor(m.key)?.usesFaceModel)) this.faceModels.get(this.resolveAssetBase(this.client!.baseUrl));
     if (session.state === 'completed') {
       this.phase = FLOW_PHASE.done;
       return;
     }
+    this.watchAnalysis();
     const firstOpen = session.methods.findIndex((m) => !isMethodDone(m));
     const savedIndex = saved ? session.methods.findIndex((m) => m.key === saved.method && !isMethodDone(m)) : -1;
     if (firstOpen < 0) {
@@ -313,6 +330,7 @@ export class VerifyFlow extends LitElement {
       return;
     }
     this.index = index;
+    if (this.refused?.key === method.key) this.refused = null;
     // A biometric step waits for consent to the current text; its routes refuse without it too.
     const consent = needsConsent(method.key) && !isMethodDone(method) && !this.session?.consent.given;
     if (consent) await import('../../steps/consent/verify-consent.js');
@@ -336,6 +354,7 @@ export class VerifyFlow extends LitElement {
       assetBase: this.resolveAssetBase(this.client!.baseUrl),
       handoffEnabled,
       choices: this.choices,
+      faceModel: () => this.faceModels.get(this.resolveAssetBase(this.client!.baseUrl)),
       saveChoice: (name, value) => {
         this.choices = { ...this.choices, [name]: value };
         void this.store?.save({ method: this.currentMethod?.key ?? null, choices: this.choices });
@@ -382,6 +401,7 @@ export class VerifyFlow extends LitElement {
     session.methods = session.methods.map((m) => (m.key === method.key ? method : m));
     session.state = state;
     this.session = { ...session };
+    this.watchAnalysis();
     if (state === 'ready_to_complete' || state === 'completed' || session.methods.every(isMethodDone)) {
       await this.finish();
       return;
@@ -396,6 +416,23 @@ export class VerifyFlow extends LitElement {
     const { error } = event;
     emit(this, 'verify-error', { code: error.code, message: error.message, retryable: error.retryable });
     if (error.code === 'session_expired') this.fail(error);
+  }
+
+  /** Follows the progress stream while something sent is being checked, to show a refusal live. */
+  private watchAnalysis(): void {
+    if (this.client && this.session) this.analysis.follow(this.client, this.session, (next, refused) => this.onLiveSession(next, refused));
+  }
+
+  private onLiveSession(next: SessionView, refused: MethodView[]): void {
+    const session = this.session;
+    if (!session || this.phase === FLOW_PHASE.done || this.phase === FLOW_PHASE.handoff) return;
+    // Only methods whose status moved are replaced: the step on screen keeps its own object.
+    const moved = (m: MethodView) => next.methods.find((n) => n.key === m.key && n.status !== m.status);
+    this.session = { ...session, state: next.state, methods: session.methods.map((m) => moved(m) ?? m) };
+    const first = refused[0];
+    if (!first) return;
+    this.refused = first;
+    emit(this, 'verify-error', { code: 'method_rejected', message: first.reason ?? 'A step was not accepted.', retryable: first.can_retry });
   }
 
   /** The consent screen's decision: on to the step, or a clean way out (`verify-error` `consent_declined`). */
@@ -626,7 +663,10 @@ export class VerifyFlow extends LitElement {
     const method = this.currentMethod!;
     const total = session.methods.length;
     const done = isMethodDone(method);
+    const refused = this.refused;
+    const refusedAt = refused ? session.methods.findIndex((m) => m.key === refused.key) : -1;
     return html`
+      ${refused ? renderLiveRefusal(refused, () => void this.goTo(refusedAt)) : nothing}
       <div part="progress" class="progress">
         <span>${msg(str`Step ${this.index + 1} of ${total}`, { id: 'flow.progress' })}</span>
         <div
@@ -671,7 +711,10 @@ export class VerifyFlow extends LitElement {
 
   private renderStepDone(): TemplateResult {
     const next = this.session!.methods.findIndex((m) => !isMethodDone(m));
-    return html`<p class="notice">${msg('This step is done.', { id: 'flow.step-done' })}</p>
+    const checking = this.currentMethod?.status === 'processing';
+    return html`<p class="notice">
+        ${checking ? msg('Sent. It is being checked; if it is not accepted, you will see it here.', { id: 'flow.step-checking' }) : msg('This step is done.', { id: 'flow.step-done' })}
+      </p>
       <div class="actions">
         ${next >= 0 ? html`<button type="button" @click=${() => void this.goTo(next)}>${msg('Continue', { id: 'flow.continue' })}</button>` : nothing}
       </div>`;
