@@ -6,7 +6,9 @@ import { knowledgeMethod } from './knowledge/index.js';
 import { livenessMethod } from './liveness/index.js';
 import type { BrowserPermission, MethodRoutes, ServerMethod } from './method.js';
 import { phoneMethod } from './phone/index.js';
+import { paymentAccountMethod } from './payment_account/index.js';
 import { selfieMethod } from './selfie/index.js';
+import { socialAccountMethod } from './social_account/index.js';
 
 /** Every verification method the session API performs: the one list (adding a method adds one line). */
 export const SERVER_METHODS: readonly ServerMethod[] = [
@@ -17,6 +19,8 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   documentMethod,
   selfieMethod,
   livenessMethod,
+  socialAccountMethod,
+  paymentAccountMethod,
 ];
 
 const BY_KEY = new Map<string, ServerMethod>(SERVER_METHODS.map((m) => [m.key, m]));
@@ -40,6 +44,11 @@ export function stepKeyOf(methodId: number): MethodKey | 'other' {
 /** Each distinct route plugin once (methods sharing routes share the function). */
 export function methodRoutes(): MethodRoutes[] {
   return [...new Set(SERVER_METHODS.map((m) => m.routes))];
+}
+
+/** Each distinct route plugin served outside the session scope, once. */
+export function methodPublicRoutes(): MethodRoutes[] {
+  return [...new Set(SERVER_METHODS.flatMap((m) => (m.publicRoutes ? [m.publicRoutes] : [])))];
 }
 
 /** Each distinct deletion hook once. */

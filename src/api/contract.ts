@@ -30,6 +30,7 @@
  * 403 `session_csrf_error` / `session_link_invalid` / `session_link_revoked`,
  * 404 `session_method_not_assigned`, 409 `session_method_state_error` / `session_incomplete` /
  * `session_flow_completed`,
+ * 503 `session_sign_in_unavailable` (an OpenID Connect provider cannot be reached),
  * 410 `session_link_expired` / `session_code_expired` / `session_challenge_expired` /
  * `session_handoff_invalid`, 413 `session_upload_too_large`,
  * 422 `api_validation_error` (with `errors`) / `session_code_invalid` / `session_knowledge_failed` /
@@ -50,6 +51,7 @@ import { DocumentMethodView } from './methods/document_id.js';
 import { LivenessMethodView, SelfieMethodView } from './methods/face.js';
 import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
+import { PaymentAccountMethodView, SocialAccountMethodView } from './methods/oidc.js';
 import { METHOD_KEYS, SESSION_ERROR_TYPES } from './routes.js';
 
 export * from './routes.js';
@@ -59,6 +61,7 @@ export * from './methods/geolocation.js';
 export * from './methods/knowledge.js';
 export * from './methods/document_id.js';
 export * from './methods/face.js';
+export * from './methods/oidc.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -134,6 +137,8 @@ export const MethodView = z.discriminatedUnion('key', [
   DocumentMethodView,
   SelfieMethodView,
   LivenessMethodView,
+  SocialAccountMethodView,
+  PaymentAccountMethodView,
   OtherMethodView,
 ]);
 export type MethodView = z.infer<typeof MethodView>;
