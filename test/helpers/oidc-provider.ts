@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Provider from 'oidc-provider';
 
 /** An account at the test provider: its subject and e-mail claims. */
@@ -26,16 +26,15 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
   const accounts = new Map<string, ProviderAccount>();
   const clientId = 'verity-test-client';
   const clientSecret = 'verity-test-client-secret-0123456789';
-  let issuer = '';
-  let server: Server | undefined;
   // The issuer names the port, known only once listening: listen first, then mount the provider.
-  const { createServer } = await import('node:http');
-  let handler: ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void) | undefined;
-  server = createServer((req, res) => handler?.(req, res));
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const mount: { handler?: (req: IncomingMessage, res: ServerResponse) => void } = {};
+  const server = createServer((req, res) => mount.handler?.(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      { client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] },
+    ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     findAccount: (_ctx, sub) => {
       const account = accounts.get(sub);
@@ -45,13 +44,13 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
     cookies: { keys: ['verity-test-cookie-key-0123456789'] },
     ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 600, Grant: 600 },
   });
-  handler = provider.callback();
+  mount.handler = provider.callback();
   return {
     issuer,
     clientId,
     clientSecret,
     accounts,
-    close: () => new Promise<void>((resolve) => server!.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 

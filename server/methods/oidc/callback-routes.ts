@@ -46,7 +46,10 @@ export const oidcCallbackRoutes: MethodRoutes = (kit) => async (app) => {
     const nonce = newNonce();
     hostedSecurityHeaders(reply, nonce, settings);
     const locale = pickLocale(req.headers['accept-language'], settings.default_locale);
-    return reply.code(STATUS[which]).type('text/html; charset=utf-8').send(signInPage(settings, nonce, which, locale));
+    return reply
+      .code(STATUS[which])
+      .type('text/html; charset=utf-8')
+      .send(signInPage(settings, nonce, which, locale));
   };
 
   app.get('/oidc/begin', { schema: { hide: true, querystring: z.object({ t: z.optional(z.string().check(z.maxLength(200))) }) } }, async (req, reply) => {

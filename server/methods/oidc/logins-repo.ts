@@ -58,10 +58,7 @@ export async function setOutcome(ex: Executor, id: number, outcome: string): Pro
 export async function latestLogin(ex: Executor, userId: number, methodKey: string, since: string | null = null): Promise<OidcLoginRow | undefined> {
   let q = odb(ex).selectFrom('oidc_logins').selectAll().where('user_id', '=', userId).where('method_key', '=', methodKey);
   if (since !== null) q = q.where('created_at', '>=', since);
-  return q
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  return q.orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
 /** Sign-ins the user started for a step since `since` (the hourly limit). */

@@ -93,7 +93,13 @@ export function reopenedAt(v: UserVerificationRow): string | null {
 }
 
 /** The step's last sign-in (since it was last reopened) as the step shows it, and how many more it may start this hour. */
-export async function signInNeeds(ex: Executor, userId: number, v: UserVerificationRow, key: OidcMethodKey, now: Date): Promise<{ sign_in: SignInStatus; sign_ins_left: number }> {
+export async function signInNeeds(
+  ex: Executor,
+  userId: number,
+  v: UserVerificationRow,
+  key: OidcMethodKey,
+  now: Date,
+): Promise<{ sign_in: SignInStatus; sign_ins_left: number }> {
   const last = await latestLogin(ex, userId, key, reopenedAt(v));
   const recent = await countLoginsSince(ex, userId, key, new Date(now.getTime() - SIGN_IN_WINDOW_MS));
   const left = Math.max(0, SIGN_INS_PER_HOUR - recent.count);

@@ -218,7 +218,12 @@ describe('Social Account (OpenID Connect sign-in against a real provider)', () =
     const { session, id } = await sessionFor(server, [9], 'alice@example.com');
     await session.startSignIn('social_account', providerId);
     expect((await server.api(`/api/users/${id}`, { method: 'DELETE' })).status).toBe(200);
-    const rows = await server.verity.ctx.db.withTables<{ oidc_logins: { user_id: number } }>().selectFrom('oidc_logins').select('user_id').where('user_id', '=', id).execute();
+    const rows = await server.verity.ctx.db
+      .withTables<{ oidc_logins: { user_id: number } }>()
+      .selectFrom('oidc_logins')
+      .select('user_id')
+      .where('user_id', '=', id)
+      .execute();
     expect(rows).toEqual([]);
   });
 });
