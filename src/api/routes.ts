@@ -7,7 +7,7 @@
  */
 
 /** The method keys the session API and the widget know. Order here is not the flow order. */
-export const METHOD_KEYS = ['email', 'phone', 'geolocation', 'knowledge', 'document_id', 'selfie', 'liveness', 'social_account', 'payment_account'] as const;
+export const METHOD_KEYS = ['email', 'phone', 'geolocation', 'knowledge', 'document_id', 'selfie', 'liveness', 'two_step', 'social_account', 'payment_account'] as const;
 /** A verification method the widget has a step for. */
 export type MethodKey = (typeof METHOD_KEYS)[number];
 
@@ -63,6 +63,7 @@ export const SESSION_ROUTES = {
   complete: '/session/complete',
   handoff: '/session/handoff',
   handoffClaim: '/session/handoff/claim',
+  consent: '/session/consent',
   methodStart: (key: MethodKey) => `/session/methods/${key}/start`,
   methodRetry: (key: MethodKey) => `/session/methods/${key}/retry`,
   codeSend: (key: CodeMethodKey) => `/session/methods/${key}/send`,
@@ -74,6 +75,9 @@ export const SESSION_ROUTES = {
   faceChallenge: (key: FaceMethodKey) => `/session/methods/${key}/challenge`,
   faceFrames: (key: FaceMethodKey) => `/session/methods/${key}/frames`,
   faceSubmit: (key: FaceMethodKey) => `/session/methods/${key}/submit`,
+  twoStepTotp: '/session/methods/two_step/totp',
+  twoStepSms: '/session/methods/two_step/sms/send',
+  twoStepVerify: '/session/methods/two_step/verify',
   signIn: (key: OidcMethodKey) => `/session/methods/${key}/sign-in`,
   signInCancel: (key: OidcMethodKey) => `/session/methods/${key}/sign-in/cancel`,
   paymentSend: '/session/methods/payment_account/send',
@@ -107,6 +111,7 @@ export const SESSION_ERROR_TYPES = [
   'session_handoff_invalid',
   'session_incomplete',
   'session_flow_completed',
+  'session_consent_required',
   'session_sign_in_unavailable',
 ] as const;
 /** One of {@link SESSION_ERROR_TYPES}. */

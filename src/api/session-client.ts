@@ -3,6 +3,7 @@
  * contract so the widget bundle carries no schema code.
  */
 import type {
+  ConsentRequest,
   CodeMethodKey,
   CodeSentResponse,
   CompleteResponse,
@@ -24,6 +25,9 @@ import type {
   SessionView,
   SignInResponse,
   StartSessionResponse,
+  TotpEnrolment,
+  TwoStepVerified,
+  TwoStepVerifyRequest,
 } from './contract.js';
 import { CSRF_HEADER, SESSION_ROUTES, SESSION_TOKEN_HEADER } from './routes.js';
 
@@ -99,6 +103,13 @@ export class SessionClient {
   /** `GET /session`. */
   async session(signal?: AbortSignal): Promise<SessionView> {
     const view = await this.request<SessionView>('GET', SESSION_ROUTES.session, undefined, false, signal);
+    this.csrfToken = view.csrf_token;
+    return view;
+  }
+
+  /** `POST /session/consent`: the user's decision about the consent text before biometric steps. */
+  async consent(body: ConsentRequest): Promise<SessionView> {
+    const view = await this.request<SessionView>('POST', SESSION_ROUTES.consent, body);
     this.csrfToken = view.csrf_token;
     return view;
   }
@@ -189,6 +200,21 @@ export class SessionClient {
   /** `POST /session/methods/{selfie|liveness}/submit`. */
   submitFace(key: FaceMethodKey, challengeId: string): Promise<MethodResult> {
     return this.request('POST', SESSION_ROUTES.faceSubmit(key), { challenge_id: challengeId });
+  }
+
+  /** `POST /session/methods/two_step/totp`: a new authenticator secret (shown this once). */
+  enrolTotp(): Promise<TotpEnrolment> {
+    return this.request('POST', SESSION_ROUTES.twoStepTotp, {});
+  }
+
+  /** `POST /session/methods/two_step/sms/send`, to `phone` when setting SMS up. */
+  sendTwoStepSms(phone?: string): Promise<CodeSentResponse> {
+    return this.request('POST', SESSION_ROUTES.twoStepSms, phone === undefined ? {} : { phone });
+  }
+
+  /** `POST /session/methods/two_step/verify`. */
+  verifyTwoStep(body: TwoStepVerifyRequest): Promise<TwoStepVerified> {
+    return this.request('POST', SESSION_ROUTES.twoStepVerify, body);
   }
 
   /** `POST /session/handoff`. */

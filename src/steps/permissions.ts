@@ -15,6 +15,7 @@ export const STEP_PERMISSIONS: Record<MethodKey, readonly StepPermission[]> = {
   document_id: ['camera'],
   selfie: ['camera'],
   liveness: ['camera'],
+  two_step: [],
   social_account: [],
   payment_account: [],
 };

@@ -59,6 +59,20 @@ export const paymentAccountMethod: ServerMethod = {
     await deleteStepLogins(trx, userId, 'payment_account');
     await reopenVerification(trx, ctx, userId, verification);
   },
+  docs: {
+    proves:
+      "The user controls the payment account's e-mail address: they entered it and confirmed the 6-digit code sent there (10 minutes, 5 tries). Where the account configured a payment provider (an OpenID Connect provider marked `payment`), the method is one part of two after the code (`processing`, `verification.in-process`) until the user also signs in to that provider through the same path as Social Account; then `complete` when the provider vouches for the same, verified address, else `complete_in_review`.",
+    attributes: {
+      payment_email: "The payment account's e-mail address the code proved.",
+      payment_email_verified: '1 once the code was confirmed.',
+      payment_provider: 'With a payment provider: its name as configured.',
+      payment_provider_issuer: "With a payment provider: the ID token's `iss`.",
+      payment_provider_subject: "With a payment provider: the ID token's `sub`.",
+      payment_provider_email: "With a payment provider: the account's e-mail as the provider gave it, or null.",
+      payment_provider_email_verified: 'With a payment provider: 1 when the provider verified that e-mail, else 0.',
+      payment_provider_email_matches: 'With a payment provider: 1 when it equals `payment_email`, else 0.',
+    },
+  },
   async deleteUserData(trx, userId) {
     await paymentState.clear(trx, userId);
   },

@@ -54,7 +54,11 @@ export async function verifyPaymentCode(kit: SessionKit, user: UserRow, code: st
     if (!(await consume(trx))) throw sessionErrors.codeExpired();
     const attributes = { payment_email: email, payment_email_verified: 1 };
     if (withSignIn) await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.processing, { attributes, partial: true });
-    else await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.complete, { attributes });
+    else {
+      // assigned → processing → complete, each with its event (verification.pending first).
+      await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.processing);
+      await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.complete, { attributes });
+    }
     const moved = await findUserVerification(trx, user.id, v.method_id);
     await paymentState.write(trx, user.id, { pending_email: null, verified_email: email, verified_for: moved?.updated_at ?? null }, ctx.clock.now());
   });

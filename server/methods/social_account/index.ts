@@ -27,5 +27,17 @@ export const socialAccountMethod: ServerMethod = {
     await deleteStepLogins(trx, userId, 'social_account');
     await reopenVerification(trx, ctx, userId, verification);
   },
+  docs: {
+    proves:
+      "The user signed in, just now, to an account at an OpenID Connect provider the account configured (dashboard or `verity oidc-providers`), through our server: authorization code with PKCE, state, nonce, and the ID token checked (issuer, audience, expiry, signature). `complete` when the provider vouches for an e-mail address (`email_verified`) equal to the user's; `complete_in_review` (remarks say why) when the address differs, is not verified by the provider, or is missing: the account is real, whether it is this user's is for a reviewer. Cancelled, failed or expired sign-ins leave the method `assigned`.",
+    attributes: {
+      social_provider: "The provider's name as configured (e.g. `Google`).",
+      social_issuer: "The ID token's `iss`.",
+      social_subject: "The ID token's `sub`: the provider's stable id of the account.",
+      social_email: "The account's e-mail as the provider gave it, or null.",
+      social_email_verified: '1 when the provider says it verified that e-mail, else 0.',
+      social_email_matches: "1 when that e-mail equals the user's (case and surrounding space ignored), else 0.",
+    },
+  },
   deleteUserData: deleteUserLogins,
 };

@@ -25,6 +25,8 @@ export async function applySocialSignIn(kit: SessionKit, user: UserRow, identity
   };
   await ctx.db.transaction().execute(async (trx) => {
     const next = decision.outcome === 'complete' ? VerificationStatus.complete : VerificationStatus.complete_in_review;
+    // assigned → processing → the decision, each with its event (verification.pending first).
+    await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.processing);
     await moveVerification(trx, ctx.clock, user.id, v.method_id, next, { attributes, remarks: decision.remark });
   });
 }

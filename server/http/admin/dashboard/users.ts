@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../../admin/audit.js';
 import { signedImagePath } from '../../../admin/image-links.js';
+import { consentState } from '../../../session/consent.js';
 import type { AppContext } from '../../../context.js';
 import {
   DOCUMENT_METHOD_ID,
@@ -143,6 +144,8 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reference_id: user.reference_id,
           template: template ? { id: template.id, name: template.name, label: template.label } : null,
           ip_country: user.ip_country,
+          // The user's last consent decision before biometric steps (issue 24), or null.
+          consent: (await consentState.read(ctx.db, user.id)) ?? null,
           verifications: verifications.map((v, i) => ({
             method_id: v.method_id,
             key: methodById(v.method_id)?.key ?? String(v.method_id),
