@@ -7,7 +7,18 @@
  */
 
 /** The method keys the session API and the widget know. Order here is not the flow order. */
-export const METHOD_KEYS = ['email', 'phone', 'geolocation', 'knowledge', 'document_id', 'selfie', 'liveness', 'two_step', 'social_account', 'payment_account'] as const;
+export const METHOD_KEYS = [
+  'email',
+  'phone',
+  'geolocation',
+  'knowledge',
+  'document_id',
+  'selfie',
+  'liveness',
+  'two_step',
+  'social_account',
+  'payment_account',
+] as const;
 /** A verification method the widget has a step for. */
 export type MethodKey = (typeof METHOD_KEYS)[number];
 
