@@ -5,7 +5,7 @@ import type { Database } from '../store/schema.js';
 import type { Executor } from '../store/database.js';
 import { recordAudit } from './audit.js';
 
-/** Table of migration `0020-review-notes`. */
+/** Table of migration `0021-review-notes`. */
 export type ReviewNoteTables = { review_notes: ReviewNoteTable };
 
 export interface ReviewNoteTable {

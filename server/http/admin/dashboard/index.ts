@@ -12,6 +12,7 @@ import { dashboardReviewRoutes } from './reviews.js';
 import { dashboardSettingsRoutes } from './settings.js';
 import { dashboardTemplateRoutes } from './templates.js';
 import { dashboardUserRoutes } from './users.js';
+import { oidcProviderAdminRoutes } from '../../../methods/oidc/admin-routes.js';
 
 export { inviteAcceptRoute } from './admins.js';
 export { logoRoute } from './settings.js';
@@ -55,5 +56,6 @@ export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(dashboardSettingsRoutes(ctx));
     await app.register(dashboardDeveloperRoutes(ctx));
     await app.register(dashboardAdminRoutes(ctx));
+    await app.register(oidcProviderAdminRoutes(ctx));
   };
 }
