@@ -46,6 +46,7 @@ export const ERROR_CATALOGUE = {
   session_csrf_error: { status: 403, message: 'The request was refused (missing or wrong CSRF token or origin).' },
   session_link_invalid: { status: 403, message: 'This verification link is not valid.' },
   session_link_revoked: { status: 403, message: 'This verification link is no longer valid.' },
+  session_consent_required: { status: 403, message: 'Consent is needed before this step can start.' },
   session_method_not_assigned: { status: 404, message: 'This verification method is not part of your verification.' },
   session_method_state_error: { status: 409, message: 'This step cannot be done now.' },
   session_incomplete: { status: 409, message: 'Some verification steps are not done yet.' },
@@ -60,6 +61,7 @@ export const ERROR_CATALOGUE = {
   session_location_rejected: { status: 422, message: 'The location was not accepted.' },
   session_upload_invalid: { status: 422, message: 'The upload was not accepted.' },
   session_attempts_exceeded: { status: 429, message: 'Too many wrong tries. Ask for a new code.' },
+  session_sign_in_unavailable: { status: 503, message: 'The sign-in provider cannot be reached now. Try again in a moment.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorType = keyof typeof ERROR_CATALOGUE;
@@ -153,7 +155,7 @@ export const sessionErrors = {
   notAssigned: () => new SessionApiError('session_method_not_assigned'),
   state: (message?: string) => new SessionApiError('session_method_state_error', message),
   codeInvalid: (attemptsLeft: number) => new SessionApiError('session_code_invalid', undefined, { details: { attempts_left: attemptsLeft } }),
-  codeExpired: () => new SessionApiError('session_code_expired'),
+  codeExpired: (message?: string) => new SessionApiError('session_code_expired', message),
   attemptsExceeded: (message?: string) => new SessionApiError('session_attempts_exceeded', message, { details: { attempts_left: 0 } }),
   /** 429 with the wait: a resend asked too early, or another rate limit. */
   resendTooSoon: (seconds: number) =>
@@ -167,5 +169,9 @@ export const sessionErrors = {
   incomplete: () => new SessionApiError('session_incomplete'),
   /** The link's flow was completed: the link starts nothing more (issue 18, point 5). */
   flowCompleted: () => new SessionApiError('session_flow_completed'),
+  /** A biometric step before the user consented to the current consent text (issue 24). */
+  consentRequired: () => new SessionApiError('session_consent_required'),
   validation: (fieldErrors: FieldErrors) => new SessionApiError('api_validation_error', undefined, { fieldErrors }),
+  /** The OpenID Connect provider's discovery failed (down, misconfigured): nothing was started. */
+  signInUnavailable: () => new SessionApiError('session_sign_in_unavailable'),
 } as const;

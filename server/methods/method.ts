@@ -57,10 +57,22 @@ export interface ServerMethod {
   /** Browser features its capture needs. */
   readonly permissions: readonly BrowserPermission[];
   /**
+   * True when its capture is biometric (a face, a voice, an identity document's portrait): the
+   * user must consent first (issue 24), and its routes answer 403 `session_consent_required`
+   * until they do. A new camera, microphone or biometric method opts in here.
+   */
+  readonly biometric?: boolean;
+  /**
    * Its session routes. Methods that share routes (`/session/methods/:key/send` for e-mail and
    * phone) share the same function, registered once.
    */
   readonly routes: MethodRoutes;
+  /**
+   * Routes outside the session scope, for a browser a third party sends back (an OpenID Connect
+   * provider's redirect carries no session token): no session hooks apply, so each such route
+   * authenticates what it is given. Methods sharing them share the function, registered once.
+   */
+  readonly publicRoutes?: MethodRoutes;
   /** The method's view: the shared fields plus its key and `needs`. */
   view(input: ViewInput, base: MethodViewBase): Promise<MethodView>;
   /** Whether a rejected method may be tried again by the user (a reset one always may). */
@@ -72,6 +84,11 @@ export interface ServerMethod {
    * the row (a document waiting for a second workflow's document). Defaults to the row's status.
    */
   flowStatus?(ex: Executor, userId: number, verification: UserVerificationRow): Promise<number>;
+  /**
+   * How the customer API's OpenAPI document describes the method (`methods/api-docs.ts`): what a
+   * complete status proves, and each key of its `attributes` in webhook payloads (spec 6.3).
+   */
+  readonly docs?: { readonly proves: string; readonly attributes: Readonly<Record<string, string>> };
   /** Deletes the method's own rows of a user (inside the deletion's transaction). */
   deleteUserData?(trx: Executor, userId: number): Promise<void>;
 }

@@ -27,6 +27,11 @@ export interface NotifyCodeJob {
   expiresAt: string;
   /** Locale picked from the browser that asked for the code. */
   locale: string;
+  /**
+   * Where to send it when not to the user's own e-mail or phone (a Two-Step phone being set up),
+   * sealed like the code: no number in clear in the job table.
+   */
+  sealedTo?: string;
 }
 
 /** Every job of {@link NOTIFY_QUEUE}. */

@@ -21,7 +21,7 @@ export function registerNotifyWorker(ctx: AppContext, senders: Senders): void {
       if (!user || user.status === 'Banned') return;
       const settings = await readSettings(ctx.db);
       const account = settings.account_name;
-      const to = job.channel === 'email' ? user.email : user.phone;
+      const to = job.kind === 'code' && job.sealedTo ? openNotifyCode(ctx.config.secret, job.sealedTo) : job.channel === 'email' ? user.email : user.phone;
       if (!to) throw new PermanentFailure(`user has no ${job.channel === 'email' ? 'e-mail' : 'phone'}`);
 
       if (job.kind === 'magic_link') {

@@ -12,6 +12,10 @@ import type { SessionRecord } from './sessions.js';
 import { csrfTokenFor } from './sessions.js';
 import { flowCompletion } from './state.js';
 import { isSubmitted } from './status.js';
+import { consentView } from './consent.js';
+import { safeHttpUrl } from './safe-url.js';
+
+export { safeHttpUrl };
 
 const STATUS_KEY: Record<number, VerificationStatusKey> = {
   [VerificationStatus.assigned]: 'assigned',
@@ -101,6 +105,7 @@ export async function sessionView(ctx: AppContext, user: UserRow, session: Sessi
     expires_at: session.expiresAt,
     handoff_enabled: settings.handoff_enabled,
     via_handoff: session.viaHandoff,
+    consent: await consentView(ctx.db, settings, user.id),
   };
 }
 
@@ -115,15 +120,4 @@ export async function methodResult(ctx: AppContext, user: UserRow, key: MethodKe
 
 function hexColour(value: string | null): string | null {
   return value && /^#[0-9a-fA-F]{6}$/.test(value) ? value : null;
-}
-
-/** An http(s) URL as text, or null: nothing else (javascript:, data:) leaves the server as a link. */
-export function safeHttpUrl(value: string | null | undefined): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
-  } catch {
-    return null;
-  }
 }

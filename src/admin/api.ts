@@ -119,6 +119,9 @@ export interface UserSummary {
   created_at: string;
   email_verified_at: string | null;
   verifications: { id: number; name: string; status: { value: number; friendly: string } }[];
+  /** The second factor turned on through Two-Step Authentication (spec user fields), when the API view carries it. */
+  two_factor_options?: { method?: string; enabled_at?: string } | null;
+  two_factor_phone?: string | null;
 }
 
 /** A user's verification on the user page, with the analysis results. */
@@ -140,6 +143,8 @@ export interface UserDetail {
   reference_id: string | null;
   template: { id: number; name: string; label: string } | null;
   ip_country: string | null;
+  /** The last consent decision before biometric steps: when, which text version, from which country. */
+  consent: { decision: 'given' | 'declined'; at: string; text_version: string; ip_country: string | null } | null;
   verifications: VerificationDetail[];
   workflows: { id: string; status: { key: string; friendly: string }; remarks: string | null }[];
   document_jobs: {

@@ -27,9 +27,10 @@
  * Every non-2xx answer has the body {@link ErrorBody}: `{ error_type, error_message, errors?,
  * details? }` with `error_type` one of {@link SESSION_ERROR_TYPES}. Status codes used:
  * 400 `api_invalid_error` (malformed body), 401 `session_auth_error` (no/expired/revoked session),
- * 403 `session_csrf_error` / `session_link_invalid` / `session_link_revoked`,
+ * 403 `session_csrf_error` / `session_link_invalid` / `session_link_revoked` / `session_consent_required`,
  * 404 `session_method_not_assigned`, 409 `session_method_state_error` / `session_incomplete` /
  * `session_flow_completed`,
+ * 503 `session_sign_in_unavailable` (an OpenID Connect provider cannot be reached),
  * 410 `session_link_expired` / `session_code_expired` / `session_challenge_expired` /
  * `session_handoff_invalid`, 413 `session_upload_too_large`,
  * 422 `api_validation_error` (with `errors`) / `session_code_invalid` / `session_knowledge_failed` /
@@ -50,6 +51,9 @@ import { DocumentMethodView } from './methods/document_id.js';
 import { LivenessMethodView, SelfieMethodView } from './methods/face.js';
 import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
+import { TwoStepMethodView } from './methods/two_step.js';
+import { ConsentView } from './consent.js';
+import { PaymentAccountMethodView, SocialAccountMethodView } from './methods/oidc.js';
 import { METHOD_KEYS, SESSION_ERROR_TYPES } from './routes.js';
 
 export * from './routes.js';
@@ -59,6 +63,9 @@ export * from './methods/geolocation.js';
 export * from './methods/knowledge.js';
 export * from './methods/document_id.js';
 export * from './methods/face.js';
+export * from './methods/two_step.js';
+export * from './consent.js';
+export * from './methods/oidc.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -134,6 +141,9 @@ export const MethodView = z.discriminatedUnion('key', [
   DocumentMethodView,
   SelfieMethodView,
   LivenessMethodView,
+  TwoStepMethodView,
+  SocialAccountMethodView,
+  PaymentAccountMethodView,
   OtherMethodView,
 ]);
 export type MethodView = z.infer<typeof MethodView>;
@@ -169,6 +179,8 @@ export const SessionView = z.object({
   handoff_enabled: z.boolean(),
   /** Present on a session that was claimed through a hand-off token (the phone side). */
   via_handoff: z.boolean(),
+  /** Consent before biometric steps (see `consent.ts`). */
+  consent: ConsentView,
 });
 export type SessionView = z.infer<typeof SessionView>;
 
@@ -207,6 +219,18 @@ export type MethodResult = z.infer<typeof MethodResult>;
 
 /** Answer of `POST /session/methods/knowledge` when passed (see `methods/knowledge.ts`). */
 export const KnowledgeResponse = MethodResult;
+
+/**
+ * Answer of `POST /session/methods/two_step/verify` (see `methods/two_step.ts`): the method after
+ * the call, and the recovery codes of a just-finished authenticator set-up (shown this once; the
+ * server keeps only their hashes), else an empty list.
+ */
+export const TwoStepVerified = z.object({
+  method: MethodView,
+  state: SessionState,
+  recovery_codes: z.array(z.string()),
+});
+export type TwoStepVerified = z.infer<typeof TwoStepVerified>;
 
 // ---------------------------------------------------------------------------------------------
 // Per-method calls

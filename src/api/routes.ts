@@ -7,7 +7,18 @@
  */
 
 /** The method keys the session API and the widget know. Order here is not the flow order. */
-export const METHOD_KEYS = ['email', 'phone', 'geolocation', 'knowledge', 'document_id', 'selfie', 'liveness'] as const;
+export const METHOD_KEYS = [
+  'email',
+  'phone',
+  'geolocation',
+  'knowledge',
+  'document_id',
+  'selfie',
+  'liveness',
+  'two_step',
+  'social_account',
+  'payment_account',
+] as const;
 /** A verification method the widget has a step for. */
 export type MethodKey = (typeof METHOD_KEYS)[number];
 
@@ -20,6 +31,11 @@ export type CodeMethodKey = (typeof CODE_METHOD_KEYS)[number];
 export const FACE_METHOD_KEYS = ['selfie', 'liveness'] as const;
 /** `selfie` or `liveness`. */
 export type FaceMethodKey = (typeof FACE_METHOD_KEYS)[number];
+
+/** Methods proven by signing in with an OpenID Connect provider (same sign-in routes, same shapes). */
+export const OIDC_METHOD_KEYS = ['social_account', 'payment_account'] as const;
+/** `social_account` or `payment_account`. */
+export type OidcMethodKey = (typeof OIDC_METHOD_KEYS)[number];
 
 /** Name of the HttpOnly session cookie set by `POST /session/start`. */
 export const SESSION_COOKIE = 'verity_session';
@@ -45,6 +61,12 @@ export const HOSTED_PAGE_DATA_ID = 'verity-page';
 
 /** Largest accepted upload: the spec's "less than 10 MB" (section 8). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Most pixels an uploaded image may declare (server: `server/uploads/limits.ts`; the browser checks it first). */
+export const MAX_UPLOAD_PIXELS = 50_000_000;
+/** Longest side of an uploaded image, in pixels. */
+export const MAX_UPLOAD_SIDE = 20_000;
+/** Most pages an uploaded PDF may have. */
+export const MAX_PDF_PAGES = 20;
 /** Media types accepted for document uploads (spec 4.13 / 8). */
 export const DOCUMENT_MEDIA_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
 /** Media types accepted for selfie / liveness frames. */
@@ -58,6 +80,7 @@ export const SESSION_ROUTES = {
   complete: '/session/complete',
   handoff: '/session/handoff',
   handoffClaim: '/session/handoff/claim',
+  consent: '/session/consent',
   methodStart: (key: MethodKey) => `/session/methods/${key}/start`,
   methodRetry: (key: MethodKey) => `/session/methods/${key}/retry`,
   codeSend: (key: CodeMethodKey) => `/session/methods/${key}/send`,
@@ -69,6 +92,13 @@ export const SESSION_ROUTES = {
   faceChallenge: (key: FaceMethodKey) => `/session/methods/${key}/challenge`,
   faceFrames: (key: FaceMethodKey) => `/session/methods/${key}/frames`,
   faceSubmit: (key: FaceMethodKey) => `/session/methods/${key}/submit`,
+  twoStepTotp: '/session/methods/two_step/totp',
+  twoStepSms: '/session/methods/two_step/sms/send',
+  twoStepVerify: '/session/methods/two_step/verify',
+  signIn: (key: OidcMethodKey) => `/session/methods/${key}/sign-in`,
+  signInCancel: (key: OidcMethodKey) => `/session/methods/${key}/sign-in/cancel`,
+  paymentSend: '/session/methods/payment_account/send',
+  paymentVerify: '/session/methods/payment_account/verify',
 } as const;
 
 /**
@@ -98,6 +128,8 @@ export const SESSION_ERROR_TYPES = [
   'session_handoff_invalid',
   'session_incomplete',
   'session_flow_completed',
+  'session_consent_required',
+  'session_sign_in_unavailable',
 ] as const;
 /** One of {@link SESSION_ERROR_TYPES}. */
 export type SessionErrorType = (typeof SESSION_ERROR_TYPES)[number];

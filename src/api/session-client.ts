@@ -3,6 +3,7 @@
  * contract so the widget bundle carries no schema code.
  */
 import type {
+  ConsentRequest,
   CodeMethodKey,
   CodeSentResponse,
   CompleteResponse,
@@ -19,9 +20,14 @@ import type {
   KnowledgeRequest,
   MethodKey,
   MethodResult,
+  OidcMethodKey,
   SessionErrorType,
   SessionView,
+  SignInResponse,
   StartSessionResponse,
+  TotpEnrolment,
+  TwoStepVerified,
+  TwoStepVerifyRequest,
 } from './contract.js';
 import { CSRF_HEADER, SESSION_ROUTES, SESSION_TOKEN_HEADER } from './routes.js';
 
@@ -101,6 +107,13 @@ export class SessionClient {
     return view;
   }
 
+  /** `POST /session/consent`: the user's decision about the consent text before biometric steps. */
+  async consent(body: ConsentRequest): Promise<SessionView> {
+    const view = await this.request<SessionView>('POST', SESSION_ROUTES.consent, body);
+    this.csrfToken = view.csrf_token;
+    return view;
+  }
+
   /** `POST /session/methods/{key}/start`. */
   startMethod(key: MethodKey): Promise<MethodResult> {
     return this.request('POST', SESSION_ROUTES.methodStart(key), {});
@@ -119,6 +132,26 @@ export class SessionClient {
   /** `POST /session/methods/{email|phone}/verify`. */
   verifyCode(key: CodeMethodKey, code: string): Promise<MethodResult> {
     return this.request('POST', SESSION_ROUTES.codeVerify(key), { code });
+  }
+
+  /** Starts a sign-in with an OpenID Connect provider: open the answer's `url` in a new window. */
+  startSignIn(key: OidcMethodKey, providerId: number): Promise<SignInResponse> {
+    return this.request('POST', SESSION_ROUTES.signIn(key), { provider_id: providerId });
+  }
+
+  /** Ends the step's pending sign-in as cancelled. */
+  cancelSignIn(key: OidcMethodKey): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.signInCancel(key));
+  }
+
+  /** Sends a code to the payment account's e-mail. */
+  sendPaymentCode(email: string): Promise<CodeSentResponse> {
+    return this.request('POST', SESSION_ROUTES.paymentSend, { email });
+  }
+
+  /** Confirms the code sent to the payment account's e-mail. */
+  verifyPaymentCode(code: string): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.paymentVerify, { code });
   }
 
   /** `POST /session/methods/geolocation`. */
@@ -167,6 +200,21 @@ export class SessionClient {
   /** `POST /session/methods/{selfie|liveness}/submit`. */
   submitFace(key: FaceMethodKey, challengeId: string): Promise<MethodResult> {
     return this.request('POST', SESSION_ROUTES.faceSubmit(key), { challenge_id: challengeId });
+  }
+
+  /** `POST /session/methods/two_step/totp`: a new authenticator secret (shown this once). */
+  enrolTotp(): Promise<TotpEnrolment> {
+    return this.request('POST', SESSION_ROUTES.twoStepTotp, {});
+  }
+
+  /** `POST /session/methods/two_step/sms/send`, to `phone` when setting SMS up. */
+  sendTwoStepSms(phone?: string): Promise<CodeSentResponse> {
+    return this.request('POST', SESSION_ROUTES.twoStepSms, phone === undefined ? {} : { phone });
+  }
+
+  /** `POST /session/methods/two_step/verify`. */
+  verifyTwoStep(body: TwoStepVerifyRequest): Promise<TwoStepVerified> {
+    return this.request('POST', SESSION_ROUTES.twoStepVerify, body);
   }
 
   /** `POST /session/handoff`. */

@@ -23,6 +23,8 @@ export const VERIFY_ERROR_CODES = [
   'upload_invalid',
   'popup_blocked',
   'method_rejected',
+  'consent_declined',
+  'consent_required',
   'internal',
 ] as const;
 /** One of {@link VERIFY_ERROR_CODES}. */

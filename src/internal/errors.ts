@@ -23,6 +23,8 @@ export function fromApiError(error: unknown): VerifyError {
       case 'session_upload_invalid':
       case 'session_upload_too_large':
         return new VerifyError('upload_invalid', error.error_message, 'warning', true, { cause: error });
+      case 'session_consent_required':
+        return new VerifyError('consent_required', error.error_message, 'error', true, { cause: error });
       case 'session_location_rejected':
       case 'session_knowledge_failed':
       case 'session_attempts_exceeded':

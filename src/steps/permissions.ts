@@ -15,6 +15,9 @@ export const STEP_PERMISSIONS: Record<MethodKey, readonly StepPermission[]> = {
   document_id: ['camera'],
   selfie: ['camera'],
   liveness: ['camera'],
+  two_step: [],
+  social_account: [],
+  payment_account: [],
 };
 
 /** The iframe `allow` list of the embed: every feature some step needs, e.g. `camera; geolocation`. */

@@ -18,6 +18,14 @@ export interface WebStep {
   title(): string;
   /** Browser features its capture needs (from `permissions.ts`). */
   readonly permissions: readonly StepPermission[];
+  /**
+   * True when its capture is biometric (face, voice, an identity document's portrait): the flow
+   * asks for consent before it (issue 24). A new camera, microphone or biometric step opts in here,
+   * as its server method does (`ServerMethod.biometric`).
+   */
+  readonly biometric?: boolean;
+  /** Uses the on-device face model: the flow starts loading it (off the page's thread) when the session begins. */
+  readonly usesFaceModel?: boolean;
   /** The step element for a method view (lit templates cannot take a tag from a variable). */
   render(method: MethodView): TemplateResult;
 }
@@ -62,6 +70,7 @@ export const WEB_STEPS: readonly WebStep[] = [
     load: () => import('./document/verify-step-document.js'),
     title: () => msg('Photograph your ID document', { id: 'method.document' }),
     permissions: STEP_PERMISSIONS.document_id,
+    biometric: true,
     render: (method) => html`<verify-step-document .method=${method}></verify-step-document>`,
   },
   {
@@ -70,6 +79,8 @@ export const WEB_STEPS: readonly WebStep[] = [
     load: () => import('./selfie/verify-step-selfie.js'),
     title: () => msg('Take a selfie', { id: 'method.selfie' }),
     permissions: STEP_PERMISSIONS.selfie,
+    biometric: true,
+    usesFaceModel: true,
     render: (method) => html`<verify-step-selfie .method=${method}></verify-step-selfie>`,
   },
   {
@@ -78,13 +89,44 @@ export const WEB_STEPS: readonly WebStep[] = [
     load: () => import('./selfie/verify-step-selfie.js'),
     title: () => msg('Show that it is really you', { id: 'method.liveness' }),
     permissions: STEP_PERMISSIONS.liveness,
+    biometric: true,
+    usesFaceModel: true,
     render: (method) => html`<verify-step-liveness .method=${method}></verify-step-liveness>`,
+  },
+  {
+    key: 'two_step',
+    tag: 'verify-step-two-step',
+    load: () => import('./two_step/verify-step-two-step.js'),
+    title: () => msg('Turn on two-step authentication', { id: 'method.two_step' }),
+    permissions: STEP_PERMISSIONS.two_step,
+    render: (method) => html`<verify-step-two-step .method=${method}></verify-step-two-step>`,
+  },
+  {
+    key: 'social_account',
+    tag: 'verify-step-social-account',
+    load: () => import('./social-account/verify-step-social-account.js'),
+    title: () => msg('Sign in with an account you have', { id: 'method.social-account' }),
+    permissions: STEP_PERMISSIONS.social_account,
+    render: (method) => html`<verify-step-social-account .method=${method}></verify-step-social-account>`,
+  },
+  {
+    key: 'payment_account',
+    tag: 'verify-step-payment-account',
+    load: () => import('./payment-account/verify-step-payment-account.js'),
+    title: () => msg('Confirm your payment account', { id: 'method.payment-account' }),
+    permissions: STEP_PERMISSIONS.payment_account,
+    render: (method) => html`<verify-step-payment-account .method=${method}></verify-step-payment-account>`,
   },
 ];
 
 /** The step of a method key; undefined for `other` (a method this page cannot perform). */
 export function stepFor(key: MethodKey | 'other'): WebStep | undefined {
   return WEB_STEPS.find((s) => s.key === key);
+}
+
+/** Whether the step of `key` needs consent first (a biometric capture). */
+export function needsConsent(key: MethodKey | 'other'): boolean {
+  return stepFor(key)?.biometric === true;
 }
 
 /** The localised title of a method's step (the method's own name for `other`). */

@@ -138,6 +138,10 @@ async function doEverySteps(page: Page, email: string, phone: string): Promise<v
     else await field.fill(answer);
   }
   await page.getByRole('button', { name: 'Submit answers' }).click();
+  // Consent before the first biometric step (issue 24): the box, then Agree.
+  await page.getByRole('heading', { name: 'Before we use your camera' }).waitFor();
+  await page.getByLabel('I agree that my document and face are captured').check();
+  await page.getByRole('button', { name: 'Agree and continue' }).click();
   // Document: upload a file, review, submit.
   await page.getByRole('heading', { name: 'Photograph your ID document' }).waitFor();
   const radio = page.locator('verify-step-document input[type=radio]');

@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import {
   CompleteResponse,
+  ConsentRequest,
   CSRF_HEADER,
   HandoffClaimRequest,
   HandoffResponse,
@@ -19,9 +20,10 @@ import {
   type MethodKey,
 } from '../../../src/api/contract.js';
 import type { AppContext } from '../../context.js';
-import { methodRoutes } from '../../methods/registry.js';
+import { isBiometric, methodRoutes } from '../../methods/registry.js';
 import { retryMethod, sessionKit, startFromLink, startMethod } from '../../session/actions.js';
 import { completeFlow } from '../../session/completion.js';
+import { recordConsent, requireConsent } from '../../session/consent.js';
 import { sessionErrors } from '../../session/errors.js';
 import { claimHandoff, createHandoff } from '../../session/handoff.js';
 import { SessionLimits } from '../../session/limits.js';
@@ -31,6 +33,7 @@ import { readSettings } from '../../store/repos/settings-repo.js';
 import { allowedOrigins, isSameHost } from '../hosted/security-headers.js';
 import { header, who } from './request.js';
 import { closeAllStreams, streamSessionEvents } from './events.js';
+import { notifyProgress } from '../../session/progress.js';
 
 const ALLOWED_HEADERS = `Content-Type, ${SESSION_TOKEN_HEADER}, ${CSRF_HEADER}`;
 /** Routes that start a session: no session and no CSRF token yet, the Origin check still applies. */
@@ -135,15 +138,40 @@ export function sessionRoutes(ctx: AppContext, limits: SessionLimits = new Sessi
       streamSessionEvents(ctx, req, reply, who(req));
     });
 
-    app.post('/session/methods/:key/start', { schema: { ...hide, params: z.object({ key: MethodKeyParam }), response: { 200: MethodResult } } }, async (req) =>
-      startMethod(ctx, who(req).user, req.params.key as MethodKey),
+    app.post('/session/consent', { schema: { ...hide, body: ConsentRequest, response: { 200: SessionView } } }, async (req) => {
+      const { user, session } = who(req);
+      await recordConsent(ctx, await readSettings(ctx.db), user.id, req.body, req.ip);
+      notifyProgress(user.id);
+      return sessionView(ctx, user, session);
+    });
+
+    app.post(
+      '/session/methods/:key/start',
+      { schema: { ...hide, params: z.object({ key: MethodKeyParam }), response: { 200: MethodResult } } },
+      async (req) => {
+        const key = req.params.key as MethodKey;
+        // A biometric step does not start without consent (issue 24).
+        if (isBiometric(key)) await requireConsent(ctx.db, await readSettings(ctx.db), who(req).user.id);
+        return startMethod(ctx, who(req).user, key);
+      },
     );
     app.post('/session/methods/:key/retry', { schema: { ...hide, params: z.object({ key: MethodKeyParam }), response: { 200: MethodResult } } }, async (req) =>
       retryMethod(ctx, who(req).user, req.params.key as MethodKey),
     );
 
     const kit = sessionKit(ctx, limits);
-    for (const routes of methodRoutes()) await app.register(routes(kit));
+    for (const { routes, biometric } of methodRoutes()) {
+      if (!biometric) {
+        await app.register(routes(kit));
+        continue;
+      }
+      // Biometric capture routes refuse, before their body is read, a user without consent to the
+      // current text: the screen in the widget is not the only guard (issue 24).
+      await app.register(async (scope) => {
+        scope.addHook('preValidation', async (req) => requireConsent(ctx.db, await readSettings(ctx.db), who(req).user.id));
+        await scope.register(routes(kit));
+      });
+    }
 
     app.post('/session/handoff', { schema: { ...hide, response: { 201: HandoffResponse } } }, async (req, reply) => {
       const { user, session } = who(req);

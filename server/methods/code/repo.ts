@@ -3,15 +3,18 @@ import type { Executor } from '../../store/database.js';
 import { CODE_MAX_ATTEMPTS } from './rules.js';
 import { cdb, type VerificationCodeTable } from './tables.js';
 
+/** Whose codes: the e-mail and phone steps, the Two-Step method's SMS codes, and the payment account's e-mail. */
+export type CodeStoreKey = CodeMethodKey | 'two_step' | 'payment_account';
+
 /** A stored code's row, without its user and method (they are the key). */
 export type CodeRow = Omit<VerificationCodeTable, 'user_id' | 'method_key'>;
 
-export async function findCode(ex: Executor, userId: number, key: CodeMethodKey): Promise<VerificationCodeTable | undefined> {
+export async function findCode(ex: Executor, userId: number, key: CodeStoreKey): Promise<VerificationCodeTable | undefined> {
   return cdb(ex).selectFrom('verification_codes').selectAll().where('user_id', '=', userId).where('method_key', '=', key).executeTakeFirst();
 }
 
 /** Stores the user's one live code for `key`, replacing the previous one. */
-export async function saveCode(ex: Executor, userId: number, key: CodeMethodKey, row: CodeRow, replacing: boolean): Promise<void> {
+export async function saveCode(ex: Executor, userId: number, key: CodeStoreKey, row: CodeRow, replacing: boolean): Promise<void> {
   const t = cdb(ex);
   if (replacing) await t.updateTable('verification_codes').set(row).where('user_id', '=', userId).where('method_key', '=', key).execute();
   else
@@ -25,7 +28,7 @@ export async function saveCode(ex: Executor, userId: number, key: CodeMethodKey,
  * Counts one try against the code with `codeHash`, atomically (so parallel guesses cannot exceed
  * the limit): the tries now used, or undefined when none is left or the code was used or replaced.
  */
-export async function countTry(ex: Executor, userId: number, key: CodeMethodKey, codeHash: string): Promise<number | undefined> {
+export async function countTry(ex: Executor, userId: number, key: CodeStoreKey, codeHash: string): Promise<number | undefined> {
   const counted = await cdb(ex)
     .updateTable('verification_codes')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
@@ -40,7 +43,7 @@ export async function countTry(ex: Executor, userId: number, key: CodeMethodKey,
 }
 
 /** Uses the code up, once: false when a parallel request used or replaced it first. */
-export async function consumeCode(ex: Executor, userId: number, key: CodeMethodKey, codeHash: string, now: Date): Promise<boolean> {
+export async function consumeCode(ex: Executor, userId: number, key: CodeStoreKey, codeHash: string, now: Date): Promise<boolean> {
   const consumed = await cdb(ex)
     .updateTable('verification_codes')
     .set({ used_at: now.toISOString() })

@@ -14,6 +14,7 @@ export const documentMethod: ServerMethod = {
   key: 'document_id',
   methodIds: [DOCUMENT_METHOD_ID],
   permissions: ['camera'],
+  biometric: true,
   routes: documentRoutes,
   async view({ ctx, user }, base) {
     const newest = new Map<string, { upload_id: string; document_type: string; side: 'front' | 'back' }>();

@@ -12,6 +12,7 @@ export function faceMethod(key: FaceMethodKey, methodIds: readonly number[]): Se
     key,
     methodIds,
     permissions: ['camera'],
+    biometric: true,
     routes: faceRoutes,
     view: (_input, base) => Promise.resolve({ ...base, key, needs: { active_liveness: key === 'liveness' } }),
     // While a challenge can still be handed out (the last one goes to review on failure).

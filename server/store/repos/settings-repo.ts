@@ -19,8 +19,15 @@ export interface AccountSettings {
   allowed_countries: string[] | null;
   /** Knowledge questions (issue 4); null until the account configures them. */
   knowledge: KnowledgeSettings | null;
+  /**
+   * Consent shown before biometric steps (issue 24): the account's own text (null: the widget's
+   * default text in the user's language) and its privacy policy URL.
+   */
+  consent: { text: string | null; privacy_url: string | null };
   /** Whether the hosted page offers continuing on another device (QR hand-off). */
   handoff_enabled: boolean;
+  /** Whether Two-Step Authentication may send codes by SMS instead of an authenticator app. */
+  two_step_sms_allowed: boolean;
   /** Default locale (BCP 47) of the hosted page and of messages; null: the browser's / English. */
   default_locale: string | null;
   /** Hosted page branding; colours are `#rrggbb`. */
@@ -56,7 +63,9 @@ export const DEFAULT_SETTINGS: AccountSettings = {
   link_lifetime_hours: 72,
   allowed_countries: null,
   knowledge: null,
+  consent: { text: null, privacy_url: null },
   handoff_enabled: true,
+  two_step_sms_allowed: false,
   default_locale: null,
   branding: { logo_url: null, primary_color: null, background_color: null, text_color: null },
 };

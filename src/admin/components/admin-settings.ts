@@ -25,9 +25,12 @@ export interface SettingsView {
   allowed_origins: string[];
   link_lifetime_hours: number;
   handoff_enabled: boolean;
+  two_step_sms_allowed: boolean;
   default_locale: string | null;
   allowed_countries: string[] | null;
   branding: Branding;
+  /** Consent before biometric steps: the account's text (null: the default, in six languages), policy URL, text version. */
+  consent: { text: string | null; privacy_url: string | null; text_version: string };
   knowledge: KnowledgeView | null;
   signup: { enabled: boolean; template: string | null; ask_name: boolean; ask_phone: boolean };
   retention: { images_days: number | null; unconfirmed_signup_days: number };
@@ -162,6 +165,7 @@ export class AdminSettings extends AdminView {
         allowed_origins: lines(String(f.get('allowed_origins'))),
         link_lifetime_hours: Number(f.get('link_lifetime_hours')),
         handoff_enabled: f.get('handoff_enabled') === 'on',
+        two_step_sms_allowed: f.get('two_step_sms_allowed') === 'on',
         default_locale: String(f.get('default_locale')) || null,
       },
       'General settings saved.',
@@ -214,6 +218,14 @@ export class AdminSettings extends AdminView {
       },
       'Signup and retention saved.',
     );
+  }
+
+  #consent(e: SubmitEvent): void {
+    e.preventDefault();
+    const f = new FormData(e.target as HTMLFormElement);
+    const text = String(f.get('consent_text')).trim();
+    const url = String(f.get('privacy_url')).trim();
+    void this.#save({ consent: { text: text || null, privacy_url: url || null } }, 'Consent text saved.');
   }
 
   #geo(e: SubmitEvent): void {
@@ -316,6 +328,10 @@ export class AdminSettings extends AdminView {
           </select>
         </label>
         <label class="inline"><input type="checkbox" name="handoff_enabled" ?checked=${d.handoff_enabled} /> Offer continuing on a phone (QR hand-off)</label>
+        <label class="inline"
+          ><input type="checkbox" name="two_step_sms_allowed" ?checked=${d.two_step_sms_allowed} /> Two-Step Authentication: let users take codes by SMS instead
+          of an authenticator app</label
+        >
         <div><button type="submit">Save general settings</button></div>
       </form>
 
@@ -355,6 +371,23 @@ export class AdminSettings extends AdminView {
           <input name="unconfirmed_signup_days" type="number" min="1" .value=${String(d.retention.unconfirmed_signup_days)}
         /></label>
         <div><button type="submit">Save signup and retention</button></div>
+      </form>
+
+      <h2 id="consent">Consent before biometric steps</h2>
+      <form aria-labelledby="consent" @submit=${this.#consent}>
+        <p class="muted" id="consent-note">
+          Shown before any camera or biometric step; the user must agree before it starts, and the agreement is recorded with its time, this text's version (now
+          <code>${d.consent.text_version}</code>) and the country of the user's address. Empty: the default text, in the user's language. A changed text asks
+          users again.
+        </p>
+        <label
+          >Consent text (empty: the default)
+          <textarea name="consent_text" rows="5" maxlength="4000" aria-describedby="consent-note" .value=${d.consent.text ?? ''}></textarea>
+        </label>
+        <label
+          >Privacy policy URL <input name="privacy_url" type="url" placeholder="https://example.com/privacy" .value=${d.consent.privacy_url ?? ''}
+        /></label>
+        <div><button type="submit">Save consent text</button></div>
       </form>
 
       <h2 id="geo">Geolocation rules</h2>

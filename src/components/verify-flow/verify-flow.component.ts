@@ -3,13 +3,18 @@ import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { Branding, MethodKey, MethodResult, MethodView, SessionView } from '../../api/contract.js';
 import { ApiError, SessionClient } from '../../api/session-client.js';
+import { FaceModelController } from '../../controllers/face-model-controller.js';
 import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
 import { emit, VerifyError } from '../../events/events.js';
 import { fromApiError } from '../../internal/errors.js';
 import { flowContext, type FlowContext } from '../../internal/flow-context.js';
 import { StepCompleteEvent, StepErrorEvent, StepHandoffEvent } from '../../internal/step-events.js';
 import { directionOf, pickLocale, useLocale, type Locale } from '../../localization.js';
-import { stepFor, stepTitle } from '../../steps/registry.js';
+import { needsConsent, stepFor, stepTitle } from '../../steps/registry.js';
+import type { ConsentDecisionEvent } from '../../steps/consent/verify-consent.component.js';
+import { failureText } from './failure-text.js';
+import { renderLiveRefusal } from './live-refusal.js';
+import { AnalysisWatch } from '../../controllers/analysis-watch.js';
 import styles from './verify-flow.styles.js';
 
 /** The flow's screens. */
@@ -17,6 +22,8 @@ export const FLOW_PHASE = {
   intro: 'intro',
   starting: 'starting',
   steps: 'steps',
+  /** Consent before a biometric step (issue 24). */
+  consent: 'consent',
   handoff: 'handoff',
   completing: 'completing',
   done: 'done',
@@ -43,7 +50,7 @@ export function isMethodDone(method: MethodView): boolean {
  * @event verify-start - The user started. `detail: { mode: 'inline' }`.
  * @event verify-step-change - Another step is shown. `detail: { index, total, method, previous }`.
  * @event verify-complete - Finished. `detail: { reference_id, status: 'completed', redirect_url }`.
- * @event verify-error - Something failed. `detail: { code, message, retryable }`.
+ * @event verify-error - Something failed, or the user declined consent before a biometric step (`code: 'consent_declined'`, retryable: the consent can be read again). `detail: { code, message, retryable }`.
  * @event verify-request-close - Cancelable; the user pressed Close on the result (with `closable`). `detail: { source }`.
  *
  * @csspart base - The flow's wrapper.
@@ -87,6 +94,7 @@ export class VerifyFlow extends LitElement {
     notice: { state: true },
     locale: { state: true },
     result: { state: true },
+    refused: { state: true },
   };
 
   /** The user's `magic_link`. */
@@ -135,11 +143,15 @@ export class VerifyFlow extends LitElement {
   declare private notice: string;
   declare private locale: Locale;
   declare private result: MethodResult | null;
+  /** A method the server refused after it was sent, shown live until the user goes to it. */
+  declare private refused: MethodView | null;
+  private readonly analysis = new AnalysisWatch(this);
 
   private client: SessionClient | null = null;
   private store: ProgressStore | null = null;
   private completion: { reference_id: string | null; redirect_url: string | null } | null = null;
   private readonly provider = new ContextProvider(this, { context: flowContext, initialValue: undefined });
+  private readonly faceModels = new FaceModelController(this);
   private lastAnnouncedIndex = -1;
 
   constructor() {
@@ -166,6 +178,7 @@ export class VerifyFlow extends LitElement {
     this.notice = '';
     this.locale = 'en';
     this.result = null;
+    this.refused = null;
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
@@ -185,6 +198,11 @@ export class VerifyFlow extends LitElement {
   /** The locale in use (one of the shipped locales). */
   get currentLocale(): Locale {
     return this.locale;
+  }
+
+  /** Whether the on-device face model has started loading (it does once the session lists a face step). */
+  get faceModelStarted(): boolean {
+    return this.faceModels.started;
   }
 
   /** The method of the step on screen. */
@@ -281,10 +299,13 @@ export class VerifyFlow extends LitElement {
     this.provider.setValue(this.contextValue(session.handoff_enabled && !session.via_handoff));
     if (!this.language) await this.applyLocale();
     emit(this, 'verify-ready', { methods: session.methods.map((m) => m.key) });
+    // A face step ahead: its model starts loading now, in a worker, while the person reads on (issue 20).
+    if (session.methods.some((m) => !isMethodDone(m) && stepFor(m.key)?.usesFaceModel)) this.faceModels.get(this.resolveAssetBase(this.client!.baseUrl));
     if (session.state === 'completed') {
       this.phase = FLOW_PHASE.done;
       return;
     }
+    this.watchAnalysis();
     const firstOpen = session.methods.findIndex((m) => !isMethodDone(m));
     const savedIndex = saved ? session.methods.findIndex((m) => m.key === saved.method && !isMethodDone(m)) : -1;
     if (firstOpen < 0) {
@@ -309,9 +330,13 @@ export class VerifyFlow extends LitElement {
       return;
     }
     this.index = index;
-    this.phase = FLOW_PHASE.steps;
+    if (this.refused?.key === method.key) this.refused = null;
+    // A biometric step waits for consent to the current text; its routes refuse without it too.
+    const consent = needsConsent(method.key) && !isMethodDone(method) && !this.session?.consent.given;
+    if (consent) await import('../../steps/consent/verify-consent.js');
+    this.phase = consent ? FLOW_PHASE.consent : FLOW_PHASE.steps;
     void this.store?.save({ method: method.key, choices: this.choices });
-    this.recordStart(method);
+    if (!consent) this.recordStart(method);
     if (this.lastAnnouncedIndex !== index) {
       this.lastAnnouncedIndex = index;
       emit(this, 'verify-step-change', { index, total: methods.length, method: method.key, previous: previous === method.key ? null : previous });
@@ -329,6 +354,7 @@ export class VerifyFlow extends LitElement {
       assetBase: this.resolveAssetBase(this.client!.baseUrl),
       handoffEnabled,
       choices: this.choices,
+      faceModel: () => this.faceModels.get(this.resolveAssetBase(this.client!.baseUrl)),
       saveChoice: (name, value) => {
         this.choices = { ...this.choices, [name]: value };
         void this.store?.save({ method: this.currentMethod?.key ?? null, choices: this.choices });
@@ -375,6 +401,7 @@ export class VerifyFlow extends LitElement {
     session.methods = session.methods.map((m) => (m.key === method.key ? method : m));
     session.state = state;
     this.session = { ...session };
+    this.watchAnalysis();
     if (state === 'ready_to_complete' || state === 'completed' || session.methods.every(isMethodDone)) {
       await this.finish();
       return;
@@ -389,6 +416,31 @@ export class VerifyFlow extends LitElement {
     const { error } = event;
     emit(this, 'verify-error', { code: error.code, message: error.message, retryable: error.retryable });
     if (error.code === 'session_expired') this.fail(error);
+  }
+
+  /** Follows the progress stream while something sent is being checked, to show a refusal live. */
+  private watchAnalysis(): void {
+    if (this.client && this.session) this.analysis.follow(this.client, this.session, (next, refused) => this.onLiveSession(next, refused));
+  }
+
+  private onLiveSession(next: SessionView, refused: MethodView[]): void {
+    const session = this.session;
+    if (!session || this.phase === FLOW_PHASE.done || this.phase === FLOW_PHASE.handoff) return;
+    // Only methods whose status moved are replaced: the step on screen keeps its own object.
+    const moved = (m: MethodView) => next.methods.find((n) => n.key === m.key && n.status !== m.status);
+    this.session = { ...session, state: next.state, methods: session.methods.map((m) => moved(m) ?? m) };
+    const first = refused[0];
+    if (!first) return;
+    this.refused = first;
+    emit(this, 'verify-error', { code: 'method_rejected', message: first.reason ?? 'A step was not accepted.', retryable: first.can_retry });
+  }
+
+  /** The consent screen's decision: on to the step, or a clean way out (`verify-error` `consent_declined`). */
+  private async onConsent(event: ConsentDecisionEvent): Promise<void> {
+    event.stopPropagation();
+    this.session = event.session;
+    if (event.decision === 'given') await this.goTo(this.index);
+    else this.fail(new VerifyError('consent_declined', 'The user did not consent to the biometric steps.', 'error', true));
   }
 
   private showHandoff(): void {
@@ -527,7 +579,7 @@ export class VerifyFlow extends LitElement {
   }
 
   private liveText(): string {
-    if (this.phase === FLOW_PHASE.steps && this.session) {
+    if ((this.phase === FLOW_PHASE.steps || this.phase === FLOW_PHASE.consent) && this.session) {
       return msg(str`Step ${this.index + 1} of ${this.session.methods.length}: ${stepTitle(this.currentMethod!)}`, { id: 'flow.live-step' });
     }
     if (this.phase === FLOW_PHASE.starting || this.phase === FLOW_PHASE.completing) return msg('Loading…', { id: 'flow.loading' });
@@ -582,6 +634,7 @@ export class VerifyFlow extends LitElement {
       case FLOW_PHASE.completing:
         return html`<div class="loading" aria-busy="true"><span class="spinner" aria-hidden="true"></span>${msg('Loading…', { id: 'flow.loading' })}</div>`;
       case FLOW_PHASE.steps:
+      case FLOW_PHASE.consent:
         return this.renderSteps();
       case FLOW_PHASE.handoff:
         return html`<section>
@@ -610,7 +663,10 @@ export class VerifyFlow extends LitElement {
     const method = this.currentMethod!;
     const total = session.methods.length;
     const done = isMethodDone(method);
+    const refused = this.refused;
+    const refusedAt = refused ? session.methods.findIndex((m) => m.key === refused.key) : -1;
     return html`
+      ${refused ? renderLiveRefusal(refused, () => void this.goTo(refusedAt)) : nothing}
       <div part="progress" class="progress">
         <span>${msg(str`Step ${this.index + 1} of ${total}`, { id: 'flow.progress' })}</span>
         <div
@@ -625,8 +681,13 @@ export class VerifyFlow extends LitElement {
         </div>
       </div>
       <section part="step" class="step" aria-labelledby="step-title">
-        <h2 id="step-title" tabindex="-1">${stepTitle(method)}</h2>
-        ${done ? this.renderStepDone() : method.status === 'rejected' ? this.renderRejected(method) : this.renderStep(method)}
+        ${
+          this.phase === FLOW_PHASE.consent
+            ? html`<h2 id="step-title" tabindex="-1">${msg('Before we use your camera', { id: 'consent.title' })}</h2>
+                <verify-consent .consent=${session.consent} @consent-decision=${(e: ConsentDecisionEvent) => void this.onConsent(e)}></verify-consent>`
+            : html`<h2 id="step-title" tabindex="-1">${stepTitle(method)}</h2>
+                ${done ? this.renderStepDone() : method.status === 'rejected' ? this.renderRejected(method) : this.renderStep(method)}`
+        }
       </section>
       <nav class="nav" aria-label=${msg('Steps', { id: 'flow.nav' })}>
         ${this.index > 0 ? html`<button type="button" class="secondary" @click=${() => void this.goTo(this.index - 1)}>${msg('Back', { id: 'flow.back' })}</button>` : nothing}
@@ -650,7 +711,10 @@ export class VerifyFlow extends LitElement {
 
   private renderStepDone(): TemplateResult {
     const next = this.session!.methods.findIndex((m) => !isMethodDone(m));
-    return html`<p class="notice">${msg('This step is done.', { id: 'flow.step-done' })}</p>
+    const checking = this.currentMethod?.status === 'processing';
+    return html`<p class="notice">
+        ${checking ? msg('Sent. It is being checked; if it is not accepted, you will see it here.', { id: 'flow.step-checking' }) : msg('This step is done.', { id: 'flow.step-done' })}
+      </p>
       <div class="actions">
         ${next >= 0 ? html`<button type="button" @click=${() => void this.goTo(next)}>${msg('Continue', { id: 'flow.continue' })}</button>` : nothing}
       </div>`;
@@ -685,36 +749,16 @@ export class VerifyFlow extends LitElement {
 
   private renderFailure(): TemplateResult {
     const error = this.failure;
-    let title = msg('Something went wrong', { id: 'flow.failed.title' });
-    let body = msg('Please try again in a moment.', { id: 'flow.failed.body' });
-    switch (error?.code) {
-      case 'link_expired':
-        title = msg('This link has expired', { id: 'flow.failed.expired' });
-        body = msg('Ask for a new verification link and open it again.', { id: 'flow.failed.new-link' });
-        break;
-      case 'link_invalid':
-        title = msg('This link is not valid', { id: 'flow.failed.invalid' });
-        body = msg('Check that you opened the whole link, or ask for a new one.', { id: 'flow.failed.invalid-body' });
-        break;
-      case 'link_revoked':
-        title = msg('This link can no longer be used', { id: 'flow.failed.revoked' });
-        body = msg('Ask for a new verification link and open it again.', { id: 'flow.failed.new-link' });
-        break;
-      case 'session_expired':
-        title = msg('Your session has ended', { id: 'flow.failed.session' });
-        body = msg('Open your verification link again to continue where you left off.', { id: 'flow.failed.session-body' });
-        break;
-      case 'network':
-        title = msg('No connection', { id: 'flow.failed.network' });
-        body = msg('Check your internet connection and try again.', { id: 'flow.failed.network-body' });
-        break;
-      default:
-        break;
-    }
+    const text = failureText(error?.code);
+    // Declining consent is left cleanly: read it again, or close (modal) / leave the page.
+    const again = () => void (error?.code === 'consent_declined' ? this.goTo(this.index) : this.start());
     return html`<section part="result" class="result failed" role="alert">
-      <h2 id="failure-title" tabindex="-1">${title}</h2>
-      <p>${body}</p>
-      ${error?.retryable ? html`<div class="actions"><button type="button" @click=${() => void this.start()}>${msg('Try again', { id: 'flow.retry' })}</button></div>` : nothing}
+      <h2 id="failure-title" tabindex="-1">${text.title}</h2>
+      <p>${text.body}</p>
+      <div class="actions">
+        ${error?.retryable ? html`<button type="button" @click=${again}>${text.retry}</button>` : nothing}
+        ${this.closable && error?.code === 'consent_declined' ? html`<button type="button" class="secondary" @click=${this.onClose}>${msg('Close', { id: 'flow.close' })}</button>` : nothing}
+      </div>
     </section>`;
   }
 }

@@ -4,7 +4,7 @@ import { ApiError, type SessionClient } from '../../../src/api/session-client.js
 import type { FaceEvidence } from '../../../src/api/contract.js';
 import { jpegDeclaring, jpegSignatureThenHtml, pdfBomb, pngDeclaring } from '../../fixtures/hostile-uploads.js';
 import { startTestServer, type Json, type TestServer } from '../../helpers/server.js';
-import { client, createTemplate, createUser, local } from '../session/fixtures.js';
+import { client, createTemplate, createUser, local, giveConsent } from '../session/fixtures.js';
 
 // Issue 18, point 2: both upload paths refuse at the door, with their API's error, what can be
 // known without decoding: size (10 MB is not "smaller than 10 MB"), type by a header that parses,
@@ -47,6 +47,7 @@ async function sessionFor(methodIds: number[]): Promise<SessionClient> {
   const { link } = await createUser(server, { email: `s${Math.random().toString(36).slice(2, 8)}@example.com`, template_id: template });
   const session = client(server);
   await session.start(local(server, link));
+  await giveConsent(session);
   return session;
 }
 

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listOutbox } from '../../../server/notify/outbox.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { client, createTemplate, createUser, latestCode, local } from '../session/fixtures.js';
+import { client, createTemplate, createUser, latestCode, local, giveConsent } from '../session/fixtures.js';
 import { addEndpoint, settle } from '../webhooks/fixtures.js';
 
 /**
@@ -55,6 +55,7 @@ describe('deleting a user', () => {
     const { id, link } = await createUser(server, { email, first_name: 'Erasmus', template_id: template });
     const session = client(server);
     await session.start(local(server, link));
+    await giveConsent(session);
     await session.sendCode('email');
     await session.verifyCode('email', await latestCode(server, email));
     const upload = await session.uploadDocument(

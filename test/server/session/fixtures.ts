@@ -76,3 +76,9 @@ export async function createUser(server: TestServer, body: Record<string, unknow
   if (res.status !== 200) throw new Error(`create user: ${res.status} ${res.text}`);
   return { id: Number(res.body.id), link: String(res.body.magic_link) };
 }
+
+/** Consents to the current consent text (biometric steps refuse without it, issue 24); returns the session view. */
+export async function giveConsent(session: SessionClient) {
+  const view = await session.session();
+  return session.consent({ decision: 'given', text_version: view.consent.text_version });
+}

@@ -6,7 +6,7 @@ import { findWorkflow, insertTemplate } from '../../../server/store/repos/templa
 import { ApiError, type SessionClient } from '../../../src/api/session-client.js';
 import type { FaceEvidence } from '../../../src/api/contract.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { client, configureKnowledge, createTemplate, createUser, KNOWLEDGE_ANSWERS, local } from './fixtures.js';
+import { client, configureKnowledge, createTemplate, createUser, KNOWLEDGE_ANSWERS, local, giveConsent } from './fixtures.js';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -32,6 +32,7 @@ async function sessionFor(methodIds: number[], extra: Record<string, unknown> = 
   const { id, link } = await createUser(server, { email: `m${Math.random().toString(36).slice(2, 8)}@example.com`, template_id: template, ...extra });
   const session = client(server);
   await session.start(local(server, link));
+  await giveConsent(session);
   return { session, id };
 }
 
@@ -190,6 +191,7 @@ describe('document with several workflows', () => {
     const { link, id: userId } = await createUser(server, { email: 'two@example.com', template_id: 'tmpl_kyc2' });
     const session = client(server);
     await session.start(local(server, link));
+    await giveConsent(session);
     const types = async () => {
       const m = (await session.session()).methods[0]!;
       return m.key === 'document_id' ? m.needs.document_types.map((t) => t.key) : [];

@@ -26,6 +26,7 @@ const SETTINGS = {
     default_locale: null,
     allowed_countries: null,
     branding: { logo_url: null, primary_color: '#112233', background_color: null, text_color: null },
+    consent: { text: null, privacy_url: null, text_version: 'default-1' },
     knowledge: null,
     signup: { enabled: false, template: null, ask_name: true, ask_phone: false },
     retention: { images_days: null, unconfirmed_signup_days: 7 },

@@ -10,6 +10,7 @@ const DETAIL = {
     reference_id: 'ref-1',
     template: { id: 1, name: 'tmpl_email', label: 'Email only' },
     ip_country: 'FR',
+    consent: { decision: 'given', at: '2026-05-10T11:58:00.000Z', text_version: 'default-1', ip_country: 'FR' },
     verifications: [
       {
         method_id: 1,
@@ -66,9 +67,9 @@ const DETAIL = {
   },
 };
 
-async function userPage() {
+async function userPage(detail: typeof DETAIL = DETAIL) {
   const fake = fakeApi({
-    'GET /admin/api/users/7': DETAIL,
+    'GET /admin/api/users/7': detail,
     'GET /admin/api/templates': TEMPLATES,
     'POST /admin/api/users/7/verifications': { data: USER },
     'PATCH /admin/api/users/7': { data: USER },
@@ -92,6 +93,21 @@ async function answer(el: Element, ok: boolean): Promise<void> {
 }
 
 describe('<admin-user-page>', () => {
+  it('shows the consent to biometric steps: when, which text version, from which country', async () => {
+    const { el } = await userPage();
+    const consent = $(el, 'dd.consent')!.textContent!.replace(/\s+/g, ' ').trim();
+    expect(consent).to.equal('Given on 2026-05-10 11:58:00 UTC, text default-1, from FR');
+  });
+
+  it('shows the user’s second factor from Two-Step Authentication, or that it is off', async () => {
+    const off = await userPage();
+    expect($(off.el, 'dd.two-factor')!.textContent!.trim()).to.equal('Off');
+    const user = { ...USER, two_factor_options: { method: 'totp', enabled_at: '2026-05-10 12:03:00' }, two_factor_phone: null };
+    const on = await userPage({ data: { ...DETAIL.data, user } });
+    expect($(on.el, 'dd.two-factor')!.textContent!.trim()).to.equal('On: authenticator app since 2026-05-10 12:03:00 UTC');
+    await expect(on.el).to.be.accessible();
+  });
+
   it('shows each verification with its status, remarks and analysis results, and the images by signed URL', async () => {
     const { el } = await userPage();
     const rows = $$(el, 'table.verifications > tbody > tr');

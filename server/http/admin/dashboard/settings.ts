@@ -7,9 +7,11 @@ import { recordAudit } from '../../../admin/audit.js';
 import { readDashboardSettings, writeDashboardSetting } from '../../../admin/dashboard-settings.js';
 import type { AppContext } from '../../../context.js';
 import { errors, fieldError } from '../../../errors.js';
+import { knowledgeRefusal } from '../../../methods/knowledge/facts.js';
 import { knowledgeQuestion } from '../../../methods/knowledge/rules.js';
 import { readSettings, writeSetting, type AccountSettings, type KnowledgeQuestionSetting } from '../../../store/repos/settings-repo.js';
 import { templateRefusal } from '../../../domain/flow-coverage.js';
+import { consentTextVersion } from '../../../session/consent.js';
 import { findTemplate } from '../../../store/repos/templates-repo.js';
 import { httpUrl } from '../../schemas.js';
 
@@ -41,6 +43,7 @@ const settingsPatch = z
       .max(24 * 30)
       .optional(),
     handoff_enabled: z.boolean().optional(),
+    two_step_sms_allowed: z.boolean().optional(),
     default_locale: z.enum(['en', 'es', 'fr', 'de', 'pt', 'ar']).nullable().optional(),
     allowed_countries: z
       .array(z.string().regex(/^[A-Z0-9]{2,3}$|^[0-9]{3}$/))
@@ -50,6 +53,8 @@ const settingsPatch = z
     branding: z
       .object({ primary_color: colour.optional(), background_color: colour.optional(), text_color: colour.optional(), logo_url: z.null().optional() })
       .optional(),
+    /** Consent shown before biometric steps (issue 24); a null or empty text shows the default. */
+    consent: z.object({ text: z.string().trim().max(4000).nullable().optional(), privacy_url: httpUrl.nullable().optional() }).optional(),
     signup: z
       .object({
         enabled: z.boolean().optional(),
@@ -95,11 +100,13 @@ async function settingsView(ctx: AppContext) {
     allowed_origins: s.allowed_origins,
     link_lifetime_hours: s.link_lifetime_hours,
     handoff_enabled: s.handoff_enabled,
+    two_step_sms_allowed: s.two_step_sms_allowed,
     default_locale: s.default_locale,
     allowed_countries: s.allowed_countries,
     default_template: s.default_template,
     reverification_template: s.reverification_template,
     branding: s.branding,
+    consent: { ...s.consent, text_version: consentTextVersion(s) },
     knowledge: s.knowledge
       ? {
           ask: s.knowledge.ask,
@@ -136,7 +143,8 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       if (body.signup?.template) {
         const template = await findTemplate(ctx.db, { name: body.signup.template });
         if (!template) throw fieldError('signup.template', 'Unknown template.');
-        const refusal = templateRefusal(template.methodIds);
+        // People who sign up bring no knowledge facts: the account's questions must be there to ask.
+        const refusal = templateRefusal(template.methodIds) ?? knowledgeRefusal(template.methodIds, false, current);
         if (refusal) throw fieldError('signup.template', refusal);
       }
       await ctx.db.transaction().execute(async (trx) => {
@@ -147,6 +155,7 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           'allowed_origins',
           'link_lifetime_hours',
           'handoff_enabled',
+          'two_step_sms_allowed',
           'default_locale',
           'allowed_countries',
         ] as const;
@@ -163,6 +172,10 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           const branding = { ...current.branding };
           for (const [k, v] of Object.entries(body.branding)) if (v !== undefined) branding[k as keyof typeof branding] = v;
           await writeSetting(trx, 'branding', branding);
+        }
+        if (body.consent) {
+          const consent = { ...current.consent, ...definedOnly(body.consent) };
+          await writeSetting(trx, 'consent', { text: consent.text?.trim() || null, privacy_url: consent.privacy_url ?? null });
         }
         if (body.signup || body.retention) {
           const d = await readDashboardSettings(trx);

@@ -4,7 +4,7 @@ import { VerificationStatus } from '../../../../server/domain/catalogue.js';
 import { workflowForDocument, type WorkflowCandidate } from '../../../../server/domain/document-rules.js';
 import { findWorkflow, insertTemplate } from '../../../../server/store/repos/templates-repo.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { client, createUser, local } from '../../session/fixtures.js';
+import { client, createUser, local, giveConsent } from '../../session/fixtures.js';
 
 const { assigned, processing, complete, rejected, removed, reset } = VerificationStatus;
 const ID = ['passport', 'id_card'];
@@ -54,6 +54,7 @@ describe('the document workflow rule, from both doors', () => {
     const { id: userId, link } = await createUser(server, { email: 'doors@example.com', template_id: 'tmpl_id_poa' });
     const session = client(server);
     await session.start(local(server, link));
+    await giveConsent(session);
     const jpeg = await sharp({ create: { width: 64, height: 40, channels: 3, background: '#8899aa' } })
       .jpeg()
       .toBuffer();

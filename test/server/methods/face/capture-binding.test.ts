@@ -10,7 +10,7 @@ import { ANALYSIS_QUEUE, type AnalysisJob } from '../../../../server/domain/anal
 import type { FaceChallenge, FaceEvidence } from '../../../../src/api/contract.js';
 import { ApiError, type SessionClient } from '../../../../src/api/session-client.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { client, createTemplate, createUser, local } from '../../session/fixtures.js';
+import { client, createTemplate, createUser, local, giveConsent } from '../../session/fixtures.js';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -37,6 +37,7 @@ async function livenessSession(): Promise<{ session: SessionClient; id: number }
   const { id, link } = await createUser(server, { email: `l${Math.random().toString(36).slice(2, 8)}@example.com`, template_id: template });
   const session = client(server);
   await session.start(local(server, link));
+  await giveConsent(session);
   return { session, id };
 }
 

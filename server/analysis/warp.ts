@@ -1,0 +1,120 @@
+/**
+ * Perspective rectification of a grey plane: a quadrilateral of the photo (a barcode, a card)
+ * mapped onto an upright rectangle through the homography its four corners define, sampled
+ * bicubically. A phone photographs a card at an angle, so its rows are neither level nor
+ * parallel; a rotation alone cannot straighten them, and small modules need the upscaling too.
+ */
+import type { GreyPlane } from './raster.js';
+
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+/** Corners in order: top-left, top-right, bottom-right, bottom-left. */
+export type Quad = readonly [Point, Point, Point, Point];
+
+/** Solves the 8x8 system A·x = b by Gaussian elimination with partial pivoting; null if singular. */
+function solve(a: number[][], b: number[]): number[] | null {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let col = 0; col < n; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[pivot]![col]!)) pivot = r;
+    if (Math.abs(m[pivot]![col]!) < 1e-12) return null;
+    [m[col], m[pivot]] = [m[pivot]!, m[col]!];
+    for (let r = 0; r < n; r++) {
+      if (r === col) continue;
+      const f = m[r]![col]! / m[col]![col]!;
+      for (let c = col; c <= n; c++) m[r]![c]! -= f * m[col]![c]!;
+    }
+  }
+  return m.map((row, i) => row[n]! / row[i]!);
+}
+
+/**
+ * The homography (row-major 3x3, h33 = 1) that maps the corners of a `width` x `height`
+ * rectangle onto `quad`; null for a degenerate quad.
+ */
+export function rectToQuad(width: number, height: number, quad: Quad): number[] | null {
+  const src: Point[] = [
+    { x: 0, y: 0 },
+    { x: width, y: 0 },
+    { x: width, y: height },
+    { x: 0, y: height },
+  ];
+  const a: number[][] = [];
+  const b: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const { x, y } = src[i]!;
+    const { x: u, y: v } = quad[i]!;
+    a.push([x, y, 1, 0, 0, 0, -u * x, -u * y]);
+    b.push(u);
+    a.push([0, 0, 0, x, y, 1, -v * x, -v * y]);
+    b.push(v);
+  }
+  const h = solve(a, b);
+  return h ? [...h, 1] : null;
+}
+
+/** Catmull-Rom weight. */
+function cubic(t: number): number {
+  const a = Math.abs(t);
+  if (a < 1) return 1.5 * a * a * a - 2.5 * a * a + 1;
+  if (a < 2) return -0.5 * a * a * a + 2.5 * a * a - 4 * a + 2;
+  return 0;
+}
+
+/**
+ * Samples `quad` of `g` into an upright `width` x `height` plane. Points outside the image
+ * read as white (paper), so a quad reaching past the border adds a quiet zone, not a frame.
+ */
+export function warpQuad(g: GreyPlane, quad: Quad, width: number, height: number): GreyPlane | null {
+  const h = rectToQuad(width, height, quad);
+  if (!h) return null;
+  const out = new Uint8Array(width * height);
+  const { data, width: gw, height: gh } = g;
+  const px = (x: number, y: number): number => (x < 0 || y < 0 || x >= gw || y >= gh ? 255 : data[y * gw + x]!);
+  const wx = [0, 0, 0, 0];
+  const wy = [0, 0, 0, 0];
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const cx = x + 0.5;
+      const cy = y + 0.5;
+      const d = h[6]! * cx + h[7]! * cy + h[8]!;
+      const sx = (h[0]! * cx + h[1]! * cy + h[2]!) / d - 0.5;
+      const sy = (h[3]! * cx + h[4]! * cy + h[5]!) / d - 0.5;
+      const ix = Math.floor(sx);
+      const iy = Math.floor(sy);
+      const fx = sx - ix;
+      const fy = sy - iy;
+      for (let k = 0; k < 4; k++) {
+        wx[k] = cubic(fx - (k - 1));
+        wy[k] = cubic(fy - (k - 1));
+      }
+      let v = 0;
+      for (let j = 0; j < 4; j++) {
+        let row = 0;
+        for (let i = 0; i < 4; i++) row += wx[i]! * px(ix + i - 1, iy + j - 1);
+        v += wy[j]! * row;
+      }
+      out[y * width + x] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
+    }
+  }
+  return { data: out, width, height };
+}
+
+/** The quad grown about its centre: by `fx` of its width along the rows and `fy` of its height across them. */
+export function growQuad(q: Quad, fx: number, fy: number): Quad {
+  const [tl, tr, br, bl] = q;
+  const lerp = (a: Point, b: Point, t: number): Point => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t });
+  // Along the top and bottom edges first, then across between the widened edges.
+  const tl1 = lerp(tr, tl, 1 + fx);
+  const tr1 = lerp(tl, tr, 1 + fx);
+  const bl1 = lerp(br, bl, 1 + fx);
+  const br1 = lerp(bl, br, 1 + fx);
+  return [lerp(bl1, tl1, 1 + fy), lerp(br1, tr1, 1 + fy), lerp(tr1, br1, 1 + fy), lerp(tl1, bl1, 1 + fy)];
+}
+
+/** Length of the segment a-b. */
+export const distance = (a: Point, b: Point): number => Math.hypot(a.x - b.x, a.y - b.y);
