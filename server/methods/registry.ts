@@ -8,6 +8,7 @@ import type { BrowserPermission, MethodRoutes, ServerMethod } from './method.js'
 import { phoneMethod } from './phone/index.js';
 import { selfieMethod } from './selfie/index.js';
 import { twoStepMethod } from './two_step/index.js';
+import { biometricIdMethod } from './biometric_id/index.js';
 
 /** Every verification method the session API performs: the one list (adding a method adds one line). */
 export const SERVER_METHODS: readonly ServerMethod[] = [
@@ -19,6 +20,7 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   selfieMethod,
   livenessMethod,
   twoStepMethod,
+  biometricIdMethod,
 ];
 
 const BY_KEY = new Map<string, ServerMethod>(SERVER_METHODS.map((m) => [m.key, m]));

@@ -51,6 +51,7 @@ import { LivenessMethodView, SelfieMethodView } from './methods/face.js';
 import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
 import { TwoStepMethodView } from './methods/two_step.js';
+import { BiometricIdMethodView } from './methods/biometric_id.js';
 import { ConsentView } from './consent.js';
 import { METHOD_KEYS, SESSION_ERROR_TYPES } from './routes.js';
 
@@ -62,6 +63,7 @@ export * from './methods/knowledge.js';
 export * from './methods/document_id.js';
 export * from './methods/face.js';
 export * from './methods/two_step.js';
+export * from './methods/biometric_id.js';
 export * from './consent.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -139,6 +141,7 @@ export const MethodView = z.discriminatedUnion('key', [
   SelfieMethodView,
   LivenessMethodView,
   TwoStepMethodView,
+  BiometricIdMethodView,
   OtherMethodView,
 ]);
 export type MethodView = z.infer<typeof MethodView>;

@@ -7,7 +7,7 @@
  */
 
 /** The method keys the session API and the widget know. Order here is not the flow order. */
-export const METHOD_KEYS = ['email', 'phone', 'geolocation', 'knowledge', 'document_id', 'selfie', 'liveness', 'two_step'] as const;
+export const METHOD_KEYS = ['email', 'phone', 'geolocation', 'knowledge', 'document_id', 'selfie', 'liveness', 'two_step', 'biometric_id'] as const;
 /** A verification method the widget has a step for. */
 export type MethodKey = (typeof METHOD_KEYS)[number];
 
@@ -73,6 +73,8 @@ export const SESSION_ROUTES = {
   twoStepTotp: '/session/methods/two_step/totp',
   twoStepSms: '/session/methods/two_step/sms/send',
   twoStepVerify: '/session/methods/two_step/verify',
+  passkeyOptions: '/session/methods/biometric_id/options',
+  passkeyVerify: '/session/methods/biometric_id/verify',
 } as const;
 
 /**
@@ -103,6 +105,7 @@ export const SESSION_ERROR_TYPES = [
   'session_incomplete',
   'session_flow_completed',
   'session_consent_required',
+  'session_passkey_invalid',
 ] as const;
 /** One of {@link SESSION_ERROR_TYPES}. */
 export type SessionErrorType = (typeof SESSION_ERROR_TYPES)[number];

@@ -97,6 +97,14 @@ export const WEB_STEPS: readonly WebStep[] = [
     permissions: STEP_PERMISSIONS.two_step,
     render: (method) => html`<verify-step-two-step .method=${method}></verify-step-two-step>`,
   },
+  {
+    key: 'biometric_id',
+    tag: 'verify-step-biometric-id',
+    load: () => import('./biometric_id/verify-step-biometric-id.js'),
+    title: () => msg('Confirm it is you with a passkey', { id: 'method.biometric_id' }),
+    permissions: STEP_PERMISSIONS.biometric_id,
+    render: (method) => html`<verify-step-biometric-id .method=${method}></verify-step-biometric-id>`,
+  },
 ];
 
 /** The step of a method key; undefined for `other` (a method this page cannot perform). */
