@@ -68,6 +68,8 @@ export default defineConfig(({ mode }): UserConfig => {
     publicDir: false,
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     resolve: { conditions: ['browser', 'production'] },
+    // The face worker (src/capture/face-model.ts) is started as a module worker.
+    worker: { format: 'es' },
   };
   if (mode === 'iife') {
     return {
@@ -117,6 +119,9 @@ export default defineConfig(({ mode }): UserConfig => {
   }
   return {
     ...shared,
+    // Relative: a chunk finds its worker and assets next to itself (`new URL(…, import.meta.url)`)
+    // wherever `/web/esm/` is served from, also on a customer's page.
+    base: './',
     build: {
       target: 'es2021',
       outDir: out('esm'),

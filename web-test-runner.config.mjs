@@ -38,12 +38,17 @@ export default {
   groups: [
     {
       name: 'components',
-      files: ['test/src/**/*.test.ts', '!test/src/capture/face-camera.test.ts'],
+      files: ['test/src/**/*.test.ts', '!test/src/capture/face-camera.test.ts', '!test/src/steps/passport-camera.test.ts'],
     },
     {
       name: 'face-camera',
       files: ['test/src/capture/face-camera.test.ts'],
       browsers: [chromium(cameras.face)],
+    },
+    {
+      name: 'passport-camera',
+      files: ['test/src/steps/passport-camera.test.ts'],
+      browsers: [chromium(cameras.passport)],
     },
   ],
 };

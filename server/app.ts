@@ -51,6 +51,7 @@ import { UserSearchThreads } from './store/sqlite/user-search-threads.js';
 import { connectReadCaches } from './store/read-cache.js';
 import { connectApiKeyCaches } from './store/api-key-cache.js';
 import { connectProgress } from './session/progress.js';
+import { methodsDescription } from './methods/api-docs.js';
 
 export interface BuildOptions {
   config: Config;
@@ -172,7 +173,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       info: {
         title: 'Verity API',
         version: '1.0.0',
-        description: 'Identity verification: users, verifications, templates, documents, statistics.',
+        description: `Identity verification: users, verifications, templates, documents, statistics.${methodsDescription()}`,
       },
       servers: [{ url: config.baseUrl }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },

@@ -129,7 +129,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     timed(timings, 'faces', () => detectFaces(work)),
   ]);
   const tamper = await timed(timings, 'tamper', () => detectPastedRegions(grey));
-  const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster));
+  const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster, 'document'));
 
   const printed = printedFields(ocr, today);
   // Glare, blur and exposure refuse the capture only when they kept its fields from being read.

@@ -105,7 +105,7 @@ const templates: Handler = async ({ ctx }, args, io) => {
 /** `users create --email E [--template tmpl_x]`: prints the create-user JSON. */
 const users: Handler = async (verity, args, io) => {
   const [sub, ...rest] = args;
-  if (sub !== 'create') throw new UsageError('users create --email E [--template tmpl_x]');
+  if (sub !== 'create') throw new UsageError('users create --email E [--template tmpl_x] [--custom-verify-data JSON]');
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -114,9 +114,11 @@ const users: Handler = async (verity, args, io) => {
       'first-name': { type: 'string' },
       'last-name': { type: 'string' },
       'reference-id': { type: 'string' },
+      /** Per-user requirements, e.g. knowledge facts (spec 4.3; see methods/knowledge/facts.ts). */
+      'custom-verify-data': { type: 'string' },
     },
   });
-  if (!values.email) throw new UsageError('users create --email E [--template tmpl_x]');
+  if (!values.email) throw new UsageError('users create --email E [--template tmpl_x] [--custom-verify-data JSON]');
   if (!email.safeParse(values.email).success) throw new UsageError(`Not a valid e-mail address: ${values.email}`);
   try {
     const { user, magicLink } = await createUser(verity.ctx, {
@@ -125,6 +127,7 @@ const users: Handler = async (verity, args, io) => {
       first_name: values['first-name'],
       last_name: values['last-name'],
       reference_id: values['reference-id'],
+      custom_verify_data: values['custom-verify-data'],
     });
     io.out(JSON.stringify({ status: 'success', id: user.id, magic_link: magicLink }));
   } catch (error: unknown) {

@@ -28,6 +28,8 @@ export const SEAL_LABELS = {
   shortLinkUrl: 'short-link-url',
   /** End users' authenticator secrets of the Two-Step method (methods/two_step, migration 0018). */
   twoStepTotpSecret: 'two-step-totp-secret',
+  /** The choices of a user's multiple-choice knowledge facts (methods/knowledge/facts.ts): they hold the right answer. */
+  knowledgeChoices: 'knowledge-choices',
 } as const;
 
 export type SealLabel = (typeof SEAL_LABELS)[keyof typeof SEAL_LABELS];

@@ -78,6 +78,11 @@ export interface ServerMethod {
    * the row (a document waiting for a second workflow's document). Defaults to the row's status.
    */
   flowStatus?(ex: Executor, userId: number, verification: UserVerificationRow): Promise<number>;
+  /**
+   * How the customer API's OpenAPI document describes the method (`methods/api-docs.ts`): what a
+   * complete status proves, and each key of its `attributes` in webhook payloads (spec 6.3).
+   */
+  readonly docs?: { readonly proves: string; readonly attributes: Readonly<Record<string, string>> };
   /** Deletes the method's own rows of a user (inside the deletion's transaction). */
   deleteUserData?(trx: Executor, userId: number): Promise<void>;
 }

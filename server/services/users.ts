@@ -1,7 +1,7 @@
 import { NOTIFY_QUEUE, type NotifyLinkJob } from '../notify/jobs.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import { Role, resolveUserStatus, type UserStatus } from '../domain/catalogue.js';
+import { Role, resolveUserStatus, VerificationStatus, type UserStatus } from '../domain/catalogue.js';
 import { errors } from '../errors.js';
 import { buildMagicLink } from '../links/magic-link.js';
 import { deleteOutboxMessagesOf } from '../notify/outbox.js';
@@ -11,6 +11,7 @@ import type { NewUser, UserRow, UserUpdate } from '../store/schema.js';
 import { readSettings, type AccountSettings } from '../store/repos/settings-repo.js';
 import { groupTransaction } from '../store/sqlite/group-commit.js';
 import { deleteUserRow, findUserById, insertUser, isUsernameConflict, usernameTaken } from '../store/repos/users-repo.js';
+import { knowledgeFacts, knowledgeRefusal, prepareVerifyData } from '../methods/knowledge/facts.js';
 import { assignTemplate, usableTemplate } from './templates.js';
 import { userDeletionHooks } from './user-deletion.js';
 import { setUserStatus } from './verifications.js';
@@ -111,6 +112,10 @@ export async function createUser(
   // absent one falls back to the account's default.
   const templateName = input.template_id ?? (settings.default_template || undefined);
   const template = templateName !== undefined ? await usableTemplate(ctx.db, templateName) : undefined;
+  // Per-user knowledge facts are hashed here, before anything is stored (issue 24).
+  const verifyData = input.custom_verify_data !== undefined ? prepareVerifyData(ctx.config.secret, input.custom_verify_data) : null;
+  const nothingToAsk = template && knowledgeRefusal(template.methodIds, Boolean(verifyData?.facts), settings);
+  if (nothingToAsk) throw errors.invalidTemplate(nothingToAsk);
   // Creates share commits with the creates of other requests in flight (store/sqlite/group-commit.ts).
   const user = await groupTransaction(ctx.db, async (trx) => {
     if (input.username !== undefined && (await usernameTaken(trx, input.username))) throw usernameTakenError();
@@ -136,7 +141,7 @@ export async function createUser(
       notice: input.notice ?? null,
       reference_id: input.reference_id ?? null,
       template_id: template?.id ?? null,
-      custom_verify_data: input.custom_verify_data ?? null,
+      custom_verify_data: verifyData?.text ?? null,
       order_id: input.order_id ?? null,
       completion_url: input.completion_url ?? null,
       redirect_url: input.redirect_url ?? null,
@@ -149,6 +154,7 @@ export async function createUser(
       updated_at: now,
     });
     if (template) await assignTemplate(trx, ctx.clock, created.id, template, { fresh: true });
+    if (verifyData?.facts) await knowledgeFacts.write(trx, created.id, verifyData.facts, ctx.clock.now());
     if (input.send_link)
       await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: created.id, channel: 'email' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
     if (input.send_sms)
@@ -168,6 +174,7 @@ export async function updateUser(
 ): Promise<UserRow> {
   const supplied = Object.entries(input).filter(([, v]) => v !== undefined);
   if (supplied.length === 0) throw errors.invalidData();
+  const verifyData = input.custom_verify_data !== undefined ? prepareVerifyData(ctx.config.secret, input.custom_verify_data) : null;
   const user = await ctx.db.transaction().execute(async (trx) => {
     const existing = await findUserById(trx, id);
     if (!existing) throw errors.userNotFound();
@@ -179,9 +186,11 @@ export async function updateUser(
     if (input.username !== undefined && (await usernameTaken(trx, input.username, id))) throw usernameTakenError();
     const template = input.template_id !== undefined ? await usableTemplate(trx, input.template_id) : undefined;
     const patch: UserUpdate = { updated_at: ctx.clock.now().toISOString() };
-    for (const field of ['email', 'username', 'first_name', 'last_name', 'reference_id', 'custom_verify_data', 'order_id'] as const) {
+    for (const field of ['email', 'username', 'first_name', 'last_name', 'reference_id', 'order_id'] as const) {
       if (input[field] !== undefined) patch[field] = input[field];
     }
+    if (verifyData) patch.custom_verify_data = verifyData.text;
+    if (template || verifyData) await refuseNothingToAsk(trx, id, template?.methodIds, verifyData);
     if (input.phone !== undefined) patch.phone = input.phone;
     // The proof was of the old address: a new one is not verified until its Email method completes again.
     if (input.email !== undefined && input.email.toLowerCase() !== existing.email.toLowerCase()) patch.email_verified_at = null;
@@ -192,6 +201,8 @@ export async function updateUser(
       throw error;
     }
     if (template) await assignTemplate(trx, ctx.clock, id, template);
+    if (verifyData?.facts) await knowledgeFacts.write(trx, id, verifyData.facts, ctx.clock.now());
+    else if (verifyData) await knowledgeFacts.clear(trx, id);
     if (status) {
       const current = (await findUserById(trx, id))!.status as UserStatus;
       await setUserStatus(trx, ctx.clock, id, current, status);
@@ -202,6 +213,27 @@ export async function updateUser(
   });
   ctx.signals.emit('outbox');
   return user;
+}
+
+/**
+ * Refuses an update that would leave the user a Knowledge step with nothing to ask (issue 24): the
+ * new template's methods or the assigned ones, with the new facts or the stored ones.
+ */
+async function refuseNothingToAsk(
+  trx: Executor,
+  userId: number,
+  templateMethods: readonly number[] | undefined,
+  verifyData: { facts: unknown } | null,
+): Promise<void> {
+  const methodIds =
+    templateMethods ??
+    (
+      await trx.selectFrom('user_verifications').select('method_id').where('user_id', '=', userId).where('status', '!=', VerificationStatus.removed).execute()
+    ).map((r) => r.method_id);
+  const hasFacts = verifyData ? verifyData.facts !== null : (await knowledgeFacts.read(trx, userId)) !== undefined;
+  const refusal = knowledgeRefusal(methodIds, hasFacts, await readSettings(trx));
+  if (!refusal) return;
+  throw templateMethods ? errors.invalidTemplate(refusal) : errors.validation({ custom_verify_data: [refusal] });
 }
 
 /**

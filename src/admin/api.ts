@@ -119,6 +119,9 @@ export interface UserSummary {
   created_at: string;
   email_verified_at: string | null;
   verifications: { id: number; name: string; status: { value: number; friendly: string } }[];
+  /** The second factor turned on through Two-Step Authentication (spec user fields), when the API view carries it. */
+  two_factor_options?: { method?: string; enabled_at?: string } | null;
+  two_factor_phone?: string | null;
 }
 
 /** A user's verification on the user page, with the analysis results. */

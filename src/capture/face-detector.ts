@@ -63,11 +63,11 @@ export class FaceDetection {
     return toFaces(this.detector.detect(source as HTMLCanvasElement), sizeOf(source));
   }
 
-  /** Faces in the current frame of a video (timestamps must increase; handled here). */
-  detectVideo(video: HTMLVideoElement, now = performance.now()): DetectedFace[] {
+  /** Faces in the current frame of a video, or a frame taken from one (timestamps must increase; handled here). */
+  detectVideo(frame: HTMLVideoElement | HTMLCanvasElement | ImageBitmap | OffscreenCanvas, now = performance.now()): DetectedFace[] {
     const timestamp = Math.max(now, this.lastTimestamp + 1);
     this.lastTimestamp = timestamp;
-    return toFaces(this.detector.detectForVideo(video, timestamp), sizeOf(video));
+    return toFaces(this.detector.detectForVideo(frame as HTMLVideoElement, timestamp), sizeOf(frame));
   }
 
   /** Releases the wasm graph. */
@@ -76,9 +76,10 @@ export class FaceDetection {
   }
 }
 
+/** The pixel size of a frame, read by shape: the DOM classes do not exist in a worker. */
 function sizeOf(source: FrameSource): { width: number; height: number } {
-  if (source instanceof HTMLVideoElement) return { width: source.videoWidth, height: source.videoHeight };
-  if (source instanceof HTMLImageElement) return { width: source.naturalWidth, height: source.naturalHeight };
+  if ('videoWidth' in source) return { width: source.videoWidth, height: source.videoHeight };
+  if ('naturalWidth' in source) return { width: source.naturalWidth, height: source.naturalHeight };
   return { width: source.width, height: source.height };
 }
 
@@ -107,12 +108,15 @@ function toFaces(
 
 /**
  * Loads the FaceDetector from `assetBase` (a URL ending in `/`, e.g. `https://verity.example/web/vendor/`).
- * `runningMode` `VIDEO` for camera frames, `IMAGE` for stills.
+ * `runningMode` `VIDEO` for camera frames, `IMAGE` for stills. Works on the page and in a module
+ * worker (face-worker.ts): there tasks-vision cannot `importScripts` its wasm loader, so it takes
+ * the ES-module build of the loader (`useModule`), which it `import()`s.
  */
 export async function loadFaceDetector(assetBase: string, runningMode: 'VIDEO' | 'IMAGE' = 'VIDEO'): Promise<FaceDetection> {
-  const base = new URL(assetBase, document.baseURI);
+  const inWorker = typeof document === 'undefined';
+  const base = new URL(assetBase, inWorker ? self.location.href : document.baseURI);
   const vision = await import('@mediapipe/tasks-vision');
-  const fileset = await vision.FilesetResolver.forVisionTasks(new URL(FACE_ASSETS.wasmDir, base).href);
+  const fileset = await vision.FilesetResolver.forVisionTasks(new URL(FACE_ASSETS.wasmDir, base).href, inWorker);
   const detector = await vision.FaceDetector.createFromOptions(fileset, {
     baseOptions: { modelAssetPath: new URL(FACE_ASSETS.model, base).href, delegate: 'CPU' },
     runningMode,

@@ -1,3 +1,5 @@
+import { ID1_CARD, type DocumentShape } from './document-shape.js';
+
 /**
  * Document capture quality checks as pure functions over RGBA pixels (an `ImageData` or the
  * same shape). The camera loop downsizes each frame (about 480 px wide) with a canvas and calls
@@ -31,7 +33,11 @@ export type CaptureIssue = (typeof CAPTURE_ISSUES)[number];
 export interface QualityThresholds {
   /** Laplacian variance below this is blurred. */
   minBlurVariance: number;
-  /** Share of near-white pixels (luma >= 250) inside the document above this is glare. */
+  /**
+   * Share of glare pixels inside the document above this is glare. A glare pixel is near-white
+   * (luma >= 250) and clearly brighter than the document's own paper (its median luma + 12): a
+   * specular highlight over content, not white card stock or a white page (issue 20).
+   */
   maxGlareRatio: number;
   /** Mean luma below this is too dark. */
   minMeanLuma: number;
@@ -133,6 +139,23 @@ export function saturatedRatio(luma: Uint8Array, width: number, height: number, 
   return count / (r.width * r.height);
 }
 
+/** Median luma of `region`, 0..255 (the paper's own level on a document). */
+export function medianLuma(luma: Uint8Array, width: number, height: number, region?: Box): number {
+  const r = clampBox(region ?? { x: 0, y: 0, width, height }, width, height);
+  const histogram = new Uint32Array(256);
+  for (let y = r.y; y < r.y + r.height; y++) {
+    const row = y * width;
+    for (let x = r.x; x < r.x + r.width; x++) histogram[luma[row + x]!]!++;
+  }
+  const half = (r.width * r.height) / 2;
+  let seen = 0;
+  for (let v = 0; v < 256; v++) {
+    seen += histogram[v]!;
+    if (seen >= half) return v;
+  }
+  return 255;
+}
+
 /** Mean luma, 0..255. */
 export function meanLuma(luma: Uint8Array): number {
   let sum = 0;
@@ -209,13 +232,38 @@ export function findDocument(luma: Uint8Array, width: number, height: number, ed
   };
 }
 
-/** Measures one frame and lists its problems in rank order. */
-export function assessFrame(pixels: Pixels, thresholds: QualityThresholds = DEFAULT_THRESHOLDS): QualityReport {
+/**
+ * A passport's data page within what {@link findDocument} saw (issue 20). Its left, right and
+ * bottom edges are the booklet's; its top is the fold, often without a clear edge, with the other
+ * page (and beyond the frame, the booklet's top) above it. So the page is placed from its bottom
+ * edge and width by its aspect ratio, and it is whole when those three borders were seen and its
+ * top falls inside the frame.
+ */
+export function passportPage(found: DocumentFinding, width: number, height: number, shape: DocumentShape): DocumentFinding {
+  const { sides, box } = found;
+  const sideSeen = sides.left || sides.right;
+  // Side borders without the bottom one: the MRZ edge is out of the frame.
+  if (!sides.bottom || !sideSeen) return { ...found, found: found.found || sideSeen, cutOff: found.found || sideSeen };
+  const pageHeight = box.width / shape.aspect;
+  const top = box.y + box.height - pageHeight;
+  const margin = Math.max(2, Math.round(Math.min(width, height) * 0.015));
+  const whole = sides.left && sides.right && top > margin;
+  return {
+    found: true,
+    cutOff: !whole,
+    sides: { ...sides, top: top > margin },
+    box: { x: box.x, y: Math.max(0, top), width: box.width, height: Math.min(pageHeight, box.y + box.height) },
+  };
+}
+
+/** Measures one frame for a document of `shape` (an ID-1 card by default) and lists its problems in rank order. */
+export function assessFrame(pixels: Pixels, thresholds: QualityThresholds = DEFAULT_THRESHOLDS, shape: DocumentShape = ID1_CARD): QualityReport {
   const { width, height } = pixels;
   const luma = toLuma(pixels);
   const mean = meanLuma(luma);
   const saturated = saturatedRatio(luma, width, height);
-  const document = findDocument(luma, width, height, thresholds.edgeStep);
+  const seen = findDocument(luma, width, height, thresholds.edgeStep);
+  const document = shape.kind === 'passport_page' ? passportPage(seen, width, height, shape) : seen;
   // Inside the borders (inset a little so the border itself does not count as detail or glare).
   const inset = document.found
     ? {
@@ -225,8 +273,12 @@ export function assessFrame(pixels: Pixels, thresholds: QualityThresholds = DEFA
         height: document.box.height * 0.92,
       }
     : undefined;
-  const blurVariance = laplacianVariance(luma, width, height, inset);
-  const glareRatio = saturatedRatio(luma, width, height, inset);
+  // Sharpness where the document must be read: a passport's MRZ band, a card's whole face.
+  const sharpRegion =
+    inset && shape.sharpBand < 1 ? { ...inset, y: inset.y + inset.height * (1 - shape.sharpBand), height: inset.height * shape.sharpBand } : inset;
+  const blurVariance = laplacianVariance(luma, width, height, sharpRegion);
+  const paper = inset ? medianLuma(luma, width, height, inset) : 255;
+  const glareRatio = saturatedRatio(luma, width, height, inset, Math.max(250, paper + 12));
   const issues: CaptureIssue[] = [];
   if (mean < thresholds.minMeanLuma) issues.push('TOO_DARK');
   if (saturated > thresholds.maxSaturatedFrameRatio) issues.push('TOO_BRIGHT');

@@ -3,6 +3,7 @@
  */
 import { createContext } from '@lit/context';
 import type { SessionClient } from '../api/session-client.js';
+import type { FaceModel } from '../capture/face-model.js';
 
 /** What every step receives from the flow. */
 export interface FlowContext {
@@ -15,6 +16,8 @@ export interface FlowContext {
   choices: Readonly<Record<string, string>>;
   /** Saves one such choice (kept with idb-keyval until completion). */
   saveChoice(name: string, value: string): void;
+  /** The flow's face model, loading in a worker since the session began (or from this call on). */
+  faceModel(): FaceModel;
 }
 
 /** The context key. */

@@ -58,6 +58,8 @@ export const templates = {
   'doc.review.title': str`Prüfen Sie die ${0} Ihres Dokuments`,
   'doc.sending': 'Wird gesendet…',
   'doc.show-side': str`Halten Sie die ${0} Ihres Dokuments vor die Kamera.`,
+  'doc.show-passport':
+    'Schlagen Sie Ihren Reisepass auf der Seite mit Ihrem Foto auf und passen Sie diese Seite in den Rahmen ein, ihre untere Kante auf der Linie.',
   'doc.side.back': 'Rückseite',
   'doc.side.front': 'Vorderseite',
   'doc.starting': 'Kamera wird gestartet…',
@@ -242,4 +244,5 @@ export const templates = {
   'consent.declined.body':
     'Ohne Ihre Einwilligung wird nichts aufgenommen, daher kann Ihre Identität hier nicht geprüft werden. Sie können diese Seite jetzt schließen oder die Einwilligung noch einmal lesen.',
   'consent.declined.again': 'Einwilligung noch einmal lesen',
+  'knowledge.none': 'Hier gibt es keine Fragen zu beantworten. Der Dienst meldet sich bei Ihnen zu diesem Schritt.',
 };

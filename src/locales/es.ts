@@ -55,6 +55,7 @@ export const templates = {
   'doc.review.title': str`Revisa el ${0} de tu documento`,
   'doc.sending': 'Enviando…',
   'doc.show-side': str`Muestra el ${0} de tu documento a la cámara.`,
+  'doc.show-passport': 'Abre tu pasaporte por la página de tu foto y encaja esa página en el marco, con su borde inferior sobre la línea.',
   'doc.side.back': 'reverso',
   'doc.side.front': 'anverso',
   'doc.starting': 'Iniciando la cámara…',
@@ -238,4 +239,5 @@ export const templates = {
   'consent.declined.body':
     'Sin tu consentimiento no se captura nada, así que tu identidad no puede verificarse aquí. Puedes cerrar esta página ahora, o volver a leer el consentimiento.',
   'consent.declined.again': 'Volver a leer el consentimiento',
+  'knowledge.none': 'Aquí no hay preguntas que responder. El servicio se pondrá en contacto contigo sobre este paso.',
 };

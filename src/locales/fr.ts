@@ -55,6 +55,7 @@ export const templates = {
   'doc.review.title': str`Vérifiez le ${0} de votre document`,
   'doc.sending': 'Envoi…',
   'doc.show-side': str`Montrez le ${0} de votre document à la caméra.`,
+  'doc.show-passport': 'Ouvrez votre passeport à la page de votre photo et placez cette page dans le cadre, son bord inférieur sur la ligne.',
   'doc.side.back': 'verso',
   'doc.side.front': 'recto',
   'doc.starting': 'Démarrage de la caméra…',
@@ -241,4 +242,5 @@ export const templates = {
   'consent.declined.body':
     "Sans votre accord, rien n'est capturé : votre identité ne peut donc pas être vérifiée ici. Vous pouvez fermer cette page, ou relire la demande d'accord.",
   'consent.declined.again': "Relire la demande d'accord",
+  'knowledge.none': "Il n'y a aucune question à laquelle répondre ici. Le service vous contactera au sujet de cette étape.",
 };

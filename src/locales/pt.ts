@@ -58,6 +58,7 @@ export const templates = {
   'doc.review.title': str`Confira o ${0} do seu documento`,
   'doc.sending': 'Enviando…',
   'doc.show-side': str`Mostre o ${0} do seu documento para a câmera.`,
+  'doc.show-passport': 'Abra o seu passaporte na página com a sua foto e encaixe essa página na moldura, com a borda inferior sobre a linha.',
   'doc.side.back': 'verso',
   'doc.side.front': 'frente',
   'doc.starting': 'Iniciando a câmera…',
@@ -241,4 +242,5 @@ export const templates = {
   'consent.declined.body':
     'Sem o seu consentimento nada é capturado, por isso a sua identidade não pode ser verificada aqui. Pode fechar esta página agora, ou ler de novo o consentimento.',
   'consent.declined.again': 'Ler de novo o consentimento',
+  'knowledge.none': 'Não há perguntas para responder aqui. O serviço irá contactá-lo sobre este passo.',
 };

@@ -24,6 +24,8 @@ export interface WebStep {
    * as its server method does (`ServerMethod.biometric`).
    */
   readonly biometric?: boolean;
+  /** Uses the on-device face model: the flow starts loading it (off the page's thread) when the session begins. */
+  readonly usesFaceModel?: boolean;
   /** The step element for a method view (lit templates cannot take a tag from a variable). */
   render(method: MethodView): TemplateResult;
 }
@@ -78,6 +80,7 @@ export const WEB_STEPS: readonly WebStep[] = [
     title: () => msg('Take a selfie', { id: 'method.selfie' }),
     permissions: STEP_PERMISSIONS.selfie,
     biometric: true,
+    usesFaceModel: true,
     render: (method) => html`<verify-step-selfie .method=${method}></verify-step-selfie>`,
   },
   {
@@ -87,6 +90,7 @@ export const WEB_STEPS: readonly WebStep[] = [
     title: () => msg('Show that it is really you', { id: 'method.liveness' }),
     permissions: STEP_PERMISSIONS.liveness,
     biometric: true,
+    usesFaceModel: true,
     render: (method) => html`<verify-step-liveness .method=${method}></verify-step-liveness>`,
   },
   {

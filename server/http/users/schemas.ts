@@ -15,7 +15,11 @@ export const createUserBody = z.object({
   first_name: text().optional(),
   last_name: text().optional(),
   username: text().min(1).optional(),
-  custom_verify_data: jsonString.optional(),
+  custom_verify_data: jsonString
+    .describe(
+      'JSON object of requirement sections. `knowledge`: `{ questions: [{ id?, prompt, kind?: text|date|number, answer, ask_as?: text|choice, distractors? }], pass_threshold?, max_attempts? }`, facts only this user can answer; answers are stored only as keyed hashes (docs/api.md).',
+    )
+    .optional(),
   order_id: text().optional(),
   completion_url: httpUrl.optional(),
   redirect_url: httpUrl.optional(),

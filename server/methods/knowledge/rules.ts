@@ -15,12 +15,8 @@ export function normaliseAnswer(kind: KnowledgeQuestionSetting['kind'], answer: 
   switch (kind) {
     case 'choice':
       return trimmed || null;
-    case 'date': {
-      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(trimmed);
-      if (!m) return null;
-      const d = new Date(`${trimmed}T00:00:00Z`);
-      return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== trimmed ? null : trimmed;
-    }
+    case 'date':
+      return normaliseDate(trimmed);
     case 'number': {
       const digits = trimmed.replace(/[\s,._-]/g, '');
       return /^\d+$/.test(digits) ? digits.replace(/^0+(?=\d)/, '') : null;
@@ -36,6 +32,22 @@ export function normaliseAnswer(kind: KnowledgeQuestionSetting['kind'], answer: 
       return text || null;
     }
   }
+}
+
+/**
+ * A date as `YYYY-MM-DD`, from the unambiguous spellings: year first with `-`, `/` or `.` (one- or
+ * two-digit month and day), `YYYYMMDD`, or day first with dots (`12.04.1990`, the European way).
+ * Slashed day-month-year is refused: `04/05/1990` is a different day in the US. Null when none fits
+ * or the day does not exist.
+ */
+export function normaliseDate(text: string): string | null {
+  const ymd = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(text) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(text);
+  const dmy = ymd ? null : /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(text);
+  const [year, month, day] = ymd ? [ymd[1]!, ymd[2]!, ymd[3]!] : dmy ? [dmy[3]!, dmy[2]!, dmy[1]!] : [];
+  if (!year || !month || !day) return null;
+  const iso = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+  const d = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== iso ? null : iso;
 }
 
 /** The stored form of an accepted answer: a keyed hash of its normalised text, bound to the question. */

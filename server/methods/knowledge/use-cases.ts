@@ -6,7 +6,7 @@ import { methodState } from '../../session/state.js';
 import type { UserRow } from '../../store/schema.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
 import type { MethodResult, SessionKit } from '../method.js';
-import { gradeKnowledge, questionsFor } from './rules.js';
+import { askedKnowledge } from './asked.js';
 
 /** Answer sheets sent so far (`method_state` under `knowledge`). */
 export const knowledgeState = methodState<{ attempts_used: number }>('knowledge');
@@ -14,25 +14,23 @@ export const knowledgeState = methodState<{ attempts_used: number }>('knowledge'
 export async function submitKnowledge(kit: SessionKit, user: UserRow, body: KnowledgeRequest): Promise<MethodResult> {
   const { ctx } = kit;
   const v = await kit.requireOpen(user, 'knowledge');
-  const settings = await readSettings(ctx.db);
-  const k = settings.knowledge;
-  if (!k || k.questions.length === 0) throw sessionErrors.state('No knowledge questions are configured.');
-  const asked = questionsFor(ctx.config.secret, k, user.id);
-  const correct = gradeKnowledge(ctx.config.secret, asked, body.answers);
-  const threshold = Math.min(k.pass_threshold, asked.length);
+  const asked = await askedKnowledge(ctx.db, ctx.config.secret, await readSettings(ctx.db), user.id);
+  if (asked.source === 'none') throw sessionErrors.state('There are no knowledge questions to answer.');
+  const correct = asked.grade(body.answers);
+  const threshold = asked.passThreshold;
   const passed = correct >= threshold;
   const now = ctx.clock.now();
   // The attempt is counted in one step with its check: answer sheets sent at once share the limit.
   const { used, exhausted } = await ctx.db.transaction().execute(async (trx) => {
     const used = await knowledgeState.update(trx, user.id, now, (previous) => {
       const next = (previous?.attempts_used ?? 0) + 1;
-      if (next > k.max_attempts) throw sessionErrors.attemptsExceeded('No attempts are left.');
+      if (next > asked.maxAttempts) throw sessionErrors.attemptsExceeded('No attempts are left.');
       return { next: { attempts_used: next }, result: next };
     });
-    const exhausted = !passed && used >= k.max_attempts;
+    const exhausted = !passed && used >= asked.maxAttempts;
     if (passed || exhausted) {
       await moveVerification(trx, ctx.clock, user.id, v.method_id, passed ? VerificationStatus.complete : VerificationStatus.rejected, {
-        attributes: { asked: asked.length, correct, pass_threshold: threshold, attempts: used },
+        attributes: { asked: asked.questions.length, source: asked.source, correct, pass_threshold: threshold, attempts: used },
         remarks: passed ? null : 'Not enough answers were correct.',
       });
     }
@@ -40,6 +38,6 @@ export async function submitKnowledge(kit: SessionKit, user: UserRow, body: Know
   });
   kit.changed(user.id);
   if (exhausted) throw sessionErrors.attemptsExceeded('No attempts are left.');
-  if (!passed) throw sessionErrors.knowledgeFailed(k.max_attempts - used);
+  if (!passed) throw sessionErrors.knowledgeFailed(asked.maxAttempts - used);
   return kit.result(user, 'knowledge');
 }

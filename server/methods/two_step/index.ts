@@ -53,5 +53,19 @@ export const twoStepMethod: ServerMethod = {
     return !(await findFactor(ctx.db, userId))?.enabled_at;
   },
   reopen: reopenVerification,
+  docs: {
+    proves:
+      'The user holds a second factor: on a first visit they set up an authenticator app (TOTP, RFC 6238, shown a QR code once) or, where the account allows SMS (dashboard setting), a mobile number, and confirmed it with a code from it; when the method is assigned again, a code from that factor or one of their single-use recovery codes. The user then has `two_factor_options` `{ "method": "totp" | "sms", "enabled_at" }`, and for SMS `two_factor_phone` and `two_factor_country_code`. Five wrong codes reject the method.',
+    attributes: {
+      two_factor_method: '`totp` (authenticator app) or `sms`.',
+      proof:
+        'What the last code proved: `authenticator_enrolled` (a first app code), `authenticator_code` (a later app code), `recovery_code`, `sms_enrolled` (a first SMS code) or `sms_code`; null when rejected.',
+      enabled_at: 'When the factor was turned on (`YYYY-MM-DD HH:MM:SS`, UTC).',
+      totp_drift_steps: 'For app codes: the 30-second steps between the code and the server clock (-1, 0 or 1); else null.',
+      recovery_codes_left: 'For an app: unused recovery codes (10 are issued with it); else null.',
+      two_factor_phone: 'For SMS: the E.164 number the code went to; else null.',
+      attempts: 'On rejection: the tries used (5).',
+    },
+  },
   deleteUserData: deleteTwoStepData,
 };

@@ -25,6 +25,7 @@ export interface SettingsView {
   allowed_origins: string[];
   link_lifetime_hours: number;
   handoff_enabled: boolean;
+  two_step_sms_allowed: boolean;
   default_locale: string | null;
   allowed_countries: string[] | null;
   branding: Branding;
@@ -164,6 +165,7 @@ export class AdminSettings extends AdminView {
         allowed_origins: lines(String(f.get('allowed_origins'))),
         link_lifetime_hours: Number(f.get('link_lifetime_hours')),
         handoff_enabled: f.get('handoff_enabled') === 'on',
+        two_step_sms_allowed: f.get('two_step_sms_allowed') === 'on',
         default_locale: String(f.get('default_locale')) || null,
       },
       'General settings saved.',
@@ -326,6 +328,10 @@ export class AdminSettings extends AdminView {
           </select>
         </label>
         <label class="inline"><input type="checkbox" name="handoff_enabled" ?checked=${d.handoff_enabled} /> Offer continuing on a phone (QR hand-off)</label>
+        <label class="inline"
+          ><input type="checkbox" name="two_step_sms_allowed" ?checked=${d.two_step_sms_allowed} /> Two-Step Authentication: let users take codes by SMS instead
+          of an authenticator app</label
+        >
         <div><button type="submit">Save general settings</button></div>
       </form>
 

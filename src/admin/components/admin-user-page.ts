@@ -1,5 +1,5 @@
 import { css, html, nothing } from 'lit';
-import { USER_STATUSES, type TemplatesAnswer, type UserDetail, type VerificationDetail } from '../api.js';
+import { USER_STATUSES, type TemplatesAnswer, type UserDetail, type UserSummary, type VerificationDetail } from '../api.js';
 import './admin-link-panel.js';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
@@ -134,6 +134,8 @@ export class AdminUserPage extends AdminView {
         <dd>${d.template ? `${d.template.label} (${d.template.name})` : '—'}</dd>
         <dt>Country of the last IP</dt>
         <dd>${d.ip_country ?? '—'}</dd>
+        <dt>Two-step authentication</dt>
+        <dd class="two-factor">${twoFactorText(u)}</dd>
         <dt>Consent to biometric steps</dt>
         <dd class="consent">
           ${
@@ -272,6 +274,14 @@ const OUTCOME_WORDS: Record<VerificationDetail['checks'][number]['outcome'], str
   failed: 'Failed',
   not_run: 'Not run',
 };
+
+/** The user's second factor in words: which, since when (and the phone for SMS), or off. */
+function twoFactorText(u: UserSummary): string {
+  const options = u.two_factor_options;
+  if (!options?.method) return 'Off';
+  const how = options.method === 'sms' ? `SMS to ${u.two_factor_phone ?? 'an unknown phone'}` : 'authenticator app';
+  return `On: ${how}${options.enabled_at ? ` since ${options.enabled_at} UTC` : ''}`;
+}
 
 /** A verification's checks as rows: what was checked, its outcome, why and the number behind it. */
 function checksTable(v: VerificationDetail) {

@@ -3,6 +3,7 @@ import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { Branding, MethodKey, MethodResult, MethodView, SessionView } from '../../api/contract.js';
 import { ApiError, SessionClient } from '../../api/session-client.js';
+import { FaceModelController } from '../../controllers/face-model-controller.js';
 import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
 import { emit, VerifyError } from '../../events/events.js';
 import { fromApiError } from '../../internal/errors.js';
@@ -144,6 +145,7 @@ export class VerifyFlow extends LitElement {
   private store: ProgressStore | null = null;
   private completion: { reference_id: string | null; redirect_url: string | null } | null = null;
   private readonly provider = new ContextProvider(this, { context: flowContext, initialValue: undefined });
+  private readonly faceModels = new FaceModelController(this);
   private lastAnnouncedIndex = -1;
 
   constructor() {
@@ -189,6 +191,11 @@ export class VerifyFlow extends LitElement {
   /** The locale in use (one of the shipped locales). */
   get currentLocale(): Locale {
     return this.locale;
+  }
+
+  /** Whether the on-device face model has started loading (it does once the session lists a face step). */
+  get faceModelStarted(): boolean {
+    return this.faceModels.started;
   }
 
   /** The method of the step on screen. */
@@ -285,6 +292,8 @@ export class VerifyFlow extends LitElement {
     this.provider.setValue(this.contextValue(session.handoff_enabled && !session.via_handoff));
     if (!this.language) await this.applyLocale();
     emit(this, 'verify-ready', { methods: session.methods.map((m) => m.key) });
+    // A face step ahead: its model starts loading now, in a worker, while the person reads on (issue 20).
+    if (session.methods.some((m) => !isMethodDone(m) && stepFor(m.key)?.usesFaceModel)) this.faceModels.get(this.resolveAssetBase(this.client!.baseUrl));
     if (session.state === 'completed') {
       this.phase = FLOW_PHASE.done;
       return;
@@ -336,6 +345,7 @@ export class VerifyFlow extends LitElement {
       assetBase: this.resolveAssetBase(this.client!.baseUrl),
       handoffEnabled,
       choices: this.choices,
+      faceModel: () => this.faceModels.get(this.resolveAssetBase(this.client!.baseUrl)),
       saveChoice: (name, value) => {
         this.choices = { ...this.choices, [name]: value };
         void this.store?.save({ method: this.currentMethod?.key ?? null, choices: this.choices });

@@ -1,6 +1,7 @@
 import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { DocumentSide, DocumentTypeOption, MethodViewOf } from '../../api/contract.js';
+import { shapeOf } from '../../capture/document-shape.js';
 import { AutoCapture, assessFrame, type CaptureIssue, type QualityReport } from '../../capture/quality.js';
 import { checkUpload, type UploadProblem } from '../../capture/file-check.js';
 import { FrameSampler, snapshot, toJpeg } from '../../capture/video-frames.js';
@@ -173,7 +174,8 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
 
   private analyse(video: HTMLVideoElement): void {
     if (!video.videoWidth) return;
-    const report = assessFrame(this.sampler.pixels(video));
+    // A passport's data page is framed and checked as a TD3 page, anything else as a card (issue 20).
+    const report = assessFrame(this.sampler.pixels(video), undefined, shapeOf(this.documentType?.key));
     this.lastReport = report;
     const issue = report.issues[0] ?? null;
     // Only a change of advice updates the live region, so screen readers are not flooded.
@@ -379,11 +381,18 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     const failed = this.camera.state === CAMERA_STATE.failed && this.camera.error;
     const help = failed ? cameraHelp(this.camera.error!.code) : null;
     const sideText = this.sideLabel(this.side);
+    const passport = shapeOf(this.documentType?.key).kind === 'passport_page';
     return html`
-      <p>${msg(str`Show the ${sideText} of your document to the camera.`, { id: 'doc.show-side' })}</p>
+      <p>
+        ${
+          passport
+            ? msg('Open your passport at the page with your photo and fit that page in the frame, its bottom edge on the line.', { id: 'doc.show-passport' })
+            : msg(str`Show the ${sideText} of your document to the camera.`, { id: 'doc.show-side' })
+        }
+      </p>
       <div class="viewport" ?hidden=${Boolean(failed)}>
         <video part="video" muted playsinline aria-label=${msg('Camera preview', { id: 'doc.preview' })}></video>
-        <div class="guide" aria-hidden="true"></div>
+        <div class="guide ${passport ? 'passport' : 'card'}" aria-hidden="true"></div>
       </div>
       ${
         help

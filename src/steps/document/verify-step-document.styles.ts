@@ -28,6 +28,13 @@ export default css`
     border-radius: 4%;
     box-shadow: 0 0 0 100vmax rgb(0 0 0 / 45%);
   }
+  /* A TD3 passport data page (125 × 88 mm): the top edge is the fold, the bottom edge holds the MRZ. */
+  .guide.passport {
+    inset-inline: 13%;
+    aspect-ratio: 125 / 88;
+    border-radius: 2%;
+    border-block-start-style: dashed;
+  }
   .hint {
     min-block-size: 1.5em;
     font-weight: 600;

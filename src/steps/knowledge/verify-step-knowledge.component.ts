@@ -120,6 +120,13 @@ export class VerifyStepKnowledge extends StepElement<MethodViewOf<'knowledge'>> 
   }
 
   protected override render() {
+    // Nothing to ask (the account removed its questions after the template was given): say so,
+    // instead of "0 correct answers are needed" and a Submit that never works (issue 24).
+    if (this.method.needs.questions.length === 0) {
+      return html`<p class="notice" role="status">
+        ${msg('There are no questions for you to answer here. The service will contact you about this step.', { id: 'knowledge.none' })}
+      </p>`;
+    }
     const noneLeft = this.attemptsLeft <= 0 || this.method.status === 'rejected';
     return html`
       <p>

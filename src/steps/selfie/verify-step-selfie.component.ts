@@ -2,7 +2,8 @@ import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChallengeStep, FaceChallenge, FaceEvidence, MethodViewOf } from '../../api/contract.js';
 import { ApiError } from '../../api/session-client.js';
-import type { DetectedFace, FaceDetection } from '../../capture/face-detector.js';
+import type { DetectedFace } from '../../capture/face-detector.js';
+import type { FaceModel } from '../../capture/face-model.js';
 import { ChallengeJudge, yawOf, type FaceHint } from '../../capture/liveness.js';
 import { meanLuma, toLuma } from '../../capture/quality.js';
 import { FrameSampler, toJpeg } from '../../capture/video-frames.js';
@@ -98,7 +99,9 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
 
   declare private copied: boolean | null;
   private readonly camera = new CameraController(this);
-  private detector: FaceDetection | null = null;
+  private model: FaceModel | null = null;
+  /** A detection is under way: frames that come meanwhile are skipped, not queued. */
+  private detecting = false;
   private challenge: FaceChallenge | null = null;
   private judge: ChallengeJudge | null = null;
   private readonly frames = new FrameLoopController(this);
@@ -112,6 +115,8 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   /** The frames of the move under way, newest last (at most the challenge's `frames_per_step`). */
   private dense: DenseFrame[] = [];
   private lastDenseAt = 0;
+  /** The canvas the next frame is drawn into (see {@link frameCanvas}). */
+  private spare: HTMLCanvasElement | null = null;
 
   constructor() {
     super();
@@ -128,8 +133,8 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.frames.stop();
-    this.detector?.close();
-    this.detector = null;
+    // The model belongs to the flow (it outlives the step); only the reference goes.
+    this.model = null;
   }
 
   /** Milliseconds per face detection over the recent frames (diagnostics and the benchmark). */
@@ -151,14 +156,9 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     const video = this.renderRoot.querySelector('video')!;
     try {
       const key = this.method.key;
-      const [challenge, detector, opened] = await Promise.all([
-        this.client.faceChallenge(key),
-        this.detector
-          ? Promise.resolve(this.detector)
-          : import('../../capture/face-detector.js').then((m) => m.loadFaceDetector(this.context.assetBase, 'VIDEO')),
-        this.camera.start(video, 'user'),
-      ]);
-      this.detector = detector;
+      // The flow began loading the model (in a worker) when the session started; usually it is ready.
+      const model = (this.model ??= this.context.faceModel());
+      const [challenge, , opened] = await Promise.all([this.client.faceChallenge(key), model.ready, this.camera.start(video, 'user')]);
       if (!opened) {
         this.phase = SELFIE_PHASE.failed;
         if (this.camera.error) this.report(this.camera.error);
@@ -192,24 +192,42 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   private startLoop(video: HTMLVideoElement): void {
     this.frames.start(() => {
       if (this.phase !== SELFIE_PHASE.live || this.camera.state !== CAMERA_STATE.live) return false;
-      this.analyse(video);
+      if (!this.detecting) void this.analyse(video);
       return true;
     });
   }
 
-  private analyse(video: HTMLVideoElement): void {
-    if (!this.detector || !this.judge || !video.videoWidth) return;
+  private async analyse(video: HTMLVideoElement): Promise<void> {
+    if (!this.model || !this.judge || !video.videoWidth) return;
+    this.detecting = true;
     const t0 = performance.now();
-    const faces = this.detector.detectVideo(video, t0);
+    // The frame the worker looks at is the one kept if it becomes a dense frame.
+    const frame = this.frameCanvas(video);
+    const luma = meanLuma(toLuma(this.sampler.pixels(video)));
+    let faces: DetectedFace[];
+    try {
+      faces = await this.model.detect(frame, t0);
+    } catch (error: unknown) {
+      this.frames.stop();
+      this.camera.stop();
+      this.phase = SELFIE_PHASE.failed;
+      this.error = msg('The face check could not start on this device.', { id: 'selfie.detector-failed' });
+      this.report(new VerifyError('internal', 'face detection failed', 'error', true, { cause: error }));
+      return;
+    } finally {
+      this.detecting = false;
+    }
+    // The step may have ended (time-out, leaving the page) while the worker was busy.
+    if (this.phase !== SELFIE_PHASE.live || !this.judge) return;
     this.detectMs.push(performance.now() - t0);
     if (this.detectMs.length > 60) this.detectMs.shift();
-    const update = this.judge.push(faces, meanLuma(toLuma(this.sampler.pixels(video))));
+    const update = this.judge.push(faces, luma);
     if (update.hint !== this.lastHint) {
       this.lastHint = update.hint;
       this.hint = update.hint ? faceHintText(update.hint) : '';
     }
     const face = update.face ?? (faces.length === 1 ? faces[0]! : null);
-    if (face && (update.completed !== null || t0 - this.lastDenseAt >= DENSE_FRAME_INTERVAL_MS)) this.keepDense(video, face, t0);
+    if (face && (update.completed !== null || t0 - this.lastDenseAt >= DENSE_FRAME_INTERVAL_MS)) this.keepDense(frame, face, t0);
     if (update.completed !== null && update.face) {
       this.captureStep(update.completed);
       if (this.judge.done) {
@@ -224,14 +242,23 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     }
   }
 
-  /** Keeps the frame as one of the move's dense frames (the oldest goes when there are enough). */
-  private keepDense(video: HTMLVideoElement, face: DetectedFace, now: number): void {
-    this.lastDenseAt = now;
-    const canvas = document.createElement('canvas');
+  /**
+   * The video's current picture at {@link DENSE_FRAME_WIDTH} wide, in a canvas reused until it is
+   * kept as a dense frame (then the next frame gets a new one).
+   */
+  private frameCanvas(video: HTMLVideoElement): HTMLCanvasElement {
+    const canvas = (this.spare ??= document.createElement('canvas'));
     const scale = Math.min(1, DENSE_FRAME_WIDTH / video.videoWidth);
     canvas.width = Math.round(video.videoWidth * scale);
     canvas.height = Math.round(video.videoHeight * scale);
     canvas.getContext('2d')!.drawImage(video, 0, 0, canvas.width, canvas.height);
+    return canvas;
+  }
+
+  /** Keeps the frame as one of the move's dense frames (the oldest goes when there are enough). */
+  private keepDense(canvas: HTMLCanvasElement, face: DetectedFace, now: number): void {
+    this.lastDenseAt = now;
+    if (canvas === this.spare) this.spare = null;
     const evidence: FaceEvidence = { box: face.box, keypoints: face.keypoints, score: face.score, yaw: yawOf(face), t: Math.round(now - this.startedAt) };
     this.dense.push({ canvas, evidence });
     const keep = this.challenge?.frames_per_step ?? 1;

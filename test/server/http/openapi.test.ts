@@ -40,6 +40,15 @@ describe('GET /api/openapi.json', () => {
     expect(createUser.requestBody.content['application/json']!.schema.required).toEqual(['email']);
   });
 
+  it('describes each method that documents itself, with what it proves and its webhook attributes', async () => {
+    const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { info: { description: string } };
+    const twoStep = doc.info.description.split('### ').find((s) => s.startsWith('Two-Step Authentication (id 10), key `two_step`'));
+    expect(twoStep).toBeDefined();
+    for (const key of ['two_factor_method', 'proof', 'enabled_at', 'totp_drift_steps', 'recovery_codes_left', 'two_factor_phone'])
+      expect(twoStep).toContain(`\`${key}\``);
+    expect(twoStep).toContain('two_factor_options');
+  });
+
   it('serves interactive docs at /docs', async () => {
     const res = await fetch(`${server.url}/docs/`, { redirect: 'follow' });
     expect(res.status).toBe(200);

@@ -10,6 +10,7 @@ const SAVED: SettingsView = {
   allowed_origins: [],
   link_lifetime_hours: 72,
   handoff_enabled: true,
+  two_step_sms_allowed: false,
   default_locale: null,
   allowed_countries: null,
   branding: { logo_url: 'http://verity.test/branding/logo/0123456789abcdef01234567.png', primary_color: '#112233', background_color: null, text_color: null },
@@ -100,6 +101,16 @@ describe('<admin-settings> branding preview', () => {
     await until(() => shown(el).account_name === 'Acme Bank', 'name shown');
     expect(shown(el).primary_color).to.equal('#00aa00');
     expect($<HTMLInputElement>(el, 'input[name=primary_color]')!.value).to.equal('#00aa00');
+  });
+
+  it('lets Two-Step send codes by SMS when the box is ticked and the general settings are saved', async () => {
+    const { el, calls } = await settings();
+    const box = $<HTMLInputElement>(el, 'input[name=two_step_sms_allowed]')!;
+    expect(box.checked).to.equal(false);
+    box.click();
+    $<HTMLButtonElement>(el, 'form[aria-labelledby=general] button[type=submit]')!.click();
+    await until(() => calls.some((c) => c.method === 'PATCH'), 'saved');
+    expect((calls.find((c) => c.method === 'PATCH')!.body as { two_step_sms_allowed: boolean }).two_step_sms_allowed).to.equal(true);
   });
 });
 

@@ -67,9 +67,9 @@ const DETAIL = {
   },
 };
 
-async function userPage() {
+async function userPage(detail: typeof DETAIL = DETAIL) {
   const fake = fakeApi({
-    'GET /admin/api/users/7': DETAIL,
+    'GET /admin/api/users/7': detail,
     'GET /admin/api/templates': TEMPLATES,
     'POST /admin/api/users/7/verifications': { data: USER },
     'PATCH /admin/api/users/7': { data: USER },
@@ -97,6 +97,15 @@ describe('<admin-user-page>', () => {
     const { el } = await userPage();
     const consent = $(el, 'dd.consent')!.textContent!.replace(/\s+/g, ' ').trim();
     expect(consent).to.equal('Given on 2026-05-10 11:58:00 UTC, text default-1, from FR');
+  });
+
+  it('shows the user’s second factor from Two-Step Authentication, or that it is off', async () => {
+    const off = await userPage();
+    expect($(off.el, 'dd.two-factor')!.textContent!.trim()).to.equal('Off');
+    const user = { ...USER, two_factor_options: { method: 'totp', enabled_at: '2026-05-10 12:03:00' }, two_factor_phone: null };
+    const on = await userPage({ data: { ...DETAIL.data, user } });
+    expect($(on.el, 'dd.two-factor')!.textContent!.trim()).to.equal('On: authenticator app since 2026-05-10 12:03:00 UTC');
+    await expect(on.el).to.be.accessible();
   });
 
   it('shows each verification with its status, remarks and analysis results, and the images by signed URL', async () => {

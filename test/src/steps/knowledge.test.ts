@@ -12,6 +12,16 @@ function answer(flow: HTMLElement, school: string, city: string | null): void {
 }
 
 describe('<verify-step-knowledge>', () => {
+  it('with nothing to ask, says so instead of a Submit that can never work', async () => {
+    const empty = METHODS.knowledge();
+    Object.assign(empty.needs, { questions: [], pass_threshold: 0 });
+    const { flow } = await startFlow({ session: session([empty]) }, TAG);
+    expect(stepText(flow, TAG)).to.contain('There are no questions for you to answer here.');
+    expect(stepText(flow, TAG)).not.to.contain('0 correct answers');
+    expect(deep(flow, TAG, 'button')).to.equal(null);
+    await expect(deep(flow, TAG)).to.be.accessible();
+  });
+
   it('shows the questions with labels and is accessible', async () => {
     const { flow } = await startFlow({ session: session([METHODS.knowledge()]), knowledge: ACCEPTED }, TAG);
     expect(stepText(flow, TAG)).to.contain('What was the name of your first school?');

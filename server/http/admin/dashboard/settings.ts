@@ -7,6 +7,7 @@ import { recordAudit } from '../../../admin/audit.js';
 import { readDashboardSettings, writeDashboardSetting } from '../../../admin/dashboard-settings.js';
 import type { AppContext } from '../../../context.js';
 import { errors, fieldError } from '../../../errors.js';
+import { knowledgeRefusal } from '../../../methods/knowledge/facts.js';
 import { knowledgeQuestion } from '../../../methods/knowledge/rules.js';
 import { readSettings, writeSetting, type AccountSettings, type KnowledgeQuestionSetting } from '../../../store/repos/settings-repo.js';
 import { templateRefusal } from '../../../domain/flow-coverage.js';
@@ -42,6 +43,7 @@ const settingsPatch = z
       .max(24 * 30)
       .optional(),
     handoff_enabled: z.boolean().optional(),
+    two_step_sms_allowed: z.boolean().optional(),
     default_locale: z.enum(['en', 'es', 'fr', 'de', 'pt', 'ar']).nullable().optional(),
     allowed_countries: z
       .array(z.string().regex(/^[A-Z0-9]{2,3}$|^[0-9]{3}$/))
@@ -98,6 +100,7 @@ async function settingsView(ctx: AppContext) {
     allowed_origins: s.allowed_origins,
     link_lifetime_hours: s.link_lifetime_hours,
     handoff_enabled: s.handoff_enabled,
+    two_step_sms_allowed: s.two_step_sms_allowed,
     default_locale: s.default_locale,
     allowed_countries: s.allowed_countries,
     default_template: s.default_template,
@@ -140,7 +143,8 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       if (body.signup?.template) {
         const template = await findTemplate(ctx.db, { name: body.signup.template });
         if (!template) throw fieldError('signup.template', 'Unknown template.');
-        const refusal = templateRefusal(template.methodIds);
+        // People who sign up bring no knowledge facts: the account's questions must be there to ask.
+        const refusal = templateRefusal(template.methodIds) ?? knowledgeRefusal(template.methodIds, false, current);
         if (refusal) throw fieldError('signup.template', refusal);
       }
       await ctx.db.transaction().execute(async (trx) => {
@@ -151,6 +155,7 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           'allowed_origins',
           'link_lifetime_hours',
           'handoff_enabled',
+          'two_step_sms_allowed',
           'default_locale',
           'allowed_countries',
         ] as const;

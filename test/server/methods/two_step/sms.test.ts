@@ -3,6 +3,7 @@ import { writeSetting } from '../../../../server/store/repos/settings-repo.js';
 import { ApiError, type SessionClient } from '../../../../src/api/session-client.js';
 import type { ManualClock } from '../../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
+import { signedInAdmin } from '../../http/admin/admin-client.js';
 import { client, createTemplate, createUser, latestCode, local, outboxFor } from '../../session/fixtures.js';
 
 let server: TestServer;
@@ -43,7 +44,10 @@ describe('two-step by SMS', () => {
   });
 
   it('sends the code to the chosen phone through the SMS outbox and records two_factor_phone once confirmed', async () => {
-    await writeSetting(server.verity.ctx.db, 'two_step_sms_allowed', true);
+    // Allowed the way an operator allows it: the dashboard's settings.
+    const admin = await signedInAdmin(server);
+    expect((await admin.request('PATCH', '/admin/api/settings', { two_step_sms_allowed: true })).status).toBe(200);
+    expect((await admin.request('GET', '/admin/api/settings')).body.data.two_step_sms_allowed).toBe(true);
     const sent = await session.sendTwoStepSms('+44 7911 123456');
     expect(sent.destination_masked).toBe('+44 ••• ••• 456');
     const code = await latestCode(server, twoFactorPhone);

@@ -105,6 +105,9 @@ describe('two-step: authenticator set-up', () => {
     const entry = (JSON.parse(completed.payload) as { data: { verifications: { id: number; attributes: Record<string, unknown> }[] } }).data.verifications.find(
       (v) => v.id === 10,
     );
+    // The customer reads the same through the verification's result (additive endpoint).
+    const result = await server.api(`/api/users/${userId}/verifications/two_step`);
+    expect(result.body.attributes).toMatchObject({ two_factor_method: 'totp', proof: 'authenticator_enrolled' });
     expect(entry?.attributes).toMatchObject({
       two_factor_method: 'totp',
       proof: 'authenticator_enrolled',
