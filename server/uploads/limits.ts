@@ -2,7 +2,7 @@
  * The limits every upload is held to at the door (issue 18, point 2), one set for every upload
  * route and for the analysis that reads the stored file later.
  */
-import { MAX_UPLOAD_BYTES } from '../../src/api/routes.js';
+import { MAX_PDF_PAGES, MAX_UPLOAD_BYTES, MAX_UPLOAD_PIXELS, MAX_UPLOAD_SIDE } from '../../src/api/routes.js';
 
 export interface UploadLimits {
   /** Largest accepted file in bytes, exclusive: the spec's "smaller than 10 MB" (sections 4.13, 8). */
@@ -29,9 +29,10 @@ export interface UploadLimits {
 
 export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
   maxBytes: MAX_UPLOAD_BYTES,
-  maxPixels: 50_000_000,
-  maxSide: 20_000,
-  maxPdfPages: 20,
+  // Shared with the widget, which checks them before uploading.
+  maxPixels: MAX_UPLOAD_PIXELS,
+  maxSide: MAX_UPLOAD_SIDE,
+  maxPdfPages: MAX_PDF_PAGES,
   // 3000 pt is about 106 cm: larger than any identity document or A1 sheet.
   maxPdfPageSide: 3000,
   maxPdfStreamBytes: 64 * 1024 * 1024,

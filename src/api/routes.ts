@@ -45,6 +45,12 @@ export const HOSTED_PAGE_DATA_ID = 'verity-page';
 
 /** Largest accepted upload: the spec's "less than 10 MB" (section 8). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Most pixels an uploaded image may declare (server: `server/uploads/limits.ts`; the browser checks it first). */
+export const MAX_UPLOAD_PIXELS = 50_000_000;
+/** Longest side of an uploaded image, in pixels. */
+export const MAX_UPLOAD_SIDE = 20_000;
+/** Most pages an uploaded PDF may have. */
+export const MAX_PDF_PAGES = 20;
 /** Media types accepted for document uploads (spec 4.13 / 8). */
 export const DOCUMENT_MEDIA_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
 /** Media types accepted for selfie / liveness frames. */

@@ -245,4 +245,12 @@ export const templates = {
     'Ohne Ihre Einwilligung wird nichts aufgenommen, daher kann Ihre Identität hier nicht geprüft werden. Sie können diese Seite jetzt schließen oder die Einwilligung noch einmal lesen.',
   'consent.declined.again': 'Einwilligung noch einmal lesen',
   'knowledge.none': 'Hier gibt es keine Fragen zu beantworten. Der Dienst meldet sich bei Ihnen zu diesem Schritt.',
+  'doc.upload.undecodable': 'Diese Datei lässt sich nicht öffnen, sie ist vielleicht beschädigt. Wählen Sie eine andere Datei.',
+  'doc.upload.too-many-pixels': 'Dieses Bild ist zu groß (über 50 Megapixel). Wählen Sie ein kleineres.',
+  'doc.upload.checking': 'Die Datei wird geprüft…',
+  'flow.refused.default': 'Was Sie gesendet haben, konnte nicht angenommen werden.',
+  'flow.refused.retry': 'Diesen Schritt wiederholen',
+  'flow.refused.see': 'Diesen Schritt ansehen',
+  'flow.step-checking': 'Gesendet. Es wird geprüft; wird es nicht angenommen, sehen Sie es hier.',
+  'doc.upload.too-many-pages': str`Diese PDF hat zu viele Seiten. Wählen Sie eine mit höchstens ${0} Seiten.`,
 };

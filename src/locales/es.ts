@@ -240,4 +240,12 @@ export const templates = {
     'Sin tu consentimiento no se captura nada, así que tu identidad no puede verificarse aquí. Puedes cerrar esta página ahora, o volver a leer el consentimiento.',
   'consent.declined.again': 'Volver a leer el consentimiento',
   'knowledge.none': 'Aquí no hay preguntas que responder. El servicio se pondrá en contacto contigo sobre este paso.',
+  'doc.upload.undecodable': 'Este archivo no se puede abrir: puede estar dañado. Elige otro archivo.',
+  'doc.upload.too-many-pixels': 'Esta imagen es demasiado grande (más de 50 megapíxeles). Elige una más pequeña.',
+  'doc.upload.checking': 'Comprobando el archivo…',
+  'flow.refused.default': 'Lo que enviaste no se pudo aceptar.',
+  'flow.refused.retry': 'Repetir este paso',
+  'flow.refused.see': 'Ver este paso',
+  'flow.step-checking': 'Enviado. Se está comprobando; si no se acepta, lo verás aquí.',
+  'doc.upload.too-many-pages': str`Este PDF tiene demasiadas páginas. Elige uno de ${0} páginas como máximo.`,
 };

@@ -243,4 +243,12 @@ export const templates = {
     "Sans votre accord, rien n'est capturé : votre identité ne peut donc pas être vérifiée ici. Vous pouvez fermer cette page, ou relire la demande d'accord.",
   'consent.declined.again': "Relire la demande d'accord",
   'knowledge.none': "Il n'y a aucune question à laquelle répondre ici. Le service vous contactera au sujet de cette étape.",
+  'doc.upload.undecodable': 'Ce fichier ne peut pas être ouvert : il est peut-être endommagé. Choisissez un autre fichier.',
+  'doc.upload.too-many-pixels': 'Cette image est trop grande (plus de 50 mégapixels). Choisissez-en une plus petite.',
+  'doc.upload.checking': 'Vérification du fichier…',
+  'flow.refused.default': "Ce que vous avez envoyé n'a pas pu être accepté.",
+  'flow.refused.retry': 'Refaire cette étape',
+  'flow.refused.see': 'Voir cette étape',
+  'flow.step-checking': "Envoyé. Vérification en cours ; s'il n'est pas accepté, vous le verrez ici.",
+  'doc.upload.too-many-pages': str`Ce PDF a trop de pages. Choisissez-en un d'au plus ${0} pages.`,
 };

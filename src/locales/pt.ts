@@ -243,4 +243,12 @@ export const templates = {
     'Sem o seu consentimento nada é capturado, por isso a sua identidade não pode ser verificada aqui. Pode fechar esta página agora, ou ler de novo o consentimento.',
   'consent.declined.again': 'Ler de novo o consentimento',
   'knowledge.none': 'Não há perguntas para responder aqui. O serviço irá contactá-lo sobre este passo.',
+  'doc.upload.undecodable': 'Não é possível abrir este ficheiro: pode estar danificado. Escolha outro ficheiro.',
+  'doc.upload.too-many-pixels': 'Esta imagem é demasiado grande (mais de 50 megapíxeis). Escolha uma mais pequena.',
+  'doc.upload.checking': 'A verificar o ficheiro…',
+  'flow.refused.default': 'O que enviou não pôde ser aceite.',
+  'flow.refused.retry': 'Repetir este passo',
+  'flow.refused.see': 'Ver este passo',
+  'flow.step-checking': 'Enviado. Está a ser verificado; se não for aceite, verá aqui.',
+  'doc.upload.too-many-pages': str`Este PDF tem demasiadas páginas. Escolha um com no máximo ${0} páginas.`,
 };

@@ -13,6 +13,8 @@ import { directionOf, pickLocale, useLocale, type Locale } from '../../localizat
 import { needsConsent, stepFor, stepTitle } from '../../steps/registry.js';
 import type { ConsentDecisionEvent } from '../../steps/consent/verify-consent.component.js';
 import { failureText } from './failure-text.js';
+import { renderLiveRefusal } from './live-refusal.js';
+import { AnalysisWatch } from '../../controllers/analysis-watch.js';
 import styles from './verify-flow.styles.js';
 
 /** The flow's screens. */
@@ -92,6 +94,7 @@ export class VerifyFlow extends LitElement {
     notice: { state: true },
     locale: { state: true },
     result: { state: true },
+    refused: { state: true },
   };
 
   /** The user's `magic_link`. */
@@ -140,6 +143,9 @@ export class VerifyFlow extends LitElement {
   declare private notice: string;
   declare private locale: Locale;
   declare private result: MethodResult | null;
+  /** A method the server refused after it was sent, shown live until the user goes to it. */
+  declare private refused: MethodView | null;
+  private readonly analysis = new AnalysisWatch(this);
 
   private client: SessionClient | null = null;
   private store: ProgressStore | null = null;
@@ -172,6 +178,7 @@ export class VerifyFlow extends LitElement {
     this.notice = '';
     this.locale = 'en';
     this.result = null;
+    this.refused = null;
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
@@ -298,6 +305,7 @@ export class VerifyFlow extends LitElement {
       this.phase = FLOW_PHASE.done;
       return;
     }
+    this.watchAnalysis();
     const firstOpen = session.methods.findIndex((m) => !isMethodDone(m));
     const savedIndex = saved ? session.methods.findIndex((m) => m.key === saved.method && !isMethodDone(m)) : -1;
     if (firstOpen < 0) {
@@ -322,6 +330,7 @@ export class VerifyFlow extends LitElement {
       return;
     }
     this.index = index;
+    if (this.refused?.key === method.key) this.refused = null;
     // A biometric step waits for consent to the current text; its routes refuse without it too.
     const consent = needsConsent(method.key) && !isMethodDone(method) && !this.session?.consent.given;
     if (consent) await import('../../steps/consent/verify-consent.js');
@@ -392,6 +401,7 @@ export class VerifyFlow extends LitElement {
     session.methods = session.methods.map((m) => (m.key === method.key ? method : m));
     session.state = state;
     this.session = { ...session };
+    this.watchAnalysis();
     if (state === 'ready_to_complete' || state === 'completed' || session.methods.every(isMethodDone)) {
       await this.finish();
       return;
@@ -406,6 +416,23 @@ export class VerifyFlow extends LitElement {
     const { error } = event;
     emit(this, 'verify-error', { code: error.code, message: error.message, retryable: error.retryable });
     if (error.code === 'session_expired') this.fail(error);
+  }
+
+  /** Follows the progress stream while something sent is being checked, to show a refusal live. */
+  private watchAnalysis(): void {
+    if (this.client && this.session) this.analysis.follow(this.client, this.session, (next, refused) => this.onLiveSession(next, refused));
+  }
+
+  private onLiveSession(next: SessionView, refused: MethodView[]): void {
+    const session = this.session;
+    if (!session || this.phase === FLOW_PHASE.done || this.phase === FLOW_PHASE.handoff) return;
+    // Only methods whose status moved are replaced: the step on screen keeps its own object.
+    const moved = (m: MethodView) => next.methods.find((n) => n.key === m.key && n.status !== m.status);
+    this.session = { ...session, state: next.state, methods: session.methods.map((m) => moved(m) ?? m) };
+    const first = refused[0];
+    if (!first) return;
+    this.refused = first;
+    emit(this, 'verify-error', { code: 'method_rejected', message: first.reason ?? 'A step was not accepted.', retryable: first.can_retry });
   }
 
   /** The consent screen's decision: on to the step, or a clean way out (`verify-error` `consent_declined`). */
@@ -636,7 +663,10 @@ export class VerifyFlow extends LitElement {
     const method = this.currentMethod!;
     const total = session.methods.length;
     const done = isMethodDone(method);
+    const refused = this.refused;
+    const refusedAt = refused ? session.methods.findIndex((m) => m.key === refused.key) : -1;
     return html`
+      ${refused ? renderLiveRefusal(refused, () => void this.goTo(refusedAt)) : nothing}
       <div part="progress" class="progress">
         <span>${msg(str`Step ${this.index + 1} of ${total}`, { id: 'flow.progress' })}</span>
         <div
@@ -681,7 +711,10 @@ export class VerifyFlow extends LitElement {
 
   private renderStepDone(): TemplateResult {
     const next = this.session!.methods.findIndex((m) => !isMethodDone(m));
-    return html`<p class="notice">${msg('This step is done.', { id: 'flow.step-done' })}</p>
+    const checking = this.currentMethod?.status === 'processing';
+    return html`<p class="notice">
+        ${checking ? msg('Sent. It is being checked; if it is not accepted, you will see it here.', { id: 'flow.step-checking' }) : msg('This step is done.', { id: 'flow.step-done' })}
+      </p>
       <div class="actions">
         ${next >= 0 ? html`<button type="button" @click=${() => void this.goTo(next)}>${msg('Continue', { id: 'flow.continue' })}</button>` : nothing}
       </div>`;

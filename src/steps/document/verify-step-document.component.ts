@@ -3,13 +3,16 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { DocumentSide, DocumentTypeOption, MethodViewOf } from '../../api/contract.js';
 import { shapeOf } from '../../capture/document-shape.js';
 import { AutoCapture, assessFrame, type CaptureIssue, type QualityReport } from '../../capture/quality.js';
-import { checkUpload, type UploadProblem } from '../../capture/file-check.js';
+
+export { issueHint };
+import { checkUpload } from '../../capture/file-check.js';
 import { FrameSampler, snapshot, toJpeg } from '../../capture/video-frames.js';
 import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
 import { FrameLoopController } from '../../controllers/frame-loop-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { documentTypeName } from './document-type-names.js';
+import { issueHint, uploadProblemText } from './document-messages.js';
 import { cameraHelp, copyLinkText, copyPageLink, type CameraWayForward } from '../camera-help.js';
 import { StepElement } from '../step-element.js';
 import styles from './verify-step-document.styles.js';
@@ -38,28 +41,6 @@ interface SideCapture {
 /** Width of the frames the quality checks look at. */
 const ANALYSIS_WIDTH = 480;
 
-/** The user-facing hint for a capture issue. */
-export function issueHint(issue: CaptureIssue | null): string {
-  switch (issue) {
-    case 'TOO_DARK':
-      return msg('Too dark. Move to a brighter place.', { id: 'doc.hint.dark' });
-    case 'TOO_BRIGHT':
-      return msg('Too bright. Move away from direct light.', { id: 'doc.hint.bright' });
-    case 'NO_DOCUMENT':
-      return msg('Place your document inside the frame.', { id: 'doc.hint.none' });
-    case 'CUTOFF_DETECTED':
-      return msg('Part of the document is outside the frame. Move it so all four corners show.', { id: 'doc.hint.cutoff' });
-    case 'TOO_FAR':
-      return msg('Move the document closer.', { id: 'doc.hint.far' });
-    case 'GLARE_DETECTED':
-      return msg('There is glare on the document. Tilt it or move away from the light.', { id: 'doc.hint.glare' });
-    case 'BLUR_DETECTED':
-      return msg('The picture is blurry. Hold still.', { id: 'doc.hint.blur' });
-    case null:
-      return msg('Looks good. Hold still…', { id: 'doc.hint.good' });
-  }
-}
-
 /**
  * Document / ID capture: rear camera with a frame overlay and on-device quality checks on every
  * frame, auto-capture after several good frames in a row, manual capture, front and back, file
@@ -79,6 +60,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     error: { state: true },
     captures: { state: true },
     busy: { state: true },
+    checking: { state: true },
   };
 
   /** Consecutive good frames before the picture is taken automatically. */
@@ -91,6 +73,8 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   declare private error: string;
   declare private captures: Partial<Record<DocumentSide, SideCapture>>;
   declare private busy: boolean;
+  /** A picked file is being opened on the device (a PDF's pages are read). */
+  declare private checking: boolean;
 
   declare private copied: boolean | null;
   private readonly camera = new CameraController(this);
@@ -110,6 +94,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     this.error = '';
     this.captures = {};
     this.busy = false;
+    this.checking = false;
   }
 
   override connectedCallback(): void {
@@ -209,22 +194,13 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     void this.updateComplete.then(() => (this.renderRoot.querySelector('#review-title') as HTMLElement | null)?.focus());
   }
 
-  private uploadProblemText(problem: UploadProblem): string {
-    switch (problem) {
-      case 'too_large':
-        return msg('This file is too large. Choose a file under 10 MB.', { id: 'doc.upload.too-large' });
-      case 'wrong_type':
-        return msg('Choose a JPG, PNG or PDF file.', { id: 'doc.upload.wrong-type' });
-      case 'empty':
-        return msg('This file is empty.', { id: 'doc.upload.empty' });
-    }
-  }
-
   /** Checks and takes a picked file. */
   async pickFile(file: File): Promise<boolean> {
-    const check = await checkUpload(file);
+    this.checking = true;
+    this.error = '';
+    const check = await checkUpload(file).finally(() => (this.checking = false));
     if (!check.ok) {
-      this.error = this.uploadProblemText(check.problem);
+      this.error = uploadProblemText(check.problem);
       this.report(new VerifyError('upload_invalid', `upload ${check.problem}`, 'warning', true));
       return false;
     }
@@ -428,6 +404,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
           aria-describedby="upload-error"
           @change=${(e: Event) => void this.onFileChange(e)}
         />
+        ${this.checking ? html`<p role="status">${msg('Checking the file…', { id: 'doc.upload.checking' })}</p>` : nothing}
         <p id="upload-error" class="error" role="alert">${this.error}</p>
       </div>
       <div class="actions">

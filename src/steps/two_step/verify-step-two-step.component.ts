@@ -226,7 +226,7 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
       </svg>
       <p>${msg('Cannot scan? Enter this key in the app instead:', { id: 'two-step.key-intro' })}</p>
       <p class="secret" id="secret">${grouped}</p>
-      <div class="actions">
+      <div class="actions key-actions">
         <button
           type="button"
           class="secondary"

@@ -15,15 +15,21 @@ export default css`
     letter-spacing: 0.05em;
     word-break: break-all;
   }
-  /* Keys and codes read left to right in every locale (Arabic included). */
+  /* Keys and codes read left to right in every locale (Arabic included), numbers and all. */
   .secret,
-  .codes li {
+  .codes {
     direction: ltr;
     unicode-bidi: isolate;
   }
   .codes {
-    columns: 2;
-    padding-inline-start: 1.5rem;
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr));
+    column-gap: 1.5rem;
+    list-style-position: inside;
+    padding: 0;
     margin: 0 0 1rem;
+  }
+  .key-actions {
+    margin-block-end: 1.25rem;
   }
 `;

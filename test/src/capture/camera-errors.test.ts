@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { cameraErrorCode, isInAppBrowser } from '../../../src/controllers/camera-controller.js';
 import { checkUpload, sniffMediaType } from '../../../src/capture/file-check.js';
+import { brokenPdf, pdfWithPages } from '../fixtures/pdf-pages.js';
 
 const env = { secure: true, hasMediaDevices: true, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140' };
 
@@ -32,6 +33,23 @@ describe('upload checks', () => {
   it('refuses empty and oversized files', async () => {
     expect(await checkUpload(new Blob([]))).to.deep.equal({ ok: false, problem: 'empty' });
     expect(await checkUpload(new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0, 0])]), 4)).to.deep.equal({ ok: false, problem: 'too_large' });
-    expect(await checkUpload(new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0])]))).to.deep.equal({ ok: true, mediaType: 'image/jpeg' });
+  });
+
+  it('decodes an image before it is sent: a real PNG passes, a truncated one does not', async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 64;
+    canvas.height = 48;
+    canvas.getContext('2d')!.fillRect(0, 0, 20, 20);
+    const png = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+    expect(await checkUpload(png)).to.deep.equal({ ok: true, mediaType: 'image/png' });
+    expect(await checkUpload(png.slice(0, 40))).to.deep.equal({ ok: false, problem: 'undecodable' });
+    // JPEG magic bytes with nothing behind them.
+    expect(await checkUpload(new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0])]))).to.deep.equal({ ok: false, problem: 'undecodable' });
+  });
+
+  it('opens a PDF on the device: its page count, too many pages, or a broken file', async () => {
+    expect(await checkUpload(new Blob([pdfWithPages(2)]))).to.deep.equal({ ok: true, mediaType: 'application/pdf', pages: 2 });
+    expect(await checkUpload(new Blob([pdfWithPages(21)]))).to.deep.equal({ ok: false, problem: 'too_many_pages', pages: 21 });
+    expect(await checkUpload(new Blob([brokenPdf()]))).to.deep.equal({ ok: false, problem: 'undecodable' });
   });
 });

@@ -6,6 +6,7 @@ import type { VerifyStepDocument } from '../../../src/steps/document/verify-step
 import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
 import { buttonByText, startFlow, stepText } from '../fixtures/flow-harness.js';
 import { drawDocumentScene } from '../fixtures/scenes.js';
+import { brokenPdf, pdfWithPages } from '../fixtures/pdf-pages.js';
 
 const TAG = 'verify-step-document';
 
@@ -54,6 +55,23 @@ describe('<verify-step-document>', () => {
     expect(((await failed) as CustomEvent<VerifyErrorDetail>).detail.code).to.equal('upload_invalid');
     await until(() => stepText(flow, TAG).includes('Choose a JPG, PNG or PDF file.'), 3000, 'type error');
     expect((await calls(key)).some((c) => c.path.endsWith('/uploads'))).to.equal(false);
+  });
+
+  it('refuses a broken PDF and one of too many pages on the device, before anything is sent', async () => {
+    const { flow, key } = await startFlow({ session: session([METHODS.document_id(1)]) }, TAG);
+    buttonByText(flow, TAG, 'Upload a file')!.click();
+    await until(() => deep(flow, TAG, 'input[type=file]'), 3000, 'file input');
+    const failed = oneEvent(flow, 'verify-error');
+    pick(flow, new File([brokenPdf()], 'id.pdf', { type: 'application/pdf' }));
+    expect(((await failed) as CustomEvent<VerifyErrorDetail>).detail.code).to.equal('upload_invalid');
+    await until(() => stepText(flow, TAG).includes('This file cannot be opened'), 5000, 'broken PDF message');
+    await expect(deep(flow, TAG)).to.be.accessible();
+    pick(flow, new File([pdfWithPages(25)], 'long.pdf', { type: 'application/pdf' }));
+    await until(() => stepText(flow, TAG).includes('This PDF has too many pages. Choose one with at most 20 pages.'), 5000, 'pages message');
+    expect((await calls(key)).some((c) => c.path.endsWith('/uploads'))).to.equal(false);
+    // A good PDF goes on to the review.
+    pick(flow, new File([pdfWithPages(1)], 'id.pdf', { type: 'application/pdf' }));
+    await until(() => stepText(flow, TAG).includes('PDF file selected.'), 5000, 'PDF review');
   });
 
   it('refuses a file of 10 MB or more', async () => {
