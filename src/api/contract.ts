@@ -33,7 +33,7 @@
  * 410 `session_link_expired` / `session_code_expired` / `session_challenge_expired` /
  * `session_handoff_invalid`, 413 `session_upload_too_large`,
  * 422 `api_validation_error` (with `errors`) / `session_code_invalid` / `session_knowledge_failed` /
- * `session_location_rejected` / `session_upload_invalid`,
+ * `session_location_rejected` / `session_upload_invalid` / `session_passkey_invalid`,
  * 429 `api_rate_limit_error` (with `details.retry_after_seconds` and a `Retry-After` header) /
  * `session_attempts_exceeded`, 500 `api_internal_error`.
  *

@@ -41,17 +41,18 @@ export const biometricIdMethod: ServerMethod = {
   reopen: reopenVerification,
   docs: {
     proves:
-      'The user holds a platform passkey (WebAuthn) on their own device and unlocked it with the device\'s user verification (fingerprint, face or screen lock; required): on a first visit the passkey is created and its attestation recorded; when the method is assigned again, the same passkey signs a fresh single-use challenge and its signature counter must move forward. The relying party is the host of the public URL (the custom domain when set, else `VERITY_BASE_URL`). Only the public key is stored; nothing biometric leaves the device. Five failed ceremonies reject the method.',
+      "The user holds a platform passkey (WebAuthn) on their own device and unlocked it with the device's user verification (fingerprint, face or screen lock; required): on a first visit the passkey is created and its attestation recorded; when the method is assigned again, the same passkey signs a fresh single-use challenge and its signature counter must move forward. The relying party is the host of the public URL (the custom domain when set, else `VERITY_BASE_URL`). Only the public key is stored; nothing biometric leaves the device. Five failed ceremonies reject the method.",
     attributes: {
       proof: '`passkey_registered` (a passkey was created) or `passkey_assertion` (a registered passkey signed in); null when rejected.',
-      credential_id: 'The passkey\'s credential id (base64url).',
-      attestation_format: 'The attestation statement\'s format at registration (`packed`, `tpm`, `apple`, `android-key`, `none`, …).',
-      aaguid: 'The authenticator model\'s AAGUID from the attestation (all zeros when the device withholds it).',
-      attestation_root_checked: 'Always false: the attestation\'s signature is verified, its certificate chain is not checked against a vendor root (no FIDO metadata is fetched).',
+      credential_id: "The passkey's credential id (base64url).",
+      attestation_format: "The attestation statement's format at registration (`packed`, `tpm`, `apple`, `android-key`, `none`, …).",
+      aaguid: "The authenticator model's AAGUID from the attestation (all zeros when the device withholds it).",
+      attestation_root_checked:
+        "Always false: the attestation's signature is verified, its certificate chain is not checked against a vendor root (no FIDO metadata is fetched).",
       user_verified: 'True: the device verified the user (required).',
       device_type: '`singleDevice` or `multiDevice` (a synced passkey).',
       backed_up: 'Whether the passkey is backed up (synced) by its provider.',
-      sign_count: 'The authenticator\'s signature counter after this ceremony (0 when it keeps none).',
+      sign_count: "The authenticator's signature counter after this ceremony (0 when it keeps none).",
       rp_id: 'The relying-party id the passkey belongs to.',
       registered_at: 'When the passkey was registered (`YYYY-MM-DD HH:MM:SS`, UTC).',
       ceremony: 'On rejection: `register` or `assert`.',
