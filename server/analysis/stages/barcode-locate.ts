@@ -12,25 +12,25 @@ const BLOCK = 8;
 /** Share of a block's pixels on a strong edge for it to count as barcode-like. */
 const DENSE = 0.3;
 
-function edgeDensity(g: GreyPlane): { cols: number; rows: number; dense: Uint8Array } {
+function edgeDensity(g: GreyPlane, block: number, share: number): { cols: number; rows: number; dense: Uint8Array } {
   const { data, width, height } = g;
-  const cols = Math.floor(width / BLOCK);
-  const rows = Math.floor(height / BLOCK);
+  const cols = Math.floor(width / block);
+  const rows = Math.floor(height / block);
   const count = new Uint16Array(cols * rows);
   // The threshold follows the image's contrast, so a dim capture's bars still count.
   const sorted = Uint8Array.from(data).sort();
   const range = Math.max(24, sorted[Math.floor(sorted.length * 0.99)]! - sorted[Math.floor(sorted.length * 0.01)]!);
   const strong = range * 0.18;
-  for (let y = 1; y < rows * BLOCK - 1 && y < height - 1; y++) {
-    for (let x = 1; x < cols * BLOCK - 1 && x < width - 1; x++) {
+  for (let y = 1; y < rows * block - 1 && y < height - 1; y++) {
+    for (let x = 1; x < cols * block - 1 && x < width - 1; x++) {
       const i = y * width + x;
       const gx = Math.abs(data[i + 1]! - data[i - 1]!);
       const gy = Math.abs(data[i + width]! - data[i - width]!);
-      if (gx + gy > strong) count[Math.floor(y / BLOCK) * cols + Math.floor(x / BLOCK)]!++;
+      if (gx + gy > strong) count[Math.floor(y / block) * cols + Math.floor(x / block)]!++;
     }
   }
   const dense = new Uint8Array(cols * rows);
-  for (let k = 0; k < dense.length; k++) dense[k] = count[k]! >= DENSE * BLOCK * BLOCK ? 1 : 0;
+  for (let k = 0; k < dense.length; k++) dense[k] = count[k]! >= share * block * block ? 1 : 0;
   return { cols, rows, dense };
 }
 
@@ -79,56 +79,83 @@ function components(cols: number, rows: number, dense: Uint8Array): number[][] {
   return out;
 }
 
+/** A block cloud as a rotated rectangle: centre, long-axis angle and extents along / across it. */
+export interface DenseRegion {
+  readonly cx: number;
+  readonly cy: number;
+  readonly theta: number;
+  readonly long: number;
+  readonly short: number;
+  /** Share of the rectangle covered by dense blocks. */
+  readonly fill: number;
+  /** The rectangle's corners: top-left, top-right, bottom-right, bottom-left along its long axis. */
+  readonly quad: Quad;
+}
+
+function region(comp: readonly number[], cols: number, block: number): DenseRegion {
+  const pts = comp.map((k) => ({ x: ((k % cols) + 0.5) * block, y: (Math.floor(k / cols) + 0.5) * block }));
+  // Orientation from the second moments of the block cloud: the long axis.
+  const mx = pts.reduce((s, p) => s + p.x, 0) / pts.length;
+  const my = pts.reduce((s, p) => s + p.y, 0) / pts.length;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (const p of pts) {
+    sxx += (p.x - mx) ** 2;
+    syy += (p.y - my) ** 2;
+    sxy += (p.x - mx) * (p.y - my);
+  }
+  const theta = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  const c = Math.cos(theta);
+  const s = Math.sin(theta);
+  let u0 = Infinity;
+  let u1 = -Infinity;
+  let v0 = Infinity;
+  let v1 = -Infinity;
+  for (const p of pts) {
+    const u = (p.x - mx) * c + (p.y - my) * s;
+    const v = -(p.x - mx) * s + (p.y - my) * c;
+    u0 = Math.min(u0, u - block / 2);
+    u1 = Math.max(u1, u + block / 2);
+    v0 = Math.min(v0, v - block / 2);
+    v1 = Math.max(v1, v + block / 2);
+  }
+  const at = (u: number, v: number): { x: number; y: number } => ({ x: mx + u * c - v * s, y: my + u * s + v * c });
+  const long = u1 - u0;
+  const short = v1 - v0;
+  return {
+    cx: mx + ((u0 + u1) / 2) * c - ((v0 + v1) / 2) * s,
+    cy: my + ((u0 + u1) / 2) * s + ((v0 + v1) / 2) * c,
+    theta,
+    long,
+    short,
+    fill: (comp.length * block * block) / Math.max(1, long * short),
+    quad: [at(u0, v0), at(u1, v0), at(u1, v1), at(u0, v1)],
+  };
+}
+
+/** The dense block clouds of an image, largest first, as rotated rectangles. */
+export function denseRegions(g: GreyPlane, block = BLOCK, dense = DENSE): DenseRegion[] {
+  const grid = edgeDensity(g, block, dense);
+  return components(grid.cols, grid.rows, grid.dense)
+    .sort((a, b) => b.length - a.length)
+    .map((comp) => ({ comp, r: region(comp, grid.cols, block) }))
+    .filter(({ comp }) => comp.length >= 3)
+    .map(({ r }) => r);
+}
+
 /**
  * The rotated rectangle round the largest barcode-like block cloud (corners top-left,
  * top-right, bottom-right, bottom-left, the long side horizontal), or null when nothing on the
  * image is dense, large and elongated enough to be a PDF417.
  */
 export function locateBarcode(g: GreyPlane): Quad | null {
-  const { cols, rows, dense } = edgeDensity(g);
-  const comps = components(cols, rows, dense).sort((a, b) => b.length - a.length);
-  const minBlocks = Math.max(24, cols * rows * 0.01);
-  for (const comp of comps.slice(0, 3)) {
-    if (comp.length < minBlocks) break;
-    const pts = comp.map((k) => ({ x: ((k % cols) + 0.5) * BLOCK, y: (Math.floor(k / cols) + 0.5) * BLOCK }));
-    // Orientation from the second moments of the block cloud: the symbol's long axis.
-    const mx = pts.reduce((s, p) => s + p.x, 0) / pts.length;
-    const my = pts.reduce((s, p) => s + p.y, 0) / pts.length;
-    let sxx = 0;
-    let syy = 0;
-    let sxy = 0;
-    for (const p of pts) {
-      sxx += (p.x - mx) ** 2;
-      syy += (p.y - my) ** 2;
-      sxy += (p.x - mx) * (p.y - my);
-    }
-    const theta = 0.5 * Math.atan2(2 * sxy, sxx - syy);
-    const c = Math.cos(theta);
-    const s = Math.sin(theta);
-    let u0 = Infinity;
-    let u1 = -Infinity;
-    let v0 = Infinity;
-    let v1 = -Infinity;
-    for (const p of pts) {
-      const u = (p.x - mx) * c + (p.y - my) * s;
-      const v = -(p.x - mx) * s + (p.y - my) * c;
-      u0 = Math.min(u0, u);
-      u1 = Math.max(u1, u);
-      v0 = Math.min(v0, v);
-      v1 = Math.max(v1, v);
-    }
-    const half = BLOCK / 2;
-    u0 -= half;
-    u1 += half;
-    v0 -= half;
-    v1 += half;
-    const long = u1 - u0;
-    const short = v1 - v0;
+  const minArea = Math.max(24, (g.width / BLOCK) * (g.height / BLOCK) * 0.01) * BLOCK * BLOCK;
+  for (const r of denseRegions(g).slice(0, 3)) {
+    if (r.fill * r.long * r.short < minArea) break;
     // A PDF417 on a licence is several times wider than tall; a text block or a portrait is not
-    // that dense over such an area, and a fill ratio keeps a diagonal scatter of text out.
-    if (long < 2 * short || comp.length * BLOCK * BLOCK < 0.5 * long * short) continue;
-    const at = (u: number, v: number): { x: number; y: number } => ({ x: mx + u * c - v * s, y: my + u * s + v * c });
-    return [at(u0, v0), at(u1, v0), at(u1, v1), at(u0, v1)];
+    // that dense over such an area, and the fill ratio keeps a diagonal scatter of text out.
+    if (r.long >= 2 * r.short && r.fill >= 0.5) return r.quad;
   }
   return null;
 }

@@ -11,6 +11,7 @@ import { getTesseract, ocrbDataDir, type OcrEngineKind } from '../engines.js';
 import { cropGrey, stretchGrey, type GreyPlane } from '../raster.js';
 import { ageOn, type ProcessorField } from './aamva.js';
 import { estimateSkew } from './barcode.js';
+import { locateMrz } from './mrz-locate.js';
 
 /** One `mrz_data` entry. */
 export interface MrzData {
@@ -87,13 +88,42 @@ export function pickMrzLines(text: string): string[] | null {
     if (lines.length < count) continue;
     const tail = lines.slice(-count);
     if (tail.every((l) => Math.abs(l.length - len) <= 2)) {
-      return tail.map((l) => (l.length > len ? l.slice(0, len) : l.padEnd(len, '<')));
+      return tail.map((l, i) => (l.length > len ? (len === 44 ? td3Window(l, i) : l.slice(0, len)) : l.padEnd(len, '<')));
     }
   }
   const longest = Math.max(...lines.map((l) => l.length));
   const len = MRZ_LENGTHS.reduce((a, b) => (Math.abs(b - longest) < Math.abs(a - longest) ? b : a));
   const tail = lines.slice(len === 30 ? -3 : -2);
   return tail.map((l) => (l.length > len ? l.slice(0, len) : l.padEnd(len, '<')));
+}
+
+/** ICAO 9303 check digit of a field (weights 7, 3, 1; `<` = 0, A = 10). */
+function checkDigit(field: string): number {
+  let sum = 0;
+  for (let i = 0; i < field.length; i++) {
+    const c = field[i]!;
+    const v = c === '<' ? 0 : /\d/.test(c) ? Number(c) : c.charCodeAt(0) - 55;
+    sum += v * [7, 3, 1][i % 3]!;
+  }
+  return sum % 10;
+}
+
+/**
+ * The 44 characters of an over-long TD3 line that are the MRZ: OCR adds a stray mark before
+ * or after a line ("HP<USA…", "…<02<"). The first line starts with its document code `P`; the
+ * second is the window whose document number, birth and expiry check digits hold best.
+ */
+function td3Window(line: string, index: number): string {
+  const extra = line.length - 44;
+  const windows = Array.from({ length: extra + 1 }, (_, k) => line.slice(k, k + 44));
+  if (index === 0) return windows.find((w) => /^P[A-Z<][A-Z<]{3}/.test(w)) ?? windows[0]!;
+  const holds = (w: string): number =>
+    [
+      [0, 9, 9],
+      [13, 19, 19],
+      [21, 27, 27],
+    ].filter(([a, b, c]) => String(checkDigit(w.slice(a, b))) === w[c]).length;
+  return windows.reduce((best, w) => (holds(w) > holds(best) ? w : best), windows[0]!);
 }
 
 function tryParse(lines: readonly string[]): ParseResult | null {
@@ -249,20 +279,13 @@ async function rotate(g: GreyPlane, angle: number): Promise<GreyPlane> {
 }
 
 /** OCR of a band crop with an MRZ engine; returns the raw text. */
-async function ocrBand(g: GreyPlane, top: number, bottom: number, lineHeight: number, engine: OcrEngineKind): Promise<string> {
+async function ocrBand(g: GreyPlane, top: number, bottom: number, lineHeight: number, engine: OcrEngineKind, binarise = true): Promise<string> {
   const pad = Math.round(lineHeight * 0.8);
   const crop = cropGrey(g, 0, top - pad, g.width, bottom - top + 2 * pad);
   // Tesseract's legacy engine likes ~30-40 px capitals on a clean white background.
   const scale = Math.max(0.5, Math.min(4, 36 / Math.max(1, lineHeight)));
-  const png = await (
-    await greyBuffer(crop)
-  )
-    .resize({ width: Math.round(crop.width * scale), kernel: 'lanczos3' })
-    .normalise()
-    .threshold(128)
-    .extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' })
-    .png()
-    .toBuffer();
+  const resized = (await greyBuffer(crop)).resize({ width: Math.round(crop.width * scale), kernel: 'lanczos3' }).normalise();
+  const png = await (binarise ? resized.threshold(128) : resized).extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' }).png().toBuffer();
   const worker = await getTesseract(engine);
   const { data } = await worker.recognize(png);
   return data.text;
@@ -335,6 +358,47 @@ export function readMrz(text: string, today: Date): MrzResult | null {
  * document has its MRZ), OCRs them, and parses and corrects what it reads.
  */
 export async function runMrz(input: GreyPlane, today: Date): Promise<MrzResult> {
+  const located = await readLocatedMrz(input, today);
+  if (located?.data?.valid) return located;
+  const banded = await readBandedMrz(input, today);
+  if (banded.found && (banded.data?.valid || !located)) return banded;
+  return located ?? banded;
+}
+
+/** OCR engines for the MRZ, best first (see {@link readBandedMrz}). */
+const mrzEngines = (): OcrEngineKind[] => (ocrbDataDir() ? ['mrz-ocrb', 'mrz'] : ['mrz']);
+
+/**
+ * The MRZ found as a group of long parallel text lines and rectified (mrz-locate.ts): the
+ * reading that holds under perspective. Null when no such group reads as an MRZ.
+ */
+async function readLocatedMrz(input: GreyPlane, today: Date): Promise<MrzResult | null> {
+  let best: MrzResult | null = null;
+  // The OCR-B model also reads the grey page: on a blurred capture the fixed threshold merges
+  // or breaks strokes that the model tells apart in grey.
+  const attempts = mrzEngines().flatMap((engine): { engine: OcrEngineKind; binarise: boolean }[] =>
+    engine === 'mrz-ocrb'
+      ? [
+          { engine, binarise: true },
+          { engine, binarise: false },
+        ]
+      : [{ engine, binarise: true }],
+  );
+  for (const zone of locateMrz(stretchGrey(input))) {
+    for (const { engine, binarise } of attempts) {
+      const text = await ocrBand(zone.plane, 0, zone.plane.height, zone.lineHeight * 0.85, engine, binarise);
+      if (!text.includes('<')) continue;
+      const read = readMrz(text, today);
+      if (!read) continue;
+      if (read.data!.valid) return read;
+      if (!best || read.data!.failing_checks.length < best.data!.failing_checks.length) best = read;
+    }
+  }
+  return best;
+}
+
+/** The lowest wide rows of the deskewed page (the search before issue 20's locator; a fallback). */
+async function readBandedMrz(input: GreyPlane, today: Date): Promise<MrzResult> {
   // Stretched first: the band finder's edge threshold is absolute, and a dim page has no edge that strong.
   const g = await rotate(stretchGrey(input), -estimateSkew(input));
   const bands = textBands(g);
@@ -352,7 +416,7 @@ export async function runMrz(input: GreyPlane, today: Date): Promise<MrzResult> 
   // The OCR-B model first (it reads G, 6, < and the rest of the font as they are, where the
   // legacy engine misreads G as 6 in names that no check digit covers); the legacy engine is
   // the fallback, and the only engine when the model was not installed.
-  const engines: OcrEngineKind[] = ocrbDataDir() ? ['mrz-ocrb', 'mrz'] : ['mrz'];
+  const engines = mrzEngines();
   for (const [top, bottom] of attempts) {
     let best: MrzResult | null = null;
     let sawFiller = false;
