@@ -17,6 +17,8 @@ export const STEP_PERMISSIONS: Record<MethodKey, readonly StepPermission[]> = {
   liveness: ['camera'],
   two_step: [],
   biometric_id: ['publickey-credentials-create', 'publickey-credentials-get'],
+  social_account: [],
+  payment_account: [],
 };
 
 /** The iframe `allow` list of the embed: every feature some step needs, e.g. `camera; geolocation`. */

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Executor } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 
-/** The Biometric ID tables (migration `0019-passkeys`). */
+/** The Biometric ID tables (migration `0020-passkeys`). */
 // A type alias (not an interface) so it satisfies kysely's `withTables` index-signature constraint.
 export type PasskeyTables = {
   passkey_credentials: PasskeyCredentialTable;

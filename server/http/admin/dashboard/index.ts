@@ -10,6 +10,7 @@ import { dashboardReviewRoutes } from './reviews.js';
 import { dashboardSettingsRoutes } from './settings.js';
 import { dashboardTemplateRoutes } from './templates.js';
 import { dashboardUserRoutes } from './users.js';
+import { oidcProviderAdminRoutes } from '../../../methods/oidc/admin-routes.js';
 
 export { inviteAcceptRoute } from './admins.js';
 export { logoRoute } from './settings.js';
@@ -51,5 +52,6 @@ export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(dashboardSettingsRoutes(ctx));
     await app.register(dashboardDeveloperRoutes(ctx));
     await app.register(dashboardAdminRoutes(ctx));
+    await app.register(oidcProviderAdminRoutes(ctx));
   };
 }
