@@ -25,6 +25,8 @@ import { fileRoutes } from './http/files/routes.js';
 import { hostedRoutes } from './http/hosted/routes.js';
 import { sessionRoutes } from './http/session/routes.js';
 import { SessionLimits } from './session/limits.js';
+import { sessionKit } from './session/actions.js';
+import { methodPublicRoutes } from './methods/registry.js';
 import { settingsRoutes } from './http/settings/routes.js';
 import { statsRoutes } from './http/stats/routes.js';
 import { userRoutes } from './http/users/routes.js';
@@ -198,7 +200,10 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   await app.register(avatarRoutes(ctx));
   await app.register(fileRoutes(ctx));
   await app.register(hostedRoutes(ctx));
-  await app.register(sessionRoutes(ctx, new SessionLimits(adapters.limiterFactory)));
+  const sessionLimits = new SessionLimits(adapters.limiterFactory);
+  await app.register(sessionRoutes(ctx, sessionLimits));
+  // Method routes a third party sends the browser back to (an OpenID Connect provider), outside the session scope.
+  for (const routes of methodPublicRoutes()) await app.register(routes(sessionKit(ctx, sessionLimits)));
   registerNotifyWorker(ctx, sendersFromConfig(config, clock));
   const analysisPool = options.analysis === undefined ? new AnalysisPool() : undefined;
   const analysis = options.analysis ?? analysisPool;

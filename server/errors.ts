@@ -61,6 +61,7 @@ export const ERROR_CATALOGUE = {
   session_location_rejected: { status: 422, message: 'The location was not accepted.' },
   session_upload_invalid: { status: 422, message: 'The upload was not accepted.' },
   session_attempts_exceeded: { status: 429, message: 'Too many wrong tries. Ask for a new code.' },
+  session_sign_in_unavailable: { status: 503, message: 'The sign-in provider cannot be reached now. Try again in a moment.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorType = keyof typeof ERROR_CATALOGUE;
@@ -171,4 +172,6 @@ export const sessionErrors = {
   /** A biometric step before the user consented to the current consent text (issue 24). */
   consentRequired: () => new SessionApiError('session_consent_required'),
   validation: (fieldErrors: FieldErrors) => new SessionApiError('api_validation_error', undefined, { fieldErrors }),
+  /** The OpenID Connect provider's discovery failed (down, misconfigured): nothing was started. */
+  signInUnavailable: () => new SessionApiError('session_sign_in_unavailable'),
 } as const;

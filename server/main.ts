@@ -19,7 +19,9 @@ const USAGE = `Usage: verity <command>
   keys create --name NAME [--rate-per-second N --rate-per-minute N] | keys list | keys revoke ID
   templates create --name tmpl_xxx --methods email,phone,document_id,... | templates list
   users create --email E [--template tmpl_x]
-  webhooks create --url URL [--events a,b] | webhooks list | webhooks delete ID | webhooks help for the rest`;
+  webhooks create --url URL [--events a,b] | webhooks list | webhooks delete ID | webhooks help for the rest
+  oidc-providers add --purpose social|payment --name NAME --issuer URL --client-id ID [--scopes S]
+                             (secret from VERITY_OIDC_CLIENT_SECRET) | oidc-providers list | remove ID`;
 
 /** Creates the first admin on a fresh install and says, once, how to sign in. */
 async function ensureFirstAdmin(verity: Verity, config: Config, io: CliIo): Promise<void> {

@@ -9,6 +9,7 @@ import { createUser } from '../services/users.js';
 import { ApiError } from '../errors.js';
 import { email } from '../http/schemas.js';
 import { UsageError, type CliIo } from './io.js';
+import { oidcProvidersCommand } from './oidc-providers.js';
 import { webhooksCommand } from './webhooks.js';
 
 type Handler = (verity: Verity, args: string[], io: CliIo) => Promise<void>;
@@ -136,4 +137,10 @@ const users: Handler = async (verity, args, io) => {
   }
 };
 
-export const operatorCommands: Record<string, Handler> = { keys, templates, users, webhooks: webhooksCommand };
+export const operatorCommands: Record<string, Handler> = {
+  keys,
+  templates,
+  users,
+  webhooks: webhooksCommand,
+  'oidc-providers': (verity, args, io) => oidcProvidersCommand(verity, args, io),
+};

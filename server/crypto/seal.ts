@@ -26,6 +26,10 @@ export const SEAL_LABELS = {
   webhookSigningSecret: 'webhook-signing-secret',
   /** Short links' target URLs (links/short-links.ts, migration 0017). */
   shortLinkUrl: 'short-link-url',
+  /** OpenID Connect providers' client secrets (methods/oidc, migration 0019). */
+  oidcClientSecret: 'oidc-client-secret',
+  /** A sign-in's PKCE verifier and nonce while the user is at the provider (methods/oidc). */
+  oidcLogin: 'oidc-login',
   /** End users' authenticator secrets of the Two-Step method (methods/two_step, migration 0018). */
   twoStepTotpSecret: 'two-step-totp-secret',
   /** The choices of a user's multiple-choice knowledge facts (methods/knowledge/facts.ts): they hold the right answer. */

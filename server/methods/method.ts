@@ -67,6 +67,12 @@ export interface ServerMethod {
    * phone) share the same function, registered once.
    */
   readonly routes: MethodRoutes;
+  /**
+   * Routes outside the session scope, for a browser a third party sends back (an OpenID Connect
+   * provider's redirect carries no session token): no session hooks apply, so each such route
+   * authenticates what it is given. Methods sharing them share the function, registered once.
+   */
+  readonly publicRoutes?: MethodRoutes;
   /** The method's view: the shared fields plus its key and `needs`. */
   view(input: ViewInput, base: MethodViewBase): Promise<MethodView>;
   /** Whether a rejected method may be tried again by the user (a reset one always may). */

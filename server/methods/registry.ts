@@ -6,8 +6,10 @@ import { knowledgeMethod } from './knowledge/index.js';
 import { livenessMethod } from './liveness/index.js';
 import type { BrowserPermission, MethodRoutes, ServerMethod } from './method.js';
 import { phoneMethod } from './phone/index.js';
+import { paymentAccountMethod } from './payment_account/index.js';
 import { selfieMethod } from './selfie/index.js';
 import { twoStepMethod } from './two_step/index.js';
+import { socialAccountMethod } from './social_account/index.js';
 
 /** Every verification method the session API performs: the one list (adding a method adds one line). */
 export const SERVER_METHODS: readonly ServerMethod[] = [
@@ -19,6 +21,8 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   selfieMethod,
   livenessMethod,
   twoStepMethod,
+  socialAccountMethod,
+  paymentAccountMethod,
 ];
 
 const BY_KEY = new Map<string, ServerMethod>(SERVER_METHODS.map((m) => [m.key, m]));
@@ -53,6 +57,11 @@ export function methodRoutes(): { routes: MethodRoutes; biometric: boolean }[] {
 /** Whether the step `key` captures biometrics (consent first, issue 24). */
 export function isBiometric(key: MethodKey): boolean {
   return BY_KEY.get(key)?.biometric === true;
+}
+
+/** Each distinct route plugin served outside the session scope, once. */
+export function methodPublicRoutes(): MethodRoutes[] {
+  return [...new Set(SERVER_METHODS.flatMap((m) => (m.publicRoutes ? [m.publicRoutes] : [])))];
 }
 
 /** Each distinct deletion hook once. */

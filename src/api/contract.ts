@@ -30,6 +30,7 @@
  * 403 `session_csrf_error` / `session_link_invalid` / `session_link_revoked` / `session_consent_required`,
  * 404 `session_method_not_assigned`, 409 `session_method_state_error` / `session_incomplete` /
  * `session_flow_completed`,
+ * 503 `session_sign_in_unavailable` (an OpenID Connect provider cannot be reached),
  * 410 `session_link_expired` / `session_code_expired` / `session_challenge_expired` /
  * `session_handoff_invalid`, 413 `session_upload_too_large`,
  * 422 `api_validation_error` (with `errors`) / `session_code_invalid` / `session_knowledge_failed` /
@@ -52,6 +53,7 @@ import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
 import { TwoStepMethodView } from './methods/two_step.js';
 import { ConsentView } from './consent.js';
+import { PaymentAccountMethodView, SocialAccountMethodView } from './methods/oidc.js';
 import { METHOD_KEYS, SESSION_ERROR_TYPES } from './routes.js';
 
 export * from './routes.js';
@@ -63,6 +65,7 @@ export * from './methods/document_id.js';
 export * from './methods/face.js';
 export * from './methods/two_step.js';
 export * from './consent.js';
+export * from './methods/oidc.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -139,6 +142,8 @@ export const MethodView = z.discriminatedUnion('key', [
   SelfieMethodView,
   LivenessMethodView,
   TwoStepMethodView,
+  SocialAccountMethodView,
+  PaymentAccountMethodView,
   OtherMethodView,
 ]);
 export type MethodView = z.infer<typeof MethodView>;

@@ -7,7 +7,18 @@
  */
 
 /** The method keys the session API and the widget know. Order here is not the flow order. */
-export const METHOD_KEYS = ['email', 'phone', 'geolocation', 'knowledge', 'document_id', 'selfie', 'liveness', 'two_step'] as const;
+export const METHOD_KEYS = [
+  'email',
+  'phone',
+  'geolocation',
+  'knowledge',
+  'document_id',
+  'selfie',
+  'liveness',
+  'two_step',
+  'social_account',
+  'payment_account',
+] as const;
 /** A verification method the widget has a step for. */
 export type MethodKey = (typeof METHOD_KEYS)[number];
 
@@ -20,6 +31,11 @@ export type CodeMethodKey = (typeof CODE_METHOD_KEYS)[number];
 export const FACE_METHOD_KEYS = ['selfie', 'liveness'] as const;
 /** `selfie` or `liveness`. */
 export type FaceMethodKey = (typeof FACE_METHOD_KEYS)[number];
+
+/** Methods proven by signing in with an OpenID Connect provider (same sign-in routes, same shapes). */
+export const OIDC_METHOD_KEYS = ['social_account', 'payment_account'] as const;
+/** `social_account` or `payment_account`. */
+export type OidcMethodKey = (typeof OIDC_METHOD_KEYS)[number];
 
 /** Name of the HttpOnly session cookie set by `POST /session/start`. */
 export const SESSION_COOKIE = 'verity_session';
@@ -79,6 +95,10 @@ export const SESSION_ROUTES = {
   twoStepTotp: '/session/methods/two_step/totp',
   twoStepSms: '/session/methods/two_step/sms/send',
   twoStepVerify: '/session/methods/two_step/verify',
+  signIn: (key: OidcMethodKey) => `/session/methods/${key}/sign-in`,
+  signInCancel: (key: OidcMethodKey) => `/session/methods/${key}/sign-in/cancel`,
+  paymentSend: '/session/methods/payment_account/send',
+  paymentVerify: '/session/methods/payment_account/verify',
 } as const;
 
 /**
@@ -109,6 +129,7 @@ export const SESSION_ERROR_TYPES = [
   'session_incomplete',
   'session_flow_completed',
   'session_consent_required',
+  'session_sign_in_unavailable',
 ] as const;
 /** One of {@link SESSION_ERROR_TYPES}. */
 export type SessionErrorType = (typeof SESSION_ERROR_TYPES)[number];

@@ -20,8 +20,10 @@ import type {
   KnowledgeRequest,
   MethodKey,
   MethodResult,
+  OidcMethodKey,
   SessionErrorType,
   SessionView,
+  SignInResponse,
   StartSessionResponse,
   TotpEnrolment,
   TwoStepVerified,
@@ -130,6 +132,26 @@ export class SessionClient {
   /** `POST /session/methods/{email|phone}/verify`. */
   verifyCode(key: CodeMethodKey, code: string): Promise<MethodResult> {
     return this.request('POST', SESSION_ROUTES.codeVerify(key), { code });
+  }
+
+  /** Starts a sign-in with an OpenID Connect provider: open the answer's `url` in a new window. */
+  startSignIn(key: OidcMethodKey, providerId: number): Promise<SignInResponse> {
+    return this.request('POST', SESSION_ROUTES.signIn(key), { provider_id: providerId });
+  }
+
+  /** Ends the step's pending sign-in as cancelled. */
+  cancelSignIn(key: OidcMethodKey): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.signInCancel(key));
+  }
+
+  /** Sends a code to the payment account's e-mail. */
+  sendPaymentCode(email: string): Promise<CodeSentResponse> {
+    return this.request('POST', SESSION_ROUTES.paymentSend, { email });
+  }
+
+  /** Confirms the code sent to the payment account's e-mail. */
+  verifyPaymentCode(code: string): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.paymentVerify, { code });
   }
 
   /** `POST /session/methods/geolocation`. */

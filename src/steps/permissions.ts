@@ -16,6 +16,8 @@ export const STEP_PERMISSIONS: Record<MethodKey, readonly StepPermission[]> = {
   selfie: ['camera'],
   liveness: ['camera'],
   two_step: [],
+  social_account: [],
+  payment_account: [],
 };
 
 /** The iframe `allow` list of the embed: every feature some step needs, e.g. `camera; geolocation`. */

@@ -101,6 +101,22 @@ export const WEB_STEPS: readonly WebStep[] = [
     permissions: STEP_PERMISSIONS.two_step,
     render: (method) => html`<verify-step-two-step .method=${method}></verify-step-two-step>`,
   },
+  {
+    key: 'social_account',
+    tag: 'verify-step-social-account',
+    load: () => import('./social-account/verify-step-social-account.js'),
+    title: () => msg('Sign in with an account you have', { id: 'method.social-account' }),
+    permissions: STEP_PERMISSIONS.social_account,
+    render: (method) => html`<verify-step-social-account .method=${method}></verify-step-social-account>`,
+  },
+  {
+    key: 'payment_account',
+    tag: 'verify-step-payment-account',
+    load: () => import('./payment-account/verify-step-payment-account.js'),
+    title: () => msg('Confirm your payment account', { id: 'method.payment-account' }),
+    permissions: STEP_PERMISSIONS.payment_account,
+    render: (method) => html`<verify-step-payment-account .method=${method}></verify-step-payment-account>`,
+  },
 ];
 
 /** The step of a method key; undefined for `other` (a method this page cannot perform). */

@@ -12,8 +12,8 @@ function colour(value: string | null, fallback: string): string {
   return value && /^#[0-9a-fA-F]{6}$/.test(value) ? value : fallback;
 }
 
-/** The page frame in the account's branding; styles and scripts carry the response's nonce. */
-function frame(settings: AccountSettings, nonce: string, locale: MessageLocale, title: string, body: string, script = ''): string {
+/** The page frame in the account's branding; styles and scripts carry the response's nonce (also the sign-in pages, methods/oidc). */
+export function frame(settings: AccountSettings, nonce: string, locale: MessageLocale, title: string, body: string, script = ''): string {
   const b = settings.branding;
   const logo = safeHttpUrl(b.logo_url);
   const name = escapeHtml(settings.account_name);

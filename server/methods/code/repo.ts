@@ -3,8 +3,8 @@ import type { Executor } from '../../store/database.js';
 import { CODE_MAX_ATTEMPTS } from './rules.js';
 import { cdb, type VerificationCodeTable } from './tables.js';
 
-/** Whose codes: the e-mail and phone steps, and the Two-Step method's SMS codes. */
-export type CodeStoreKey = CodeMethodKey | 'two_step';
+/** Whose codes: the e-mail and phone steps, the Two-Step method's SMS codes, and the payment account's e-mail. */
+export type CodeStoreKey = CodeMethodKey | 'two_step' | 'payment_account';
 
 /** A stored code's row, without its user and method (they are the key). */
 export type CodeRow = Omit<VerificationCodeTable, 'user_id' | 'method_key'>;

@@ -8,22 +8,38 @@ import { sessionErrors } from '../../session/errors.js';
 import { maskEmail, maskPhone } from '../../session/masking.js';
 import { keyedHash, safeEqual } from '../../session/tokens.js';
 import { markStarted } from '../../session/verification-repo.js';
-import type { UserRow } from '../../store/schema.js';
+import type { Executor } from '../../store/database.js';
+import type { UserRow, UserVerificationRow } from '../../store/schema.js';
 import type { MethodResult, SessionKit } from '../method.js';
-import { consumeCode, countTry, findCode, saveCode, type CodeRow } from './repo.js';
+import { consumeCode, countTry, findCode, saveCode, type CodeRow, type CodeStoreKey } from './repo.js';
 import { CODE_LENGTH, CODE_MAX_ATTEMPTS, CODE_SEND_WINDOW_MS, CODE_TTL_MS, nextSendAt } from './rules.js';
 
-function codeHash(secret: string, userId: number, key: CodeMethodKey, code: string): string {
-  return keyedHash(secret, `code:${userId}:${key}`, code);
+/**
+ * Where a code goes and what it proves. The e-mail and phone steps send to the user's own address
+ * or number; another method (the payment account's e-mail) names the address, which is bound into
+ * the code's hash so that a code sent to one address never proves another.
+ */
+export interface CodeTarget {
+  /** The `verification_codes` row the code lives in (one live code per user and store). */
+  store: CodeStoreKey;
+  channel: 'email' | 'sms';
+  /** An address other than the user's own, sealed into the job; undefined: the user's own. */
+  to?: string;
+  /** Shown in the answer, e.g. `j***@example.com`. */
+  masked: string;
 }
 
-/** Sends a new code (also the resend); the previous code stops working. */
-export async function sendCode(kit: SessionKit, user: UserRow, key: CodeMethodKey, locale: string | null): Promise<CodeSentResponse> {
+function codeHash(secret: string, userId: number, target: Pick<CodeTarget, 'store' | 'to'>, code: string): string {
+  // The e-mail and phone codes keep their first label (codes in flight keep working).
+  const label = target.to === undefined ? `code:${userId}:${target.store}` : `code:${userId}:${target.store}:${target.to}`;
+  return keyedHash(secret, label, code);
+}
+
+/** Sends a new code (also the resend) to `target`; the previous code of its store stops working. */
+export async function issueCode(kit: SessionKit, user: UserRow, v: UserVerificationRow, target: CodeTarget, locale: string | null): Promise<CodeSentResponse> {
   const { ctx } = kit;
-  const v = await kit.requireOpen(user, key);
-  if (key === 'phone' && !user.phone) throw sessionErrors.state('No phone number is on file for you.');
   const now = ctx.clock.now();
-  const existing = await findCode(ctx.db, user.id, key);
+  const existing = await findCode(ctx.db, user.id, target.store);
   if (existing) {
     const next = nextSendAt(existing, now);
     if (next > now) throw sessionErrors.resendTooSoon(Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000)));
@@ -32,7 +48,7 @@ export async function sendCode(kit: SessionKit, user: UserRow, key: CodeMethodKe
   const expiresAt = new Date(now.getTime() + CODE_TTL_MS).toISOString();
   const newWindow = !existing || new Date(existing.window_started_at).getTime() + CODE_SEND_WINDOW_MS <= now.getTime();
   const row: CodeRow = {
-    code_hash: codeHash(ctx.config.secret, user.id, key, code),
+    code_hash: codeHash(ctx.config.secret, user.id, target, code),
     expires_at: expiresAt,
     attempts: 0,
     used_at: null,
@@ -41,21 +57,22 @@ export async function sendCode(kit: SessionKit, user: UserRow, key: CodeMethodKe
     sends_in_window: newWindow ? 1 : existing.sends_in_window + 1,
   };
   await ctx.db.transaction().execute(async (trx) => {
-    await saveCode(trx, user.id, key, row, existing !== undefined);
+    await saveCode(trx, user.id, target.store, row, existing !== undefined);
     if (v.started_at === null) await markStarted(trx, user.id, v.method_id, now);
     const job: NotifyCodeJob = {
       kind: 'code',
       userId: user.id,
-      channel: key === 'email' ? 'email' : 'sms',
+      channel: target.channel,
       sealed: seal(ctx.config.secret, code),
       expiresAt,
       locale: locale ?? '',
+      ...(target.to !== undefined ? { sealedTo: seal(ctx.config.secret, target.to) } : {}),
     };
     await ctx.queue.enqueue(NOTIFY_QUEUE, job, { maxAttempts: 8 }, trx);
   });
   kit.changed(user.id);
   return {
-    destination_masked: key === 'email' ? maskEmail(user.email) : maskPhone(user.phone ?? ''),
+    destination_masked: target.masked,
     expires_at: expiresAt,
     resend_available_at: nextSendAt(row, now).toISOString(),
     attempts_left: CODE_MAX_ATTEMPTS,
@@ -63,29 +80,55 @@ export async function sendCode(kit: SessionKit, user: UserRow, key: CodeMethodKe
 }
 
 /**
- * Checks a code. Every try is counted first with one atomic update (so parallel guesses cannot
- * exceed the limit), the code is single use (consumed with a conditional update), and the 6th try
- * on one code is refused whatever it is.
+ * Checks a code against the live one of `target`. Every try is counted first with one atomic
+ * update (so parallel guesses cannot exceed the limit), and the 6th try on one code is refused
+ * whatever it is. Returns a function that uses the code up inside the caller's transaction (false
+ * when a parallel request used or replaced it first).
  */
-export async function verifyCode(kit: SessionKit, user: UserRow, key: CodeMethodKey, code: string): Promise<MethodResult> {
+export async function checkCode(
+  kit: SessionKit,
+  user: UserRow,
+  target: Pick<CodeTarget, 'store' | 'to'>,
+  code: string,
+): Promise<(trx: Executor) => Promise<boolean>> {
   const { ctx } = kit;
-  const v = await kit.requireOpen(user, key);
   const now = ctx.clock.now();
-  const row = await findCode(ctx.db, user.id, key);
+  const row = await findCode(ctx.db, user.id, target.store);
   if (!row || row.used_at !== null || row.expires_at <= now.toISOString()) throw sessionErrors.codeExpired();
-  const attempts = await countTry(ctx.db, user.id, key, row.code_hash);
+  const attempts = await countTry(ctx.db, user.id, target.store, row.code_hash);
   if (attempts === undefined) {
     // Either the tries are used up, or a parallel request consumed or replaced the code.
-    const fresh = await findCode(ctx.db, user.id, key);
+    const fresh = await findCode(ctx.db, user.id, target.store);
     if (fresh && fresh.used_at === null && fresh.code_hash === row.code_hash && fresh.attempts >= CODE_MAX_ATTEMPTS) throw sessionErrors.attemptsExceeded();
     throw sessionErrors.codeExpired();
   }
-  const given = code.trim();
-  if (!safeEqual(codeHash(ctx.config.secret, user.id, key, given), row.code_hash)) {
+  if (!safeEqual(codeHash(ctx.config.secret, user.id, target, code.trim()), row.code_hash)) {
     throw sessionErrors.codeInvalid(Math.max(0, CODE_MAX_ATTEMPTS - attempts));
   }
+  return (trx) => consumeCode(trx, user.id, target.store, row.code_hash, now);
+}
+
+/** The e-mail or phone step's own target: the user's address or number. */
+function ownTarget(user: UserRow, key: CodeMethodKey): CodeTarget {
+  return key === 'email'
+    ? { store: key, channel: 'email', masked: maskEmail(user.email) }
+    : { store: key, channel: 'sms', masked: maskPhone(user.phone ?? '') };
+}
+
+/** Sends a new code for the e-mail or phone step (also the resend); the previous code stops working. */
+export async function sendCode(kit: SessionKit, user: UserRow, key: CodeMethodKey, locale: string | null): Promise<CodeSentResponse> {
+  const v = await kit.requireOpen(user, key);
+  if (key === 'phone' && !user.phone) throw sessionErrors.state('No phone number is on file for you.');
+  return issueCode(kit, user, v, ownTarget(user, key), locale);
+}
+
+/** Checks the e-mail or phone step's code; the code is single use, and the step completes. */
+export async function verifyCode(kit: SessionKit, user: UserRow, key: CodeMethodKey, code: string): Promise<MethodResult> {
+  const { ctx } = kit;
+  const v = await kit.requireOpen(user, key);
+  const consume = await checkCode(kit, user, ownTarget(user, key), code);
   await ctx.db.transaction().execute(async (trx) => {
-    if (!(await consumeCode(trx, user.id, key, row.code_hash, now))) throw sessionErrors.codeExpired();
+    if (!(await consume(trx))) throw sessionErrors.codeExpired();
     const attributes = key === 'email' ? { email: user.email } : { phone: user.phone };
     // Completing Email stamps email_verified_at (once) in moveVerification.
     await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.complete, { attributes });

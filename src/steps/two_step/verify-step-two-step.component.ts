@@ -117,6 +117,7 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
       this.enrolment = await this.client.enrolTotp();
       this.channel = 'totp';
       this.phase = 'scan';
+      await this.focusLead();
     });
   }
 
@@ -148,13 +149,16 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
     return this.run(async () => {
       try {
         const verified = await this.client.verifyTwoStep({ channel: this.channel, code });
+        input.value = '';
         if (verified.recovery_codes.length > 0) {
           this.verified = verified;
           this.phase = 'codes';
+          await this.focusLead();
         } else this.complete(verified);
-      } finally {
+      } catch (error: unknown) {
         input.value = '';
         input.focus();
+        throw error;
       }
     });
   }
@@ -215,7 +219,7 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
     const { d, size } = qrPath(enrolment.otpauth_uri);
     const grouped = enrolment.secret.replace(/(.{4})(?=.)/g, '$1 ');
     return html`
-      <p>${msg('Scan this QR code with your authenticator app. It is shown only now.', { id: 'two-step.scan' })}</p>
+      <p class="lead" tabindex="-1">${msg('Scan this QR code with your authenticator app. It is shown only now.', { id: 'two-step.scan' })}</p>
       <svg
         class="qr"
         viewBox="0 0 ${size} ${size}"
@@ -324,7 +328,7 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
     const verified = this.verified!;
     const all = verified.recovery_codes.join('\n');
     return html`
-      <p>${msg('Two-step authentication is on.', { id: 'two-step.done' })}</p>
+      <p class="lead" tabindex="-1">${msg('Two-step authentication is on.', { id: 'two-step.done' })}</p>
       <p>
         ${msg('Save these recovery codes somewhere safe. Each one works once if you lose your phone. They are shown only now.', {
           id: 'two-step.codes-intro',
@@ -347,6 +351,12 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
   private renderMessages() {
     return html`<p id="step-error" class="error" role="alert">${this.error}</p>
       <p class="visually-hidden" role="status" aria-live="polite">${this.status}</p>`;
+  }
+
+  /** Moves focus to the new view's first sentence, so a screen reader reads on from there and Tab goes on to its controls. */
+  private async focusLead(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('.lead')?.focus();
   }
 
   private go(phase: Phase): void {

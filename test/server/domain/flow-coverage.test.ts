@@ -29,11 +29,11 @@ async function storedTemplate(name: string, methodIds: number[]): Promise<void> 
 
 describe('methods the flow has no step for', () => {
   it('names exactly the methods without a step, and says why in words', () => {
-    expect(methodsWithoutStep([1, 2, 3, 8, 10, 13, 20, 21, 22])).toEqual([]);
-    expect(methodsWithoutStep([1, 4, 11, 3])).toEqual([4, 11]);
+    expect(methodsWithoutStep([1, 2, 3, 4, 8, 9, 10, 13, 20, 21, 22])).toEqual([]);
+    expect(methodsWithoutStep([1, 5, 11, 3])).toEqual([5, 11]);
     expect(templateRefusal([1, 2])).toBeUndefined();
     expect(templateRefusal([1, BANK])).toBe('Bank (11) has no step in the verification flow yet: a user given this template could not finish it.');
-    expect(templateRefusal([4, BANK])).toMatch(/^Payment Account \(4\), Bank \(11\) have no step/);
+    expect(templateRefusal([5, BANK])).toMatch(/^Video \(5\), Bank \(11\) have no step/);
   });
 
   it('refuses such a template when a user is created or updated with it, with the reason (422 api_template_error)', async () => {

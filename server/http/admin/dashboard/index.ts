@@ -5,11 +5,14 @@ import { errors } from '../../../errors.js';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../../../admin/retention.js';
 import { dashboardAdminRoutes } from './admins.js';
 import { dashboardDeveloperRoutes } from './developers.js';
+import { dashboardCaseRoutes } from './cases.js';
+import { dashboardImageRoutes } from './images.js';
 import { dashboardOverviewRoutes } from './overview.js';
 import { dashboardReviewRoutes } from './reviews.js';
 import { dashboardSettingsRoutes } from './settings.js';
 import { dashboardTemplateRoutes } from './templates.js';
 import { dashboardUserRoutes } from './users.js';
+import { oidcProviderAdminRoutes } from '../../../methods/oidc/admin-routes.js';
 
 export { inviteAcceptRoute } from './admins.js';
 export { logoRoute } from './settings.js';
@@ -47,9 +50,12 @@ export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(dashboardOverviewRoutes(ctx));
     await app.register(dashboardUserRoutes(ctx));
     await app.register(dashboardReviewRoutes(ctx));
+    await app.register(dashboardCaseRoutes(ctx));
+    await app.register(dashboardImageRoutes(ctx));
     await app.register(dashboardTemplateRoutes(ctx));
     await app.register(dashboardSettingsRoutes(ctx));
     await app.register(dashboardDeveloperRoutes(ctx));
     await app.register(dashboardAdminRoutes(ctx));
+    await app.register(oidcProviderAdminRoutes(ctx));
   };
 }

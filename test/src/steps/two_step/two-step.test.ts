@@ -118,6 +118,29 @@ describe('<verify-step-two-step>', () => {
     expect((await calls(key)).find((c) => c.path.endsWith('/sms/send') && (c.body as { phone: string }).phone.startsWith('+44'))).to.not.equal(undefined);
   });
 
+  it('works by keyboard alone: focus follows each view, Tab reaches its controls, Enter submits', async () => {
+    const { sendKeys } = await import('@web/test-runner-commands');
+    const { flow } = await startFlow({ session: session([METHODS.two_step()]) }, TAG);
+    const step = deep(flow, TAG)!;
+    const active = () => step.shadowRoot!.activeElement as HTMLElement | null;
+    buttonByText(flow as never, TAG, 'Set up an authenticator app')!.focus();
+    await sendKeys({ press: 'Enter' });
+    await until(() => active()?.textContent?.includes('Scan this QR code'), 5000, 'focus on the scan instructions');
+    await sendKeys({ press: 'Tab' });
+    expect(active()?.textContent?.trim()).to.equal('Copy key');
+    await sendKeys({ press: 'Tab' });
+    expect(active()?.id).to.equal('code');
+    await sendKeys({ type: '123456' });
+    await sendKeys({ press: 'Enter' });
+    await until(() => active()?.textContent?.includes('Two-step authentication is on.'), 5000, 'focus on the result');
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ press: 'Tab' });
+    expect(active()?.textContent?.trim()).to.equal('I have saved them');
+    const completed = oneEvent(flow, 'verify-complete');
+    await sendKeys({ press: 'Enter' });
+    await completed;
+  });
+
   it('reads right to left in Arabic, with the key and codes left to right', async () => {
     const { flow } = await startFlow({ session: session([METHODS.two_step()]) }, TAG, { lang: 'ar' });
     await until(() => stepText(flow, TAG).includes('تطبيق مصادقة'), 3000, 'arabic text');
