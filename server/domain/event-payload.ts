@@ -67,6 +67,8 @@ export interface PayloadInput {
   /** The method the event is about; absent for `user.status.changed`. */
   methodId?: number;
   previousStatus?: string;
+  /** The event's method's result (checks, fields, scores): rides in that entry's `attributes.result`. */
+  methodResult?: Record<string, unknown>;
 }
 
 /** Builds the webhook body of spec 6.3 from the state at the moment of the event. */
@@ -83,7 +85,11 @@ export function buildEventPayload(input: PayloadInput): WebhookPayload {
     ip_country: user.ip_country ?? '',
     reference_id: user.reference_id ?? '',
     last_activity: user.last_activity ?? '',
-    verifications: input.verifications.map(toWebhookEntry),
+    verifications: input.verifications.map((v) => {
+      const entry = toWebhookEntry(v);
+      if (input.methodResult && v.method_id === input.methodId) entry.attributes = { ...entry.attributes, result: input.methodResult };
+      return entry;
+    }),
   };
   if (input.previousStatus !== undefined) data.previous_status = input.previousStatus;
   return {

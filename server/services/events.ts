@@ -2,9 +2,10 @@ import { v7 as uuidV7 } from 'uuid';
 import type { Clock } from '../clock.js';
 import { buildEventPayload } from '../domain/event-payload.js';
 import type { EventType } from '../domain/verification-rules.js';
-import type { VerificationStatusValue } from '../domain/catalogue.js';
+import { methodById, type Method, type VerificationStatusValue } from '../domain/catalogue.js';
 import type { Executor } from '../store/database.js';
 import { findUserById, verificationsForUsers } from '../store/repos/users-repo.js';
+import { unsignedResult } from './stored-result.js';
 
 export interface EventInput {
   type: EventType;
@@ -24,6 +25,8 @@ export async function recordEvent(trx: Executor, clock: Clock, input: EventInput
   // Time-ordered, so events of one transaction keep their order when sorted by (occurred_at, id).
   const id = uuidV7();
   const occurredAt = clock.now();
+  const method = input.methodId === undefined ? undefined : methodById(input.methodId);
+  const result = method && input.type !== 'user.status.changed' ? await resultForWebhook(trx, user.id, method) : undefined;
   const payload = buildEventPayload({
     id,
     type: input.type,
@@ -38,6 +41,7 @@ export async function recordEvent(trx: Executor, clock: Clock, input: EventInput
     })),
     ...(input.methodId !== undefined ? { methodId: input.methodId } : {}),
     ...(input.previousStatus !== undefined ? { previousStatus: input.previousStatus } : {}),
+    ...(result ? { methodResult: result } : {}),
   });
   await trx
     .insertInto('events')
@@ -51,4 +55,23 @@ export async function recordEvent(trx: Executor, clock: Clock, input: EventInput
     })
     .execute();
   return id;
+}
+
+/**
+ * The method's result as the customer's `GET /api/users/{id}/verifications/{key}` gives it
+ * (issue 23), for the `attributes.result` of a `verification.*` event: status reason, checks,
+ * the documents' fields and checks, scores. No image URLs: a signed URL would expire long before
+ * a retried delivery arrives; `href` names the endpoint that signs fresh ones.
+ */
+async function resultForWebhook(trx: Executor, userId: number, method: Method): Promise<Record<string, unknown> | undefined> {
+  const r = await unsignedResult(trx, userId, method);
+  if (!r) return undefined;
+  return {
+    status: r.status.key,
+    reason: r.reason,
+    checks: r.checks,
+    documents: r.documents.map(({ blob_key: _unsigned, ...d }) => d),
+    scores: r.scores,
+    href: `/api/users/${userId}/verifications/${method.key}`,
+  };
 }

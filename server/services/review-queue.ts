@@ -4,7 +4,7 @@ import { documentChecks, faceChecks, type StoredDocumentContent, type StoredFace
 import { stepKeyOf } from '../methods/registry.js';
 import { documentJobsOfUsers, reviewCandidates, waitingVerificationsOf, type ReviewQueueFilter } from '../store/repos/review-queue-repo.js';
 import type { DocumentJobRow, UserVerificationRow } from '../store/schema.js';
-import { worstPerCheck } from './verification-result.js';
+import { worstPerCheck } from './stored-result.js';
 
 /** The checks a reviewer can filter the queue by (names of {@link VerificationCheck}). */
 export const REVIEW_FLAGS = [

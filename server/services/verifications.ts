@@ -105,7 +105,7 @@ export async function moveDocumentWorkflow(
   status: VerificationStatusValue,
   remarks: string | null,
   /** The analysis or a reviewer moves it: a workflow in review keeps the method in review. */
-  options: { reviewHolds?: boolean } = {},
+  options: { reviewHolds?: boolean; attributes?: Record<string, unknown> } = {},
 ): Promise<boolean> {
   // A workflow left over from a removed Document / ID is not the user's to move.
   if (!(await findUserVerification(trx, userId, DOCUMENT_METHOD_ID))) return false;
@@ -132,6 +132,6 @@ export async function moveDocumentWorkflow(
   return moveVerification(trx, clock, userId, DOCUMENT_METHOD_ID, overall.status, {
     partial: overall.partial,
     remarks,
-    attributes: { workflow: current, workflows: workflows.map((w) => ({ id: w.public_id, status: w.status })) },
+    attributes: { ...options.attributes, workflow: current, workflows: workflows.map((w) => ({ id: w.public_id, status: w.status })) },
   });
 }

@@ -82,5 +82,13 @@ export default [
       font-size: 2.5rem;
       color: var(--verify-success, #1b7a3d);
     }
+    /* A refusal by the server, shown live above the step on screen. */
+    .refusal {
+      border-inline-start: 4px solid var(--verify-danger, #b3261e);
+      margin-block-end: 1rem;
+    }
+    .refusal p {
+      margin-block-end: 0.75rem;
+    }
   `,
 ];

@@ -34,4 +34,10 @@ describe('method registry', () => {
     expect(browserPermissions()).toEqual(['camera', 'geolocation']);
     expect(hostedPermissionsPolicy()).toBe('camera=(self), geolocation=(self), microphone=(), payment=(), usb=()');
   });
+
+  it('asks consent before every method whose capture uses the camera (issue 24), and before no other', () => {
+    const biometric = SERVER_METHODS.filter((m) => m.biometric === true).map((m) => m.key);
+    expect(biometric.sort()).toEqual(['document_id', 'liveness', 'selfie']);
+    for (const m of SERVER_METHODS) if (m.permissions.includes('camera')) expect(m.biometric, m.key).toBe(true);
+  });
 });

@@ -29,4 +29,13 @@ describe('the step registry', () => {
     // What the script-tag embed ships, written out for its size budget, is the same list.
     expect(EMBED_IFRAME_ALLOW).to.equal(iframeAllow());
   });
+
+  it('shows the consent screen before every step that uses the camera, as the server guards them (issue 24)', () => {
+    expect(
+      WEB_STEPS.filter((s) => s.biometric)
+        .map((s) => s.key)
+        .sort(),
+    ).to.deep.equal(['document_id', 'liveness', 'selfie']);
+    for (const step of WEB_STEPS) if (step.permissions.includes('camera')) expect(step.biometric, step.key).to.equal(true);
+  });
 });

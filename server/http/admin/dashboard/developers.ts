@@ -1,18 +1,15 @@
-import sharp from 'sharp';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listAudit, recordAudit } from '../../../admin/audit.js';
-import { checkImageSignature } from '../../../admin/image-links.js';
 import type { AppContext } from '../../../context.js';
 import { errors } from '../../../errors.js';
 import { outboxPage } from '../../../notify/outbox.js';
-import { sdb } from '../../../session/tables.js';
 import { createApiKey, revokeApiKey } from '../../../store/repos/api-keys-repo.js';
 import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
 
 /**
  * Developer settings (API keys: create once, list, revoke), the outbox of e-mails and texts of the
- * embedded default, the audit log, and captured images behind short-lived signed URLs.
+ * embedded default and the audit log (captured images: `./images.ts`).
  */
 export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -98,45 +95,6 @@ export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod
           targetId: req.query.target_id,
         });
         return { data, meta: pageMeta(page, perPage, total) };
-      },
-    );
-
-    app.get(
-      '/admin/api/images/:id',
-      {
-        schema: {
-          hide: true,
-          params: z.object({ id: z.string().max(100) }),
-          querystring: z.object({ expires: z.coerce.number().int().positive(), sig: z.string().regex(/^[0-9a-f]{64}$/) }),
-        },
-      },
-      async (req, reply) => {
-        const check = checkImageSignature(ctx.config.secret, req.params.id, req.query.expires, req.query.sig, ctx.clock.now());
-        if (check === 'invalid') throw errors.forbidden('Invalid image link.');
-        if (check === 'expired') throw errors.gone('This image link has expired; reload the page.');
-        // `doc:<doc_id>`: the image of a document verification job; else a captured upload.
-        const upload = req.params.id.startsWith('doc:')
-          ? await ctx.db.selectFrom('document_jobs').select(['blob_key', 'media_type']).where('doc_id', '=', req.params.id.slice(4)).executeTakeFirst()
-          : await sdb(ctx.db).selectFrom('session_uploads').select(['blob_key', 'media_type']).where('id', '=', req.params.id).executeTakeFirst();
-        // A job's stored blob is always an image (PDFs are rendered to one); an upload may be a PDF, not shown.
-        const isImage = req.params.id.startsWith('doc:') || upload?.media_type.startsWith('image/') === true;
-        const blob = upload && isImage ? await ctx.blobs.get(upload.blob_key) : undefined;
-        if (!blob) throw errors.notFound('Image not found');
-        let jpeg: Buffer;
-        try {
-          // Re-encoded without metadata (sharp drops EXIF, GPS and ICC unless asked to keep them), upright.
-          jpeg = await sharp(blob.bytes, { limitInputPixels: 100_000_000 }).rotate().jpeg({ quality: 90 }).toBuffer();
-        } catch {
-          throw errors.notFound('Image not available');
-        }
-        return reply
-          .headers({
-            'content-type': 'image/jpeg',
-            'cache-control': 'private, no-store',
-            'x-content-type-options': 'nosniff',
-            'content-security-policy': "default-src 'none'",
-          })
-          .send(jpeg);
       },
     );
   };

@@ -5,6 +5,8 @@ import { errors } from '../../../errors.js';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../../../admin/retention.js';
 import { dashboardAdminRoutes } from './admins.js';
 import { dashboardDeveloperRoutes } from './developers.js';
+import { dashboardCaseRoutes } from './cases.js';
+import { dashboardImageRoutes } from './images.js';
 import { dashboardOverviewRoutes } from './overview.js';
 import { dashboardReviewRoutes } from './reviews.js';
 import { dashboardSettingsRoutes } from './settings.js';
@@ -48,6 +50,8 @@ export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(dashboardOverviewRoutes(ctx));
     await app.register(dashboardUserRoutes(ctx));
     await app.register(dashboardReviewRoutes(ctx));
+    await app.register(dashboardCaseRoutes(ctx));
+    await app.register(dashboardImageRoutes(ctx));
     await app.register(dashboardTemplateRoutes(ctx));
     await app.register(dashboardSettingsRoutes(ctx));
     await app.register(dashboardDeveloperRoutes(ctx));

@@ -2,27 +2,19 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../../admin/audit.js';
+import { decideVerification } from '../../../admin/review-decisions.js';
 import { signedImagePath } from '../../../admin/image-links.js';
 import { consentState } from '../../../session/consent.js';
 import type { AppContext } from '../../../context.js';
-import {
-  DOCUMENT_METHOD_ID,
-  friendlyStatus,
-  methodById,
-  resolveMethod,
-  resolveStatus,
-  USER_STATUSES,
-  type VerificationStatusValue,
-} from '../../../domain/catalogue.js';
+import { friendlyStatus, methodById, USER_STATUSES, type VerificationStatusValue } from '../../../domain/catalogue.js';
 import { errors, fieldError } from '../../../errors.js';
 import { userView, userViews } from '../../../services/user-view.js';
 import { verificationResult } from '../../../services/verification-result.js';
 import { NOTIFY_QUEUE, type NotifyLinkJob } from '../../../notify/jobs.js';
 import { createUser, deleteUser, linkBase, magicLinkFor, updateUser } from '../../../services/users.js';
-import { moveDocumentWorkflow, moveVerification } from '../../../services/verifications.js';
 import { sdb } from '../../../session/tables.js';
-import { findTemplate, findWorkflow } from '../../../store/repos/templates-repo.js';
-import { findUserById, findUserVerification, listUsers, SORTABLE_USER_FIELDS, workflowsForUser, type UserSortField } from '../../../store/repos/users-repo.js';
+import { findTemplate } from '../../../store/repos/templates-repo.js';
+import { findUserById, listUsers, SORTABLE_USER_FIELDS, workflowsForUser, type UserSortField } from '../../../store/repos/users-repo.js';
 import { e164Phone, email, templateName } from '../../schemas.js';
 import { createUserBody } from '../../users/schemas.js';
 import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
@@ -52,6 +44,9 @@ const verificationAction = z.object({
   method: z.union([z.string().min(1).max(64), z.number().int()]),
   status: z.enum(['complete', 'rejected', 'reset', 'complete_in_review', 'assigned']),
   workflow_id: z.string().max(128).optional(),
+  /** Why the reviewer decided: reaches the customer (`attributes.review.reason`) and the audit log. */
+  reason: z.string().trim().max(2000).optional(),
+  /** The older name of `reason`. */
   remarks: z.string().max(2000).optional(),
 });
 
@@ -217,38 +212,9 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/admin/api/users/:id/verifications', { schema: { hide: true, params: idParam, body: verificationAction } }, async (req) => {
-      const userId = req.params.id;
-      const method = resolveMethod(req.body.method);
-      if (!method) throw fieldError('method', 'The selected method is invalid.');
-      const next = resolveStatus(req.body.status)!;
-      const remarks = req.body.remarks;
-      await ctx.db.transaction().execute(async (trx) => {
-        const existing = await findUserById(trx, userId);
-        if (!existing) throw errors.userNotFound();
-        const from = await findUserVerification(trx, userId, method.id);
-        if (!from) throw fieldError('method', 'This verification is not assigned to the user.');
-        if (method.id === DOCUMENT_METHOD_ID) {
-          // One workflow when named, else every document workflow of the user moves together.
-          const targets = req.body.workflow_id
-            ? [await findWorkflow(trx, req.body.workflow_id)]
-            : (await workflowsForUser(trx, userId)).map((w) => ({ raw_id: w.workflow_raw_id }));
-          if (targets.length === 0 || targets.some((t) => !t)) throw fieldError('workflow_id', 'The selected workflow is invalid.');
-          for (const t of targets) {
-            const moved = await moveDocumentWorkflow(trx, ctx.clock, userId, t!.raw_id, next, remarks ?? null, { reviewHolds: true });
-            if (!moved) throw fieldError('workflow_id', 'This document workflow is not assigned to the user.');
-          }
-        } else {
-          await moveVerification(trx, ctx.clock, userId, method.id, next, remarks !== undefined ? { remarks } : {});
-        }
-        await recordAudit(trx, ctx.clock, req, {
-          action: `verification.${req.body.status}`,
-          targetType: 'user',
-          targetId: userId,
-          details: { method: method.key, from: statusKey(from.status), to: req.body.status, workflow: req.body.workflow_id ?? null },
-        });
-      });
+      await decideVerification(ctx, req, req.params.id, req.body);
       ctx.signals.emit('outbox');
-      const user = (await findUserById(ctx.db, userId))!;
+      const user = (await findUserById(ctx.db, req.params.id))!;
       return { data: await userView(ctx.db, user, ctx.config.baseUrl) };
     });
 

@@ -102,4 +102,25 @@ describe('two-step by SMS', () => {
     const attrs = await server.verity.ctx.db.selectFrom('user_verifications').select('attributes').where('user_id', '=', userId).executeTakeFirstOrThrow();
     expect(JSON.parse(attrs.attributes)).toMatchObject({ two_factor_method: 'sms', proof: 'sms_code', two_factor_phone: twoFactorPhone });
   });
+
+  it('deletes the pending phone and its code with the user', async () => {
+    await writeSetting(server.verity.ctx.db, 'two_step_sms_allowed', true);
+    await session.sendTwoStepSms(twoFactorPhone);
+    await latestCode(server, twoFactorPhone);
+    expect((await server.api(`/api/users/${userId}`, { method: 'DELETE' })).status).toBe(200);
+    const db = server.verity.ctx.db;
+    expect(
+      await db
+        .selectFrom('two_step_factors' as never)
+        .selectAll()
+        .execute(),
+    ).toHaveLength(0);
+    expect(
+      await db
+        .selectFrom('verification_codes' as never)
+        .selectAll()
+        .execute(),
+    ).toHaveLength(0);
+    expect(await outboxFor(server, twoFactorPhone)).toHaveLength(0);
+  });
 });
