@@ -1,4 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
+import type { AdminConfirm } from '../../../src/admin/components/admin-confirm.js';
 import '../../../src/admin/components/admin-sign-in-providers.js';
 import type { AdminSignInProviders, SignInProviderListing } from '../../../src/admin/components/admin-sign-in-providers.js';
 import { $, $$, fakeApi, until, type Call } from './fake-api.js';
@@ -77,10 +78,10 @@ describe('<admin-sign-in-providers>', () => {
     expect(el.shadowRoot!.querySelector('[role=status]')!.textContent).to.contain('Added PayPal.');
 
     $<HTMLButtonElement>(el, 'button[aria-label="Remove Google"]')!.click();
-    const confirm = el.shadowRoot!.querySelector('admin-confirm')!;
-    await until(() => Boolean(confirm.shadowRoot?.querySelector('button')), 'confirm buttons');
-    const yes = [...confirm.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Remove')!;
-    yes.click();
+    const dialog = $<AdminConfirm>(el, 'admin-confirm')!;
+    await until(() => dialog.shadowRoot!.querySelector('dialog')!.open, 'confirmation asked');
+    expect(dialog.shadowRoot!.textContent).to.contain('Remove Google?');
+    dialog.shadowRoot!.querySelector<HTMLButtonElement>('button.confirm')!.click();
     await until(() => $$(el, 'li').length === 1, 'removed');
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/admin/api/oidc-providers/1')).to.equal(true);
   });
