@@ -24,8 +24,8 @@ describe('the step registry', () => {
     expect(stepTitle({ ...METHODS.email(), key: 'other', name: 'Video call', needs: {} })).to.equal('Video call');
   });
 
-  it('lets the embed frame use the camera and the location, the features the steps need', () => {
-    expect(iframeAllow()).to.equal('camera; geolocation');
+  it('lets the embed frame use the camera, the location and passkeys, the features the steps need', () => {
+    expect(iframeAllow()).to.equal('camera; geolocation; publickey-credentials-create; publickey-credentials-get');
     // What the script-tag embed ships, written out for its size budget, is the same list.
     expect(EMBED_IFRAME_ALLOW).to.equal(iframeAllow());
   });
