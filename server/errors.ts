@@ -59,6 +59,7 @@ export const ERROR_CATALOGUE = {
   session_code_invalid: { status: 422, message: 'The code is not correct.' },
   session_knowledge_failed: { status: 422, message: 'Not enough answers were correct.' },
   session_location_rejected: { status: 422, message: 'The location was not accepted.' },
+  session_passkey_invalid: { status: 422, message: 'The passkey could not be verified.' },
   session_upload_invalid: { status: 422, message: 'The upload was not accepted.' },
   session_attempts_exceeded: { status: 429, message: 'Too many wrong tries. Ask for a new code.' },
   session_sign_in_unavailable: { status: 503, message: 'The sign-in provider cannot be reached now. Try again in a moment.' },
@@ -164,7 +165,9 @@ export const sessionErrors = {
   locationRejected: (message: string) => new SessionApiError('session_location_rejected', message),
   uploadInvalid: (message: string) => new SessionApiError('session_upload_invalid', message),
   uploadTooLarge: () => new SessionApiError('session_upload_too_large'),
-  challengeExpired: () => new SessionApiError('session_challenge_expired'),
+  challengeExpired: (message?: string) => new SessionApiError('session_challenge_expired', message),
+  passkeyInvalid: (message: string, attemptsLeft: number) =>
+    new SessionApiError('session_passkey_invalid', message, { details: { attempts_left: attemptsLeft } }),
   handoffInvalid: () => new SessionApiError('session_handoff_invalid'),
   incomplete: () => new SessionApiError('session_incomplete'),
   /** The link's flow was completed: the link starts nothing more (issue 18, point 5). */

@@ -35,7 +35,7 @@ export interface DocumentAnalysisJob {
 export interface FaceAnalysisJob {
   kind: 'face';
   userId: number;
-  /** 22 (Selfie), 13 (Biometric ID) or 20 (Liveness). */
+  /** 22 (Selfie) or 20 (Liveness). */
   methodId: number;
   methodKey: 'selfie' | 'liveness';
   challengeId: string;

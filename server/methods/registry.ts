@@ -9,6 +9,7 @@ import { phoneMethod } from './phone/index.js';
 import { paymentAccountMethod } from './payment_account/index.js';
 import { selfieMethod } from './selfie/index.js';
 import { twoStepMethod } from './two_step/index.js';
+import { biometricIdMethod } from './biometric_id/index.js';
 import { socialAccountMethod } from './social_account/index.js';
 
 /** Every verification method the session API performs: the one list (adding a method adds one line). */
@@ -21,6 +22,7 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   selfieMethod,
   livenessMethod,
   twoStepMethod,
+  biometricIdMethod,
   socialAccountMethod,
   paymentAccountMethod,
 ];

@@ -34,7 +34,7 @@
  * 410 `session_link_expired` / `session_code_expired` / `session_challenge_expired` /
  * `session_handoff_invalid`, 413 `session_upload_too_large`,
  * 422 `api_validation_error` (with `errors`) / `session_code_invalid` / `session_knowledge_failed` /
- * `session_location_rejected` / `session_upload_invalid`,
+ * `session_location_rejected` / `session_upload_invalid` / `session_passkey_invalid`,
  * 429 `api_rate_limit_error` (with `details.retry_after_seconds` and a `Retry-After` header) /
  * `session_attempts_exceeded`, 500 `api_internal_error`.
  *
@@ -52,6 +52,7 @@ import { LivenessMethodView, SelfieMethodView } from './methods/face.js';
 import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
 import { TwoStepMethodView } from './methods/two_step.js';
+import { BiometricIdMethodView } from './methods/biometric_id.js';
 import { ConsentView } from './consent.js';
 import { PaymentAccountMethodView, SocialAccountMethodView } from './methods/oidc.js';
 import { METHOD_KEYS, SESSION_ERROR_TYPES } from './routes.js';
@@ -64,6 +65,7 @@ export * from './methods/knowledge.js';
 export * from './methods/document_id.js';
 export * from './methods/face.js';
 export * from './methods/two_step.js';
+export * from './methods/biometric_id.js';
 export * from './consent.js';
 export * from './methods/oidc.js';
 
@@ -142,6 +144,7 @@ export const MethodView = z.discriminatedUnion('key', [
   SelfieMethodView,
   LivenessMethodView,
   TwoStepMethodView,
+  BiometricIdMethodView,
   SocialAccountMethodView,
   PaymentAccountMethodView,
   OtherMethodView,

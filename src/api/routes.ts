@@ -18,6 +18,7 @@ export const METHOD_KEYS = [
   'two_step',
   'social_account',
   'payment_account',
+  'biometric_id',
 ] as const;
 /** A verification method the widget has a step for. */
 export type MethodKey = (typeof METHOD_KEYS)[number];
@@ -95,6 +96,8 @@ export const SESSION_ROUTES = {
   twoStepTotp: '/session/methods/two_step/totp',
   twoStepSms: '/session/methods/two_step/sms/send',
   twoStepVerify: '/session/methods/two_step/verify',
+  passkeyOptions: '/session/methods/biometric_id/options',
+  passkeyVerify: '/session/methods/biometric_id/verify',
   signIn: (key: OidcMethodKey) => `/session/methods/${key}/sign-in`,
   signInCancel: (key: OidcMethodKey) => `/session/methods/${key}/sign-in/cancel`,
   paymentSend: '/session/methods/payment_account/send',
@@ -129,6 +132,7 @@ export const SESSION_ERROR_TYPES = [
   'session_incomplete',
   'session_flow_completed',
   'session_consent_required',
+  'session_passkey_invalid',
   'session_sign_in_unavailable',
 ] as const;
 /** One of {@link SESSION_ERROR_TYPES}. */

@@ -27,6 +27,8 @@ import type {
   StartSessionResponse,
   TotpEnrolment,
   TwoStepVerified,
+  PasskeyOptions,
+  PasskeyVerifyRequest,
   TwoStepVerifyRequest,
 } from './contract.js';
 import { CSRF_HEADER, SESSION_ROUTES, SESSION_TOKEN_HEADER } from './routes.js';
@@ -215,6 +217,16 @@ export class SessionClient {
   /** `POST /session/methods/two_step/verify`. */
   verifyTwoStep(body: TwoStepVerifyRequest): Promise<TwoStepVerified> {
     return this.request('POST', SESSION_ROUTES.twoStepVerify, body);
+  }
+
+  /** `POST /session/methods/biometric_id/options`: a fresh passkey challenge and the ceremony's options. */
+  passkeyOptions(): Promise<PasskeyOptions> {
+    return this.request('POST', SESSION_ROUTES.passkeyOptions, {});
+  }
+
+  /** `POST /session/methods/biometric_id/verify`: the credential the browser returned, as JSON. */
+  verifyPasskey(body: PasskeyVerifyRequest): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.passkeyVerify, body);
   }
 
   /** `POST /session/handoff`. */

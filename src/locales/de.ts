@@ -235,6 +235,23 @@ export const templates = {
   'two-step.codes-label': 'Wiederherstellungscodes',
   'two-step.codes-copied': 'Wiederherstellungscodes kopiert.',
   'two-step.copy-codes': 'Codes kopieren',
+  'method.biometric_id': 'Bestätigen Sie mit einem Passkey, dass Sie es sind',
+  ...pluralEntries('passkey.invalid', {
+    one: str`Ihr Passkey konnte nicht geprüft werden. Noch ${0} Versuch.`,
+    other: str`Ihr Passkey konnte nicht geprüft werden. Noch ${0} Versuche.`,
+  }),
+  'passkey.expired': 'Die Passkey-Abfrage ist abgelaufen. Versuchen Sie es erneut.',
+  'passkey.exceeded': 'Zu viele fehlgeschlagene Versuche. Dieser Schritt wurde beendet.',
+  'passkey.cancelled': 'Die Passkey-Abfrage wurde geschlossen, bevor sie fertig war. Nichts wurde geändert: Versuchen Sie es erneut, wenn Sie bereit sind.',
+  'passkey.exists': 'Dieses Gerät hat bereits einen Passkey für diese Verifizierung. Verwenden Sie ihn oder ein anderes Gerät.',
+  'passkey.checking': 'Dieses Gerät wird geprüft …',
+  'passkey.intro-register':
+    'Erstellen Sie einen Passkey auf diesem Gerät. Ihr Fingerabdruck, Ihr Gesicht oder Ihre Displaysperre bestätigt, dass Sie es sind; er verlässt das Gerät nie.',
+  'passkey.intro-assert': 'Bestätigen Sie mit dem zuvor erstellten Passkey, dass Sie es sind – mit Fingerabdruck, Gesicht oder Displaysperre.',
+  'passkey.create': 'Passkey erstellen',
+  'passkey.use': 'Meinen Passkey verwenden',
+  'passkey.unsupported':
+    'Dieser Browser oder diese Seite kann keinen Passkey verwenden. Öffnen Sie Ihren Verifizierungslink auf einem Telefon oder Computer mit Fingerabdruck, Gesichtserkennung oder Displaysperre.',
   'two-step.saved': 'Ich habe sie gespeichert',
   'consent.title': 'Bevor wir Ihre Kamera verwenden',
   'consent.default-text':

@@ -230,6 +230,23 @@ export const templates = {
   'two-step.codes-label': 'Códigos de recuperación',
   'two-step.codes-copied': 'Códigos de recuperación copiados.',
   'two-step.copy-codes': 'Copiar los códigos',
+  'method.biometric_id': 'Confirme que es usted con una llave de acceso',
+  ...pluralEntries('passkey.invalid', {
+    one: str`No se pudo comprobar su llave de acceso. Queda ${0} intento.`,
+    other: str`No se pudo comprobar su llave de acceso. Quedan ${0} intentos.`,
+  }),
+  'passkey.expired': 'La solicitud de la llave de acceso caducó. Inténtelo de nuevo.',
+  'passkey.exceeded': 'Demasiados intentos fallidos. Este paso se detuvo.',
+  'passkey.cancelled': 'La solicitud de la llave de acceso se cerró antes de terminar. No se cambió nada: inténtelo de nuevo cuando esté listo.',
+  'passkey.exists': 'Este dispositivo ya tiene una llave de acceso para esta verificación. Úsela o pruebe con otro dispositivo.',
+  'passkey.checking': 'Comprobando este dispositivo…',
+  'passkey.intro-register':
+    'Cree una llave de acceso en este dispositivo. Su huella, su rostro o el bloqueo de pantalla confirman que es usted; nunca sale del dispositivo.',
+  'passkey.intro-assert': 'Confirme que es usted con la llave de acceso que creó antes, usando su huella, su rostro o el bloqueo de pantalla.',
+  'passkey.create': 'Crear una llave de acceso',
+  'passkey.use': 'Usar mi llave de acceso',
+  'passkey.unsupported':
+    'Este navegador o esta página no puede usar una llave de acceso. Abra su enlace de verificación en un teléfono u ordenador con huella, reconocimiento facial o bloqueo de pantalla.',
   'two-step.saved': 'Ya los he guardado',
   'consent.title': 'Antes de usar tu cámara',
   'consent.default-text':

@@ -232,6 +232,24 @@ export const templates = {
   'two-step.codes-label': 'Codes de récupération',
   'two-step.codes-copied': 'Codes de récupération copiés.',
   'two-step.copy-codes': 'Copier les codes',
+  'method.biometric_id': "Confirmez que c'est bien vous avec une clé d'accès",
+  ...pluralEntries('passkey.invalid', {
+    one: str`Votre clé d'accès n'a pas pu être vérifiée. Il reste ${0} essai.`,
+    other: str`Votre clé d'accès n'a pas pu être vérifiée. Il reste ${0} essais.`,
+  }),
+  'passkey.expired': "La demande de clé d'accès a expiré. Réessayez.",
+  'passkey.exceeded': "Trop d'essais échoués. Cette étape a été arrêtée.",
+  'passkey.cancelled': "La demande de clé d'accès a été fermée avant la fin. Rien n'a été modifié : réessayez quand vous êtes prêt.",
+  'passkey.exists': "Cet appareil possède déjà une clé d'accès pour cette vérification. Utilisez-la ou essayez un autre appareil.",
+  'passkey.checking': 'Vérification de cet appareil…',
+  'passkey.intro-register':
+    "Créez une clé d'accès sur cet appareil. Votre empreinte, votre visage ou le verrouillage de l'écran confirme que c'est vous ; elle ne quitte jamais l'appareil.",
+  'passkey.intro-assert':
+    "Confirmez que c'est bien vous avec la clé d'accès créée auparavant, grâce à votre empreinte, votre visage ou le verrouillage de l'écran.",
+  'passkey.create': "Créer une clé d'accès",
+  'passkey.use': "Utiliser ma clé d'accès",
+  'passkey.unsupported':
+    "Ce navigateur ou cette page ne peut pas utiliser de clé d'accès. Ouvrez votre lien de vérification sur un téléphone ou un ordinateur avec empreinte, reconnaissance faciale ou verrouillage de l'écran.",
   'two-step.saved': 'Je les ai conservés',
   'consent.title': 'Avant d’utiliser votre caméra',
   'consent.default-text':

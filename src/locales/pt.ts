@@ -232,6 +232,23 @@ export const templates = {
   'two-step.codes-label': 'Códigos de recuperação',
   'two-step.codes-copied': 'Códigos de recuperação copiados.',
   'two-step.copy-codes': 'Copiar os códigos',
+  'method.biometric_id': 'Confirme que é você com uma chave de acesso',
+  ...pluralEntries('passkey.invalid', {
+    one: str`Não foi possível verificar a sua chave de acesso. Resta ${0} tentativa.`,
+    other: str`Não foi possível verificar a sua chave de acesso. Restam ${0} tentativas.`,
+  }),
+  'passkey.expired': 'O pedido da chave de acesso expirou. Tente novamente.',
+  'passkey.exceeded': 'Demasiadas tentativas falhadas. Este passo foi interrompido.',
+  'passkey.cancelled': 'O pedido da chave de acesso foi fechado antes de terminar. Nada foi alterado: tente novamente quando estiver pronto.',
+  'passkey.exists': 'Este dispositivo já tem uma chave de acesso para esta verificação. Use-a ou experimente outro dispositivo.',
+  'passkey.checking': 'A verificar este dispositivo…',
+  'passkey.intro-register':
+    'Crie uma chave de acesso neste dispositivo. A sua impressão digital, o seu rosto ou o bloqueio de ecrã confirmam que é você; ela nunca sai do dispositivo.',
+  'passkey.intro-assert': 'Confirme que é você com a chave de acesso que criou antes, usando a impressão digital, o rosto ou o bloqueio de ecrã.',
+  'passkey.create': 'Criar uma chave de acesso',
+  'passkey.use': 'Usar a minha chave de acesso',
+  'passkey.unsupported':
+    'Este navegador ou esta página não pode usar uma chave de acesso. Abra o seu link de verificação num telemóvel ou computador com impressão digital, reconhecimento facial ou bloqueio de ecrã.',
   'two-step.saved': 'Já os guardei',
   'consent.title': 'Antes de usarmos a sua câmara',
   'consent.default-text':

@@ -102,6 +102,14 @@ export const WEB_STEPS: readonly WebStep[] = [
     render: (method) => html`<verify-step-two-step .method=${method}></verify-step-two-step>`,
   },
   {
+    key: 'biometric_id',
+    tag: 'verify-step-biometric-id',
+    load: () => import('./biometric_id/verify-step-biometric-id.js'),
+    title: () => msg('Confirm it is you with a passkey', { id: 'method.biometric_id' }),
+    permissions: STEP_PERMISSIONS.biometric_id,
+    render: (method) => html`<verify-step-biometric-id .method=${method}></verify-step-biometric-id>`,
+  },
+  {
     key: 'social_account',
     tag: 'verify-step-social-account',
     load: () => import('./social-account/verify-step-social-account.js'),

@@ -24,9 +24,9 @@ export interface OcrResult {
 /** Longest side the page is OCRed at: enough for ID text, bounded for speed. */
 const OCR_SIDE = 1800;
 
-/** Deskews and OCRs a grey page. */
-export async function runOcr(g: GreyPlane): Promise<OcrResult> {
-  const angle = -estimateSkew(g);
+/** Deskews and OCRs a grey page; `deskew: false` reads it as it is (see {@link readPrinted}). */
+export async function runOcr(g: GreyPlane, deskew = true): Promise<OcrResult> {
+  const angle = deskew ? -estimateSkew(g) : 0;
   let img = sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength), { raw: { width: g.width, height: g.height, channels: 1 } });
   if (Math.abs(angle) >= 0.3) img = sharp(await img.rotate(angle, { background: '#ffffff' }).png().toBuffer());
   // Small captures (720-1080 px phone uploads) are enlarged: tesseract misreads capitals under

@@ -44,7 +44,8 @@ export function findDates(lines: readonly string[]): FoundDate[] {
 
 const STREET = /^\d{1,6}\s+[A-Z0-9][A-Z0-9 .'#-]{3,}$/;
 // OCR reads the comma after the city as a full stop as often as not ("SEATTLE. WA 98142").
-const CITY_LINE = /^([A-Z][A-Z .'-]*[A-Z])[,.]?\s+([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/;
+// …and a full stop after the state ("CHICAGO, IL. 60692").
+const CITY_LINE = /^([A-Z][A-Z .'-]*[A-Z])[,.]?\s+([A-Z]{2})[,.]?\s+(\d{5}(?:-\d{4})?)$/;
 
 /** Labels a licence prints before a name (AAMVA field numbers 1 and 2 included). */
 const NAME_LABEL = /^(?:LN|FN|LAST|FIRST|NAME|[12])$/;
@@ -186,11 +187,13 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   const all = lines.join('\n');
   const sex = labelled(all, 'SEX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? null;
   if (sex) put('Sex', sex.toUpperCase(), 60);
-  const height = /(?<!\d)(\d)\s*['"’]\s*-?\s*(\d{2})\s*["”]/.exec(all);
+  // The foot mark is often lost ("HGT 5-10\"") when the dash is kept.
+  const height = /(?<!\d)(\d)\s*(?:['"’]\s*-?|-)\s*(\d{2})\s*["”]/.exec(all);
   if (height) put('Height', `${height[1]}'-${height[2]}"`, 60);
   const eyes = labelled(all, 'EYES?|EVES|EYS', 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK');
   if (eyes) put('Eyes Color', eyes, 60);
-  const cls = labelled(all, 'CLASS|CLAS', '[A-Z0-9]{1,2}');
+  // "cass E": the small capital L of CLASS is lost as often as not.
+  const cls = labelled(all, 'CLASS|CLAS|CASS', '[A-Z0-9]{1,2}');
   if (cls) put('DL Class', cls, 60);
   // "ENDONONE": OCR sometimes doubles a letter between a glued label and NONE.
   const rstr = labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*');

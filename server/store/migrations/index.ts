@@ -18,6 +18,7 @@ import * as m0016 from './0016-admin-totp-seal-label.js';
 import * as m0017 from './0017-sealed-short-links.js';
 import * as m0018 from './0018-two-step.js';
 import * as m0019 from './0019-oidc.js';
+import * as m0020 from './0020-passkeys.js';
 import * as m0021 from './0021-review-notes.js';
 import type { MigrationContext } from './helpers.js';
 
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration | ((context: MigrationContext) => Mig
   '0017-sealed-short-links': m0017.migration,
   '0018-two-step': m0018,
   '0019-oidc': m0019,
+  '0020-passkeys': m0020,
   '0021-review-notes': m0021,
 };
 

@@ -2,6 +2,7 @@ import { css, html, nothing } from 'lit';
 import type { TemplatesAnswer } from '../api.js';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
+import './admin-sign-in-providers.js';
 
 interface Branding {
   logo_url: string | null;
@@ -432,7 +433,8 @@ export class AdminSettings extends AdminView {
           <label>Attempts <input name="max_attempts" type="number" min="1" max="20" .value=${String(k?.max_attempts ?? 3)} /></label>
         </div>
         <div><button type="submit">Save knowledge questions</button></div>
-      </form>`;
+      </form>
+      <admin-sign-in-providers .api=${this.api}></admin-sign-in-providers>`;
   }
 }
 

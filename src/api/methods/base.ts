@@ -11,8 +11,8 @@ export type VerificationStatusKey = z.infer<typeof VerificationStatusKey>;
 /** The fields every method view has; each method adds its `key` and `needs`. */
 export const methodBase = {
   /** The spec's numeric method id (section 2.2): email 1, phone 2, document_id 3, geolocation 8,
-   * liveness 20, knowledge 21; selfie 22 (Verity's id for the spec's unnumbered Selfie; a
-   * template's Biometric ID, 13, is captured as a selfie too). */
+   * liveness 20, knowledge 21, two_step 10, biometric_id 13 (a passkey); selfie 22 (Verity's id for
+   * the spec's unnumbered Selfie). */
   id: z.int(),
   /** Display name from the spec table, e.g. `Phone / SMS`. */
   name: z.string(),

@@ -46,6 +46,9 @@ function expectHostedHeaders(res: Response, what: string): string {
   const permissions = res.headers.get('permissions-policy') ?? '';
   expect(permissions, what).toContain('camera=(self)');
   expect(permissions, what).toContain('geolocation=(self)');
+  // Biometric ID's passkey ceremonies, on our own origin only.
+  expect(permissions, what).toContain('publickey-credentials-create=(self)');
+  expect(permissions, what).toContain('publickey-credentials-get=(self)');
   expect(res.headers.get('x-content-type-options'), what).toBe('nosniff');
   expect(res.headers.get('cache-control'), what).toBe('no-store');
   return nonce!;

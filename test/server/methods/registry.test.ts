@@ -12,7 +12,7 @@ describe('method registry', () => {
       3: 'document_id',
       8: 'geolocation',
       10: 'two_step',
-      13: 'selfie',
+      13: 'biometric_id',
       20: 'liveness',
       21: 'knowledge',
       22: 'selfie',
@@ -31,7 +31,15 @@ describe('method registry', () => {
   });
 
   it('grants the hosted page the browser features the methods need, and denies the rest', () => {
-    expect(browserPermissions()).toEqual(['camera', 'geolocation']);
-    expect(hostedPermissionsPolicy()).toBe('camera=(self), geolocation=(self), microphone=(), payment=(), usb=()');
+    expect(browserPermissions()).toEqual(['camera', 'geolocation', 'publickey-credentials-create', 'publickey-credentials-get']);
+    expect(hostedPermissionsPolicy()).toBe(
+      'camera=(self), geolocation=(self), publickey-credentials-create=(self), publickey-credentials-get=(self), microphone=(), payment=(), usb=()',
+    );
+  });
+
+  it('asks consent before every method whose capture uses the camera (issue 24), and before no other', () => {
+    const biometric = SERVER_METHODS.filter((m) => m.biometric === true).map((m) => m.key);
+    expect(biometric.sort()).toEqual(['document_id', 'liveness', 'selfie']);
+    for (const m of SERVER_METHODS) if (m.permissions.includes('camera')) expect(m.biometric, m.key).toBe(true);
   });
 });

@@ -66,10 +66,11 @@ describe('consent before biometric steps', () => {
       session.faceChallenge('selfie'),
       session.submitFace('selfie', 'chl_x'),
     ];
-    for (const call of refused) {
-      const error = await failure(call);
-      expect(error.status).toBe(403);
-      expect(error.error_type).toBe('session_consent_required');
+    // Settled together: a refusal must not go unobserved while an earlier one is awaited.
+    for (const outcome of await Promise.allSettled(refused)) {
+      const error = outcome.status === 'rejected' ? (outcome.reason as ApiError) : undefined;
+      expect(error?.status).toBe(403);
+      expect(error?.error_type).toBe('session_consent_required');
     }
     // E-mail is not biometric: it starts without consent.
     expect((await session.startMethod('email')).method.key).toBe('email');

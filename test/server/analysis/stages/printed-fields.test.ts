@@ -229,4 +229,20 @@ describe('printedFields on small phone uploads', () => {
     expect(out['Address City']?.value).toBe('BOSTON');
     expect(out['Last Name']?.value).toBe('DAVIS');
   });
+
+  it('reads lines as tesseract returned them for development fronts 3 and 10 of the hard set (issue 20)', () => {
+    // Front 3: a full stop after the state, CLASS read "cass"; front 10: HGT with its foot mark lost.
+    const three = printedFields(
+      ocr(['ILLINOIS', 'on F54385887481', 'we 11/18/2027', 'i OKONKWO', 'i NORA ANNA', '2673 ELM STREET', 'CHICAGO, IL. 60692', 'vos 11/18/1955 cass E']),
+      today,
+    );
+    expect(three['Address City']?.value).toBe('CHICAGO');
+    expect(three['Address State']?.value).toBe('IL');
+    expect(three['Address Postal Code']?.value).toBe('60692');
+    expect(three['Full Name']?.value).toBe('NORA ANNA OKONKWO');
+    expect(three['DL Class']?.value).toBe('E');
+    const ten = printedFields(ocr(['OREGON', 'SEXP “GT 5-10"', 'cass M']), today);
+    expect(ten['Height']?.value).toBe(`5'-10"`);
+    expect(ten['DL Class']?.value).toBe('M');
+  });
 });
