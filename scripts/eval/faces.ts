@@ -8,19 +8,28 @@ import sharp from 'sharp';
 import { analyseSelfie } from '../../server/analysis/index.js';
 import { prepareInput } from '../../server/analysis/input.js';
 import { fitRaster, rasterFrom } from '../../server/analysis/raster.js';
-import { detectFaces, faceSimilarity, type DetectedFace } from '../../server/analysis/stages/face.js';
+import { cosineSimilarity, detectFaces, type DetectedFace } from '../../server/analysis/stages/face.js';
+import { documentFaces } from '../../server/analysis/stages/portrait.js';
 import type { LivenessChallenge, SelfieDecision } from '../../server/analysis/stages/selfie.js';
 import type { HalfConfig } from '../../test/fixtures/hard/config.js';
 import { SELFIE_KINDS } from '../../test/fixtures/hard/selfies.js';
-import { hardSelfie, padSession, type PadKind } from '../../test/fixtures/hard/set.js';
+import { denseSession, LIVE_KINDS, type LiveKind } from '../../test/fixtures/hard/liveness-sessions.js';
+import { hardPeople, hardPhoto, hardSelfie } from '../../test/fixtures/hard/set.js';
 
 /** Selfies per face and degradation (three draws each: 264 selfies per half). */
 const SEEDS_PER_KIND = 3;
 
-async function centralFace(b: Buffer): Promise<DetectedFace | undefined> {
+/** The selfie's faces, the one nearest the centre first. */
+async function selfieFaces(b: Buffer): Promise<DetectedFace[]> {
   const r = await rasterFrom(sharp(b));
   const d = (f: DetectedFace): number => Math.hypot(f.box[0] + f.box[2] / 2 - r.width / 2, f.box[1] + f.box[3] / 2 - r.height / 2);
-  return (await detectFaces(r)).sort((a, c) => d(a) - d(c))[0];
+  return (await detectFaces(r)).sort((a, c) => d(a) - d(c));
+}
+
+/** A second face at least a quarter the size of the first: what the selfie decision calls MULTIPLE_FACES. */
+export function hasSecondFace(faces: readonly DetectedFace[]): boolean {
+  const [a, ...rest] = faces;
+  return a !== undefined && rest.some((f) => f.box[2] * f.box[3] > 0.25 * a.box[2] * a.box[3]);
 }
 
 /**
@@ -31,7 +40,32 @@ async function centralFace(b: Buffer): Promise<DetectedFace | undefined> {
 export async function portraitOf(bytes: Buffer, fromPipeline: readonly number[] | null): Promise<readonly number[] | null> {
   if (fromPipeline) return fromPipeline;
   const raster = await fitRaster((await prepareInput(bytes)).raster, 2000);
-  return (await detectFaces(raster))[0]?.embedding ?? null;
+  return (await documentFaces(raster))[0]?.embedding ?? null;
+}
+
+/** A document portrait's descriptor and whose face it is. */
+export interface Portrait {
+  readonly face: number;
+  readonly embedding: readonly number[];
+}
+
+/**
+ * The portraits of the first `people` identities' licence fronts and passports, found as the
+ * pipeline finds them (its face stage on the same raster) without running the rest of the
+ * pipeline: the fast path of `--part faces`. `tried` counts the documents looked at.
+ */
+export async function documentPortraits(half: HalfConfig, people: number, progress: (s: string) => void): Promise<{ portraits: Portrait[]; tried: number }> {
+  const portraits: Portrait[] = [];
+  let tried = 0;
+  for (const [i, id] of hardPeople(half, people).entries()) {
+    for (const kind of ['licence-front', 'passport'] as const) {
+      tried++;
+      const embedding = await portraitOf(await hardPhoto(half, i, kind), null);
+      if (embedding) portraits.push({ face: id.face, embedding });
+    }
+    progress(`${half.name}: portraits of ${i + 1}/${people} people`);
+  }
+  return { portraits, tried };
 }
 
 export interface FaceScores {
@@ -42,74 +76,100 @@ export interface FaceScores {
   readonly genuineByKind: Record<string, number[]>;
   readonly selfies: number;
   readonly selfiesWithoutFace: number;
+  /** Selfies in which a second face was found (a flaw of the set when not zero). */
+  readonly selfiesWithSecondFace: number;
   readonly portraits: number;
   readonly faces: number;
 }
 
-/** Scores every portrait against every selfie of the half. */
-export async function evalFaceMatch(half: HalfConfig, portraits: readonly { face: number; embedding: readonly number[] }[]): Promise<FaceScores> {
-  const selfies: { face: number; kind: string; e: readonly number[] }[] = [];
-  let missing = 0;
-  for (const face of half.faces) {
-    for (const kind of SELFIE_KINDS) {
-      for (let n = 0; n < SEEDS_PER_KIND; n++) {
-        const f = await centralFace(await hardSelfie(half, face, kind, n));
-        if (f?.embedding) selfies.push({ face, kind, e: f.embedding });
-        else missing++;
-      }
-    }
-  }
-  const s: FaceScores = {
-    genuine: [],
-    impostor: [],
-    impostorByKind: {},
-    genuineByKind: {},
-    selfies: selfies.length,
-    selfiesWithoutFace: missing,
-    portraits: portraits.length,
-    faces: half.faces.length,
+/** A selfie's descriptor, whose face and which degradation. */
+export interface SelfieSample {
+  readonly face: number;
+  readonly kind: string;
+  readonly embedding: readonly number[];
+}
+
+/**
+ * Every portrait against every selfie: a pair is genuine when both show the same demo face,
+ * an impostor pair otherwise. Scores are also kept by selfie degradation.
+ */
+export function scorePairs(
+  portraits: readonly Portrait[],
+  selfies: readonly SelfieSample[],
+  similarity: (a: readonly number[], b: readonly number[]) => number,
+): Pick<FaceScores, 'genuine' | 'impostor' | 'genuineByKind' | 'impostorByKind'> {
+  const s = {
+    genuine: [] as number[],
+    impostor: [] as number[],
+    genuineByKind: {} as Record<string, number[]>,
+    impostorByKind: {} as Record<string, number[]>,
   };
   for (const p of portraits) {
     for (const sf of selfies) {
-      const score = await faceSimilarity(p.embedding, sf.e);
+      const score = similarity(p.embedding, sf.embedding);
       const same = p.face === sf.face;
       (same ? s.genuine : s.impostor).push(score);
-      const by = same ? s.genuineByKind : s.impostorByKind;
-      (by[sf.kind] ??= []).push(score);
+      ((same ? s.genuineByKind : s.impostorByKind)[sf.kind] ??= []).push(score);
     }
   }
   return s;
 }
 
+/** Scores every portrait against every selfie of the half. */
+export async function evalFaceMatch(half: HalfConfig, portraits: readonly Portrait[]): Promise<FaceScores> {
+  const selfies: SelfieSample[] = [];
+  let missing = 0;
+  let secondFace = 0;
+  for (const face of half.faces) {
+    for (const kind of SELFIE_KINDS) {
+      for (let n = 0; n < SEEDS_PER_KIND; n++) {
+        const faces = await selfieFaces(await hardSelfie(half, face, kind, n));
+        if (hasSecondFace(faces)) secondFace++;
+        const embedding = faces[0]?.embedding;
+        if (embedding) selfies.push({ face, kind, embedding });
+        else missing++;
+      }
+    }
+  }
+  return {
+    ...scorePairs(portraits, selfies, cosineSimilarity),
+    selfies: selfies.length,
+    selfiesWithoutFace: missing,
+    selfiesWithSecondFace: secondFace,
+    portraits: portraits.length,
+    faces: half.faces.length,
+  };
+}
+
 export interface PadOutcome {
-  readonly kind: PadKind;
+  readonly kind: LiveKind;
   readonly face: number;
   readonly decision: SelfieDecision;
   readonly reasons: readonly string[];
 }
 
-export const PAD_KINDS: readonly PadKind[] = ['bona-fide', 'print', 'print-closer', 'screen', 'photo-sequence'];
+export const PAD_KINDS: readonly LiveKind[] = LIVE_KINDS;
 
-/** Every face's bona fide session and each attack, decided by `analyseSelfie`. */
+/** The horizontal turn measure of the (first) face in a frame, 0 without one. */
+async function turnOf(bytes: Buffer): Promise<number> {
+  return (await detectFaces((await prepareInput(bytes)).raster))[0]?.turn ?? 0;
+}
+
+/**
+ * Every face's bona fide session and each attack, as the `liveness` method sends them (dense
+ * frames per step, active liveness), decided by `analyseSelfie`. The turn asked for is the one
+ * the frames make (the attacker's best case: a real challenge draws the direction at random).
+ */
 export async function evalLiveness(half: HalfConfig): Promise<PadOutcome[]> {
   const out: PadOutcome[] = [];
   for (const face of half.faces) {
     for (const kind of PAD_KINDS) {
-      const s = await padSession(half, face, kind);
-      const frames: { bytes: Buffer; challenge: LivenessChallenge }[] = [];
-      let neutralTurn = 0;
-      for (const f of s.frames) {
-        let challenge: LivenessChallenge;
-        if (f.challenge === 'turn') {
-          // The attacker shows the mirrored still for the turn that mirroring produces.
-          challenge = neutralTurn <= 0 ? 'turn_left' : 'turn_right';
-        } else {
-          challenge = f.challenge;
-          if (f.challenge === 'neutral') neutralTurn = (await detectFaces((await prepareInput(f.bytes)).raster))[0]?.turn ?? 0;
-        }
-        frames.push({ bytes: f.bytes, challenge });
-      }
-      const r = await analyseSelfie({ selfie: s.selfie, frames });
+      const s = await denseSession(half, face, kind);
+      const straight = s.frames.filter((f) => f.challenge === 'neutral').at(-1)!;
+      const turned = s.frames.filter((f) => f.challenge === 'turn').at(-1)!;
+      const direction: LivenessChallenge = (await turnOf(turned.bytes)) >= (await turnOf(straight.bytes)) ? 'turn_left' : 'turn_right';
+      const frames = s.frames.map((f) => ({ bytes: f.bytes, step: f.step, challenge: f.challenge === 'turn' ? direction : f.challenge }));
+      const r = await analyseSelfie({ selfie: s.selfie, frames }, { activeLiveness: true });
       out.push({ kind, face, decision: r.decision, reasons: r.reasons });
     }
   }

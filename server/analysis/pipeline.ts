@@ -13,6 +13,7 @@ import { runDlp } from './stages/dlp.js';
 import { classifyDocument } from './stages/doc-type.js';
 import { editorSoftware, exifEntries } from './stages/exif.js';
 import { annotateFace, detectFaces, faceSimilarity, type DetectedFace } from './stages/face.js';
+import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
 import { runMrz } from './stages/mrz.js';
 import { matchName } from './stages/name-match.js';
@@ -126,7 +127,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   const [deskewedOcr, { barcode, mrz }, faces] = await Promise.all([
     timed(timings, 'ocr', () => runOcr(grey)),
     codes,
-    timed(timings, 'faces', () => detectFaces(work)),
+    timed(timings, 'faces', () => documentFaces(work)),
   ]);
   const tamper = await timed(timings, 'tamper', () => detectPastedRegions(grey));
   const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster, 'document'));
@@ -249,7 +250,7 @@ export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseS
     reference = { box: [0, 0, 0, 0], score: 1, emotions: {}, turn: 0, embedding: options.referenceEmbedding };
   } else if (options.referenceDocument) {
     const doc = await prepareInput(options.referenceDocument);
-    reference = (await timed(timings, 'reference_faces', () => detectFaces(doc.raster)))[0];
+    reference = (await timed(timings, 'reference_faces', () => documentFaces(doc.raster)))[0];
   }
   // A face filmed off a screen carries the screen's moiré (issue 20): checked on the selfie and
   // on the held frame of each move (the last of its step), not on every dense frame.

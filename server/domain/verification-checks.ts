@@ -132,3 +132,31 @@ export function faceChecks(result: StoredFaceResult): VerificationCheck[] {
   for (const code of reasons) if (!(code in FACE_REASON_WORDS)) out.push(check(code.toLowerCase(), 'flagged', code));
   return out;
 }
+
+/** What Biometric ID stores (methods/biometric_id): what its last ceremony proved. */
+export interface StoredPasskeyResult {
+  proof?: 'passkey_registered' | 'passkey_assertion' | null;
+  ceremony?: 'register' | 'assert';
+  sign_count?: number;
+}
+
+/** Whether a verification's attributes are Biometric ID's (they alone carry `proof` with a passkey ceremony). */
+export function isPasskeyResult(attributes: Record<string, unknown>): boolean {
+  return (
+    attributes.proof === 'passkey_registered' ||
+    attributes.proof === 'passkey_assertion' ||
+    (attributes.proof === null && (attributes.ceremony === 'register' || attributes.ceremony === 'assert'))
+  );
+}
+
+/** The checks of a passkey ceremony: what the server verified, and what it did not. */
+export function passkeyChecks(result: StoredPasskeyResult): VerificationCheck[] {
+  if (!result.proof) return [check('passkey_signature', 'failed', 'Five passkey ceremonies in a row did not verify.')];
+  const out = [check('passkey_signature', 'passed'), check('user_verified', 'passed')];
+  if (result.proof === 'passkey_registered') {
+    out.push(check('attestation_root', 'not_run', "The attestation's signature was verified; its certificate chain is not checked against a vendor root."));
+  } else {
+    out.push(check('sign_counter', 'passed', null, result.sign_count ?? null));
+  }
+  return out;
+}

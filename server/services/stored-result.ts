@@ -2,6 +2,9 @@ import { DOCUMENT_METHOD_ID, friendlyStatus, STATUS_KEYS, VerificationStatus, ty
 import {
   documentChecks,
   faceChecks,
+  isPasskeyResult,
+  passkeyChecks,
+  type StoredPasskeyResult,
   type CheckOutcome,
   type StoredDocumentContent,
   type StoredFaceResult,
@@ -123,6 +126,7 @@ export async function unsignedResult(ex: Executor, userId: number, method: Metho
     checks = worstPerCheck(documents.flatMap((d) => d.checks));
     captures = documents.map((d) => ({ kind: d.side ?? 'document', blob_key: d.blob_key }));
   } else {
+    if (isPasskeyResult(attributes)) checks = passkeyChecks(attributes as StoredPasskeyResult);
     // A face analysis leaves its decision and reason codes; no other method stores both.
     const face = attributes as StoredFaceResult;
     if (faceStep !== undefined || (face.decision !== undefined && Array.isArray(face.reasons))) {

@@ -7,7 +7,7 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
-import { html, nothing } from 'lit';
+import { html } from 'lit';
 import type { MethodViewOf, PasskeyVerifyRequest } from '../../api/contract.js';
 import { ApiError } from '../../api/session-client.js';
 import { pluralMsg } from '../../internal/plural.js';
@@ -77,10 +77,13 @@ export class VerifyStepBiometricId extends StepElement<BiometricIdMethod> {
       this.complete(result);
     } catch (error: unknown) {
       this.error = this.explain(error);
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLButtonElement>('button#passkey-go')?.focus();
     } finally {
       this.busy = false;
+    }
+    if (this.error) {
+      // Back on the same button, for the retry (it was disabled while the prompt was open).
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLButtonElement>('button#passkey-go')?.focus();
     }
   }
 
@@ -137,6 +140,7 @@ export class VerifyStepBiometricId extends StepElement<BiometricIdMethod> {
     `;
   }
 
+  /** The flow itself offers the hand-off to another device below every step, when the account allows it. */
   private renderUnsupported() {
     return html`
       <p role="alert">
@@ -144,13 +148,6 @@ export class VerifyStepBiometricId extends StepElement<BiometricIdMethod> {
           id: 'passkey.unsupported',
         })}
       </p>
-      ${
-        this.flow.value?.handoffEnabled
-          ? html`<div class="actions">
-              <button type="button" @click=${() => this.requestHandoff()}>${msg('Use my phone instead', { id: 'camera.handoff' })}</button>
-            </div>`
-          : nothing
-      }
     `;
   }
 }

@@ -39,7 +39,7 @@ describe('faces', { timeout: 180_000 }, () => {
     expect(await faceSimilarity(a.embedding!, b.embedding!)).toBeLessThan(SELFIE_MATCH_THRESHOLD);
   });
 
-  it('accepts the same person under phone degradations and rejects every other person', async () => {
+  it('accepts the same person under phone degradations and never accepts another person', async () => {
     // Eight distinct people; each selfie degraded as a phone does it, each reference clean.
     const people = [0, 3, 6, 9, 12, 15, 18, 21];
     const degrade = [
@@ -54,13 +54,25 @@ describe('faces', { timeout: 180_000 }, () => {
     ];
     const references = await Promise.all(people.map(async (p) => faceOf(await selfie(p))));
     const selfies = await Promise.all(people.map(async (p, i) => faceOf(await degrade[i % degrade.length]!(await selfie(p)))));
+    let others = 0;
+    let rejected = 0;
     for (const [i, s] of selfies.entries()) {
       for (const [j, reference] of references.entries()) {
         const result = await decideSelfie({ selfie: [s], reference });
-        if (i === j) expect(result.decision, `person ${people[i]}`).toBe('complete');
-        else expect(result.decision, `person ${people[i]} against ${people[j]}`).toBe('rejected');
+        if (i === j) {
+          expect(result.decision, `person ${people[i]}`).toBe('complete');
+          continue;
+        }
+        // Another person is never accepted; a few similar faces fall in the review band.
+        expect(result.decision, `person ${people[i]} against ${people[j]}`).not.toBe('complete');
+        others++;
+        if (result.decision === 'rejected') rejected++;
       }
     }
+    // Different people are mostly rejected, not reviewed. The band was set on degraded document
+    // portraits (5.7 % of impostor pairs in it on the development half); clean photos of
+    // similar-looking people land in it more often: 9 of these 56 pairs (docs/analysis.md).
+    expect(rejected / others).toBeGreaterThanOrEqual(0.75);
   });
 
   it('measures a head turn that flips sign when the image is mirrored', async () => {

@@ -115,6 +115,14 @@ describe('biometric_id: registration', () => {
     expect(await eventTypes()).toEqual(expect.arrayContaining(['verification.pending', 'verification.completed']));
     const user = (await server.api(`/api/users/${userId}`)).body.data as unknown as { verifications: unknown[] };
     expect(user.verifications).toEqual([{ id: 13, name: 'Biometric ID', status: { value: 2, friendly: 'Complete' } }]);
+    // The customer's (and the dashboard's) verification result reads it as checks.
+    const result = await server.api(`/api/users/${userId}/verifications/biometric_id`);
+    expect(result.status).toBe(200);
+    expect((result.body as unknown as { checks: unknown[] }).checks).toEqual([
+      { name: 'passkey_signature', outcome: 'passed', reason: null, value: null },
+      { name: 'user_verified', outcome: 'passed', reason: null, value: null },
+      { name: 'attestation_root', outcome: 'not_run', reason: expect.stringContaining('not checked against a vendor root'), value: null },
+    ]);
     // Only the public key is kept.
     const rows = await credentialsInDb();
     expect(rows).toHaveLength(1);
@@ -198,6 +206,10 @@ describe('biometric_id: registration', () => {
     const rejected = await view();
     expect(rejected).toMatchObject({ status: 'rejected', can_retry: true });
     expect(await eventTypes()).toContain('verification.rejected');
+    const result = await server.api(`/api/users/${userId}/verifications/biometric_id`);
+    expect((result.body as unknown as { checks: { name: string; outcome: string }[] }).checks).toEqual([
+      expect.objectContaining({ name: 'passkey_signature', outcome: 'failed' }),
+    ]);
     expect((await failure(session.passkeyOptions())).status).toBe(409);
 
     await session.retryMethod('biometric_id');
@@ -224,6 +236,10 @@ describe('biometric_id: a second visit proves possession', () => {
     const done = await session.verifyPasskey(asBody(device.get(options)));
     expect(done.method.status).toBe('complete');
     expect(await storedAttributes()).toMatchObject({ proof: 'passkey_assertion', attestation_format: 'packed', user_verified: true, sign_count: 1 });
+    const result = await server.api(`/api/users/${userId}/verifications/13`);
+    expect((result.body as unknown as { checks: { name: string; outcome: string; value: number | null }[] }).checks).toContainEqual(
+      expect.objectContaining({ name: 'sign_counter', outcome: 'passed', value: 1 }),
+    );
   });
 
   it('refuses an assertion without user verification', async () => {

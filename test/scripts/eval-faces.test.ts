@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { cosineSimilarity, type DetectedFace } from '../../server/analysis/stages/face.js';
+import { bandRates } from '../../scripts/eval/face-metrics.js';
+import { hasSecondFace, scorePairs } from '../../scripts/eval/faces.js';
+
+describe('face evaluation arithmetic', () => {
+  it('pairs every portrait with every selfie: same face genuine, any other face impostor', () => {
+    const portraits = [
+      { face: 0, embedding: [1, 0] },
+      { face: 1, embedding: [0, 1] },
+    ];
+    const selfies = [
+      { face: 0, kind: 'plain', embedding: [1, 0] },
+      { face: 0, kind: 'blurred', embedding: [1, 0] },
+      { face: 1, kind: 'plain', embedding: [0, 1] },
+      { face: 2, kind: 'plain', embedding: [1, 1] },
+    ];
+    const s = scorePairs(portraits, selfies, cosineSimilarity);
+    // Portrait 0: two genuine, two impostor; portrait 1: one genuine, three impostor.
+    expect(s.genuine).toHaveLength(3);
+    expect(s.impostor).toHaveLength(5);
+    expect(s.genuine.every((x) => x > 0.999)).toBe(true);
+    expect(s.impostor.map((x) => Number(x.toFixed(3))).sort()).toEqual([0, 0, 0, 0.707, 0.707]);
+    expect(s.genuineByKind['plain']).toHaveLength(2);
+    expect(s.genuineByKind['blurred']).toHaveLength(1);
+    expect(s.impostorByKind['plain']).toHaveLength(4);
+    expect(s.impostorByKind['blurred']).toHaveLength(1);
+  });
+
+  it('splits pairs into accepted, reviewed and rejected at the two thresholds', () => {
+    const genuine = [0.9, 0.7, 0.66, 0.6, 0.5];
+    const impostor = [0.1, 0.2, 0.58, 0.61, 0.66, 0.3];
+    const b = bandRates(genuine, impostor, 0.6, 0.66);
+    expect(b.genuineAccepted).toMatchObject({ k: 3, n: 5 });
+    expect(b.genuineReviewed).toMatchObject({ k: 1, n: 5 });
+    expect(b.genuineRejected).toMatchObject({ k: 1, n: 5 });
+    expect(b.impostorAccepted).toMatchObject({ k: 1, n: 6 });
+    expect(b.impostorReviewed).toMatchObject({ k: 1, n: 6 });
+    expect(b.impostorRejected).toMatchObject({ k: 4, n: 6 });
+    // Without a band (review = match) nothing is reviewed.
+    expect(bandRates(genuine, impostor, 0.66, 0.66).genuineReviewed.k).toBe(0);
+  });
+
+  it('counts a second face as the selfie decision does: at least a quarter of the first', () => {
+    const face = (w: number): DetectedFace => ({ box: [0, 0, w, w], score: 1, emotions: {}, turn: 0 });
+    expect(hasSecondFace([face(100)])).toBe(false);
+    expect(hasSecondFace([face(100), face(40)])).toBe(false);
+    expect(hasSecondFace([face(100), face(60)])).toBe(true);
+    expect(hasSecondFace([])).toBe(false);
+  });
+});
