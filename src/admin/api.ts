@@ -206,3 +206,30 @@ export interface ReviewRow {
 
 /** User statuses (spec 3.1). */
 export const USER_STATUSES = ['Unconfirmed', 'Active', 'Verified', 'Banned', 'Review'] as const;
+
+/** One field a document's analysis read, beside the user's record (`agrees` null: nothing to compare). */
+export interface CaseField {
+  name: string;
+  value: string;
+  confidence: number | null;
+  record: string | null;
+  agrees: boolean | null;
+}
+
+/** A user's case (`GET /admin/api/users/{id}/case`): documents, faces, notes and the timeline. */
+export interface CaseDetail {
+  documents: {
+    doc_id: string;
+    side: string | null;
+    doc_type: string | null;
+    status: string;
+    reason: string | null;
+    created_at: string;
+    image_url: string;
+    portrait_url: string | null;
+    fields: CaseField[];
+  }[];
+  faces: { key: string; name: string; similarity: number | null; decision: string | null; captures: { kind: string; url: string }[] }[];
+  notes: { id: number; author: string; body: string; created_at: string }[];
+  timeline: { at: string; kind: 'event' | 'delivery' | 'decision'; what: string; method: string | null; by: string | null; detail: string | null }[];
+}

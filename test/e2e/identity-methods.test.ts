@@ -4,8 +4,9 @@
  * the hosted page to the completion redirect, then the same inline in `<verify-flow>` on a
  * customer's page at a phone's size. The sign-ins go to a real OpenID Connect provider
  * (`oidc-provider`) on loopback, in the window the step opens, through Verity's /oidc/begin and
- * /oidc/callback. Biometric ID (passkey) is not in the template: it had not landed on main when
- * this test was written.
+ * /oidc/callback. Biometric ID (passkey) is not in the template yet: its relying party is the
+ * public URL's host (http://verity.test here), which this browser reaches only through a request
+ * route, and starting the session through that route failed when tried (to do).
  */
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';

@@ -1,5 +1,7 @@
 import { css, html, nothing } from 'lit';
 import { USER_STATUSES, type TemplatesAnswer, type UserDetail, type UserSummary, type VerificationDetail } from '../api.js';
+import './admin-case.js';
+import type { AdminCase } from './admin-case.js';
 import './admin-link-panel.js';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
@@ -12,9 +14,10 @@ export class UserDeletedEvent extends Event {
 }
 
 /**
- * A user's page: details, each verification with its status and analysis results, captured images
- * (short-lived signed URLs), and the actions: approve, reject, reset a method, change status,
- * switch template, delete. Every destructive action asks first.
+ * A user's page as a case: details, each verification with its checks and a decision (approve,
+ * reject, request a redo, with a reason the customer receives), the case (`<admin-case>`:
+ * documents, faces, notes, timeline), captured images (short-lived signed URLs), and the actions:
+ * change status, switch template, delete. Every destructive action asks first.
  */
 export class AdminUserPage extends AdminView {
   static override styles = [
@@ -35,9 +38,19 @@ export class AdminUserPage extends AdminView {
       tr.passed .outcome {
         color: #166534;
       }
-      /* On a phone a verification is a block (method, status, checks, actions) rather than four squeezed columns. */
+      pre {
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+      }
+      .decide textarea {
+        min-height: 3rem;
+        width: 100%;
+        box-sizing: border-box;
+      }
+      /* On a phone a verification (and a document job) is a block of lines rather than four squeezed columns. */
       @media (max-width: 40rem) {
-        table.verifications > thead {
+        table.verifications > thead,
+        table.jobs > thead {
           position: absolute;
           width: 1px;
           height: 1px;
@@ -46,11 +59,33 @@ export class AdminUserPage extends AdminView {
         }
         table.verifications > tbody > tr,
         table.verifications > tbody > tr > th,
-        table.verifications > tbody > tr > td {
+        table.verifications > tbody > tr > td,
+        table.jobs > tbody > tr,
+        table.jobs > tbody > tr > th,
+        table.jobs > tbody > tr > td {
           display: block;
           border: 0;
         }
-        table.verifications > tbody > tr {
+        table.verifications,
+        table.verifications > tbody,
+        table.jobs,
+        table.jobs > tbody {
+          display: block;
+        }
+        table.jobs th,
+        table.checks th,
+        table.checks td {
+          overflow-wrap: anywhere;
+        }
+        table.checks td.outcome {
+          overflow-wrap: normal;
+        }
+        table.checks th,
+        table.checks td {
+          padding: 0.25rem 0.3rem;
+        }
+        table.verifications > tbody > tr,
+        table.jobs > tbody > tr {
           border-bottom: 1px solid #d5d9e0;
           padding-block: 0.5rem;
         }
@@ -82,12 +117,34 @@ export class AdminUserPage extends AdminView {
   }
 
   async #move(v: VerificationDetail, status: 'complete' | 'rejected' | 'reset'): Promise<void> {
-    const verbs = { complete: 'Approve', rejected: 'Reject', reset: 'Reset' } as const;
-    if (status !== 'complete' && !(await this.confirmAction(`${verbs[status]} ${v.name}? The user will be told through the usual events.`, verbs[status])))
+    const verbs = { complete: 'Approve', rejected: 'Reject', reset: 'Request a redo of' } as const;
+    const field = this.renderRoot.querySelector<HTMLTextAreaElement>(`textarea[data-method="${v.key}"]`);
+    const reason = field?.value.trim() ?? '';
+    if (status !== 'complete' && !reason) {
+      // The customer is told why; an empty reason would reach them as silence.
+      this.error = `Give the reason for the customer before you ${status === 'rejected' ? 'reject' : 'ask for a redo of'} ${v.name}.`;
+      field?.focus();
       return;
-    const past = { complete: 'approved', rejected: 'rejected', reset: 'reset' } as const;
-    const ok = await this.run(() => this.client.post(`/admin/api/users/${this.userId}/verifications`, { method: v.key, status }), `${v.name} ${past[status]}.`);
-    if (ok) await this.load();
+    }
+    if (
+      status !== 'complete' &&
+      !(await this.confirmAction(
+        `${verbs[status]} ${v.name}? The customer receives your reason in the webhook.`,
+        status === 'rejected' ? 'Reject' : 'Request redo',
+      ))
+    )
+      return;
+    const past = { complete: 'approved', rejected: 'rejected', reset: 'sent back for a redo' } as const;
+    const ok = await this.run(
+      () => this.client.post(`/admin/api/users/${this.userId}/verifications`, { method: v.key, status, ...(reason ? { reason } : {}) }),
+      `${v.name} ${past[status]}.`,
+      'reason',
+    );
+    if (ok) {
+      if (field) field.value = '';
+      await this.load();
+      await this.renderRoot.querySelector<AdminCase>('admin-case')?.load();
+    }
   }
 
   async #setStatus(e: SubmitEvent): Promise<void> {
@@ -152,7 +209,7 @@ export class AdminUserPage extends AdminView {
             <th scope="col">Method</th>
             <th scope="col">Status</th>
             <th scope="col">Results</th>
-            <th scope="col">Actions</th>
+            <th scope="col">Decision</th>
           </tr>
         </thead>
         <tbody>
@@ -174,10 +231,18 @@ export class AdminUserPage extends AdminView {
                         : html`<span class="muted">None yet</span>`
                   }
                 </td>
-                <td class="row">
-                  <button type="button" aria-label=${`Approve ${v.name}`} @click=${() => this.#move(v, 'complete')}>Approve</button>
-                  <button type="button" class="danger" aria-label=${`Reject ${v.name}`} @click=${() => this.#move(v, 'rejected')}>Reject</button>
-                  <button type="button" class="secondary" aria-label=${`Reset ${v.name}`} @click=${() => this.#move(v, 'reset')}>Reset</button>
+                <td class="decide">
+                  <label
+                    >Reason for the customer
+                    <textarea data-method=${v.key} maxlength="2000" aria-description="Required to reject or to ask for a redo; sent in the webhook."></textarea>
+                  </label>
+                  <div class="row">
+                    <button type="button" aria-label=${`Approve ${v.name}`} @click=${() => this.#move(v, 'complete')}>Approve</button>
+                    <button type="button" class="danger" aria-label=${`Reject ${v.name}`} @click=${() => this.#move(v, 'rejected')}>Reject</button>
+                    <button type="button" class="secondary" aria-label=${`Request redo of ${v.name}`} @click=${() => this.#move(v, 'reset')}>
+                      Request redo
+                    </button>
+                  </div>
                 </td>
               </tr>`,
           )}
@@ -226,6 +291,7 @@ export class AdminUserPage extends AdminView {
               </table>`
           : nothing
       }
+      <admin-case .api=${this.api} user-id=${this.userId}></admin-case>
       <h2>Captured images</h2>
       ${
         d.images.length

@@ -1,9 +1,10 @@
 import { ContextProvider } from '@lit/context';
 import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
 import type { Branding, MethodKey, MethodResult, MethodView, SessionView } from '../../api/contract.js';
 import { ApiError, SessionClient } from '../../api/session-client.js';
 import { FaceModelController } from '../../controllers/face-model-controller.js';
+import { RedirectCountdown } from '../../controllers/redirect-countdown.js';
 import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
 import { emit, VerifyError } from '../../events/events.js';
 import { fromApiError } from '../../internal/errors.js';
@@ -12,31 +13,13 @@ import { StepCompleteEvent, StepErrorEvent, StepHandoffEvent } from '../../inter
 import { directionOf, pickLocale, useLocale, type Locale } from '../../localization.js';
 import { needsConsent, stepFor, stepTitle } from '../../steps/registry.js';
 import type { ConsentDecisionEvent } from '../../steps/consent/verify-consent.component.js';
-import { failureText } from './failure-text.js';
-import { renderLiveRefusal } from './live-refusal.js';
+import { applyBrandingStyle, brandingStyle } from './branding-style.js';
+import { FLOW_PHASE, isMethodDone, safeRedirect, type FlowPhase } from './flow-phase.js';
+import { renderHeader, renderIntro } from './intro-view.js';
+import { renderDone, renderFailure, renderHandedBack, renderLoading } from './result-views.js';
+import { renderRejected, renderStep, renderStepDone, renderStepsScreen } from './step-views.js';
 import { AnalysisWatch } from '../../controllers/analysis-watch.js';
 import styles from './verify-flow.styles.js';
-
-/** The flow's screens. */
-export const FLOW_PHASE = {
-  intro: 'intro',
-  starting: 'starting',
-  steps: 'steps',
-  /** Consent before a biometric step (issue 24). */
-  consent: 'consent',
-  handoff: 'handoff',
-  completing: 'completing',
-  done: 'done',
-  handedBack: 'handed-back',
-  failed: 'failed',
-} as const;
-/** One of {@link FLOW_PHASE}. */
-export type FlowPhase = (typeof FLOW_PHASE)[keyof typeof FLOW_PHASE];
-
-/** Statuses that count as done for the flow (submitted or decided). */
-export function isMethodDone(method: MethodView): boolean {
-  return method.status === 'complete' || method.status === 'complete_in_review' || method.status === 'processing';
-}
 
 /**
  * The whole verification inline: loads the session from the magic link, shows each assigned
@@ -87,7 +70,6 @@ export class VerifyFlow extends LitElement {
     redirectDelay: { type: Number, attribute: 'redirect-delay' },
     plannedSteps: { attribute: false },
     phase: { type: String, reflect: true },
-    redirectIn: { state: true },
     session: { state: true },
     index: { state: true },
     failure: { state: true },
@@ -132,9 +114,7 @@ export class VerifyFlow extends LitElement {
   declare plannedSteps: readonly MethodKey[] | null;
   /** Seconds the "you are done" screen shows before the completion redirect (default 4). */
   declare redirectDelay: number;
-  /** Seconds left before the redirect, while counting down. */
-  declare private redirectIn: number | null;
-  private redirectTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly countdown = new RedirectCountdown(this);
   /** The current screen (read-only). */
   declare phase: FlowPhase;
   declare private session: SessionView | null;
@@ -170,7 +150,6 @@ export class VerifyFlow extends LitElement {
     this.closable = false;
     this.redirectDelay = 4;
     this.plannedSteps = null;
-    this.redirectIn = null;
     this.phase = FLOW_PHASE.intro;
     this.session = null;
     this.index = 0;
@@ -475,41 +454,10 @@ export class VerifyFlow extends LitElement {
       emit(this, 'verify-complete', { reference_id: done.reference_id, status: 'completed', redirect_url: this.completion.redirect_url });
       await this.updateComplete;
       (this.renderRoot.querySelector('#result-title') as HTMLElement | null)?.focus();
-      if (this.completion.redirect_url && !this.stay) this.countDownToRedirect(this.completion.redirect_url);
+      if (this.completion.redirect_url && !this.stay) this.countdown.start(this.completion.redirect_url, this.redirectDelay);
     } catch (error: unknown) {
       this.fail(fromApiError(error));
     }
-  }
-
-  /**
-   * The "you are done" screen stays long enough to be read, then the page follows the completion
-   * redirect; its link goes at once. Counted in whole seconds so the screen can say how long.
-   */
-  private countDownToRedirect(url: string): void {
-    this.redirectIn = Math.max(0, Math.round(this.redirectDelay));
-    const tick = () => {
-      if (this.redirectIn === null) return;
-      if (this.redirectIn <= 0) {
-        this.stopRedirect();
-        window.location.assign(url);
-        return;
-      }
-      this.redirectIn -= 1;
-    };
-    if (this.redirectIn === 0) return tick();
-    this.redirectTimer = setInterval(tick, 1000);
-  }
-
-  private stopRedirect(): void {
-    clearInterval(this.redirectTimer);
-    this.redirectTimer = undefined;
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    // A flow taken out of the page (a closed modal) does not move the page any more.
-    this.stopRedirect();
-    this.redirectIn = null;
   }
 
   private fail(error: VerifyError): void {
@@ -530,13 +478,7 @@ export class VerifyFlow extends LitElement {
    */
   protected override updated(): void {
     const base = this.renderRoot.querySelector<HTMLElement>('[part="base"]');
-    if (base) {
-      const style = this.brandingStyle();
-      for (const name of ['--verify-primary', '--verify-background', '--verify-text']) {
-        if (style[name]) base.style.setProperty(name, style[name]);
-        else base.style.removeProperty(name);
-      }
-    }
+    if (base) applyBrandingStyle(base, brandingStyle(this.session?.branding ?? this.branding, this, this.applyBranding));
     const fill = this.renderRoot.querySelector<HTMLElement>('.fill');
     if (fill && this.session) {
       const total = this.session.methods.length;
@@ -547,30 +489,11 @@ export class VerifyFlow extends LitElement {
     }
   }
 
-  /**
-   * The account's branding colours as custom properties. A page that themes the flow itself (sets
-   * `--verify-primary`, `--verify-background` or `--verify-text` on it or above it) keeps its own
-   * value for that property; `apply-branding` puts the account's first anyway (the hosted page).
-   */
-  private brandingStyle(): Record<string, string> {
-    const b = this.session?.branding ?? this.branding;
-    if (!b) return {};
-    const page = getComputedStyle(this);
-    const style: Record<string, string> = {};
-    const take = (name: string, value: string | null) => {
-      if (value && (this.applyBranding || page.getPropertyValue(name).trim() === '')) style[name] = value;
-    };
-    take('--verify-primary', b.primary_color);
-    take('--verify-background', b.background_color);
-    take('--verify-text', b.text_color);
-    return style;
-  }
-
   protected override render() {
     const dir = directionOf(this.locale);
     return html`
       <div part="base" class="flow" dir=${dir} lang=${this.locale}>
-        ${this.renderHeader()}
+        ${renderHeader(this.session?.branding ?? this.branding)}
         <!-- Not a <main>: the page around the flow (ours or the customer's) has its own. -->
         <div class="phase">${this.renderPhase()}</div>
         <div class="visually-hidden" role="status" aria-live="polite">${this.liveText()}</div>
@@ -586,53 +509,13 @@ export class VerifyFlow extends LitElement {
     return '';
   }
 
-  private renderHeader(): TemplateResult | typeof nothing {
-    const branding = this.session?.branding ?? this.branding;
-    if (!branding) return nothing;
-    // The account's logo says who is asking, inline as on the hosted page.
-    const logo = branding.logo_url ? html`<img class="logo" src=${branding.logo_url} alt=${branding.account_name} />` : nothing;
-    return html`<header part="header">${logo}<span class="account">${logo === nothing ? branding.account_name : ''}</span></header>`;
-  }
-
-  /** What this user will do and what to have at hand, when the steps are known. */
-  private renderPlan(): TemplateResult {
-    const steps = this.plannedSteps;
-    const minutes = msg('It takes a few minutes.', { id: 'flow.intro.minutes' });
-    if (!steps?.length) return html`<p>${minutes} ${msg('Allow camera access if a step asks for it.', { id: 'flow.intro.generic' })}</p>`;
-    const has = (...keys: MethodKey[]) => keys.some((k) => steps.includes(k));
-    const ready = [
-      has('document_id') ? msg('your ID document', { id: 'flow.intro.ready.document' }) : null,
-      has('email') ? msg('your e-mail, to receive a code', { id: 'flow.intro.ready.email' }) : null,
-      has('phone') ? msg('your phone, to receive a code', { id: 'flow.intro.ready.phone' }) : null,
-      has('document_id', 'selfie', 'liveness') ? msg('a camera (allow access when asked)', { id: 'flow.intro.ready.camera' }) : null,
-    ].filter((x): x is string => x !== null);
-    return html`<p>${minutes} ${msg('You will be asked to:', { id: 'flow.intro.steps' })}</p>
-      <ol class="plan">
-        ${steps.map((k) => html`<li>${stepFor(k)?.title() ?? k}</li>`)}
-      </ol>
-      ${
-        ready.length
-          ? html`<p>${msg('Have ready:', { id: 'flow.intro.ready' })}</p>
-              <ul class="plan">
-                ${ready.map((r) => html`<li>${r}</li>`)}
-              </ul>`
-          : nothing
-      }`;
-  }
-
   private renderPhase(): TemplateResult {
     switch (this.phase) {
       case FLOW_PHASE.intro:
-        return html`<section class="intro">
-          <h2>${msg('Verify your identity', { id: 'flow.intro.title' })}</h2>
-          ${this.renderPlan()}
-          <p class="muted">${msg('Your information is sent securely and used only to verify you.', { id: 'flow.intro.privacy' })}</p>
-          <div class="actions"><button type="button" @click=${() => void this.start()}>${msg('Start', { id: 'flow.start' })}</button></div>
-          ${this.preview ? html`<p class="muted" role="status">${this.notice}</p>` : nothing}
-        </section>`;
+        return renderIntro({ plannedSteps: this.plannedSteps, preview: this.preview, notice: this.notice, onStart: () => void this.start() });
       case FLOW_PHASE.starting:
       case FLOW_PHASE.completing:
-        return html`<div class="loading" aria-busy="true"><span class="spinner" aria-hidden="true"></span>${msg('Loading…', { id: 'flow.loading' })}</div>`;
+        return renderLoading();
       case FLOW_PHASE.steps:
       case FLOW_PHASE.consent:
         return this.renderSteps();
@@ -647,129 +530,46 @@ export class VerifyFlow extends LitElement {
           </div>
         </section>`;
       case FLOW_PHASE.done:
-        return this.renderDone();
+        return renderDone({
+          redirectUrl: this.completion?.redirect_url ?? null,
+          stay: this.stay,
+          secondsLeft: this.countdown.secondsLeft,
+          closable: this.closable,
+          onClose: () => this.onClose(),
+        });
       case FLOW_PHASE.handedBack:
-        return html`<section part="result" class="result">
-          <h2 id="result-title" tabindex="-1">${msg('All done on this phone', { id: 'flow.handed-back.title' })}</h2>
-          <p>${msg('You can go back to your computer to finish.', { id: 'flow.handed-back.body' })}</p>
-        </section>`;
+        return renderHandedBack();
       case FLOW_PHASE.failed:
-        return this.renderFailure();
+        return renderFailure({
+          error: this.failure,
+          closable: this.closable,
+          // Declining consent is left cleanly: read it again, or close (modal) / leave the page.
+          onAgain: () => void (this.failure?.code === 'consent_declined' ? this.goTo(this.index) : this.start()),
+          onClose: () => this.onClose(),
+        });
     }
   }
 
   private renderSteps(): TemplateResult {
     const session = this.session!;
-    const method = this.currentMethod!;
-    const total = session.methods.length;
-    const done = isMethodDone(method);
     const refused = this.refused;
-    const refusedAt = refused ? session.methods.findIndex((m) => m.key === refused.key) : -1;
-    return html`
-      ${refused ? renderLiveRefusal(refused, () => void this.goTo(refusedAt)) : nothing}
-      <div part="progress" class="progress">
-        <span>${msg(str`Step ${this.index + 1} of ${total}`, { id: 'flow.progress' })}</span>
-        <div
-          class="bar"
-          role="progressbar"
-          aria-label=${msg('Progress', { id: 'flow.progress-label' })}
-          aria-valuemin="0"
-          aria-valuemax=${total}
-          aria-valuenow=${session.methods.filter(isMethodDone).length}
-        >
-          <div class="fill"></div>
-        </div>
-      </div>
-      <section part="step" class="step" aria-labelledby="step-title">
-        ${
-          this.phase === FLOW_PHASE.consent
-            ? html`<h2 id="step-title" tabindex="-1">${msg('Before we use your camera', { id: 'consent.title' })}</h2>
-                <verify-consent .consent=${session.consent} @consent-decision=${(e: ConsentDecisionEvent) => void this.onConsent(e)}></verify-consent>`
-            : html`<h2 id="step-title" tabindex="-1">${stepTitle(method)}</h2>
-                ${done ? this.renderStepDone() : method.status === 'rejected' ? this.renderRejected(method) : this.renderStep(method)}`
-        }
-      </section>
-      <nav class="nav" aria-label=${msg('Steps', { id: 'flow.nav' })}>
-        ${this.index > 0 ? html`<button type="button" class="secondary" @click=${() => void this.goTo(this.index - 1)}>${msg('Back', { id: 'flow.back' })}</button>` : nothing}
-        ${session.handoff_enabled && !session.via_handoff ? html`<button type="button" class="link" @click=${() => this.showHandoff()}>${msg('Continue on another device', { id: 'flow.handoff.offer' })}</button>` : nothing}
-      </nav>
-    `;
+    return renderStepsScreen({
+      session,
+      index: this.index,
+      consent: this.phase === FLOW_PHASE.consent,
+      refused,
+      body: () => this.renderStepBody(this.currentMethod!, isMethodDone(this.currentMethod!)),
+      onGo: (index) => void this.goTo(index),
+      onConsent: (e) => void this.onConsent(e),
+      onHandoff: () => this.showHandoff(),
+    });
   }
 
-  private renderRejected(method: MethodView): TemplateResult {
-    return html`<div class="notice" role="alert">
-        <p>${method.reason ?? msg('This step could not be verified.', { id: 'flow.step-rejected' })}</p>
-      </div>
-      <div class="actions">
-        ${
-          method.can_retry
-            ? html`<button type="button" @click=${() => void this.retryMethod(method)}>${msg('Try this step again', { id: 'flow.step-retry' })}</button>`
-            : html`<p class="muted">${msg('The service will contact you about this step.', { id: 'flow.step-rejected-final' })}</p>`
-        }
-      </div>`;
-  }
-
-  private renderStepDone(): TemplateResult {
-    const next = this.session!.methods.findIndex((m) => !isMethodDone(m));
-    const checking = this.currentMethod?.status === 'processing';
-    return html`<p class="notice">
-        ${checking ? msg('Sent. It is being checked; if it is not accepted, you will see it here.', { id: 'flow.step-checking' }) : msg('This step is done.', { id: 'flow.step-done' })}
-      </p>
-      <div class="actions">
-        ${next >= 0 ? html`<button type="button" @click=${() => void this.goTo(next)}>${msg('Continue', { id: 'flow.continue' })}</button>` : nothing}
-      </div>`;
-  }
-
-  private renderStep(method: MethodView): TemplateResult {
-    return (
-      stepFor(method.key)?.render(method) ??
-      html`<p class="notice">${msg('This step cannot be done on this page. The service will contact you about it.', { id: 'flow.step-other' })}</p>`
-    );
-  }
-
-  private renderDone(): TemplateResult {
-    const redirecting = this.completion?.redirect_url && !this.stay;
-    return html`<section part="result" class="result">
-      <div class="check" aria-hidden="true">✓</div>
-      <h2 id="result-title" tabindex="-1">${msg('Thank you, you are done', { id: 'flow.done.title' })}</h2>
-      <p>${msg('We have received everything we need. You will hear from us when the checks are complete.', { id: 'flow.done.body' })}</p>
-      ${
-        redirecting && this.redirectIn !== null
-          ? html`<p class="muted" role="status">${msg(str`Taking you back in ${this.redirectIn} s…`, { id: 'flow.done.redirecting-in' })}</p>`
-          : nothing
-      }
-      ${
-        this.completion?.redirect_url
-          ? html`<div class="actions"><a class="button" href=${this.completion.redirect_url}>${msg('Return to the site', { id: 'flow.done.return' })}</a></div>`
-          : nothing
-      }
-      ${this.closable ? html`<div class="actions"><button type="button" @click=${this.onClose}>${msg('Close', { id: 'flow.close' })}</button></div>` : nothing}
-    </section>`;
-  }
-
-  private renderFailure(): TemplateResult {
-    const error = this.failure;
-    const text = failureText(error?.code);
-    // Declining consent is left cleanly: read it again, or close (modal) / leave the page.
-    const again = () => void (error?.code === 'consent_declined' ? this.goTo(this.index) : this.start());
-    return html`<section part="result" class="result failed" role="alert">
-      <h2 id="failure-title" tabindex="-1">${text.title}</h2>
-      <p>${text.body}</p>
-      <div class="actions">
-        ${error?.retryable ? html`<button type="button" @click=${again}>${text.retry}</button>` : nothing}
-        ${this.closable && error?.code === 'consent_declined' ? html`<button type="button" class="secondary" @click=${this.onClose}>${msg('Close', { id: 'flow.close' })}</button>` : nothing}
-      </div>
-    </section>`;
-  }
-}
-
-/** Only http(s) redirect targets are followed. */
-export function safeRedirect(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
-  } catch {
-    return null;
+  private renderStepBody(method: MethodView, done: boolean): TemplateResult {
+    if (done) {
+      const next = this.session!.methods.findIndex((m) => !isMethodDone(m));
+      return renderStepDone(this.currentMethod, next, () => void this.goTo(next));
+    }
+    return method.status === 'rejected' ? renderRejected(method, () => void this.retryMethod(method)) : renderStep(method);
   }
 }

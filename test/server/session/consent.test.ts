@@ -1,9 +1,10 @@
 import sharp from 'sharp';
+import { failure } from './fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consentState } from '../../../server/session/consent.js';
 import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { DEFAULT_CONSENT_VERSION } from '../../../src/api/contract.js';
-import { ApiError, SessionClient } from '../../../src/api/session-client.js';
+import { type ApiError, SessionClient } from '../../../src/api/session-client.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { signedInAdmin } from '../http/admin/admin-client.js';
 import { createTemplate, createUser, local } from './fixtures.js';
@@ -27,16 +28,6 @@ function clientFrom(ip: string): SessionClient {
       return fetch(input, { ...init, headers });
     },
   });
-}
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (error: unknown) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 /** A user with e-mail, document and selfie (22), in a session from a German address. */

@@ -2,7 +2,7 @@ import { insertTemplate } from '../../../server/store/repos/templates-repo.js';
 import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { knowledgeQuestion } from '../../../server/methods/knowledge/rules.js';
 import { listOutbox, type OutboxMessage } from '../../../server/notify/outbox.js';
-import { SessionClient } from '../../../src/api/session-client.js';
+import { ApiError, SessionClient } from '../../../src/api/session-client.js';
 import type { TestServer } from '../../helpers/server.js';
 
 /** Creates a template from method ids (spec ids; 22 is Selfie) and returns its `tmpl_…` name. */
@@ -81,4 +81,15 @@ export async function createUser(server: TestServer, body: Record<string, unknow
 export async function giveConsent(session: SessionClient) {
   const view = await session.session();
   return session.consent({ decision: 'given', text_version: view.consent.text_version });
+}
+
+/** The session API error a call failed with (the test fails if the call succeeds or throws otherwise). */
+export async function failure(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (error: unknown) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
 }

@@ -1,9 +1,10 @@
 import sharp from 'sharp';
+import { failure } from './fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ANALYSIS_QUEUE, type AnalysisJob } from '../../../server/domain/analysis-jobs.js';
 import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { findWorkflow, insertTemplate } from '../../../server/store/repos/templates-repo.js';
-import { ApiError, type SessionClient } from '../../../src/api/session-client.js';
+import type { SessionClient } from '../../../src/api/session-client.js';
 import type { FaceEvidence } from '../../../src/api/contract.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { client, configureKnowledge, createTemplate, createUser, KNOWLEDGE_ANSWERS, local, giveConsent } from './fixtures.js';
@@ -16,16 +17,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (error: unknown) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 async function sessionFor(methodIds: number[], extra: Record<string, unknown> = {}): Promise<{ session: SessionClient; id: number }> {
   const template = await createTemplate(server, `tmpl_m${methodIds.join('_')}_${Math.random().toString(36).slice(2, 6)}`, methodIds);

@@ -74,6 +74,7 @@ async function userPage(detail: typeof DETAIL = DETAIL) {
     'POST /admin/api/users/7/verifications': { data: USER },
     'PATCH /admin/api/users/7': { data: USER },
     'DELETE /admin/api/users/7': { success: true },
+    'GET /admin/api/users/7/case': { data: { documents: [], faces: [], notes: [], timeline: [] } },
   });
   const el = await fixture<AdminUserPage>(html`<admin-user-page .api=${fake.api} user-id="7"></admin-user-page>`);
   await until(() => $$(el, 'table.verifications > tbody > tr').length === 2, 'verifications');
@@ -131,12 +132,19 @@ describe('<admin-user-page>', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('approves at once, but asks before rejecting, and sends nothing when cancelled', async () => {
+  it('approves at once, asks for a reason and then a confirmation before rejecting, and sends nothing when cancelled', async () => {
     const { el, calls } = await userPage();
     button(el, 'Approve Email').click();
     await until(() => calls.some((c) => c.method === 'POST'));
     expect(calls.find((c) => c.method === 'POST')!.body).to.deep.equal({ method: 'email', status: 'complete' });
     const posts = () => calls.filter((c) => c.method === 'POST').length;
+    // No reason: nothing is sent, the reason field is focused and the alert says why.
+    button(el, 'Reject Document / ID').click();
+    const reason = $<HTMLTextAreaElement>(el, 'textarea[data-method="document_id"]')!;
+    await until(() => el.shadowRoot!.activeElement === reason, 'reason focused');
+    expect($(el, '[role=alert]')!.textContent).to.contain('Give the reason for the customer');
+    expect(posts()).to.equal(1);
+    reason.value = 'The portrait was pasted in.';
     button(el, 'Reject Document / ID').click();
     await answer(el, false);
     await new Promise((r) => setTimeout(r, 50));
@@ -144,12 +152,17 @@ describe('<admin-user-page>', () => {
     button(el, 'Reject Document / ID').click();
     await answer(el, true);
     await until(() => posts() === 2);
-    expect(calls.filter((c) => c.method === 'POST')[1]!.body).to.deep.equal({ method: 'document_id', status: 'rejected' });
+    expect(calls.filter((c) => c.method === 'POST')[1]!.body).to.deep.equal({
+      method: 'document_id',
+      status: 'rejected',
+      reason: 'The portrait was pasted in.',
+    });
   });
 
   it('confirms the dialog by keyboard: Esc cancels', async () => {
     const { el, calls } = await userPage();
-    button(el, 'Reset Email').click();
+    $<HTMLTextAreaElement>(el, 'textarea[data-method="email"]')!.value = 'Use the address you read at work.';
+    button(el, 'Request redo of Email').click();
     const dialog = $<AdminConfirm>(el, 'admin-confirm')!;
     await until(() => dialog.shadowRoot!.querySelector('dialog')!.open);
     // Focus starts on Cancel, the safe choice.

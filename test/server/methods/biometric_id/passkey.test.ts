@@ -1,5 +1,6 @@
+import { failure } from '../../session/fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, type SessionClient } from '../../../../src/api/session-client.js';
+import type { SessionClient } from '../../../../src/api/session-client.js';
 import type { PasskeyVerifyRequest } from '../../../../src/api/contract.js';
 import type { ManualClock } from '../../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
@@ -28,16 +29,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (error: unknown) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const asBody = (credential: Record<string, unknown>) => ({ credential }) as unknown as PasskeyVerifyRequest;
 

@@ -1,6 +1,7 @@
+import { failure } from '../../session/fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../../helpers/manual-clock.js';
-import { ApiError, type SessionClient } from '../../../../src/api/session-client.js';
+import type { SessionClient } from '../../../../src/api/session-client.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { client, createTemplate, createUser, latestCode, local } from '../../session/fixtures.js';
 
@@ -19,16 +20,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (error: unknown) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** A 6-digit code that is not `code`. */
 function wrong(code: string, n = 1): string {

@@ -3,6 +3,7 @@
  * dense frames per move, and a limited number of attempts ending in review, never a loop.
  */
 import sharp from 'sharp';
+import { failure } from '../../session/fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VerificationStatus } from '../../../../server/domain/catalogue.js';
 import { moveVerification } from '../../../../server/services/verifications.js';
@@ -21,16 +22,6 @@ afterEach(async () => {
 });
 
 const advance = (ms: number) => (server.clock as unknown as { advance(ms: number): void }).advance(ms);
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (error: unknown) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 async function livenessSession(): Promise<{ session: SessionClient; id: number }> {
   const template = await createTemplate(server, `tmpl_live_${Math.random().toString(36).slice(2, 6)}`, [20]);

@@ -1,8 +1,9 @@
 /** Knowledge from per-user facts (issue 24): hashed on arrival, asked, graded; no dead-end templates. */
+import { failure } from '../../session/fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../../../server/main.js';
 import { knowledgeFacts } from '../../../../server/methods/knowledge/facts.js';
-import { ApiError, type SessionClient } from '../../../../src/api/session-client.js';
+import type { SessionClient } from '../../../../src/api/session-client.js';
 import type { KnowledgeQuestion } from '../../../../src/api/contract.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { signedInAdmin } from '../../http/admin/admin-client.js';
@@ -29,16 +30,6 @@ const FACTS = {
     max_attempts: 2,
   },
 };
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (error: unknown) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 async function userWithFacts(data: unknown = FACTS): Promise<{ id: number; session: SessionClient; questions: KnowledgeQuestion[] }> {
   const template = await createTemplate(server, `tmpl_k${Math.random().toString(36).slice(2, 8)}`, [21]);

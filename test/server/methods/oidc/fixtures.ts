@@ -1,6 +1,7 @@
+export { failure } from '../../session/fixtures.js';
 import { insertProvider } from '../../../../server/methods/oidc/providers-repo.js';
 import type { OidcPurpose } from '../../../../server/methods/oidc/tables.js';
-import { ApiError, type SessionClient } from '../../../../src/api/session-client.js';
+import type { SessionClient } from '../../../../src/api/session-client.js';
 import { HttpBrowser, type TestOidcProvider } from '../../../helpers/oidc-provider.js';
 import type { TestServer } from '../../../helpers/server.js';
 import { client, createTemplate, createUser, local } from '../../session/fixtures.js';
@@ -36,16 +37,6 @@ export async function begin(browser: HttpBrowser, beginUrl: string): Promise<str
   const visit = await browser.get(beginUrl);
   if (visit.status !== 302 || !visit.location) throw new Error(`begin answered ${visit.status}`);
   return visit.location;
-}
-
-export async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (error: unknown) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 export async function eventTypes(server: TestServer, id: number): Promise<string[]> {

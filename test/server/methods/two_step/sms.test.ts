@@ -1,6 +1,7 @@
+import { failure } from '../../session/fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeSetting } from '../../../../server/store/repos/settings-repo.js';
-import { ApiError, type SessionClient } from '../../../../src/api/session-client.js';
+import type { SessionClient } from '../../../../src/api/session-client.js';
 import type { ManualClock } from '../../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { signedInAdmin } from '../../http/admin/admin-client.js';
@@ -23,16 +24,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (error: unknown) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('two-step by SMS', () => {
   it('is refused unless the account allows it', async () => {

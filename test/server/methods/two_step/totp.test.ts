@@ -1,3 +1,4 @@
+import { failure } from '../../session/fixtures.js';
 import { TOTP, URI } from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, type SessionClient } from '../../../../src/api/session-client.js';
@@ -24,16 +25,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (error: unknown) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** Enrols and returns the authenticator app's view of the secret (from the QR code's URI). */
 async function enrol(): Promise<TOTP> {

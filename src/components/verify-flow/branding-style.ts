@@ -1,0 +1,33 @@
+import type { Branding } from '../../api/contract.js';
+
+const BRAND_PROPERTIES = ['--verify-primary', '--verify-background', '--verify-text'] as const;
+
+/**
+ * The account's branding colours as custom properties. A page that themes the flow itself (sets
+ * `--verify-primary`, `--verify-background` or `--verify-text` on it or above it) keeps its own
+ * value for that property; `applyBranding` puts the account's first anyway (the hosted page).
+ */
+export function brandingStyle(branding: Branding | null, host: Element, applyBranding: boolean): Record<string, string> {
+  if (!branding) return {};
+  const page = getComputedStyle(host);
+  const style: Record<string, string> = {};
+  const take = (name: string, value: string | null) => {
+    if (value && (applyBranding || page.getPropertyValue(name).trim() === '')) style[name] = value;
+  };
+  take('--verify-primary', branding.primary_color);
+  take('--verify-background', branding.background_color);
+  take('--verify-text', branding.text_color);
+  return style;
+}
+
+/**
+ * Sets the branding on the flow's wrapper through the CSSOM: the hosted page's strict CSP blocks
+ * `style` attributes (Lit's attribute bindings and even styleMap's first render use
+ * setAttribute), while `style.setProperty` is allowed.
+ */
+export function applyBrandingStyle(base: HTMLElement, style: Record<string, string>): void {
+  for (const name of BRAND_PROPERTIES) {
+    if (style[name]) base.style.setProperty(name, style[name]);
+    else base.style.removeProperty(name);
+  }
+}

@@ -1,0 +1,133 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../../src/admin/components/admin-case.js';
+import type { AdminCase } from '../../../src/admin/components/admin-case.js';
+import type { AdminDocumentViewer } from '../../../src/admin/components/admin-document-viewer.js';
+import { $, $$, fakeApi, until } from './fake-api.js';
+
+// A 1x1 image, so the viewer has something real to zoom.
+const PIXEL = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
+const CASE = {
+  data: {
+    documents: [
+      {
+        doc_id: 'doc_1',
+        side: 'front',
+        doc_type: 'passport',
+        status: 'Success',
+        reason: null,
+        created_at: '2026-05-10T12:00:00.000Z',
+        image_url: PIXEL,
+        portrait_url: PIXEL,
+        fields: [
+          { name: 'Full Name', value: 'JOHN Q PUBLIC', confidence: 91, record: 'Ada Lovelace', agrees: false },
+          { name: 'Date of Birth', value: '1990-04-01', confidence: 95, record: '1990-04-01', agrees: true },
+          { name: 'Document Number', value: 'D1234567', confidence: 97, record: null, agrees: null },
+        ],
+      },
+    ],
+    faces: [{ key: 'selfie', name: 'Selfie', similarity: 0.412, decision: 'review', captures: [{ kind: 'selfie', url: PIXEL }] }],
+    notes: [{ id: 1, author: 'root@example.com', body: 'Called the customer.', created_at: '2026-05-10T12:05:00.000Z' }],
+    timeline: [
+      {
+        at: '2026-05-10T12:06:00.000Z',
+        kind: 'decision',
+        what: 'verification.complete',
+        method: 'Document / ID',
+        by: 'root@example.com',
+        detail: 'complete_in_review → complete: “Genuine.”',
+      },
+      {
+        at: '2026-05-10T12:01:00.000Z',
+        kind: 'delivery',
+        what: 'verification.pending',
+        method: null,
+        by: 'https://hooks.example.com/',
+        detail: 'succeeded, 1 attempt, HTTP 200',
+      },
+    ],
+  },
+};
+
+async function kase() {
+  const fake = fakeApi({
+    'GET /admin/api/users/7/case': CASE,
+    'POST /admin/api/users/7/notes': { status: 201, body: { data: { id: 2 } } },
+  });
+  const el = await fixture<AdminCase>(html`<admin-case .api=${fake.api} user-id="7"></admin-case>`);
+  await until(() => $$(el, 'admin-document-viewer').length === 1, 'documents');
+  const viewer = $<AdminDocumentViewer>(el, 'admin-document-viewer')!;
+  await viewer.updateComplete;
+  return { el, viewer, ...fake };
+}
+
+describe('<admin-case>', () => {
+  it('shows the document fields against the record, marking in words the one that disagrees', async () => {
+    const { el, viewer } = await kase();
+    const rows = [...viewer.shadowRoot!.querySelectorAll('table.fields tbody tr')];
+    expect(rows.map((r) => r.className)).to.deep.equal(['disagrees', '', '']);
+    expect(rows[0]!.textContent).to.contain('Disagrees');
+    expect(rows[0]!.textContent).to.contain('Ada Lovelace');
+    expect(rows[1]!.textContent).to.contain('Agrees');
+    expect(viewer.shadowRoot!.textContent).to.contain("1 field disagrees with the user's record.");
+    await expect(viewer).to.be.accessible();
+    await expect(el).to.be.accessible();
+  });
+
+  it('zooms the document from the keyboard: + and - on the focused image, and the buttons', async () => {
+    const { viewer } = await kase();
+    const img = viewer.shadowRoot!.querySelector<HTMLImageElement>('.viewport img')!;
+    viewer.shadowRoot!.querySelector<HTMLElement>('.viewport')!.focus();
+    await sendKeys({ press: '+' });
+    await viewer.updateComplete;
+    expect(img.style.width).to.equal('150%');
+    await sendKeys({ press: '+' });
+    await viewer.updateComplete;
+    expect(img.style.width).to.equal('200%');
+    await sendKeys({ press: '-' });
+    await viewer.updateComplete;
+    expect(img.style.width).to.equal('150%');
+    viewer.shadowRoot!.querySelector<HTMLButtonElement>('button[aria-label="Zoom in"]')!.click();
+    await viewer.updateComplete;
+    expect(img.style.width).to.equal('200%');
+    [...viewer.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Fit')!.click();
+    await viewer.updateComplete;
+    expect(img.style.width).to.equal('100%');
+    expect(viewer.shadowRoot!.querySelector<HTMLButtonElement>('button[aria-label="Zoom out"]')!.disabled).to.equal(true);
+  });
+
+  it('puts the document portrait beside the selfie with the match score', async () => {
+    const { el } = await kase();
+    const faces = $(el, 'section[aria-label="Selfie"]')!;
+    expect(faces.querySelector('.score')!.textContent).to.contain('0.41');
+    const alts = [...faces.querySelectorAll('img')].map((i) => i.alt);
+    expect(alts).to.deep.equal(['Portrait cropped from the document', 'Selfie capture 1 (selfie)']);
+  });
+
+  it('adds a note, clears the form and reads the case again; an empty note is not sent', async () => {
+    const { el, calls } = await kase();
+    const area = $<HTMLTextAreaElement>(el, 'textarea[name=body]')!;
+    $<HTMLButtonElement>(el, 'form[aria-label="Add a note"] button')!.click();
+    await until(() => $(el, '[role=alert]')!.textContent!.includes('Write the note first'), 'alert');
+    expect(calls.some((c) => c.method === 'POST')).to.equal(false);
+    area.value = 'Expected a new passport.';
+    area.focus();
+    $<HTMLButtonElement>(el, 'form[aria-label="Add a note"] button')!.click();
+    await until(() => calls.filter((c) => c.path === '/admin/api/users/7/case').length === 2, 'reload');
+    expect(calls.find((c) => c.method === 'POST')!.body).to.deep.equal({ body: 'Expected a new passport.' });
+    expect(area.value).to.equal('');
+    expect($(el, '[role=status]')!.textContent).to.contain('Note added.');
+  });
+
+  it('lists the timeline: decisions with who and why, deliveries with their outcome', async () => {
+    const { el } = await kase();
+    const rows = $$(el, 'table.timeline tbody tr').map((r) => r.textContent!.replace(/\s+/g, ' ').trim());
+    expect(rows[0]).to.contain('Decision: verification.complete');
+    expect(rows[0]).to.contain('root@example.com');
+    expect(rows[0]).to.contain('Genuine.');
+    expect(rows[1]).to.contain('Webhook delivery: verification.pending');
+    expect(rows[1]).to.contain('HTTP 200');
+    expect($$(el, 'ol.notes li')[0]!.textContent).to.contain('Called the customer.');
+  });
+});
