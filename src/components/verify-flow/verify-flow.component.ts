@@ -409,6 +409,12 @@ export class VerifyFlow extends LitElement {
     const moved = (m: MethodView) => next.methods.find((n) => n.key === m.key && n.status !== m.status);
     this.session = { ...session, state: next.state, methods: session.methods.map((m) => moved(m) ?? m) };
     const first = refused[0];
+    // The stream can report the last step sent before its element does (the re-render then removes
+    // the element, and its completion never arrives): everything sent means finish, either way.
+    if (!first && (next.state === 'ready_to_complete' || this.session.methods.every(isMethodDone))) {
+      void this.finish();
+      return;
+    }
     if (!first) return;
     this.refused = first;
     emit(this, 'verify-error', { code: 'method_rejected', message: first.reason ?? 'A step was not accepted.', retryable: first.can_retry });
@@ -437,7 +443,7 @@ export class VerifyFlow extends LitElement {
   }
 
   private async finish(): Promise<void> {
-    if (!this.client || !this.session) return;
+    if (!this.client || !this.session || this.phase === FLOW_PHASE.completing || this.phase === FLOW_PHASE.done) return;
     if (this.session.via_handoff) {
       // The phone side: the desktop that handed off completes and redirects.
       this.phase = FLOW_PHASE.handedBack;
