@@ -406,15 +406,12 @@ export class VerifyFlow extends LitElement {
     const session = this.session;
     if (!session || this.phase === FLOW_PHASE.done || this.phase === FLOW_PHASE.handoff) return;
     // Only methods whose status moved are replaced: the step on screen keeps its own object.
-    const moved = (m: MethodView) => next.methods.find((n) => n.key === m.key && n.status !== m.status);
+    // The step on screen is left to its element, whose completion event (after what it still shows,
+    // such as recovery codes) moves the flow; the stream may report it sent before that.
+    const onScreen = this.phase === FLOW_PHASE.steps ? this.currentMethod?.key : undefined;
+    const moved = (m: MethodView) => (m.key === onScreen ? undefined : next.methods.find((n) => n.key === m.key && n.status !== m.status));
     this.session = { ...session, state: next.state, methods: session.methods.map((m) => moved(m) ?? m) };
     const first = refused[0];
-    // The stream can report the last step sent before its element does (the re-render then removes
-    // the element, and its completion never arrives): everything sent means finish, either way.
-    if (!first && (next.state === 'ready_to_complete' || this.session.methods.every(isMethodDone))) {
-      void this.finish();
-      return;
-    }
     if (!first) return;
     this.refused = first;
     emit(this, 'verify-error', { code: 'method_rejected', message: first.reason ?? 'A step was not accepted.', retryable: first.can_retry });
