@@ -51,7 +51,7 @@ describe('<verify-button>', () => {
     expect(el.open).to.equal(false);
   });
 
-  it('opens a modal iframe with camera and geolocation allowed, traps focus, and relays completion from the exact origin', async () => {
+  it('opens a modal iframe with camera, geolocation and passkeys allowed, traps focus, and relays completion from the exact origin', async () => {
     const outside = await fixture<HTMLButtonElement>(html`<button id="outside">outside</button>`);
     const el = await fixture<VerifyButton>(html`<verify-button mode="modal" .link=${embedLink('complete')}></verify-button>`);
     const started = oneEvent(el, 'verify-start');
@@ -63,7 +63,8 @@ describe('<verify-button>', () => {
     const dialog = deep<HTMLDialogElement>(el, 'dialog')!;
     expect(dialog.open).to.equal(true);
     const iframe = deep<HTMLIFrameElement>(el, 'iframe')!;
-    expect(iframe.getAttribute('allow')).to.equal('camera; geolocation');
+    // Biometric ID signs in with a passkey inside the frame: WebAuthn needs delegating too.
+    expect(iframe.getAttribute('allow')).to.equal('camera; geolocation; publickey-credentials-create; publickey-credentials-get');
     // The close button sits above the frame, never over the card inside it.
     const close = deep<HTMLButtonElement>(el, '[part=close]')!.getBoundingClientRect();
     const frame = iframe.getBoundingClientRect();
