@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import { getTesseract } from '../engines.js';
-import type { GreyPlane } from '../raster.js';
+import { stretchGrey, type GreyPlane } from '../raster.js';
 import { estimateSkew } from './barcode.js';
 
 /** One recognised line of text with tesseract's confidence (0-100). */
@@ -24,15 +24,34 @@ export interface OcrResult {
 /** Longest side the page is OCRed at: enough for ID text, bounded for speed. */
 const OCR_SIDE = 1800;
 
+function medianGrey(g: GreyPlane): number {
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < g.data.length; i += 7) hist[g.data[i]!]!++;
+  let acc = 0;
+  const half = Math.ceil(g.data.length / 7) / 2;
+  for (let v = 0; v < 256; v++) if ((acc += hist[v]!) >= half) return v;
+  return 128;
+}
+
 /** Deskews and OCRs a grey page; `deskew: false` reads it as it is (see {@link readPrinted}). */
 export async function runOcr(g: GreyPlane, deskew = true): Promise<OcrResult> {
   const angle = deskew ? -estimateSkew(g) : 0;
-  let img = sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength), { raw: { width: g.width, height: g.height, channels: 1 } });
-  if (Math.abs(angle) >= 0.3) img = sharp(await img.rotate(angle, { background: '#ffffff' }).png().toBuffer());
+  // Stretched before it is rotated, and the corners the rotation opens filled with the page's
+  // median grey: white corners on a dim page left it no room to normalise, and tesseract's
+  // global threshold then split white corners from everything else (a dim development front
+  // read no line at all deskewed, 10 as taken).
+  const page = stretchGrey(g);
+  let img = sharp(Buffer.from(page.data.buffer, page.data.byteOffset, page.data.byteLength), { raw: { width: page.width, height: page.height, channels: 1 } });
+  if (Math.abs(angle) >= 0.3) {
+    const fill = medianGrey(page);
+    img = sharp(await img.rotate(angle, { background: { r: fill, g: fill, b: fill } }).png().toBuffer());
+  }
   // Small captures (720-1080 px phone uploads) are enlarged: tesseract misreads capitals under
   // ~20 px, which is what a licence's field values are at that size. At most 2x.
   const side = Math.min(OCR_SIDE, 2 * Math.max(g.width, g.height));
-  const png = await img.resize({ width: side, height: side, fit: 'inside' }).normalise().png({ compressionLevel: 1 }).toBuffer();
+  let sized = img.resize({ width: side, height: side, fit: 'inside' });
+  if (process.env['OCR_CLAHE']) sized = sized.clahe({ width: Number(process.env['OCR_CLAHE']), height: Number(process.env['OCR_CLAHE']) });
+  const png = await sized.normalise().png({ compressionLevel: 1 }).toBuffer();
   const worker = await getTesseract('text');
   const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
   const lines: OcrLine[] = [];
