@@ -7,7 +7,7 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import { getZxing } from '../engines.js';
-import type { GreyPlane } from '../raster.js';
+import { stretchGrey, type GreyPlane } from '../raster.js';
 import { distance, growQuad, warpQuad, type Quad } from '../warp.js';
 import { AamvaFormatError, aamvaToProcessor, parseAamva, type AamvaRecord, type ProcessorField } from './aamva.js';
 import { locateBarcode } from './barcode-locate.js';
@@ -204,7 +204,10 @@ async function decodeRectified(g: GreyPlane, quad: Quad): Promise<string | null>
  * edge-density locator puts it); only when a symbol was located are the filtered retries of
  * the whole image run (most documents have no PDF417, and each attempt costs ~100-300 ms).
  */
-export async function decodePdf417(g: GreyPlane): Promise<{ text: string; angle: number } | null> {
+export async function decodePdf417(input: GreyPlane): Promise<{ text: string; angle: number } | null> {
+  // Stretched first (a dim capture's bars span a few dozen grey levels): the fixed and global
+  // binarisers, and the white corners a rotation opens, assume a page that spans the range.
+  const g = stretchGrey(input);
   const skew = estimateSkew(g);
   const first = Math.abs(skew) >= 0.5 ? Math.round(-skew * 2) / 2 : 0;
   const deskewed = await rotateGrey(g, first);

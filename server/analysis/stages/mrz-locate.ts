@@ -57,7 +57,7 @@ function joined(a: DenseRegion, b: DenseRegion): DenseRegion {
  */
 export function joinBrokenLines(regions: readonly DenseRegion[]): DenseRegion[] {
   const out = [...regions];
-  for (let merged = true; merged; ) {
+  for (let merged = true; merged;) {
     merged = false;
     for (let i = 0; i < out.length && !merged; i++) {
       for (let j = i + 1; j < out.length && !merged; j++) {

@@ -23,6 +23,7 @@ export interface OcrResult {
 
 /** Longest side the page is OCRed at: enough for ID text, bounded for speed. */
 const OCR_SIDE = 1800;
+const CLAHE_TILE = 64;
 
 function medianGrey(g: GreyPlane): number {
   const hist = new Uint32Array(256);
@@ -44,14 +45,25 @@ export async function runOcr(g: GreyPlane, deskew = true): Promise<OcrResult> {
   let img = sharp(Buffer.from(page.data.buffer, page.data.byteOffset, page.data.byteLength), { raw: { width: page.width, height: page.height, channels: 1 } });
   if (Math.abs(angle) >= 0.3) {
     const fill = medianGrey(page);
-    img = sharp(await img.rotate(angle, { background: { r: fill, g: fill, b: fill } }).png().toBuffer());
+    img = sharp(
+      await img
+        .rotate(angle, { background: { r: fill, g: fill, b: fill } })
+        .png()
+        .toBuffer(),
+    );
   }
   // Small captures (720-1080 px phone uploads) are enlarged: tesseract misreads capitals under
   // ~20 px, which is what a licence's field values are at that size. At most 2x.
   const side = Math.min(OCR_SIDE, 2 * Math.max(g.width, g.height));
-  let sized = img.resize({ width: side, height: side, fit: 'inside' });
-  if (process.env['OCR_CLAHE']) sized = sized.clahe({ width: Number(process.env['OCR_CLAHE']), height: Number(process.env['OCR_CLAHE']) });
-  const png = await sized.normalise().png({ compressionLevel: 1 }).toBuffer();
+  // Local contrast (CLAHE, 64 px tiles): a light gradient or vignette leaves one side of a card
+  // darker than the other, and tesseract binarises the page with one threshold. On development
+  // fronts 0-23: 209 of 384 fields exact with it, 197 without.
+  const png = await img
+    .resize({ width: side, height: side, fit: 'inside' })
+    .clahe({ width: CLAHE_TILE, height: CLAHE_TILE })
+    .normalise()
+    .png({ compressionLevel: 1 })
+    .toBuffer();
   const worker = await getTesseract('text');
   const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
   const lines: OcrLine[] = [];

@@ -4,6 +4,8 @@ import { prepareInput } from '../../../../server/analysis/input.js';
 import { toGrey } from '../../../../server/analysis/raster.js';
 import { runOcr } from '../../../../server/analysis/stages/ocr.js';
 import { printedFields } from '../../../../server/analysis/stages/printed-fields.js';
+import { HALVES } from '../../../fixtures/hard/config.js';
+import { hardPeople, hardPhoto } from '../../../fixtures/hard/set.js';
 import { CAPTURES, PEOPLE } from '../captures.js';
 
 const today = new Date('2026-06-01T00:00:00Z');
@@ -18,5 +20,18 @@ describe('runOcr', { timeout: 240_000 }, () => {
       read.push(`${String(fields['Document Number']?.value)} ${String(fields['Date of Birth']?.value)}`);
     }
     expect(read).toEqual([`${PEOPLE[1]!.dlNumber} ${PEOPLE[1]!.dob}`, `${PEOPLE[3]!.dlNumber} ${PEOPLE[3]!.dob}`]);
+  });
+});
+
+describe('runOcr on a rotated page', { timeout: 240_000 }, () => {
+  it('reads a rotated development front whose opened corners used to leave it nothing to normalise', async () => {
+    // Development front 4 (hard set): deskewed with white corners, tesseract read no field of it.
+    const id = hardPeople(HALVES.dev, 5)[4]!;
+    const input = await prepareInput(await hardPhoto(HALVES.dev, 4, 'licence-front'));
+    const fields = printedFields(await runOcr(toGrey(input.raster)), today);
+    expect(fields['Full Name']?.value).toBe(`${id.first} ${id.middle} ${id.last}`);
+    expect(fields['Date of Birth']?.value).toBe(id.dob);
+    expect(fields['Address City']?.value).toBe(id.city);
+    expect(fields['Address Postal Code']?.value).toBe(id.zip);
   });
 });
