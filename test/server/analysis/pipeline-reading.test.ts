@@ -1,7 +1,7 @@
 /**
- * A development front of the hard set (issue 20) that read nothing: the skew estimate, pulled
- * by the halftone and guilloche, rotated the page the wrong amount. Read again as taken, its
- * name, number, dates and address come out exactly.
+ * Development captures of the hard set (issue 20): a front that read nothing once deskewed
+ * (white corners left a page with no range to normalise), and refusals decided by whether
+ * the fields could be read, not by the quality verdict alone.
  */
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
