@@ -21,6 +21,7 @@ import { runOcr } from './stages/ocr.js';
 import { printedFields } from './stages/printed-fields.js';
 import { assessQuality, fieldsReadable, qualityReason, type QualityIssue } from './stages/quality.js';
 import { detectRecapture } from './stages/recapture.js';
+import { ChallengeSignals } from './stages/challenge-signals.js';
 import { decideSelfie, SELFIE_MATCH_THRESHOLD, type LivenessFrame } from './stages/selfie.js';
 import { detectPastedRegions } from './stages/tamper.js';
 import type {
@@ -256,10 +257,12 @@ export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseS
   // on the held frame of each move (the last of its step), not on every dense frame.
   let screenReplay = (await timed(timings, 'moire', () => detectRecapture(selfieInput.raster))).screen;
   const frames: LivenessFrame[] = [];
+  const signals = new ChallengeSignals();
   const all = input.frames ?? [];
   for (const [i, frame] of all.entries()) {
     const prepared = await prepareInput(frame.bytes);
     const faces = await timed(timings, `frame_${i}`, () => detectFaces(prepared.raster));
+    signals.add(frame.challenge, prepared.raster, faces);
     frames.push({ challenge: frame.challenge, faces, ...(frame.step !== undefined ? { step: frame.step } : {}) });
     const held = all[i + 1]?.step !== frame.step || frame.step === undefined;
     if (!screenReplay && held) screenReplay = (await detectRecapture(prepared.raster)).screen;
@@ -271,6 +274,8 @@ export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseS
     ...(options.requireReference !== undefined ? { requireReference: options.requireReference } : {}),
     ...(options.activeLiveness !== undefined ? { activeLiveness: options.activeLiveness } : {}),
     screenReplay,
+    ...(options.flashColours ? { flash: signals.flash(options.flashColours) } : {}),
+    ...(options.requireBlink ? { blink: signals.blink() } : {}),
   });
   return { ...decision, derivative: selfieInput.derivative, embedding: selfie[0]?.embedding ? [...selfie[0].embedding] : null, timings };
 }

@@ -71,6 +71,8 @@ export class AnalysisPool {
       ...(options.referenceDocument ? { referenceDocument: options.referenceDocument } : {}),
       ...(options.requireReference !== undefined ? { requireReference: options.requireReference } : {}),
       ...(options.activeLiveness !== undefined ? { activeLiveness: options.activeLiveness } : {}),
+      ...(options.flashColours ? { flashColours: [...options.flashColours] } : {}),
+      ...(options.requireBlink !== undefined ? { requireBlink: options.requireBlink } : {}),
     };
     const r = await this.#pool.run(task);
     if (r.kind !== 'selfie') throw new Error('Unexpected pool result');

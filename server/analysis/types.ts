@@ -129,6 +129,10 @@ export interface AnalyseSelfieOptions {
   readonly requireReference?: boolean;
   /** The `liveness` method: dense frames, continuity and planarity are required of every turn. */
   readonly activeLiveness?: boolean;
+  /** The colours (`#rrggbb`) the challenge flashed, in order: the `flash` frames must follow them. */
+  readonly flashColours?: readonly string[];
+  /** The challenge asked for a blink: the `blink` frames must show one. */
+  readonly requireBlink?: boolean;
 }
 
 export interface SelfieResult {
@@ -139,6 +143,7 @@ export interface SelfieResult {
   readonly challenges: readonly ChallengeOutcome[];
   readonly antispoof?: number;
   readonly liveness?: number;
+  readonly flash_correlation?: number;
   /** Metadata-free JPEG of the selfie to store. */
   readonly derivative: Buffer | null;
   /** Selfie descriptor (for later re-verification). */

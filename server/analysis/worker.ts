@@ -26,6 +26,8 @@ export type PoolTask =
       referenceDocument?: Uint8Array;
       requireReference?: boolean;
       activeLiveness?: boolean;
+      flashColours?: string[];
+      requireBlink?: boolean;
     };
 
 export type PoolResult = { kind: 'warmup'; ms: number } | { kind: 'document'; result: DocumentAnalysis } | { kind: 'selfie'; result: SelfieResult };
@@ -59,6 +61,8 @@ export async function runTask(task: PoolTask): Promise<PoolResult> {
         ...(task.referenceDocument ? { referenceDocument: buf(task.referenceDocument) } : {}),
         ...(task.requireReference !== undefined ? { requireReference: task.requireReference } : {}),
         ...(task.activeLiveness !== undefined ? { activeLiveness: task.activeLiveness } : {}),
+        ...(task.flashColours ? { flashColours: task.flashColours } : {}),
+        ...(task.requireBlink !== undefined ? { requireBlink: task.requireBlink } : {}),
       };
       const result = await analyseSelfie(
         {

@@ -44,6 +44,8 @@ export interface FaceAnalysisJob {
   frames: (AnalysisImage & { stepIndex: number; step: ChallengeStep; evidence: FaceEvidence })[];
   /** The last attempt (issue 20): a capture that fails the checks goes to a reviewer, not rejected. */
   reviewOnFailure?: boolean;
+  /** The colours the challenge's `flash` step showed, in order (liveness). */
+  flashColours?: string[];
   submittedAt: string;
 }
 

@@ -35,6 +35,8 @@ const STEP_TO_CHALLENGE: Record<ChallengeStep, LivenessChallenge> = {
   turn_left: 'turn_left',
   turn_right: 'turn_right',
   come_closer: 'closer',
+  flash: 'flash',
+  blink: 'blink',
 };
 
 /** ISO 8601 UTC with microseconds, as spec 2.7 shows `created_at`. */
@@ -238,6 +240,8 @@ async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysi
         // ID + selfie (or a re-verification after a document): the face must match a document portrait.
         requireReference: hasDocumentMethod !== undefined || reference !== undefined,
         activeLiveness: job.methodKey === 'liveness',
+        ...(job.flashColours ? { flashColours: job.flashColours } : {}),
+        requireBlink: job.steps.includes('blink'),
       },
     ),
   );
@@ -254,6 +258,7 @@ async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysi
         ...(result.selfie_check !== undefined ? { selfie_check: result.selfie_check } : {}),
         ...(result.liveness !== undefined ? { liveness: Number(result.liveness.toFixed(3)) } : {}),
         ...(result.antispoof !== undefined ? { antispoof: Number(result.antispoof.toFixed(3)) } : {}),
+        ...(result.flash_correlation !== undefined ? { flash_correlation: Number(result.flash_correlation.toFixed(3)) } : {}),
         challenges: result.challenges,
       },
     });

@@ -15,6 +15,7 @@
  */
 import type { DetectedFace } from './face.js';
 import { faceSimilarity } from './face.js';
+import { FLASH_CORRELATION_MIN } from './flash.js';
 import { PLANAR_RESIDUAL_MAX, planarityResidual, turnIsContinuous } from './liveness.js';
 
 /**
@@ -62,7 +63,7 @@ export const TURN_DELTA = 0.18;
 export const CLOSER_RATIO = 1.35;
 
 /** Challenges the widget can ask for. Directions are the user's own (raw, unmirrored camera frame). */
-export type LivenessChallenge = 'neutral' | 'turn_left' | 'turn_right' | 'closer';
+export type LivenessChallenge = 'neutral' | 'turn_left' | 'turn_right' | 'closer' | 'flash' | 'blink';
 
 export type SelfieDecision = 'complete' | 'review' | 'rejected';
 
@@ -85,6 +86,10 @@ export const SelfieReason = {
   FramesMissing: 'LIVENESS_FRAMES_MISSING',
   /** The face was filmed off a screen: the screen's sub-pixel moiré is in the frames. */
   ScreenReplay: 'SCREEN_REPLAY',
+  /** The face's colour did not follow the colours flashed on the screen (flash.ts). */
+  FlashNotFollowed: 'FLASH_NOT_FOLLOWED',
+  /** No closing and reopening of the eyes in the blink window (blink.ts). */
+  BlinkNotSeen: 'BLINK_NOT_SEEN',
 } as const;
 export type SelfieReason = (typeof SelfieReason)[keyof typeof SelfieReason];
 
@@ -110,6 +115,8 @@ export interface SelfieAnalysis {
   /** Mean anti-spoof and liveness scores over selfie and frames. */
   readonly antispoof?: number;
   readonly liveness?: number;
+  /** Correlation of the face's chroma with the flashed colours, when the challenge flashed. */
+  readonly flash_correlation?: number;
 }
 
 /** A frame's face (or the problem with it). */
@@ -135,6 +142,9 @@ export function checkChallenge(challenge: LivenessChallenge, neutral: DetectedFa
       return { challenge, passed: r >= CLOSER_RATIO, measured: r };
     }
     case 'neutral':
+    case 'flash':
+    case 'blink':
+      // Not a move: the flash and the blink are judged over their frames (challenge-signals.ts).
       return { challenge, passed: true, measured: 0 };
   }
 }
@@ -159,6 +169,13 @@ export interface SelfieEvidence {
   readonly activeLiveness?: boolean;
   /** True when the moiré check (recapture.ts) found a screen in the selfie or a held frame. */
   readonly screenReplay?: boolean;
+  /**
+   * The challenge flashed colours: the correlation of the face's chroma with them (flash.ts),
+   * null when it could not be measured (no flash frames, no face in them).
+   */
+  readonly flash?: { readonly correlation: number | null };
+  /** The challenge asked for a blink: whether one was seen (blink.ts). */
+  readonly blink?: { readonly seen: boolean };
 }
 
 /** One liveness frame's faces. */
@@ -227,7 +244,7 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
     }
     const challenge = move[0]!.challenge;
     const held = faces.at(-1);
-    if (challenge === 'neutral' || !held || move.at(-1)!.faces[0] !== held) continue;
+    if (challenge === 'neutral' || challenge === 'flash' || challenge === 'blink' || !held || move.at(-1)!.faces[0] !== held) continue;
     let outcome = checkChallenge(challenge, neutral, held);
     if (!outcome.passed) {
       reasons.add(SelfieReason.ChallengeFailed);
@@ -257,6 +274,15 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
     reasons.add(SelfieReason.ScreenReplay);
     reject = true;
   }
+  // The flash and the blink bind the frames to this screen and this moment (issue 20).
+  if (e.flash && (e.flash.correlation === null || e.flash.correlation < FLASH_CORRELATION_MIN)) {
+    reasons.add(SelfieReason.FlashNotFollowed);
+    reject = true;
+  }
+  if (e.blink && !e.blink.seen) {
+    reasons.add(SelfieReason.BlinkNotSeen);
+    reject = true;
+  }
   const antispoof = mean(scores.map((f) => f.real));
   const liveness = mean(scores.map((f) => f.live));
   if (antispoof !== undefined && antispoof < ANTISPOOF_THRESHOLD) {
@@ -274,5 +300,6 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
     challenges,
     ...(antispoof !== undefined ? { antispoof } : {}),
     ...(liveness !== undefined ? { liveness } : {}),
+    ...(e.flash?.correlation != null ? { flash_correlation: e.flash.correlation } : {}),
   };
 }
