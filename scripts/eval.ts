@@ -173,7 +173,9 @@ async function livenessTables(half: HalfConfig): Promise<void> {
   print(`\nReasons given: ${[...why].map(([k, v]) => `${k} ×${v}`).join('; ') || 'none'}.`);
   const spread = PAD_KINDS.map((k) => {
     const xs = pad.flatMap((p) => (p.kind === k && p.flash !== undefined ? [p.flash] : [])).sort((a, b) => a - b);
-    return xs.length ? `${k} ${xs[0]!.toFixed(2)} / ${xs[Math.floor(xs.length / 2)]!.toFixed(2)} / ${xs.at(-1)!.toFixed(2)} (${xs.length})` : `${k} not measured`;
+    return xs.length
+      ? `${k} ${xs[0]!.toFixed(2)} / ${xs[Math.floor(xs.length / 2)]!.toFixed(2)} / ${xs.at(-1)!.toFixed(2)} (${xs.length})`
+      : `${k} not measured`;
   });
   print(`\nFlash correlation (min / median / max, sessions measured): ${spread.join('; ')}.`);
 }

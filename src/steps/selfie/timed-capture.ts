@@ -33,7 +33,14 @@ export function timedPlan(step: 'flash' | 'blink', challenge: FaceChallenge, now
   }
   const windowMs = challenge.blink?.window_ms ?? 2500;
   const frames = challenge.blink?.frames ?? 12;
-  return { step, start, due: Array.from({ length: frames }, (_, i) => start + ((i + 0.5) * windowMs) / frames), end: start + windowMs, colours: [], colourMs: 0 };
+  return {
+    step,
+    start,
+    due: Array.from({ length: frames }, (_, i) => start + ((i + 0.5) * windowMs) / frames),
+    end: start + windowMs,
+    colours: [],
+    colourMs: 0,
+  };
 }
 
 /** The colour the screen shows at `now` (null before and after the flash). */

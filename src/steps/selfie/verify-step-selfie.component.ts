@@ -410,9 +410,12 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
                         })}
                       </p>
                       <p>
-                        ${msg('If changing light or flashing may affect you, do not start: use another way offered here or contact the company that sent you.', {
-                          id: 'selfie.flash.notice-health',
-                        })}
+                        ${msg(
+                          'If changing light or flashing may affect you, do not start: use another way offered here or contact the company that sent you.',
+                          {
+                            id: 'selfie.flash.notice-health',
+                          },
+                        )}
                       </p>
                     </div>`
                   : nothing

@@ -158,7 +158,12 @@ describe('analysis runner: liveness attempts', () => {
     const userId = Number(created.body.id);
     await submitStillLiveness(userId, await portrait(3, { width: 360 }), false, true);
     expect((await statuses(userId))[20]).toBe(VerificationStatus.rejected);
-    const row = await server.verity.ctx.db.selectFrom('user_verifications').select('attributes').where('user_id', '=', userId).where('method_id', '=', 20).executeTakeFirstOrThrow();
+    const row = await server.verity.ctx.db
+      .selectFrom('user_verifications')
+      .select('attributes')
+      .where('user_id', '=', userId)
+      .where('method_id', '=', 20)
+      .executeTakeFirstOrThrow();
     const attributes = JSON.parse(row.attributes) as { reasons: string[]; flash_correlation?: number };
     expect(attributes.reasons).toEqual(expect.arrayContaining(['FLASH_NOT_FOLLOWED', 'BLINK_NOT_SEEN']));
     expect(attributes.flash_correlation ?? 0).toBeLessThan(0.6);

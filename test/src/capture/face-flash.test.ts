@@ -35,12 +35,17 @@ function watchOverlay(step: HTMLElement, stop: Promise<unknown>): { painted: str
 }
 
 const framesOf = (log: LoggedCall[], step: string) =>
-  log.filter((c) => c.path === '/session/methods/liveness/frames' && (c.body as { step?: string } | undefined)?.step === step).map((c) => (c.body as { frame_index: string }).frame_index);
+  log
+    .filter((c) => c.path === '/session/methods/liveness/frames' && (c.body as { step?: string } | undefined)?.step === step)
+    .map((c) => (c.body as { frame_index: string }).frame_index);
 
 describe('<verify-step-liveness>: screen flash and blink', () => {
   it('warns first, paints the drawn colours in order around the face, sends a frame per colour and the blink frames', async function () {
     this.timeout(90_000);
-    const { flow, key } = await startFlow({ session: session([METHODS.liveness()]), challenge: ['look_straight', 'flash', 'blink'], flashColours: COLOURS }, TAG);
+    const { flow, key } = await startFlow(
+      { session: session([METHODS.liveness()]), challenge: ['look_straight', 'flash', 'blink'], flashColours: COLOURS },
+      TAG,
+    );
     const step = deep(flow, TAG)!;
     // The notice comes before anything flashes, and the intro is keyboard- and screen-reader-usable.
     expect(stepText(flow, TAG)).to.contain('The screen will change colour');
