@@ -30,6 +30,7 @@ import type {
   PasskeyOptions,
   PasskeyVerifyRequest,
   TwoStepVerifyRequest,
+  VoicePhrase,
 } from './contract.js';
 import { CSRF_HEADER, SESSION_ROUTES, SESSION_TOKEN_HEADER } from './routes.js';
 
@@ -227,6 +228,19 @@ export class SessionClient {
   /** `POST /session/methods/biometric_id/verify`: the credential the browser returned, as JSON. */
   verifyPasskey(body: PasskeyVerifyRequest): Promise<MethodResult> {
     return this.request('POST', SESSION_ROUTES.passkeyVerify, body);
+  }
+
+  /** `POST /session/methods/voice/phrase`: a new phrase of digits to read aloud. */
+  voicePhrase(): Promise<VoicePhrase> {
+    return this.request('POST', SESSION_ROUTES.voicePhrase, {});
+  }
+
+  /** `POST /session/methods/voice/recording` (multipart): the phrase read aloud, as a 16-bit PCM WAV. */
+  uploadVoice(phraseId: string, audio: Blob): Promise<MethodResult> {
+    const form = new FormData();
+    form.set('phrase_id', phraseId);
+    form.set('audio', audio, 'voice.wav');
+    return this.request('POST', SESSION_ROUTES.voiceRecording, form);
   }
 
   /** `POST /session/handoff`. */
