@@ -26,7 +26,7 @@ import { hostedRoutes } from './http/hosted/routes.js';
 import { sessionRoutes } from './http/session/routes.js';
 import { SessionLimits } from './session/limits.js';
 import { sessionKit } from './session/actions.js';
-import { methodPublicRoutes } from './methods/registry.js';
+import { methodPublicRoutes, methodWorkers } from './methods/registry.js';
 import { settingsRoutes } from './http/settings/routes.js';
 import { statsRoutes } from './http/stats/routes.js';
 import { userRoutes } from './http/users/routes.js';
@@ -208,6 +208,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   const analysisPool = options.analysis === undefined ? new AnalysisPool() : undefined;
   const analysis = options.analysis ?? analysisPool;
   if (analysis) registerAnalysisWorker(ctx, analysis);
+  for (const register of methodWorkers()) register(ctx);
   const webhooks = new WebhookService(ctx);
   webhooks.register();
   // Sign-in and sign-up limits through the same factory: counted in Redis across processes in scale-out.

@@ -43,7 +43,7 @@ export interface SessionKit {
 export type MethodRoutes = (kit: SessionKit) => FastifyPluginAsyncZod;
 
 /** A browser feature a method's capture needs (Permissions-Policy and the iframe's `allow`). */
-export type BrowserPermission = 'camera' | 'geolocation' | 'publickey-credentials-create' | 'publickey-credentials-get';
+export type BrowserPermission = 'camera' | 'geolocation' | 'microphone' | 'publickey-credentials-create' | 'publickey-credentials-get';
 
 /**
  * One verification method, server side: everything the session core and the rest of the server
@@ -89,6 +89,11 @@ export interface ServerMethod {
    * complete status proves, and each key of its `attributes` in webhook payloads (spec 6.3).
    */
   readonly docs?: { readonly proves: string; readonly attributes: Readonly<Record<string, string>> };
+  /**
+   * Registers the method's own durable-queue workers (analysis off the request), once per process
+   * with the other workers; `verity worker --queues` picks them by queue name.
+   */
+  registerWorkers?(ctx: AppContext): void;
   /** Deletes the method's own rows of a user (inside the deletion's transaction). */
   deleteUserData?(trx: Executor, userId: number): Promise<void>;
 }

@@ -11,6 +11,7 @@ import { selfieMethod } from './selfie/index.js';
 import { twoStepMethod } from './two_step/index.js';
 import { biometricIdMethod } from './biometric_id/index.js';
 import { socialAccountMethod } from './social_account/index.js';
+import { voiceMethod } from './voice/index.js';
 
 /** Every verification method the session API performs: the one list (adding a method adds one line). */
 export const SERVER_METHODS: readonly ServerMethod[] = [
@@ -25,6 +26,7 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   biometricIdMethod,
   socialAccountMethod,
   paymentAccountMethod,
+  voiceMethod,
 ];
 
 const BY_KEY = new Map<string, ServerMethod>(SERVER_METHODS.map((m) => [m.key, m]));
@@ -64,6 +66,11 @@ export function isBiometric(key: MethodKey): boolean {
 /** Each distinct route plugin served outside the session scope, once. */
 export function methodPublicRoutes(): MethodRoutes[] {
   return [...new Set(SERVER_METHODS.flatMap((m) => (m.publicRoutes ? [m.publicRoutes] : [])))];
+}
+
+/** Each distinct worker registration once. */
+export function methodWorkers(): NonNullable<ServerMethod['registerWorkers']>[] {
+  return [...new Set(SERVER_METHODS.flatMap((m) => (m.registerWorkers ? [m.registerWorkers] : [])))];
 }
 
 /** Each distinct deletion hook once. */
