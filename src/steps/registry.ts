@@ -28,6 +28,8 @@ export interface WebStep {
   readonly usesFaceModel?: boolean;
   /** The step element for a method view (lit templates cannot take a tag from a variable). */
   render(method: MethodView): TemplateResult;
+  /** The user's words for a rejection reason the server gives as a code (`VOICE_NO_SPEECH`); undefined for others. */
+  reasonText?(reason: string): string | undefined;
 }
 
 /** Every step, in no particular order (the template decides the flow's order). */
@@ -124,6 +126,22 @@ export const WEB_STEPS: readonly WebStep[] = [
     title: () => msg('Confirm your payment account', { id: 'method.payment-account' }),
     permissions: STEP_PERMISSIONS.payment_account,
     render: (method) => html`<verify-step-payment-account .method=${method}></verify-step-payment-account>`,
+  },
+  {
+    key: 'voice',
+    tag: 'verify-step-voice',
+    load: () => import('./voice/verify-step-voice.js'),
+    title: () => msg('Read a few digits aloud', { id: 'method.voice' }),
+    permissions: STEP_PERMISSIONS.voice,
+    biometric: true,
+    render: (method) => html`<verify-step-voice .method=${method}></verify-step-voice>`,
+    reasonText: (reason) =>
+      (<Record<string, (() => string) | undefined>>{
+        VOICE_NO_SPEECH: () => msg('No speech was heard in the recording. Read the digits aloud, close to the microphone.', { id: 'voice.reason.no-speech' }),
+        VOICE_TOO_SHORT: () => msg('The recording was too short. Read all the digits before you stop.', { id: 'voice.reason.too-short' }),
+        VOICE_TOO_QUIET: () => msg('The recording was too quiet. Speak louder or closer to the microphone.', { id: 'voice.reason.too-quiet' }),
+        VOICE_DIGITS_MISMATCH: () => msg('The digits heard were not the ones shown. Read each digit clearly, one by one.', { id: 'voice.reason.mismatch' }),
+      })[reason]?.(),
   },
 ];
 

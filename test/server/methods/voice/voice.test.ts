@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VerificationStatus } from '../../../../server/domain/catalogue.js';
+import { sdb } from '../../../../server/session/tables.js';
 import { VOICE_QUEUE } from '../../../../server/methods/voice/worker.js';
 import { encodeWav } from '../../../../server/methods/voice/wav.js';
 import type { SessionClient } from '../../../../src/api/session-client.js';
@@ -171,12 +172,12 @@ describe('voice: reading a random phrase of digits', () => {
     const phrase = await session.voicePhrase();
     await session.uploadVoice(phrase.phrase_id, wav(speak(digitWords(phrase.digits))));
     await server.verity.ctx.queue.whenIdle();
-    const upload = await server.verity.ctx.db.selectFrom('session_uploads').selectAll().where('user_id', '=', id).executeTakeFirstOrThrow();
+    const upload = await sdb(server.verity.ctx.db).selectFrom('session_uploads').selectAll().where('user_id', '=', id).executeTakeFirstOrThrow();
     expect(await server.verity.ctx.blobs.get(upload.blob_key)).toBeDefined();
     const res = await server.api(`/api/users/${id}`, { method: 'DELETE' });
     expect(res.status).toBe(200);
     expect(await server.verity.ctx.blobs.get(upload.blob_key)).toBeUndefined();
-    expect(await server.verity.ctx.db.selectFrom('session_uploads').select('id').where('user_id', '=', id).execute()).toEqual([]);
-    expect(await server.verity.ctx.db.selectFrom('method_state').select('method_key').where('user_id', '=', id).execute()).toEqual([]);
+    expect(await sdb(server.verity.ctx.db).selectFrom('session_uploads').select('id').where('user_id', '=', id).execute()).toEqual([]);
+    expect(await sdb(server.verity.ctx.db).selectFrom('method_state').select('method_key').where('user_id', '=', id).execute()).toEqual([]);
   });
 });
