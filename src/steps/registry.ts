@@ -159,3 +159,8 @@ export function needsConsent(key: MethodKey | 'other'): boolean {
 export function stepTitle(method: MethodView): string {
   return stepFor(method.key)?.title() ?? method.name;
 }
+
+/** A rejection's reason in the user's words when the step knows the server's code, else as the server gave it. */
+export function rejectionText(method: MethodView): string | null {
+  return (method.reason && stepFor(method.key)?.reasonText?.(method.reason)) ?? method.reason;
+}

@@ -24,14 +24,32 @@ function inTemp<T>(work: (dir: string) => T): T {
   }
 }
 
-/** `text` spoken, as a 16 kHz mono 16-bit WAV; `volume` scales it (1 = espeak's level), `pad` adds silence before and after (s). */
-export function speak(text: string, options: { volume?: number; pad?: number } = {}): Buffer {
+/**
+ * `text` spoken, as a 16 kHz mono 16-bit WAV; `volume` scales it (1 = espeak's level), `pad` adds
+ * silence before and after (s), `tail` more silence after.
+ */
+export function speak(text: string, options: { volume?: number; pad?: number; tail?: number } = {}): Buffer {
   return inTemp((dir) => {
     const raw = join(dir, 'raw.wav');
     const out = join(dir, 'out.wav');
     execFileSync('espeak-ng', ['-v', 'en-us+klatt3', '-s', '150', '-w', raw, text]);
     const pad = options.pad ?? 0.3;
-    execFileSync('sox', ['-V1', raw, '-r', '16000', '-c', '1', '-b', '16', out, 'vol', String(0.8 * (options.volume ?? 1)), 'pad', String(pad), String(pad)]);
+    execFileSync('sox', [
+      '-V1',
+      raw,
+      '-r',
+      '16000',
+      '-c',
+      '1',
+      '-b',
+      '16',
+      out,
+      'vol',
+      String(0.8 * (options.volume ?? 1)),
+      'pad',
+      String(pad),
+      String(pad + (options.tail ?? 0)),
+    ]);
     return readFileSync(out);
   });
 }

@@ -20,7 +20,9 @@ export class VerifyStepVoice extends StepElement<VoiceMethod> {
   static override styles = [
     sharedStyles,
     css`
+      /* A number reads left to right in every language, Arabic too. */
       .digits {
+        direction: ltr;
         display: flex;
         gap: 0.6em;
         justify-content: center;
@@ -196,11 +198,7 @@ export class VerifyStepVoice extends StepElement<VoiceMethod> {
         <span id="voice-digits-text" class="visually-hidden">${digits.join(' ')}</span>
       </div>
       ${
-        this.phase === 'recording'
-          ? html`<p class="recording" role="status">
-              ${msg(str`Recording… ${this.seconds} s`, { id: 'voice.recording' })}
-            </p>`
-          : nothing
+        this.phase === 'recording' ? html`<p class="recording" role="status">${msg(str`Recording… ${this.seconds} s`, { id: 'voice.recording' })}</p>` : nothing
       }
       ${this.phase === 'sending' ? html`<p role="status">${msg('Sending your recording…', { id: 'voice.sending' })}</p>` : nothing}
     `;
@@ -229,9 +227,7 @@ export class VerifyStepVoice extends StepElement<VoiceMethod> {
       <button type="button" id="voice-phrase" aria-describedby="step-error voice-left" ?disabled=${left === 0} @click=${() => void this.askPhrase()}>
         ${msg('Show my phrase', { id: 'voice.ask' })}
       </button>
-      <p id="voice-left" class="muted">
-        ${pluralMsg(left, 'voice.left', { one: str`${left} phrase left.`, other: str`${left} phrases left.` })}
-      </p>
+      <p id="voice-left" class="muted">${pluralMsg(left, 'voice.left', { one: str`${left} phrase left.`, other: str`${left} phrases left.` })}</p>
     `;
   }
 }

@@ -56,7 +56,7 @@ describe('<verify-step-voice>', () => {
     await expect(deep(flow, TAG)).to.be.accessible();
   });
 
-  it('explains a rejected recording in the user\'s words and offers the retry', async () => {
+  it("explains a rejected recording in the user's words and offers the retry", async () => {
     const rejected = { ...METHODS.voice(2), status: 'rejected' as const, can_retry: true, reason: 'VOICE_DIGITS_MISMATCH' };
     const { link } = await scenario({ session: session([rejected]) });
     const { fixture, html } = await import('@open-wc/testing');
@@ -65,12 +65,20 @@ describe('<verify-step-voice>', () => {
     const notice = await until(() => deep(flow, '.notice[role="alert"]'), 5000, 'the refusal');
     expect(notice.textContent).to.contain('The digits heard were not the ones shown.');
     expect(notice.textContent).not.to.contain('VOICE_');
-    expect(buttonByText(flow as never, 'verify-flow', 'Try this step again') ?? [...flow.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Try this step again')).to.not.equal(undefined);
+    expect(
+      buttonByText(flow as never, 'verify-flow', 'Try this step again') ??
+        [...flow.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Try this step again'),
+    ).to.not.equal(undefined);
   });
 
-  it('speaks Arabic, right to left', async () => {
-    const { flow } = await startFlow({ session: session([METHODS.voice()]) }, TAG, { lang: 'ar' });
-    expect(stepText(flow, TAG)).not.to.contain('Read them aloud');
+  it('speaks Arabic, right to left, with the phrase still read left to right as numbers are', async () => {
+    const { flow } = await startFlow({ session: session([METHODS.voice()]), voiceDigits: '123456' }, TAG, { lang: 'ar' });
+    await until(() => stepText(flow, TAG).includes('اقرأها بصوت عالٍ'), 5000, 'the Arabic text');
     expect(getComputedStyle(deep(flow, TAG)!).direction).to.equal('rtl');
+    deep<HTMLButtonElement>(flow, TAG, '#voice-phrase')!.click();
+    const digits = await until(() => deep(flow, TAG, '.digits'), 5000, 'the phrase');
+    const [first, last] = [digits.querySelector('span')!, digits.querySelectorAll('span[aria-hidden="true"]')[5]!];
+    expect(first.getBoundingClientRect().left).to.be.lessThan(last.getBoundingClientRect().left);
+    await expect(deep(flow, TAG)).to.be.accessible();
   });
 });
