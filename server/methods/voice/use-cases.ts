@@ -30,7 +30,12 @@ export async function newPhrase(kit: SessionKit, user: UserRow): Promise<VoicePh
   // A reset by the customer or an operator gives the attempts back.
   const reset = v.status === VerificationStatus.reset;
   const now = ctx.clock.now();
-  const phrase = { id: `vph_${randomBytes(12).toString('base64url')}`, digits: drawPhrase(), expires_at: new Date(now.getTime() + PHRASE_TTL_MS).toISOString(), used: false };
+  const phrase = {
+    id: `vph_${randomBytes(12).toString('base64url')}`,
+    digits: drawPhrase(),
+    expires_at: new Date(now.getTime() + PHRASE_TTL_MS).toISOString(),
+    used: false,
+  };
   const attempt = await voiceState.update(ctx.db, user.id, now, (previous) => {
     const attempt = (reset ? 0 : (previous?.attempts_used ?? 0)) + 1;
     if (attempt > VOICE_ATTEMPTS) throw sessionErrors.attemptsExceeded('No attempts are left for this step.');

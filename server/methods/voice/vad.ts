@@ -1,4 +1,3 @@
-/// <reference path="./fvad.d.ts" />
 import fvad, { type FvadModule } from '@echogarden/fvad-wasm';
 
 /** 30 ms frames, one of the three lengths the WebRTC VAD takes. */

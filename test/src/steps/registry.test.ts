@@ -36,6 +36,7 @@ describe('the step registry', () => {
         .map((s) => s.key)
         .sort(),
     ).to.deep.equal(['document_id', 'liveness', 'selfie', 'voice']);
-    for (const step of WEB_STEPS) if (step.permissions.includes('camera') || step.permissions.includes('microphone')) expect(step.biometric, step.key).to.equal(true);
+    for (const step of WEB_STEPS)
+      if (step.permissions.includes('camera') || step.permissions.includes('microphone')) expect(step.biometric, step.key).to.equal(true);
   });
 });

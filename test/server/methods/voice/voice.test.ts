@@ -39,7 +39,12 @@ const wav = (bytes: Buffer) => new Blob([new Uint8Array(bytes)], { type: 'audio/
 /** The verification row after the worker has run. */
 async function settled(userId: number) {
   await server.verity.ctx.queue.whenIdle();
-  const row = await server.verity.ctx.db.selectFrom('user_verifications').selectAll().where('user_id', '=', userId).where('method_id', '=', 6).executeTakeFirstOrThrow();
+  const row = await server.verity.ctx.db
+    .selectFrom('user_verifications')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('method_id', '=', 6)
+    .executeTakeFirstOrThrow();
   return { status: row.status, remarks: row.remarks, attributes: JSON.parse(row.attributes) as Record<string, unknown> };
 }
 
@@ -50,7 +55,11 @@ describe('voice: reading a random phrase of digits', () => {
   it('completes when the digits read are the phrase, and says what was verified (not who spoke)', async () => {
     const { session, id } = await voiceSession();
     const view = await session.session();
-    expect(view.methods.find((m) => m.key === 'voice')).toMatchObject({ id: 6, status: 'assigned', needs: { phrase_length: 6, max_seconds: 20, attempts_left: 3 } });
+    expect(view.methods.find((m) => m.key === 'voice')).toMatchObject({
+      id: 6,
+      status: 'assigned',
+      needs: { phrase_length: 6, max_seconds: 20, attempts_left: 3 },
+    });
     const phrase = await session.voicePhrase();
     expect(phrase.digits).toMatch(/^\d{6}$/);
     expect(phrase).toMatchObject({ attempt: 1, attempts_left: 2, min_seconds: 1.5, max_seconds: 20 });
