@@ -234,7 +234,7 @@ export class SessionClient {
    * `hello` it must send first: a socket carries no headers, so the tokens travel in it.
    */
   liveVideoSocket(): { url: string; hello: { type: 'hello'; session_token: string; csrf_token: string } } {
-    const url = new URL(this.baseUrl + SESSION_ROUTES.liveVideoSocket, globalThis.location?.href);
+    const url = new URL(this.baseUrl + SESSION_ROUTES.liveVideoSocket, (globalThis as { location?: { href: string } }).location?.href);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     return { url: url.href, hello: { type: 'hello', session_token: this.sessionToken ?? '', csrf_token: this.csrfToken ?? '' } };
   }
