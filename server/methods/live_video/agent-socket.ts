@@ -65,8 +65,8 @@ export function handleAgentSocket(kit: SessionKit, socket: WebSocket, req: Fasti
   const hangup = async () => {
     for (const call of await callsOfAgent(ctx.db, conn)) {
       if (!(await backToQueue(ctx.db, call.user_id, conn, ctx.clock.now()))) continue;
-      hub.toUser(call.user_conn, { type: 'ended', reason: 'agent_left' });
       await backToAssigned(kit, call.user_id);
+      hub.toUser(call.user_conn, { type: 'ended', reason: 'agent_left' });
     }
     hub.queueChanged();
   };

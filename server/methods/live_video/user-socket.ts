@@ -141,8 +141,8 @@ async function leave(kit: SessionKit, userId: number, conn: string): Promise<voi
   const removed = await removeUserCall(ctx.db, userId, conn);
   if (!removed) return;
   if (removed.state === 'in_call' && removed.agent_conn) {
-    hub.toAgent(removed.agent_conn, { type: 'ended', reason: 'user_left' });
     await backToAssigned(kit, userId);
+    hub.toAgent(removed.agent_conn, { type: 'ended', reason: 'user_left' });
   }
   hub.queueChanged();
 }
