@@ -204,7 +204,8 @@ export const templates = {
   'camera.copy': 'Link für meinen Browser kopieren',
   'method.two_step': 'Zwei-Schritt-Anmeldung einschalten',
   'method.live_video': 'Mit einer Mitarbeiterin oder einem Mitarbeiter per Video sprechen',
-  'live-video.intro': 'Eine Mitarbeiterin oder ein Mitarbeiter spricht in einem kurzen Videoanruf mit Ihnen und bittet Sie eventuell, Ihr Ausweisdokument zu zeigen. Kamera und Mikrofon werden nur für den Anruf verwendet.',
+  'live-video.intro':
+    'Eine Mitarbeiterin oder ein Mitarbeiter spricht in einem kurzen Videoanruf mit Ihnen und bittet Sie eventuell, Ihr Ausweisdokument zu zeigen. Kamera und Mikrofon werden nur für den Anruf verwendet.',
   'live-video.lost': 'Die Verbindung zum Anruf wurde unterbrochen. Treten Sie erneut bei, wenn Sie bereit sind.',
   'live-video.left': 'Sie haben den Anruf verlassen. Sie können jederzeit erneut beitreten.',
   'live-video.agent-left': 'Die Mitarbeiterin oder der Mitarbeiter hat den Anruf verlassen. Sie sind wieder in der Warteschlange.',

@@ -200,7 +200,8 @@ export const templates = {
   'camera.copy': 'Copiar el enlace para mi navegador',
   'method.two_step': 'Active la verificación en dos pasos',
   'method.live_video': 'Hablar con un agente por vídeo',
-  'live-video.intro': 'Un agente hablará con usted en una breve videollamada y puede pedirle que muestre su documento de identidad. La cámara y el micrófono solo se usan para la llamada.',
+  'live-video.intro':
+    'Un agente hablará con usted en una breve videollamada y puede pedirle que muestre su documento de identidad. La cámara y el micrófono solo se usan para la llamada.',
   'live-video.lost': 'Se perdió la conexión con la llamada. Vuelva a unirse cuando esté listo.',
   'live-video.left': 'Ha salido de la llamada. Puede volver a unirse cuando quiera.',
   'live-video.agent-left': 'El agente salió de la llamada. Vuelve a estar en la cola.',

@@ -201,7 +201,8 @@ export const templates = {
   'camera.copy': 'Copier le lien pour mon navigateur',
   'method.two_step': 'Activez la validation en deux étapes',
   'method.live_video': 'Parler à un conseiller en vidéo',
-  'live-video.intro': 'Un conseiller vous parlera lors d’un court appel vidéo et pourra vous demander de montrer votre pièce d’identité. Votre caméra et votre micro ne servent qu’à l’appel.',
+  'live-video.intro':
+    'Un conseiller vous parlera lors d’un court appel vidéo et pourra vous demander de montrer votre pièce d’identité. Votre caméra et votre micro ne servent qu’à l’appel.',
   'live-video.lost': 'La connexion à l’appel a été perdue. Rejoignez-le à nouveau quand vous êtes prêt.',
   'live-video.left': 'Vous avez quitté l’appel. Vous pouvez le rejoindre à nouveau quand vous voulez.',
   'live-video.agent-left': 'Le conseiller a quitté l’appel. Vous êtes de nouveau dans la file d’attente.',

@@ -202,7 +202,8 @@ export const templates = {
   'camera.copy': 'Copiar o link para o meu navegador',
   'method.two_step': 'Ative a verificação em dois passos',
   'method.live_video': 'Falar com um agente por vídeo',
-  'live-video.intro': 'Um agente vai falar consigo numa breve videochamada e pode pedir-lhe que mostre o seu documento de identificação. A câmara e o microfone são usados apenas para a chamada.',
+  'live-video.intro':
+    'Um agente vai falar consigo numa breve videochamada e pode pedir-lhe que mostre o seu documento de identificação. A câmara e o microfone são usados apenas para a chamada.',
   'live-video.lost': 'A ligação à chamada perdeu-se. Volte a entrar quando estiver pronto.',
   'live-video.left': 'Saiu da chamada. Pode voltar a entrar quando quiser.',
   'live-video.agent-left': 'O agente saiu da chamada. Está de novo na fila.',

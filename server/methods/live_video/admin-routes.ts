@@ -45,7 +45,9 @@ export function liveVideoAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       if (!user) throw errors.userNotFound();
       const sign = (id: string) => signedImagePath(ctx.config.secret, id, ctx.clock.now());
       const jobs = (await documentJobsOf(ctx.db, user.id)).slice(-4).reverse();
-      const faces = [...(await capturesOf(ctx.db, user.id, 'selfie')), ...(await capturesOf(ctx.db, user.id, 'liveness'))].filter((c) => c.media_type.startsWith('image/'));
+      const faces = [...(await capturesOf(ctx.db, user.id, 'selfie')), ...(await capturesOf(ctx.db, user.id, 'liveness'))].filter((c) =>
+        c.media_type.startsWith('image/'),
+      );
       const stills = (await capturesOf(ctx.db, user.id, 'live_video')).filter((c) => c.step === 'still');
       return {
         data: {
@@ -136,4 +138,3 @@ export function liveVideoAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
   };
 }
-

@@ -89,10 +89,12 @@ export function handleAgentSocket(kit: SessionKit, socket: WebSocket, req: Fasti
   };
 
   socket.on('message', (data) => {
-    queue = queue.then(() => onMessage(data)).catch((error: unknown) => {
-      if (!(error instanceof ApiError)) ctx.log.error({ err: error }, 'live video: agent socket failed');
-      hub.toAgent(conn, errorMessage(error));
-    });
+    queue = queue
+      .then(() => onMessage(data))
+      .catch((error: unknown) => {
+        if (!(error instanceof ApiError)) ctx.log.error({ err: error }, 'live video: agent socket failed');
+        hub.toAgent(conn, errorMessage(error));
+      });
   });
   socket.on('close', () => {
     queue = queue

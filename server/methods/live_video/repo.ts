@@ -31,7 +31,10 @@ export async function enqueue(ex: Executor, userId: number, conn: string, now: D
 }
 
 /** Everyone waiting whose socket is alive, oldest first, with the name the agent greets them by. */
-export async function waitingQueue(ex: Executor, now: Date): Promise<{ user_id: number; first_name: string | null; last_name: string | null; queued_at: string }[]> {
+export async function waitingQueue(
+  ex: Executor,
+  now: Date,
+): Promise<{ user_id: number; first_name: string | null; last_name: string | null; queued_at: string }[]> {
   return ldb(ex)
     .selectFrom('live_video_calls')
     .innerJoin('users', 'users.id', 'live_video_calls.user_id')

@@ -34,9 +34,7 @@ export const liveVideoSocketRoutes: MethodRoutes = (kit) => async (app) => {
     (socket, req) => handleUserSocket(kit, socket, req),
   );
 
-  app.get(
-    LIVE_VIDEO_AGENT_SOCKET,
-    { websocket: true, schema: { hide: true }, onRequest: async (req) => agentGuard(ctx, req) },
-    (socket, req) => handleAgentSocket(kit, socket, req),
+  app.get(LIVE_VIDEO_AGENT_SOCKET, { websocket: true, schema: { hide: true }, onRequest: async (req) => agentGuard(ctx, req) }, (socket, req) =>
+    handleAgentSocket(kit, socket, req),
   );
 };

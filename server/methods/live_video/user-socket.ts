@@ -26,7 +26,8 @@ export function parseMessage<T>(schema: z.ZodMiniType<T>, data: RawData): { ok: 
     return { ok: false, error: sessionErrors.validation({ body: ['Must be JSON.'] }) };
   }
   const parsed = z.safeParse(schema, json);
-  if (!parsed.success) return { ok: false, error: sessionErrors.validation({ body: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`) }) };
+  if (!parsed.success)
+    return { ok: false, error: sessionErrors.validation({ body: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`) }) };
   return { ok: true, value: parsed.data };
 }
 

@@ -155,7 +155,8 @@ export class AdminLiveVideo extends AdminView {
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.9));
     if (!blob) return;
     const res = await this.run(
-      () => this.client.request<{ data: { id: string; url: string } }>('POST', `/admin/api/live-video/${userId}/stills`, blob, { 'content-type': 'image/jpeg' }),
+      () =>
+        this.client.request<{ data: { id: string; url: string } }>('POST', `/admin/api/live-video/${userId}/stills`, blob, { 'content-type': 'image/jpeg' }),
       'Still saved to the user’s captures.',
     );
     if (res && this.context) this.context = { ...this.context, stills: [...this.context.stills, res.data] };
@@ -192,7 +193,9 @@ export class AdminLiveVideo extends AdminView {
         (w) =>
           html`<li>
             <strong>${w.name}</strong> <span class="muted">waiting since ${new Date(w.waiting_since).toLocaleTimeString()}</span>
-            <button type="button" ?disabled=${this.callUser !== null} @click=${() => void this.#pick(w.user_id)}>Take call<span class="sr-only"> with ${w.name}</span></button>
+            <button type="button" ?disabled=${this.callUser !== null} @click=${() => void this.#pick(w.user_id)}>
+              Take call<span class="sr-only"> with ${w.name}</span>
+            </button>
           </li>`,
       )}
     </ol>`;
@@ -213,11 +216,17 @@ export class AdminLiveVideo extends AdminView {
         </div>
         <div>
           <h3>Documents</h3>
-          <div class="captures">${ctx?.documents.length ? ctx.documents.map((d, i) => html`<img src=${d.url} alt="Document image ${i + 1}" />`) : html`<p class="muted">None captured.</p>`}</div>
+          <div class="captures">
+            ${ctx?.documents.length ? ctx.documents.map((d, i) => html`<img src=${d.url} alt="Document image ${i + 1}" />`) : html`<p class="muted">None captured.</p>`}
+          </div>
           <h3>Selfies</h3>
-          <div class="captures">${ctx?.faces.length ? ctx.faces.map((f, i) => html`<img src=${f.url} alt="Selfie ${i + 1}" />`) : html`<p class="muted">None captured.</p>`}</div>
+          <div class="captures">
+            ${ctx?.faces.length ? ctx.faces.map((f, i) => html`<img src=${f.url} alt="Selfie ${i + 1}" />`) : html`<p class="muted">None captured.</p>`}
+          </div>
           <h3>Stills of this call</h3>
-          <div class="captures">${ctx?.stills.length ? ctx.stills.map((s, i) => html`<img src=${s.url} alt="Still ${i + 1}" />`) : html`<p class="muted">None yet.</p>`}</div>
+          <div class="captures">
+            ${ctx?.stills.length ? ctx.stills.map((s, i) => html`<img src=${s.url} alt="Still ${i + 1}" />`) : html`<p class="muted">None yet.</p>`}
+          </div>
         </div>
       </div>
       <form @submit=${(e: SubmitEvent) => void this.#decide(e)}>
@@ -230,7 +239,14 @@ export class AdminLiveVideo extends AdminView {
                 ${{ approve: 'Approve', reject: 'Reject', review: 'Send to review' }[d]}</label
               >`,
           )}
-          <label>Reason ${needsReason ? '(required, sent to the customer)' : '(optional)'}<textarea name="reason" rows="2" maxlength="1000" ?required=${needsReason}></textarea></label>
+          <label
+            >Reason ${needsReason ? '(required, sent to the customer)' : '(optional)'}<textarea
+              name="reason"
+              rows="2"
+              maxlength="1000"
+              ?required=${needsReason}
+            ></textarea>
+          </label>
           <div class="row"><button type="submit">Record the decision</button></div>
         </fieldset>
       </form>`;
@@ -238,8 +254,7 @@ export class AdminLiveVideo extends AdminView {
 
   protected override render() {
     return html`<h1 tabindex="-1">Live video</h1>
-      ${this.feedback()}
-      ${this.callUser !== null ? this.#renderCall() : nothing}
+      ${this.feedback()} ${this.callUser !== null ? this.#renderCall() : nothing}
       <h2>Queue</h2>
       ${this.#renderQueue()}`;
   }

@@ -22,7 +22,12 @@ export class PeerCall {
       if (!e.candidate) return;
       const c = e.candidate.toJSON();
       this.sendSignal({
-        candidate: { candidate: c.candidate ?? '', sdpMid: c.sdpMid ?? null, sdpMLineIndex: c.sdpMLineIndex ?? null, usernameFragment: c.usernameFragment ?? null },
+        candidate: {
+          candidate: c.candidate ?? '',
+          sdpMid: c.sdpMid ?? null,
+          sdpMLineIndex: c.sdpMLineIndex ?? null,
+          usernameFragment: c.usernameFragment ?? null,
+        },
       });
     });
     this.connection.addEventListener('track', (e) => {

@@ -129,7 +129,9 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
         return;
       case 'error':
         this.problem = message.error_message;
-        this.report(new VerifyError(message.error_type === 'session_consent_required' ? 'consent_required' : 'internal', message.error_message, 'warning', true));
+        this.report(
+          new VerifyError(message.error_type === 'session_consent_required' ? 'consent_required' : 'internal', message.error_message, 'warning', true),
+        );
         return;
     }
   }
@@ -176,7 +178,10 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
         ? msg(str`An agent will join shortly. You are number ${this.position} in the queue.`, { id: 'live-video.waiting' })
         : msg('An agent will join shortly.', { id: 'live-video.waiting-plain' });
     }
-    if (this.phase === 'call') return this.remote ? msg('You are in the call with an agent.', { id: 'live-video.in-call' }) : msg('Connecting to the agent…', { id: 'live-video.connecting' });
+    if (this.phase === 'call')
+      return this.remote
+        ? msg('You are in the call with an agent.', { id: 'live-video.in-call' })
+        : msg('Connecting to the agent…', { id: 'live-video.connecting' });
     return '';
   }
 
@@ -184,26 +189,39 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
     const active = this.phase !== 'ready';
     return html`
       <p>
-        ${msg('An agent will talk to you in a short video call and may ask you to show your ID document. Your camera and microphone are used for the call only.', {
-          id: 'live-video.intro',
-        })}
+        ${msg(
+          'An agent will talk to you in a short video call and may ask you to show your ID document. Your camera and microphone are used for the call only.',
+          {
+            id: 'live-video.intro',
+          },
+        )}
       </p>
       ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
       <p class="status" role="status" aria-live="polite">${this.notice} ${this.#status()}</p>
-      ${active
-        ? html`<div class="videos">
-            <video class="remote" autoplay playsinline aria-label=${msg('The agent', { id: 'live-video.agent-video' })} ?hidden=${this.phase !== 'call'}></video>
-            <video class="local" autoplay playsinline muted aria-label=${msg('Your camera', { id: 'live-video.own-video' })}></video>
-          </div>`
-        : nothing}
+      ${
+        active
+          ? html`<div class="videos">
+              <video
+                class="remote"
+                autoplay
+                playsinline
+                aria-label=${msg('The agent', { id: 'live-video.agent-video' })}
+                ?hidden=${this.phase !== 'call'}
+              ></video>
+              <video class="local" autoplay playsinline muted aria-label=${msg('Your camera', { id: 'live-video.own-video' })}></video>
+            </div>`
+          : nothing
+      }
       <div class="actions">
-        ${active
-          ? html`<button type="button" class="secondary" ?disabled=${this.phase === 'starting'} @click=${() => this.leave()}>
-              ${this.phase === 'call' ? msg('Hang up', { id: 'live-video.hang-up' }) : msg('Leave the queue', { id: 'live-video.leave' })}
-            </button>`
-          : html`<button type="button" ?disabled=${this.method.status === 'rejected'} @click=${() => void this.join()}>
-              ${this.notice || this.problem ? msg('Join again', { id: 'live-video.rejoin' }) : msg('Join the video call', { id: 'live-video.join' })}
-            </button>`}
+        ${
+          active
+            ? html`<button type="button" class="secondary" ?disabled=${this.phase === 'starting'} @click=${() => this.leave()}>
+                ${this.phase === 'call' ? msg('Hang up', { id: 'live-video.hang-up' }) : msg('Leave the queue', { id: 'live-video.leave' })}
+              </button>`
+            : html`<button type="button" ?disabled=${this.method.status === 'rejected'} @click=${() => void this.join()}>
+                ${this.notice || this.problem ? msg('Join again', { id: 'live-video.rejoin' }) : msg('Join the video call', { id: 'live-video.join' })}
+              </button>`
+        }
       </div>
     `;
   }

@@ -31,15 +31,15 @@ describe('method registry', () => {
   });
 
   it('grants the hosted page the browser features the methods need, and denies the rest', () => {
-    expect(browserPermissions()).toEqual(['camera', 'geolocation', 'publickey-credentials-create', 'publickey-credentials-get']);
+    expect(browserPermissions()).toEqual(['camera', 'geolocation', 'microphone', 'publickey-credentials-create', 'publickey-credentials-get']);
     expect(hostedPermissionsPolicy()).toBe(
-      'camera=(self), geolocation=(self), publickey-credentials-create=(self), publickey-credentials-get=(self), microphone=(), payment=(), usb=()',
+      'camera=(self), geolocation=(self), microphone=(self), publickey-credentials-create=(self), publickey-credentials-get=(self), payment=(), usb=()',
     );
   });
 
   it('asks consent before every method whose capture uses the camera (issue 24), and before no other', () => {
     const biometric = SERVER_METHODS.filter((m) => m.biometric === true).map((m) => m.key);
-    expect(biometric.sort()).toEqual(['document_id', 'liveness', 'selfie']);
+    expect(biometric.sort()).toEqual(['document_id', 'live_video', 'liveness', 'selfie']);
     for (const m of SERVER_METHODS) if (m.permissions.includes('camera')) expect(m.biometric, m.key).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import { VerificationStatus } from '../../../../server/domain/catalogue.js';
 import { SessionClient } from '../../../../src/api/session-client.js';
 import { onScale, startLimiterSharingServers } from '../../../helpers/shared-limiters.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { AdminClient, signedInAdmin } from '../../http/admin/admin-client.js';
+import { type AdminClient, signedInAdmin } from '../../http/admin/admin-client.js';
 import { createTemplate, createUser, giveConsent, local } from '../../session/fixtures.js';
 import { agentSocket, refusedStatus, userSocket } from './sockets.js';
 

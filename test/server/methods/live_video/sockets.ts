@@ -77,7 +77,10 @@ export async function userSocket(server: TestServer, session: SessionClient, opt
 
 /** The agent's socket on `server`, signed in as `admin` (cookie and the dashboard's Origin). */
 export async function agentSocket(server: TestServer, admin: AdminClient, origin = server.config.baseUrl): Promise<TestSocket<LiveVideoToAgent>> {
-  return open<LiveVideoToAgent>(`${server.url.replace('http', 'ws')}/admin/api/live-video/socket`, { origin, ...(admin.cookie ? { cookie: admin.cookie } : {}) });
+  return open<LiveVideoToAgent>(`${server.url.replace('http', 'ws')}/admin/api/live-video/socket`, {
+    origin,
+    ...(admin.cookie ? { cookie: admin.cookie } : {}),
+  });
 }
 
 /** The handshake's HTTP status when the socket is refused before it opens. */
