@@ -170,7 +170,8 @@ describe('Live Video in two Chromium contexts', () => {
     await user.page.getByRole('button', { name: 'Hang up' }).click();
     await user.page.getByText('You left the call.').waitFor();
     await agent.page.getByText('The user left the call.').waitFor();
-    await expect.poll(() => status(user.id)).toBe('Assigned');
+    // Assigned again (the API's word for it is Pending).
+    await expect.poll(() => status(user.id)).toBe('Pending');
     await user.page.getByRole('button', { name: 'Join again' }).click();
     await user.page.getByText('You are number 1 in the queue.').waitFor();
     await agent.page.getByRole('button', { name: 'Take call with Cy Caller' }).waitFor();
