@@ -1,6 +1,7 @@
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { reopenVerification } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
+import { passkeyEnrolment } from './enrolment.js';
 import { deletePasskeyData, findCredentials } from './repo.js';
 import { attemptsLeft, triesUsed } from './rules.js';
 import { biometricIdRoutes } from './routes.js';
@@ -61,5 +62,8 @@ export const biometricIdMethod: ServerMethod = {
       attempts: 'On rejection: the tries used (5).',
     },
   },
-  deleteUserData: deletePasskeyData,
+  enrolment: passkeyEnrolment,
+  async deleteUserData(trx, userId) {
+    await deletePasskeyData(trx, userId);
+  },
 };
