@@ -20,6 +20,7 @@ export const STEP_PERMISSIONS: Record<MethodKey, readonly StepPermission[]> = {
   social_account: [],
   payment_account: [],
   voice: ['microphone'],
+  live_video: ['camera', 'microphone'],
 };
 
 /** The iframe `allow` list of the embed: every feature some step needs, e.g. `camera; geolocation`. */

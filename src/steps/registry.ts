@@ -143,6 +143,15 @@ export const WEB_STEPS: readonly WebStep[] = [
         VOICE_DIGITS_MISMATCH: () => msg('The digits heard were not the ones shown. Read each digit clearly, one by one.', { id: 'voice.reason.mismatch' }),
       })[reason]?.(),
   },
+  {
+    key: 'live_video',
+    tag: 'verify-step-live-video',
+    load: () => import('./live_video/verify-step-live-video.js'),
+    title: () => msg('Talk to an agent on video', { id: 'method.live_video' }),
+    permissions: STEP_PERMISSIONS.live_video,
+    biometric: true,
+    render: (method) => html`<verify-step-live-video .method=${method}></verify-step-live-video>`,
+  },
 ];
 
 /** The step of a method key; undefined for `other` (a method this page cannot perform). */

@@ -38,7 +38,7 @@ export function isSameHost(origin: string, host: string | undefined): boolean {
   }
 }
 
-/** Features denied outright unless some method needs them (the microphone: Voice). */
+/** Features denied outright unless some method needs them (the microphone: Voice, Live Video). */
 const DENIED_FEATURES: readonly string[] = ['microphone', 'payment', 'usb'];
 
 /** The hosted page's Permissions-Policy: the features some method's capture needs (the method registry), for our own origin only. */
