@@ -28,7 +28,8 @@ export const voiceMethod: ServerMethod = {
     const state = await voiceState.read(trx, userId);
     await reopenVerification(trx, ctx, userId, verification);
     // After a rejection the attempts count on (no endless loop); a reset gives them back.
-    if (verification.status === VerificationStatus.rejected && state) await voiceState.write(trx, userId, { phrase: null, attempts_used: state.attempts_used }, ctx.clock.now());
+    if (verification.status === VerificationStatus.rejected && state)
+      await voiceState.write(trx, userId, { phrase: null, attempts_used: state.attempts_used }, ctx.clock.now());
     else await voiceState.clear(trx, userId);
   },
   registerWorkers: registerVoiceWorker,
