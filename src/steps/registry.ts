@@ -102,6 +102,7 @@ export const WEB_STEPS: readonly WebStep[] = [
     load: () => import('./secure_card/verify-step-secure-card.js'),
     title: () => msg('Photograph your payment card', { id: 'method.secure_card' }),
     permissions: STEP_PERMISSIONS.secure_card,
+    biometric: true,
     reasonText: cardRejectionText,
     render: (method) => html`<verify-step-secure-card .method=${method}></verify-step-secure-card>`,
   },

@@ -21,6 +21,8 @@ export const secureCardMethod: ServerMethod = {
   key: 'secure_card',
   methodIds: [7],
   permissions: ['camera'],
+  // Not a face, but a camera capture: consent comes first, as for every camera step (issue 24).
+  biometric: true,
   routes: secureCardRoutes,
   async view({ ctx, user, verification }, base) {
     const used = await attemptsUsed(ctx, user.id);

@@ -87,8 +87,8 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // The model is some megabytes: start loading it while the user reads the intro.
-    this.loadReader();
+    // The model is some megabytes: start loading it while the user reads the intro (inside a flow).
+    if (this.flow.value) void this.loadReader().catch(() => undefined);
   }
 
   override disconnectedCallback(): void {

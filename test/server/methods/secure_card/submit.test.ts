@@ -5,7 +5,7 @@ import type { SessionClient } from '../../../../src/api/session-client.js';
 import { secureCardState } from '../../../../server/methods/secure_card/use-cases.js';
 import type { ManualClock } from '../../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { client, createTemplate, createUser, failure, local } from '../../session/fixtures.js';
+import { client, createTemplate, createUser, failure, giveConsent, local } from '../../session/fixtures.js';
 
 let server: TestServer;
 let session: SessionClient;
@@ -56,6 +56,7 @@ beforeEach(async () => {
   userId = created.id;
   session = client(server);
   await session.start(local(server, created.link));
+  await giveConsent(session);
 });
 afterEach(async () => {
   await server.close();
@@ -69,7 +70,7 @@ describe('secure card: decisions', () => {
     expect(result.method).toMatchObject({ key: 'secure_card', status: 'complete', reason: null });
     expect(await eventTypes()).toEqual(expect.arrayContaining(['verification.pending', 'verification.completed']));
     const api = await server.api(`/api/users/${userId}/verifications/secure_card`);
-    expect(api.body.attributes).toEqual({
+    expect(api.body.attributes).toMatchObject({
       last4: '1111',
       brand: 'visa',
       expiry: '08/2028',
@@ -80,8 +81,9 @@ describe('secure card: decisions', () => {
       image_number_masked: true,
       source: 'camera',
     });
-    // The cardholder's name is compared, not kept.
+    // The cardholder's name is compared, not kept; nothing else of the card is stated.
     expect(JSON.stringify(api.body)).not.toMatch(/JANE DOE/);
+    expect(Object.keys(api.body.attributes as object)).not.toContain('cardholder_name');
     const [row] = await checks();
     expect(row).toMatchObject({ last4: '1111', brand: 'visa', outcome: 'complete', luhn_valid: 1 });
     const uploads = await server.verity.ctx.db.selectFrom('session_uploads').selectAll().where('method_key', '=', 'secure_card').execute();
@@ -119,6 +121,9 @@ describe('secure card: decisions', () => {
     const created = await createUser(server, { email: 'no.name@example.com', template_id: template });
     session = client(server);
     await session.start(local(server, created.link));
+    // The camera step asks for consent first, as every camera step does (issue 24).
+    expect((await failure(submit())).error_type).toBe('session_consent_required');
+    await giveConsent(session);
     expect((await submit()).method.status).toBe('complete_in_review');
   });
 });

@@ -118,7 +118,9 @@ describe('<verify-step-secure-card>', function () {
 
   it('is translated, right to left in Arabic', async () => {
     const { flow } = await startFlow({ session: session([METHODS.secure_card()]) }, TAG, { lang: 'ar' });
-    expect(stepText(flow, TAG)).not.to.contain('Take a picture of the front of your payment card.');
+    await until(() => stepText(flow, TAG).includes('التقط صورة لوجه بطاقة الدفع الخاصة بك.'), 3000, 'arabic intro');
+    expect(stepText(flow, TAG)).to.contain('لا يغادر جهازك سوى آخر أربعة أرقام منه');
+    expect(getComputedStyle(deep(flow, TAG)!).direction).to.equal('rtl');
     await expect(deep(flow, TAG)).to.be.accessible();
   });
 });
