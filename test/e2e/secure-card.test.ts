@@ -75,10 +75,28 @@ describe('Secure Card in Chromium', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
     await context.grantPermissions(['camera'], { origin: server.url });
     const page = await context.newPage();
+    // What the page hands to fetch(), read in the page (a multipart body with a picture is not
+    // visible to the DevTools protocol): strings as they are, a FormData's files byte for byte.
     const bodies: { url: string; body: Buffer }[] = [];
-    page.on('request', (r) => {
-      const body = r.postDataBuffer();
-      if (body) bodies.push({ url: r.url(), body });
+    await page.exposeFunction('recordSentBody', (url: string, latin1: string) => bodies.push({ url, body: Buffer.from(latin1, 'latin1') }));
+    await page.addInitScript(() => {
+      const send = window.fetch.bind(window);
+      const record = (window as unknown as { recordSentBody: (url: string, body: string) => Promise<void> }).recordSentBody;
+      const latin1 = (bytes: Uint8Array): string => {
+        let out = '';
+        for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192));
+        return out;
+      };
+      window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+        const body = init?.body;
+        let text = typeof body === 'string' ? body : '';
+        if (body instanceof FormData) {
+          for (const [name, value] of body) text += `${name}=${typeof value === 'string' ? value : latin1(new Uint8Array(await value.arrayBuffer()))}\n`;
+        }
+        const url = input instanceof Request ? input.url : String(input);
+        if (body !== undefined && body !== null) await record(url, text);
+        return send(input, init);
+      };
     });
     const errors: string[] = [];
     page.on('console', (m) => {
