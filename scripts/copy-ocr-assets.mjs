@@ -14,7 +14,10 @@ const pkg = (name) => dirname(require.resolve(`${name}/package.json`));
 
 const files = [
   [join(pkg('tesseract.js'), 'dist', 'worker.min.js'), 'worker.min.js'],
-  ...['tesseract-core-lstm.wasm.js', 'tesseract-core-simd-lstm.wasm.js', 'tesseract-core-relaxedsimd-lstm.wasm.js'].map((f) => [join(pkg('tesseract.js-core'), f), join('core', f)]),
+  ...['tesseract-core-lstm.wasm.js', 'tesseract-core-simd-lstm.wasm.js', 'tesseract-core-relaxedsimd-lstm.wasm.js'].map((f) => [
+    join(pkg('tesseract.js-core'), f),
+    join('core', f),
+  ]),
   [join(pkg('@tesseract.js-data/eng'), '4.0.0', 'eng.traineddata.gz'), join('lang', 'eng.traineddata.gz')],
 ];
 for (const [from, to] of files) {

@@ -137,7 +137,14 @@ function expiryOf(lines: OcrLine[], exclude: OcrLine | undefined): { month: numb
 function nameOf(lines: OcrLine[], numberLine: OcrLine | undefined): string | null {
   const below = numberLine ? lines.filter((l) => l.bbox.y0 >= numberLine.bbox.y0) : lines;
   const candidates = (below.length ? below : lines)
-    .map((line) => ({ line, text: line.words.map((w) => w.text).join(' ').replace(/\s+/g, ' ').trim() }))
+    .map((line) => ({
+      line,
+      text: line.words
+        .map((w) => w.text)
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    }))
     .filter(({ text }) => /^[\p{L}][\p{L} .'-]+$/u.test(text) && text.split(' ').filter((t) => /\p{L}{1,}/u.test(t)).length >= 2 && !NOT_A_NAME.test(text))
     .filter(({ text }) => text.replace(/[^\p{L}]/gu, '').length >= 4);
   const last = candidates.sort((a, b) => a.line.bbox.y0 - b.line.bbox.y0).at(-1);

@@ -16,11 +16,13 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getTesseract } from '../../server/analysis/engines.js';
 import { hasCardNumber } from '../../src/capture/card-text.js';
+import { sdb } from '../../server/session/tables.js';
 import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createUser, local } from '../server/session/fixtures.js';
 import { cardSceneSvg, TEST_CARDS } from '../src/fixtures/card-scene.mjs';
+// @ts-expect-error -- plain JS fixture shared with the web tests
 import { writeY4m } from '../src/fixtures/node/make-fake-cameras.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -55,7 +57,13 @@ beforeEach(async () => {
   site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>done</title><h1>Thanks</h1>'));
   await new Promise<void>((ok) => site.listen(0, '127.0.0.1', ok));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  await insertTemplate(server.verity.ctx.db, { name: 'tmpl_card', label: 'Card', methodIds: [7], workflowRawIds: [], createdAt: server.clock.now().toISOString() });
+  await insertTemplate(server.verity.ctx.db, {
+    name: 'tmpl_card',
+    label: 'Card',
+    methodIds: [7],
+    workflowRawIds: [],
+    createdAt: server.clock.now().toISOString(),
+  });
 });
 afterEach(async () => {
   await new Promise((ok) => site.close(ok));
@@ -116,8 +124,17 @@ describe('Secure Card in Chromium', () => {
     expect(new URL(page.url()).searchParams.get('reference_id')).toBe('ref-card');
 
     const result = await server.api(`/api/users/${id}/verifications/secure_card`);
-    expect(result.body.attributes).toMatchObject({ last4: '1111', brand: 'visa', expiry: '08/2029', luhn_valid: true, name_match: 'matched', number_read_on_device: true });
-    expect((await server.api(`/api/users/${id}`)).body.data.verifications).toEqual([{ id: 7, name: 'Secure Card', status: { value: 2, friendly: 'Complete' } }]);
+    expect(result.body.attributes).toMatchObject({
+      last4: '1111',
+      brand: 'visa',
+      expiry: '08/2029',
+      luhn_valid: true,
+      name_match: 'matched',
+      number_read_on_device: true,
+    });
+    expect((await server.api(`/api/users/${id}`)).body.data.verifications).toEqual([
+      { id: 7, name: 'Secure Card', status: { value: 2, friendly: 'Complete' } },
+    ]);
 
     // Every request body the page sent (JSON and multipart alike, the picture's bytes included).
     expect(bodies.some((b) => b.url.endsWith('/session/methods/secure_card/submit'))).toBe(true);
@@ -126,7 +143,7 @@ describe('Secure Card in Chromium', () => {
       expect(text.includes(NUMBER) || text.includes('4111 1111 1111') || text.replace(/\D/g, '').includes(NUMBER.slice(0, 12)), url).toBe(false);
     }
     // The stored picture, read again by the server's OCR: the name is on it, the number is not.
-    const upload = await server.verity.ctx.db.selectFrom('session_uploads').selectAll().where('method_key', '=', 'secure_card').executeTakeFirstOrThrow();
+    const upload = await sdb(server.verity.ctx.db).selectFrom('session_uploads').selectAll().where('method_key', '=', 'secure_card').executeTakeFirstOrThrow();
     const stored = await server.verity.ctx.blobs.get(upload.blob_key);
     const ocr = await (await getTesseract('text')).recognize(stored!.bytes);
     expect(ocr.data.text).toMatch(/JANE DOE/);

@@ -32,7 +32,8 @@ export const secureCardMethod: ServerMethod = {
       needs: {
         accepted_media_types: [...FRAME_MEDIA_TYPES],
         max_bytes: MAX_UPLOAD_BYTES - 1,
-        attempts_left: verification.status === VerificationStatus.rejected && used >= SECURE_CARD_MAX_ATTEMPTS ? 0 : Math.max(0, SECURE_CARD_MAX_ATTEMPTS - used),
+        attempts_left:
+          verification.status === VerificationStatus.rejected && used >= SECURE_CARD_MAX_ATTEMPTS ? 0 : Math.max(0, SECURE_CARD_MAX_ATTEMPTS - used),
       },
     };
   },
@@ -45,7 +46,7 @@ export const secureCardMethod: ServerMethod = {
   },
   docs: {
     proves:
-      'The user held a payment card in their name: they photographed its front with the document capture checks; the browser read the card number, checked it with the Luhn algorithm and blacked it out on the picture before sending anything, so the full number never reaches the server, its logs or storage. The server checks that the brand (from the IIN, read on the device) allows the number length, that the card has not expired (end of its month, UTC), and compares the cardholder name with the user\'s first and last name (the document name matching). A name that matches the surname only goes to review. Three cards may be submitted; refusals carry a `reason`: `CARD_UNREADABLE`, `CARD_NUMBER_INVALID`, `CARD_EXPIRED` or `CARD_NAME_MISMATCH`.',
+      "The user held a payment card in their name: they photographed its front with the document capture checks; the browser read the card number, checked it with the Luhn algorithm and blacked it out on the picture before sending anything, so the full number never reaches the server, its logs or storage. The server checks that the brand (from the IIN, read on the device) allows the number length, that the card has not expired (end of its month, UTC), and compares the cardholder name with the user's first and last name (the document name matching). A name that matches the surname only goes to review. Three cards may be submitted; refusals carry a `reason`: `CARD_UNREADABLE`, `CARD_NUMBER_INVALID`, `CARD_EXPIRED` or `CARD_NAME_MISMATCH`.",
     attributes: {
       last4: 'The last four digits of the card number (all the server receives of it).',
       brand: 'The card brand the device read from the IIN: `visa`, `mastercard`, `amex`, `discover`, `jcb`, `diners`, `unionpay`, `maestro` or `unknown`.',

@@ -14,7 +14,10 @@ import { decideCard, SECURE_CARD_MAX_ATTEMPTS, type CardDecision } from './rules
 /** Cards submitted so far (`method_state` under `secure_card`), counted before deciding. */
 export const secureCardState = methodState<{ attempts_used: number }>('secure_card');
 
-const STATUS_OF: Record<CardDecision['outcome'], typeof VerificationStatus.complete | typeof VerificationStatus.complete_in_review | typeof VerificationStatus.rejected> = {
+const STATUS_OF: Record<
+  CardDecision['outcome'],
+  typeof VerificationStatus.complete | typeof VerificationStatus.complete_in_review | typeof VerificationStatus.rejected
+> = {
   complete: VerificationStatus.complete,
   review: VerificationStatus.complete_in_review,
   rejected: VerificationStatus.rejected,

@@ -7,7 +7,7 @@ import type { QualityReport } from '../../capture/quality.js';
 export { issueHint };
 import { checkUpload } from '../../capture/file-check.js';
 import { toJpeg } from '../../capture/video-frames.js';
-import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
+import { type CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
 import { QualityCaptureController } from '../../controllers/quality-capture-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';

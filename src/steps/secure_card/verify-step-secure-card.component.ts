@@ -255,10 +255,14 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
       case 'retry':
         return html`<button type="button" @click=${() => void this.openCamera()}>${msg('Try again', { id: 'camera.retry' })}</button>`;
       case 'upload':
-        return html`<button type="button" class="secondary" @click=${() => this.openUpload()}>${msg('Upload a file instead', { id: 'doc.upload-instead' })}</button>`;
+        return html`<button type="button" class="secondary" @click=${() => this.openUpload()}>
+          ${msg('Upload a file instead', { id: 'doc.upload-instead' })}
+        </button>`;
       case 'handoff':
         return this.context.handoffEnabled
-          ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>${msg('Use my phone instead', { id: 'camera.handoff' })}</button>`
+          ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>
+              ${msg('Use my phone instead', { id: 'camera.handoff' })}
+            </button>`
           : nothing;
       case 'open-browser':
         return nothing;

@@ -34,8 +34,17 @@ describe('card reader (tesseract.js in the browser)', function () {
   });
 
   it('reads a card held in a camera frame (a Mastercard, another name, an expiry passed)', async () => {
-    const scan = await reader.read(await cardPicture({ number: TEST_CARDS.mastercard, name: 'JOHN SMITH', expiry: '05/24', width: 1280, height: 960, card: 0.75 }));
-    expect(scan.reading).to.include({ last4: '4444', brand: 'mastercard', luhn_valid: true, expiry_month: 5, expiry_year: 2024, cardholder_name: 'JOHN SMITH' });
+    const scan = await reader.read(
+      await cardPicture({ number: TEST_CARDS.mastercard, name: 'JOHN SMITH', expiry: '05/24', width: 1280, height: 960, card: 0.75 }),
+    );
+    expect(scan.reading).to.include({
+      last4: '4444',
+      brand: 'mastercard',
+      luhn_valid: true,
+      expiry_month: 5,
+      expiry_year: 2024,
+      cardholder_name: 'JOHN SMITH',
+    });
   });
 
   it('reads no number off a blurred card, and then makes no picture to send', async () => {

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SecureCardReading, SecureCardSubmitFields } from '../../../../src/api/contract.js';
 import type { SessionClient } from '../../../../src/api/session-client.js';
+import { sdb } from '../../../../server/session/tables.js';
 import { secureCardState } from '../../../../server/methods/secure_card/use-cases.js';
 import type { ManualClock } from '../../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
@@ -86,7 +87,7 @@ describe('secure card: decisions', () => {
     expect(Object.keys(api.body.attributes as object)).not.toContain('cardholder_name');
     const [row] = await checks();
     expect(row).toMatchObject({ last4: '1111', brand: 'visa', outcome: 'complete', luhn_valid: 1 });
-    const uploads = await server.verity.ctx.db.selectFrom('session_uploads').selectAll().where('method_key', '=', 'secure_card').execute();
+    const uploads = await sdb(server.verity.ctx.db).selectFrom('session_uploads').selectAll().where('method_key', '=', 'secure_card').execute();
     expect(uploads).toHaveLength(1);
     expect(uploads[0]).toMatchObject({ id: row!.upload_id, media_type: 'image/jpeg' });
   });
@@ -106,7 +107,7 @@ describe('secure card: decisions', () => {
   it('rejects a card the device could not read as CARD_UNREADABLE, with no picture taken', async () => {
     const result = await submit(reading({ number_read: false, last4: null, pan_length: null, brand: null, luhn_valid: false }), null);
     expect(result.method).toMatchObject({ status: 'rejected', reason: 'CARD_UNREADABLE' });
-    expect(await server.verity.ctx.db.selectFrom('session_uploads').selectAll().execute()).toHaveLength(0);
+    expect(await sdb(server.verity.ctx.db).selectFrom('session_uploads').selectAll().execute()).toHaveLength(0);
   });
 
   it('sends a card with the surname only (an initial for the first name) to review', async () => {
