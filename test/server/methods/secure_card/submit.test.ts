@@ -129,6 +129,19 @@ describe('secure card: decisions', () => {
   });
 });
 
+describe('secure card: deletion', () => {
+  it('deletes the card checks, the masked picture and its blob with the user', async () => {
+    await submit();
+    const [upload] = await sdb(server.verity.ctx.db).selectFrom('session_uploads').selectAll().where('method_key', '=', 'secure_card').execute();
+    expect(await server.verity.ctx.blobs.get(upload!.blob_key)).toBeDefined();
+    expect((await server.api(`/api/users/${userId}`, { method: 'DELETE' })).status).toBe(200);
+    await server.verity.ctx.queue.whenIdle();
+    expect(await checks()).toHaveLength(0);
+    expect(await sdb(server.verity.ctx.db).selectFrom('session_uploads').selectAll().execute()).toHaveLength(0);
+    expect(await server.verity.ctx.blobs.get(upload!.blob_key)).toBeUndefined();
+  });
+});
+
 describe('secure card: refusals', () => {
   it('refuses a read number without its masked picture, and a picture when no number was read', async () => {
     expect((await failure(submit(reading(), null))).errors).toHaveProperty('image');
