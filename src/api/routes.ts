@@ -20,6 +20,7 @@ export const METHOD_KEYS = [
   'payment_account',
   'biometric_id',
   'secure_card',
+  'live_video',
 ] as const;
 /** A verification method the widget has a step for. */
 export type MethodKey = (typeof METHOD_KEYS)[number];
@@ -104,6 +105,8 @@ export const SESSION_ROUTES = {
   paymentSend: '/session/methods/payment_account/send',
   paymentVerify: '/session/methods/payment_account/verify',
   secureCardSubmit: '/session/methods/secure_card/submit',
+  /** Live Video's signalling WebSocket (see `methods/live_video.ts`). */
+  liveVideoSocket: '/session/methods/live_video/socket',
 } as const;
 
 /**
