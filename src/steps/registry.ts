@@ -6,6 +6,7 @@ import { msg } from '@lit/localize';
 import { html, type TemplateResult } from 'lit';
 import type { MethodKey, MethodView } from '../api/contract.js';
 import { STEP_PERMISSIONS, type StepPermission } from './permissions.js';
+import { cardRejectionText } from './secure_card/card-messages.js';
 
 /** One method's step in the widget. */
 export interface WebStep {
@@ -26,10 +27,10 @@ export interface WebStep {
   readonly biometric?: boolean;
   /** Uses the on-device face model: the flow starts loading it (off the page's thread) when the session begins. */
   readonly usesFaceModel?: boolean;
+  /** The user-facing text of a refusal reason the method's server gives as a code (`CARD_EXPIRED`), else null. */
+  readonly reasonText?: (reason: string | null) => string | null;
   /** The step element for a method view (lit templates cannot take a tag from a variable). */
   render(method: MethodView): TemplateResult;
-  /** The user's words for a rejection reason the server gives as a code (`VOICE_NO_SPEECH`); undefined for others. */
-  reasonText?(reason: string): string | undefined;
 }
 
 /** Every step, in no particular order (the template decides the flow's order). */
@@ -96,6 +97,16 @@ export const WEB_STEPS: readonly WebStep[] = [
     render: (method) => html`<verify-step-liveness .method=${method}></verify-step-liveness>`,
   },
   {
+    key: 'secure_card',
+    tag: 'verify-step-secure-card',
+    load: () => import('./secure_card/verify-step-secure-card.js'),
+    title: () => msg('Photograph your payment card', { id: 'method.secure_card' }),
+    permissions: STEP_PERMISSIONS.secure_card,
+    biometric: true,
+    reasonText: cardRejectionText,
+    render: (method) => html`<verify-step-secure-card .method=${method}></verify-step-secure-card>`,
+  },
+  {
     key: 'two_step',
     tag: 'verify-step-two-step',
     load: () => import('./two_step/verify-step-two-step.js'),
@@ -141,7 +152,7 @@ export const WEB_STEPS: readonly WebStep[] = [
         VOICE_TOO_SHORT: () => msg('The recording was too short. Read all the digits before you stop.', { id: 'voice.reason.too-short' }),
         VOICE_TOO_QUIET: () => msg('The recording was too quiet. Speak louder or closer to the microphone.', { id: 'voice.reason.too-quiet' }),
         VOICE_DIGITS_MISMATCH: () => msg('The digits heard were not the ones shown. Read each digit clearly, one by one.', { id: 'voice.reason.mismatch' }),
-      })[reason]?.(),
+      })[reason ?? '']?.() ?? null,
   },
   {
     key: 'live_video',
@@ -171,5 +182,5 @@ export function stepTitle(method: MethodView): string {
 
 /** A rejection's reason in the user's words when the step knows the server's code, else as the server gave it. */
 export function rejectionText(method: MethodView): string | null {
-  return (method.reason && stepFor(method.key)?.reasonText?.(method.reason)) ?? method.reason;
+  return stepFor(method.key)?.reasonText?.(method.reason) ?? method.reason;
 }
