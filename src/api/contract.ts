@@ -53,6 +53,7 @@ import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
 import { TwoStepMethodView } from './methods/two_step.js';
 import { BiometricIdMethodView } from './methods/biometric_id.js';
+import { BankMethodView } from './methods/bank.js';
 import { ConsentView } from './consent.js';
 import { PaymentAccountMethodView, SocialAccountMethodView } from './methods/oidc.js';
 import { METHOD_KEYS, SESSION_ERROR_TYPES } from './routes.js';
@@ -68,6 +69,7 @@ export * from './methods/two_step.js';
 export * from './methods/biometric_id.js';
 export * from './consent.js';
 export * from './methods/oidc.js';
+export * from './methods/bank.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -147,6 +149,7 @@ export const MethodView = z.discriminatedUnion('key', [
   BiometricIdMethodView,
   SocialAccountMethodView,
   PaymentAccountMethodView,
+  BankMethodView,
   OtherMethodView,
 ]);
 export type MethodView = z.infer<typeof MethodView>;
