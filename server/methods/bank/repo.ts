@@ -63,9 +63,18 @@ export async function confirmOnce(ex: Executor, userId: number, round: number, a
   return r.numUpdatedRows > 0n;
 }
 
-/** Marks the tries as run out, once: true for the one request that locked it (it rejects the method). */
+/**
+ * Marks the tries as run out, once: true for the one request that locked it (it rejects the
+ * method). Never over confirmed deposits: a right entry and a last wrong one at once, one wins.
+ */
 export async function lockOnce(ex: Executor, userId: number): Promise<boolean> {
-  const r = await bdb(ex).updateTable('bank_accounts').set({ locked: 1 }).where('user_id', '=', userId).where('locked', '=', 0).executeTakeFirst();
+  const r = await bdb(ex)
+    .updateTable('bank_accounts')
+    .set({ locked: 1 })
+    .where('user_id', '=', userId)
+    .where('locked', '=', 0)
+    .where('confirmed_at', 'is', null)
+    .executeTakeFirst();
   return r.numUpdatedRows > 0n;
 }
 

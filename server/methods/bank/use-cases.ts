@@ -85,7 +85,9 @@ export async function submitAccount(kit: SessionKit, user: UserRow, body: BankAc
   const { ctx } = kit;
   const v = await kit.requireOpen(user, 'bank');
   const now = ctx.clock.now();
-  const current = await currentAccount(ctx.db, user.id, v.method_id);
+  // Read once: every decision below, and the conditional write, are about this same row.
+  const previous = await findAccount(ctx.db, user.id);
+  const current = previous && !(await isStaleAfterReopen(ctx.db, user.id, v.method_id)) ? previous : undefined;
   const stage = stageOf(current, now);
   if (stage === 'amounts') throw sessionErrors.state('Two deposits are on their way to your account: enter them when they arrive.');
   if (stage === 'expired' && newDepositsLeft(current) === 0) {
@@ -97,7 +99,6 @@ export async function submitAccount(kit: SessionKit, user: UserRow, body: BankAc
   const { account } = checked;
   const holder = await checkHolder(ctx, user, account);
   const { bank_deposit_ttl_days } = await readSettings(ctx.db);
-  const previous = await findAccount(ctx.db, user.id);
   const round = (previous?.round ?? 0) + 1;
   const amounts = drawAmounts();
   const row: BankAccountTable = {
@@ -150,7 +151,8 @@ async function claimRow(trx: Executor, previous: BankAccountTable | undefined, r
  * `POST /session/methods/bank/verify`. Every entry takes a try first, in one conditional update
  * (parallel guesses cannot exceed the limit); the amounts are compared as keyed hashes in
  * constant time; a right pair completes the method once (a conditional update), so the same
- * right pair sent twice at once completes it once. The 3rd wrong entry rejects the method.
+ * right pair sent twice at once completes it once. The 3rd wrong entry rejects the method, unless
+ * a right one completed it first.
  */
 export async function verifyDeposits(kit: SessionKit, user: UserRow, body: BankVerifyRequest): Promise<MethodResult> {
   const { ctx } = kit;
@@ -160,10 +162,9 @@ export async function verifyDeposits(kit: SessionKit, user: UserRow, body: BankV
   if (!row) throw sessionErrors.state('Enter your account first: the deposits go to it.');
   if (stageOf(row, now) === 'expired') throw sessionErrors.codeExpired('The deposits expired. Enter your account again to get new ones.');
   const tries = await takeTry(ctx.db, user.id);
-  if (tries === undefined) {
-    await reject(kit, user.id, row, 'attempts_exceeded');
-    throw sessionErrors.attemptsExceeded('Too many wrong amounts.');
-  }
+  // No try left: the request that used the last one rejects the method (when it was wrong); this
+  // one must not, or it could reject a right entry still being checked.
+  if (tries === undefined) throw sessionErrors.attemptsExceeded('Too many wrong amounts.');
   const right = safeEqual(amountsHash(ctx.config.secret, user.id, row.round, body.amounts), row.amounts_hash);
   if (!right) {
     if (tries >= BANK_MAX_ATTEMPTS) {
