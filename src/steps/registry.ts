@@ -125,6 +125,14 @@ export const WEB_STEPS: readonly WebStep[] = [
     permissions: STEP_PERMISSIONS.payment_account,
     render: (method) => html`<verify-step-payment-account .method=${method}></verify-step-payment-account>`,
   },
+  {
+    key: 'bank',
+    tag: 'verify-step-bank',
+    load: () => import('./bank/verify-step-bank.js'),
+    title: () => msg('Confirm your bank account', { id: 'method.bank' }),
+    permissions: STEP_PERMISSIONS.bank,
+    render: (method) => html`<verify-step-bank .method=${method}></verify-step-bank>`,
+  },
 ];
 
 /** The step of a method key; undefined for `other` (a method this page cannot perform). */
