@@ -5,7 +5,7 @@ import { browserPermissions, methodForKey, SERVER_METHODS, stepKeyOf } from '../
 
 describe('method registry', () => {
   it('maps each spec method id the widget performs to its step, and every other id to `other`', () => {
-    const steps = Object.fromEntries([1, 2, 3, 8, 10, 13, 20, 21, 22, 4, 9, 5, 99].map((id) => [id, stepKeyOf(id)]));
+    const steps = Object.fromEntries([1, 2, 3, 8, 10, 13, 20, 21, 22, 4, 9, 11, 5, 99].map((id) => [id, stepKeyOf(id)]));
     expect(steps).toEqual({
       1: 'email',
       2: 'phone',
@@ -18,6 +18,7 @@ describe('method registry', () => {
       22: 'selfie',
       4: 'payment_account',
       9: 'social_account',
+      11: 'bank',
       5: 'other',
       99: 'other',
     });
