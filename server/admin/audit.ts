@@ -34,7 +34,12 @@ export interface AuditInput {
  * unmasked) write their record before the answer is sent, so nothing is shown unrecorded.
  */
 // `req` is the admin's request, or what the CLI has of one (no admin, no address).
-export async function recordAudit(ex: Executor, clock: Clock, req: Pick<FastifyRequest, 'admin'> & { ip?: string | undefined }, input: AuditInput): Promise<void> {
+export async function recordAudit(
+  ex: Executor,
+  clock: Clock,
+  req: Pick<FastifyRequest, 'admin'> & { ip?: string | undefined },
+  input: AuditInput,
+): Promise<void> {
   const admin = input.actor ?? req.admin;
   await ddb(ex)
     .insertInto('audit_log')

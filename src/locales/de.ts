@@ -248,7 +248,8 @@ export const templates = {
   'bank.already-sent': 'Ihre Gutschriften sind schon unterwegs. Geben Sie sie ein, sobald sie ankommen.',
   'bank.amount-format': 'Geben Sie jede Gutschrift so ein, wie sie auf Ihrem Kontoauszug steht, z. B. 0,12.',
   'bank.again': 'Geben Sie Ihr Konto erneut ein, dann senden wir zwei neue Gutschriften.',
-  'bank.intro': 'Wir überweisen zwei kleine Beträge (jeweils unter 1,00) auf Ihr Bankkonto. Sie geben sie dann hier ein und zeigen so, dass das Konto Ihnen gehört.',
+  'bank.intro':
+    'Wir überweisen zwei kleine Beträge (jeweils unter 1,00) auf Ihr Bankkonto. Sie geben sie dann hier ein und zeigen so, dass das Konto Ihnen gehört.',
   'bank.kind': 'Kontoart',
   'bank.kind-iban': 'IBAN',
   'bank.kind-us': 'US-Konto (Routing Number)',

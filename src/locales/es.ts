@@ -243,7 +243,8 @@ export const templates = {
   'bank.already-sent': 'Sus depósitos ya están en camino. Introdúzcalos cuando lleguen.',
   'bank.amount-format': 'Introduzca cada depósito tal como aparece en su extracto, p. ej. 0,12.',
   'bank.again': 'Introduzca de nuevo su cuenta y le enviaremos dos depósitos nuevos.',
-  'bank.intro': 'Enviaremos dos pequeños depósitos (de menos de 1,00 cada uno) a su cuenta bancaria. Después los introduce aquí para demostrar que la cuenta es suya.',
+  'bank.intro':
+    'Enviaremos dos pequeños depósitos (de menos de 1,00 cada uno) a su cuenta bancaria. Después los introduce aquí para demostrar que la cuenta es suya.',
   'bank.kind': 'Tipo de cuenta',
   'bank.kind-iban': 'IBAN',
   'bank.kind-us': 'Cuenta de EE. UU. (número de ruta)',

@@ -245,7 +245,8 @@ export const templates = {
   'bank.already-sent': 'Os seus depósitos já estão a caminho. Introduza-os quando chegarem.',
   'bank.amount-format': 'Introduza cada depósito tal como aparece no seu extrato, p. ex. 0,12.',
   'bank.again': 'Introduza novamente a sua conta e enviaremos dois depósitos novos.',
-  'bank.intro': 'Vamos enviar dois pequenos depósitos (de menos de 1,00 cada) para a sua conta bancária. Depois introduz os valores aqui para mostrar que a conta é sua.',
+  'bank.intro':
+    'Vamos enviar dois pequenos depósitos (de menos de 1,00 cada) para a sua conta bancária. Depois introduz os valores aqui para mostrar que a conta é sua.',
   'bank.kind': 'Tipo de conta',
   'bank.kind-iban': 'IBAN',
   'bank.kind-us': 'Conta dos EUA (número de roteamento)',

@@ -45,7 +45,13 @@ beforeEach(async () => {
   await new Promise<void>((ok) => site.listen(0, '127.0.0.1', ok));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   await writeSetting(server.verity.ctx.db, 'link_lifetime_hours', 720);
-  await insertTemplate(server.verity.ctx.db, { name: 'tmpl_bank', label: 'Bank', methodIds: [11], workflowRawIds: [], createdAt: server.clock.now().toISOString() });
+  await insertTemplate(server.verity.ctx.db, {
+    name: 'tmpl_bank',
+    label: 'Bank',
+    methodIds: [11],
+    workflowRawIds: [],
+    createdAt: server.clock.now().toISOString(),
+  });
 });
 afterEach(async () => {
   await new Promise((ok) => site.close(ok));
@@ -100,7 +106,10 @@ describe('Bank micro-deposits in Chromium', () => {
     expect(new URL(again.url()).searchParams.get('reference_id')).toBe('ref-bank');
     const user = (await server.api(`/api/users/${id}`)).body.data;
     expect(user.verifications).toEqual([{ id: 11, name: 'Bank', status: { value: 2, friendly: 'Complete' } }]);
-    expect((await server.api(`/api/users/${id}/verifications/bank`)).body.attributes).toMatchObject({ account_last4: '3000', account_holder_name_match: 'full' });
+    expect((await server.api(`/api/users/${id}/verifications/bank`)).body.attributes).toMatchObject({
+      account_last4: '3000',
+      account_holder_name_match: 'full',
+    });
     expect(errors.filter((e) => /Content Security Policy|Refused/.test(e))).toEqual([]);
     await context.close();
   }, 120_000);

@@ -35,8 +35,7 @@ export function bankPayoutAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        if (!(await markPayoutPaid(ctx, req.params.id, { email: req.admin?.email ?? 'unknown', req })))
-          throw errors.notFound('No such pending payout.');
+        if (!(await markPayoutPaid(ctx, req.params.id, { email: req.admin?.email ?? 'unknown', req }))) throw errors.notFound('No such pending payout.');
         return { success: true };
       },
     );

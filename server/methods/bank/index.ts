@@ -42,15 +42,14 @@ export const bankMethod: ServerMethod = {
   workers: registerBankPayoutWorker,
   docs: {
     proves:
-      'The user controls a bank account: they entered it (an IBAN checked by its checksum and country format, or a US ABA routing number checked by its check digit and an account number), two random deposits of 1–99 cents were paid into it (by default by an operator, from the dashboard), and the user entered both amounts. The account holder name is compared with the user\'s name (by an open-banking provider when one is configured, else the name the user typed); when it does not match, the method is `complete_in_review`. Three wrong entries reject the method; deposits expire after `bank_deposit_ttl_days` (7 by default), after which the user may ask for new ones twice. Only the last four characters of the account number are kept.',
+      "The user controls a bank account: they entered it (an IBAN checked by its checksum and country format, or a US ABA routing number checked by its check digit and an account number), two random deposits of 1–99 cents were paid into it (by default by an operator, from the dashboard), and the user entered both amounts. The account holder name is compared with the user's name (by an open-banking provider when one is configured, else the name the user typed); when it does not match, the method is `complete_in_review`. Three wrong entries reject the method; deposits expire after `bank_deposit_ttl_days` (7 by default), after which the user may ask for new ones twice. Only the last four characters of the account number are kept.",
     attributes: {
-      bank_country: 'ISO 3166-1 alpha-2 country of the account (the IBAN\'s, or `US`).',
+      bank_country: "ISO 3166-1 alpha-2 country of the account (the IBAN's, or `US`).",
       account_type: '`iban` or `us` (ABA routing number and account number).',
       account_last4: 'The last four characters of the account number.',
       currency: 'The currency the deposits were paid in.',
-      account_holder_name_match:
-        '`full` (first and last name match the user\'s), `last_name`, or `none`; null when the user has no name on record.',
-      account_holder_checked_by: '`open_banking` (the bank\'s record of the holder) or `entered_name` (the name the user typed).',
+      account_holder_name_match: "`full` (first and last name match the user's), `last_name`, or `none`; null when the user has no name on record.",
+      account_holder_checked_by: "`open_banking` (the bank's record of the holder) or `entered_name` (the name the user typed).",
       payout_provider: 'Who paid the deposits (`manual`: an operator, from the dashboard).',
       deposit_rounds: 'Pairs of deposits sent (more than 1 after an expiry).',
       deposits_confirmed_at: 'When the user entered the right amounts (`YYYY-MM-DD HH:MM:SS`, UTC); null when rejected.',

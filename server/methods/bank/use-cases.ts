@@ -15,17 +15,7 @@ import type { SessionKit } from '../method.js';
 import { holderMatch, openBankingProvider, OpenBankingUnavailable, type HolderMatch, type PersonName } from './open-banking.js';
 import { BANK_PAYOUT_QUEUE, DEFAULT_PAYOUT_PROVIDER, payoutSealer, type BankPayoutJob, type PayoutInstruction } from './payouts.js';
 import { confirmOnce, findAccount, isStaleAfterReopen, lockOnce, takeTry } from './repo.js';
-import {
-  accountHash,
-  amountsHash,
-  attemptsLeft,
-  BANK_MAX_ATTEMPTS,
-  BANK_MAX_ROUNDS,
-  checkAccount,
-  drawAmounts,
-  last4,
-  type BankAccount,
-} from './rules.js';
+import { accountHash, amountsHash, attemptsLeft, BANK_MAX_ATTEMPTS, BANK_MAX_ROUNDS, checkAccount, drawAmounts, last4, type BankAccount } from './rules.js';
 import { bdb, type BankAccountTable } from './tables.js';
 
 /** Spec method id of Bank. */
@@ -181,10 +171,17 @@ export async function verifyDeposits(kit: SessionKit, user: UserRow, body: BankV
     // Submitted, then decided at once. The deposits prove the user controls the account; a holder
     // name that is not the user's leaves that link to a reviewer.
     await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.processing);
-    await moveVerification(trx, ctx.clock, user.id, v.method_id, row.holder_match === 'full' ? VerificationStatus.complete : VerificationStatus.complete_in_review, {
-      attributes: { ...accountAttributes(row), deposits_confirmed_at: sqlTimestamp(confirmedAt) },
-      remarks: row.holder_match === 'full' ? null : 'The account holder name does not match the user.',
-    });
+    await moveVerification(
+      trx,
+      ctx.clock,
+      user.id,
+      v.method_id,
+      row.holder_match === 'full' ? VerificationStatus.complete : VerificationStatus.complete_in_review,
+      {
+        attributes: { ...accountAttributes(row), deposits_confirmed_at: sqlTimestamp(confirmedAt) },
+        remarks: row.holder_match === 'full' ? null : 'The account holder name does not match the user.',
+      },
+    );
   });
   kit.changed(user.id);
   return kit.result(user, 'bank');

@@ -118,7 +118,12 @@ export class VerifyStepBank extends StepElement<BankMethod> {
     const body =
       this.kind === 'iban'
         ? { kind: 'iban' as const, holder_name: this.value('holder_name'), iban: this.value('iban') }
-        : { kind: 'us' as const, holder_name: this.value('holder_name'), routing_number: this.value('routing_number'), account_number: this.value('account_number') };
+        : {
+            kind: 'us' as const,
+            holder_name: this.value('holder_name'),
+            routing_number: this.value('routing_number'),
+            account_number: this.value('account_number'),
+          };
     if (body.holder_name.trim().length < 2) {
       this.error = msg('Enter the name on the account.', { id: 'bank.holder-invalid' });
       this.invalid = new Set(['holder_name']);

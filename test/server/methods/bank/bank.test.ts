@@ -54,7 +54,14 @@ async function dbText(): Promise<string> {
   const db = server.verity.ctx.db;
   const tables = ['bank_accounts', 'bank_payouts', 'jobs', 'method_state', 'user_verifications', 'events', 'audit_log'];
   const out: unknown[] = [];
-  for (const t of tables) out.push(await db.selectFrom(t as never).selectAll().execute().catch(() => []));
+  for (const t of tables)
+    out.push(
+      await db
+        .selectFrom(t as never)
+        .selectAll()
+        .execute()
+        .catch(() => []),
+    );
   return JSON.stringify(out);
 }
 

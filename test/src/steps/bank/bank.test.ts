@@ -41,10 +41,7 @@ describe('<verify-step-bank>', () => {
     submit(flow);
     expect(((await completed) as CustomEvent<VerifyCompleteDetail>).detail.status).to.equal('completed');
     const sent = (await calls(key)).filter((c) => /^\/session\/methods\/bank\/(account|verify)$/.test(c.path));
-    expect(sent.map((c) => c.body)).to.deep.equal([
-      { kind: 'iban', holder_name: 'Ada Lovelace', iban: 'de89 3704 0044 0532 0130 00' },
-      { amounts: [34, 12] },
-    ]);
+    expect(sent.map((c) => c.body)).to.deep.equal([{ kind: 'iban', holder_name: 'Ada Lovelace', iban: 'de89 3704 0044 0532 0130 00' }, { amounts: [34, 12] }]);
   });
 
   it('names the field of an account that fails its check, and switches to a US account', async () => {
