@@ -10,7 +10,13 @@ export interface ContractBank {
   failing(on: boolean): void;
 }
 
-export const CONTRACT_IBAN: Extract<BankAccount, { kind: 'iban' }> = { kind: 'iban', country: 'DE', currency: 'EUR', iban: 'DE89370400440532013000', holderName: 'Jane Doe' };
+export const CONTRACT_IBAN: Extract<BankAccount, { kind: 'iban' }> = {
+  kind: 'iban',
+  country: 'DE',
+  currency: 'EUR',
+  iban: 'DE89370400440532013000',
+  holderName: 'Jane Doe',
+};
 export const CONTRACT_US: BankAccount = {
   kind: 'us',
   country: 'US',
