@@ -23,7 +23,7 @@ export interface AuditInput {
   /** Ids, counts and names of changed fields: never PII values, codes, keys or secrets. */
   details?: Record<string, unknown>;
   /** Who acted, when not the signed-in admin of the request (an invited admin accepting). */
-  actor?: { id: number; email: string };
+  actor?: { id: number | null; email: string };
 }
 
 /**

@@ -12,7 +12,6 @@ const USAGE = 'bank-payouts list [--all] | bank-payouts paid ID';
  */
 export async function bankPayoutsCommand({ ctx }: Verity, args: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = args;
-  const cli = { admin: { id: 0, email: 'cli' } };
   if (sub === 'list') {
     const all = rest.includes('--all');
     const payouts = await listPayouts(ctx, all ? {} : { status: 'pending' });
@@ -21,7 +20,7 @@ export async function bankPayoutsCommand({ ctx }: Verity, args: string[], io: Cl
   } else if (sub === 'paid') {
     const id = /^\d+$/.test(rest[0] ?? '') ? Number(rest[0]) : undefined;
     if (id === undefined) throw new UsageError('bank-payouts paid ID');
-    if (!(await markPayoutPaid(ctx, id, { email: 'cli', req: cli }))) throw new UsageError(`No pending payout with id ${id}`);
+    if (!(await markPayoutPaid(ctx, id, { email: 'cli', req: {}, actor: { id: null, email: 'cli' } }))) throw new UsageError(`No pending payout with id ${id}`);
     io.out(`Marked payout #${id} paid`);
   } else {
     throw new UsageError(USAGE);

@@ -74,7 +74,7 @@ export async function listPayouts(ctx: AppContext, options: { status?: 'pending'
 export async function markPayoutPaid(
   ctx: AppContext,
   id: number,
-  by: { email: string; req: Pick<FastifyRequest, 'admin'> & { ip?: string | undefined } },
+  by: { email: string; req: Pick<FastifyRequest, 'admin'> & { ip?: string | undefined }; actor?: { id: number | null; email: string } },
 ): Promise<boolean> {
   return ctx.db.transaction().execute(async (trx) => {
     const row = await bdb(trx).selectFrom('bank_payouts').select(['user_id']).where('id', '=', id).executeTakeFirst();
@@ -85,7 +85,13 @@ export async function markPayoutPaid(
       .where('status', '=', 'pending')
       .executeTakeFirst();
     if (r.numUpdatedRows === 0n || !row) return false;
-    await recordAudit(trx, ctx.clock, by.req, { action: 'bank_payout.mark_paid', targetType: 'bank_payout', targetId: id, details: { user_id: row.user_id } });
+    await recordAudit(trx, ctx.clock, by.req, {
+      action: 'bank_payout.mark_paid',
+      targetType: 'bank_payout',
+      targetId: id,
+      details: { user_id: row.user_id },
+      ...(by.actor ? { actor: by.actor } : {}),
+    });
     return true;
   });
 }
