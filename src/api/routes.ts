@@ -20,6 +20,7 @@ export const METHOD_KEYS = [
   'payment_account',
   'biometric_id',
   'bank',
+  'live_video',
 ] as const;
 /** A verification method the widget has a step for. */
 export type MethodKey = (typeof METHOD_KEYS)[number];
@@ -105,6 +106,8 @@ export const SESSION_ROUTES = {
   paymentVerify: '/session/methods/payment_account/verify',
   bankAccount: '/session/methods/bank/account',
   bankVerify: '/session/methods/bank/verify',
+  /** Live Video's signalling WebSocket (see `methods/live_video.ts`). */
+  liveVideoSocket: '/session/methods/live_video/socket',
 } as const;
 
 /**

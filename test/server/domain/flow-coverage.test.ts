@@ -19,7 +19,7 @@ afterEach(async () => {
   await server.close();
 });
 
-// Bank (11) has its step now (issue 22); Video is one of the methods still without one.
+// Bank (11) and Live Video (12) have their steps now (issue 22); Video is one of the methods still without one.
 const VIDEO = 5;
 const EMAIL = 1;
 
@@ -30,11 +30,11 @@ async function storedTemplate(name: string, methodIds: number[]): Promise<void> 
 
 describe('methods the flow has no step for', () => {
   it('names exactly the methods without a step, and says why in words', () => {
-    expect(methodsWithoutStep([1, 2, 3, 4, 8, 9, 10, 11, 13, 20, 21, 22])).toEqual([]);
-    expect(methodsWithoutStep([1, 5, 12, 3])).toEqual([5, 12]);
+    expect(methodsWithoutStep([1, 2, 3, 4, 8, 9, 10, 11, 12, 13, 20, 21, 22])).toEqual([]);
+    expect(methodsWithoutStep([1, 5, 6, 3])).toEqual([5, 6]);
     expect(templateRefusal([1, 2])).toBeUndefined();
     expect(templateRefusal([1, VIDEO])).toBe('Video (5) has no step in the verification flow yet: a user given this template could not finish it.');
-    expect(templateRefusal([VIDEO, 12])).toMatch(/^Video \(5\), Live Video \(12\) have no step/);
+    expect(templateRefusal([VIDEO, 6])).toMatch(/^Video \(5\), Voice \(6\) have no step/);
   });
 
   it('refuses such a template when a user is created or updated with it, with the reason (422 api_template_error)', async () => {
@@ -75,9 +75,9 @@ describe('methods the flow has no step for', () => {
     expect(create.body.errors).toEqual({ methods: [templateRefusal([EMAIL, VIDEO])] });
     const ok = await admin.request('POST', '/admin/api/templates', { name: 'tmpl_ok', label: 'OK', methods: ['email'] });
     expect(ok.status).toBe(201);
-    const edit = await admin.request('PATCH', `/admin/api/templates/${String(ok.body.data.id)}`, { methods: ['email', 'live_video'] });
+    const edit = await admin.request('PATCH', `/admin/api/templates/${String(ok.body.data.id)}`, { methods: ['email', 'voice'] });
     expect(edit.status).toBe(422);
-    expect(String(edit.body.errors.methods)).toContain('Live Video (12)');
+    expect(String(edit.body.errors.methods)).toContain('Voice (6)');
     // Two-Step has its step now (issue 21).
     const twoStep = await admin.request('PATCH', `/admin/api/templates/${String(ok.body.data.id)}`, { methods: ['email', 'two_step'] });
     expect(twoStep.status).toBe(200);

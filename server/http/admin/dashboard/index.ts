@@ -14,6 +14,7 @@ import { dashboardTemplateRoutes } from './templates.js';
 import { dashboardUserRoutes } from './users.js';
 import { oidcProviderAdminRoutes } from '../../../methods/oidc/admin-routes.js';
 import { bankPayoutAdminRoutes } from '../../../methods/bank/admin-routes.js';
+import { liveVideoAdminRoutes } from '../../../methods/live_video/admin-routes.js';
 
 export { inviteAcceptRoute } from './admins.js';
 export { logoRoute } from './settings.js';
@@ -59,5 +60,6 @@ export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(dashboardAdminRoutes(ctx));
     await app.register(oidcProviderAdminRoutes(ctx));
     await app.register(bankPayoutAdminRoutes(ctx));
+    await app.register(liveVideoAdminRoutes(ctx));
   };
 }
