@@ -13,6 +13,7 @@ import { biometricIdMethod } from './biometric_id/index.js';
 import { socialAccountMethod } from './social_account/index.js';
 import { bankMethod } from './bank/index.js';
 import type { AppContext } from '../context.js';
+import { secureCardMethod } from './secure_card/index.js';
 import { liveVideoMethod } from './live_video/index.js';
 
 /** Every verification method the session API performs: the one list (adding a method adds one line). */
@@ -29,6 +30,7 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   socialAccountMethod,
   paymentAccountMethod,
   bankMethod,
+  secureCardMethod,
   liveVideoMethod,
 ];
 

@@ -20,6 +20,7 @@ export const METHOD_KEYS = [
   'payment_account',
   'biometric_id',
   'bank',
+  'secure_card',
   'live_video',
 ] as const;
 /** A verification method the widget has a step for. */
@@ -106,6 +107,7 @@ export const SESSION_ROUTES = {
   paymentVerify: '/session/methods/payment_account/verify',
   bankAccount: '/session/methods/bank/account',
   bankVerify: '/session/methods/bank/verify',
+  secureCardSubmit: '/session/methods/secure_card/submit',
   /** Live Video's signalling WebSocket (see `methods/live_video.ts`). */
   liveVideoSocket: '/session/methods/live_video/socket',
 } as const;
