@@ -19,6 +19,7 @@ export const METHOD_KEYS = [
   'social_account',
   'payment_account',
   'biometric_id',
+  'live_video',
 ] as const;
 /** A verification method the widget has a step for. */
 export type MethodKey = (typeof METHOD_KEYS)[number];
@@ -102,6 +103,8 @@ export const SESSION_ROUTES = {
   signInCancel: (key: OidcMethodKey) => `/session/methods/${key}/sign-in/cancel`,
   paymentSend: '/session/methods/payment_account/send',
   paymentVerify: '/session/methods/payment_account/verify',
+  /** Live Video's signalling WebSocket (see `methods/live_video.ts`). */
+  liveVideoSocket: '/session/methods/live_video/socket',
 } as const;
 
 /**
