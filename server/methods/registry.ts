@@ -11,6 +11,7 @@ import { selfieMethod } from './selfie/index.js';
 import { twoStepMethod } from './two_step/index.js';
 import { biometricIdMethod } from './biometric_id/index.js';
 import { socialAccountMethod } from './social_account/index.js';
+import { secureCardMethod } from './secure_card/index.js';
 import { liveVideoMethod } from './live_video/index.js';
 
 /** Every verification method the session API performs: the one list (adding a method adds one line). */
@@ -26,6 +27,7 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   biometricIdMethod,
   socialAccountMethod,
   paymentAccountMethod,
+  secureCardMethod,
   liveVideoMethod,
 ];
 

@@ -53,6 +53,7 @@ import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
 import { TwoStepMethodView } from './methods/two_step.js';
 import { BiometricIdMethodView } from './methods/biometric_id.js';
+import { SecureCardMethodView } from './methods/secure_card.js';
 import { LiveVideoMethodView } from './methods/live_video.js';
 import { ConsentView } from './consent.js';
 import { PaymentAccountMethodView, SocialAccountMethodView } from './methods/oidc.js';
@@ -67,6 +68,7 @@ export * from './methods/document_id.js';
 export * from './methods/face.js';
 export * from './methods/two_step.js';
 export * from './methods/biometric_id.js';
+export * from './methods/secure_card.js';
 export * from './methods/live_video.js';
 export * from './consent.js';
 export * from './methods/oidc.js';
@@ -149,6 +151,7 @@ export const MethodView = z.discriminatedUnion('key', [
   BiometricIdMethodView,
   SocialAccountMethodView,
   PaymentAccountMethodView,
+  SecureCardMethodView,
   LiveVideoMethodView,
   OtherMethodView,
 ]);

@@ -19,6 +19,7 @@ export const METHOD_KEYS = [
   'social_account',
   'payment_account',
   'biometric_id',
+  'secure_card',
   'live_video',
 ] as const;
 /** A verification method the widget has a step for. */
@@ -103,6 +104,7 @@ export const SESSION_ROUTES = {
   signInCancel: (key: OidcMethodKey) => `/session/methods/${key}/sign-in/cancel`,
   paymentSend: '/session/methods/payment_account/send',
   paymentVerify: '/session/methods/payment_account/verify',
+  secureCardSubmit: '/session/methods/secure_card/submit',
   /** Live Video's signalling WebSocket (see `methods/live_video.ts`). */
   liveVideoSocket: '/session/methods/live_video/socket',
 } as const;

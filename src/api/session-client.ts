@@ -29,6 +29,7 @@ import type {
   TwoStepVerified,
   PasskeyOptions,
   PasskeyVerifyRequest,
+  SecureCardSubmitFields,
   TwoStepVerifyRequest,
 } from './contract.js';
 import { CSRF_HEADER, SESSION_ROUTES, SESSION_TOKEN_HEADER } from './routes.js';
@@ -227,6 +228,19 @@ export class SessionClient {
   /** `POST /session/methods/biometric_id/verify`: the credential the browser returned, as JSON. */
   verifyPasskey(body: PasskeyVerifyRequest): Promise<MethodResult> {
     return this.request('POST', SESSION_ROUTES.passkeyVerify, body);
+  }
+
+  /**
+   * `POST /session/methods/secure_card/submit` (multipart): what the device read from the card and,
+   * when it read a number, the picture with that number blacked out.
+   */
+  submitSecureCard(fields: SecureCardSubmitFields, maskedImage: Blob | null): Promise<MethodResult> {
+    const form = new FormData();
+    form.set('reading', fields.reading);
+    form.set('source', fields.source);
+    if (fields.quality !== undefined) form.set('quality', fields.quality);
+    if (maskedImage) form.set('image', maskedImage, maskedImage.type === 'image/png' ? 'card.png' : 'card.jpg');
+    return this.request('POST', SESSION_ROUTES.secureCardSubmit, form);
   }
 
   /**

@@ -19,6 +19,7 @@ export const STEP_PERMISSIONS: Record<MethodKey, readonly StepPermission[]> = {
   biometric_id: ['publickey-credentials-create', 'publickey-credentials-get'],
   social_account: [],
   payment_account: [],
+  secure_card: ['camera'],
   live_video: ['camera', 'microphone'],
 };
 
