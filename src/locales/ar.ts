@@ -95,6 +95,7 @@ export const templates = {
   'flow.intro.steps': 'سيُطلب منك:',
   'flow.intro.ready': 'جهّز ما يلي:',
   'flow.intro.ready.document': 'وثيقة هويتك',
+  'flow.intro.ready.card': 'بطاقة الدفع الخاصة بك',
   'flow.intro.ready.email': 'بريدك الإلكتروني لاستلام رمز',
   'flow.intro.ready.phone': 'هاتفك لاستلام رمز',
   'flow.intro.ready.camera': 'كاميرا (اسمح بالوصول عند الطلب)',

@@ -100,6 +100,7 @@ export const templates = {
   'flow.intro.steps': 'Sie werden gebeten:',
   'flow.intro.ready': 'Halten Sie bereit:',
   'flow.intro.ready.document': 'Ihren Ausweis',
+  'flow.intro.ready.card': 'Ihre Zahlungskarte',
   'flow.intro.ready.email': 'Ihr E-Mail-Postfach, um einen Code zu empfangen',
   'flow.intro.ready.phone': 'Ihr Telefon, um einen Code zu empfangen',
   'flow.intro.ready.camera': 'eine Kamera (erlauben Sie den Zugriff, wenn gefragt)',

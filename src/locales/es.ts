@@ -96,6 +96,7 @@ export const templates = {
   'flow.intro.steps': 'Se te pedirá:',
   'flow.intro.ready': 'Ten a mano:',
   'flow.intro.ready.document': 'tu documento de identidad',
+  'flow.intro.ready.card': 'tu tarjeta de pago',
   'flow.intro.ready.email': 'tu correo, para recibir un código',
   'flow.intro.ready.phone': 'tu teléfono, para recibir un código',
   'flow.intro.ready.camera': 'una cámara (permite el acceso cuando se te pida)',

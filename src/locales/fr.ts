@@ -96,6 +96,7 @@ export const templates = {
   'flow.intro.steps': 'On vous demandera de :',
   'flow.intro.ready': 'Préparez :',
   'flow.intro.ready.document': "votre pièce d'identité",
+  'flow.intro.ready.card': 'votre carte de paiement',
   'flow.intro.ready.email': 'votre messagerie, pour recevoir un code',
   'flow.intro.ready.phone': 'votre téléphone, pour recevoir un code',
   'flow.intro.ready.camera': "une caméra (autorisez l'accès quand on vous le demande)",

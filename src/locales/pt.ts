@@ -99,6 +99,7 @@ export const templates = {
   'flow.intro.steps': 'Você precisará:',
   'flow.intro.ready': 'Tenha em mãos:',
   'flow.intro.ready.document': 'seu documento de identidade',
+  'flow.intro.ready.card': 'seu cartão de pagamento',
   'flow.intro.ready.email': 'seu e-mail, para receber um código',
   'flow.intro.ready.phone': 'seu telefone, para receber um código',
   'flow.intro.ready.camera': 'uma câmera (permita o acesso quando solicitado)',
