@@ -26,7 +26,7 @@ import { hostedRoutes } from './http/hosted/routes.js';
 import { sessionRoutes } from './http/session/routes.js';
 import { SessionLimits } from './session/limits.js';
 import { sessionKit } from './session/actions.js';
-import { methodPublicRoutes, methodWorkers } from './methods/registry.js';
+import { methodPublicRoutes, registerMethodWorkers } from './methods/registry.js';
 import { settingsRoutes } from './http/settings/routes.js';
 import { statsRoutes } from './http/stats/routes.js';
 import { userRoutes } from './http/users/routes.js';
@@ -205,10 +205,10 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   // Method routes a third party sends the browser back to (an OpenID Connect provider), outside the session scope.
   for (const routes of methodPublicRoutes()) await app.register(routes(sessionKit(ctx, sessionLimits)));
   registerNotifyWorker(ctx, sendersFromConfig(config, clock));
+  registerMethodWorkers(ctx);
   const analysisPool = options.analysis === undefined ? new AnalysisPool() : undefined;
   const analysis = options.analysis ?? analysisPool;
   if (analysis) registerAnalysisWorker(ctx, analysis);
-  for (const register of methodWorkers()) register(ctx);
   const webhooks = new WebhookService(ctx);
   webhooks.register();
   // Sign-in and sign-up limits through the same factory: counted in Redis across processes in scale-out.

@@ -12,6 +12,8 @@ import { twoStepMethod } from './two_step/index.js';
 import { biometricIdMethod } from './biometric_id/index.js';
 import { socialAccountMethod } from './social_account/index.js';
 import { voiceMethod } from './voice/index.js';
+import { bankMethod } from './bank/index.js';
+import type { AppContext } from '../context.js';
 import { secureCardMethod } from './secure_card/index.js';
 import { liveVideoMethod } from './live_video/index.js';
 
@@ -29,6 +31,7 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   socialAccountMethod,
   paymentAccountMethod,
   voiceMethod,
+  bankMethod,
   secureCardMethod,
   liveVideoMethod,
 ];
@@ -72,11 +75,6 @@ export function methodPublicRoutes(): MethodRoutes[] {
   return [...new Set(SERVER_METHODS.flatMap((m) => (m.publicRoutes ? [m.publicRoutes] : [])))];
 }
 
-/** Each distinct worker registration once. */
-export function methodWorkers(): NonNullable<ServerMethod['registerWorkers']>[] {
-  return [...new Set(SERVER_METHODS.flatMap((m) => (m.registerWorkers ? [m.registerWorkers] : [])))];
-}
-
 /** Each distinct deletion hook once. */
 export function methodDeletionHooks(): NonNullable<ServerMethod['deleteUserData']>[] {
   return [...new Set(SERVER_METHODS.flatMap((m) => (m.deleteUserData ? [m.deleteUserData] : [])))];
@@ -85,4 +83,9 @@ export function methodDeletionHooks(): NonNullable<ServerMethod['deleteUserData'
 /** The browser features some method needs, in a stable order. */
 export function browserPermissions(): BrowserPermission[] {
   return [...new Set(SERVER_METHODS.flatMap((m) => m.permissions))].sort();
+}
+
+/** Registers every method's queue workers. */
+export function registerMethodWorkers(ctx: AppContext): void {
+  for (const m of SERVER_METHODS) m.workers?.(ctx);
 }

@@ -20,6 +20,7 @@ export const METHOD_KEYS = [
   'payment_account',
   'biometric_id',
   'voice',
+  'bank',
   'secure_card',
   'live_video',
 ] as const;
@@ -107,6 +108,8 @@ export const SESSION_ROUTES = {
   paymentVerify: '/session/methods/payment_account/verify',
   voicePhrase: '/session/methods/voice/phrase',
   voiceRecording: '/session/methods/voice/recording',
+  bankAccount: '/session/methods/bank/account',
+  bankVerify: '/session/methods/bank/verify',
   secureCardSubmit: '/session/methods/secure_card/submit',
   /** Live Video's signalling WebSocket (see `methods/live_video.ts`). */
   liveVideoSocket: '/session/methods/live_video/socket',

@@ -32,7 +32,7 @@ export const voiceMethod: ServerMethod = {
       await voiceState.write(trx, userId, { phrase: null, attempts_used: state.attempts_used }, ctx.clock.now());
     else await voiceState.clear(trx, userId);
   },
-  registerWorkers: registerVoiceWorker,
+  workers: registerVoiceWorker,
   docs: {
     proves: `A live reading of a fresh random phrase: the user read aloud ${PHRASE_LENGTH} digits drawn by the server for this attempt (single-use, valid 3 minutes) and the recording, analysed off the request, holds speech (WebRTC voice activity detection), is long and loud enough, and the digits recognised offline (${RECOGNISER.name}) are the phrase's ("oh" counts as zero). It does not identify the speaker. Rejections: \`VOICE_NO_SPEECH\`, \`VOICE_TOO_SHORT\`, \`VOICE_TOO_QUIET\`, \`VOICE_DIGITS_MISMATCH\` (in \`remarks\`); ${VOICE_ATTEMPTS} phrases per method. The recording is kept under the dashboard's retention period for captured images and deleted with the user.`,
     attributes: {

@@ -5,7 +5,7 @@ import { browserPermissions, methodForKey, SERVER_METHODS, stepKeyOf } from '../
 
 describe('method registry', () => {
   it('maps each spec method id the widget performs to its step, and every other id to `other`', () => {
-    const steps = Object.fromEntries([1, 2, 3, 7, 8, 10, 12, 13, 20, 21, 22, 4, 9, 6, 5, 99].map((id) => [id, stepKeyOf(id)]));
+    const steps = Object.fromEntries([1, 2, 3, 7, 8, 10, 11, 12, 13, 20, 21, 22, 4, 9, 6, 5, 99].map((id) => [id, stepKeyOf(id)]));
     expect(steps).toEqual({
       1: 'email',
       2: 'phone',
@@ -21,6 +21,7 @@ describe('method registry', () => {
       4: 'payment_account',
       9: 'social_account',
       6: 'voice',
+      11: 'bank',
       5: 'other',
       99: 'other',
     });
