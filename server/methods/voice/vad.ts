@@ -1,4 +1,4 @@
-import fvad, { type FvadModule } from '@echogarden/fvad-wasm';
+import type { FvadModule } from '@echogarden/fvad-wasm';
 
 /** 30 ms frames, one of the three lengths the WebRTC VAD takes. */
 const FRAME_MS = 30;
@@ -9,7 +9,8 @@ let loaded: Promise<FvadModule> | undefined;
 
 /** Which 30 ms frames of 16-bit mono `samples` hold speech, by the WebRTC voice activity detector. */
 export async function speechFrames(samples: Int16Array, sampleRate: number): Promise<{ frameSeconds: number; speech: boolean[] }> {
-  const vad = await (loaded ??= fvad());
+  // Loaded on the first recording: a process that never analyses voice never loads the WASM.
+  const vad = await (loaded ??= import('@echogarden/fvad-wasm').then((m) => m.default()));
   const frameLength = (sampleRate * FRAME_MS) / 1000;
   const handle = vad._fvad_new();
   if (handle === 0) throw new Error('The voice activity detector could not start.');
