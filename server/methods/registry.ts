@@ -11,6 +11,7 @@ import { selfieMethod } from './selfie/index.js';
 import { twoStepMethod } from './two_step/index.js';
 import { biometricIdMethod } from './biometric_id/index.js';
 import { socialAccountMethod } from './social_account/index.js';
+import { videoMethod } from './video/index.js';
 
 /** Every verification method the session API performs: the one list (adding a method adds one line). */
 export const SERVER_METHODS: readonly ServerMethod[] = [
@@ -25,6 +26,7 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   biometricIdMethod,
   socialAccountMethod,
   paymentAccountMethod,
+  videoMethod,
 ];
 
 const BY_KEY = new Map<string, ServerMethod>(SERVER_METHODS.map((m) => [m.key, m]));

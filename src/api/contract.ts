@@ -53,6 +53,7 @@ import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
 import { TwoStepMethodView } from './methods/two_step.js';
 import { BiometricIdMethodView } from './methods/biometric_id.js';
+import { VideoMethodView } from './methods/video.js';
 import { ConsentView } from './consent.js';
 import { PaymentAccountMethodView, SocialAccountMethodView } from './methods/oidc.js';
 import { METHOD_KEYS, SESSION_ERROR_TYPES } from './routes.js';
@@ -66,6 +67,7 @@ export * from './methods/document_id.js';
 export * from './methods/face.js';
 export * from './methods/two_step.js';
 export * from './methods/biometric_id.js';
+export * from './methods/video.js';
 export * from './consent.js';
 export * from './methods/oidc.js';
 
@@ -147,6 +149,7 @@ export const MethodView = z.discriminatedUnion('key', [
   BiometricIdMethodView,
   SocialAccountMethodView,
   PaymentAccountMethodView,
+  VideoMethodView,
   OtherMethodView,
 ]);
 export type MethodView = z.infer<typeof MethodView>;

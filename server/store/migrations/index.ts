@@ -20,6 +20,7 @@ import * as m0018 from './0018-two-step.js';
 import * as m0019 from './0019-oidc.js';
 import * as m0020 from './0020-passkeys.js';
 import * as m0021 from './0021-review-notes.js';
+import * as m0025 from './0025-video.js';
 import type { MigrationContext } from './helpers.js';
 
 /**
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration | ((context: MigrationContext) => Mig
   '0019-oidc': m0019,
   '0020-passkeys': m0020,
   '0021-review-notes': m0021,
+  '0025-video': m0025,
 };
 
 export function migrationProvider(context: MigrationContext = {}): MigrationProvider {
