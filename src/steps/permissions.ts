@@ -19,6 +19,7 @@ export const STEP_PERMISSIONS: Record<MethodKey, readonly StepPermission[]> = {
   biometric_id: ['publickey-credentials-create', 'publickey-credentials-get'],
   social_account: [],
   payment_account: [],
+  video: ['camera'],
 };
 
 /** The iframe `allow` list of the embed: every feature some step needs, e.g. `camera; geolocation`. */

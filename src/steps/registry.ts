@@ -125,6 +125,15 @@ export const WEB_STEPS: readonly WebStep[] = [
     permissions: STEP_PERMISSIONS.payment_account,
     render: (method) => html`<verify-step-payment-account .method=${method}></verify-step-payment-account>`,
   },
+  {
+    key: 'video',
+    tag: 'verify-step-video',
+    load: () => import('./video/verify-step-video.js'),
+    title: () => msg('Record a short video of your face', { id: 'method.video' }),
+    permissions: STEP_PERMISSIONS.video,
+    biometric: true,
+    render: (method) => html`<verify-step-video .method=${method}></verify-step-video>`,
+  },
 ];
 
 /** The step of a method key; undefined for `other` (a method this page cannot perform). */

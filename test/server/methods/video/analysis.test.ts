@@ -8,6 +8,7 @@ import { analyseDocument, analyseFrames, analyseSelfie } from '../../../../serve
 import { prepareInput } from '../../../../server/analysis/input.js';
 import { detectFaces } from '../../../../server/analysis/stages/face.js';
 import { VerificationStatus } from '../../../../server/domain/catalogue.js';
+import { DocumentJobStatus } from '../../../../server/services/document-jobs.js';
 import type { VideoMove } from '../../../../src/api/contract.js';
 import { portrait } from '../../../fixtures/faces.js';
 import { emptyFrames, headFrame, movingFrames, twoPeopleFrames } from '../../../fixtures/video.js';
@@ -44,7 +45,7 @@ async function givePortrait(userId: number, embedding: number[]): Promise<void> 
       doc_id: `doc_video_${userId}`,
       user_id: userId,
       template_id: 0,
-      status: 2,
+      status: DocumentJobStatus.success,
       reason: null,
       original_name: 'passport-front',
       media_type: 'image/jpeg',
