@@ -5,7 +5,7 @@ import { browserPermissions, methodForKey, SERVER_METHODS, stepKeyOf } from '../
 
 describe('method registry', () => {
   it('maps each spec method id the widget performs to its step, and every other id to `other`', () => {
-    const steps = Object.fromEntries([1, 2, 3, 8, 10, 13, 20, 21, 22, 4, 9, 5, 99].map((id) => [id, stepKeyOf(id)]));
+    const steps = Object.fromEntries([1, 2, 3, 8, 10, 13, 20, 21, 22, 4, 9, 5, 12, 99].map((id) => [id, stepKeyOf(id)]));
     expect(steps).toEqual({
       1: 'email',
       2: 'phone',
@@ -18,7 +18,8 @@ describe('method registry', () => {
       22: 'selfie',
       4: 'payment_account',
       9: 'social_account',
-      5: 'other',
+      5: 'video',
+      12: 'other',
       99: 'other',
     });
   });
@@ -39,7 +40,7 @@ describe('method registry', () => {
 
   it('asks consent before every method whose capture uses the camera (issue 24), and before no other', () => {
     const biometric = SERVER_METHODS.filter((m) => m.biometric === true).map((m) => m.key);
-    expect(biometric.sort()).toEqual(['document_id', 'liveness', 'selfie']);
+    expect(biometric.sort()).toEqual(['document_id', 'liveness', 'selfie', 'video']);
     for (const m of SERVER_METHODS) if (m.permissions.includes('camera')) expect(m.biometric, m.key).toBe(true);
   });
 });
