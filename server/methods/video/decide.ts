@@ -10,7 +10,15 @@ import type { VideoMove } from '../../../src/api/contract.js';
 import type { DetectedFace } from '../../analysis/stages/face.js';
 import { cosineSimilarity } from '../../analysis/stages/face.js';
 import { PLANAR_RESIDUAL_MAX, planarityResidual } from '../../analysis/stages/liveness.js';
-import { ANTISPOOF_THRESHOLD, FRAME_SAME_PERSON_THRESHOLD, TURN_DELTA, checkChallenge, faceMatchBand, hasSecondFace, type FaceMatchBand } from '../../analysis/stages/selfie.js';
+import {
+  ANTISPOOF_THRESHOLD,
+  FRAME_SAME_PERSON_THRESHOLD,
+  TURN_DELTA,
+  checkChallenge,
+  faceMatchBand,
+  hasSecondFace,
+  type FaceMatchBand,
+} from '../../analysis/stages/selfie.js';
 
 /** Closed set of reasons in the method's `attributes`. */
 export const VideoReason = {

@@ -48,7 +48,7 @@ export const videoMethod: ServerMethod = {
       decision: '`complete`, `review` or `rejected`.',
       reasons:
         'Why not complete: `VIDEO_NO_FACE`, `VIDEO_MULTIPLE_FACES`, `VIDEO_DIFFERENT_PERSON_ACROSS_FRAMES`, `VIDEO_MOVE_NOT_PERFORMED`, `VIDEO_WRONG_MOVE`, `VIDEO_PLANAR_FACE`, `VIDEO_SPOOF_SUSPECTED`, `VIDEO_SCREEN_REPLAY`, `VIDEO_FACE_MISMATCH` (all reject), `VIDEO_FACE_MATCH_UNCERTAIN`, `VIDEO_NO_REFERENCE_FACE` (review).',
-      challenge: 'The head turns asked for, in order (`turn_left`, `turn_right`; the user\'s own left and right).',
+      challenge: "The head turns asked for, in order (`turn_left`, `turn_right`; the user's own left and right).",
       moves_seen: 'The head turns found across the frames, in order.',
       moved_as_asked: 'True when the turns seen are exactly the turns asked, in their order.',
       faces_seen: 'Most faces found in one frame (1 for a valid video).',

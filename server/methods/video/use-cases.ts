@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import { FRAME_MEDIA_TYPES, RECORDING_MEDIA_TYPES, type VideoChallenge, type VideoFrameFields, type VideoMove, type VideoRecordingFields } from '../../../src/api/contract.js';
+import {
+  FRAME_MEDIA_TYPES,
+  RECORDING_MEDIA_TYPES,
+  type VideoChallenge,
+  type VideoFrameFields,
+  type VideoMove,
+  type VideoRecordingFields,
+} from '../../../src/api/contract.js';
 import { ANALYSIS_QUEUE, type AnalysisImage, type VideoAnalysisJob } from '../../domain/analysis-jobs.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';

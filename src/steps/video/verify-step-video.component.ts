@@ -168,7 +168,9 @@ export class VerifyStepVideo extends StepElement<MethodViewOf<'video'>> {
   private wayForward(action: CameraWayForward): TemplateResult | typeof nothing {
     if (action === 'retry') return html`<button type="button" @click=${() => this.again()}>${msg('Try again', { id: 'camera.retry' })}</button>`;
     if (action === 'handoff' && this.context.handoffEnabled) {
-      return html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>${msg('Use my phone instead', { id: 'camera.handoff' })}</button>`;
+      return html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>
+        ${msg('Use my phone instead', { id: 'camera.handoff' })}
+      </button>`;
     }
     return nothing;
   }

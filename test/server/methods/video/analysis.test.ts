@@ -71,7 +71,13 @@ const reversed = (moves: readonly VideoMove[]): VideoMove[] => moves.map((m) => 
 describe('video analysis', { timeout: 240_000 }, () => {
   it('completes a video of one face making the moves asked, and says what it saw', async () => {
     const r = await record((moves) => movingFrames(FACE, moves));
-    expect(r.attributes).toMatchObject({ decision: 'complete', reasons: [], challenge: r.challenge.moves, moves_seen: r.challenge.moves, moved_as_asked: true });
+    expect(r.attributes).toMatchObject({
+      decision: 'complete',
+      reasons: [],
+      challenge: r.challenge.moves,
+      moves_seen: r.challenge.moves,
+      moved_as_asked: true,
+    });
     expect(r.attributes).toMatchObject({ faces_seen: 1, face_match: 'no_reference', face_match_score: null });
     expect(r.attributes['frames_analysed']).toBe(r.attributes['frames_with_face']);
     expect(r.status).toBe(VerificationStatus.complete);

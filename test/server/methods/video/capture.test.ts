@@ -112,7 +112,9 @@ describe('video capture bound to its challenge', () => {
     expect((await failure(session.uploadVideoRecording({ challenge_id: id, duration_ms: '4000' }, blob(f[2]!)))).error_message).toMatch(/WebM/);
     expect((await failure(session.uploadVideoRecording({ challenge_id: id, duration_ms: '1500' }, blob(minimalWebm())))).status).toBe(422);
     // A frame that is not an image.
-    expect((await failure(session.uploadVideoFrame({ challenge_id: id, index: '1', t: '900' }, blob(minimalWebm())))).error_type).toBe('session_upload_invalid');
+    expect((await failure(session.uploadVideoFrame({ challenge_id: id, index: '1', t: '900' }, blob(minimalWebm())))).error_type).toBe(
+      'session_upload_invalid',
+    );
     await session.uploadVideoRecording({ challenge_id: id, duration_ms: '4000' }, blob(minimalWebm()));
     const few = await failure(session.submitVideo(id));
     expect([few.status, few.error_message]).toEqual([422, 'At least 8 frames are needed.']);

@@ -27,7 +27,13 @@ let captures = 0;
  * Sends `frames` (timed as sampled from a recording begun 300 ms after the challenge) and the
  * recording; `exact` sends the bytes as given, else each capture gets its own camera noise.
  */
-export async function sendCapture(server: TestServer, session: SessionClient, challenge: VideoChallenge, given: readonly Buffer[], exact = false): Promise<void> {
+export async function sendCapture(
+  server: TestServer,
+  session: SessionClient,
+  challenge: VideoChallenge,
+  given: readonly Buffer[],
+  exact = false,
+): Promise<void> {
   const seed = ++captures * 7919;
   const frames = exact ? given : await Promise.all(given.map((f, i) => asCaptured(f, seed + i)));
   const times = frames.map((_, i) => 300 + i * FRAME_INTERVAL_MS);
@@ -36,7 +42,10 @@ export async function sendCapture(server: TestServer, session: SessionClient, ch
   for (const [i, bytes] of frames.entries()) {
     await session.uploadVideoFrame({ challenge_id: challenge.challenge_id, index: String(i), t: String(times[i]) }, new Blob([new Uint8Array(bytes)]));
   }
-  await session.uploadVideoRecording({ challenge_id: challenge.challenge_id, duration_ms: String(times.at(-1)! + 300) }, new Blob([new Uint8Array(minimalWebm())]));
+  await session.uploadVideoRecording(
+    { challenge_id: challenge.challenge_id, duration_ms: String(times.at(-1)! + 300) },
+    new Blob([new Uint8Array(minimalWebm())]),
+  );
 }
 
 /** The Video verification's status and attributes. */
