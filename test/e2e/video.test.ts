@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseDocument, analyseFrames, analyseSelfie } from '../../server/analysis/index.js';
 import { systemClock } from '../../server/clock.js';
 import { VerificationStatus } from '../../server/domain/catalogue.js';
+import { sdb } from '../../server/session/tables.js';
 import { writeSetting } from '../../server/store/repos/settings-repo.js';
 import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import type { VideoMove } from '../../src/api/contract.js';
@@ -148,7 +149,7 @@ describe('Video in Chromium', () => {
     expect(attributes['frames_analysed'] as number).toBeGreaterThanOrEqual(8);
     expect(row.status).toBe(VerificationStatus.complete);
     // The recording is kept for the record, as a WebM by its content.
-    const kept = await server.verity.ctx.db
+    const kept = await sdb(server.verity.ctx.db)
       .selectFrom('session_uploads')
       .select(['media_type', 'size'])
       .where('user_id', '=', id)
