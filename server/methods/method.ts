@@ -43,7 +43,7 @@ export interface SessionKit {
 export type MethodRoutes = (kit: SessionKit) => FastifyPluginAsyncZod;
 
 /** A browser feature a method's capture needs (Permissions-Policy and the iframe's `allow`). */
-export type BrowserPermission = 'camera' | 'geolocation' | 'publickey-credentials-create' | 'publickey-credentials-get';
+export type BrowserPermission = 'camera' | 'geolocation' | 'microphone' | 'publickey-credentials-create' | 'publickey-credentials-get';
 
 /**
  * What a user holds for a method beyond one verification (a second factor, a passkey): kept when the

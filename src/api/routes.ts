@@ -20,6 +20,7 @@ export const METHOD_KEYS = [
   'payment_account',
   'biometric_id',
   'video',
+  'live_video',
 ] as const;
 /** A verification method the widget has a step for. */
 export type MethodKey = (typeof METHOD_KEYS)[number];
@@ -109,6 +110,8 @@ export const SESSION_ROUTES = {
   videoFrames: '/session/methods/video/frames',
   videoRecording: '/session/methods/video/recording',
   videoSubmit: '/session/methods/video/submit',
+  /** Live Video's signalling WebSocket (see `methods/live_video.ts`). */
+  liveVideoSocket: '/session/methods/live_video/socket',
 } as const;
 
 /**

@@ -262,6 +262,16 @@ export class SessionClient {
     return this.request('POST', SESSION_ROUTES.videoSubmit, { challenge_id: challengeId });
   }
 
+  /**
+   * Live Video's signalling socket (`GET /session/methods/live_video/socket`, a WebSocket) and the
+   * `hello` it must send first: a socket carries no headers, so the tokens travel in it.
+   */
+  liveVideoSocket(): { url: string; hello: { type: 'hello'; session_token: string; csrf_token: string } } {
+    const url = new URL(this.baseUrl + SESSION_ROUTES.liveVideoSocket, (globalThis as { location?: { href: string } }).location?.href);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    return { url: url.href, hello: { type: 'hello', session_token: this.sessionToken ?? '', csrf_token: this.csrfToken ?? '' } };
+  }
+
   /** `POST /session/handoff`. */
   createHandoff(): Promise<HandoffResponse> {
     return this.request('POST', SESSION_ROUTES.handoff, {});

@@ -134,6 +134,15 @@ export const WEB_STEPS: readonly WebStep[] = [
     biometric: true,
     render: (method) => html`<verify-step-video .method=${method}></verify-step-video>`,
   },
+  {
+    key: 'live_video',
+    tag: 'verify-step-live-video',
+    load: () => import('./live_video/verify-step-live-video.js'),
+    title: () => msg('Talk to an agent on video', { id: 'method.live_video' }),
+    permissions: STEP_PERMISSIONS.live_video,
+    biometric: true,
+    render: (method) => html`<verify-step-live-video .method=${method}></verify-step-live-video>`,
+  },
 ];
 
 /** The step of a method key; undefined for `other` (a method this page cannot perform). */

@@ -49,6 +49,8 @@ function expectHostedHeaders(res: Response, what: string): string {
   // Biometric ID's passkey ceremonies, on our own origin only.
   expect(permissions, what).toContain('publickey-credentials-create=(self)');
   expect(permissions, what).toContain('publickey-credentials-get=(self)');
+  // Live Video's call, on our own origin only.
+  expect(permissions, what).toContain('microphone=(self)');
   expect(res.headers.get('x-content-type-options'), what).toBe('nosniff');
   expect(res.headers.get('cache-control'), what).toBe('no-store');
   return nonce!;

@@ -25,7 +25,7 @@ describe('the step registry', () => {
   });
 
   it('lets the embed frame use the camera, the location and passkeys, the features the steps need', () => {
-    expect(iframeAllow()).to.equal('camera; geolocation; publickey-credentials-create; publickey-credentials-get');
+    expect(iframeAllow()).to.equal('camera; geolocation; microphone; publickey-credentials-create; publickey-credentials-get');
     // What the script-tag embed ships, written out for its size budget, is the same list.
     expect(EMBED_IFRAME_ALLOW).to.equal(iframeAllow());
   });
@@ -35,7 +35,7 @@ describe('the step registry', () => {
       WEB_STEPS.filter((s) => s.biometric)
         .map((s) => s.key)
         .sort(),
-    ).to.deep.equal(['document_id', 'liveness', 'selfie', 'video']);
+    ).to.deep.equal(['document_id', 'live_video', 'liveness', 'selfie', 'video']);
     for (const step of WEB_STEPS) if (step.permissions.includes('camera')) expect(step.biometric, step.key).to.equal(true);
   });
 });
