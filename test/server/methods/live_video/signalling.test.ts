@@ -11,6 +11,8 @@ import { onScale, startLimiterSharingServers } from '../../../helpers/shared-lim
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { type AdminClient, signedInAdmin } from '../../http/admin/admin-client.js';
 import { createTemplate, createUser, giveConsent, local } from '../../session/fixtures.js';
+import { addEndpoint, settle } from '../../webhooks/fixtures.js';
+import { startReceiver } from '../../webhooks/receiver.js';
 import { agentSocket, refusedStatus, userSocket } from './sockets.js';
 
 let server: TestServer;
@@ -127,7 +129,10 @@ describe('the queue and a call', () => {
     b.close();
   });
 
-  it('relays signals both ways, takes a still, and approves: complete with the attributes, audited, and the user told', async () => {
+  it('relays signals both ways, takes a still, and approves: complete with the attributes, in the webhook, audited, and the user told', async () => {
+    const receiver = await startReceiver();
+    closers.push(() => receiver.close());
+    await addEndpoint(server, { url: receiver.url, events: ['verification.completed'] });
     const { id, session } = await liveUser('eve');
     const user = await userSocket(server, session);
     await user.next('waiting');
@@ -166,6 +171,14 @@ describe('the queue and a call', () => {
     const row = await statusOf(id);
     expect(row.status).toBe(VerificationStatus.complete);
     expect(row.attributes).toMatchObject({ agent_decision: 'approved', reason: null, stills: 1, call_seconds: expect.any(Number) as number });
+    // The customer's webhook carries what the agent decided.
+    const completed = () => receiver.received.map((r) => r.body).find((b) => b.includes('"verification.completed"'));
+    for (let i = 0; i < 50 && !completed(); i++) {
+      await settle(server);
+      if (!completed()) await receiver.waitFor(receiver.received.length + 1, 200).catch(() => undefined);
+    }
+    expect(completed()).toContain('"agent_decision":"approved"');
+    expect(completed()).toContain('"stills":1');
     const audit = await admin.request('GET', `/admin/api/audit?target_type=user&target_id=${id}`);
     expect(JSON.stringify(audit.body)).toContain('live_video.approve');
     // The call is over: a second decision finds nothing to decide.
