@@ -12,6 +12,7 @@ import { twoStepMethod } from './two_step/index.js';
 import { biometricIdMethod } from './biometric_id/index.js';
 import { socialAccountMethod } from './social_account/index.js';
 import { videoMethod } from './video/index.js';
+import { secureCardMethod } from './secure_card/index.js';
 import { liveVideoMethod } from './live_video/index.js';
 
 /** Every verification method the session API performs: the one list (adding a method adds one line). */
@@ -28,6 +29,7 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   socialAccountMethod,
   paymentAccountMethod,
   videoMethod,
+  secureCardMethod,
   liveVideoMethod,
 ];
 

@@ -54,6 +54,7 @@ import { KnowledgeMethodView } from './methods/knowledge.js';
 import { TwoStepMethodView } from './methods/two_step.js';
 import { BiometricIdMethodView } from './methods/biometric_id.js';
 import { VideoMethodView } from './methods/video.js';
+import { SecureCardMethodView } from './methods/secure_card.js';
 import { LiveVideoMethodView } from './methods/live_video.js';
 import { ConsentView } from './consent.js';
 import { PaymentAccountMethodView, SocialAccountMethodView } from './methods/oidc.js';
@@ -69,6 +70,7 @@ export * from './methods/face.js';
 export * from './methods/two_step.js';
 export * from './methods/biometric_id.js';
 export * from './methods/video.js';
+export * from './methods/secure_card.js';
 export * from './methods/live_video.js';
 export * from './consent.js';
 export * from './methods/oidc.js';
@@ -152,6 +154,7 @@ export const MethodView = z.discriminatedUnion('key', [
   SocialAccountMethodView,
   PaymentAccountMethodView,
   VideoMethodView,
+  SecureCardMethodView,
   LiveVideoMethodView,
   OtherMethodView,
 ]);

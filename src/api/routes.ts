@@ -20,6 +20,7 @@ export const METHOD_KEYS = [
   'payment_account',
   'biometric_id',
   'video',
+  'secure_card',
   'live_video',
 ] as const;
 /** A verification method the widget has a step for. */
@@ -110,6 +111,7 @@ export const SESSION_ROUTES = {
   videoFrames: '/session/methods/video/frames',
   videoRecording: '/session/methods/video/recording',
   videoSubmit: '/session/methods/video/submit',
+  secureCardSubmit: '/session/methods/secure_card/submit',
   /** Live Video's signalling WebSocket (see `methods/live_video.ts`). */
   liveVideoSocket: '/session/methods/live_video/socket',
 } as const;

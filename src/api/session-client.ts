@@ -29,6 +29,7 @@ import type {
   TwoStepVerified,
   PasskeyOptions,
   PasskeyVerifyRequest,
+  SecureCardSubmitFields,
   TwoStepVerifyRequest,
   VideoChallenge,
   VideoFrameFields,
@@ -260,6 +261,19 @@ export class SessionClient {
   /** `POST /session/methods/video/submit`: uses the challenge up and queues the analysis. */
   submitVideo(challengeId: string): Promise<MethodResult> {
     return this.request('POST', SESSION_ROUTES.videoSubmit, { challenge_id: challengeId });
+  }
+
+  /**
+   * `POST /session/methods/secure_card/submit` (multipart): what the device read from the card and,
+   * when it read a number, the picture with that number blacked out.
+   */
+  submitSecureCard(fields: SecureCardSubmitFields, maskedImage: Blob | null): Promise<MethodResult> {
+    const form = new FormData();
+    form.set('reading', fields.reading);
+    form.set('source', fields.source);
+    if (fields.quality !== undefined) form.set('quality', fields.quality);
+    if (maskedImage) form.set('image', maskedImage, maskedImage.type === 'image/png' ? 'card.png' : 'card.jpg');
+    return this.request('POST', SESSION_ROUTES.secureCardSubmit, form);
   }
 
   /**

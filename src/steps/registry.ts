@@ -6,6 +6,7 @@ import { msg } from '@lit/localize';
 import { html, type TemplateResult } from 'lit';
 import type { MethodKey, MethodView } from '../api/contract.js';
 import { STEP_PERMISSIONS, type StepPermission } from './permissions.js';
+import { cardRejectionText } from './secure_card/card-messages.js';
 
 /** One method's step in the widget. */
 export interface WebStep {
@@ -26,6 +27,8 @@ export interface WebStep {
   readonly biometric?: boolean;
   /** Uses the on-device face model: the flow starts loading it (off the page's thread) when the session begins. */
   readonly usesFaceModel?: boolean;
+  /** The user-facing text of a refusal reason the method's server gives as a code (`CARD_EXPIRED`), else null. */
+  readonly reasonText?: (reason: string | null) => string | null;
   /** The step element for a method view (lit templates cannot take a tag from a variable). */
   render(method: MethodView): TemplateResult;
 }
@@ -92,6 +95,16 @@ export const WEB_STEPS: readonly WebStep[] = [
     biometric: true,
     usesFaceModel: true,
     render: (method) => html`<verify-step-liveness .method=${method}></verify-step-liveness>`,
+  },
+  {
+    key: 'secure_card',
+    tag: 'verify-step-secure-card',
+    load: () => import('./secure_card/verify-step-secure-card.js'),
+    title: () => msg('Photograph your payment card', { id: 'method.secure_card' }),
+    permissions: STEP_PERMISSIONS.secure_card,
+    biometric: true,
+    reasonText: cardRejectionText,
+    render: (method) => html`<verify-step-secure-card .method=${method}></verify-step-secure-card>`,
   },
   {
     key: 'two_step',

@@ -9,7 +9,7 @@ import { renderLiveRefusal } from './live-refusal.js';
 /** A step the server refused: its reason, and a retry when the server allows one. */
 export function renderRejected(method: MethodView, onRetry: () => void): TemplateResult {
   return html`<div class="notice" role="alert">
-      <p>${method.reason ?? msg('This step could not be verified.', { id: 'flow.step-rejected' })}</p>
+      <p>${stepFor(method.key)?.reasonText?.(method.reason) ?? method.reason ?? msg('This step could not be verified.', { id: 'flow.step-rejected' })}</p>
     </div>
     <div class="actions">
       ${

@@ -29,11 +29,11 @@ async function storedTemplate(name: string, methodIds: number[]): Promise<void> 
 
 describe('methods the flow has no step for', () => {
   it('names exactly the methods without a step, and says why in words', () => {
-    expect(methodsWithoutStep([1, 2, 3, 4, 5, 8, 9, 10, 12, 13, 20, 21, 22])).toEqual([]);
-    expect(methodsWithoutStep([1, 7, 11, 3])).toEqual([7, 11]);
+    expect(methodsWithoutStep([1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 13, 20, 21, 22])).toEqual([]);
+    expect(methodsWithoutStep([1, 6, 11, 3])).toEqual([6, 11]);
     expect(templateRefusal([1, 2])).toBeUndefined();
     expect(templateRefusal([1, BANK])).toBe('Bank (11) has no step in the verification flow yet: a user given this template could not finish it.');
-    expect(templateRefusal([7, BANK])).toMatch(/^Secure Card \(7\), Bank \(11\) have no step/);
+    expect(templateRefusal([6, BANK])).toMatch(/^Voice \(6\), Bank \(11\) have no step/);
   });
 
   it('refuses such a template when a user is created or updated with it, with the reason (422 api_template_error)', async () => {
@@ -74,11 +74,13 @@ describe('methods the flow has no step for', () => {
     expect(create.body.errors).toEqual({ methods: [templateRefusal([EMAIL, BANK])] });
     const ok = await admin.request('POST', '/admin/api/templates', { name: 'tmpl_ok', label: 'OK', methods: ['email'] });
     expect(ok.status).toBe(201);
-    const edit = await admin.request('PATCH', `/admin/api/templates/${String(ok.body.data.id)}`, { methods: ['email', 'secure_card'] });
+    const edit = await admin.request('PATCH', `/admin/api/templates/${String(ok.body.data.id)}`, { methods: ['email', 'voice'] });
     expect(edit.status).toBe(422);
-    expect(String(edit.body.errors.methods)).toContain('Secure Card (7)');
-    // Video and Live Video have their steps now (issue 22).
-    expect((await admin.request('PATCH', `/admin/api/templates/${String(ok.body.data.id)}`, { methods: ['email', 'video', 'live_video'] })).status).toBe(200);
+    expect(String(edit.body.errors.methods)).toContain('Voice (6)');
+    // Video, Live Video and Secure Card have their steps now (issue 22).
+    expect(
+      (await admin.request('PATCH', `/admin/api/templates/${String(ok.body.data.id)}`, { methods: ['email', 'video', 'live_video', 'secure_card'] })).status,
+    ).toBe(200);
     // Two-Step has its step now (issue 21).
     const twoStep = await admin.request('PATCH', `/admin/api/templates/${String(ok.body.data.id)}`, { methods: ['email', 'two_step'] });
     expect(twoStep.status).toBe(200);

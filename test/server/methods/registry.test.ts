@@ -5,11 +5,12 @@ import { browserPermissions, methodForKey, SERVER_METHODS, stepKeyOf } from '../
 
 describe('method registry', () => {
   it('maps each spec method id the widget performs to its step, and every other id to `other`', () => {
-    const steps = Object.fromEntries([1, 2, 3, 8, 10, 12, 13, 20, 21, 22, 4, 9, 5, 7, 99].map((id) => [id, stepKeyOf(id)]));
+    const steps = Object.fromEntries([1, 2, 3, 7, 8, 10, 12, 13, 20, 21, 22, 4, 9, 5, 6, 99].map((id) => [id, stepKeyOf(id)]));
     expect(steps).toEqual({
       1: 'email',
       2: 'phone',
       3: 'document_id',
+      7: 'secure_card',
       8: 'geolocation',
       10: 'two_step',
       12: 'live_video',
@@ -20,7 +21,7 @@ describe('method registry', () => {
       4: 'payment_account',
       9: 'social_account',
       5: 'video',
-      7: 'other',
+      6: 'other',
       99: 'other',
     });
   });
@@ -41,7 +42,7 @@ describe('method registry', () => {
 
   it('asks consent before every method whose capture uses the camera (issue 24), and before no other', () => {
     const biometric = SERVER_METHODS.filter((m) => m.biometric === true).map((m) => m.key);
-    expect(biometric.sort()).toEqual(['document_id', 'live_video', 'liveness', 'selfie', 'video']);
+    expect(biometric.sort()).toEqual(['document_id', 'live_video', 'liveness', 'secure_card', 'selfie', 'video']);
     for (const m of SERVER_METHODS) if (m.permissions.includes('camera')) expect(m.biometric, m.key).toBe(true);
   });
 });

@@ -35,7 +35,7 @@ describe('the step registry', () => {
       WEB_STEPS.filter((s) => s.biometric)
         .map((s) => s.key)
         .sort(),
-    ).to.deep.equal(['document_id', 'live_video', 'liveness', 'selfie', 'video']);
+    ).to.deep.equal(['document_id', 'live_video', 'liveness', 'secure_card', 'selfie', 'video']);
     for (const step of WEB_STEPS) if (step.permissions.includes('camera')) expect(step.biometric, step.key).to.equal(true);
   });
 });
