@@ -129,7 +129,7 @@ async function submitStillLiveness(userId: number, photo: Buffer, reviewOnFailur
   await ctx.queue.whenIdle();
 }
 
-describe('analysis runner: liveness attempts', () => {
+describe('analysis runner: liveness attempts', { timeout: 120_000 }, () => {
   it('rejects a liveness capture of a still photo, and on the last attempt hands it to a reviewer instead', async () => {
     const template = await createTemplate(server, 'tmpl_live_runner', [20]);
     for (const last of [false, true]) {
