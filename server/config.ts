@@ -45,6 +45,8 @@ const envSchema = z.object({
   VERITY_SMS_ACCOUNT_SID: z.string().min(1).optional(),
   VERITY_SMS_AUTH_TOKEN: z.string().min(1).optional(),
   VERITY_SMS_FROM: z.string().min(1).optional(),
+  VERITY_OPEN_BANKING_URL: z.url({ protocol: /^https?$/ }).optional(),
+  VERITY_OPEN_BANKING_TOKEN: z.string().min(1).optional(),
   VERITY_ALLOW_PRIVATE_WEBHOOKS: boolFromEnv.optional(),
   VERITY_TRUST_PROXY: z
     .string()
@@ -97,6 +99,11 @@ export interface Config {
   mailFrom: string | undefined;
   /** Twilio-shaped SMS provider (VERITY_SMS_*); undefined: texts go to the outbox. */
   sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
+  /**
+   * Open-banking provider of the Bank method's account-holder name check (VERITY_OPEN_BANKING_URL
+   * and _TOKEN, methods/bank/open-banking.ts); undefined: the name the user typed is compared instead.
+   */
+  openBanking: { url: string; token: string | undefined } | undefined;
   allowPrivateWebhooks: boolean;
   /**
    * Proxies whose `X-Forwarded-For` names the client (VERITY_TRUST_PROXY): off, a hop count, or
@@ -139,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     blobUrl: e.VERITY_BLOB_URL,
     smtpUrl: e.VERITY_SMTP_URL,
     mailFrom: e.VERITY_MAIL_FROM,
+    openBanking: e.VERITY_OPEN_BANKING_URL ? { url: e.VERITY_OPEN_BANKING_URL.replace(/\/+$/, ''), token: e.VERITY_OPEN_BANKING_TOKEN } : undefined,
     sms:
       e.VERITY_SMS_ACCOUNT_SID && e.VERITY_SMS_AUTH_TOKEN && e.VERITY_SMS_FROM
         ? {

@@ -12,6 +12,8 @@ import { twoStepMethod } from './two_step/index.js';
 import { biometricIdMethod } from './biometric_id/index.js';
 import { socialAccountMethod } from './social_account/index.js';
 import { videoMethod } from './video/index.js';
+import { bankMethod } from './bank/index.js';
+import type { AppContext } from '../context.js';
 import { secureCardMethod } from './secure_card/index.js';
 import { liveVideoMethod } from './live_video/index.js';
 
@@ -29,6 +31,7 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   socialAccountMethod,
   paymentAccountMethod,
   videoMethod,
+  bankMethod,
   secureCardMethod,
   liveVideoMethod,
 ];
@@ -80,4 +83,9 @@ export function methodDeletionHooks(): NonNullable<ServerMethod['deleteUserData'
 /** The browser features some method needs, in a stable order. */
 export function browserPermissions(): BrowserPermission[] {
   return [...new Set(SERVER_METHODS.flatMap((m) => m.permissions))].sort();
+}
+
+/** Registers every method's queue workers. */
+export function registerMethodWorkers(ctx: AppContext): void {
+  for (const m of SERVER_METHODS) m.workers?.(ctx);
 }

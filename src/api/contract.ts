@@ -54,6 +54,7 @@ import { KnowledgeMethodView } from './methods/knowledge.js';
 import { TwoStepMethodView } from './methods/two_step.js';
 import { BiometricIdMethodView } from './methods/biometric_id.js';
 import { VideoMethodView } from './methods/video.js';
+import { BankMethodView } from './methods/bank.js';
 import { SecureCardMethodView } from './methods/secure_card.js';
 import { LiveVideoMethodView } from './methods/live_video.js';
 import { ConsentView } from './consent.js';
@@ -74,6 +75,7 @@ export * from './methods/secure_card.js';
 export * from './methods/live_video.js';
 export * from './consent.js';
 export * from './methods/oidc.js';
+export * from './methods/bank.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -154,6 +156,7 @@ export const MethodView = z.discriminatedUnion('key', [
   SocialAccountMethodView,
   PaymentAccountMethodView,
   VideoMethodView,
+  BankMethodView,
   SecureCardMethodView,
   LiveVideoMethodView,
   OtherMethodView,

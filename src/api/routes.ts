@@ -20,6 +20,7 @@ export const METHOD_KEYS = [
   'payment_account',
   'biometric_id',
   'video',
+  'bank',
   'secure_card',
   'live_video',
 ] as const;
@@ -111,6 +112,8 @@ export const SESSION_ROUTES = {
   videoFrames: '/session/methods/video/frames',
   videoRecording: '/session/methods/video/recording',
   videoSubmit: '/session/methods/video/submit',
+  bankAccount: '/session/methods/bank/account',
+  bankVerify: '/session/methods/bank/verify',
   secureCardSubmit: '/session/methods/secure_card/submit',
   /** Live Video's signalling WebSocket (see `methods/live_video.ts`). */
   liveVideoSocket: '/session/methods/live_video/socket',

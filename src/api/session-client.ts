@@ -3,6 +3,8 @@
  * contract so the widget bundle carries no schema code.
  */
 import type {
+  BankAccountRequest,
+  BankVerifyRequest,
   ConsentRequest,
   CodeMethodKey,
   CodeSentResponse,
@@ -222,6 +224,16 @@ export class SessionClient {
   /** `POST /session/methods/two_step/verify`. */
   verifyTwoStep(body: TwoStepVerifyRequest): Promise<TwoStepVerified> {
     return this.request('POST', SESSION_ROUTES.twoStepVerify, body);
+  }
+
+  /** `POST /session/methods/bank/account`: the account the two deposits go to (again, for new ones after an expiry). */
+  submitBankAccount(body: BankAccountRequest): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.bankAccount, body);
+  }
+
+  /** `POST /session/methods/bank/verify`: the two deposits, in cents. */
+  verifyBankDeposits(body: BankVerifyRequest): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.bankVerify, body);
   }
 
   /** `POST /session/methods/biometric_id/options`: a fresh passkey challenge and the ceremony's options. */

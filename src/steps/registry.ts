@@ -148,6 +148,14 @@ export const WEB_STEPS: readonly WebStep[] = [
     render: (method) => html`<verify-step-video .method=${method}></verify-step-video>`,
   },
   {
+    key: 'bank',
+    tag: 'verify-step-bank',
+    load: () => import('./bank/verify-step-bank.js'),
+    title: () => msg('Confirm your bank account', { id: 'method.bank' }),
+    permissions: STEP_PERMISSIONS.bank,
+    render: (method) => html`<verify-step-bank .method=${method}></verify-step-bank>`,
+  },
+  {
     key: 'live_video',
     tag: 'verify-step-live-video',
     load: () => import('./live_video/verify-step-live-video.js'),

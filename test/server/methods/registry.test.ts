@@ -5,7 +5,7 @@ import { browserPermissions, methodForKey, SERVER_METHODS, stepKeyOf } from '../
 
 describe('method registry', () => {
   it('maps each spec method id the widget performs to its step, and every other id to `other`', () => {
-    const steps = Object.fromEntries([1, 2, 3, 7, 8, 10, 12, 13, 20, 21, 22, 4, 9, 5, 6, 99].map((id) => [id, stepKeyOf(id)]));
+    const steps = Object.fromEntries([1, 2, 3, 7, 8, 10, 11, 12, 13, 20, 21, 22, 4, 9, 5, 6, 99].map((id) => [id, stepKeyOf(id)]));
     expect(steps).toEqual({
       1: 'email',
       2: 'phone',
@@ -20,6 +20,7 @@ describe('method registry', () => {
       22: 'selfie',
       4: 'payment_account',
       9: 'social_account',
+      11: 'bank',
       5: 'video',
       6: 'other',
       99: 'other',
