@@ -12,6 +12,7 @@ import { twoStepMethod } from './two_step/index.js';
 import { biometricIdMethod } from './biometric_id/index.js';
 import { socialAccountMethod } from './social_account/index.js';
 import { videoMethod } from './video/index.js';
+import { voiceMethod } from './voice/index.js';
 import { bankMethod } from './bank/index.js';
 import type { AppContext } from '../context.js';
 import { secureCardMethod } from './secure_card/index.js';
@@ -31,6 +32,7 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   socialAccountMethod,
   paymentAccountMethod,
   videoMethod,
+  voiceMethod,
   bankMethod,
   secureCardMethod,
   liveVideoMethod,

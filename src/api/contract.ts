@@ -54,6 +54,7 @@ import { KnowledgeMethodView } from './methods/knowledge.js';
 import { TwoStepMethodView } from './methods/two_step.js';
 import { BiometricIdMethodView } from './methods/biometric_id.js';
 import { VideoMethodView } from './methods/video.js';
+import { VoiceMethodView } from './methods/voice.js';
 import { BankMethodView } from './methods/bank.js';
 import { SecureCardMethodView } from './methods/secure_card.js';
 import { LiveVideoMethodView } from './methods/live_video.js';
@@ -71,6 +72,7 @@ export * from './methods/face.js';
 export * from './methods/two_step.js';
 export * from './methods/biometric_id.js';
 export * from './methods/video.js';
+export * from './methods/voice.js';
 export * from './methods/secure_card.js';
 export * from './methods/live_video.js';
 export * from './consent.js';
@@ -156,6 +158,7 @@ export const MethodView = z.discriminatedUnion('key', [
   SocialAccountMethodView,
   PaymentAccountMethodView,
   VideoMethodView,
+  VoiceMethodView,
   BankMethodView,
   SecureCardMethodView,
   LiveVideoMethodView,

@@ -37,6 +37,7 @@ import type {
   VideoFrameFields,
   VideoRecordingFields,
   VideoUploadResponse,
+  VoicePhrase,
 } from './contract.js';
 import { CSRF_HEADER, SESSION_ROUTES, SESSION_TOKEN_HEADER } from './routes.js';
 
@@ -273,6 +274,19 @@ export class SessionClient {
   /** `POST /session/methods/video/submit`: uses the challenge up and queues the analysis. */
   submitVideo(challengeId: string): Promise<MethodResult> {
     return this.request('POST', SESSION_ROUTES.videoSubmit, { challenge_id: challengeId });
+  }
+
+  /** `POST /session/methods/voice/phrase`: a new phrase of digits to read aloud. */
+  voicePhrase(): Promise<VoicePhrase> {
+    return this.request('POST', SESSION_ROUTES.voicePhrase, {});
+  }
+
+  /** `POST /session/methods/voice/recording` (multipart): the phrase read aloud, as a 16-bit PCM WAV. */
+  uploadVoice(phraseId: string, audio: Blob): Promise<MethodResult> {
+    const form = new FormData();
+    form.set('phrase_id', phraseId);
+    form.set('audio', audio, 'voice.wav');
+    return this.request('POST', SESSION_ROUTES.voiceRecording, form);
   }
 
   /**

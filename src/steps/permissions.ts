@@ -20,6 +20,7 @@ export const STEP_PERMISSIONS: Record<MethodKey, readonly StepPermission[]> = {
   social_account: [],
   payment_account: [],
   video: ['camera'],
+  voice: ['microphone'],
   bank: [],
   secure_card: ['camera'],
   live_video: ['camera', 'microphone'],

@@ -148,6 +148,22 @@ export const WEB_STEPS: readonly WebStep[] = [
     render: (method) => html`<verify-step-video .method=${method}></verify-step-video>`,
   },
   {
+    key: 'voice',
+    tag: 'verify-step-voice',
+    load: () => import('./voice/verify-step-voice.js'),
+    title: () => msg('Read a few digits aloud', { id: 'method.voice' }),
+    permissions: STEP_PERMISSIONS.voice,
+    biometric: true,
+    render: (method) => html`<verify-step-voice .method=${method}></verify-step-voice>`,
+    reasonText: (reason) =>
+      (<Record<string, (() => string) | undefined>>{
+        VOICE_NO_SPEECH: () => msg('No speech was heard in the recording. Read the digits aloud, close to the microphone.', { id: 'voice.reason.no-speech' }),
+        VOICE_TOO_SHORT: () => msg('The recording was too short. Read all the digits before you stop.', { id: 'voice.reason.too-short' }),
+        VOICE_TOO_QUIET: () => msg('The recording was too quiet. Speak louder or closer to the microphone.', { id: 'voice.reason.too-quiet' }),
+        VOICE_DIGITS_MISMATCH: () => msg('The digits heard were not the ones shown. Read each digit clearly, one by one.', { id: 'voice.reason.mismatch' }),
+      })[reason ?? '']?.() ?? null,
+  },
+  {
     key: 'bank',
     tag: 'verify-step-bank',
     load: () => import('./bank/verify-step-bank.js'),
@@ -179,4 +195,9 @@ export function needsConsent(key: MethodKey | 'other'): boolean {
 /** The localised title of a method's step (the method's own name for `other`). */
 export function stepTitle(method: MethodView): string {
   return stepFor(method.key)?.title() ?? method.name;
+}
+
+/** A rejection's reason in the user's words when the step knows the server's code, else as the server gave it. */
+export function rejectionText(method: MethodView): string | null {
+  return stepFor(method.key)?.reasonText?.(method.reason) ?? method.reason;
 }

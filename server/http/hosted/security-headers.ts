@@ -38,8 +38,8 @@ export function isSameHost(origin: string, host: string | undefined): boolean {
   }
 }
 
-/** Features denied outright unless some method needs them (the microphone, for a call). */
-const DENIED_FEATURES = ['microphone', 'payment', 'usb'];
+/** Features denied outright unless some method needs them (the microphone: Voice, Live Video). */
+const DENIED_FEATURES: readonly string[] = ['microphone', 'payment', 'usb'];
 
 /** The hosted page's Permissions-Policy: the features some method's capture needs (the method registry), for our own origin only. */
 export function hostedPermissionsPolicy(): string {

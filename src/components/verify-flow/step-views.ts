@@ -2,14 +2,14 @@ import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { MethodView, SessionView } from '../../api/contract.js';
 import type { ConsentDecisionEvent } from '../../steps/consent/verify-consent.component.js';
-import { stepFor, stepTitle } from '../../steps/registry.js';
+import { rejectionText, stepFor, stepTitle } from '../../steps/registry.js';
 import { FLOW_PHASE, isMethodDone, type FlowPhase } from './flow-phase.js';
 import { renderLiveRefusal } from './live-refusal.js';
 
 /** A step the server refused: its reason, and a retry when the server allows one. */
 export function renderRejected(method: MethodView, onRetry: () => void): TemplateResult {
   return html`<div class="notice" role="alert">
-      <p>${stepFor(method.key)?.reasonText?.(method.reason) ?? method.reason ?? msg('This step could not be verified.', { id: 'flow.step-rejected' })}</p>
+      <p>${rejectionText(method) ?? msg('This step could not be verified.', { id: 'flow.step-rejected' })}</p>
     </div>
     <div class="actions">
       ${

@@ -5,7 +5,7 @@ import { browserPermissions, methodForKey, SERVER_METHODS, stepKeyOf } from '../
 
 describe('method registry', () => {
   it('maps each spec method id the widget performs to its step, and every other id to `other`', () => {
-    const steps = Object.fromEntries([1, 2, 3, 7, 8, 10, 11, 12, 13, 20, 21, 22, 4, 9, 5, 6, 99].map((id) => [id, stepKeyOf(id)]));
+    const steps = Object.fromEntries([1, 2, 3, 7, 8, 10, 11, 12, 13, 20, 21, 22, 4, 9, 6, 5, 99].map((id) => [id, stepKeyOf(id)]));
     expect(steps).toEqual({
       1: 'email',
       2: 'phone',
@@ -20,9 +20,9 @@ describe('method registry', () => {
       22: 'selfie',
       4: 'payment_account',
       9: 'social_account',
+      6: 'voice',
       11: 'bank',
       5: 'video',
-      6: 'other',
       99: 'other',
     });
   });
@@ -41,9 +41,9 @@ describe('method registry', () => {
     );
   });
 
-  it('asks consent before every method whose capture uses the camera (issue 24), and before no other', () => {
+  it('asks consent before every method whose capture uses the camera or the microphone (issue 24), and before no other', () => {
     const biometric = SERVER_METHODS.filter((m) => m.biometric === true).map((m) => m.key);
-    expect(biometric.sort()).toEqual(['document_id', 'live_video', 'liveness', 'secure_card', 'selfie', 'video']);
-    for (const m of SERVER_METHODS) if (m.permissions.includes('camera')) expect(m.biometric, m.key).toBe(true);
+    expect(biometric.sort()).toEqual(['document_id', 'live_video', 'liveness', 'secure_card', 'selfie', 'video', 'voice']);
+    for (const m of SERVER_METHODS) if (m.permissions.includes('camera') || m.permissions.includes('microphone')) expect(m.biometric, m.key).toBe(true);
   });
 });
