@@ -11,6 +11,7 @@ import { selfieMethod } from './selfie/index.js';
 import { twoStepMethod } from './two_step/index.js';
 import { biometricIdMethod } from './biometric_id/index.js';
 import { socialAccountMethod } from './social_account/index.js';
+import { videoMethod } from './video/index.js';
 import { voiceMethod } from './voice/index.js';
 import { bankMethod } from './bank/index.js';
 import type { AppContext } from '../context.js';
@@ -30,6 +31,7 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   biometricIdMethod,
   socialAccountMethod,
   paymentAccountMethod,
+  videoMethod,
   voiceMethod,
   bankMethod,
   secureCardMethod,

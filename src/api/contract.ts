@@ -53,6 +53,7 @@ import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
 import { TwoStepMethodView } from './methods/two_step.js';
 import { BiometricIdMethodView } from './methods/biometric_id.js';
+import { VideoMethodView } from './methods/video.js';
 import { VoiceMethodView } from './methods/voice.js';
 import { BankMethodView } from './methods/bank.js';
 import { SecureCardMethodView } from './methods/secure_card.js';
@@ -70,6 +71,7 @@ export * from './methods/document_id.js';
 export * from './methods/face.js';
 export * from './methods/two_step.js';
 export * from './methods/biometric_id.js';
+export * from './methods/video.js';
 export * from './methods/voice.js';
 export * from './methods/secure_card.js';
 export * from './methods/live_video.js';
@@ -155,6 +157,7 @@ export const MethodView = z.discriminatedUnion('key', [
   BiometricIdMethodView,
   SocialAccountMethodView,
   PaymentAccountMethodView,
+  VideoMethodView,
   VoiceMethodView,
   BankMethodView,
   SecureCardMethodView,

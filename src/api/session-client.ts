@@ -33,6 +33,10 @@ import type {
   PasskeyVerifyRequest,
   SecureCardSubmitFields,
   TwoStepVerifyRequest,
+  VideoChallenge,
+  VideoFrameFields,
+  VideoRecordingFields,
+  VideoUploadResponse,
   VoicePhrase,
 } from './contract.js';
 import { CSRF_HEADER, SESSION_ROUTES, SESSION_TOKEN_HEADER } from './routes.js';
@@ -241,6 +245,35 @@ export class SessionClient {
   /** `POST /session/methods/biometric_id/verify`: the credential the browser returned, as JSON. */
   verifyPasskey(body: PasskeyVerifyRequest): Promise<MethodResult> {
     return this.request('POST', SESSION_ROUTES.passkeyVerify, body);
+  }
+
+  /** `POST /session/methods/video/challenge`: a random sequence of head moves and its nonce. */
+  videoChallenge(): Promise<VideoChallenge> {
+    return this.request('POST', SESSION_ROUTES.videoChallenge, {});
+  }
+
+  /** `POST /session/methods/video/frames` (multipart): one frame sampled from the recording. */
+  uploadVideoFrame(fields: VideoFrameFields, frame: Blob): Promise<VideoUploadResponse> {
+    const form = new FormData();
+    form.set('challenge_id', fields.challenge_id);
+    form.set('index', fields.index);
+    form.set('t', fields.t);
+    form.set('frame', frame, `frame-${fields.index}.jpg`);
+    return this.request('POST', SESSION_ROUTES.videoFrames, form);
+  }
+
+  /** `POST /session/methods/video/recording` (multipart): the recording itself. */
+  uploadVideoRecording(fields: VideoRecordingFields, video: Blob): Promise<VideoUploadResponse> {
+    const form = new FormData();
+    form.set('challenge_id', fields.challenge_id);
+    form.set('duration_ms', fields.duration_ms);
+    form.set('video', video, 'recording.webm');
+    return this.request('POST', SESSION_ROUTES.videoRecording, form);
+  }
+
+  /** `POST /session/methods/video/submit`: uses the challenge up and queues the analysis. */
+  submitVideo(challengeId: string): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.videoSubmit, { challenge_id: challengeId });
   }
 
   /** `POST /session/methods/voice/phrase`: a new phrase of digits to read aloud. */

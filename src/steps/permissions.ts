@@ -19,6 +19,7 @@ export const STEP_PERMISSIONS: Record<MethodKey, readonly StepPermission[]> = {
   biometric_id: ['publickey-credentials-create', 'publickey-credentials-get'],
   social_account: [],
   payment_account: [],
+  video: ['camera'],
   voice: ['microphone'],
   bank: [],
   secure_card: ['camera'],

@@ -139,6 +139,15 @@ export const WEB_STEPS: readonly WebStep[] = [
     render: (method) => html`<verify-step-payment-account .method=${method}></verify-step-payment-account>`,
   },
   {
+    key: 'video',
+    tag: 'verify-step-video',
+    load: () => import('./video/verify-step-video.js'),
+    title: () => msg('Record a short video of your face', { id: 'method.video' }),
+    permissions: STEP_PERMISSIONS.video,
+    biometric: true,
+    render: (method) => html`<verify-step-video .method=${method}></verify-step-video>`,
+  },
+  {
     key: 'voice',
     tag: 'verify-step-voice',
     load: () => import('./voice/verify-step-voice.js'),

@@ -169,6 +169,16 @@ export interface LivenessFrame {
   readonly step?: number;
 }
 
+/**
+ * Whether a frame's faces (largest first) hold a second person: a face at least a quarter the
+ * area of the largest. Smaller ones are faces in the background (a poster, a passer-by far off)
+ * or the detector's echoes of the same face.
+ */
+export function hasSecondFace(faces: FrameFaces): boolean {
+  const [first, second] = faces;
+  return first !== undefined && second !== undefined && second.box[2] * second.box[3] > 0.25 * first.box[2] * first.box[3];
+}
+
 /** Frames grouped by step, in order. */
 function movesOf(frames: readonly LivenessFrame[]): LivenessFrame[][] {
   const moves: LivenessFrame[][] = [];
@@ -188,7 +198,7 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
   if (!selfie) {
     return { decision: 'rejected', reasons: [SelfieReason.NoFace, ...(e.screenReplay ? [SelfieReason.ScreenReplay] : [])], challenges: [] };
   }
-  if (e.selfie.length > 1 && e.selfie[1]!.box[2] * e.selfie[1]!.box[3] > 0.25 * selfie.box[2] * selfie.box[3]) reasons.add(SelfieReason.MultipleFaces);
+  if (hasSecondFace(e.selfie)) reasons.add(SelfieReason.MultipleFaces);
 
   let similarity: number | undefined;
   if (e.reference?.embedding && selfie.embedding) {
@@ -217,7 +227,7 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
         reject = true;
         continue;
       }
-      if (frame.faces.length > 1 && frame.faces[1]!.box[2] * frame.faces[1]!.box[3] > 0.25 * face.box[2] * face.box[3]) reasons.add(SelfieReason.MultipleFaces);
+      if (hasSecondFace(frame.faces)) reasons.add(SelfieReason.MultipleFaces);
       scores.push(face);
       faces.push(face);
       if (face.embedding && selfie.embedding && (await faceSimilarity(face.embedding, selfie.embedding)) < FRAME_SAME_PERSON_THRESHOLD) {

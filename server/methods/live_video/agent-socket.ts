@@ -73,7 +73,7 @@ export function handleAgentSocket(kit: SessionKit, socket: WebSocket, req: Fasti
 
   const onMessage = async (data: RawData) => {
     if (!budget.take(Date.now())) {
-      hub.toAgent(conn, errorMessage(new ApiError('api_rate_limit_error', 'Too many messages.')));
+      hub.toAgent(conn, errorMessage(errors.tooManyMessages()));
       socket.close(4429, 'too many messages');
       return;
     }

@@ -4,7 +4,7 @@ import type { RawData, WebSocket } from 'ws';
 import * as z from 'zod/mini';
 import { LiveVideoUserMessage } from '../../../src/api/contract.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, errors } from '../../errors.js';
 import { moveVerification } from '../../services/verifications.js';
 import { requireConsent } from '../../session/consent.js';
 import { sessionErrors } from '../../session/errors.js';
@@ -85,7 +85,7 @@ export function handleUserSocket(kit: SessionKit, socket: WebSocket, req: Fastif
 
   const onMessage = async (data: RawData) => {
     if (!budget.take(Date.now())) {
-      fail(new ApiError('api_rate_limit_error', 'Too many messages.'), true);
+      fail(errors.tooManyMessages(), true);
       return;
     }
     const parsed = parseMessage(LiveVideoUserMessage, data);

@@ -22,7 +22,7 @@ describe('method registry', () => {
       9: 'social_account',
       6: 'voice',
       11: 'bank',
-      5: 'other',
+      5: 'video',
       99: 'other',
     });
   });
@@ -43,7 +43,7 @@ describe('method registry', () => {
 
   it('asks consent before every method whose capture uses the camera or the microphone (issue 24), and before no other', () => {
     const biometric = SERVER_METHODS.filter((m) => m.biometric === true).map((m) => m.key);
-    expect(biometric.sort()).toEqual(['document_id', 'live_video', 'liveness', 'secure_card', 'selfie', 'voice']);
+    expect(biometric.sort()).toEqual(['document_id', 'live_video', 'liveness', 'secure_card', 'selfie', 'video', 'voice']);
     for (const m of SERVER_METHODS) if (m.permissions.includes('camera') || m.permissions.includes('microphone')) expect(m.biometric, m.key).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyseDocument, analyseSelfie } from '../../../server/analysis/index.js';
+import { analyseDocument, analyseFrames, analyseSelfie } from '../../../server/analysis/index.js';
 import { VerificationStatus } from '../../../server/domain/catalogue.js';
 import { markDocumentProcessing } from '../../../server/services/document-jobs.js';
 import { moveVerification } from '../../../server/services/verifications.js';
@@ -17,7 +17,7 @@ import { createTemplate } from '../session/fixtures.js';
  */
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ analysis: { analyseDocument, analyseSelfie } });
+  server = await startTestServer({ analysis: { analyseDocument, analyseSelfie, analyseFrames } });
 });
 afterAll(async () => {
   await server.close();

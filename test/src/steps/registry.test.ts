@@ -35,7 +35,7 @@ describe('the step registry', () => {
       WEB_STEPS.filter((s) => s.biometric)
         .map((s) => s.key)
         .sort(),
-    ).to.deep.equal(['document_id', 'live_video', 'liveness', 'secure_card', 'selfie', 'voice']);
+    ).to.deep.equal(['document_id', 'live_video', 'liveness', 'secure_card', 'selfie', 'video', 'voice']);
     for (const step of WEB_STEPS)
       if (step.permissions.includes('camera') || step.permissions.includes('microphone')) expect(step.biometric, step.key).to.equal(true);
   });
