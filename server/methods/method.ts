@@ -43,7 +43,23 @@ export interface SessionKit {
 export type MethodRoutes = (kit: SessionKit) => FastifyPluginAsyncZod;
 
 /** A browser feature a method's capture needs (Permissions-Policy and the iframe's `allow`). */
-export type BrowserPermission = 'camera' | 'geolocation' | 'publickey-credentials-create' | 'publickey-credentials-get';
+export type BrowserPermission = 'camera' | 'geolocation' | 'microphone' | 'publickey-credentials-create' | 'publickey-credentials-get';
+
+/**
+ * What a user holds for a method beyond one verification (a second factor, a passkey): kept when the
+ * method is reset or assigned again (the next visit proves possession), removed only by an operator
+ * (a lost phone, a compromised device) or with the user.
+ */
+export interface MethodEnrolment {
+  /** What the user holds, for the operator's user page (no secrets); null when nothing. */
+  describe(ex: Executor, ctx: AppContext, userId: number): Promise<Record<string, unknown> | null>;
+  /**
+   * Removes it, inside the operator's transaction: the next time the method is assigned, the user
+   * enrols anew. False when there was nothing (left) to remove: the delete itself decides, so of
+   * two removals at once one removes.
+   */
+  remove(trx: Executor, ctx: AppContext, userId: number): Promise<boolean>;
+}
 
 /**
  * One verification method, server side: everything the session core and the rest of the server
@@ -89,6 +105,10 @@ export interface ServerMethod {
    * complete status proves, and each key of its `attributes` in webhook payloads (spec 6.3).
    */
   readonly docs?: { readonly proves: string; readonly attributes: Readonly<Record<string, string>> };
+  /** Registers the method's queue workers (work that must survive a crash, e.g. Bank's payouts). */
+  workers?(ctx: AppContext): void;
+  /** What the user enrolled (second factor, passkey), which an operator may remove. */
+  readonly enrolment?: MethodEnrolment;
   /** Deletes the method's own rows of a user (inside the deletion's transaction). */
   deleteUserData?(trx: Executor, userId: number): Promise<void>;
 }

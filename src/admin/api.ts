@@ -138,6 +138,20 @@ export interface VerificationDetail {
   results: Record<string, unknown>;
 }
 
+/** A second factor (`two_step`) or the passkeys (`biometric_id`) a user holds. */
+export type Enrolment =
+  | {
+      key: 'two_step';
+      details: { method: 'totp' | 'sms'; enabled_at: string; phone_ending: string | null; recovery_codes_left: number | null };
+    }
+  | {
+      key: 'biometric_id';
+      details: {
+        rp_id: string;
+        passkeys: { created_at: string; last_used_at: string | null; device_type: string; backed_up: boolean; aaguid: string }[];
+      };
+    };
+
 export interface UserDetail {
   user: UserSummary;
   reference_id: string | null;
@@ -145,6 +159,8 @@ export interface UserDetail {
   ip_country: string | null;
   /** The last consent decision before biometric steps: when, which text version, from which country. */
   consent: { decision: 'given' | 'declined'; at: string; text_version: string; ip_country: string | null } | null;
+  /** What the user enrolled (a second factor, passkeys): kept across resets; an operator may remove it. */
+  enrolments: Enrolment[];
   verifications: VerificationDetail[];
   workflows: { id: string; status: { key: string; friendly: string }; remarks: string | null }[];
   document_jobs: {

@@ -1,12 +1,13 @@
 /**
  * Issue 21's end-to-end run, in Debian's Chromium driven by playwright-core: one template holding
- * Two-Step Authentication, Social Account and Payment Account (with a payment provider), through
- * the hosted page to the completion redirect, then the same inline in `<verify-flow>` on a
- * customer's page at a phone's size. The sign-ins go to a real OpenID Connect provider
- * (`oidc-provider`) on loopback, in the window the step opens, through Verity's /oidc/begin and
- * /oidc/callback. Biometric ID (passkey) is not in the template yet: its relying party is the
- * public URL's host (http://verity.test here), which this browser reaches only through a request
- * route, and starting the session through that route failed when tried (to do).
+ * Two-Step Authentication, Biometric ID, Social Account and Payment Account (with a payment
+ * provider), through the hosted page to the completion redirect, then the same inline in
+ * `<verify-flow>` on a customer's page at a phone's size. The sign-ins go to a real OpenID Connect
+ * provider (`oidc-provider`) on loopback, in the window the step opens, through Verity's
+ * /oidc/begin and /oidc/callback (on the public URL, http://verity.test). The passkey is made by
+ * the DevTools protocol's virtual platform authenticator; its relying party is the account's
+ * custom domain, http://localhost:<port> here (a secure context, as https would be), and the inline
+ * run's customer page is another localhost port, an embedding origin the server accepts.
  */
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -18,10 +19,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { writeSetting } from '../../server/store/repos/settings-repo.js';
 import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
+import { addPlatformAuthenticator } from '../helpers/virtual-authenticator.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { configureProvider } from '../server/methods/oidc/fixtures.js';
-import { createUser, latestCode, local } from '../server/session/fixtures.js';
+import { createUser, latestCode } from '../server/session/fixtures.js';
 
 const root = resolve(import.meta.dirname, '../..');
 /** Screenshots of the steps on a desktop and a phone, for people to look at. */
@@ -33,6 +35,7 @@ let server: TestServer;
 let site: Server;
 let siteUrl: string;
 let pageHtml = '';
+let hostedUrl: string;
 
 beforeAll(async () => {
   const build = spawnSync(process.execPath, ['scripts/ensure-web-build.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -54,14 +57,17 @@ beforeEach(async () => {
     res.writeHead(200, { 'content-type': 'text/html' }).end(done ? '<!doctype html><title>done</title><h1>Thanks</h1>' : pageHtml);
   });
   await new Promise<void>((ok) => site.listen(0, '127.0.0.1', ok));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  siteUrl = `http://localhost:${(site.address() as AddressInfo).port}`;
   const db = server.verity.ctx.db;
   await writeSetting(db, 'allowed_origins', [siteUrl]);
+  // The hosted page's host is the passkey's relying party: a custom domain on localhost.
+  hostedUrl = `http://localhost:${new URL(server.url).port}`;
+  await writeSetting(db, 'custom_domain', hostedUrl);
   await writeSetting(db, 'account_name', 'Acme Bank');
   await insertTemplate(db, {
     name: 'tmpl_accounts',
     label: 'Accounts',
-    methodIds: [10, 9, 4],
+    methodIds: [10, 13, 9, 4],
     workflowRawIds: [],
     createdAt: server.clock.now().toISOString(),
   });
@@ -80,7 +86,12 @@ afterEach(async () => {
 async function contextFor(options: Parameters<Browser['newContext']>[0]): Promise<BrowserContext> {
   const context = await browser.newContext(options);
   const base = server.config.baseUrl;
-  await context.route(`${base}/**`, (route) => route.continue({ url: server.url + route.request().url().slice(base.length) }));
+  // Fetched here and answered as verity.test's own response, so its cookies (the sign-in's binding)
+  // belong to verity.test in the browser, as they would behind real DNS.
+  await context.route(`${base}/**`, async (route) => {
+    const response = await route.fetch({ url: server.url + route.request().url().slice(base.length), maxRedirects: 0 });
+    await route.fulfill({ response });
+  });
   return context;
 }
 
@@ -125,8 +136,8 @@ async function statuses(id: number): Promise<unknown> {
   return (await server.api(`/api/users/${id}`)).body.data;
 }
 
-describe('Two-Step, Social Account and Payment Account in Chromium', () => {
-  it('hosted page: all three to the completion redirect, each proven', async () => {
+describe('Two-Step, Biometric ID, Social Account and Payment Account in Chromium', () => {
+  it('hosted page: all four to the completion redirect, each proven', async () => {
     const { id, link } = await createUser(server, {
       email: 'alice@example.com',
       template_id: 'tmpl_accounts',
@@ -139,10 +150,14 @@ describe('Two-Step, Social Account and Payment Account in Chromium', () => {
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
     });
-    await page.goto(local(server, link));
+    const passkeys = await addPlatformAuthenticator(context, page);
+    expect(new URL(link).origin).toBe(hostedUrl);
+    await page.goto(link);
     await page.getByRole('button', { name: 'Start' }).click();
     await twoStep(page, { setUp: 'Set up an authenticator app', code: 'Code from the app', confirm: 'Confirm', saved: 'I have saved them' });
+    await page.getByRole('button', { name: 'Create a passkey' }).click();
     await page.getByRole('button', { name: 'Continue with TestID' }).waitFor();
+    expect(await passkeys()).toBe(1);
     await shot(page, 'desktop-social');
     await signIn(page, 'Continue with TestID', 'alice', 'desktop-social');
     await page.getByLabel('Payment account e-mail').waitFor();
@@ -157,6 +172,7 @@ describe('Two-Step, Social Account and Payment Account in Chromium', () => {
     expect(await statuses(id)).toMatchObject({
       verifications: [
         { id: 10, status: { value: 2 } },
+        { id: 13, status: { value: 2 } },
         { id: 9, status: { value: 2 } },
         { id: 4, status: { value: 2 } },
       ],
@@ -165,16 +181,21 @@ describe('Two-Step, Social Account and Payment Account in Chromium', () => {
     await context.close();
   }, 240_000);
 
-  it('inline <verify-flow> on a customer page, on a phone: the same three complete', async () => {
+  it('inline <verify-flow> on a customer page, on a phone: the same four complete', async () => {
     const { id, link } = await createUser(server, { email: 'alice@example.com', template_id: 'tmpl_accounts', completion_url: `${siteUrl}/done` });
     pageHtml = `<!doctype html><html lang="en"><title>Shop</title><meta name="viewport" content="width=device-width, initial-scale=1">
-      <verify-flow link="${local(server, link)}" lang="en"></verify-flow>
+      <verify-flow link="${link}" lang="en"></verify-flow>
       <script src="${server.url}/web/verity.js"></script></html>`;
     const context = await contextFor({ viewport: { width: 390, height: 844 }, locale: 'en-GB', isMobile: true, hasTouch: true });
     const page = await context.newPage();
+    const passkeys = await addPlatformAuthenticator(context, page);
     await page.goto(siteUrl);
     await page.locator('verify-flow .intro button').click();
     await twoStep(page, { setUp: 'Set up an authenticator app', code: 'Code from the app', confirm: 'Confirm', saved: 'I have saved them' });
+    // The ceremony runs in the customer's page: its origin is one the account embeds the flow on.
+    await page.getByRole('button', { name: 'Create a passkey' }).click();
+    await page.getByRole('button', { name: 'Continue with TestID' }).waitFor();
+    expect(await passkeys()).toBe(1);
     await page.getByRole('button', { name: 'Continue with TestID' }).waitFor();
     await shot(page, 'phone-social');
     await signIn(page, 'Continue with TestID', 'alice', 'phone-social');
@@ -188,6 +209,7 @@ describe('Two-Step, Social Account and Payment Account in Chromium', () => {
     expect(await statuses(id)).toMatchObject({
       verifications: [
         { id: 10, status: { value: 2 } },
+        { id: 13, status: { value: 2 } },
         { id: 9, status: { value: 2 } },
         { id: 4, status: { value: 2 } },
       ],

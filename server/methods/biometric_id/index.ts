@@ -1,10 +1,12 @@
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { reopenVerification } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
+import { passkeyEnrolment } from './enrolment.js';
 import { deletePasskeyData, findCredentials } from './repo.js';
 import { attemptsLeft, triesUsed } from './rules.js';
 import { biometricIdRoutes } from './routes.js';
 import { deploymentRelyingParty, passkeyState } from './use-cases.js';
+import { webauthnWellKnownRoutes } from './well-known.js';
 
 /**
  * Biometric ID (spec method 13): a platform passkey through WebAuthn, with user verification (the
@@ -17,6 +19,7 @@ export const biometricIdMethod: ServerMethod = {
   methodIds: [13],
   permissions: ['publickey-credentials-create', 'publickey-credentials-get'],
   routes: biometricIdRoutes,
+  publicRoutes: webauthnWellKnownRoutes,
   async view({ ctx, user, verification }, base) {
     const { rpId } = await deploymentRelyingParty(ctx);
     const credentials = await findCredentials(ctx.db, user.id, rpId);
@@ -59,5 +62,8 @@ export const biometricIdMethod: ServerMethod = {
       attempts: 'On rejection: the tries used (5).',
     },
   },
-  deleteUserData: deletePasskeyData,
+  enrolment: passkeyEnrolment,
+  async deleteUserData(trx, userId) {
+    await deletePasskeyData(trx, userId);
+  },
 };

@@ -29,7 +29,8 @@ export async function advanceCounter(ex: Executor, credentialId: string, from: n
   return r.numUpdatedRows > 0n;
 }
 
-/** Deletes a user's passkeys (user deletion, inside its transaction). */
-export async function deletePasskeyData(ex: Executor, userId: number): Promise<void> {
-  await pdb(ex).deleteFrom('passkey_credentials').where('user_id', '=', userId).execute();
+/** Deletes a user's passkeys (user deletion, an operator's removal); false when there were none. */
+export async function deletePasskeyData(ex: Executor, userId: number): Promise<boolean> {
+  const r = await pdb(ex).deleteFrom('passkey_credentials').where('user_id', '=', userId).executeTakeFirst();
+  return r.numDeletedRows > 0n;
 }

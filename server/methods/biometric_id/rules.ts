@@ -44,8 +44,13 @@ export function challengeProblem(state: PasskeyState | undefined, sessionId: num
   return null;
 }
 
-/** The relying party of a deployment: the public URL's host is the rp id, its origin the only accepted origin. */
-export function relyingParty(publicUrl: string): { rpId: string; origin: string } {
+/**
+ * The relying party of a deployment: the public URL's host is the rp id. The accepted origins are
+ * the public URL's and the customer origins the account lets embed the flow (`allowed_origins`):
+ * inline `<verify-flow>` runs the ceremony in the customer's page, whose origin the browser allows
+ * when its host is under the rp id or listed in `/.well-known/webauthn` (related origins).
+ */
+export function relyingParty(publicUrl: string, embedOrigins: readonly string[] = []): { rpId: string; origins: string[] } {
   const url = new URL(publicUrl);
-  return { rpId: url.hostname, origin: url.origin };
+  return { rpId: url.hostname, origins: [...new Set([url.origin, ...embedOrigins])] };
 }

@@ -11,6 +11,7 @@ import type { MethodResult } from '../method.js';
 import { keyedHash, safeEqual, sha256Hex } from '../../crypto/tokens.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
+import { allowedOrigins } from '../../http/hosted/security-headers.js';
 import { linkBase } from '../../services/users.js';
 import { sessionErrors } from '../../session/errors.js';
 import type { Authenticated } from '../../session/sessions.js';
@@ -43,9 +44,9 @@ export const passkeyState = methodState<PasskeyState>('biometric_id');
 
 const b64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 
-/** The relying party of this deployment: the host the hosted page is served on. */
-export async function deploymentRelyingParty(ctx: AppContext): Promise<{ rpId: string; origin: string }> {
-  return relyingParty(await linkBase(ctx));
+/** The relying party of this deployment: the host the hosted page is served on, and the origins that embed it. */
+export async function deploymentRelyingParty(ctx: AppContext): Promise<{ rpId: string; origins: string[] }> {
+  return relyingParty(await linkBase(ctx), await allowedOrigins(ctx));
 }
 
 /**
@@ -175,7 +176,7 @@ export async function passkeyVerify(kit: SessionKit, who: Authenticated, body: P
 /** A ceremony that did not verify: the user's message, never the library's internals. */
 class PasskeyRefused extends Error {}
 
-type Rp = { rpId: string; origin: string };
+type Rp = { rpId: string; origins: string[] };
 
 async function register(
   kit: SessionKit,
@@ -190,7 +191,7 @@ async function register(
     const r = await verifyRegistrationResponse({
       response,
       expectedChallenge,
-      expectedOrigin: rp.origin,
+      expectedOrigin: rp.origins,
       expectedRPID: rp.rpId,
       requireUserVerification: true,
     });
@@ -248,7 +249,7 @@ async function assert(
     const r = await verifyAuthenticationResponse({
       response,
       expectedChallenge,
-      expectedOrigin: rp.origin,
+      expectedOrigin: rp.origins,
       expectedRPID: rp.rpId,
       credential: { id: stored.credential_id, publicKey: Buffer.from(stored.public_key, 'base64url'), counter: stored.counter },
       requireUserVerification: true,

@@ -7,7 +7,18 @@ import type { Executor } from '../../store/database.js';
 export type OidcTables = {
   oidc_providers: OidcProviderTable;
   oidc_logins: OidcLoginTable;
+  oidc_accounts: OidcAccountTable;
 };
+
+/** A provider account a user proved (migration `0029-oidc-accounts`), to find it proven by another user. */
+export interface OidcAccountTable {
+  user_id: number;
+  /** `social_account` or `payment_account`. */
+  method_key: string;
+  /** Keyed hash of the issuer and subject: the same provider account gives the same hash. */
+  account_hash: string;
+  proven_at: string;
+}
 
 /** What a provider configuration is for: the Social Account step or the Payment Account step. */
 export type OidcPurpose = 'social' | 'payment';

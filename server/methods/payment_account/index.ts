@@ -71,6 +71,8 @@ export const paymentAccountMethod: ServerMethod = {
       payment_provider_email: "With a payment provider: the account's e-mail as the provider gave it, or null.",
       payment_provider_email_verified: 'With a payment provider: 1 when the provider verified that e-mail, else 0.',
       payment_provider_email_matches: 'With a payment provider: 1 when it equals `payment_email`, else 0.',
+      payment_provider_shared_with:
+        'The ids of the other users of this deployment who proved the same payment provider account, oldest first; when not empty the method is `complete_in_review` and the remarks say so.',
     },
   },
   async deleteUserData(trx, userId) {

@@ -1,6 +1,7 @@
 import type { CodeSentResponse, MethodResult, SignInResponse } from '../../../src/api/contract.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
+import { withSharedAccountCheck } from '../oidc/shared-account.js';
 import { sessionErrors } from '../../session/errors.js';
 import { maskEmail } from '../../session/masking.js';
 import type { UserRow } from '../../store/schema.js';
@@ -96,7 +97,11 @@ export async function applyPaymentSignIn(kit: SessionKit, user: UserRow, identit
     payment_provider_email_matches: sameEmail(identity.email, state.verified_email) ? 1 : 0,
   };
   await ctx.db.transaction().execute(async (trx) => {
-    const next = decision.outcome === 'complete' ? VerificationStatus.complete : VerificationStatus.complete_in_review;
-    await moveVerification(trx, ctx.clock, user.id, v.method_id, next, { attributes, remarks: decision.remark });
+    const checked = await withSharedAccountCheck(trx, ctx, { userId: user.id, methodKey: KEY, identity, decision });
+    const next = checked.outcome === 'complete' ? VerificationStatus.complete : VerificationStatus.complete_in_review;
+    await moveVerification(trx, ctx.clock, user.id, v.method_id, next, {
+      attributes: { ...attributes, payment_provider_shared_with: checked.sharedWith },
+      remarks: checked.remark,
+    });
   });
 }

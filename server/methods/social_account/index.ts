@@ -1,6 +1,7 @@
 import { alwaysRetry } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
 import { oidcCallbackRoutes } from '../oidc/callback-routes.js';
+import { deleteUserAccounts } from '../oidc/accounts-repo.js';
 import { deleteStepLogins, deleteUserLogins } from '../oidc/logins-repo.js';
 import { listProviders } from '../oidc/providers-repo.js';
 import { signInRoutes } from '../oidc/routes.js';
@@ -37,7 +38,12 @@ export const socialAccountMethod: ServerMethod = {
       social_email: "The account's e-mail as the provider gave it, or null.",
       social_email_verified: '1 when the provider says it verified that e-mail, else 0.',
       social_email_matches: "1 when that e-mail equals the user's (case and surrounding space ignored), else 0.",
+      social_account_shared_with:
+        'The ids of the other users of this deployment who proved the same provider account (issuer and subject), oldest first; when not empty the method is `complete_in_review` and the remarks say so.',
     },
   },
-  deleteUserData: deleteUserLogins,
+  async deleteUserData(trx, userId) {
+    await deleteUserLogins(trx, userId);
+    await deleteUserAccounts(trx, userId);
+  },
 };

@@ -5,11 +5,12 @@ import type { SessionKit } from '../method.js';
 import type { ProvenIdentity } from '../oidc/client.js';
 import type { OidcProvider } from '../oidc/providers-repo.js';
 import { decideEmail, sameEmail } from '../oidc/rules.js';
+import { withSharedAccountCheck } from '../oidc/shared-account.js';
 
 /**
  * A sign-in the provider vouched for: the provider account's issuer, subject and e-mail claims are
  * recorded, and the step completes when the provider's verified e-mail is the user's, else goes to
- * review (rules.ts `decideEmail`).
+ * review (rules.ts `decideEmail`), as it does when another user proved the same provider account.
  */
 export async function applySocialSignIn(kit: SessionKit, user: UserRow, identity: ProvenIdentity, provider: OidcProvider): Promise<void> {
   const { ctx } = kit;
@@ -24,9 +25,13 @@ export async function applySocialSignIn(kit: SessionKit, user: UserRow, identity
     social_email_matches: sameEmail(identity.email, user.email) ? 1 : 0,
   };
   await ctx.db.transaction().execute(async (trx) => {
-    const next = decision.outcome === 'complete' ? VerificationStatus.complete : VerificationStatus.complete_in_review;
+    const checked = await withSharedAccountCheck(trx, ctx, { userId: user.id, methodKey: 'social_account', identity, decision });
+    const next = checked.outcome === 'complete' ? VerificationStatus.complete : VerificationStatus.complete_in_review;
     // assigned → processing → the decision, each with its event (verification.pending first).
     await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.processing);
-    await moveVerification(trx, ctx.clock, user.id, v.method_id, next, { attributes, remarks: decision.remark });
+    await moveVerification(trx, ctx.clock, user.id, v.method_id, next, {
+      attributes: { ...attributes, social_account_shared_with: checked.sharedWith },
+      remarks: checked.remark,
+    });
   });
 }

@@ -4,6 +4,7 @@ import { findCode } from '../code/repo.js';
 import { nextSendAt } from '../code/rules.js';
 import { reopenVerification } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
+import { twoStepEnrolment } from './enrolment.js';
 import { deleteTwoStepData, findFactor, recoveryCodesLeft, TWO_STEP_CODE_KEY } from './repo.js';
 import { attemptsLeft, TWO_STEP_CODE_LENGTH } from './rules.js';
 import { twoStepRoutes } from './routes.js';
@@ -67,5 +68,6 @@ export const twoStepMethod: ServerMethod = {
       attempts: 'On rejection: the tries used (5).',
     },
   },
+  enrolment: twoStepEnrolment,
   deleteUserData: deleteTwoStepData,
 };

@@ -128,6 +128,12 @@ export async function recoveryCodesLeft(ex: Executor, userId: number): Promise<n
   return Number(row?.n ?? 0);
 }
 
+/** Deletes the user's confirmed factor; false when there was none (another removal came first). */
+export async function deleteEnabledFactor(ex: Executor, userId: number): Promise<boolean> {
+  const r = await tdb(ex).deleteFrom('two_step_factors').where('user_id', '=', userId).where('enabled_at', 'is not', null).executeTakeFirst();
+  return r.numDeletedRows > 0n;
+}
+
 /** A user's second factor, recovery codes and SMS codes go with the user. */
 export async function deleteTwoStepData(ex: Executor, userId: number): Promise<void> {
   const t = tdb(ex);

@@ -1,5 +1,5 @@
 import { css, html, nothing } from 'lit';
-import { USER_STATUSES, type TemplatesAnswer, type UserDetail, type UserSummary, type VerificationDetail } from '../api.js';
+import { USER_STATUSES, type Enrolment, type TemplatesAnswer, type UserDetail, type UserSummary, type VerificationDetail } from '../api.js';
 import './admin-case.js';
 import type { AdminCase } from './admin-case.js';
 import './admin-link-panel.js';
@@ -147,6 +147,48 @@ export class AdminUserPage extends AdminView {
     }
   }
 
+  /** What the user enrolled, each with its removal (a reason required, kept in the audit log). */
+  #renderEnrolments(d: UserDetail) {
+    if (d.enrolments.length === 0) return nothing;
+    return html`<h2>Enrolled factors</h2>
+      <p class="muted">
+        Kept when a method is reset: the user proves possession with them. Remove one when the device was lost or stolen; the user then enrols anew.
+      </p>
+      <ul class="enrolments">
+        ${d.enrolments.map(
+          (e) =>
+            html`<li data-enrolment=${e.key}>
+              <span>${enrolmentText(e)}</span>
+              <label
+                >Why remove it (kept in the audit log)
+                <input type="text" maxlength="500" data-enrolment-reason=${e.key} />
+              </label>
+              <button type="button" class="danger" @click=${() => this.#removeEnrolment(e)}>
+                ${e.key === 'two_step' ? 'Remove second factor' : 'Remove passkeys'}
+              </button>
+            </li>`,
+        )}
+      </ul>`;
+  }
+
+  async #removeEnrolment(e: Enrolment): Promise<void> {
+    const field = this.renderRoot.querySelector<HTMLInputElement>(`input[data-enrolment-reason="${e.key}"]`);
+    const reason = field?.value.trim() ?? '';
+    const what = e.key === 'two_step' ? 'second factor' : 'passkeys';
+    if (!reason) {
+      this.error = `Say why you remove the user's ${what}.`;
+      field?.focus();
+      return;
+    }
+    if (!(await this.confirmAction(`Remove the user's ${what}? They will have to enrol again.`, 'Remove'))) return;
+    const ok = await this.run(
+      () => this.client.request('DELETE', `/admin/api/users/${this.userId}/enrolments/${e.key}`, { reason }),
+      `The user's ${what} removed.`,
+      'reason',
+    );
+    if (ok) await this.load();
+  }
+
   async #setStatus(e: SubmitEvent): Promise<void> {
     e.preventDefault();
     const status = String(new FormData(e.target as HTMLFormElement).get('status'));
@@ -202,6 +244,7 @@ export class AdminUserPage extends AdminView {
           }
         </dd>
       </dl>
+      ${this.#renderEnrolments(d)}
       <h2>Verifications</h2>
       <table class="verifications">
         <thead>
@@ -340,6 +383,23 @@ const OUTCOME_WORDS: Record<VerificationDetail['checks'][number]['outcome'], str
   failed: 'Failed',
   not_run: 'Not run',
 };
+
+/** An enrolment in words: which factor since when, or how many passkeys of which kind. */
+function enrolmentText(e: Enrolment): string {
+  if (e.key === 'two_step') {
+    const d = e.details;
+    const how = d.method === 'sms' ? `SMS to a phone ending ${d.phone_ending ?? '??'}` : 'Authenticator app';
+    const codes = d.recovery_codes_left === null ? '' : `, ${d.recovery_codes_left} recovery codes left`;
+    return `${how}, since ${d.enabled_at.replace('T', ' ').slice(0, 19)} UTC${codes}`;
+  }
+  const n = e.details.passkeys.length;
+  const last =
+    e.details.passkeys
+      .map((p) => p.last_used_at ?? p.created_at)
+      .sort()
+      .at(-1) ?? '';
+  return `${n} passkey${n === 1 ? '' : 's'} for ${e.details.rp_id}, last used ${last.replace('T', ' ').slice(0, 19)} UTC`;
+}
 
 /** The user's second factor in words: which, since when (and the phone for SMS), or off. */
 function twoFactorText(u: UserSummary): string {

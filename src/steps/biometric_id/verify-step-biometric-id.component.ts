@@ -15,6 +15,17 @@ import { sharedStyles } from '../../internal/shared-styles.js';
 import { StepElement } from '../step-element.js';
 
 type BiometricIdMethod = MethodViewOf<'biometric_id'>;
+
+/** Whether the browser reads a relying party's related origins (WebAuthn Level 3 client capability). */
+async function relatedOriginsSupported(): Promise<boolean> {
+  const withCapabilities = PublicKeyCredential as unknown as { getClientCapabilities?: () => Promise<Record<string, boolean | undefined>> };
+  try {
+    return (await withCapabilities.getClientCapabilities?.())?.relatedOrigins === true;
+  } catch {
+    return false;
+  }
+}
+
 /** `checking` until the browser answered; `unsupported` when this page cannot use a passkey. */
 type Phase = 'checking' | 'ready' | 'unsupported';
 
@@ -53,12 +64,16 @@ export class VerifyStepBiometricId extends StepElement<BiometricIdMethod> {
     void this.checkSupport();
   }
 
-  /** A passkey needs WebAuthn, a page on the relying party's host, and (to create one) a platform authenticator. */
+  /**
+   * A passkey needs WebAuthn, a page on the relying party's host or one the relying party lists as
+   * related (`/.well-known/webauthn`: the account's embedding origins, for inline `<verify-flow>`
+   * on a customer's host, in browsers that read it), and, to create one, a platform authenticator.
+   */
   private async checkSupport(): Promise<void> {
     const { rp_id, ceremony } = this.method.needs;
     const host = location.hostname;
     const onRpHost = host === rp_id || host.endsWith(`.${rp_id}`);
-    let usable = onRpHost && browserSupportsWebAuthn();
+    let usable = browserSupportsWebAuthn() && (onRpHost || (await relatedOriginsSupported()));
     if (usable && ceremony === 'register') usable = await platformAuthenticatorIsAvailable();
     this.phase = usable ? 'ready' : 'unsupported';
   }
@@ -110,6 +125,11 @@ export class VerifyStepBiometricId extends StepElement<BiometricIdMethod> {
     // The user closed the prompt, it timed out, or the device refused: nothing was sent, nothing changed.
     if (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError')) {
       return msg('The passkey prompt was closed before it finished. Nothing was changed: try again when you are ready.', { id: 'passkey.cancelled' });
+    }
+    // The relying party does not list this page's origin as related: no passkey here.
+    if (error instanceof Error && error.name === 'SecurityError') {
+      this.phase = 'unsupported';
+      return '';
     }
     if (error instanceof Error && error.name === 'InvalidStateError') {
       return msg('This device already holds a passkey for this verification. Use it, or try another device.', { id: 'passkey.exists' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyseDocument, analyseSelfie } from '../../../server/analysis/index.js';
+import { analyseDocument, analyseFrames, analyseSelfie } from '../../../server/analysis/index.js';
 import { VerificationStatus } from '../../../server/domain/catalogue.js';
 import { markDocumentProcessing } from '../../../server/services/document-jobs.js';
 import { moveVerification } from '../../../server/services/verifications.js';
@@ -17,7 +17,7 @@ import { createTemplate } from '../session/fixtures.js';
  */
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ analysis: { analyseDocument, analyseSelfie } });
+  server = await startTestServer({ analysis: { analyseDocument, analyseSelfie, analyseFrames } });
 });
 afterAll(async () => {
   await server.close();
@@ -137,7 +137,7 @@ async function submitStillLiveness(userId: number, photo: Buffer, reviewOnFailur
   await ctx.queue.whenIdle();
 }
 
-describe('analysis runner: liveness attempts', () => {
+describe('analysis runner: liveness attempts', { timeout: 120_000 }, () => {
   it('rejects a liveness capture of a still photo, and on the last attempt hands it to a reviewer instead', async () => {
     const template = await createTemplate(server, 'tmpl_live_runner', [20]);
     for (const last of [false, true]) {

@@ -11,6 +11,7 @@ const DETAIL = {
     template: { id: 1, name: 'tmpl_email', label: 'Email only' },
     ip_country: 'FR',
     consent: { decision: 'given', at: '2026-05-10T11:58:00.000Z', text_version: 'default-1', ip_country: 'FR' },
+    enrolments: [] as unknown[],
     verifications: [
       {
         method_id: 1,
@@ -74,6 +75,7 @@ async function userPage(detail: typeof DETAIL = DETAIL) {
     'POST /admin/api/users/7/verifications': { data: USER },
     'PATCH /admin/api/users/7': { data: USER },
     'DELETE /admin/api/users/7': { success: true },
+    'DELETE /admin/api/users/7/enrolments/two_step': { data: [] },
     'GET /admin/api/users/7/case': { data: { documents: [], faces: [], notes: [], timeline: [] } },
   });
   const el = await fixture<AdminUserPage>(html`<admin-user-page .api=${fake.api} user-id="7"></admin-user-page>`);
@@ -107,6 +109,39 @@ describe('<admin-user-page>', () => {
     const on = await userPage({ data: { ...DETAIL.data, user } });
     expect($(on.el, 'dd.two-factor')!.textContent!.trim()).to.equal('On: authenticator app since 2026-05-10 12:03:00 UTC');
     await expect(on.el).to.be.accessible();
+  });
+
+  it('lists enrolled factors and removes one only with a reason and a confirmation', async () => {
+    const none = await userPage();
+    expect($(none.el, 'ul.enrolments')).to.equal(null);
+    const enrolments = [
+      { key: 'two_step', details: { method: 'totp', enabled_at: '2026-05-10T12:03:00.000Z', phone_ending: null, recovery_codes_left: 9 } },
+      {
+        key: 'biometric_id',
+        details: {
+          rp_id: 'verify.example.com',
+          passkeys: [{ created_at: '2026-05-10T12:05:00.000Z', last_used_at: null, device_type: 'multiDevice', backed_up: true, aaguid: '0' }],
+        },
+      },
+    ];
+    const { el, calls } = await userPage({ data: { ...DETAIL.data, enrolments } });
+    const items = $$(el, 'ul.enrolments > li').map((li) => li.querySelector('span')!.textContent);
+    expect(items).to.deep.equal([
+      'Authenticator app, since 2026-05-10 12:03:00 UTC, 9 recovery codes left',
+      '1 passkey for verify.example.com, last used 2026-05-10 12:05:00 UTC',
+    ]);
+    await expect(el).to.be.accessible();
+    // Without a reason: nothing is sent, the field is focused.
+    button(el, 'Remove second factor').click();
+    await until(() => $(el, '[role=alert]')!.textContent!.includes('Say why'), 'reason asked');
+    const reason = $<HTMLInputElement>(el, 'input[data-enrolment-reason="two_step"]')!;
+    expect(el.shadowRoot!.activeElement).to.equal(reason);
+    expect(calls.some((c) => c.method === 'DELETE')).to.equal(false);
+    reason.value = 'Lost phone';
+    button(el, 'Remove second factor').click();
+    await answer(el, true);
+    await until(() => calls.some((c) => c.method === 'DELETE'), 'removal sent');
+    expect(calls.find((c) => c.method === 'DELETE')).to.deep.include({ path: '/admin/api/users/7/enrolments/two_step', body: { reason: 'Lost phone' } });
   });
 
   it('shows each verification with its status, remarks and analysis results, and the images by signed URL', async () => {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../../admin/audit.js';
 import { decideVerification } from '../../../admin/review-decisions.js';
+import { removeEnrolment, userEnrolments } from '../../../admin/enrolments.js';
 import { signedImagePath } from '../../../admin/image-links.js';
 import { consentState } from '../../../session/consent.js';
 import type { AppContext } from '../../../context.js';
@@ -39,6 +40,8 @@ const updateBody = z
     template_id: templateName.optional(),
   })
   .strict();
+
+const enrolmentRemoval = z.object({ reason: z.string().check(z.maxLength(500)) });
 
 const verificationAction = z.object({
   method: z.union([z.string().min(1).max(64), z.number().int()]),
@@ -141,6 +144,8 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           ip_country: user.ip_country,
           // The user's last consent decision before biometric steps (issue 24), or null.
           consent: (await consentState.read(ctx.db, user.id)) ?? null,
+          // What the user enrolled (second factor, passkeys): kept across resets, removable here.
+          enrolments: await userEnrolments(ctx, user.id),
           verifications: verifications.map((v, i) => ({
             method_id: v.method_id,
             key: methodById(v.method_id)?.key ?? String(v.method_id),
@@ -217,6 +222,15 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const user = (await findUserById(ctx.db, req.params.id))!;
       return { data: await userView(ctx.db, user, ctx.config.baseUrl) };
     });
+
+    app.delete(
+      '/admin/api/users/:id/enrolments/:key',
+      { schema: { hide: true, params: z.object({ id: idParam.shape.id, key: z.string().check(z.maxLength(40)) }), body: enrolmentRemoval } },
+      async (req) => {
+        await removeEnrolment(ctx, req, req.params.id, req.params.key, req.body.reason);
+        return { data: await userEnrolments(ctx, req.params.id) };
+      },
+    );
 
     app.post('/admin/api/users/:id/link', { schema: { hide: true, params: idParam, body: linkBody } }, async (req, reply) => {
       const user = await findUserById(ctx.db, req.params.id);

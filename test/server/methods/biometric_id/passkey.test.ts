@@ -6,6 +6,7 @@ import type { ManualClock } from '../../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { client, createTemplate, createUser, local } from '../../session/fixtures.js';
 import { SoftwareAuthenticator } from './software-authenticator.js';
+import { writeSetting } from '../../../../server/store/repos/settings-repo.js';
 
 // The test server's public URL is http://verity.test: the rp id is its host, its origin the only one accepted.
 const ORIGIN = 'http://verity.test';
@@ -136,6 +137,21 @@ describe('biometric_id: registration', () => {
     const e = await failure(session.verifyPasskey(asBody(device.create(options, { origin: 'https://evil.example' }))));
     expect(e.error_type).toBe('session_passkey_invalid');
     expect(await credentialsInDb()).toHaveLength(0);
+  });
+
+  it("accepts a ceremony made on a customer's page that embeds the flow (allowed_origins), listed in /.well-known/webauthn", async () => {
+    const shop = 'https://shop.example';
+    await writeSetting(server.verity.ctx.db, 'allowed_origins', [shop, 'https://other.example/path']);
+    const known = await fetch(`${server.url}/.well-known/webauthn`);
+    expect(known.status).toBe(200);
+    expect(known.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await known.json()).toEqual({ origins: [ORIGIN, shop, 'https://other.example'] });
+    const { options } = await session.passkeyOptions();
+    expect(options).toMatchObject({ rp: { id: 'verity.test' } });
+    const done = await session.verifyPasskey(asBody(device.create(options, { origin: shop })));
+    expect(done.method.status).toBe('complete');
+    await writeSetting(server.verity.ctx.db, 'allowed_origins', []);
+    expect(await (await fetch(`${server.url}/.well-known/webauthn`)).json()).toEqual({ origins: [ORIGIN] });
   });
 
   it('uses a challenge once: an answer to a replaced challenge, or a replayed one, is refused', async () => {

@@ -216,6 +216,42 @@ describe('Social Account (OpenID Connect sign-in against a real provider)', () =
     expect(huge.status).toBeLessThan(500);
   });
 
+  it('sends a provider account already proven by another user to review, naming that user; the first stays complete', async () => {
+    const signInAs = async (email: string, account: string) => {
+      const who = await sessionFor(server, [9], email);
+      const b = browserFor(server);
+      await b.get(await b.signInAtProvider(await begin(b, (await who.session.startSignIn('social_account', providerId)).url), account));
+      return who.id;
+    };
+    const first = await signInAs('alice@example.com', 'alice');
+    expect((await verification(first)).status).toBe(2);
+    expect((await verification(first)).attributes).toMatchObject({ social_account_shared_with: [] });
+    // A second identity signing in with the same provider account (here even with the same e-mail).
+    const second = await signInAs('alice@example.com', 'alice');
+    const v = await verification(second);
+    expect(v.status).toBe(4);
+    expect(v.attributes).toMatchObject({ social_subject: 'alice', social_email_matches: 1, social_account_shared_with: [first] });
+    expect(v.remarks).toBe(`The same provider account was proven by another user (${first}).`);
+    // The customer's result (and the user page) says it as checks.
+    const result = await server.api(`/api/users/${second}/verifications/social_account`);
+    expect(result.status).toBe(200);
+    expect((result.body as unknown as { checks: unknown[] }).checks).toEqual([
+      { name: 'provider_sign_in', outcome: 'passed', reason: null, value: null },
+      { name: 'provider_email_verified', outcome: 'passed', reason: null, value: null },
+      { name: 'email_match', outcome: 'passed', reason: null, value: null },
+      { name: 'account_unique', outcome: 'flagged', reason: `The same provider account was proven by other users: ${first}.`, value: 1 },
+    ]);
+    expect((await verification(first)).status).toBe(2);
+    // Another account is not flagged.
+    const third = await signInAs('bob@example.net', 'bob');
+    expect((await verification(third)).status).toBe(2);
+    // A deleted user's account no longer counts.
+    expect((await server.api(`/api/users/${first}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await server.api(`/api/users/${second}`, { method: 'DELETE' })).status).toBe(200);
+    const fourth = await signInAs('alice@example.com', 'alice');
+    expect((await verification(fourth)).status).toBe(2);
+  });
+
   it('deleting the user deletes its sign-ins', async () => {
     const { session, id } = await sessionFor(server, [9], 'alice@example.com');
     await session.startSignIn('social_account', providerId);
