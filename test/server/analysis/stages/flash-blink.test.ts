@@ -77,7 +77,7 @@ describe('blink: the eyes close and open again', () => {
 
 describe('decideSelfie with the flash and the blink', () => {
   const face = { box: [10, 10, 100, 120] as const, score: 0.9, emotions: {}, turn: 0, real: 0.9 };
-  it('rejects a flash not followed and a blink not seen, each with its reason', async () => {
+  it('rejects a flash not followed; sends a blink not seen to review (unmeasured on real blinks); each with its reason', async () => {
     const base = { selfie: [face], frames: [] };
     expect((await decideSelfie({ ...base, flash: { correlation: 0.95 }, blink: { seen: true } })).decision).toBe('complete');
     const flash = await decideSelfie({ ...base, flash: { correlation: 0.3 }, blink: { seen: true } });
@@ -85,6 +85,6 @@ describe('decideSelfie with the flash and the blink', () => {
     const unmeasured = await decideSelfie({ ...base, flash: { correlation: null } });
     expect(unmeasured.reasons).toEqual([SelfieReason.FlashNotFollowed]);
     const blink = await decideSelfie({ ...base, flash: { correlation: 0.8 }, blink: { seen: false } });
-    expect([blink.decision, blink.reasons, blink.flash_correlation]).toEqual(['rejected', [SelfieReason.BlinkNotSeen], 0.8]);
+    expect([blink.decision, blink.reasons, blink.flash_correlation]).toEqual(['review', [SelfieReason.BlinkNotSeen], 0.8]);
   });
 });
