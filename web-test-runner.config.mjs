@@ -38,11 +38,16 @@ export default {
   groups: [
     {
       name: 'components',
-      files: ['test/src/**/*.test.ts', '!test/src/capture/face-camera.test.ts', '!test/src/steps/passport-camera.test.ts'],
+      files: [
+        'test/src/**/*.test.ts',
+        '!test/src/capture/face-camera.test.ts',
+        '!test/src/capture/face-flash.test.ts',
+        '!test/src/steps/passport-camera.test.ts',
+      ],
     },
     {
       name: 'face-camera',
-      files: ['test/src/capture/face-camera.test.ts'],
+      files: ['test/src/capture/face-camera.test.ts', 'test/src/capture/face-flash.test.ts'],
       browsers: [chromium(cameras.face)],
     },
     {

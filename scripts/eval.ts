@@ -171,6 +171,13 @@ async function livenessTables(half: HalfConfig): Promise<void> {
   const why = new Map<string, number>();
   for (const p of pad) for (const r of p.reasons) why.set(`${p.kind}: ${r}`, (why.get(`${p.kind}: ${r}`) ?? 0) + 1);
   print(`\nReasons given: ${[...why].map(([k, v]) => `${k} ×${v}`).join('; ') || 'none'}.`);
+  const spread = PAD_KINDS.map((k) => {
+    const xs = pad.flatMap((p) => (p.kind === k && p.flash !== undefined ? [p.flash] : [])).sort((a, b) => a - b);
+    return xs.length
+      ? `${k} ${xs[0]!.toFixed(2)} / ${xs[Math.floor(xs.length / 2)]!.toFixed(2)} / ${xs.at(-1)!.toFixed(2)} (${xs.length})`
+      : `${k} not measured`;
+  });
+  print(`\nFlash correlation (min / median / max, sessions measured): ${spread.join('; ')}.`);
 }
 
 print(

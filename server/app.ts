@@ -26,7 +26,7 @@ import { hostedRoutes } from './http/hosted/routes.js';
 import { sessionRoutes } from './http/session/routes.js';
 import { SessionLimits } from './session/limits.js';
 import { sessionKit } from './session/actions.js';
-import { methodPublicRoutes } from './methods/registry.js';
+import { methodPublicRoutes, registerMethodWorkers } from './methods/registry.js';
 import { settingsRoutes } from './http/settings/routes.js';
 import { statsRoutes } from './http/stats/routes.js';
 import { userRoutes } from './http/users/routes.js';
@@ -205,6 +205,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   // Method routes a third party sends the browser back to (an OpenID Connect provider), outside the session scope.
   for (const routes of methodPublicRoutes()) await app.register(routes(sessionKit(ctx, sessionLimits)));
   registerNotifyWorker(ctx, sendersFromConfig(config, clock));
+  registerMethodWorkers(ctx);
   const analysisPool = options.analysis === undefined ? new AnalysisPool() : undefined;
   const analysis = options.analysis ?? analysisPool;
   if (analysis) registerAnalysisWorker(ctx, analysis);

@@ -6,6 +6,15 @@ import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
 
 const boolFromEnv = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const iceUrl = z.string().regex(/^(stun|stuns|turn|turns):[^\s]{1,500}$/);
+const iceServersSchema = z
+  .array(
+    z
+      .object({ urls: z.union([iceUrl, z.array(iceUrl).min(1).max(8)]), username: z.string().max(256).optional(), credential: z.string().max(256).optional() })
+      .strict(),
+  )
+  .max(8);
+
 /** The environment variables Verity reads, validated once at boot. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -36,6 +45,8 @@ const envSchema = z.object({
   VERITY_SMS_ACCOUNT_SID: z.string().min(1).optional(),
   VERITY_SMS_AUTH_TOKEN: z.string().min(1).optional(),
   VERITY_SMS_FROM: z.string().min(1).optional(),
+  VERITY_OPEN_BANKING_URL: z.url({ protocol: /^https?$/ }).optional(),
+  VERITY_OPEN_BANKING_TOKEN: z.string().min(1).optional(),
   VERITY_ALLOW_PRIVATE_WEBHOOKS: boolFromEnv.optional(),
   VERITY_TRUST_PROXY: z
     .string()
@@ -47,6 +58,21 @@ const envSchema = z.object({
       return z.NEVER;
     }),
   VERITY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Live Video's STUN/TURN servers: a JSON array of RTCIceServer (`[{"urls":"stun:stun.example.org"}]`). */
+  VERITY_ICE_SERVERS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return [];
+      try {
+        const parsed = iceServersSchema.safeParse(JSON.parse(value));
+        if (parsed.success) return parsed.data;
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON array of {"urls": "stun:…" | ["turn:…"], "username"?, "credential"?}' });
+      return z.NEVER;
+    }),
   NODE_ENV: z.string().optional(),
 });
 
@@ -73,6 +99,11 @@ export interface Config {
   mailFrom: string | undefined;
   /** Twilio-shaped SMS provider (VERITY_SMS_*); undefined: texts go to the outbox. */
   sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
+  /**
+   * Open-banking provider of the Bank method's account-holder name check (VERITY_OPEN_BANKING_URL
+   * and _TOKEN, methods/bank/open-banking.ts); undefined: the name the user typed is compared instead.
+   */
+  openBanking: { url: string; token: string | undefined } | undefined;
   allowPrivateWebhooks: boolean;
   /**
    * Proxies whose `X-Forwarded-For` names the client (VERITY_TRUST_PROXY): off, a hop count, or
@@ -80,6 +111,8 @@ export interface Config {
    */
   trustProxy: TrustProxy;
   logLevel: string;
+  /** STUN/TURN servers the Live Video call uses (VERITY_ICE_SERVERS); none by default (loopback, a LAN). */
+  iceServers: { urls: string | string[]; username?: string | undefined; credential?: string | undefined }[];
 }
 
 export class ConfigError extends Error {
@@ -113,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     blobUrl: e.VERITY_BLOB_URL,
     smtpUrl: e.VERITY_SMTP_URL,
     mailFrom: e.VERITY_MAIL_FROM,
+    openBanking: e.VERITY_OPEN_BANKING_URL ? { url: e.VERITY_OPEN_BANKING_URL.replace(/\/+$/, ''), token: e.VERITY_OPEN_BANKING_TOKEN } : undefined,
     sms:
       e.VERITY_SMS_ACCOUNT_SID && e.VERITY_SMS_AUTH_TOKEN && e.VERITY_SMS_FROM
         ? {
@@ -126,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateWebhooks: e.VERITY_ALLOW_PRIVATE_WEBHOOKS ?? e.VERITY_BASE_URL === undefined,
     trustProxy: e.VERITY_TRUST_PROXY,
     logLevel: e.VERITY_LOG_LEVEL,
+    iceServers: e.VERITY_ICE_SERVERS,
   };
 }
 

@@ -132,6 +132,8 @@ export const errors = {
   /** `api_invalid_error` under an HTTP status of its own (see {@link ProtocolError}). */
   protocol: (message: string, status: number): ApiError => new ProtocolError(message, status),
   internal: (message?: string) => new ApiError('api_internal_error', message),
+  /** A socket sent messages faster than its budget (Live Video signalling): no Retry-After, the socket closes. */
+  tooManyMessages: () => new ApiError('api_rate_limit_error', 'Too many messages.'),
   rateLimited: (retryAfterSeconds: number) => new ApiError('api_rate_limit_error', undefined, { headers: retryHeaders(retryAfterSeconds) }),
   missingUserAgent: () => new ApiError('api_forbidden_error'),
   forbidden: (message: string) => new ApiError('api_forbidden_error', message),

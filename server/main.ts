@@ -21,7 +21,9 @@ const USAGE = `Usage: verity <command>
   users create --email E [--template tmpl_x]
   webhooks create --url URL [--events a,b] | webhooks list | webhooks delete ID | webhooks help for the rest
   oidc-providers add --purpose social|payment --name NAME --issuer URL --client-id ID [--scopes S]
-                             (secret from VERITY_OIDC_CLIENT_SECRET) | oidc-providers list | remove ID`;
+                             (secret from VERITY_OIDC_CLIENT_SECRET) | oidc-providers list | remove ID
+  bank-payouts list [--all] | bank-payouts paid ID
+                             Bank micro-deposits to pay by hand, and marking one paid`;
 
 /** Creates the first admin on a fresh install and says, once, how to sign in. */
 async function ensureFirstAdmin(verity: Verity, config: Config, io: CliIo): Promise<void> {

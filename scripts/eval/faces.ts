@@ -146,6 +146,8 @@ export interface PadOutcome {
   readonly face: number;
   readonly decision: SelfieDecision;
   readonly reasons: readonly string[];
+  /** Correlation of the face's chroma with the session's flash colours, when measurable. */
+  readonly flash?: number;
 }
 
 export const PAD_KINDS: readonly LiveKind[] = LIVE_KINDS;
@@ -157,7 +159,8 @@ async function turnOf(bytes: Buffer): Promise<number> {
 
 /**
  * Every face's bona fide session and each attack, as the `liveness` method sends them (dense
- * frames per step, active liveness), decided by `analyseSelfie`. The turn asked for is the one
+ * frames per step, active liveness, the flash colours drawn for the session and a blink asked
+ * for), decided by `analyseSelfie`. The turn asked for is the one
  * the frames make (the attacker's best case: a real challenge draws the direction at random).
  */
 export async function evalLiveness(half: HalfConfig): Promise<PadOutcome[]> {
@@ -169,8 +172,8 @@ export async function evalLiveness(half: HalfConfig): Promise<PadOutcome[]> {
       const turned = s.frames.filter((f) => f.challenge === 'turn').at(-1)!;
       const direction: LivenessChallenge = (await turnOf(turned.bytes)) >= (await turnOf(straight.bytes)) ? 'turn_left' : 'turn_right';
       const frames = s.frames.map((f) => ({ bytes: f.bytes, step: f.step, challenge: f.challenge === 'turn' ? direction : f.challenge }));
-      const r = await analyseSelfie({ selfie: s.selfie, frames }, { activeLiveness: true });
-      out.push({ kind, face, decision: r.decision, reasons: r.reasons });
+      const r = await analyseSelfie({ selfie: s.selfie, frames }, { activeLiveness: true, flashColours: s.colours, requireBlink: true });
+      out.push({ kind, face, decision: r.decision, reasons: r.reasons, ...(r.flash_correlation !== undefined ? { flash: r.flash_correlation } : {}) });
     }
   }
   return out;

@@ -23,7 +23,7 @@ export interface AuditInput {
   /** Ids, counts and names of changed fields: never PII values, codes, keys or secrets. */
   details?: Record<string, unknown>;
   /** Who acted, when not the signed-in admin of the request (an invited admin accepting). */
-  actor?: { id: number; email: string };
+  actor?: { id: number | null; email: string };
 }
 
 /**
@@ -33,7 +33,13 @@ export interface AuditInput {
  * written rolls the change back. Actions that only disclose something (a secret revealed, a body
  * unmasked) write their record before the answer is sent, so nothing is shown unrecorded.
  */
-export async function recordAudit(ex: Executor, clock: Clock, req: FastifyRequest, input: AuditInput): Promise<void> {
+// `req` is the admin's request, or what the CLI has of one (no admin, no address).
+export async function recordAudit(
+  ex: Executor,
+  clock: Clock,
+  req: Pick<FastifyRequest, 'admin'> & { ip?: string | undefined },
+  input: AuditInput,
+): Promise<void> {
   const admin = input.actor ?? req.admin;
   await ddb(ex)
     .insertInto('audit_log')

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config as HumanConfig, Human, Result as HumanResult } from '@vladmandic/human';
 import type { Worker as TesseractWorker } from 'tesseract.js';
+import { mirrorAverage } from './mirrored-descriptor.js';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -136,7 +137,7 @@ interface TensorLike {
 /** Human configured for faces only (detector, mesh, iris, emotion, descriptor, anti-spoof, liveness). */
 export interface FaceEngine {
   readonly human: Human;
-  /** Runs detection on RGB pixels. */
+  /** Runs detection on RGB pixels; descriptors are mirror-averaged (mirrored-descriptor.ts). */
   detect(rgb: Uint8Array, width: number, height: number): Promise<HumanResult>;
 }
 
@@ -163,7 +164,8 @@ export function getFaceEngine(): Promise<FaceEngine> {
       segmentation: { enabled: false },
       face: {
         enabled: true,
-        detector: { maxDetected: 5, rotation: true, minConfidence: 0.5, return: false, skipFrames: 0, skipTime: 0 },
+        // `return`: the straightened face crops, for the mirror-averaged descriptor (mirrored-descriptor.ts).
+        detector: { maxDetected: 5, rotation: true, minConfidence: 0.5, return: true, skipFrames: 0, skipTime: 0 },
         mesh: { enabled: true },
         iris: { enabled: true },
         emotion: { enabled: true, skipFrames: 0, skipTime: 0 },
@@ -183,7 +185,8 @@ export function getFaceEngine(): Promise<FaceEngine> {
         for (let i = 0; i < rgb.length; i++) values[i] = rgb[i]!;
         const input = tf.tensor4d(values, [1, height, width, 3], 'float32');
         try {
-          return await human.detect(input as unknown as Parameters<Human['detect']>[0]);
+          const result = await human.detect(input as unknown as Parameters<Human['detect']>[0]);
+          return await mirrorAverage(human, result);
         } finally {
           tf.dispose(input);
         }

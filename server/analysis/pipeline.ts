@@ -21,11 +21,14 @@ import { runOcr } from './stages/ocr.js';
 import { printedFields } from './stages/printed-fields.js';
 import { assessQuality, fieldsReadable, qualityReason, type QualityIssue } from './stages/quality.js';
 import { detectRecapture } from './stages/recapture.js';
+import { ChallengeSignals } from './stages/challenge-signals.js';
 import { decideSelfie, SELFIE_MATCH_THRESHOLD, type LivenessFrame } from './stages/selfie.js';
 import { detectPastedRegions } from './stages/tamper.js';
 import type {
   AnalyseDocumentInput,
   AnalyseDocumentOptions,
+  AnalyseFramesInput,
+  FramesResult,
   AnalyseSelfieInput,
   AnalyseSelfieOptions,
   DocumentAnalysis,
@@ -230,6 +233,34 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   };
 }
 
+/** The faces of one captured frame (largest first), with the decoded frame. */
+async function facesOfImage(bytes: Buffer): Promise<{ prepared: PreparedInput; faces: DetectedFace[] }> {
+  const prepared = await prepareInput(bytes);
+  return { prepared, faces: await detectFaces(prepared.raster) };
+}
+
+/**
+ * The faces in frames sampled from a video (the Video method decides from them, with the
+ * selfie's rules), and whether the first frame, the straight look, was filmed off a screen.
+ * A frame that cannot be decoded has no face.
+ */
+export async function analyseFrames(input: AnalyseFramesInput): Promise<FramesResult> {
+  const timings: Record<string, number> = {};
+  const frames: DetectedFace[][] = [];
+  let screenReplay = false;
+  for (const [i, bytes] of input.frames.entries()) {
+    try {
+      const { prepared, faces } = await timed(timings, `frame_${i}`, () => facesOfImage(bytes));
+      if (i === 0) screenReplay = (await timed(timings, 'moire', () => detectRecapture(prepared.raster))).screen;
+      frames.push(faces);
+    } catch (err: unknown) {
+      if (!(err instanceof AnalysisInputError)) throw err;
+      frames.push([]);
+    }
+  }
+  return { frames, screenReplay, timings };
+}
+
 /**
  * The selfie (and liveness) method: detects the face in the selfie and each frame, compares
  * with the reference portrait, checks the challenges and the anti-spoofing scores, and decides
@@ -256,10 +287,11 @@ export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseS
   // on the held frame of each move (the last of its step), not on every dense frame.
   let screenReplay = (await timed(timings, 'moire', () => detectRecapture(selfieInput.raster))).screen;
   const frames: LivenessFrame[] = [];
+  const signals = new ChallengeSignals();
   const all = input.frames ?? [];
   for (const [i, frame] of all.entries()) {
-    const prepared = await prepareInput(frame.bytes);
-    const faces = await timed(timings, `frame_${i}`, () => detectFaces(prepared.raster));
+    const { prepared, faces } = await timed(timings, `frame_${i}`, () => facesOfImage(frame.bytes));
+    signals.add(frame.challenge, prepared.raster, faces);
     frames.push({ challenge: frame.challenge, faces, ...(frame.step !== undefined ? { step: frame.step } : {}) });
     const held = all[i + 1]?.step !== frame.step || frame.step === undefined;
     if (!screenReplay && held) screenReplay = (await detectRecapture(prepared.raster)).screen;
@@ -271,6 +303,8 @@ export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseS
     ...(options.requireReference !== undefined ? { requireReference: options.requireReference } : {}),
     ...(options.activeLiveness !== undefined ? { activeLiveness: options.activeLiveness } : {}),
     screenReplay,
+    ...(options.flashColours ? { flash: signals.flash(options.flashColours) } : {}),
+    ...(options.requireBlink ? { blink: signals.blink() } : {}),
   });
   return { ...decision, derivative: selfieInput.derivative, embedding: selfie[0]?.embedding ? [...selfie[0].embedding] : null, timings };
 }

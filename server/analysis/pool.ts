@@ -8,7 +8,16 @@
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
 import { typescriptPool } from '../threads/typescript-pool.js';
-import type { AnalyseDocumentInput, AnalyseDocumentOptions, AnalyseSelfieInput, AnalyseSelfieOptions, DocumentAnalysis, SelfieResult } from './types.js';
+import type {
+  AnalyseDocumentInput,
+  AnalyseDocumentOptions,
+  AnalyseFramesInput,
+  AnalyseSelfieInput,
+  AnalyseSelfieOptions,
+  DocumentAnalysis,
+  FramesResult,
+  SelfieResult,
+} from './types.js';
 import type { PoolResult, PoolTask } from './worker.js';
 
 export interface AnalysisPoolOptions {
@@ -71,10 +80,19 @@ export class AnalysisPool {
       ...(options.referenceDocument ? { referenceDocument: options.referenceDocument } : {}),
       ...(options.requireReference !== undefined ? { requireReference: options.requireReference } : {}),
       ...(options.activeLiveness !== undefined ? { activeLiveness: options.activeLiveness } : {}),
+      ...(options.flashColours ? { flashColours: [...options.flashColours] } : {}),
+      ...(options.requireBlink !== undefined ? { requireBlink: options.requireBlink } : {}),
     };
     const r = await this.#pool.run(task);
     if (r.kind !== 'selfie') throw new Error('Unexpected pool result');
     return { ...r.result, derivative: toBuffer(r.result.derivative) };
+  }
+
+  /** {@link analyseFrames} in a worker thread. */
+  async analyseFrames(input: AnalyseFramesInput): Promise<FramesResult> {
+    const r = await this.#pool.run({ kind: 'frames', frames: [...input.frames] } satisfies PoolTask);
+    if (r.kind !== 'frames') throw new Error('Unexpected pool result');
+    return r.result;
   }
 
   /** Tasks waiting for a thread. */

@@ -3,7 +3,7 @@ import type { ProcessorField } from './stages/aamva.js';
 import type { InfoType, Likelihood } from './stages/dlp.js';
 import type { DocType } from './stages/doc-type.js';
 import type { ExifEntry } from './stages/exif.js';
-import type { FaceAnnotation } from './stages/face.js';
+import type { DetectedFace, FaceAnnotation } from './stages/face.js';
 import type { MrzData } from './stages/mrz.js';
 import type { DocumentAddress, UserAddressComparison } from './stages/address.js';
 import type { NameMatch } from './stages/name-match.js';
@@ -129,6 +129,10 @@ export interface AnalyseSelfieOptions {
   readonly requireReference?: boolean;
   /** The `liveness` method: dense frames, continuity and planarity are required of every turn. */
   readonly activeLiveness?: boolean;
+  /** The colours (`#rrggbb`) the challenge flashed, in order: the `flash` frames must follow them. */
+  readonly flashColours?: readonly string[];
+  /** The challenge asked for a blink: the `blink` frames must show one. */
+  readonly requireBlink?: boolean;
 }
 
 export interface SelfieResult {
@@ -139,9 +143,23 @@ export interface SelfieResult {
   readonly challenges: readonly ChallengeOutcome[];
   readonly antispoof?: number;
   readonly liveness?: number;
+  readonly flash_correlation?: number;
   /** Metadata-free JPEG of the selfie to store. */
   readonly derivative: Buffer | null;
   /** Selfie descriptor (for later re-verification). */
   readonly embedding: number[] | null;
+  readonly timings: Record<string, number>;
+}
+
+/** Frames sampled from a video, in capture order (the Video method). */
+export interface AnalyseFramesInput {
+  readonly frames: readonly Buffer[];
+}
+
+/** The faces of each frame (largest first; none for a frame that could not be read). */
+export interface FramesResult {
+  readonly frames: readonly (readonly DetectedFace[])[];
+  /** True when the moiré check found a screen in the first frame (the straight look). */
+  readonly screenReplay: boolean;
   readonly timings: Record<string, number>;
 }

@@ -3,8 +3,8 @@
  * (first task or `warmup`) and keeps them for its lifetime.
  */
 import { getFaceEngine, getTesseract, getZxing, ocrbDataDir } from './engines.js';
-import { analyseDocument, analyseSelfie } from './pipeline.js';
-import type { AnalyseDocumentOptions, AnalyseSelfieOptions, DocumentAnalysis, LivenessChallenge, SelfieResult, UserClaims } from './types.js';
+import { analyseDocument, analyseFrames, analyseSelfie } from './pipeline.js';
+import type { AnalyseDocumentOptions, AnalyseSelfieOptions, DocumentAnalysis, FramesResult, LivenessChallenge, SelfieResult, UserClaims } from './types.js';
 
 /** Tasks as they cross the thread boundary (Buffers arrive as Uint8Arrays). */
 export type PoolTask =
@@ -26,9 +26,16 @@ export type PoolTask =
       referenceDocument?: Uint8Array;
       requireReference?: boolean;
       activeLiveness?: boolean;
-    };
+      flashColours?: string[];
+      requireBlink?: boolean;
+    }
+  | { kind: 'frames'; frames: Uint8Array[] };
 
-export type PoolResult = { kind: 'warmup'; ms: number } | { kind: 'document'; result: DocumentAnalysis } | { kind: 'selfie'; result: SelfieResult };
+export type PoolResult =
+  | { kind: 'warmup'; ms: number }
+  | { kind: 'document'; result: DocumentAnalysis }
+  | { kind: 'selfie'; result: SelfieResult }
+  | { kind: 'frames'; result: FramesResult };
 
 const buf = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 
@@ -59,6 +66,8 @@ export async function runTask(task: PoolTask): Promise<PoolResult> {
         ...(task.referenceDocument ? { referenceDocument: buf(task.referenceDocument) } : {}),
         ...(task.requireReference !== undefined ? { requireReference: task.requireReference } : {}),
         ...(task.activeLiveness !== undefined ? { activeLiveness: task.activeLiveness } : {}),
+        ...(task.flashColours ? { flashColours: task.flashColours } : {}),
+        ...(task.requireBlink !== undefined ? { requireBlink: task.requireBlink } : {}),
       };
       const result = await analyseSelfie(
         {
@@ -71,5 +80,7 @@ export async function runTask(task: PoolTask): Promise<PoolResult> {
       );
       return { kind: 'selfie', result };
     }
+    case 'frames':
+      return { kind: 'frames', result: await analyseFrames({ frames: task.frames.map(buf) }) };
   }
 }

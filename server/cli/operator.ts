@@ -10,6 +10,7 @@ import { ApiError } from '../errors.js';
 import { email } from '../http/schemas.js';
 import { UsageError, type CliIo } from './io.js';
 import { oidcProvidersCommand } from './oidc-providers.js';
+import { bankPayoutsCommand } from './bank-payouts.js';
 import { webhooksCommand } from './webhooks.js';
 
 type Handler = (verity: Verity, args: string[], io: CliIo) => Promise<void>;
@@ -143,4 +144,5 @@ export const operatorCommands: Record<string, Handler> = {
   users,
   webhooks: webhooksCommand,
   'oidc-providers': (verity, args, io) => oidcProvidersCommand(verity, args, io),
+  'bank-payouts': bankPayoutsCommand,
 };

@@ -34,6 +34,8 @@ export const SEAL_LABELS = {
   twoStepTotpSecret: 'two-step-totp-secret',
   /** The choices of a user's multiple-choice knowledge facts (methods/knowledge/facts.ts): they hold the right answer. */
   knowledgeChoices: 'knowledge-choices',
+  /** A Bank payout instruction (the two deposits' amounts and the full account) in its job and until paid (methods/bank, migration 0023). */
+  bankPayout: 'bank-payout',
 } as const;
 
 export type SealLabel = (typeof SEAL_LABELS)[keyof typeof SEAL_LABELS];

@@ -1,4 +1,4 @@
-import type { ChallengeStep, FaceEvidence } from '../../src/api/contract.js';
+import type { ChallengeStep, FaceEvidence, VideoMove } from '../../src/api/contract.js';
 
 /**
  * The queue the analysis engine (`server/analysis/`) consumes. The session API enqueues one job
@@ -44,8 +44,25 @@ export interface FaceAnalysisJob {
   frames: (AnalysisImage & { stepIndex: number; step: ChallengeStep; evidence: FaceEvidence })[];
   /** The last attempt (issue 20): a capture that fails the checks goes to a reviewer, not rejected. */
   reviewOnFailure?: boolean;
+  /** The colours the challenge's `flash` step showed, in order (liveness). */
+  flashColours?: string[];
+  submittedAt: string;
+}
+
+/** A video recorded for a challenge of head moves (the Video method): the frames sampled from it. */
+export interface VideoAnalysisJob {
+  kind: 'video';
+  userId: number;
+  /** 5 (Video). */
+  methodId: number;
+  challengeId: string;
+  moves: VideoMove[];
+  /** The sampled frames in capture order, with their time since the challenge was shown (ms). */
+  frames: (AnalysisImage & { t: number })[];
+  /** The recording kept for the record (a reviewer can watch it). */
+  recording: AnalysisImage & { durationMs: number };
   submittedAt: string;
 }
 
 /** Every job of {@link ANALYSIS_QUEUE}. */
-export type AnalysisJob = DocumentAnalysisJob | FaceAnalysisJob;
+export type AnalysisJob = DocumentAnalysisJob | FaceAnalysisJob | VideoAnalysisJob;

@@ -160,3 +160,34 @@ export function passkeyChecks(result: StoredPasskeyResult): VerificationCheck[] 
   }
   return out;
 }
+
+/** The attributes a provider sign-in (Social Account, or Payment Account with a provider) leaves, by prefix. */
+type AccountAttributes = Record<string, unknown>;
+
+/** The attribute prefix of a provider sign-in's result (`social` or `payment_provider`), or null when there is none. */
+export function accountPrefix(attributes: AccountAttributes): 'social' | 'payment_provider' | null {
+  if (typeof attributes.social_issuer === 'string') return 'social';
+  if (typeof attributes.payment_provider_issuer === 'string') return 'payment_provider';
+  return null;
+}
+
+/**
+ * The checks of a provider sign-in: the sign-in itself (its ID token was verified, or nothing was
+ * recorded), the provider's word on the e-mail, the e-mail against the one expected, and whether
+ * another user of the deployment proved the same provider account.
+ */
+export function accountChecks(attributes: AccountAttributes, prefix: 'social' | 'payment_provider'): VerificationCheck[] {
+  const at = (name: string) => attributes[`${prefix}_${name}`];
+  const sharedWith = attributes[prefix === 'social' ? 'social_account_shared_with' : 'payment_provider_shared_with'];
+  const shared: unknown[] = Array.isArray(sharedWith) ? sharedWith : [];
+  return [
+    check('provider_sign_in', 'passed'),
+    at('email_verified') === 1
+      ? check('provider_email_verified', 'passed')
+      : check('provider_email_verified', 'flagged', 'The provider has not verified the e-mail address of the account.'),
+    at('email_matches') === 1 ? check('email_match', 'passed') : check('email_match', 'flagged', 'The provider account has another e-mail address.'),
+    shared.length === 0
+      ? check('account_unique', 'passed')
+      : check('account_unique', 'flagged', `The same provider account was proven by other users: ${shared.join(', ')}.`, shared.length),
+  ];
+}

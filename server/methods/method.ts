@@ -43,7 +43,7 @@ export interface SessionKit {
 export type MethodRoutes = (kit: SessionKit) => FastifyPluginAsyncZod;
 
 /** A browser feature a method's capture needs (Permissions-Policy and the iframe's `allow`). */
-export type BrowserPermission = 'camera' | 'geolocation' | 'publickey-credentials-create' | 'publickey-credentials-get';
+export type BrowserPermission = 'camera' | 'geolocation' | 'microphone' | 'publickey-credentials-create' | 'publickey-credentials-get';
 
 /**
  * What a user holds for a method beyond one verification (a second factor, a passkey): kept when the
@@ -105,6 +105,8 @@ export interface ServerMethod {
    * complete status proves, and each key of its `attributes` in webhook payloads (spec 6.3).
    */
   readonly docs?: { readonly proves: string; readonly attributes: Readonly<Record<string, string>> };
+  /** Registers the method's queue workers (work that must survive a crash, e.g. Bank's payouts). */
+  workers?(ctx: AppContext): void;
   /** What the user enrolled (second factor, passkey), which an operator may remove. */
   readonly enrolment?: MethodEnrolment;
   /** Deletes the method's own rows of a user (inside the deletion's transaction). */

@@ -11,6 +11,12 @@ import { selfieMethod } from './selfie/index.js';
 import { twoStepMethod } from './two_step/index.js';
 import { biometricIdMethod } from './biometric_id/index.js';
 import { socialAccountMethod } from './social_account/index.js';
+import { videoMethod } from './video/index.js';
+import { voiceMethod } from './voice/index.js';
+import { bankMethod } from './bank/index.js';
+import type { AppContext } from '../context.js';
+import { secureCardMethod } from './secure_card/index.js';
+import { liveVideoMethod } from './live_video/index.js';
 
 /** Every verification method the session API performs: the one list (adding a method adds one line). */
 export const SERVER_METHODS: readonly ServerMethod[] = [
@@ -25,6 +31,11 @@ export const SERVER_METHODS: readonly ServerMethod[] = [
   biometricIdMethod,
   socialAccountMethod,
   paymentAccountMethod,
+  videoMethod,
+  voiceMethod,
+  bankMethod,
+  secureCardMethod,
+  liveVideoMethod,
 ];
 
 const BY_KEY = new Map<string, ServerMethod>(SERVER_METHODS.map((m) => [m.key, m]));
@@ -74,4 +85,9 @@ export function methodDeletionHooks(): NonNullable<ServerMethod['deleteUserData'
 /** The browser features some method needs, in a stable order. */
 export function browserPermissions(): BrowserPermission[] {
   return [...new Set(SERVER_METHODS.flatMap((m) => m.permissions))].sort();
+}
+
+/** Registers every method's queue workers. */
+export function registerMethodWorkers(ctx: AppContext): void {
+  for (const m of SERVER_METHODS) m.workers?.(ctx);
 }

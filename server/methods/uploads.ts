@@ -44,6 +44,13 @@ function issues(list: readonly { path: readonly PropertyKey[]; message: string }
 
 /** Reads a multipart body: text fields, and the one file under `fileField` (size-limited by the plugin). */
 export async function readMultipart(req: FastifyRequest, fileField: string): Promise<{ fields: Record<string, string>; file: Buffer }> {
+  const { fields, file } = await readMultipartParts(req, fileField);
+  if (!file) throw sessionErrors.validation({ [fileField]: ['A file is required.'] });
+  return { fields, file };
+}
+
+/** {@link readMultipart} where the file may be absent. */
+export async function readMultipartParts(req: FastifyRequest, fileField: string): Promise<{ fields: Record<string, string>; file: Buffer | undefined }> {
   if (!req.isMultipart()) throw sessionErrors.validation({ [fileField]: ['Send multipart/form-data.'] });
   const fields: Record<string, string> = {};
   let file: Buffer | undefined;
@@ -62,6 +69,5 @@ export async function readMultipart(req: FastifyRequest, fileField: string): Pro
     if (typeof code === 'string' && code.startsWith('FST_')) throw sessionErrors.uploadInvalid('The upload could not be read.');
     throw error;
   }
-  if (!file) throw sessionErrors.validation({ [fileField]: ['A file is required.'] });
   return { fields, file };
 }

@@ -2,9 +2,11 @@ import type { AppContext } from '../context.js';
 import type {
   AnalyseDocumentInput,
   AnalyseDocumentOptions,
+  AnalyseFramesInput,
   AnalyseSelfieInput,
   AnalyseSelfieOptions,
   DocumentAnalysis,
+  FramesResult,
   LivenessChallenge,
   SelfieResult,
 } from '../analysis/index.js';
@@ -21,11 +23,14 @@ import { DOCUMENT_JOB_KIND, DocumentJobStatus, moveDocument, type DocumentJobPay
 import { moveVerification } from './verifications.js';
 import { notifyProgress } from '../session/progress.js';
 import { sdb } from '../session/tables.js';
+import { runVideo } from '../methods/video/analysis-job.js';
+import { faceReference } from './face-reference.js';
 
 /** What the runner needs of the analysis engine; `AnalysisPool` (worker threads) provides it. */
 export interface AnalysisEngine {
   analyseDocument(input: AnalyseDocumentInput, options?: AnalyseDocumentOptions): Promise<DocumentAnalysis>;
   analyseSelfie(input: AnalyseSelfieInput, options?: AnalyseSelfieOptions): Promise<SelfieResult>;
+  analyseFrames(input: AnalyseFramesInput): Promise<FramesResult>;
 }
 
 export type AnalysisQueueJob = AnalysisJob | DocumentJobPayload;
@@ -35,6 +40,8 @@ const STEP_TO_CHALLENGE: Record<ChallengeStep, LivenessChallenge> = {
   turn_left: 'turn_left',
   turn_right: 'turn_right',
   come_closer: 'closer',
+  flash: 'flash',
+  blink: 'blink',
 };
 
 /** ISO 8601 UTC with microseconds, as spec 2.7 shows `created_at`. */
@@ -116,7 +123,7 @@ function derivativeKey(job: Pick<DocumentJobRow, 'doc_id' | 'blob_key'>): string
   return job.blob_key.replace(/\/[^/]+$/, `/${job.doc_id}.jpg`);
 }
 
-async function stillProcessing(ex: Executor, userId: number, methodId: number): Promise<boolean> {
+export async function stillProcessing(ex: Executor, userId: number, methodId: number): Promise<boolean> {
   const row = await ex.selectFrom('user_verifications').select('status').where('user_id', '=', userId).where('method_id', '=', methodId).executeTakeFirst();
   // A reviewer (or the API) may have decided meanwhile: never overwrite their decision.
   return row?.status === VerificationStatus.processing;
@@ -217,27 +224,17 @@ async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysi
   // The selfie is the held pose of the straight look: the last of its frames.
   const neutral = frames.filter((f) => f.challenge === 'neutral').at(-1) ?? frames[0];
   if (!neutral) throw new PermanentFailure('No frame was captured.');
-  const reference = await ctx.db
-    .selectFrom('document_jobs')
-    .select('portrait_embedding')
-    .where('user_id', '=', user.id)
-    .where('portrait_embedding', 'is not', null)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
-  const hasDocumentMethod = await ctx.db
-    .selectFrom('user_verifications')
-    .select('method_id')
-    .where('user_id', '=', user.id)
-    .where('method_id', '=', DOCUMENT_METHOD_ID)
-    .executeTakeFirst();
+  const reference = await faceReference(ctx.db, user.id);
   const result = await timeAnalysis('face', () =>
     engine.analyseSelfie(
       { selfie: neutral.bytes, frames: frames.length > 1 ? frames : [] },
       {
-        ...(reference?.portrait_embedding ? { referenceEmbedding: JSON.parse(reference.portrait_embedding) as number[] } : {}),
+        ...(reference.embedding ? { referenceEmbedding: reference.embedding } : {}),
         // ID + selfie (or a re-verification after a document): the face must match a document portrait.
-        requireReference: hasDocumentMethod !== undefined || reference !== undefined,
+        requireReference: reference.required,
         activeLiveness: job.methodKey === 'liveness',
+        ...(job.flashColours ? { flashColours: job.flashColours } : {}),
+        requireBlink: job.steps.includes('blink'),
       },
     ),
   );
@@ -254,6 +251,7 @@ async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysi
         ...(result.selfie_check !== undefined ? { selfie_check: result.selfie_check } : {}),
         ...(result.liveness !== undefined ? { liveness: Number(result.liveness.toFixed(3)) } : {}),
         ...(result.antispoof !== undefined ? { antispoof: Number(result.antispoof.toFixed(3)) } : {}),
+        ...(result.flash_correlation !== undefined ? { flash_correlation: Number(result.flash_correlation.toFixed(3)) } : {}),
         challenges: result.challenges,
       },
     });
@@ -279,6 +277,8 @@ export function registerAnalysisWorker(ctx: AppContext, engine: AnalysisEngine):
             return await runSessionDocument(ctx, engine, job);
           case 'face':
             return await runFace(ctx, engine, job);
+          case 'video':
+            return await runVideo(ctx, engine, job);
         }
       } catch (error: unknown) {
         // The last try of a customer API job: answer `Failed` rather than `Processing` forever.

@@ -4,6 +4,8 @@ import {
   faceChecks,
   isPasskeyResult,
   passkeyChecks,
+  accountChecks,
+  accountPrefix,
   type StoredPasskeyResult,
   type CheckOutcome,
   type StoredDocumentContent,
@@ -127,6 +129,8 @@ export async function unsignedResult(ex: Executor, userId: number, method: Metho
     captures = documents.map((d) => ({ kind: d.side ?? 'document', blob_key: d.blob_key }));
   } else {
     if (isPasskeyResult(attributes)) checks = passkeyChecks(attributes as StoredPasskeyResult);
+    const account = accountPrefix(attributes);
+    if (account) checks = accountChecks(attributes, account);
     // A face analysis leaves its decision and reason codes; no other method stores both.
     const face = attributes as StoredFaceResult;
     if (faceStep !== undefined || (face.decision !== undefined && Array.isArray(face.reasons))) {

@@ -53,6 +53,11 @@ import { GeolocationMethodView } from './methods/geolocation.js';
 import { KnowledgeMethodView } from './methods/knowledge.js';
 import { TwoStepMethodView } from './methods/two_step.js';
 import { BiometricIdMethodView } from './methods/biometric_id.js';
+import { VideoMethodView } from './methods/video.js';
+import { VoiceMethodView } from './methods/voice.js';
+import { BankMethodView } from './methods/bank.js';
+import { SecureCardMethodView } from './methods/secure_card.js';
+import { LiveVideoMethodView } from './methods/live_video.js';
 import { ConsentView } from './consent.js';
 import { PaymentAccountMethodView, SocialAccountMethodView } from './methods/oidc.js';
 import { METHOD_KEYS, SESSION_ERROR_TYPES } from './routes.js';
@@ -66,8 +71,13 @@ export * from './methods/document_id.js';
 export * from './methods/face.js';
 export * from './methods/two_step.js';
 export * from './methods/biometric_id.js';
+export * from './methods/video.js';
+export * from './methods/voice.js';
+export * from './methods/secure_card.js';
+export * from './methods/live_video.js';
 export * from './consent.js';
 export * from './methods/oidc.js';
+export * from './methods/bank.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -147,6 +157,11 @@ export const MethodView = z.discriminatedUnion('key', [
   BiometricIdMethodView,
   SocialAccountMethodView,
   PaymentAccountMethodView,
+  VideoMethodView,
+  VoiceMethodView,
+  BankMethodView,
+  SecureCardMethodView,
+  LiveVideoMethodView,
   OtherMethodView,
 ]);
 export type MethodView = z.infer<typeof MethodView>;

@@ -19,6 +19,11 @@ export const METHOD_KEYS = [
   'social_account',
   'payment_account',
   'biometric_id',
+  'video',
+  'voice',
+  'bank',
+  'secure_card',
+  'live_video',
 ] as const;
 /** A verification method the widget has a step for. */
 export type MethodKey = (typeof METHOD_KEYS)[number];
@@ -72,6 +77,8 @@ export const MAX_PDF_PAGES = 20;
 export const DOCUMENT_MEDIA_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
 /** Media types accepted for selfie / liveness frames. */
 export const FRAME_MEDIA_TYPES = ['image/jpeg', 'image/png'] as const;
+/** Media types accepted for the Video method's recording (checked by content). */
+export const RECORDING_MEDIA_TYPES = ['video/webm', 'video/mp4'] as const;
 
 /** Every route of the session API, relative to the service's `{base_url}`. */
 export const SESSION_ROUTES = {
@@ -102,6 +109,17 @@ export const SESSION_ROUTES = {
   signInCancel: (key: OidcMethodKey) => `/session/methods/${key}/sign-in/cancel`,
   paymentSend: '/session/methods/payment_account/send',
   paymentVerify: '/session/methods/payment_account/verify',
+  videoChallenge: '/session/methods/video/challenge',
+  videoFrames: '/session/methods/video/frames',
+  videoRecording: '/session/methods/video/recording',
+  videoSubmit: '/session/methods/video/submit',
+  voicePhrase: '/session/methods/voice/phrase',
+  voiceRecording: '/session/methods/voice/recording',
+  bankAccount: '/session/methods/bank/account',
+  bankVerify: '/session/methods/bank/verify',
+  secureCardSubmit: '/session/methods/secure_card/submit',
+  /** Live Video's signalling WebSocket (see `methods/live_video.ts`). */
+  liveVideoSocket: '/session/methods/live_video/socket',
 } as const;
 
 /**

@@ -3,6 +3,8 @@
  * contract so the widget bundle carries no schema code.
  */
 import type {
+  BankAccountRequest,
+  BankVerifyRequest,
   ConsentRequest,
   CodeMethodKey,
   CodeSentResponse,
@@ -29,7 +31,13 @@ import type {
   TwoStepVerified,
   PasskeyOptions,
   PasskeyVerifyRequest,
+  SecureCardSubmitFields,
   TwoStepVerifyRequest,
+  VideoChallenge,
+  VideoFrameFields,
+  VideoRecordingFields,
+  VideoUploadResponse,
+  VoicePhrase,
 } from './contract.js';
 import { CSRF_HEADER, SESSION_ROUTES, SESSION_TOKEN_HEADER } from './routes.js';
 
@@ -219,6 +227,16 @@ export class SessionClient {
     return this.request('POST', SESSION_ROUTES.twoStepVerify, body);
   }
 
+  /** `POST /session/methods/bank/account`: the account the two deposits go to (again, for new ones after an expiry). */
+  submitBankAccount(body: BankAccountRequest): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.bankAccount, body);
+  }
+
+  /** `POST /session/methods/bank/verify`: the two deposits, in cents. */
+  verifyBankDeposits(body: BankVerifyRequest): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.bankVerify, body);
+  }
+
   /** `POST /session/methods/biometric_id/options`: a fresh passkey challenge and the ceremony's options. */
   passkeyOptions(): Promise<PasskeyOptions> {
     return this.request('POST', SESSION_ROUTES.passkeyOptions, {});
@@ -227,6 +245,71 @@ export class SessionClient {
   /** `POST /session/methods/biometric_id/verify`: the credential the browser returned, as JSON. */
   verifyPasskey(body: PasskeyVerifyRequest): Promise<MethodResult> {
     return this.request('POST', SESSION_ROUTES.passkeyVerify, body);
+  }
+
+  /** `POST /session/methods/video/challenge`: a random sequence of head moves and its nonce. */
+  videoChallenge(): Promise<VideoChallenge> {
+    return this.request('POST', SESSION_ROUTES.videoChallenge, {});
+  }
+
+  /** `POST /session/methods/video/frames` (multipart): one frame sampled from the recording. */
+  uploadVideoFrame(fields: VideoFrameFields, frame: Blob): Promise<VideoUploadResponse> {
+    const form = new FormData();
+    form.set('challenge_id', fields.challenge_id);
+    form.set('index', fields.index);
+    form.set('t', fields.t);
+    form.set('frame', frame, `frame-${fields.index}.jpg`);
+    return this.request('POST', SESSION_ROUTES.videoFrames, form);
+  }
+
+  /** `POST /session/methods/video/recording` (multipart): the recording itself. */
+  uploadVideoRecording(fields: VideoRecordingFields, video: Blob): Promise<VideoUploadResponse> {
+    const form = new FormData();
+    form.set('challenge_id', fields.challenge_id);
+    form.set('duration_ms', fields.duration_ms);
+    form.set('video', video, 'recording.webm');
+    return this.request('POST', SESSION_ROUTES.videoRecording, form);
+  }
+
+  /** `POST /session/methods/video/submit`: uses the challenge up and queues the analysis. */
+  submitVideo(challengeId: string): Promise<MethodResult> {
+    return this.request('POST', SESSION_ROUTES.videoSubmit, { challenge_id: challengeId });
+  }
+
+  /** `POST /session/methods/voice/phrase`: a new phrase of digits to read aloud. */
+  voicePhrase(): Promise<VoicePhrase> {
+    return this.request('POST', SESSION_ROUTES.voicePhrase, {});
+  }
+
+  /** `POST /session/methods/voice/recording` (multipart): the phrase read aloud, as a 16-bit PCM WAV. */
+  uploadVoice(phraseId: string, audio: Blob): Promise<MethodResult> {
+    const form = new FormData();
+    form.set('phrase_id', phraseId);
+    form.set('audio', audio, 'voice.wav');
+    return this.request('POST', SESSION_ROUTES.voiceRecording, form);
+  }
+
+  /**
+   * `POST /session/methods/secure_card/submit` (multipart): what the device read from the card and,
+   * when it read a number, the picture with that number blacked out.
+   */
+  submitSecureCard(fields: SecureCardSubmitFields, maskedImage: Blob | null): Promise<MethodResult> {
+    const form = new FormData();
+    form.set('reading', fields.reading);
+    form.set('source', fields.source);
+    if (fields.quality !== undefined) form.set('quality', fields.quality);
+    if (maskedImage) form.set('image', maskedImage, maskedImage.type === 'image/png' ? 'card.png' : 'card.jpg');
+    return this.request('POST', SESSION_ROUTES.secureCardSubmit, form);
+  }
+
+  /**
+   * Live Video's signalling socket (`GET /session/methods/live_video/socket`, a WebSocket) and the
+   * `hello` it must send first: a socket carries no headers, so the tokens travel in it.
+   */
+  liveVideoSocket(): { url: string; hello: { type: 'hello'; session_token: string; csrf_token: string } } {
+    const url = new URL(this.baseUrl + SESSION_ROUTES.liveVideoSocket, (globalThis as { location?: { href: string } }).location?.href);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    return { url: url.href, hello: { type: 'hello', session_token: this.sessionToken ?? '', csrf_token: this.csrfToken ?? '' } };
   }
 
   /** `POST /session/handoff`. */

@@ -66,7 +66,16 @@ export function meetsStep(step: ChallengeStep, face: DetectedFace, baselineWidth
       return yaw <= -limits.turnYaw;
     case 'come_closer':
       return baselineWidth !== null && face.box.width >= baselineWidth * limits.closerRatio && Math.abs(yaw) <= limits.turnYaw;
+    case 'flash':
+    case 'blink':
+      // Timed steps: they end when their time is over (see advance()), judged on the server.
+      return false;
   }
+}
+
+/** Steps that last a set time instead of ending on a pose: the screen flash and the blink window. */
+export function isTimedStep(step: ChallengeStep | null): step is 'flash' | 'blink' {
+  return step === 'flash' || step === 'blink';
 }
 
 /** What one frame did to the challenge. */
@@ -102,6 +111,12 @@ export class ChallengeJudge {
   /** True once every step was performed. */
   get done(): boolean {
     return this.index >= this.steps.length;
+  }
+
+  /** Ends the current (timed) step; returns its index. */
+  advance(): number {
+    this.held = 0;
+    return this.index++;
   }
 
   /** Feeds one frame's faces and mean luma. */

@@ -1,7 +1,7 @@
 import type { MethodKey } from '../api/routes.js';
 
 /** A browser feature a step's capture needs (the embed iframe's `allow`). */
-export type StepPermission = 'camera' | 'geolocation' | 'publickey-credentials-create' | 'publickey-credentials-get';
+export type StepPermission = 'camera' | 'geolocation' | 'microphone' | 'publickey-credentials-create' | 'publickey-credentials-get';
 
 /**
  * The browser features each step needs: the permissions column of the step registry
@@ -19,6 +19,11 @@ export const STEP_PERMISSIONS: Record<MethodKey, readonly StepPermission[]> = {
   biometric_id: ['publickey-credentials-create', 'publickey-credentials-get'],
   social_account: [],
   payment_account: [],
+  video: ['camera'],
+  voice: ['microphone'],
+  bank: [],
+  secure_card: ['camera'],
+  live_video: ['camera', 'microphone'],
 };
 
 /** The iframe `allow` list of the embed: every feature some step needs, e.g. `camera; geolocation`. */
@@ -31,4 +36,4 @@ export function iframeAllow(): string {
  * would cost `<verify-button>` bytes of its 8 KB budget. The registry test holds the two equal,
  * so a method that needs a new feature fails it until this line says so too.
  */
-export const EMBED_IFRAME_ALLOW = 'camera; geolocation; publickey-credentials-create; publickey-credentials-get';
+export const EMBED_IFRAME_ALLOW = 'camera; geolocation; microphone; publickey-credentials-create; publickey-credentials-get';

@@ -6,6 +6,7 @@ import { msg } from '@lit/localize';
 import { html, type TemplateResult } from 'lit';
 import type { MethodKey, MethodView } from '../api/contract.js';
 import { STEP_PERMISSIONS, type StepPermission } from './permissions.js';
+import { cardRejectionText } from './secure_card/card-messages.js';
 
 /** One method's step in the widget. */
 export interface WebStep {
@@ -26,6 +27,8 @@ export interface WebStep {
   readonly biometric?: boolean;
   /** Uses the on-device face model: the flow starts loading it (off the page's thread) when the session begins. */
   readonly usesFaceModel?: boolean;
+  /** The user-facing text of a refusal reason the method's server gives as a code (`CARD_EXPIRED`), else null. */
+  readonly reasonText?: (reason: string | null) => string | null;
   /** The step element for a method view (lit templates cannot take a tag from a variable). */
   render(method: MethodView): TemplateResult;
 }
@@ -94,6 +97,16 @@ export const WEB_STEPS: readonly WebStep[] = [
     render: (method) => html`<verify-step-liveness .method=${method}></verify-step-liveness>`,
   },
   {
+    key: 'secure_card',
+    tag: 'verify-step-secure-card',
+    load: () => import('./secure_card/verify-step-secure-card.js'),
+    title: () => msg('Photograph your payment card', { id: 'method.secure_card' }),
+    permissions: STEP_PERMISSIONS.secure_card,
+    biometric: true,
+    reasonText: cardRejectionText,
+    render: (method) => html`<verify-step-secure-card .method=${method}></verify-step-secure-card>`,
+  },
+  {
     key: 'two_step',
     tag: 'verify-step-two-step',
     load: () => import('./two_step/verify-step-two-step.js'),
@@ -125,6 +138,48 @@ export const WEB_STEPS: readonly WebStep[] = [
     permissions: STEP_PERMISSIONS.payment_account,
     render: (method) => html`<verify-step-payment-account .method=${method}></verify-step-payment-account>`,
   },
+  {
+    key: 'video',
+    tag: 'verify-step-video',
+    load: () => import('./video/verify-step-video.js'),
+    title: () => msg('Record a short video of your face', { id: 'method.video' }),
+    permissions: STEP_PERMISSIONS.video,
+    biometric: true,
+    render: (method) => html`<verify-step-video .method=${method}></verify-step-video>`,
+  },
+  {
+    key: 'voice',
+    tag: 'verify-step-voice',
+    load: () => import('./voice/verify-step-voice.js'),
+    title: () => msg('Read a few digits aloud', { id: 'method.voice' }),
+    permissions: STEP_PERMISSIONS.voice,
+    biometric: true,
+    render: (method) => html`<verify-step-voice .method=${method}></verify-step-voice>`,
+    reasonText: (reason) =>
+      (<Record<string, (() => string) | undefined>>{
+        VOICE_NO_SPEECH: () => msg('No speech was heard in the recording. Read the digits aloud, close to the microphone.', { id: 'voice.reason.no-speech' }),
+        VOICE_TOO_SHORT: () => msg('The recording was too short. Read all the digits before you stop.', { id: 'voice.reason.too-short' }),
+        VOICE_TOO_QUIET: () => msg('The recording was too quiet. Speak louder or closer to the microphone.', { id: 'voice.reason.too-quiet' }),
+        VOICE_DIGITS_MISMATCH: () => msg('The digits heard were not the ones shown. Read each digit clearly, one by one.', { id: 'voice.reason.mismatch' }),
+      })[reason ?? '']?.() ?? null,
+  },
+  {
+    key: 'bank',
+    tag: 'verify-step-bank',
+    load: () => import('./bank/verify-step-bank.js'),
+    title: () => msg('Confirm your bank account', { id: 'method.bank' }),
+    permissions: STEP_PERMISSIONS.bank,
+    render: (method) => html`<verify-step-bank .method=${method}></verify-step-bank>`,
+  },
+  {
+    key: 'live_video',
+    tag: 'verify-step-live-video',
+    load: () => import('./live_video/verify-step-live-video.js'),
+    title: () => msg('Talk to an agent on video', { id: 'method.live_video' }),
+    permissions: STEP_PERMISSIONS.live_video,
+    biometric: true,
+    render: (method) => html`<verify-step-live-video .method=${method}></verify-step-live-video>`,
+  },
 ];
 
 /** The step of a method key; undefined for `other` (a method this page cannot perform). */
@@ -140,4 +195,9 @@ export function needsConsent(key: MethodKey | 'other'): boolean {
 /** The localised title of a method's step (the method's own name for `other`). */
 export function stepTitle(method: MethodView): string {
   return stepFor(method.key)?.title() ?? method.name;
+}
+
+/** A rejection's reason in the user's words when the step knows the server's code, else as the server gave it. */
+export function rejectionText(method: MethodView): string | null {
+  return stepFor(method.key)?.reasonText?.(method.reason) ?? method.reason;
 }

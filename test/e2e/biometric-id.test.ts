@@ -11,6 +11,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeSetting } from '../../server/store/repos/settings-repo.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
+import { addPlatformAuthenticator } from '../helpers/virtual-authenticator.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTemplate, createUser } from '../server/session/fixtures.js';
 
@@ -52,24 +53,13 @@ describe('Biometric ID in Chromium', () => {
     expect(new URL(link).origin).toBe(publicUrl);
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
     const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable', { enableUI: false });
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    const passkeys = await addPlatformAuthenticator(context, page);
     await page.goto(link);
     await page.getByRole('button', { name: 'Start' }).click();
     await page.getByRole('button', { name: 'Create a passkey' }).click();
     await page.waitForURL(/\/done-here\?/, { timeout: 60_000 });
     expect(new URL(page.url()).searchParams.get('reference_id')).toBe('ref-pk');
-    expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
+    expect(await passkeys()).toBe(1);
     const user = (await server.api(`/api/users/${id}`)).body.data as unknown as { verifications: { id: number; status: { value: number } }[] };
     expect(user.verifications).toEqual([expect.objectContaining({ id: 13, status: expect.objectContaining({ value: 2 }) })]);
 

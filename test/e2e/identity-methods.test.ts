@@ -19,6 +19,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { writeSetting } from '../../server/store/repos/settings-repo.js';
 import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
+import { addPlatformAuthenticator } from '../helpers/virtual-authenticator.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { configureProvider } from '../server/methods/oidc/fixtures.js';
@@ -94,23 +95,6 @@ async function contextFor(options: Parameters<Browser['newContext']>[0]): Promis
   return context;
 }
 
-/** A platform authenticator with user verification in the page's browser (Chromium's virtual one). */
-async function withAuthenticator(context: BrowserContext, page: Page): Promise<() => Promise<number>> {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.length;
-}
-
 async function shot(page: Page, name: string): Promise<void> {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
@@ -166,7 +150,7 @@ describe('Two-Step, Biometric ID, Social Account and Payment Account in Chromium
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
     });
-    const passkeys = await withAuthenticator(context, page);
+    const passkeys = await addPlatformAuthenticator(context, page);
     expect(new URL(link).origin).toBe(hostedUrl);
     await page.goto(link);
     await page.getByRole('button', { name: 'Start' }).click();
@@ -204,7 +188,7 @@ describe('Two-Step, Biometric ID, Social Account and Payment Account in Chromium
       <script src="${server.url}/web/verity.js"></script></html>`;
     const context = await contextFor({ viewport: { width: 390, height: 844 }, locale: 'en-GB', isMobile: true, hasTouch: true });
     const page = await context.newPage();
-    const passkeys = await withAuthenticator(context, page);
+    const passkeys = await addPlatformAuthenticator(context, page);
     await page.goto(siteUrl);
     await page.locator('verify-flow .intro button').click();
     await twoStep(page, { setUp: 'Set up an authenticator app', code: 'Code from the app', confirm: 'Confirm', saved: 'I have saved them' });

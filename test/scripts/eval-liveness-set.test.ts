@@ -13,18 +13,15 @@ describe('liveness sessions of the evaluation set', { timeout: 240_000 }, () => 
   it('turns a bona fide head as a 3-D surface and a print as a plane', async () => {
     const live = await denseSession(DEV, 3, 'bona-fide');
     const print = await denseSession(DEV, 3, 'print-closer');
+    // The server's order: straight look, flash (a frame per colour), turn, closer, blink.
     expect(live.frames.map((f) => `${f.step}:${f.challenge}`)).toEqual([
-      '0:neutral',
-      '0:neutral',
-      '0:neutral',
-      '1:turn',
-      '1:turn',
-      '1:turn',
-      '1:turn',
-      '2:closer',
-      '2:closer',
-      '2:closer',
+      ...Array<string>(3).fill('0:neutral'),
+      ...Array<string>(6).fill('1:flash'),
+      ...Array<string>(4).fill('2:turn'),
+      ...Array<string>(3).fill('3:closer'),
+      ...Array<string>(6).fill('4:blink'),
     ]);
+    expect(live.colours).toHaveLength(6);
     const held = (s: typeof live, c: string) => s.frames.filter((f) => f.challenge === c).at(-1)!.bytes;
     const [ls, lt, ps, pt] = await Promise.all([
       faceOf(held(live, 'neutral')),

@@ -38,12 +38,13 @@ export function isSameHost(origin: string, host: string | undefined): boolean {
   }
 }
 
-/** Features no method uses, denied outright. */
-const DENIED_FEATURES = ['microphone', 'payment', 'usb'];
+/** Features denied outright unless some method needs them (the microphone: Voice, Live Video). */
+const DENIED_FEATURES: readonly string[] = ['microphone', 'payment', 'usb'];
 
 /** The hosted page's Permissions-Policy: the features some method's capture needs (the method registry), for our own origin only. */
 export function hostedPermissionsPolicy(): string {
-  return [...browserPermissions().map((p) => `${p}=(self)`), ...DENIED_FEATURES.map((f) => `${f}=()`)].join(', ');
+  const granted: readonly string[] = browserPermissions();
+  return [...granted.map((p) => `${p}=(self)`), ...DENIED_FEATURES.filter((f) => !granted.includes(f)).map((f) => `${f}=()`)].join(', ');
 }
 
 /**

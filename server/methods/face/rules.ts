@@ -22,11 +22,46 @@ export function framesRule(key: FaceMethodKey): { framesPerStep: number; minFram
     : { framesPerStep: 1, minFramesPerMove: 1, ttlMs: CHALLENGE_TTL_MS };
 }
 
+/** Colours the flash draws from: saturated, far apart in chroma, so the face's response is large. */
+export const FLASH_PALETTE = ['#ff0000', '#00ff00', '#0000ff', '#ffff00', '#ff00ff', '#00ffff'] as const;
+/** Colours per flash and how long each stays: 2 changes a second (photosensitivity: at most 3). */
+export const FLASH_COLOURS = 6;
+export const FLASH_COLOUR_MS = 500;
+/** The blink window, the most frames taken through it, and the fewest that must arrive. */
+export const BLINK_WINDOW_MS = 2_500;
+export const BLINK_FRAMES = 12;
+export const BLINK_MIN_FRAMES = 8;
+
+/** The flash's colours: random from the palette, never the same twice in a row. */
+export function flashColours(): string[] {
+  const out: string[] = [];
+  while (out.length < FLASH_COLOURS) {
+    const c = FLASH_PALETTE[randomInt(0, FLASH_PALETTE.length)]!;
+    if (c !== out.at(-1)) out.push(c);
+  }
+  return out;
+}
+
+/** The most frames step `step` takes, and the fewest it must have at submit. */
+export function stepFrames(step: ChallengeStep, framesPerStep: number, minPerMove: number): { max: number; min: number } {
+  switch (step) {
+    case 'look_straight':
+      return { max: framesPerStep, min: 1 };
+    case 'flash':
+      return { max: FLASH_COLOURS, min: FLASH_COLOURS };
+    case 'blink':
+      return { max: BLINK_FRAMES, min: BLINK_MIN_FRAMES };
+    default:
+      return { max: framesPerStep, min: minPerMove };
+  }
+}
+
 const CHALLENGE_MOVES: ChallengeStep[] = ['turn_left', 'turn_right', 'come_closer'];
 
 /**
- * A selfie looks straight; liveness adds two or three of the moves, in a random order. Two of
- * the three always include a turn, which the planarity check needs (a plane can come closer too).
+ * A selfie looks straight; liveness flashes colours at the straight face, then asks for two or
+ * three of the moves in a random order, then a blink. Two of the three moves always include a
+ * turn, which the planarity check needs (a plane can come closer too).
  */
 export function challengeSteps(key: FaceMethodKey): ChallengeStep[] {
   if (key !== 'liveness') return ['look_straight'];
@@ -35,5 +70,5 @@ export function challengeSteps(key: FaceMethodKey): ChallengeStep[] {
     const j = randomInt(0, i + 1);
     [moves[i], moves[j]] = [moves[j]!, moves[i]!];
   }
-  return ['look_straight', ...moves.slice(0, randomInt(2, 4))];
+  return ['look_straight', 'flash', ...moves.slice(0, randomInt(2, 4)), 'blink'];
 }

@@ -18,7 +18,19 @@ import type { UserRow } from '../../store/schema.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { acceptSessionUpload, parseJsonField } from '../uploads.js';
 import { deleteFrames, framesOf } from './repo.js';
-import { CLOCK_SLACK_MS, FACE_ATTEMPTS, STEP_WINDOW_MS, challengeSteps, framesRule } from './rules.js';
+import {
+  BLINK_FRAMES,
+  BLINK_MIN_FRAMES,
+  BLINK_WINDOW_MS,
+  CLOCK_SLACK_MS,
+  FACE_ATTEMPTS,
+  FLASH_COLOUR_MS,
+  STEP_WINDOW_MS,
+  challengeSteps,
+  flashColours,
+  framesRule,
+  stepFrames,
+} from './rules.js';
 
 /** The live challenge of a face method (`method_state` under its key). */
 export interface FaceChallengeState {
@@ -31,6 +43,8 @@ export interface FaceChallengeState {
     frames_per_step?: number;
     min_frames_per_move?: number;
     review_on_failure?: boolean;
+    /** The colours the `flash` step shows, in order (liveness). */
+    flash_colours?: string[];
   } | null;
   /** Challenges handed out while the method was open; kept across retries after a rejection. */
   attempts_used?: number;
@@ -75,6 +89,7 @@ export async function newFaceChallenge(kit: SessionKit, user: UserRow, key: Face
         frames_per_step: rule.framesPerStep,
         min_frames_per_move: rule.minFramesPerMove,
         review_on_failure: attempt > FACE_ATTEMPTS,
+        ...(steps.includes('flash') ? { flash_colours: flashColours() } : {}),
       };
       return { next: { challenge, attempts_used: attempt }, result: { challenge, attempt } };
     });
@@ -92,6 +107,8 @@ export async function newFaceChallenge(kit: SessionKit, user: UserRow, key: Face
     attempt,
     attempts_left: Math.max(0, FACE_ATTEMPTS - attempt),
     review_on_failure: challenge.review_on_failure,
+    ...(challenge.flash_colours ? { flash: { colours: challenge.flash_colours, colour_ms: FLASH_COLOUR_MS } } : {}),
+    ...(steps.includes('blink') ? { blink: { window_ms: BLINK_WINDOW_MS, frames: BLINK_FRAMES, min_frames: BLINK_MIN_FRAMES } } : {}),
   };
 }
 
@@ -117,7 +134,7 @@ export async function uploadFaceFrame(
     throw sessionErrors.uploadInvalid('This frame does not answer the expected challenge step.');
   }
   const frameIndex = Number(fields.frame_index ?? '0');
-  if (!Number.isSafeInteger(frameIndex) || frameIndex >= (challenge.frames_per_step ?? 1)) {
+  if (!Number.isSafeInteger(frameIndex) || frameIndex >= stepFrames(fields.step, challenge.frames_per_step ?? 1, 1).max) {
     throw sessionErrors.uploadInvalid('This step takes no more frames.');
   }
   const evidence = parseJsonField(FaceEvidence, fields.evidence, 'evidence');
@@ -189,7 +206,7 @@ export async function submitFace(kit: SessionKit, user: UserRow, key: FaceMethod
   // The last attempt goes to a reviewer whatever was captured, as long as the face was (issue 20).
   const missing = challenge.review_on_failure
     ? (byStep[0]?.length ?? 0) === 0
-    : byStep.some((f, i) => f.length < (challenge.steps[i] === 'look_straight' ? 1 : minMove));
+    : byStep.some((f, i) => f.length < stepFrames(challenge.steps[i] as ChallengeStep, challenge.frames_per_step ?? 1, minMove).min);
   if (missing) throw sessionErrors.uploadInvalid('Frames are missing for some challenge step.');
   const now = ctx.clock.now();
   const job: FaceAnalysisJob = {
@@ -207,6 +224,7 @@ export async function submitFace(kit: SessionKit, user: UserRow, key: FaceMethod
       }),
     ),
     ...(challenge.review_on_failure ? { reviewOnFailure: true } : {}),
+    ...(challenge.flash_colours ? { flashColours: challenge.flash_colours } : {}),
     submittedAt: now.toISOString(),
   };
   await ctx.db.transaction().execute(async (trx) => {

@@ -20,6 +20,10 @@ import * as m0018 from './0018-two-step.js';
 import * as m0019 from './0019-oidc.js';
 import * as m0020 from './0020-passkeys.js';
 import * as m0021 from './0021-review-notes.js';
+import * as m0025 from './0025-video.js';
+import * as m0023 from './0023-bank.js';
+import * as m0022 from './0022-secure-card.js';
+import * as m0026 from './0026-live-video.js';
 import * as m0029 from './0029-oidc-accounts.js';
 import type { MigrationContext } from './helpers.js';
 
@@ -52,6 +56,10 @@ const migrations: Record<string, Migration | ((context: MigrationContext) => Mig
   '0019-oidc': m0019,
   '0020-passkeys': m0020,
   '0021-review-notes': m0021,
+  '0025-video': m0025,
+  '0023-bank': m0023,
+  '0022-secure-card': m0022,
+  '0026-live-video': m0026,
   '0029-oidc-accounts': m0029,
 };
 

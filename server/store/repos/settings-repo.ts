@@ -28,6 +28,8 @@ export interface AccountSettings {
   handoff_enabled: boolean;
   /** Whether Two-Step Authentication may send codes by SMS instead of an authenticator app. */
   two_step_sms_allowed: boolean;
+  /** Days a Bank method's micro-deposits may be entered before they expire (new ones may then be asked for). */
+  bank_deposit_ttl_days: number;
   /** Default locale (BCP 47) of the hosted page and of messages; null: the browser's / English. */
   default_locale: string | null;
   /** Hosted page branding; colours are `#rrggbb`. */
@@ -66,6 +68,7 @@ export const DEFAULT_SETTINGS: AccountSettings = {
   consent: { text: null, privacy_url: null },
   handoff_enabled: true,
   two_step_sms_allowed: false,
+  bank_deposit_ttl_days: 7,
   default_locale: null,
   branding: { logo_url: null, primary_color: null, background_color: null, text_color: null },
 };

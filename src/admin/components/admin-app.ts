@@ -4,6 +4,7 @@ import './admin-sign-in.js';
 import './admin-overview.js';
 import './admin-users.js';
 import './admin-reviews.js';
+import './admin-live-video.js';
 import './admin-user-page.js';
 import './admin-templates.js';
 import './admin-settings.js';
@@ -17,6 +18,7 @@ const NAV = [
   ['', 'Overview'],
   ['users', 'Users'],
   ['reviews', 'Reviews'],
+  ['live-video', 'Live video'],
   ['templates', 'Templates'],
   ['settings', 'Settings'],
   ['developers', 'Developers'],
@@ -187,6 +189,8 @@ export class AdminApp extends LitElement {
           : html`<admin-users .api=${this.api}></admin-users>`;
       case 'reviews':
         return html`<admin-reviews .api=${this.api}></admin-reviews>`;
+      case 'live-video':
+        return html`<admin-live-video .api=${this.api}></admin-live-video>`;
       case 'templates':
         return html`<admin-templates .api=${this.api}></admin-templates>`;
       case 'settings':

@@ -27,6 +27,8 @@ export interface SettingsView {
   link_lifetime_hours: number;
   handoff_enabled: boolean;
   two_step_sms_allowed: boolean;
+  /** Days the Bank method's micro-deposits may be entered. */
+  bank_deposit_ttl_days: number;
   default_locale: string | null;
   allowed_countries: string[] | null;
   branding: Branding;
@@ -167,6 +169,7 @@ export class AdminSettings extends AdminView {
         link_lifetime_hours: Number(f.get('link_lifetime_hours')),
         handoff_enabled: f.get('handoff_enabled') === 'on',
         two_step_sms_allowed: f.get('two_step_sms_allowed') === 'on',
+        bank_deposit_ttl_days: Number(f.get('bank_deposit_ttl_days')),
         default_locale: String(f.get('default_locale')) || null,
       },
       'General settings saved.',
@@ -333,6 +336,10 @@ export class AdminSettings extends AdminView {
           ><input type="checkbox" name="two_step_sms_allowed" ?checked=${d.two_step_sms_allowed} /> Two-Step Authentication: let users take codes by SMS instead
           of an authenticator app</label
         >
+        <label
+          >Bank: days to enter the micro-deposits
+          <input type="number" name="bank_deposit_ttl_days" min="1" max="60" required .value=${String(d.bank_deposit_ttl_days)}
+        /></label>
         <div><button type="submit">Save general settings</button></div>
       </form>
 

@@ -2,8 +2,12 @@
 import * as z from 'zod/mini';
 import { isoDateTime, methodBase } from './base.js';
 
-/** A liveness challenge step, judged on the device from the face box and keypoints. */
-export const ChallengeStep = z.enum(['look_straight', 'turn_left', 'turn_right', 'come_closer']);
+/**
+ * A liveness challenge step. The moves are judged on the device from the face box and keypoints;
+ * `flash` (the screen shows {@link FaceChallenge}'s `flash.colours`, one frame per colour) and
+ * `blink` (frames through `blink.window_ms`) are judged on the server only.
+ */
+export const ChallengeStep = z.enum(['look_straight', 'turn_left', 'turn_right', 'come_closer', 'flash', 'blink']);
 export type ChallengeStep = z.infer<typeof ChallengeStep>;
 export const FaceNeeds = z.object({
   /** True for `liveness` (several randomised challenge steps), false for a plain `selfie`. */
@@ -50,6 +54,14 @@ export const FaceChallenge = z.object({
   attempts_left: z.int(),
   /** True for the last attempt: a capture that fails the checks goes to a reviewer. */
   review_on_failure: z.boolean(),
+  /**
+   * `liveness` only (its `flash` step): the screen shows each colour (`#rrggbb`) for `colour_ms`,
+   * in order, and the step sends one frame per colour, `frame_index` i taken while colour i was
+   * on the screen. The face's colour must follow them (issue 20). Never more than 3 changes a second.
+   */
+  flash: z.optional(z.object({ colours: z.array(z.string()), colour_ms: z.int() })),
+  /** `liveness` only (its `blink` step): frames spread over `window_ms` (at most `frames`, at least `min_frames`) in which the eyes close and open. */
+  blink: z.optional(z.object({ window_ms: z.int(), frames: z.int(), min_frames: z.int() })),
 });
 export type FaceChallenge = z.infer<typeof FaceChallenge>;
 

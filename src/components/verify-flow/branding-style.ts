@@ -31,3 +31,14 @@ export function applyBrandingStyle(base: HTMLElement, style: Record<string, stri
     else base.style.removeProperty(name);
   }
 }
+
+/**
+ * Paints what a render cannot set: the branding on the wrapper and the progress bar's width, both
+ * through the CSSOM (the hosted page's CSP blocks `style` attributes).
+ */
+export function paintFlow(root: ParentNode, style: Record<string, string>, progress: number | null): void {
+  const base = root.querySelector<HTMLElement>('[part="base"]');
+  if (base) applyBrandingStyle(base, style);
+  const fill = root.querySelector<HTMLElement>('.fill');
+  if (fill && progress !== null) fill.style.setProperty('inline-size', `${progress}%`);
+}

@@ -17,9 +17,10 @@ function renderPlan(steps: readonly MethodKey[] | null): TemplateResult {
   const has = (...keys: MethodKey[]) => keys.some((k) => steps.includes(k));
   const ready = [
     has('document_id') ? msg('your ID document', { id: 'flow.intro.ready.document' }) : null,
+    has('secure_card') ? msg('your payment card', { id: 'flow.intro.ready.card' }) : null,
     has('email') ? msg('your e-mail, to receive a code', { id: 'flow.intro.ready.email' }) : null,
     has('phone') ? msg('your phone, to receive a code', { id: 'flow.intro.ready.phone' }) : null,
-    has('document_id', 'selfie', 'liveness') ? msg('a camera (allow access when asked)', { id: 'flow.intro.ready.camera' }) : null,
+    has('document_id', 'selfie', 'liveness', 'secure_card') ? msg('a camera (allow access when asked)', { id: 'flow.intro.ready.camera' }) : null,
   ].filter((x): x is string => x !== null);
   return html`<p>${minutes} ${msg('You will be asked to:', { id: 'flow.intro.steps' })}</p>
     <ol class="plan">

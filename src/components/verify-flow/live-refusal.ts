@@ -1,7 +1,7 @@
 import { msg } from '@lit/localize';
 import { html, type TemplateResult } from 'lit';
 import type { MethodView } from '../../api/contract.js';
-import { stepTitle } from '../../steps/registry.js';
+import { rejectionText, stepTitle } from '../../steps/registry.js';
 
 /**
  * The alert shown, on whatever screen the flow is, when the server refuses something the user
@@ -9,7 +9,7 @@ import { stepTitle } from '../../steps/registry.js';
  */
 export function renderLiveRefusal(method: MethodView, goToStep: () => void): TemplateResult {
   return html`<div class="notice refusal" role="alert">
-    <p><strong>${stepTitle(method)}</strong>: ${method.reason ?? msg('What you sent could not be accepted.', { id: 'flow.refused.default' })}</p>
+    <p><strong>${stepTitle(method)}</strong>: ${rejectionText(method) ?? msg('What you sent could not be accepted.', { id: 'flow.refused.default' })}</p>
     <button type="button" class="secondary" @click=${goToStep}>
       ${method.can_retry ? msg('Do this step again', { id: 'flow.refused.retry' }) : msg('See this step', { id: 'flow.refused.see' })}
     </button>

@@ -1,5 +1,6 @@
 import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
+import type { SessionView } from '../../api/contract.js';
 import type { VerifyError } from '../../events/events.js';
 import { failureText } from './failure-text.js';
 
@@ -51,6 +52,17 @@ export function renderFailure(view: { error: VerifyError | null; closable: boole
     <div class="actions">
       ${error?.retryable ? html`<button type="button" @click=${view.onAgain}>${text.retry}</button>` : nothing}
       ${view.closable && error?.code === 'consent_declined' ? html`<button type="button" class="secondary" @click=${view.onClose}>${msg('Close', { id: 'flow.close' })}</button>` : nothing}
+    </div>
+  </section>`;
+}
+
+/** The hand-off screen: the QR code and link for the phone, and the way back to this device. */
+export function renderHandoff(view: { onSession: (e: CustomEvent<SessionView>) => void; onBack: () => void }): TemplateResult {
+  return html`<section>
+    <h2 id="handoff-title" tabindex="-1">${msg('Continue on your phone', { id: 'flow.handoff.title' })}</h2>
+    <verify-handoff @handoff-session=${view.onSession}></verify-handoff>
+    <div class="actions">
+      <button type="button" class="secondary" @click=${view.onBack}>${msg('Continue on this device', { id: 'flow.handoff.back' })}</button>
     </div>
   </section>`;
 }

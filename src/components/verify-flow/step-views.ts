@@ -2,14 +2,14 @@ import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { MethodView, SessionView } from '../../api/contract.js';
 import type { ConsentDecisionEvent } from '../../steps/consent/verify-consent.component.js';
-import { stepFor, stepTitle } from '../../steps/registry.js';
-import { isMethodDone } from './flow-phase.js';
+import { rejectionText, stepFor, stepTitle } from '../../steps/registry.js';
+import { FLOW_PHASE, isMethodDone, type FlowPhase } from './flow-phase.js';
 import { renderLiveRefusal } from './live-refusal.js';
 
 /** A step the server refused: its reason, and a retry when the server allows one. */
 export function renderRejected(method: MethodView, onRetry: () => void): TemplateResult {
   return html`<div class="notice" role="alert">
-      <p>${method.reason ?? msg('This step could not be verified.', { id: 'flow.step-rejected' })}</p>
+      <p>${rejectionText(method) ?? msg('This step could not be verified.', { id: 'flow.step-rejected' })}</p>
     </div>
     <div class="actions">
       ${
@@ -87,4 +87,13 @@ export function renderStepsScreen(view: {
       }
     </nav>
   `;
+}
+
+/** What the flow's live region says: the step on screen ("Step 2 of 3: …"), or that it is loading. */
+export function liveAnnouncement(phase: FlowPhase, index: number, session: SessionView | null, method: MethodView | null): string {
+  if ((phase === FLOW_PHASE.steps || phase === FLOW_PHASE.consent) && session && method) {
+    return msg(str`Step ${index + 1} of ${session.methods.length}: ${stepTitle(method)}`, { id: 'flow.live-step' });
+  }
+  if (phase === FLOW_PHASE.starting || phase === FLOW_PHASE.completing) return msg('Loading…', { id: 'flow.loading' });
+  return '';
 }

@@ -1,23 +1,26 @@
 import { ContextProvider } from '@lit/context';
-import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
-import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
-import type { Branding, MethodKey, MethodResult, MethodView, SessionView } from '../../api/contract.js';
+import { msg, updateWhenLocaleChanges } from '@lit/localize';
+import { html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { VerifyFlowAttributes } from './verify-flow-attributes.component.js';
+import type { MethodResult, MethodView, SessionView } from '../../api/contract.js';
 import { ApiError, SessionClient } from '../../api/session-client.js';
 import { FaceModelController } from '../../controllers/face-model-controller.js';
 import { RedirectCountdown } from '../../controllers/redirect-countdown.js';
 import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
+import { openSession, progressPercent, resolveApiBase, resolveAssetBase } from './flow-session.js';
+import { MethodStarts } from './method-starts.js';
 import { emit, VerifyError } from '../../events/events.js';
 import { fromApiError } from '../../internal/errors.js';
 import { flowContext, type FlowContext } from '../../internal/flow-context.js';
 import { StepCompleteEvent, StepErrorEvent, StepHandoffEvent } from '../../internal/step-events.js';
 import { directionOf, pickLocale, useLocale, type Locale } from '../../localization.js';
-import { needsConsent, stepFor, stepTitle } from '../../steps/registry.js';
+import { needsConsent, stepFor } from '../../steps/registry.js';
 import type { ConsentDecisionEvent } from '../../steps/consent/verify-consent.component.js';
-import { applyBrandingStyle, brandingStyle } from './branding-style.js';
+import { brandingStyle, paintFlow } from './branding-style.js';
 import { FLOW_PHASE, isMethodDone, safeRedirect, type FlowPhase } from './flow-phase.js';
 import { renderHeader, renderIntro } from './intro-view.js';
-import { renderDone, renderFailure, renderHandedBack, renderLoading } from './result-views.js';
-import { renderRejected, renderStep, renderStepDone, renderStepsScreen } from './step-views.js';
+import { renderDone, renderFailure, renderHandedBack, renderHandoff, renderLoading } from './result-views.js';
+import { liveAnnouncement, renderRejected, renderStep, renderStepDone, renderStepsScreen } from './step-views.js';
 import { AnalysisWatch } from '../../controllers/analysis-watch.js';
 import styles from './verify-flow.styles.js';
 
@@ -52,23 +55,10 @@ import styles from './verify-flow.styles.js';
  * @cssproperty --verify-font - Font family.
  * @cssproperty --verify-focus - Focus ring colour.
  */
-export class VerifyFlow extends LitElement {
+export class VerifyFlow extends VerifyFlowAttributes {
   static override styles = styles;
 
-  static override properties = {
-    link: { type: String },
-    handoff: { type: String },
-    apiBase: { type: String, attribute: 'api-base' },
-    assetBase: { type: String, attribute: 'asset-base' },
-    language: { type: String, attribute: 'lang' },
-    stay: { type: Boolean },
-    autoStart: { type: Boolean, attribute: 'auto-start' },
-    applyBranding: { type: Boolean, attribute: 'apply-branding' },
-    branding: { attribute: false },
-    preview: { type: Boolean },
-    closable: { type: Boolean },
-    redirectDelay: { type: Number, attribute: 'redirect-delay' },
-    plannedSteps: { attribute: false },
+  static override properties: PropertyDeclarations = {
     phase: { type: String, reflect: true },
     session: { state: true },
     index: { state: true },
@@ -79,41 +69,6 @@ export class VerifyFlow extends LitElement {
     refused: { state: true },
   };
 
-  /** The user's `magic_link`. */
-  declare link: string;
-  /** A cross-device hand-off token (the phone side); used instead of `link`. */
-  declare handoff: string;
-  /** The service's `{base_url}`; defaults to the link's origin, else this page's origin. */
-  declare apiBase: string;
-  /** Base URL of models and wasm; defaults to `{apiBase}/web/vendor/`. */
-  declare assetBase: string;
-  /** Locale (BCP 47), from the `lang` attribute; defaults to the session's hint, then the browser's. */
-  declare language: string;
-  /** Stay on the result screen instead of following the completion redirect. */
-  declare stay: boolean;
-  /** Skip the intro screen and start at once. */
-  declare autoStart: boolean;
-  /** Apply the account's branding colours from the session (the hosted page does). */
-  declare applyBranding: boolean;
-  /**
-   * Branding to show before the session loads (the hosted page passes the account's, so its intro
-   * is branded too); the session's branding replaces it once loaded. Applied with `apply-branding`.
-   */
-  declare branding: Branding | null;
-  /**
-   * A preview of the page (the dashboard's branding preview): Start sends nothing and starts
-   * nothing, and says so.
-   */
-  declare preview: boolean;
-  /** Offer a Close button on the result screen (modal / popup embeds). */
-  declare closable: boolean;
-  /**
-   * The steps this link's user will meet, in order (the hosted page passes them from the server),
-   * so the intro says what they will do and what to have at hand; unknown: a general intro.
-   */
-  declare plannedSteps: readonly MethodKey[] | null;
-  /** Seconds the "you are done" screen shows before the completion redirect (default 4). */
-  declare redirectDelay: number;
   private readonly countdown = new RedirectCountdown(this);
   /** The current screen (read-only). */
   declare phase: FlowPhase;
@@ -137,19 +92,6 @@ export class VerifyFlow extends LitElement {
   constructor() {
     super();
     updateWhenLocaleChanges(this);
-    this.link = '';
-    this.handoff = '';
-    this.apiBase = '';
-    this.assetBase = '';
-    this.language = '';
-    this.stay = false;
-    this.autoStart = false;
-    this.applyBranding = false;
-    this.branding = null;
-    this.preview = false;
-    this.closable = false;
-    this.redirectDelay = 4;
-    this.plannedSteps = null;
     this.phase = FLOW_PHASE.intro;
     this.session = null;
     this.index = 0;
@@ -223,21 +165,6 @@ export class VerifyFlow extends LitElement {
     this.locale = locale;
   }
 
-  private resolveApiBase(): string {
-    if (this.apiBase) return this.apiBase;
-    try {
-      if (this.link) return new URL(this.link).origin;
-    } catch {
-      // Fall through to the page's origin.
-    }
-    return window.location.origin;
-  }
-
-  private resolveAssetBase(apiBase: string): string {
-    const base = this.assetBase || `${apiBase.replace(/\/+$/, '')}/web/vendor/`;
-    return base.endsWith('/') ? base : `${base}/`;
-  }
-
   /** Starts the session (what the intro's Start button does). */
   async start(): Promise<void> {
     if (this.preview) {
@@ -249,22 +176,17 @@ export class VerifyFlow extends LitElement {
     this.phase = FLOW_PHASE.starting;
     this.failure = null;
     emit(this, 'verify-start', { mode: 'inline' });
-    const apiBase = this.resolveApiBase();
-    this.client = new SessionClient({ baseUrl: apiBase });
+    this.client = new SessionClient({ baseUrl: resolveApiBase(this.apiBase, this.link) });
     this.provider.setValue(this.contextValue(false));
     try {
-      let session: SessionView;
-      if (this.handoff) session = (await this.client.claimHandoff(this.handoff)).session;
-      else if (this.link) session = (await this.client.start(this.link)).session;
-      else session = await this.client.session();
-      this.store = new ProgressStore(this.handoff ? `handoff:${session.csrf_token.slice(0, 8)}` : this.link ? progressIdForLink(this.link) : 'hosted');
-      await this.loadSession(session);
+      const opened = await openSession(this.client, { handoff: this.handoff, link: this.link });
+      this.store = opened.store;
+      await this.loadSession(opened.session);
     } catch (error: unknown) {
       // The link's flow was already completed: nothing starts, and the person is told they are done.
       if (error instanceof ApiError && error.error_type === 'session_flow_completed') {
         this.phase = FLOW_PHASE.done;
-        await this.updateComplete;
-        (this.renderRoot.querySelector('#result-title') as HTMLElement | null)?.focus();
+        await this.focusSoon('#result-title');
         return;
       }
       this.fail(fromApiError(error));
@@ -279,7 +201,7 @@ export class VerifyFlow extends LitElement {
     if (!this.language) await this.applyLocale();
     emit(this, 'verify-ready', { methods: session.methods.map((m) => m.key) });
     // A face step ahead: its model starts loading now, in a worker, while the person reads on (issue 20).
-    if (session.methods.some((m) => !isMethodDone(m) && stepFor(m.key)?.usesFaceModel)) this.faceModels.get(this.resolveAssetBase(this.client!.baseUrl));
+    if (session.methods.some((m) => !isMethodDone(m) && stepFor(m.key)?.usesFaceModel)) this.faceModels.get(this.assetBase_());
     if (session.state === 'completed') {
       this.phase = FLOW_PHASE.done;
       return;
@@ -315,25 +237,24 @@ export class VerifyFlow extends LitElement {
     if (consent) await import('../../steps/consent/verify-consent.js');
     this.phase = consent ? FLOW_PHASE.consent : FLOW_PHASE.steps;
     void this.store?.save({ method: method.key, choices: this.choices });
-    if (!consent) this.recordStart(method);
+    if (!consent) this.starts.record(this.client, method);
     if (this.lastAnnouncedIndex !== index) {
       this.lastAnnouncedIndex = index;
       emit(this, 'verify-step-change', { index, total: methods.length, method: method.key, previous: previous === method.key ? null : previous });
     }
-    await this.updateComplete;
-    (this.renderRoot.querySelector('#step-title') as HTMLElement | null)?.focus();
+    await this.focusSoon('#step-title');
   }
 
-  private readonly started = new Set<string>();
+  private readonly starts = new MethodStarts((error) => this.fail(error));
   private choices: Record<string, string> = {};
 
   private contextValue(handoffEnabled: boolean): FlowContext {
     return {
       client: this.client!,
-      assetBase: this.resolveAssetBase(this.client!.baseUrl),
+      assetBase: this.assetBase_(),
       handoffEnabled,
       choices: this.choices,
-      faceModel: () => this.faceModels.get(this.resolveAssetBase(this.client!.baseUrl)),
+      faceModel: () => this.faceModels.get(this.assetBase_()),
       saveChoice: (name, value) => {
         this.choices = { ...this.choices, [name]: value };
         void this.store?.save({ method: this.currentMethod?.key ?? null, choices: this.choices });
@@ -341,16 +262,15 @@ export class VerifyFlow extends LitElement {
     };
   }
 
-  /** Tells the server a step was opened (its `start_time`), once per method and page. */
-  private recordStart(method: MethodView): void {
-    if (method.key === 'other' || isMethodDone(method) || method.status === 'rejected' || this.started.has(method.key) || !this.client) return;
-    this.started.add(method.key);
-    this.client.startMethod(method.key).catch((error: unknown) => {
-      // Not fatal for the user; the flow goes on and the submit reports real problems.
-      this.started.delete(method.key);
-      const mapped = fromApiError(error);
-      if (mapped.code === 'session_expired') this.fail(mapped);
-    });
+  /** Models and wasm of this flow's service. */
+  private assetBase_(): string {
+    return resolveAssetBase(this.assetBase, this.client!.baseUrl);
+  }
+
+  /** Focuses `selector` once the next render is done (a new screen's heading). */
+  private async focusSoon(selector: string): Promise<void> {
+    await this.updateComplete;
+    (this.renderRoot.querySelector(selector) as HTMLElement | null)?.focus();
   }
 
   /** Puts a rejected method back to `assigned` (when the server allows a retry). */
@@ -359,7 +279,7 @@ export class VerifyFlow extends LitElement {
     try {
       const result = await this.client.retryMethod(method.key);
       this.replaceMethod(result.method, result.state);
-      this.recordStart(result.method);
+      this.starts.record(this.client, result.method);
     } catch (error: unknown) {
       const mapped = fromApiError(error);
       emit(this, 'verify-error', { code: mapped.code, message: mapped.message, retryable: mapped.retryable });
@@ -428,7 +348,7 @@ export class VerifyFlow extends LitElement {
   private showHandoff(): void {
     if (!this.session?.handoff_enabled || this.session.via_handoff) return;
     this.phase = FLOW_PHASE.handoff;
-    void this.updateComplete.then(() => (this.renderRoot.querySelector('#handoff-title') as HTMLElement | null)?.focus());
+    void this.focusSoon('#handoff-title');
     void import('../../steps/handoff/verify-handoff.js');
   }
 
@@ -455,8 +375,7 @@ export class VerifyFlow extends LitElement {
       this.phase = FLOW_PHASE.done;
       await this.store?.clear();
       emit(this, 'verify-complete', { reference_id: done.reference_id, status: 'completed', redirect_url: this.completion.redirect_url });
-      await this.updateComplete;
-      (this.renderRoot.querySelector('#result-title') as HTMLElement | null)?.focus();
+      await this.focusSoon('#result-title');
       if (this.completion.redirect_url && !this.stay) this.countdown.start(this.completion.redirect_url, this.redirectDelay);
     } catch (error: unknown) {
       this.fail(fromApiError(error));
@@ -467,29 +386,21 @@ export class VerifyFlow extends LitElement {
     this.failure = error;
     this.phase = FLOW_PHASE.failed;
     emit(this, 'verify-error', { code: error.code, message: error.message, retryable: error.retryable });
-    void this.updateComplete.then(() => (this.renderRoot.querySelector('#failure-title') as HTMLElement | null)?.focus());
+    void this.focusSoon('#failure-title');
   }
 
   private onClose(): void {
     emit(this, 'verify-request-close', { source: 'close-button' });
   }
 
-  /**
-   * Branding colours and the progress bar width are set through the CSSOM after each render: the
-   * hosted page's strict CSP blocks `style` attributes (Lit's attribute bindings and even
-   * styleMap's first render use setAttribute), while `style.setProperty` is allowed.
-   */
+  /** Branding colours and the progress bar's width, through the CSSOM (see `paintFlow`). */
   protected override updated(): void {
-    const base = this.renderRoot.querySelector<HTMLElement>('[part="base"]');
-    if (base) applyBrandingStyle(base, brandingStyle(this.session?.branding ?? this.branding, this, this.applyBranding));
-    const fill = this.renderRoot.querySelector<HTMLElement>('.fill');
-    if (fill && this.session) {
-      const total = this.session.methods.length;
-      const done = this.session.methods.filter(isMethodDone).length;
-      // The step on screen counts half while it is open: "Step 1 of 1" is under way, not empty.
-      const current = this.currentMethod && !isMethodDone(this.currentMethod) ? 0.5 : 0;
-      fill.style.setProperty('inline-size', `${(100 * Math.min(total, done + current)) / total}%`);
-    }
+    const open = this.currentMethod !== null && !isMethodDone(this.currentMethod);
+    paintFlow(
+      this.renderRoot,
+      brandingStyle(this.session?.branding ?? this.branding, this, this.applyBranding),
+      this.session ? progressPercent(this.session, open) : null,
+    );
   }
 
   protected override render() {
@@ -499,17 +410,9 @@ export class VerifyFlow extends LitElement {
         ${renderHeader(this.session?.branding ?? this.branding)}
         <!-- Not a <main>: the page around the flow (ours or the customer's) has its own. -->
         <div class="phase">${this.renderPhase()}</div>
-        <div class="visually-hidden" role="status" aria-live="polite">${this.liveText()}</div>
+        <div class="visually-hidden" role="status" aria-live="polite">${liveAnnouncement(this.phase, this.index, this.session, this.currentMethod)}</div>
       </div>
     `;
-  }
-
-  private liveText(): string {
-    if ((this.phase === FLOW_PHASE.steps || this.phase === FLOW_PHASE.consent) && this.session) {
-      return msg(str`Step ${this.index + 1} of ${this.session.methods.length}: ${stepTitle(this.currentMethod!)}`, { id: 'flow.live-step' });
-    }
-    if (this.phase === FLOW_PHASE.starting || this.phase === FLOW_PHASE.completing) return msg('Loading…', { id: 'flow.loading' });
-    return '';
   }
 
   private renderPhase(): TemplateResult {
@@ -523,15 +426,7 @@ export class VerifyFlow extends LitElement {
       case FLOW_PHASE.consent:
         return this.renderSteps();
       case FLOW_PHASE.handoff:
-        return html`<section>
-          <h2 id="handoff-title" tabindex="-1">${msg('Continue on your phone', { id: 'flow.handoff.title' })}</h2>
-          <verify-handoff @handoff-session=${(e: CustomEvent<SessionView>) => void this.onHandoffSession(e)}></verify-handoff>
-          <div class="actions">
-            <button type="button" class="secondary" @click=${() => void this.goTo(this.index)}>
-              ${msg('Continue on this device', { id: 'flow.handoff.back' })}
-            </button>
-          </div>
-        </section>`;
+        return renderHandoff({ onSession: (e) => void this.onHandoffSession(e), onBack: () => void this.goTo(this.index) });
       case FLOW_PHASE.done:
         return renderDone({
           redirectUrl: this.completion?.redirect_url ?? null,

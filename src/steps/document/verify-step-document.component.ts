@@ -2,13 +2,13 @@ import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { DocumentSide, DocumentTypeOption, MethodViewOf } from '../../api/contract.js';
 import { shapeOf } from '../../capture/document-shape.js';
-import { AutoCapture, assessFrame, type CaptureIssue, type QualityReport } from '../../capture/quality.js';
+import type { QualityReport } from '../../capture/quality.js';
 
 export { issueHint };
 import { checkUpload } from '../../capture/file-check.js';
-import { FrameSampler, snapshot, toJpeg } from '../../capture/video-frames.js';
-import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
-import { FrameLoopController } from '../../controllers/frame-loop-controller.js';
+import { toJpeg } from '../../capture/video-frames.js';
+import { type CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
+import { QualityCaptureController } from '../../controllers/quality-capture-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { documentTypeName } from './document-type-names.js';
@@ -38,9 +38,6 @@ interface SideCapture {
   uploadId: string | null;
 }
 
-/** Width of the frames the quality checks look at. */
-const ANALYSIS_WIDTH = 480;
-
 /**
  * Document / ID capture: rear camera with a frame overlay and on-device quality checks on every
  * frame, auto-capture after several good frames in a row, manual capture, front and back, file
@@ -56,7 +53,6 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     phase: { state: true },
     documentType: { state: true },
     side: { state: true },
-    hint: { state: true },
     error: { state: true },
     captures: { state: true },
     busy: { state: true },
@@ -69,7 +65,6 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   declare private phase: DocumentPhase;
   declare private documentType: DocumentTypeOption | null;
   declare private side: DocumentSide;
-  declare private hint: string;
   declare private error: string;
   declare private captures: Partial<Record<DocumentSide, SideCapture>>;
   declare private busy: boolean;
@@ -77,12 +72,14 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   declare private checking: boolean;
 
   declare private copied: boolean | null;
-  private readonly camera = new CameraController(this);
-  private auto = new AutoCapture(VerifyStepDocument.autoCaptureFrames);
-  private readonly sampler = new FrameSampler(ANALYSIS_WIDTH);
-  private readonly frames = new FrameLoopController(this);
-  private lastReport: QualityReport | null = null;
-  private lastIssue: CaptureIssue | null | undefined = undefined;
+  // The camera with the capture checks and auto-capture (shared with Secure Card).
+  private readonly capture = new QualityCaptureController(this, {
+    goodFrames: VerifyStepDocument.autoCaptureFrames,
+    // A passport's data page is framed and checked as a TD3 page, anything else as a card (issue 20).
+    shape: () => shapeOf(this.documentType?.key),
+    hint: issueHint,
+    onAutoCapture: () => void this.takePicture('camera'),
+  });
 
   constructor() {
     super();
@@ -90,7 +87,6 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     this.phase = DOCUMENT_PHASE.chooseType;
     this.documentType = null;
     this.side = 'front';
-    this.hint = '';
     this.error = '';
     this.captures = {};
     this.busy = false;
@@ -106,18 +102,18 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.frames.stop();
+    this.capture.stop();
     for (const capture of Object.values(this.captures)) if (capture) URL.revokeObjectURL(capture.url);
   }
 
   /** The report of the last analysed camera frame (for tests and diagnostics). */
   get lastQuality(): QualityReport | null {
-    return this.lastReport;
+    return this.capture.lastReport;
   }
 
   /** The camera controller (start-up time, state). */
   get cameraState(): CameraController {
-    return this.camera;
+    return this.capture.camera;
   }
 
   private chooseType(key: string): void {
@@ -132,58 +128,28 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     await this.updateComplete;
     const video = this.renderRoot.querySelector('video');
     if (!video) return;
-    this.auto.reset();
-    this.lastIssue = undefined;
-    if (await this.camera.start(video, 'environment')) {
-      this.startLoop(video);
-    } else if (this.camera.error) {
-      this.report(this.camera.error);
-    }
+    if (!(await this.capture.start(video)) && this.capture.camera.error) this.report(this.capture.camera.error);
   }
 
   /** Shows the file picker screen. */
   openUpload(): void {
-    this.frames.stop();
-    this.camera.stop();
+    this.capture.stop();
     this.error = '';
     this.phase = DOCUMENT_PHASE.upload;
-  }
-
-  private startLoop(video: HTMLVideoElement): void {
-    this.frames.start(() => {
-      if (this.phase !== DOCUMENT_PHASE.camera || this.camera.state !== CAMERA_STATE.live) return false;
-      this.analyse(video);
-      return true;
-    });
-  }
-
-  private analyse(video: HTMLVideoElement): void {
-    if (!video.videoWidth) return;
-    // A passport's data page is framed and checked as a TD3 page, anything else as a card (issue 20).
-    const report = assessFrame(this.sampler.pixels(video), undefined, shapeOf(this.documentType?.key));
-    this.lastReport = report;
-    const issue = report.issues[0] ?? null;
-    // Only a change of advice updates the live region, so screen readers are not flooded.
-    if (issue !== this.lastIssue) {
-      this.lastIssue = issue;
-      this.hint = issueHint(issue);
-    }
-    if (this.auto.push(report)) void this.takePicture('camera');
   }
 
   /** Takes the picture from the live camera (auto-capture or the button). */
   async takePicture(_trigger: 'camera' | 'manual' = 'manual'): Promise<void> {
     const video = this.renderRoot.querySelector('video');
-    if (!video || !video.videoWidth) return;
-    const canvas = snapshot(video);
-    this.frames.stop();
-    this.camera.stop();
+    const quality = this.capture.lastReport;
+    const canvas = video ? this.capture.take(video) : null;
+    if (!canvas) return;
     const blob = await toJpeg(canvas, 0.92);
     if (!blob) {
       this.error = msg('The picture could not be taken. Try again.', { id: 'doc.capture-failed' });
       return;
     }
-    this.setCapture({ blob, url: URL.createObjectURL(blob), mediaType: 'image/jpeg', source: 'camera', quality: this.lastReport, uploadId: null });
+    this.setCapture({ blob, url: URL.createObjectURL(blob), mediaType: 'image/jpeg', source: 'camera', quality, uploadId: null });
   }
 
   private setCapture(capture: SideCapture): void {
@@ -231,7 +197,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
               glare_ratio: capture.quality.glareRatio,
               mean_luma: capture.quality.meanLuma,
               document_found: capture.quality.document.found,
-              good_frames: this.auto.goodFrames,
+              good_frames: this.capture.goodFrames,
             })
           : undefined;
         const extension = capture.mediaType === 'application/pdf' ? 'pdf' : capture.mediaType === 'image/png' ? 'png' : 'jpg';
@@ -354,8 +320,9 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   }
 
   private renderCamera(): TemplateResult {
-    const failed = this.camera.state === CAMERA_STATE.failed && this.camera.error;
-    const help = failed ? cameraHelp(this.camera.error!.code) : null;
+    const camera = this.capture.camera;
+    const failed = camera.state === CAMERA_STATE.failed && camera.error;
+    const help = failed ? cameraHelp(camera.error!.code) : null;
     const sideText = this.sideLabel(this.side);
     const passport = shapeOf(this.documentType?.key).kind === 'passport_page';
     return html`
@@ -378,10 +345,10 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
             </div>`
           : html`
               <p class="hint" role="status" aria-live="polite">
-                ${this.camera.state === CAMERA_STATE.starting ? msg('Starting the camera…', { id: 'doc.starting' }) : this.hint}
+                ${camera.state === CAMERA_STATE.starting ? msg('Starting the camera…', { id: 'doc.starting' }) : this.capture.hint}
               </p>
               <div class="actions">
-                <button type="button" ?disabled=${this.camera.state !== CAMERA_STATE.live} @click=${() => void this.takePicture('manual')}>
+                <button type="button" ?disabled=${camera.state !== CAMERA_STATE.live} @click=${() => void this.takePicture('manual')}>
                   ${msg('Take picture', { id: 'doc.take' })}
                 </button>
                 <button type="button" class="secondary" @click=${() => this.openUpload()}>${msg('Upload a file instead', { id: 'doc.upload-instead' })}</button>

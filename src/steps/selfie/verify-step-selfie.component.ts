@@ -1,10 +1,10 @@
 import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ChallengeStep, FaceChallenge, FaceEvidence, MethodViewOf } from '../../api/contract.js';
+import type { FaceChallenge, FaceEvidence, MethodViewOf } from '../../api/contract.js';
 import { ApiError } from '../../api/session-client.js';
 import type { DetectedFace } from '../../capture/face-detector.js';
 import type { FaceModel } from '../../capture/face-model.js';
-import { ChallengeJudge, yawOf, type FaceHint } from '../../capture/liveness.js';
+import { ChallengeJudge, isTimedStep, yawOf, type FaceHint } from '../../capture/liveness.js';
 import { meanLuma, toLuma } from '../../capture/quality.js';
 import { FrameSampler, toJpeg } from '../../capture/video-frames.js';
 import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
@@ -13,44 +13,16 @@ import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { cameraHelp, copyLinkText, copyPageLink, type CameraWayForward } from '../camera-help.js';
 import { StepElement } from '../step-element.js';
+import { challengeText, faceHintText } from './selfie-texts.js';
+import { colourAt, timedPlan, type TimedPlan } from './timed-capture.js';
 import styles from './verify-step-selfie.styles.js';
+
+export { challengeText, faceHintText };
 
 /** Screens of the selfie step. */
 export const SELFIE_PHASE = { intro: 'intro', preparing: 'preparing', live: 'live', sending: 'sending', failed: 'failed' } as const;
 /** One of {@link SELFIE_PHASE}. */
 export type SelfiePhase = (typeof SELFIE_PHASE)[keyof typeof SELFIE_PHASE];
-
-/** The instruction for a challenge step. */
-export function challengeText(step: ChallengeStep): string {
-  switch (step) {
-    case 'look_straight':
-      return msg('Look straight at the camera.', { id: 'selfie.step.straight' });
-    case 'turn_left':
-      return msg('Slowly turn your head to your left.', { id: 'selfie.step.left' });
-    case 'turn_right':
-      return msg('Slowly turn your head to your right.', { id: 'selfie.step.right' });
-    case 'come_closer':
-      return msg('Move your face closer to the camera.', { id: 'selfie.step.closer' });
-  }
-}
-
-/** The advice for a face problem. */
-export function faceHintText(hint: FaceHint): string {
-  switch (hint) {
-    case 'TOO_DARK':
-      return msg('Too dark. Face a window or a light.', { id: 'selfie.hint.dark' });
-    case 'NO_FACE':
-      return msg('We cannot see your face. Put it inside the oval.', { id: 'selfie.hint.none' });
-    case 'MULTIPLE_FACES':
-      return msg('Only one person should be in view.', { id: 'selfie.hint.many' });
-    case 'TOO_FAR':
-      return msg('Come a little closer.', { id: 'selfie.hint.far' });
-    case 'TOO_CLOSE':
-      return msg('Move back a little.', { id: 'selfie.hint.close' });
-    case 'NOT_CENTERED':
-      return msg('Centre your face in the oval.', { id: 'selfie.hint.center' });
-  }
-}
 
 const ANALYSIS_WIDTH = 160;
 /** Dense frames of a move are taken at most this often (the server judges the motion from them). */
@@ -83,6 +55,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     error: { state: true },
     stepIndex: { state: true },
     needsHelp: { state: true },
+    flashing: { state: true },
     stepTimeoutMs: { type: Number, attribute: 'step-timeout-ms' },
   };
 
@@ -96,6 +69,8 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   declare private hint: string;
   declare private error: string;
   declare private stepIndex: number;
+  /** The flash step is on screen: the colour overlay is shown (its colour is set by {@link tickTimed}). */
+  declare private flashing: boolean;
 
   declare private copied: boolean | null;
   private readonly camera = new CameraController(this);
@@ -117,6 +92,10 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   private lastDenseAt = 0;
   /** The canvas the next frame is drawn into (see {@link frameCanvas}). */
   private spare: HTMLCanvasElement | null = null;
+  /** The timed step under way (flash or blink), or null during a move. */
+  private timed: TimedPlan | null = null;
+  /** The last single face seen: the evidence sent with the frames of a timed step. */
+  private lastFace: DetectedFace | null = null;
 
   constructor() {
     super();
@@ -127,12 +106,14 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     this.error = '';
     this.stepIndex = 0;
     this.needsHelp = false;
+    this.flashing = false;
     this.stepTimeoutMs = 30_000;
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.frames.stop();
+    this.endTimed();
     // The model belongs to the flow (it outlives the step); only the reference goes.
     this.model = null;
   }
@@ -168,12 +149,11 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
       this.judge = new ChallengeJudge(challenge.steps);
       this.uploads = Promise.resolve();
       this.uploadError = null;
-      this.stepIndex = 0;
       this.dense = [];
-      this.instruction = challengeText(challenge.steps[0]!);
+      this.lastFace = null;
       this.phase = SELFIE_PHASE.live;
       this.startedAt = performance.now();
-      this.stepStartedAt = this.startedAt;
+      this.enterStep();
       this.startLoop(video);
     } catch (error: unknown) {
       this.camera.stop();
@@ -192,6 +172,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   private startLoop(video: HTMLVideoElement): void {
     this.frames.start(() => {
       if (this.phase !== SELFIE_PHASE.live || this.camera.state !== CAMERA_STATE.live) return false;
+      this.tickTimed(video);
       if (!this.detecting) void this.analyse(video);
       return true;
     });
@@ -221,33 +202,77 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     if (this.phase !== SELFIE_PHASE.live || !this.judge) return;
     this.detectMs.push(performance.now() - t0);
     if (this.detectMs.length > 60) this.detectMs.shift();
+    // A timed step takes its frames on its own clock (tickTimed), not on detections.
+    const timed = isTimedStep(this.judge.current);
     const update = this.judge.push(faces, luma);
     if (update.hint !== this.lastHint) {
       this.lastHint = update.hint;
       this.hint = update.hint ? faceHintText(update.hint) : '';
     }
     const face = update.face ?? (faces.length === 1 ? faces[0]! : null);
+    if (face) this.lastFace = face;
+    if (timed) return;
     if (face && (update.completed !== null || t0 - this.lastDenseAt >= DENSE_FRAME_INTERVAL_MS)) this.keepDense(frame, face, t0);
     if (update.completed !== null && update.face) {
       this.captureStep(update.completed);
-      if (this.judge.done) {
-        void this.finish();
-        return;
-      }
-      this.stepIndex = this.judge.currentIndex;
-      this.instruction = challengeText(this.judge.current!);
-      this.stepStartedAt = performance.now();
+      this.enterStep();
     } else if (performance.now() - this.stepStartedAt > this.stepTimeoutMs) {
       this.attemptTimedOut();
     }
   }
 
+  /** Shows the current step, or finishes when none is left; a timed step gets its plan. */
+  private enterStep(): void {
+    const judge = this.judge!;
+    if (judge.done) {
+      void this.finish();
+      return;
+    }
+    this.stepIndex = judge.currentIndex;
+    this.instruction = challengeText(judge.current!);
+    this.stepStartedAt = performance.now();
+    this.timed = isTimedStep(judge.current) ? timedPlan(judge.current, this.challenge!, this.stepStartedAt) : null;
+  }
+
+  /**
+   * Runs the timed step on every animation frame: paints the flash colour due now (through the
+   * CSSOM: the hosted page's CSP blocks style attributes), takes the frames as they fall due, and
+   * ends the step when its time is over.
+   */
+  private tickTimed(video: HTMLVideoElement): void {
+    const plan = this.timed;
+    if (!plan || !this.judge) return;
+    const now = performance.now();
+    const colour = colourAt(plan, now);
+    this.flashing = plan.step === 'flash' && now >= plan.start && now < plan.end;
+    this.style.setProperty('--verify-flash', colour ?? 'transparent');
+    if (this.dense.length < plan.due.length && now >= plan.due[this.dense.length]! && video.videoWidth) {
+      const f = this.lastFace;
+      const evidence: FaceEvidence = f
+        ? { box: f.box, keypoints: f.keypoints, score: f.score, yaw: yawOf(f), t: Math.round(now - this.startedAt) }
+        : { box: { x: 0, y: 0, width: 0, height: 0 }, keypoints: [], score: 0, yaw: 0, t: Math.round(now - this.startedAt) };
+      this.dense.push({ canvas: this.frameCanvas(video, false), evidence });
+    }
+    if (now >= plan.end && this.dense.length >= plan.due.length) {
+      this.endTimed();
+      this.captureStep(this.judge.advance());
+      this.enterStep();
+    }
+  }
+
+  /** Stops a timed step's overlay. */
+  private endTimed(): void {
+    this.timed = null;
+    this.flashing = false;
+    this.style.removeProperty('--verify-flash');
+  }
+
   /**
    * The video's current picture at {@link DENSE_FRAME_WIDTH} wide, in a canvas reused until it is
-   * kept as a dense frame (then the next frame gets a new one).
+   * kept as a dense frame (then the next frame gets a new one); `reuse` false: always a new one.
    */
-  private frameCanvas(video: HTMLVideoElement): HTMLCanvasElement {
-    const canvas = (this.spare ??= document.createElement('canvas'));
+  private frameCanvas(video: HTMLVideoElement, reuse = true): HTMLCanvasElement {
+    const canvas = reuse ? (this.spare ??= document.createElement('canvas')) : document.createElement('canvas');
     const scale = Math.min(1, DENSE_FRAME_WIDTH / video.videoWidth);
     canvas.width = Math.round(video.videoWidth * scale);
     canvas.height = Math.round(video.videoHeight * scale);
@@ -278,6 +303,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     }
     this.frames.stop();
     this.camera.stop();
+    this.endTimed();
     this.phase = SELFIE_PHASE.intro;
     this.needsHelp = challenge.attempts_left === 0;
     this.error = this.needsHelp
@@ -318,6 +344,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   private async finish(): Promise<void> {
     this.frames.stop();
     this.camera.stop();
+    this.endTimed();
     this.phase = SELFIE_PHASE.sending;
     await this.uploads;
     try {
@@ -373,6 +400,26 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
                 }
               </p>
               <p class="muted">${msg('Remove sunglasses or a hat, and make sure your face is well lit.', { id: 'selfie.intro.tips' })}</p>
+              ${
+                active
+                  ? html`<div class="notice flash-notice" role="note">
+                      <p>
+                        <strong>${msg('The screen will change colour', { id: 'selfie.flash.notice-title' })}</strong>
+                        ${msg('For about three seconds the screen shows a few plain colours, two a second, to check that a real face is in front of it.', {
+                          id: 'selfie.flash.notice',
+                        })}
+                      </p>
+                      <p>
+                        ${msg(
+                          'If changing light or flashing may affect you, do not start: use another way offered here or contact the company that sent you.',
+                          {
+                            id: 'selfie.flash.notice-health',
+                          },
+                        )}
+                      </p>
+                    </div>`
+                  : nothing
+              }
               ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing} ${this.needsHelp ? this.renderHelp() : nothing}
               <div class="actions">
                 <button type="button" @click=${() => void this.begin()}>
@@ -382,7 +429,8 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
               </div>`
           : nothing
       }
-      <div class="viewport" ?hidden=${this.phase !== SELFIE_PHASE.live && this.phase !== SELFIE_PHASE.preparing}>
+      ${this.flashing ? html`<div class="flash" aria-hidden="true"></div>` : nothing}
+      <div class="viewport ${this.flashing ? 'flashing' : ''}" ?hidden=${this.phase !== SELFIE_PHASE.live && this.phase !== SELFIE_PHASE.preparing}>
         <video part="video" muted playsinline aria-label=${msg('Camera preview', { id: 'doc.preview' })}></video>
         <div class="oval" aria-hidden="true"></div>
       </div>

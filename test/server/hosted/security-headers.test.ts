@@ -46,9 +46,14 @@ function expectHostedHeaders(res: Response, what: string): string {
   const permissions = res.headers.get('permissions-policy') ?? '';
   expect(permissions, what).toContain('camera=(self)');
   expect(permissions, what).toContain('geolocation=(self)');
+  // Voice records the user reading a phrase, on our own origin only.
+  expect(permissions, what).toContain('microphone=(self)');
+  expect(permissions, what).not.toContain('microphone=()');
   // Biometric ID's passkey ceremonies, on our own origin only.
   expect(permissions, what).toContain('publickey-credentials-create=(self)');
   expect(permissions, what).toContain('publickey-credentials-get=(self)');
+  // Live Video's call, on our own origin only.
+  expect(permissions, what).toContain('microphone=(self)');
   expect(res.headers.get('x-content-type-options'), what).toBe('nosniff');
   expect(res.headers.get('cache-control'), what).toBe('no-store');
   return nonce!;

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyseDocument, analyseSelfie } from '../../../server/analysis/index.js';
+import { analyseDocument, analyseFrames, analyseSelfie } from '../../../server/analysis/index.js';
 import { licenceBack, photograph } from '../../fixtures/documents.js';
 import { IDENTITIES } from '../../fixtures/identities.js';
 import { startTestServer, type Json, type TestServer } from '../../helpers/server.js';
@@ -11,7 +11,7 @@ import { startTestServer, type Json, type TestServer } from '../../helpers/serve
  */
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ analysis: { analyseDocument, analyseSelfie } });
+  server = await startTestServer({ analysis: { analyseDocument, analyseSelfie, analyseFrames } });
 });
 afterAll(async () => {
   await server.close();

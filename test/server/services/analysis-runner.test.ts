@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyseDocument, analyseSelfie } from '../../../server/analysis/index.js';
+import { analyseDocument, analyseFrames, analyseSelfie } from '../../../server/analysis/index.js';
 import { VerificationStatus } from '../../../server/domain/catalogue.js';
 import { markDocumentProcessing } from '../../../server/services/document-jobs.js';
 import { moveVerification } from '../../../server/services/verifications.js';
@@ -17,7 +17,7 @@ import { createTemplate } from '../session/fixtures.js';
  */
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ analysis: { analyseDocument, analyseSelfie } });
+  server = await startTestServer({ analysis: { analyseDocument, analyseSelfie, analyseFrames } });
 });
 afterAll(async () => {
   await server.close();
@@ -102,14 +102,21 @@ async function submitSelfie(userId: number, selfie: Buffer): Promise<void> {
   await ctx.queue.whenIdle();
 }
 
-/** A liveness capture of one still photo: the straight look, then a "turn" that is the same still three times. */
-async function submitStillLiveness(userId: number, photo: Buffer, reviewOnFailure: boolean): Promise<void> {
+/**
+ * A liveness capture of one still photo: the straight look, then a "turn" that is the same still
+ * three times; with `flash`, the still also stands in for the six flash frames and six blink frames.
+ */
+async function submitStillLiveness(userId: number, photo: Buffer, reviewOnFailure: boolean, flash = false): Promise<void> {
   const { ctx } = server.verity;
   const evidence = (t: number) => ({ box: { x: 0.2, y: 0.2, width: 0.5, height: 0.5 }, keypoints: [], score: 0.9, yaw: 0, t });
   const frames: FaceAnalysisJob['frames'] = [];
-  for (const [i, step] of (['look_straight', 'turn_left', 'turn_left', 'turn_left'] as const).entries()) {
-    const stored = await store(userId, `selfie-${i}-${Math.random().toString(36).slice(2)}`, photo);
-    frames.push({ ...stored, stepIndex: i === 0 ? 0 : 1, step, evidence: evidence(100 * (i + 1)) });
+  const steps = flash ? (['look_straight', 'flash', 'turn_left', 'blink'] as const) : (['look_straight', 'turn_left'] as const);
+  const counts: Record<string, number> = { look_straight: 1, flash: 6, turn_left: 3, blink: 6 };
+  for (const [stepIndex, step] of steps.entries()) {
+    for (let f = 0; f < counts[step]!; f++) {
+      const stored = await store(userId, `selfie-${stepIndex}-${f}-${Math.random().toString(36).slice(2)}`, photo);
+      frames.push({ ...stored, stepIndex, step, evidence: evidence(100 * (frames.length + 1)) });
+    }
   }
   const job: FaceAnalysisJob = {
     kind: 'face',
@@ -117,9 +124,10 @@ async function submitStillLiveness(userId: number, photo: Buffer, reviewOnFailur
     methodId: 20,
     methodKey: 'liveness',
     challengeId: `chl_live_${userId}`,
-    steps: ['look_straight', 'turn_left'],
+    steps: [...steps],
     frames,
     ...(reviewOnFailure ? { reviewOnFailure: true } : {}),
+    ...(flash ? { flashColours: ['#ff0000', '#00ff00', '#0000ff', '#ffff00', '#00ffff', '#ff00ff'] } : {}),
     submittedAt: ctx.clock.now().toISOString(),
   };
   await ctx.db.transaction().execute(async (trx) => {
@@ -129,7 +137,7 @@ async function submitStillLiveness(userId: number, photo: Buffer, reviewOnFailur
   await ctx.queue.whenIdle();
 }
 
-describe('analysis runner: liveness attempts', () => {
+describe('analysis runner: liveness attempts', { timeout: 120_000 }, () => {
   it('rejects a liveness capture of a still photo, and on the last attempt hands it to a reviewer instead', async () => {
     const template = await createTemplate(server, 'tmpl_live_runner', [20]);
     for (const last of [false, true]) {
@@ -142,6 +150,23 @@ describe('analysis runner: liveness attempts', () => {
         last ? VerificationStatus.complete_in_review : VerificationStatus.rejected,
       );
     }
+  });
+
+  it('rejects a still photo that neither takes the flashed colours nor blinks, and says so', { timeout: 120_000 }, async () => {
+    const template = await createTemplate(server, 'tmpl_live_flash', [20]);
+    const created = await server.api('/api/users', { body: { email: 'flash@example.com', first_name: 'Lea', last_name: 'Park', template_id: template } });
+    const userId = Number(created.body.id);
+    await submitStillLiveness(userId, await portrait(3, { width: 360 }), false, true);
+    expect((await statuses(userId))[20]).toBe(VerificationStatus.rejected);
+    const row = await server.verity.ctx.db
+      .selectFrom('user_verifications')
+      .select('attributes')
+      .where('user_id', '=', userId)
+      .where('method_id', '=', 20)
+      .executeTakeFirstOrThrow();
+    const attributes = JSON.parse(row.attributes) as { reasons: string[]; flash_correlation?: number };
+    expect(attributes.reasons).toEqual(expect.arrayContaining(['FLASH_NOT_FOLLOWED', 'BLINK_NOT_SEEN']));
+    expect(attributes.flash_correlation ?? 0).toBeLessThan(0.6);
   });
 });
 

@@ -213,8 +213,19 @@ describe('selfie and liveness', () => {
     const { session, id } = await sessionFor([20]);
     const challenge = await session.faceChallenge('liveness');
     expect(challenge.steps[0]).toBe('look_straight');
-    expect(challenge.steps.length).toBeGreaterThanOrEqual(3);
+    expect(challenge.steps.length).toBeGreaterThanOrEqual(5);
     expect(new Set(challenge.steps).size).toBe(challenge.steps.length);
+    // The screen flash follows the straight look, the blink ends (issue 20): six colours from the
+    // palette, never the same twice in a row, 500 ms each (two changes a second, at most three allowed).
+    expect([challenge.steps[1], challenge.steps.at(-1)]).toEqual(['flash', 'blink']);
+    expect(challenge.flash?.colour_ms).toBe(500);
+    expect(challenge.flash?.colours).toHaveLength(6);
+    for (const [i, c] of challenge.flash!.colours.entries()) {
+      expect(c).toMatch(/^#(00|ff){3}$/);
+      expect(c).not.toBe(challenge.flash!.colours[i - 1]);
+    }
+    expect(challenge.blink).toEqual({ window_ms: 2500, frames: 12, min_frames: 8 });
+    await expect((await sessionFor([22])).session.faceChallenge('selfie').then((c) => [c.flash, c.blink])).resolves.toEqual([undefined, undefined]);
 
     const outOfOrder = await failure(
       session.uploadFaceFrame(
@@ -235,10 +246,12 @@ describe('selfie and liveness', () => {
 
     const early = await failure(session.submitFace('liveness', challenge.challenge_id));
     expect(early.error_type).toBe('session_upload_invalid');
-    // The straight look sends its held frame; each move its dense frames (three here).
+    // The straight look sends its held frame; each move its dense frames (three here); the flash a
+    // frame per colour, the blink its eight frames at least.
+    const count = (step: string) => ({ look_straight: 1, flash: 6, blink: 8 })[step] ?? 3;
     let t = 0;
     for (const [i, step] of challenge.steps.entries()) {
-      for (let f = 0; f < (step === 'look_straight' ? 1 : 3); f++) {
+      for (let f = 0; f < count(step); f++) {
         const frame = await session.uploadFaceFrame(
           'liveness',
           {
@@ -246,7 +259,7 @@ describe('selfie and liveness', () => {
             step_index: String(i),
             step,
             frame_index: String(f),
-            evidence: JSON.stringify({ ...evidence, t: (t += 100) }),
+            evidence: JSON.stringify({ ...evidence, t: (t += 50) }),
           },
           new Blob([await jpeg()]),
         );
@@ -258,7 +271,9 @@ describe('selfie and liveness', () => {
     const [job] = await analysisJobs();
     if (job?.kind !== 'face') throw new Error('no face job');
     expect(job).toMatchObject({ userId: id, methodId: 20, methodKey: 'liveness', challengeId: challenge.challenge_id, steps: challenge.steps });
-    expect(job.frames.map((f) => f.step)).toEqual(challenge.steps.flatMap((s) => (s === 'look_straight' ? [s] : [s, s, s])));
+    expect(job.frames.map((f) => f.step)).toEqual(challenge.steps.flatMap((s) => Array<string>(count(s)).fill(s)));
+    // The analysis is told which colours were flashed.
+    expect(job.flashColours).toEqual(challenge.flash!.colours);
     expect(job.frames[0]!.evidence.score).toBe(0.95);
   });
 

@@ -11,6 +11,7 @@ const SAVED: SettingsView = {
   link_lifetime_hours: 72,
   handoff_enabled: true,
   two_step_sms_allowed: false,
+  bank_deposit_ttl_days: 7,
   default_locale: null,
   allowed_countries: null,
   branding: { logo_url: 'http://verity.test/branding/logo/0123456789abcdef01234567.png', primary_color: '#112233', background_color: null, text_color: null },

@@ -24,18 +24,19 @@ describe('the step registry', () => {
     expect(stepTitle({ ...METHODS.email(), key: 'other', name: 'Video call', needs: {} })).to.equal('Video call');
   });
 
-  it('lets the embed frame use the camera, the location and passkeys, the features the steps need', () => {
-    expect(iframeAllow()).to.equal('camera; geolocation; publickey-credentials-create; publickey-credentials-get');
+  it('lets the embed frame use the camera, the location, the microphone and passkeys, the features the steps need', () => {
+    expect(iframeAllow()).to.equal('camera; geolocation; microphone; publickey-credentials-create; publickey-credentials-get');
     // What the script-tag embed ships, written out for its size budget, is the same list.
     expect(EMBED_IFRAME_ALLOW).to.equal(iframeAllow());
   });
 
-  it('shows the consent screen before every step that uses the camera, as the server guards them (issue 24)', () => {
+  it('shows the consent screen before every step that uses the camera or the microphone, as the server guards them (issue 24)', () => {
     expect(
       WEB_STEPS.filter((s) => s.biometric)
         .map((s) => s.key)
         .sort(),
-    ).to.deep.equal(['document_id', 'liveness', 'selfie']);
-    for (const step of WEB_STEPS) if (step.permissions.includes('camera')) expect(step.biometric, step.key).to.equal(true);
+    ).to.deep.equal(['document_id', 'live_video', 'liveness', 'secure_card', 'selfie', 'video', 'voice']);
+    for (const step of WEB_STEPS)
+      if (step.permissions.includes('camera') || step.permissions.includes('microphone')) expect(step.biometric, step.key).to.equal(true);
   });
 });

@@ -13,7 +13,8 @@ import { findUserById } from '../../../store/repos/users-repo.js';
 import { idParam } from './common.js';
 import { portraitBox } from './images.js';
 
-const FACE_STEPS = new Set(['selfie', 'liveness']);
+// Live Video's faces are the stills its agent took of the call.
+const FACE_STEPS = new Set(['selfie', 'liveness', 'live_video']);
 const noteBody = z.object({ body: z.string().trim().min(1).max(4000) }).strict();
 
 function objectOf(json: string | null): Record<string, unknown> {

@@ -13,6 +13,8 @@ import { dashboardSettingsRoutes } from './settings.js';
 import { dashboardTemplateRoutes } from './templates.js';
 import { dashboardUserRoutes } from './users.js';
 import { oidcProviderAdminRoutes } from '../../../methods/oidc/admin-routes.js';
+import { bankPayoutAdminRoutes } from '../../../methods/bank/admin-routes.js';
+import { liveVideoAdminRoutes } from '../../../methods/live_video/admin-routes.js';
 
 export { inviteAcceptRoute } from './admins.js';
 export { logoRoute } from './settings.js';
@@ -57,5 +59,7 @@ export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(dashboardDeveloperRoutes(ctx));
     await app.register(dashboardAdminRoutes(ctx));
     await app.register(oidcProviderAdminRoutes(ctx));
+    await app.register(bankPayoutAdminRoutes(ctx));
+    await app.register(liveVideoAdminRoutes(ctx));
   };
 }

@@ -44,6 +44,7 @@ const settingsPatch = z
       .optional(),
     handoff_enabled: z.boolean().optional(),
     two_step_sms_allowed: z.boolean().optional(),
+    bank_deposit_ttl_days: z.number().int().min(1).max(60).optional(),
     default_locale: z.enum(['en', 'es', 'fr', 'de', 'pt', 'ar']).nullable().optional(),
     allowed_countries: z
       .array(z.string().regex(/^[A-Z0-9]{2,3}$|^[0-9]{3}$/))
@@ -101,6 +102,7 @@ async function settingsView(ctx: AppContext) {
     link_lifetime_hours: s.link_lifetime_hours,
     handoff_enabled: s.handoff_enabled,
     two_step_sms_allowed: s.two_step_sms_allowed,
+    bank_deposit_ttl_days: s.bank_deposit_ttl_days,
     default_locale: s.default_locale,
     allowed_countries: s.allowed_countries,
     default_template: s.default_template,
@@ -156,6 +158,7 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           'link_lifetime_hours',
           'handoff_enabled',
           'two_step_sms_allowed',
+          'bank_deposit_ttl_days',
           'default_locale',
           'allowed_countries',
         ] as const;

@@ -70,8 +70,8 @@ describe('faces', { timeout: 180_000 }, () => {
       }
     }
     // Different people are mostly rejected, not reviewed. The band was set on degraded document
-    // portraits (5.7 % of impostor pairs in it on the development half); clean photos of
-    // similar-looking people land in it more often: 9 of these 56 pairs (docs/analysis.md).
+    // portraits (5.9 % of impostor pairs in it on the development half); clean photos of
+    // similar-looking people land in it more often (docs/analysis.md).
     expect(rejected / others).toBeGreaterThanOrEqual(0.75);
   });
 

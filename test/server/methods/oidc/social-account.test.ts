@@ -232,6 +232,15 @@ describe('Social Account (OpenID Connect sign-in against a real provider)', () =
     expect(v.status).toBe(4);
     expect(v.attributes).toMatchObject({ social_subject: 'alice', social_email_matches: 1, social_account_shared_with: [first] });
     expect(v.remarks).toBe(`The same provider account was proven by another user (${first}).`);
+    // The customer's result (and the user page) says it as checks.
+    const result = await server.api(`/api/users/${second}/verifications/social_account`);
+    expect(result.status).toBe(200);
+    expect((result.body as unknown as { checks: unknown[] }).checks).toEqual([
+      { name: 'provider_sign_in', outcome: 'passed', reason: null, value: null },
+      { name: 'provider_email_verified', outcome: 'passed', reason: null, value: null },
+      { name: 'email_match', outcome: 'passed', reason: null, value: null },
+      { name: 'account_unique', outcome: 'flagged', reason: `The same provider account was proven by other users: ${first}.`, value: 1 },
+    ]);
     expect((await verification(first)).status).toBe(2);
     // Another account is not flagged.
     const third = await signInAs('bob@example.net', 'bob');

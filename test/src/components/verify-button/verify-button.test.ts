@@ -64,7 +64,7 @@ describe('<verify-button>', () => {
     expect(dialog.open).to.equal(true);
     const iframe = deep<HTMLIFrameElement>(el, 'iframe')!;
     // Biometric ID signs in with a passkey inside the frame: WebAuthn needs delegating too.
-    expect(iframe.getAttribute('allow')).to.equal('camera; geolocation; publickey-credentials-create; publickey-credentials-get');
+    expect(iframe.getAttribute('allow')).to.equal('camera; geolocation; microphone; publickey-credentials-create; publickey-credentials-get');
     // The close button sits above the frame, never over the card inside it.
     const close = deep<HTMLButtonElement>(el, '[part=close]')!.getBoundingClientRect();
     const frame = iframe.getBoundingClientRect();

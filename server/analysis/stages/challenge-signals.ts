@@ -1,0 +1,45 @@
+/**
+ * Gathers, frame by frame, what the flash and blink checks need from the liveness frames: the
+ * face's chroma shift in each `flash` frame, the eye openness in the straight look (the open
+ * baseline) and in each `blink` frame. The decision is in selfie.ts.
+ */
+import type { Raster } from '../raster.js';
+import { blinkSeen, eyeAspectRatio } from './blink.js';
+import type { DetectedFace } from './face.js';
+import { faceChromaShift, flashCorrelation, parseHex, type Rgb } from './flash.js';
+import type { LivenessChallenge } from './selfie.js';
+
+export class ChallengeSignals {
+  private readonly shifts: (Rgb | null)[] = [];
+  private readonly openEars: number[] = [];
+  private readonly blinkEars: (number | null)[] = [];
+
+  /** Records one frame of `challenge` with the faces found in it (largest first). */
+  add(challenge: LivenessChallenge, raster: Raster, faces: readonly DetectedFace[]): void {
+    const face = faces[0];
+    if (challenge === 'flash') this.shifts.push(face ? faceChromaShift(raster, face.box) : null);
+    if (challenge === 'neutral') {
+      const ear = eyeAspectRatio(face?.mesh);
+      if (ear !== null) this.openEars.push(ear);
+    }
+    if (challenge === 'blink') this.blinkEars.push(eyeAspectRatio(face?.mesh));
+  }
+
+  /** The correlation of the flash frames with `colours` (`#rrggbb`, in the order shown). */
+  flash(colours: readonly string[]): { correlation: number | null } {
+    const rgb = colours.map(parseHex);
+    if (rgb.some((c) => c === null)) return { correlation: null };
+    return { correlation: flashCorrelation(this.shifts, rgb as Rgb[]) };
+  }
+
+  /**
+   * Whether the blink frames show a blink. The open baseline is the median of the straight look's
+   * frames (a blink there does not move a median), or without them the widest eyes in the window.
+   */
+  blink(): { seen: boolean } {
+    const sorted = [...this.openEars].sort((a, b) => a - b);
+    const window = this.blinkEars.filter((e): e is number => e !== null);
+    const baseline = sorted.length ? sorted[Math.floor(sorted.length / 2)]! : Math.max(0, ...window);
+    return { seen: blinkSeen(baseline, this.blinkEars) };
+  }
+}

@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordAudit } from '../../admin/audit.js';
+import type { AppContext } from '../../context.js';
+import { errors } from '../../errors.js';
+import { listPayouts, markPayoutPaid } from './payout-admin.js';
+
+/**
+ * The dashboard's Bank payouts (the default, manual payout provider): the list an operator pays
+ * from, and "mark paid". Inside the admin scope (admin session, CSRF, Fetch Metadata). Showing
+ * the pending amounts and account numbers is audited, as is each payout marked paid.
+ */
+export function bankPayoutAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/admin/api/bank-payouts', { schema: { hide: true, querystring: z.object({ status: z.enum(['pending', 'paid']).optional() }) } }, async (req) => {
+      const data = await listPayouts(ctx, { status: req.query.status });
+      const shown = data.filter((p) => p.pay !== null).map((p) => p.id);
+      if (shown.length > 0)
+        await recordAudit(ctx.db, ctx.clock, req, { action: 'bank_payout.view', targetType: 'bank_payout', targetId: null, details: { payout_ids: shown } });
+      return { data };
+    });
+
+    app.post(
+      '/admin/api/bank-payouts/:id/paid',
+      {
+        schema: {
+          hide: true,
+          params: z.object({
+            id: z.coerce
+              .number()
+              .int()
+              .positive()
+              .max(2 ** 31),
+          }),
+        },
+      },
+      async (req) => {
+        if (!(await markPayoutPaid(ctx, req.params.id, { email: req.admin?.email ?? 'unknown', req }))) throw errors.notFound('No such pending payout.');
+        return { success: true };
+      },
+    );
+  };
+}

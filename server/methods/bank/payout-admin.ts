@@ -1,0 +1,97 @@
+import type { FastifyRequest } from 'fastify';
+import { recordAudit } from '../../admin/audit.js';
+import type { AppContext } from '../../context.js';
+import type { PayoutInstruction } from './payouts.js';
+import { payoutSealer } from './payouts.js';
+import { centsText } from './rules.js';
+import { bdb } from './tables.js';
+
+/** A payout as the dashboard and the CLI show it; the amounts and the account only while it is pending. */
+export interface PayoutView {
+  id: number;
+  user_id: number;
+  status: 'pending' | 'paid';
+  provider: string;
+  country: string;
+  last4: string;
+  created_at: string;
+  paid_at: string | null;
+  paid_by: string | null;
+  /** While pending: what to pay. */
+  pay: {
+    currency: string;
+    amounts: [string, string];
+    holder_name: string;
+    iban: string | null;
+    routing_number: string | null;
+    account_number: string | null;
+  } | null;
+}
+
+/** Payouts, pending first then newest (at most `limit`). Opening the instructions is audited by the caller. */
+export async function listPayouts(ctx: AppContext, options: { status?: 'pending' | 'paid' | undefined; limit?: number } = {}): Promise<PayoutView[]> {
+  let q = bdb(ctx.db).selectFrom('bank_payouts').selectAll();
+  if (options.status) q = q.where('status', '=', options.status);
+  const rows = await q
+    .orderBy('status', 'desc')
+    .orderBy('id', 'desc')
+    .limit(options.limit ?? 200)
+    .execute();
+  const sealer = payoutSealer(ctx.config.secret);
+  return rows.map((r) => {
+    let pay: PayoutView['pay'] = null;
+    if (r.status === 'pending' && r.sealed_instruction) {
+      const i = JSON.parse(sealer.open(r.sealed_instruction)) as PayoutInstruction;
+      pay = {
+        currency: i.currency,
+        amounts: [centsText(i.amounts[0]), centsText(i.amounts[1])],
+        holder_name: i.account.holderName,
+        iban: i.account.kind === 'iban' ? i.account.iban : null,
+        routing_number: i.account.kind === 'us' ? i.account.routingNumber : null,
+        account_number: i.account.kind === 'us' ? i.account.accountNumber : null,
+      };
+    }
+    return {
+      id: r.id,
+      user_id: r.user_id,
+      status: r.status === 'paid' ? 'paid' : 'pending',
+      provider: r.provider,
+      country: r.country,
+      last4: r.last4,
+      created_at: r.created_at,
+      paid_at: r.paid_at,
+      paid_by: r.paid_by,
+      pay,
+    };
+  });
+}
+
+/**
+ * Marks a pending payout paid, once, and forgets its instruction (the amounts and the full
+ * account number): after this only the account's last four characters remain. Audited in the
+ * same transaction. False when there is no such pending payout.
+ */
+export async function markPayoutPaid(
+  ctx: AppContext,
+  id: number,
+  by: { email: string; req: Pick<FastifyRequest, 'admin'> & { ip?: string | undefined }; actor?: { id: number | null; email: string } },
+): Promise<boolean> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await bdb(trx).selectFrom('bank_payouts').select(['user_id']).where('id', '=', id).executeTakeFirst();
+    const r = await bdb(trx)
+      .updateTable('bank_payouts')
+      .set({ status: 'paid', sealed_instruction: null, paid_at: ctx.clock.now().toISOString(), paid_by: by.email })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (r.numUpdatedRows === 0n || !row) return false;
+    await recordAudit(trx, ctx.clock, by.req, {
+      action: 'bank_payout.mark_paid',
+      targetType: 'bank_payout',
+      targetId: id,
+      details: { user_id: row.user_id },
+      ...(by.actor ? { actor: by.actor } : {}),
+    });
+    return true;
+  });
+}

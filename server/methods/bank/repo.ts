@@ -1,0 +1,103 @@
+import { VerificationStatus } from '../../domain/catalogue.js';
+import type { Executor } from '../../store/database.js';
+import { BANK_MAX_ATTEMPTS } from './rules.js';
+import { bdb, type BankAccountTable } from './tables.js';
+
+export async function findAccount(ex: Executor, userId: number): Promise<BankAccountTable | undefined> {
+  return bdb(ex).selectFrom('bank_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** Stores the account and its first deposits, replacing an account of a reopened method. */
+export async function saveAccount(ex: Executor, row: BankAccountTable): Promise<void> {
+  const { user_id: _userId, ...rest } = row;
+  await bdb(ex)
+    .insertInto('bank_accounts')
+    .values(row)
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(rest))
+    .execute();
+}
+
+/**
+ * Claims the stage change from `expected` (a round, or no account at all when null) in one
+ * conditional statement: of two requests asking at once, one gets the deposits.
+ */
+export async function newRound(
+  ex: Executor,
+  userId: number,
+  expectedRound: number,
+  next: Pick<BankAccountTable, 'amounts_hash' | 'round' | 'sent_at' | 'expires_at'>,
+): Promise<boolean> {
+  const r = await bdb(ex)
+    .updateTable('bank_accounts')
+    .set({ ...next, attempts: 0, locked: 0 })
+    .where('user_id', '=', userId)
+    .where('round', '=', expectedRound)
+    .where('confirmed_at', 'is', null)
+    .executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}
+
+/** Takes one try, atomically: the tries now used, or undefined when none is left. */
+export async function takeTry(ex: Executor, userId: number): Promise<number | undefined> {
+  const row = await bdb(ex)
+    .updateTable('bank_accounts')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('user_id', '=', userId)
+    .where('attempts', '<', BANK_MAX_ATTEMPTS)
+    .where('locked', '=', 0)
+    .returning('attempts')
+    .executeTakeFirst();
+  return row?.attempts;
+}
+
+/** Marks the deposits confirmed, once: false when another request did already. */
+export async function confirmOnce(ex: Executor, userId: number, round: number, at: string): Promise<boolean> {
+  const r = await bdb(ex)
+    .updateTable('bank_accounts')
+    .set({ confirmed_at: at })
+    .where('user_id', '=', userId)
+    .where('round', '=', round)
+    .where('confirmed_at', 'is', null)
+    .where('locked', '=', 0)
+    .executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}
+
+/**
+ * Marks the tries as run out, once: true for the one request that locked it (it rejects the
+ * method). Never over confirmed deposits: a right entry and a last wrong one at once, one wins.
+ */
+export async function lockOnce(ex: Executor, userId: number): Promise<boolean> {
+  const r = await bdb(ex)
+    .updateTable('bank_accounts')
+    .set({ locked: 1 })
+    .where('user_id', '=', userId)
+    .where('locked', '=', 0)
+    .where('confirmed_at', 'is', null)
+    .executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}
+
+/**
+ * Whether the user's row belongs to a method that was rejected and then reopened (a retry, a
+ * reset): then the user starts over with a new account entry. Read with the status in one query.
+ */
+export async function isStaleAfterReopen(ex: Executor, userId: number, methodId: number): Promise<boolean> {
+  const row = await bdb(ex)
+    .selectFrom('bank_accounts')
+    .innerJoin('user_verifications', (j) => j.onRef('user_verifications.user_id', '=', 'bank_accounts.user_id'))
+    .select('bank_accounts.user_id')
+    .where('bank_accounts.user_id', '=', userId)
+    .where('user_verifications.method_id', '=', methodId)
+    .where('user_verifications.status', 'in', [VerificationStatus.assigned, VerificationStatus.reset])
+    .where((eb) => eb.or([eb('bank_accounts.locked', '=', 1), eb('bank_accounts.confirmed_at', 'is not', null)]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A user's account, deposits and payouts go with the user. */
+export async function deleteBankData(ex: Executor, userId: number): Promise<void> {
+  const b = bdb(ex);
+  await b.deleteFrom('bank_payouts').where('user_id', '=', userId).execute();
+  await b.deleteFrom('bank_accounts').where('user_id', '=', userId).execute();
+}

@@ -1,0 +1,116 @@
+/**
+ * Bank end to end (issue 22): Debian's Chromium, driven by playwright-core, opens a user's magic
+ * link on the hosted page and enters an IBAN; the page says two deposits are on their way. The
+ * operator reads the amounts from the dashboard's payouts (as they would to pay them by hand) and
+ * marks them paid; days later the user opens the same link again, lands on the amount entry, enters
+ * the amounts and is redirected to the completion URL. Then the phone size, in Arabic.
+ */
+import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeSetting } from '../../server/store/repos/settings-repo.js';
+import { insertTemplate } from '../../server/store/repos/templates-repo.js';
+import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
+import type { ManualClock } from '../helpers/manual-clock.js';
+import { items, startTestServer, type TestServer } from '../helpers/server.js';
+import { signedInAdmin } from '../server/http/admin/admin-client.js';
+import { createUser, local } from '../server/session/fixtures.js';
+
+const root = resolve(import.meta.dirname, '../..');
+
+function ensureWebBuild(): void {
+  const result = spawnSync(process.execPath, ['scripts/ensure-web-build.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) throw new Error('building dist/web failed');
+}
+
+let browser: Browser;
+let server: TestServer;
+let site: Server;
+let siteUrl: string;
+
+beforeAll(async () => {
+  ensureWebBuild();
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs() });
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  server = await startTestServer({ queues: ['notify', 'bank-payouts'] });
+  site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>done</title><h1>Thanks</h1>'));
+  await new Promise<void>((ok) => site.listen(0, '127.0.0.1', ok));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  await writeSetting(server.verity.ctx.db, 'link_lifetime_hours', 720);
+  await insertTemplate(server.verity.ctx.db, {
+    name: 'tmpl_bank',
+    label: 'Bank',
+    methodIds: [11],
+    workflowRawIds: [],
+    createdAt: server.clock.now().toISOString(),
+  });
+});
+afterEach(async () => {
+  await new Promise((ok) => site.close(ok));
+  await server.close();
+});
+
+/** The operator's view: the amounts of the one pending payout (as shown in the dashboard), then "mark paid". */
+async function operatorPays(): Promise<[string, string]> {
+  await server.verity.ctx.queue.whenIdle();
+  const admin = await signedInAdmin(server);
+  const [payout] = items((await admin.request('GET', '/admin/api/bank-payouts?status=pending')).body.data);
+  expect(payout?.pay?.iban).toBe('DE89370400440532013000');
+  const amounts = items(payout?.pay?.amounts).map(String) as [string, string];
+  expect((await admin.request('POST', `/admin/api/bank-payouts/${String(payout!.id)}/paid`)).status).toBe(200);
+  return amounts;
+}
+
+describe('Bank micro-deposits in Chromium', () => {
+  it('hosted page: account → deposits paid by the operator → back through the same link → amounts → completion redirect', async () => {
+    const { id, link } = await createUser(server, {
+      email: 'e2e-bank@example.com',
+      first_name: 'Jane',
+      last_name: 'Doe',
+      template_id: 'tmpl_bank',
+      reference_id: 'ref-bank',
+      completion_url: `${siteUrl}/done`,
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(local(server, link));
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByLabel('Name on the account').fill('Jane Doe');
+    await page.getByRole('textbox', { name: 'IBAN' }).fill('DE89 3704 0044 0532 0130 00');
+    await page.getByRole('button', { name: 'Send the deposits' }).click();
+    await page.getByText('account ending 3000').waitFor();
+    await page.close();
+
+    const [first, second] = await operatorPays();
+    (server.clock as ManualClock).advance(2 * 86_400_000);
+
+    const again = await context.newPage();
+    await again.goto(local(server, link));
+    // The flow opens at the amount entry: the step was started on the first visit.
+    await again.getByLabel('First deposit (EUR)').fill(second);
+    await again.getByLabel('Second deposit (EUR)').fill(first);
+    await again.getByRole('button', { name: 'Confirm' }).click();
+    await again.waitForURL(/\/done\?/, { timeout: 60_000 });
+    expect(new URL(again.url()).searchParams.get('reference_id')).toBe('ref-bank');
+    const user = (await server.api(`/api/users/${id}`)).body.data;
+    expect(user.verifications).toEqual([{ id: 11, name: 'Bank', status: { value: 2, friendly: 'Complete' } }]);
+    expect((await server.api(`/api/users/${id}/verifications/bank`)).body.attributes).toMatchObject({
+      account_last4: '3000',
+      account_holder_name_match: 'full',
+    });
+    expect(errors.filter((e) => /Content Security Policy|Refused/.test(e))).toEqual([]);
+    await context.close();
+  }, 120_000);
+});

@@ -1,0 +1,90 @@
+/**
+ * The screen-flash and blink checks (issue 20, point 5): the face's chroma follows the colours
+ * flashed only when the screen lights it; a blink is a closure then a reopening.
+ */
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { rasterFrom } from '../../../../server/analysis/raster.js';
+import { blinkSeen, BLINK_CLOSED_SHARE, eyeAspectRatio } from '../../../../server/analysis/stages/blink.js';
+import { detectFaces } from '../../../../server/analysis/stages/face.js';
+import { faceChromaShift, FLASH_CORRELATION_MIN, flashCorrelation, parseHex, type Rgb } from '../../../../server/analysis/stages/flash.js';
+import { decideSelfie, SelfieReason } from '../../../../server/analysis/stages/selfie.js';
+import { portrait } from '../../../fixtures/faces.js';
+import { closedEyes, flashSequence, underFlash } from '../../../fixtures/hard/flash-blink.js';
+
+/** A 240×300 scene: a skin-coloured face box on a grey-green wall. */
+const BOX = [70, 60, 100, 130] as const;
+const scene = () =>
+  sharp({ create: { width: 240, height: 300, channels: 3, background: '#6f7a70' } })
+    .composite([{ input: { create: { width: BOX[2], height: BOX[3], channels: 3, background: '#c89478' } }, left: BOX[0], top: BOX[1] }])
+    .png()
+    .toBuffer();
+
+/** The shifts of frames of `scene` shot under `shown` (null: nothing answers the flash). */
+async function shifts(shown: readonly string[] | null, seed: number): Promise<(Rgb | null)[]> {
+  const base = await scene();
+  return Promise.all(
+    Array.from({ length: 6 }, async (_, i) => faceChromaShift(await rasterFrom(sharp(await underFlash(base, shown?.[i] ?? null, BOX, seed + i))), BOX)),
+  );
+}
+
+describe('flash: the face follows the colours on the screen', () => {
+  const drawn = flashSequence(11);
+  const colours = drawn.map((c) => parseHex(c)!);
+
+  it('correlates a face lit by the screen with the drawn sequence, not a surface that does not answer', async () => {
+    const live = flashCorrelation(await shifts(drawn, 1), colours)!;
+    const still = flashCorrelation(await shifts(null, 1), colours) ?? 0;
+    expect(live).toBeGreaterThan(0.9);
+    expect(still).toBeLessThan(FLASH_CORRELATION_MIN);
+  });
+
+  it('does not take a recording made under another sequence for this one', async () => {
+    // Sequences drawn for other sessions: on average they correlate with this one near zero.
+    const others = await Promise.all([21, 31, 41, 51, 61].map(async (s) => flashCorrelation(await shifts(flashSequence(s), 7), colours)!));
+    const accepted = others.filter((r) => r >= FLASH_CORRELATION_MIN);
+    expect(accepted.length).toBeLessThanOrEqual(1);
+    expect(others.reduce((a, b) => a + b, 0) / others.length).toBeLessThan(0.4);
+  });
+
+  it('measures nothing on a grey frame or without enough frames', async () => {
+    const grey = { data: Buffer.alloc(100 * 100, 128), width: 100, height: 100, channels: 1 as const };
+    expect(faceChromaShift(grey, [20, 20, 40, 40])).toBeNull();
+    expect(flashCorrelation([[0.1, 0, -0.1], null], colours)).toBeNull();
+    expect(parseHex('red')).toBeNull();
+  });
+});
+
+describe('blink: the eyes close and open again', () => {
+  it('needs a closure below the share of the open baseline and a reopening after it', () => {
+    expect(blinkSeen(0.3, [0.3, 0.29, 0.2, 0.31])).toBe(true);
+    expect(blinkSeen(0.3, [0.3, 0.2, 0.2]), 'closed, never reopened').toBe(false);
+    expect(blinkSeen(0.3, [0.31, 0.27, 0.29, 0.32]), 'camera noise on open eyes').toBe(false);
+    expect(blinkSeen(0.3, [null, 0.2, null, 0.3])).toBe(true);
+    expect(blinkSeen(0, [0.2, 0.3])).toBe(false);
+  });
+
+  it('sees eyelids drawn closed on a photo in the face mesh (face 8 of the demo set)', { timeout: 60_000 }, async () => {
+    const open = await portrait(8, { width: 640, margin: 0.6, alone: true });
+    const face = (await detectFaces(await rasterFrom(sharp(open))))[0]!;
+    const closed = (await detectFaces(await rasterFrom(sharp(await closedEyes(open, face.mesh!)))))[0]!;
+    const a = eyeAspectRatio(face.mesh)!;
+    const b = eyeAspectRatio(closed.mesh)!;
+    expect(b).toBeLessThan(a * BLINK_CLOSED_SHARE);
+    expect(eyeAspectRatio(undefined)).toBeNull();
+  });
+});
+
+describe('decideSelfie with the flash and the blink', () => {
+  const face = { box: [10, 10, 100, 120] as const, score: 0.9, emotions: {}, turn: 0, real: 0.9 };
+  it('rejects a flash not followed; sends a blink not seen to review (unmeasured on real blinks); each with its reason', async () => {
+    const base = { selfie: [face], frames: [] };
+    expect((await decideSelfie({ ...base, flash: { correlation: 0.95 }, blink: { seen: true } })).decision).toBe('complete');
+    const flash = await decideSelfie({ ...base, flash: { correlation: 0.3 }, blink: { seen: true } });
+    expect([flash.decision, flash.reasons]).toEqual(['rejected', [SelfieReason.FlashNotFollowed]]);
+    const unmeasured = await decideSelfie({ ...base, flash: { correlation: null } });
+    expect(unmeasured.reasons).toEqual([SelfieReason.FlashNotFollowed]);
+    const blink = await decideSelfie({ ...base, flash: { correlation: 0.8 }, blink: { seen: false } });
+    expect([blink.decision, blink.reasons, blink.flash_correlation]).toEqual(['review', [SelfieReason.BlinkNotSeen], 0.8]);
+  });
+});
