@@ -1,51 +1,28 @@
 import { css } from 'lit';
+import { cameraViewportStyles } from '../camera-viewport.styles.js';
 
-export default css`
-  .viewport {
-    position: relative;
-    inline-size: 100%;
-    aspect-ratio: 4 / 3;
-    background: #000;
-    border-radius: var(--verify-radius, 8px);
-    overflow: hidden;
-  }
-  .viewport[hidden] {
-    display: none;
-  }
-  video {
-    inline-size: 100%;
-    block-size: 100%;
-    object-fit: cover;
-    display: block;
-  }
-  .guide {
-    position: absolute;
-    inset-inline: 10%;
-    inset-block-start: 50%;
-    transform: translateY(-50%);
-    aspect-ratio: 1.586;
-    border: 3px solid var(--verify-guide, #fff);
-    border-radius: 4%;
-    box-shadow: 0 0 0 100vmax rgb(0 0 0 / 45%);
-  }
-  /* A TD3 passport data page (125 × 88 mm): the top edge is the fold, the bottom edge holds the MRZ. */
-  .guide.passport {
-    inset-inline: 13%;
-    aspect-ratio: 125 / 88;
-    border-radius: 2%;
-    border-block-start-style: dashed;
-  }
-  .hint {
-    min-block-size: 1.5em;
-    font-weight: 600;
-    margin-block-start: 0.75rem;
-  }
-  img.review {
-    max-inline-size: 100%;
-    border-radius: var(--verify-radius, 8px);
-    display: block;
-  }
-  h3:focus {
-    outline: none;
-  }
-`;
+export default [
+  cameraViewportStyles,
+  css`
+    /* A TD3 passport data page (125 × 88 mm): the top edge is the fold, the bottom edge holds the MRZ. */
+    .guide.passport {
+      inset-inline: 13%;
+      aspect-ratio: 125 / 88;
+      border-radius: 2%;
+      border-block-start-style: dashed;
+    }
+    .hint {
+      min-block-size: 1.5em;
+      font-weight: 600;
+      margin-block-start: 0.75rem;
+    }
+    img.review {
+      max-inline-size: 100%;
+      border-radius: var(--verify-radius, 8px);
+      display: block;
+    }
+    h3:focus {
+      outline: none;
+    }
+  `,
+];
