@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeEngines } from '../../../../server/analysis/engines.js';
 import { analyseDocument } from '../../../../server/analysis/index.js';
+import { AnalysisPool } from '../../../../server/analysis/pool.js';
 import { prepareInput } from '../../../../server/analysis/input.js';
 import { fitRaster, toGrey } from '../../../../server/analysis/raster.js';
 import { runOcr, uprightPage } from '../../../../server/analysis/stages/ocr.js';
@@ -82,5 +83,17 @@ describe('PaddleOCR fallback', { timeout: 600_000 }, () => {
     expect(dp['Document Number']?.value).toBe(id.dlNumber);
     expect(dp['Address Street']?.value).toBe(id.street);
     expect(dp['Date of Birth']?.value).toBe(id.dob);
+  });
+
+  it('runs in a worker thread of the analysis pool', async () => {
+    // onnxruntime-node's addon has to load in a worker thread too: that is where jobs run.
+    const pool = new AnalysisPool({ maxThreads: 1 });
+    try {
+      const a = await pool.analyseDocument({ bytes: await hardPhoto(HALVES.dev, 0, 'licence-front') }, { today });
+      expect(a.timings['ocr_paddle']).toBeGreaterThan(0);
+      expect(a.content?.document_processor['Document Number']?.value).toBe(id.dlNumber);
+    } finally {
+      await pool.close();
+    }
   });
 });
