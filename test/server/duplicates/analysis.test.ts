@@ -146,7 +146,18 @@ describe('duplicate detection through the analysis', { timeout: 600_000 }, () =>
     expect(r1.status.key).toBe('complete');
     expect(items(r1.duplicates)).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'document', user_id: second, found_by: 'other' })]));
 
-    // The customer's webhook for the new one carries the duplicate in its result.
+    // The review queue lists the new one under the flag, saying why in words.
+    const queue = await admin.request('GET', '/admin/api/reviews?flag=duplicate');
+    const row = items(queue.body.data).find((r) => r.user.id === second);
+    expect(row?.reasons.join(' ')).toMatch(new RegExp(`same document number is on user ${first}`));
+    // The first one's case links to the second.
+    const kase = await admin.request('GET', `/admin/api/users/${first}/case`);
+    expect(items(kase.body.data.duplicates).some((d) => d.other.id === second && d.kind === 'document')).toBe(true);
+
+    // In review no verification event fires (spec); once a reviewer decides, the customer's
+    // webhook for the new one carries the duplicate in its result.
+    const decided = await admin.request('POST', `/admin/api/users/${second}/verifications`, { method: 'document_id', status: 'complete', reason: 'Same person, a renewed licence.' });
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
     const events = await server.verity.ctx.db
       .selectFrom('events')
       .select('payload')
@@ -157,14 +168,6 @@ describe('duplicate detection through the analysis', { timeout: 600_000 }, () =>
     const last = JSON.parse(events.at(-1)!.payload) as { data: { verifications: { id: number; attributes: { result?: { duplicates?: { user_id: number }[] } } }[] } };
     const entry = last.data.verifications.find((v) => v.id === 3);
     expect(entry?.attributes.result?.duplicates?.map((d) => d.user_id)).toContain(first);
-
-    // The review queue lists the new one under the flag, saying why in words.
-    const queue = await admin.request('GET', '/admin/api/reviews?flag=duplicate');
-    const row = items(queue.body.data).find((r) => r.user.id === second);
-    expect(row?.reasons.join(' ')).toMatch(new RegExp(`same document number is on user ${first}`));
-    // The first one's case links to the second.
-    const kase = await admin.request('GET', `/admin/api/users/${first}/case`);
-    expect(items(kase.body.data.duplicates).some((d) => d.other.id === second && d.kind === 'document')).toBe(true);
   });
 
   it('flags the same face on two users, and not two different people', async () => {
