@@ -55,7 +55,11 @@ const SCAN_PAGE = 500;
 
 /** Upper case, letters and digits only: `D123-4567` and `d1234567` are one number. */
 function clean(v: unknown): string {
-  return typeof v === 'string' || typeof v === 'number' ? String(v).toUpperCase().replace(/[^A-Z0-9]/g, '') : '';
+  return typeof v === 'string' || typeof v === 'number'
+    ? String(v)
+        .toUpperCase()
+        .replace(/[^A-Z0-9]/g, '')
+    : '';
 }
 
 /**
@@ -71,7 +75,9 @@ export function documentIdentity(content: Pick<DocumentContent, 'doc_type' | 'do
 
 /** Keyed with the server secret: the table never holds a document number, and equal ones still meet. */
 export function documentDigest(secret: string, d: DocumentIdentity): string {
-  return createHmac('sha256', sealKey(secret, SEAL_LABELS.documentDigest)).update(`${d.docType}\n${clean(d.issuer)}\n${clean(d.number)}`).digest('base64url');
+  return createHmac('sha256', sealKey(secret, SEAL_LABELS.documentDigest))
+    .update(`${d.docType}\n${clean(d.issuer)}\n${clean(d.number)}`)
+    .digest('base64url');
 }
 
 /** The descriptor at unit length, so a dot product is the cosine ({@link cosineSimilarity}'s measure). */
@@ -151,7 +157,7 @@ export async function detectDuplicates(ctx: AppContext, userId: number, capture:
     for (const m of same) keep({ kind: 'document', otherUserId: m.user_id, otherMethodId: m.method_id, score: null });
   }
   if (faces.length) {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await db
         .selectFrom('identity_marks')
         .select(['id', 'user_id', 'method_id', 'vector'])
@@ -178,7 +184,10 @@ export async function detectDuplicates(ctx: AppContext, userId: number, capture:
 }
 
 /** A capture's status once duplicates are known: in `review` mode a finding sends what would complete to review. */
-export function statusWithDuplicates(status: VerificationStatusValue, outcome: { mode: DuplicateMode; found: readonly DuplicateFinding[] }): VerificationStatusValue {
+export function statusWithDuplicates(
+  status: VerificationStatusValue,
+  outcome: { mode: DuplicateMode; found: readonly DuplicateFinding[] },
+): VerificationStatusValue {
   return outcome.mode === 'review' && outcome.found.length > 0 && status === VerificationStatus.complete ? VerificationStatus.complete_in_review : status;
 }
 

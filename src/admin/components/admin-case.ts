@@ -154,8 +154,10 @@ export class AdminCase extends AdminView {
           (d) =>
             html`<li>
               <strong>Possible duplicate</strong> (${d.verification}): ${how(d)} <a href="/admin/users/${d.other.id}">${d.other.label}</a>
-              <span class="muted">(${d.other_verification}, ${d.found_by === 'this' ? 'found by this capture' : 'found by their later capture'},
-              ${d.detected_at.replace('T', ' ').slice(0, 16)} UTC)</span>
+              <span class="muted"
+                >(${d.other_verification}, ${d.found_by === 'this' ? 'found by this capture' : 'found by their later capture'},
+                ${d.detected_at.replace('T', ' ').slice(0, 16)} UTC)</span
+              >
             </li>`,
         )}
       </ul>`;

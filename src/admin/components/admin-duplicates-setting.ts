@@ -47,8 +47,8 @@ export class AdminDuplicatesSetting extends AdminView {
   override render() {
     return html`<h2 id="duplicates">Duplicate detection</h2>
       <p class="muted" id="duplicates-note">
-        A document number (same type and issuer) or a face already seen on another user of this account. Faces are kept as numeric descriptors, sealed, never
-        as images, and go with the user when the user is deleted.
+        A document number (same type and issuer) or a face already seen on another user of this account. Faces are kept as numeric descriptors, sealed, never as
+        images, and go with the user when the user is deleted.
       </p>
       ${
         this.mode === null

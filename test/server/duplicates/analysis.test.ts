@@ -156,7 +156,11 @@ describe('duplicate detection through the analysis', { timeout: 600_000 }, () =>
 
     // In review no verification event fires (spec); once a reviewer decides, the customer's
     // webhook for the new one carries the duplicate in its result.
-    const decided = await admin.request('POST', `/admin/api/users/${second}/verifications`, { method: 'document_id', status: 'complete', reason: 'Same person, a renewed licence.' });
+    const decided = await admin.request('POST', `/admin/api/users/${second}/verifications`, {
+      method: 'document_id',
+      status: 'complete',
+      reason: 'Same person, a renewed licence.',
+    });
     expect(decided.status, JSON.stringify(decided.body)).toBe(200);
     const events = await server.verity.ctx.db
       .selectFrom('events')
@@ -165,7 +169,9 @@ describe('duplicate detection through the analysis', { timeout: 600_000 }, () =>
       .where('type', 'like', 'verification.%')
       .orderBy('occurred_at')
       .execute();
-    const last = JSON.parse(events.at(-1)!.payload) as { data: { verifications: { id: number; attributes: { result?: { duplicates?: { user_id: number }[] } } }[] } };
+    const last = JSON.parse(events.at(-1)!.payload) as {
+      data: { verifications: { id: number; attributes: { result?: { duplicates?: { user_id: number }[] } } }[] };
+    };
     const entry = last.data.verifications.find((v) => v.id === 3);
     expect(entry?.attributes.result?.duplicates?.map((d) => d.user_id)).toContain(first);
   });

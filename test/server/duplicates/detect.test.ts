@@ -74,7 +74,9 @@ describe('duplicate detection', () => {
     expect((await detectDuplicates(ctx, c, documentCapture('doc_c', passport('L898902C3', 'D')))).found).toEqual([]);
 
     const ra = await result(a, 'document_id');
-    expect(items(ra.duplicates)).toEqual([expect.objectContaining({ kind: 'document', user_id: b, verification: 'document_id', found_by: 'other', score: null })]);
+    expect(items(ra.duplicates)).toEqual([
+      expect.objectContaining({ kind: 'document', user_id: b, verification: 'document_id', found_by: 'other', score: null }),
+    ]);
     expect(items(ra.checks).find((ch) => ch.name === 'duplicate')).toMatchObject({ outcome: 'flagged', reason: expect.stringContaining(`user ${b}`) });
     const rb = await result(b, 'document_id');
     expect(items(rb.duplicates)).toEqual([expect.objectContaining({ kind: 'document', user_id: a, found_by: 'this' })]);
@@ -87,7 +89,9 @@ describe('duplicate detection', () => {
     // Each side's timeline says it, through the audit log.
     const timeline = await admin.request('GET', `/admin/api/users/${a}/case`);
     expect(items(timeline.body.data.timeline).some((t) => t.what === 'user.duplicate' && String(t.detail).includes(`user ${b}`))).toBe(true);
-    expect(items(timeline.body.data.duplicates)).toEqual([expect.objectContaining({ kind: 'document', other: expect.objectContaining({ id: b, label: 'bob Tester' }) })]);
+    expect(items(timeline.body.data.duplicates)).toEqual([
+      expect.objectContaining({ kind: 'document', other: expect.objectContaining({ id: b, label: 'bob Tester' }) }),
+    ]);
   });
 
   it('flags both users when two captures of one document run at the same moment', async () => {
@@ -166,7 +170,9 @@ describe('duplicate detection', () => {
 
   it('reads a document identity only from a number long enough to be one', () => {
     const field = (value: string) => ({ value, confidence: 90 });
-    expect(documentIdentity({ doc_type: 'driving_licence', document_processor: { 'Document Number': field('D12-345-678'), 'Issuing State Code': field('ca') } })).toEqual({
+    expect(
+      documentIdentity({ doc_type: 'driving_licence', document_processor: { 'Document Number': field('D12-345-678'), 'Issuing State Code': field('ca') } }),
+    ).toEqual({
       docType: 'driving_licence',
       issuer: 'CA',
       number: 'D12345678',

@@ -44,7 +44,9 @@ export function dashboardCaseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       ]);
       // Each other user named once with who they are, so the row can link and say whom.
       const otherIds = [...new Set(duplicateFlags.map((f) => f.link.user_id))];
-      const others = otherIds.length ? await ctx.db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('id', 'in', otherIds).execute() : [];
+      const others = otherIds.length
+        ? await ctx.db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('id', 'in', otherIds).execute()
+        : [];
       const duplicates = duplicateFlags.flatMap(({ methodId, link }) => {
         const other = others.find((o) => o.id === link.user_id);
         if (!other) return [];

@@ -68,7 +68,10 @@ const settingsPatch = z
       .object({ images_days: z.number().int().min(1).max(3650).nullable().optional(), unconfirmed_signup_days: z.number().int().min(1).max(365).optional() })
       .optional(),
     /** Duplicate detection (issue 23): review (default), flag only, or off. */
-    duplicates: z.object({ mode: z.enum(DUPLICATE_MODES) }).strict().optional(),
+    duplicates: z
+      .object({ mode: z.enum(DUPLICATE_MODES) })
+      .strict()
+      .optional(),
   })
   .strict();
 
