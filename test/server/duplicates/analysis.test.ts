@@ -148,11 +148,11 @@ describe('duplicate detection through the analysis', { timeout: 600_000 }, () =>
 
     // The review queue lists the new one under the flag, saying why in words.
     const queue = await admin.request('GET', '/admin/api/reviews?flag=duplicate');
-    const row = items(queue.body.data).find((r) => r.user.id === second);
-    expect(row?.reasons.join(' ')).toMatch(new RegExp(`same document number is on user ${first}`));
+    const row = items(queue.body.data).find((r) => Number(r.user.id) === second);
+    expect(items(row?.reasons).join(' ')).toMatch(new RegExp(`same document number is on user ${first}`));
     // The first one's case links to the second.
     const kase = await admin.request('GET', `/admin/api/users/${first}/case`);
-    expect(items(kase.body.data.duplicates).some((d) => d.other.id === second && d.kind === 'document')).toBe(true);
+    expect(items(kase.body.data.duplicates).some((d) => Number(d.other.id) === second && String(d.kind) === 'document')).toBe(true);
 
     // In review no verification event fires (spec); once a reviewer decides, the customer's
     // webhook for the new one carries the duplicate in its result.

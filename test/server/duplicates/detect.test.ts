@@ -77,18 +77,18 @@ describe('duplicate detection', () => {
     expect(items(ra.duplicates)).toEqual([
       expect.objectContaining({ kind: 'document', user_id: b, verification: 'document_id', found_by: 'other', score: null }),
     ]);
-    expect(items(ra.checks).find((ch) => ch.name === 'duplicate')).toMatchObject({ outcome: 'flagged', reason: expect.stringContaining(`user ${b}`) });
+    expect(items(ra.checks).find((ch) => String(ch.name) === 'duplicate')).toMatchObject({ outcome: 'flagged', reason: expect.stringContaining(`user ${b}`) });
     const rb = await result(b, 'document_id');
     expect(items(rb.duplicates)).toEqual([expect.objectContaining({ kind: 'document', user_id: a, found_by: 'this' })]);
     expect(items((await result(c, 'document_id')).duplicates)).toEqual([]);
-    expect(items((await result(c, 'document_id')).checks).some((ch) => ch.name === 'duplicate')).toBe(false);
+    expect(items((await result(c, 'document_id')).checks).some((ch) => String(ch.name) === 'duplicate')).toBe(false);
 
     // No document number is stored, only its keyed digest.
     const marks = await dupdb(ctx.db).selectFrom('identity_marks').selectAll().execute();
     expect(JSON.stringify(marks)).not.toMatch(/L898902C3/i);
     // Each side's timeline says it, through the audit log.
     const timeline = await admin.request('GET', `/admin/api/users/${a}/case`);
-    expect(items(timeline.body.data.timeline).some((t) => t.what === 'user.duplicate' && String(t.detail).includes(`user ${b}`))).toBe(true);
+    expect(items(timeline.body.data.timeline).some((t) => String(t.what) === 'user.duplicate' && String(t.detail).includes(`user ${b}`))).toBe(true);
     expect(items(timeline.body.data.duplicates)).toEqual([
       expect.objectContaining({ kind: 'document', other: expect.objectContaining({ id: b, label: 'bob Tester' }) }),
     ]);
@@ -130,7 +130,7 @@ describe('duplicate detection', () => {
 
     const rs = await result(same, 'selfie');
     expect(items(rs.duplicates)).toEqual([expect.objectContaining({ kind: 'face', user_id: a, verification: 'selfie' })]);
-    expect(items(rs.checks).find((ch) => ch.name === 'duplicate')?.value).toBeGreaterThanOrEqual(SELFIE_MATCH_THRESHOLD);
+    expect(items(rs.checks).find((ch) => String(ch.name) === 'duplicate')?.value as unknown as number).toBeGreaterThanOrEqual(SELFIE_MATCH_THRESHOLD);
   });
 
   it('with "flag only" flags without sending to review, and with "off" stores and flags nothing', async () => {
