@@ -202,40 +202,67 @@ function describe(kind: MarkKind, otherUserId: number, score: number | null): st
     : `The face matches user ${otherUserId}${score === null ? '' : ` (similarity ${score.toFixed(2)})`}.`;
 }
 
-/** Both sides of each finding; an audit record for each side newly flagged (not for a pair already known). */
+/**
+ * Both sides of each finding; an audit record for each side newly flagged (not for a pair already
+ * known). One insert with its rows in a fixed order: two captures that found each other at once
+ * then take the pair's index locks in the same order, one waits for the other and finds its rows
+ * there, instead of each holding one side and waiting for the other's (a deadlock on PostgreSQL).
+ */
 async function recordFlags(ctx: AppContext, userId: number, methodId: number, findings: readonly DuplicateFinding[], now: string): Promise<void> {
+  const rows = findings
+    .flatMap((f) => [
+      {
+        user_id: userId,
+        method_id: methodId,
+        other_user_id: f.otherUserId,
+        other_method_id: f.otherMethodId,
+        kind: f.kind,
+        score: f.score,
+        role: 'new' as const,
+      },
+      {
+        user_id: f.otherUserId,
+        method_id: f.otherMethodId,
+        other_user_id: userId,
+        other_method_id: methodId,
+        kind: f.kind,
+        score: f.score,
+        role: 'earlier' as const,
+      },
+    ])
+    .sort(
+      (a, b) =>
+        a.user_id - b.user_id ||
+        a.method_id - b.method_id ||
+        a.other_user_id - b.other_user_id ||
+        a.other_method_id - b.other_method_id ||
+        a.kind.localeCompare(b.kind),
+    )
+    .map((r) => ({ ...r, created_at: now }));
   await ctx.db.transaction().execute(async (trx) => {
-    const db = dupdb(trx);
-    for (const f of findings) {
-      const sides = [
-        { user_id: userId, method_id: methodId, other_user_id: f.otherUserId, other_method_id: f.otherMethodId, role: 'new' as const },
-        { user_id: f.otherUserId, method_id: f.otherMethodId, other_user_id: userId, other_method_id: methodId, role: 'earlier' as const },
-      ];
-      for (const side of sides) {
-        const inserted = await db
-          .insertInto('duplicate_flags')
-          .values({ ...side, kind: f.kind, score: f.score, created_at: now })
-          .onConflict((oc) => oc.columns(['user_id', 'method_id', 'other_user_id', 'other_method_id', 'kind']).doNothing())
-          .returning('id')
-          .executeTakeFirst();
-        if (!inserted) continue;
-        await recordAudit(
-          trx,
-          ctx.clock,
-          {},
-          {
-            action: 'user.duplicate',
-            targetType: 'user',
-            targetId: side.user_id,
-            details: {
-              method: methodById(side.method_id)?.key ?? String(side.method_id),
-              kind: f.kind,
-              other_user_id: side.other_user_id,
-              reason: describe(f.kind, side.other_user_id, f.score),
-            },
+    const inserted = await dupdb(trx)
+      .insertInto('duplicate_flags')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['user_id', 'method_id', 'other_user_id', 'other_method_id', 'kind']).doNothing())
+      .returning(['user_id', 'method_id', 'other_user_id', 'kind', 'score'])
+      .execute();
+    for (const side of inserted) {
+      await recordAudit(
+        trx,
+        ctx.clock,
+        {},
+        {
+          action: 'user.duplicate',
+          targetType: 'user',
+          targetId: side.user_id,
+          details: {
+            method: methodById(side.method_id)?.key ?? String(side.method_id),
+            kind: side.kind,
+            other_user_id: side.other_user_id,
+            reason: describe(side.kind, side.other_user_id, side.score === null ? null : Number(side.score)),
           },
-        );
-      }
+        },
+      );
     }
   });
 }
