@@ -32,7 +32,7 @@ export class AdminCase extends AdminView {
         height: 8rem;
         object-fit: cover;
         border-radius: 6px;
-        border: 1px solid #d5d9e0;
+        border: 1px solid var(--verity-border, #d5d9e0);
       }
       .score {
         font-size: 1.1rem;
@@ -66,7 +66,7 @@ export class AdminCase extends AdminView {
           overflow-wrap: anywhere;
         }
         table.timeline tr {
-          border-bottom: 1px solid #d5d9e0;
+          border-bottom: 1px solid var(--verity-border, #d5d9e0);
           padding-block: 0.4rem;
         }
       }

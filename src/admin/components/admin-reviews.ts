@@ -68,7 +68,7 @@ export class AdminReviews extends AdminView {
           display: block;
         }
         tr {
-          border-bottom: 1px solid #d5d9e0;
+          border-bottom: 1px solid var(--verity-border, #d5d9e0);
           padding-block: 0.4rem;
         }
         td {

@@ -83,9 +83,9 @@ export class AdminSettings extends AdminView {
         inline-size: 100%;
         max-inline-size: 44rem;
         block-size: 34rem;
-        border: 1px solid #d5d9e0;
+        border: 1px solid var(--verity-border, #d5d9e0);
         border-radius: 8px;
-        background: #fff;
+        background: var(--verity-surface, #fff);
       }
     `,
   ];
