@@ -131,6 +131,13 @@ export const adminStyles = css`
     border-radius: var(--verity-radius, 6px);
     word-break: break-all;
   }
+  /* On a phone a wide table scrolls inside itself instead of widening the page. */
+  @media (max-width: 40rem) {
+    table {
+      display: block;
+      overflow-x: auto;
+    }
+  }
   .sr-only {
     position: absolute;
     width: 1px;

@@ -257,7 +257,7 @@ export class AdminChart extends LitElement {
   }
 
   #format(n: number): string {
-    return this.percent ? `${Math.round(n * 100)} %` : String(n);
+    return this.percent ? `${Math.round(n * 100)}%` : String(n);
   }
 
   #classOf(i: number): string {
@@ -342,10 +342,11 @@ export class AdminChart extends LitElement {
       onlyInteger: !this.percent,
       low: 0,
       ...(this.percent ? { high: 100 } : {}),
-      labelInterpolationFnc: (v) => (this.percent ? `${v} %` : v),
+      labelInterpolationFnc: (v) => (this.percent ? `${v}%` : v),
     };
-    // A label on every bar while they fit; past 16 bars (30 days) every fifth, the table has them all.
-    const every = this.labels.length > 16 ? 5 : 1;
+    // A label on every bar while they fit (about 2.2 rem each); else every second or fifth, the table has them all.
+    const room = (this.horizontal ? Infinity : plot.clientWidth - 48) / Math.max(1, this.labels.length);
+    const every = this.horizontal ? 1 : this.labels.length > 16 ? 5 : room < 36 ? 2 : 1;
     const categoryAxis: AxisOptions = { showGrid: false, labelInterpolationFnc: (v, i) => (i % every === 0 ? v : null) };
     const chart = new Chart(
       plot,
@@ -355,7 +356,7 @@ export class AdminChart extends LitElement {
         horizontalBars: this.horizontal,
         seriesBarDistance: 14,
         chartPadding: { top: 18, right: this.horizontal ? 40 : 8, bottom: 0, left: 0 },
-        axisX: this.horizontal ? { ...valueAxis, scaleMinSpace: 40 } : categoryAxis,
+        axisX: this.horizontal ? { ...valueAxis, onlyInteger: true, scaleMinSpace: 56 } : categoryAxis,
         axisY: this.horizontal ? { ...categoryAxis, offset: 150 } : { ...valueAxis, offset: 40 },
       },
     );
@@ -370,7 +371,8 @@ export class AdminChart extends LitElement {
           ? totals[bar.index]!
           : null
         : (this.series[bar.seriesIndex]?.values[bar.index] ?? 0);
-      if (value === null || (this.stacked && value === 0)) return;
+      // Zero needs no label: the bar is absent and the axis starts at 0.
+      if (value === null || value === 0) return;
       const text = this.#format(value);
       const at = this.horizontal ? { x: bar.x2 + 6, y: bar.y2 + 4 } : { x: (bar.x1 + bar.x2) / 2, y: bar.y2 - 6 };
       bar.group.elem('text', { ...at, 'text-anchor': this.horizontal ? 'start' : 'middle' }, 'value').text(text);
