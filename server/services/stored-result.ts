@@ -15,6 +15,7 @@ import {
 import type { Executor } from '../store/database.js';
 import type { DocumentJobRow } from '../store/schema.js';
 import { capturesOf, documentJobsOf, findVerificationRow } from '../store/repos/verification-results-repo.js';
+import { duplicateCheck, duplicatesOf, type DuplicateLink } from '../duplicates/read.js';
 
 export interface CapturedImage {
   kind: string;
@@ -49,6 +50,8 @@ export interface VerificationResult {
   images: CapturedImage[];
   images_expire_at: string;
   attributes: Record<string, unknown>;
+  /** Other users of the account sharing this verification's document number or face (issue 23). */
+  duplicates: DuplicateLink[];
 }
 
 interface DocumentDecisionEntry {
@@ -155,6 +158,9 @@ export async function unsignedResult(ex: Executor, userId: number, method: Metho
       captures = rows.filter((c) => c.media_type.startsWith('image/')).map((c) => ({ kind: c.step ?? faceStep, blob_key: c.blob_key }));
     }
   }
+  const duplicates = await duplicatesOf(ex, userId, method.id);
+  const duplicate = duplicateCheck(duplicates);
+  if (duplicate) checks = [...checks, duplicate];
   return {
     user_id: userId,
     id: method.id,
@@ -169,5 +175,6 @@ export async function unsignedResult(ex: Executor, userId: number, method: Metho
     scores,
     captures,
     attributes,
+    duplicates,
   };
 }

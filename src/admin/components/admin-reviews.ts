@@ -14,6 +14,7 @@ export const REVIEW_FLAGS = [
   ['mrz_check_digits', 'MRZ check failed'],
   ['machine_readable_data', 'No machine-readable data'],
   ['anti_spoof', 'Anti-spoof'],
+  ['duplicate', 'Possible duplicate (document or face of another user)'],
 ] as const;
 
 interface Filters {
