@@ -6,13 +6,9 @@
  * and Chromium reads it when the camera opens). The page redirects to the completion URL; the
  * real analysis on the durable queue then completes the method, having seen the moves asked.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseDocument, analyseFrames, analyseSelfie } from '../../server/analysis/index.js';
 import { systemClock } from '../../server/clock.js';
@@ -21,75 +17,28 @@ import { sdb } from '../../server/session/tables.js';
 import { writeSetting } from '../../server/store/repos/settings-repo.js';
 import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import type { VideoMove } from '../../src/api/contract.js';
-import { headFrame } from '../fixtures/video.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
+import { videoTimeline, writeHeadCamera } from '../helpers/fake-media.js';
+import { ensureWebBuild, policyErrors, startCustomerSite, watchedPage, type CustomerSite } from '../helpers/hosted-e2e.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createUser, local } from '../server/session/fixtures.js';
-// @ts-expect-error -- plain JS fixture shared with the web tests
-import { rgbToI420 } from '../src/fixtures/node/make-fake-cameras.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const camera = join(root, '.wtr-tmp', 'e2e', 'camera-video.y4m');
-/** The demo face whose generated turns read clearly both ways. */
-const FACE = 3;
-const FPS = 10;
-
-function ensureWebBuild(): void {
-  const result = spawnSync(process.execPath, ['scripts/ensure-web-build.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (result.status !== 0) throw new Error('building dist/web failed');
-}
-
-/**
- * The camera's yaw per frame at {@link FPS}: straight for 1 s (the widget asks for a straight
- * look first), each move held at 38° for 0.6 s (longer than the widget's ~430 ms between
- * sampled frames), then straight to the end of 8 s.
- */
-function timeline(moves: readonly VideoMove[]): number[] {
-  const yaws = Array<number>(10).fill(0);
-  for (const move of moves) {
-    const s = move === 'turn_left' ? 1 : -1;
-    yaws.push(20 * s, ...Array<number>(6).fill(38 * s), 20 * s, 0, 0);
-  }
-  while (yaws.length < 8 * FPS) yaws.push(0);
-  return yaws;
-}
-
-/** Writes the fake camera's y4m file: the head making `moves` (straight throughout when none). */
-async function writeCamera(moves: readonly VideoMove[]): Promise<void> {
-  const frames = new Map<number, Buffer>();
-  let size = { width: 0, height: 0 };
-  const parts: Buffer[] = [];
-  for (const yaw of timeline(moves)) {
-    if (!frames.has(yaw)) {
-      const { data, info } = await sharp(await headFrame(FACE, yaw))
-        .removeAlpha()
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      size = { width: info.width, height: info.height };
-      frames.set(yaw, Buffer.from(rgbToI420(data, info.width, info.height) as Uint8Array));
-    }
-    parts.push(Buffer.from('FRAME\n'), frames.get(yaw)!);
-  }
-  const header = Buffer.from(`YUV4MPEG2 W${size.width} H${size.height} F${FPS}:1 Ip A1:1 C420jpeg\n`);
-  writeFileSync(camera, Buffer.concat([header, ...parts]));
-}
 
 let browser: Browser;
 let server: TestServer;
-let site: Server;
-let siteUrl: string;
+let site: CustomerSite;
 
 beforeAll(async () => {
   ensureWebBuild();
   mkdirSync(join(root, '.wtr-tmp', 'e2e'), { recursive: true });
   // Chromium reads the file's size when it lists the camera: the same size as the real one, later.
-  await writeCamera([]);
+  await writeHeadCamera(camera, videoTimeline([]));
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs(camera) });
   // The real clock: the server checks each frame's time against the time passed since the challenge.
   server = await startTestServer({ analysis: { analyseDocument, analyseSelfie, analyseFrames }, clock: systemClock });
-  site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>done</title><h1>Thanks</h1>'));
-  await new Promise<void>((ok) => site.listen(0, '127.0.0.1', ok));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startCustomerSite();
   await writeSetting(server.verity.ctx.db, 'account_name', 'Acme Bank');
   await insertTemplate(server.verity.ctx.db, {
     name: 'tmpl_video',
@@ -102,7 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((ok) => site?.close(ok));
+  await site?.close();
   await server?.close();
 });
 
@@ -112,15 +61,11 @@ describe('Video in Chromium', () => {
       email: 'e2e-video@example.com',
       template_id: 'tmpl_video',
       reference_id: 'ref-video',
-      completion_url: `${siteUrl}/done`,
+      completion_url: `${site.url}/done`,
     });
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB', isMobile: true, hasTouch: true });
     await context.grantPermissions(['camera'], { origin: server.url });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
+    const { page, errors } = await watchedPage(context);
     await page.goto(local(server, link));
     await page.getByRole('button', { name: 'Start' }).click();
     await page.getByRole('heading', { name: 'Before we use your camera' }).waitFor();
@@ -133,7 +78,7 @@ describe('Video in Chromium', () => {
     const shown = await page.locator('verify-step-video ol.moves li').allTextContents();
     const moves = shown.map((text): VideoMove => (text.includes('left') ? 'turn_left' : 'turn_right'));
     expect(moves.length).toBeGreaterThanOrEqual(2);
-    await writeCamera(moves);
+    await writeHeadCamera(camera, videoTimeline(moves));
     await page.getByRole('button', { name: 'Start recording' }).click();
     await page.getByRole('status').filter({ hasText: 'Look straight at the camera.' }).waitFor();
     await page.waitForURL(/\/done\?/, { timeout: 60_000 });
@@ -159,7 +104,7 @@ describe('Video in Chromium', () => {
       .execute();
     expect(kept).toHaveLength(1);
     expect(kept[0]!.media_type).toBe('video/webm');
-    expect(errors.filter((e) => /Content Security Policy|Refused/.test(e))).toEqual([]);
+    expect(policyErrors(errors)).toEqual([]);
     await context.close();
   }, 180_000);
 });
