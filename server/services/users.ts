@@ -13,6 +13,7 @@ import { groupTransaction } from '../store/sqlite/group-commit.js';
 import { deleteUserRow, findUserById, insertUser, isUsernameConflict, usernameTaken } from '../store/repos/users-repo.js';
 import { knowledgeFacts, knowledgeRefusal, prepareVerifyData, type PreparedVerifyData } from '../methods/knowledge/facts.js';
 import { documentSectionProblems } from '../domain/document-requirements.js';
+import { queueDeaLookup } from './dea-registry.js';
 import { assignTemplate, usableTemplate } from './templates.js';
 import { userDeletionHooks } from './user-deletion.js';
 import { setUserStatus } from './verifications.js';
@@ -168,6 +169,7 @@ export async function createUser(
     });
     if (template) await assignTemplate(trx, ctx.clock, created.id, template, { fresh: true });
     if (verifyData?.facts) await knowledgeFacts.write(trx, created.id, verifyData.facts, ctx.clock.now());
+    await queueDeaLookup(ctx, trx, created);
     if (input.send_link)
       await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: created.id, channel: 'email' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
     if (input.send_sms)
