@@ -20,7 +20,14 @@ export const DEA_REGISTRANT_TYPES = new Set(['A', 'B', 'F', 'G', 'M', 'P', 'R', 
 
 /** What the registry said of a number, as stored by the lookup (server/services/dea-registry.ts). */
 export type DeaRegistryResult =
-  | { outcome: 'answered'; provider: string; checked_at: string; status: 'active' | 'inactive' | 'not_found'; registrant_name: string | null; last_name_matches: boolean | null }
+  | {
+      outcome: 'answered';
+      provider: string;
+      checked_at: string;
+      status: 'active' | 'inactive' | 'not_found';
+      registrant_name: string | null;
+      last_name_matches: boolean | null;
+    }
   | { outcome: 'unavailable'; provider: string; checked_at: string };
 
 /** The number as compared: upper case, without spaces or hyphens. */
