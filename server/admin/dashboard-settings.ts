@@ -22,14 +22,26 @@ export interface DashboardSettings {
     /** Days an unconfirmed self-signup (code never entered) is kept before the user is deleted. */
     unconfirmed_signup_days: number;
   };
+  duplicates: {
+    /**
+     * A document number or face already seen on another user (server/duplicates): `review` flags
+     * both users and sends the new capture to review, `flag` only flags them, `off` stores and
+     * compares nothing.
+     */
+    mode: DuplicateMode;
+  };
 }
+
+export const DUPLICATE_MODES = ['review', 'flag', 'off'] as const;
+export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
 
 export const DEFAULT_DASHBOARD_SETTINGS: DashboardSettings = {
   signup: { enabled: false, template: null, ask_name: true, ask_phone: false },
   retention: { images_days: null, unconfirmed_signup_days: 7 },
+  duplicates: { mode: 'review' },
 };
 
-const KEYS = { signup: 'dashboard.signup', retention: 'dashboard.retention' } as const;
+const KEYS = { signup: 'dashboard.signup', retention: 'dashboard.retention', duplicates: 'dashboard.duplicates' } as const;
 const cache = new ReadCache<DashboardSettings>();
 
 export function readDashboardSettings(ex: Executor): Promise<DashboardSettings> {
@@ -39,6 +51,7 @@ export function readDashboardSettings(ex: Executor): Promise<DashboardSettings> 
     for (const r of rows) {
       if (r.key === KEYS.signup) out.signup = { ...out.signup, ...(JSON.parse(r.value) as Partial<DashboardSettings['signup']>) };
       if (r.key === KEYS.retention) out.retention = { ...out.retention, ...(JSON.parse(r.value) as Partial<DashboardSettings['retention']>) };
+      if (r.key === KEYS.duplicates) out.duplicates = { ...out.duplicates, ...(JSON.parse(r.value) as Partial<DashboardSettings['duplicates']>) };
     }
     return out;
   });

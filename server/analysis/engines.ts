@@ -196,6 +196,21 @@ export function getFaceEngine(): Promise<FaceEngine> {
   return faces;
 }
 
+/**
+ * What makes the descriptors {@link getFaceEngine} returns comparable with each other: the model
+ * and how its input is prepared. Change it with either (another descriptor model, another crop or
+ * averaging): stored descriptors carry it (duplicate detection), and vectors of another recipe are
+ * never compared.
+ */
+const DESCRIPTOR_RECIPE = 'faceres/mirror-averaged';
+let descriptorModel: string | undefined;
+
+/** The identity of the face descriptors made here: the recipe and the installed human's version. */
+export function faceDescriptorModel(): string {
+  descriptorModel ??= `human@${(JSON.parse(readFileSync(packageFile('@vladmandic/human', 'package.json'), 'utf8')) as { version: string }).version}/${DESCRIPTOR_RECIPE}`;
+  return descriptorModel;
+}
+
 /** tfjs IO router answering `file://…/model.json` URLs from disk (tfjs has none without tfjs-node). */
 function fileModelLoader(url: string | string[]): unknown {
   if (typeof url !== 'string' || !url.startsWith('file://')) return null;

@@ -17,8 +17,9 @@ import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
 import { runMrz } from './stages/mrz.js';
 import { matchName } from './stages/name-match.js';
-import { runOcr } from './stages/ocr.js';
-import { printedFields } from './stages/printed-fields.js';
+import { runOcr, uprightPage } from './stages/ocr.js';
+import { paddleOcr } from './stages/paddle.js';
+import { FRONT_FIELDS, printedFields } from './stages/printed-fields.js';
 import { assessQuality, fieldsReadable, qualityReason, type QualityIssue } from './stages/quality.js';
 import { detectRecapture } from './stages/recapture.js';
 import { ChallengeSignals } from './stages/challenge-signals.js';
@@ -148,6 +149,20 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     if (Object.keys(again).length > Object.keys(printed).length) {
       printed = again;
       ocr = plain;
+    }
+  }
+  // PaddleOCR reads the small, blurred print of a phone upload that tesseract garbles or drops,
+  // at several times its cost: it runs only on a page with nothing checksummed on which
+  // tesseract missed a field a licence front prints (paddle.ts). Its fields win; tesseract's
+  // fill the ones it did not read.
+  if (!barcode.aamva && !mrz.data?.valid && FRONT_FIELDS.some((k) => !(k in printed))) {
+    // A checkout whose node_modules predates onnxruntime-node keeps tesseract's reading rather
+    // than failing the job (paddle.test.ts fails there, so it is not silent).
+    const paddled = await timed(timings, 'ocr_paddle', async () => paddleOcr(await uprightPage(grey))).catch(() => null);
+    const fromPaddle = paddled ? printedFields(paddled, today) : {};
+    if (paddled && Object.keys(fromPaddle).length > 0) {
+      printed = { ...printed, ...fromPaddle };
+      if (paddled.lines.length > ocr.lines.length) ocr = paddled;
     }
   }
   // Glare, blur and exposure refuse the capture only when they kept its fields from being read.

@@ -36,6 +36,10 @@ export const SEAL_LABELS = {
   knowledgeChoices: 'knowledge-choices',
   /** A Bank payout instruction (the two deposits' amounts and the full account) in its job and until paid (methods/bank, migration 0023). */
   bankPayout: 'bank-payout',
+  /** Face descriptors kept for duplicate detection (server/duplicates, migration 0031). */
+  faceVector: 'face-vector',
+  /** Not a seal: the HMAC key of document-number digests for duplicate detection (server/duplicates). */
+  documentDigest: 'document-digest',
 } as const;
 
 export type SealLabel = (typeof SEAL_LABELS)[keyof typeof SEAL_LABELS];

@@ -26,6 +26,18 @@ import { notifyProgress } from '../session/progress.js';
 import { sdb } from '../session/tables.js';
 import { runVideo } from '../methods/video/analysis-job.js';
 import { faceReference } from './face-reference.js';
+import { detectDuplicates, documentIdentity, sentToReviewByDuplicates, statusWithDuplicates, type DocumentIdentity } from '../duplicates/detect.js';
+
+/** The result's reason when only a duplicate sent a document to review. */
+const DUPLICATE_REASON = 'Possible duplicate: the same document or face is on another user of the account.';
+
+/** The document numbers and portrait descriptors of analysed sides, for duplicate detection. */
+function documentEvidence(results: readonly DocumentAnalysis[]): { documents: DocumentIdentity[]; faces: number[][] } {
+  return {
+    documents: results.map((r) => documentIdentity(r.content)).filter((d): d is DocumentIdentity => d !== null),
+    faces: results.map((r) => r.portrait_embedding).filter((e): e is number[] => e !== null),
+  };
+}
 
 /** What the runner needs of the analysis engine; `AnalysisPool` (worker threads) provides it. */
 export interface AnalysisEngine {
@@ -156,10 +168,11 @@ async function runDocumentJob(ctx: AppContext, engine: AnalysisEngine, payload: 
   if (!user) return;
   const { result, decision } = await analyseAndStore(ctx, engine, user, job);
   const required = withRequirements(ctx, user, decision.status, [result]);
+  const duplicates = await detectDuplicates(ctx, user.id, { methodId: DOCUMENT_METHOD_ID, source: job.doc_id, ...documentEvidence([result]) });
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await stillProcessing(trx, user.id, DOCUMENT_METHOD_ID))) return;
-    await moveDocument(trx, ctx.clock, user.id, required.status, {
-      remarks: result.reason,
+    await moveDocument(trx, ctx.clock, user.id, statusWithDuplicates(required.status, duplicates), {
+      remarks: result.reason ?? (sentToReviewByDuplicates(required.status, duplicates) ? DUPLICATE_REASON : null),
       attributes: {
         verify_documents: [{ doc_id: job.doc_id, document_status: result.status, reason: result.reason, flags: decision.flags }],
         ...required.attributes,
@@ -218,12 +231,18 @@ async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: 
     worst,
     outcomes.map((o) => o.result),
   );
+  // One capture (front and back), named by its first side: a retry replaces its own marks.
+  const duplicates = await detectDuplicates(ctx, user.id, {
+    methodId: DOCUMENT_METHOD_ID,
+    source: outcomes[0]!.docId,
+    ...documentEvidence(outcomes.map((o) => o.result)),
+  });
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await stillProcessing(trx, user.id, DOCUMENT_METHOD_ID))) return;
-    await moveDocument(trx, ctx.clock, user.id, required.status, {
+    await moveDocument(trx, ctx.clock, user.id, statusWithDuplicates(required.status, duplicates), {
       workflowRawId: job.workflowRawId,
       documentType: job.documentType,
-      remarks: failed?.result.reason ?? null,
+      remarks: failed?.result.reason ?? (sentToReviewByDuplicates(required.status, duplicates) ? DUPLICATE_REASON : null),
       attributes: {
         verify_documents: outcomes.map((o) => ({
           doc_id: o.docId,
@@ -269,10 +288,18 @@ async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysi
     ),
   );
   if (result.derivative) await ctx.blobs.put(`users/${user.id}/faces/${job.challengeId}.jpg`, result.derivative, 'image/jpeg');
+  const duplicates = await detectDuplicates(ctx, user.id, {
+    methodId: job.methodId,
+    source: job.challengeId,
+    documents: [],
+    faces: result.embedding ? [result.embedding] : [],
+  });
+  const status = selfieStatus(result, job.reviewOnFailure === true);
+  const reasons = [...result.reasons, ...(sentToReviewByDuplicates(status, duplicates) ? ['POSSIBLE_DUPLICATE'] : [])];
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await stillProcessing(trx, user.id, job.methodId))) return;
-    await moveVerification(trx, ctx.clock, user.id, job.methodId, selfieStatus(result, job.reviewOnFailure === true), {
-      remarks: result.reasons.join(', ') || null,
+    await moveVerification(trx, ctx.clock, user.id, job.methodId, statusWithDuplicates(status, duplicates), {
+      remarks: reasons.join(', ') || null,
       attributes: {
         decision: result.decision,
         reasons: result.reasons,

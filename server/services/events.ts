@@ -72,6 +72,7 @@ async function resultForWebhook(trx: Executor, userId: number, method: Method): 
     checks: r.checks,
     documents: r.documents.map(({ blob_key: _unsigned, ...d }) => d),
     scores: r.scores,
+    duplicates: r.duplicates,
     href: `/api/users/${userId}/verifications/${method.key}`,
   };
 }

@@ -12,6 +12,7 @@ import { stepKeyOf } from '../methods/registry.js';
 import { documentJobsOfUsers, reviewCandidates, waitingVerificationsOf, type ReviewQueueFilter } from '../store/repos/review-queue-repo.js';
 import type { DocumentJobRow, UserVerificationRow } from '../store/schema.js';
 import { worstPerCheck } from './stored-result.js';
+import { duplicateCheck, duplicatesOfUsers, type DuplicateLink } from '../duplicates/read.js';
 
 /** The checks a reviewer can filter the queue by (names of {@link VerificationCheck}). */
 export const REVIEW_FLAGS = [
@@ -22,6 +23,7 @@ export const REVIEW_FLAGS = [
   'mrz_check_digits',
   'machine_readable_data',
   'anti_spoof',
+  'duplicate',
 ] as const;
 export type ReviewFlag = (typeof REVIEW_FLAGS)[number];
 
@@ -89,14 +91,15 @@ function checksOf(row: UserVerificationRow, jobs: readonly DocumentJobRow[]): Ve
 
 const STATUS_KEYS: Record<number, string> = { 3: 'rejected', 4: 'complete_in_review' };
 
-function waitingVerification(row: UserVerificationRow, jobs: readonly DocumentJobRow[]): WaitingVerification {
+function waitingVerification(row: UserVerificationRow, jobs: readonly DocumentJobRow[], duplicates: readonly DuplicateLink[]): WaitingVerification {
   const method = methodById(row.method_id);
+  const duplicate = duplicateCheck(duplicates);
   return {
     method: method?.key ?? String(row.method_id),
     name: method?.name ?? String(row.method_id),
     status: { key: STATUS_KEYS[row.status] ?? String(row.status), friendly: friendlyStatus(row.status as VerificationStatusValue, 'read') },
     remarks: row.remarks,
-    checks: checksOf(row, jobs).filter((c) => c.outcome === 'flagged' || c.outcome === 'failed'),
+    checks: [...checksOf(row, jobs), ...(duplicate ? [duplicate] : [])].filter((c) => c.outcome === 'flagged' || c.outcome === 'failed'),
   };
 }
 
@@ -113,10 +116,11 @@ function reasonsOf(waiting: readonly WaitingVerification[]): string[] {
 async function rowsFor(ctx: AppContext, candidates: readonly { id: number; entered_review_at: string }[]): Promise<ReviewRow[]> {
   const ids = candidates.map((c) => c.id);
   if (ids.length === 0) return [];
-  const [users, verifications, jobs] = await Promise.all([
+  const [users, verifications, jobs, duplicates] = await Promise.all([
     ctx.db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name', 'status', 'reference_id', 'template_id']).where('id', 'in', ids).execute(),
     waitingVerificationsOf(ctx.db, ids),
     documentJobsOfUsers(ctx.db, ids),
+    duplicatesOfUsers(ctx.db, ids),
   ]);
   const templateIds = [...new Set(users.map((u) => u.template_id).filter((t): t is number => t !== null))];
   const templates = templateIds.length ? await ctx.db.selectFrom('templates').select(['id', 'name', 'label']).where('id', 'in', templateIds).execute() : [];
@@ -129,6 +133,7 @@ async function rowsFor(ctx: AppContext, candidates: readonly { id: number; enter
         waitingVerification(
           v,
           jobs.filter((j) => j.user_id === u.id),
+          duplicates.get(u.id)?.get(v.method_id) ?? [],
         ),
       );
     const template = templates.find((t) => t.id === u.template_id);

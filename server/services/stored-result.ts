@@ -16,6 +16,7 @@ import {
 import type { Executor } from '../store/database.js';
 import type { DocumentJobRow } from '../store/schema.js';
 import { capturesOf, documentJobsOf, findVerificationRow } from '../store/repos/verification-results-repo.js';
+import { duplicateCheck, duplicatesOf, type DuplicateLink } from '../duplicates/read.js';
 
 export interface CapturedImage {
   kind: string;
@@ -50,6 +51,8 @@ export interface VerificationResult {
   images: CapturedImage[];
   images_expire_at: string;
   attributes: Record<string, unknown>;
+  /** Other users of the account sharing this verification's document number or face (issue 23). */
+  duplicates: DuplicateLink[];
 }
 
 interface DocumentDecisionEntry {
@@ -92,6 +95,22 @@ function documentResult(job: DocumentJobRow, entry: DocumentDecisionEntry | unde
   };
 }
 
+/**
+ * The checks of a method other than Document / ID, read from its stored attributes: a passkey
+ * ceremony, a provider sign-in, or a face analysis (`isFaceStep`: the method is a face step, so
+ * its decision is read even without reason codes). Empty when the method stores no analysis.
+ */
+export function attributeChecks(attributes: Record<string, unknown>, isFaceStep = false): VerificationCheck[] {
+  let checks: VerificationCheck[] = [];
+  if (isPasskeyResult(attributes)) checks = passkeyChecks(attributes as StoredPasskeyResult);
+  const account = accountPrefix(attributes);
+  if (account) checks = accountChecks(attributes, account);
+  // A face analysis leaves its decision and reason codes; no other method stores both.
+  const face = attributes as StoredFaceResult;
+  if ((isFaceStep || Array.isArray(face.reasons)) && face.decision !== undefined) checks = faceChecks(face);
+  return checks;
+}
+
 /** A verification's result before any image URL is signed: what a stored webhook may carry. */
 export interface UnsignedResult extends Omit<VerificationResult, 'images' | 'images_expire_at' | 'documents'> {
   documents: (Omit<DocumentResult, 'image_url'> & { blob_key: string })[];
@@ -112,7 +131,7 @@ export async function unsignedResult(ex: Executor, userId: number, method: Metho
   const status = row.status as VerificationStatusValue;
 
   let documents: UnsignedResult['documents'] = [];
-  let checks: VerificationCheck[] = [];
+  let checks: VerificationCheck[];
   const scores: Record<string, number> = {};
   let captures: UnsignedResult['captures'] = [];
   if (method.id === DOCUMENT_METHOD_ID) {
@@ -130,13 +149,10 @@ export async function unsignedResult(ex: Executor, userId: number, method: Metho
     checks = [...worstPerCheck(documents.flatMap((d) => d.checks)), ...requirementChecks(attributes)];
     captures = documents.map((d) => ({ kind: d.side ?? 'document', blob_key: d.blob_key }));
   } else {
-    if (isPasskeyResult(attributes)) checks = passkeyChecks(attributes as StoredPasskeyResult);
-    const account = accountPrefix(attributes);
-    if (account) checks = accountChecks(attributes, account);
+    checks = attributeChecks(attributes, faceStep !== undefined);
     // A face analysis leaves its decision and reason codes; no other method stores both.
     const face = attributes as StoredFaceResult;
     if (faceStep !== undefined || (face.decision !== undefined && Array.isArray(face.reasons))) {
-      if (face.decision !== undefined) checks = faceChecks(face);
       for (const name of ['similarity', 'liveness', 'antispoof'] as const) if (typeof face[name] === 'number') scores[name] = face[name];
     }
     if (faceStep !== undefined) {
@@ -144,6 +160,9 @@ export async function unsignedResult(ex: Executor, userId: number, method: Metho
       captures = rows.filter((c) => c.media_type.startsWith('image/')).map((c) => ({ kind: c.step ?? faceStep, blob_key: c.blob_key }));
     }
   }
+  const duplicates = await duplicatesOf(ex, userId, method.id);
+  const duplicate = duplicateCheck(duplicates);
+  if (duplicate) checks = [...checks, duplicate];
   return {
     user_id: userId,
     id: method.id,
@@ -158,5 +177,6 @@ export async function unsignedResult(ex: Executor, userId: number, method: Metho
     scores,
     captures,
     attributes,
+    duplicates,
   };
 }

@@ -1,4 +1,5 @@
 import { deleteNotesOf } from '../admin/review-notes.js';
+import { deleteDuplicateDataOf } from '../duplicates/tables.js';
 import { methodDeletionHooks } from '../methods/registry.js';
 import { deleteSessionData } from '../session/user-data.js';
 import type { Executor } from '../store/database.js';
@@ -9,9 +10,10 @@ export type UserDeletionHook = (trx: Executor, userId: number) => Promise<void>;
 
 /**
  * Everything that keeps rows of a user besides the users tables, in one list: the session core,
- * each verification method, the webhook delivery log (spec 4.7) and reviewers' case notes. A module with rows of its
+ * each verification method, the webhook delivery log (spec 4.7), reviewers' case notes and the
+ * duplicate-detection marks and flags (both sides of a pair). A module with rows of its
  * own adds its hook here (a method adds it to its `ServerMethod`).
  */
 export function userDeletionHooks(): UserDeletionHook[] {
-  return [deleteSessionData, ...methodDeletionHooks(), deleteUserDeliveries, deleteNotesOf];
+  return [deleteSessionData, ...methodDeletionHooks(), deleteUserDeliveries, deleteNotesOf, deleteDuplicateDataOf];
 }

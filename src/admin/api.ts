@@ -253,4 +253,20 @@ export interface CaseDetail {
     checks: { name: string; outcome: 'passed' | 'flagged' | 'failed' | 'not_run'; reason: string | null; value: number | null }[];
   } | null;
   timeline: { at: string; kind: 'event' | 'delivery' | 'decision'; what: string; method: string | null; by: string | null; detail: string | null }[];
+  /** Other users sharing one of this user's documents or faces (duplicate detection). */
+  duplicates: CaseDuplicate[];
+}
+
+/** One "possible duplicate" of a case: which verification, whom it matches, and how. */
+export interface CaseDuplicate {
+  kind: 'document' | 'face';
+  /** This user's verification, by name. */
+  verification: string;
+  other: { id: number; label: string };
+  other_verification: string;
+  /** Face similarity; null for a document number. */
+  score: number | null;
+  /** `this`: this user's capture found the other's; `other`: the other's later capture found this one's. */
+  found_by: 'this' | 'other';
+  detected_at: string;
 }

@@ -1,66 +1,74 @@
 import { css } from 'lit';
 
-/** Styles shared by the dashboard's views. Colours meet WCAG AA contrast on white. */
+/**
+ * Styles shared by the dashboard's views, from the tokens of `src/theme/tokens.css` (light and
+ * dark). Each var() keeps the light value as its fallback, so a view shown without the page's
+ * stylesheet (a component test, an embed) still reads right; the colours meet WCAG AA.
+ */
 export const adminStyles = css`
   :host {
     display: block;
-    color: #14171f;
-    font-family: system-ui, sans-serif;
-    line-height: 1.5;
+    color: var(--verity-text, #14171f);
+    font-family: var(--verity-font, system-ui, sans-serif);
+    font-size: var(--verity-text-md, 1rem);
+    line-height: var(--verity-line, 1.5);
   }
   :host([hidden]) {
     display: none;
   }
   h1 {
-    font-size: 1.5rem;
-    margin: 0 0 1rem;
+    font-size: var(--verity-text-xl, 1.5rem);
+    line-height: 1.25;
+    margin: 0 0 var(--verity-space-4, 1rem);
   }
   h2 {
-    font-size: 1.2rem;
-    margin: 1.5rem 0 0.5rem;
+    font-size: var(--verity-text-lg, 1.2rem);
+    line-height: 1.3;
+    margin: var(--verity-space-5, 1.5rem) 0 var(--verity-space-2, 0.5rem);
   }
   h3 {
-    font-size: 1rem;
-    margin: 1rem 0 0.5rem;
+    font-size: var(--verity-text-md, 1rem);
+    margin: var(--verity-space-4, 1rem) 0 var(--verity-space-2, 0.5rem);
   }
   .muted {
-    color: #4a5161;
+    color: var(--verity-muted, #4a5161);
   }
   table {
     border-collapse: collapse;
     width: 100%;
-    margin-block: 0.5rem;
+    margin-block: var(--verity-space-2, 0.5rem);
+    background: var(--verity-surface, #fff);
   }
   th,
   td {
     text-align: start;
-    padding: 0.4rem 0.5rem;
-    border-bottom: 1px solid #d5d9e0;
+    padding: var(--verity-space-2, 0.5rem);
+    border-bottom: 1px solid var(--verity-border, #d5d9e0);
     vertical-align: top;
   }
   th {
     font-weight: 600;
-    background: #f4f6f9;
+    background: var(--verity-surface-2, #eef1f5);
   }
   form,
   fieldset {
     display: grid;
-    gap: 0.6rem;
+    gap: var(--verity-space-3, 0.75rem);
     max-width: 40rem;
   }
   fieldset {
-    border: 1px solid #d5d9e0;
-    border-radius: 6px;
-    padding: 0.75rem;
+    border: 1px solid var(--verity-border, #d5d9e0);
+    border-radius: var(--verity-radius, 6px);
+    padding: var(--verity-space-3, 0.75rem);
   }
   label {
     display: grid;
-    gap: 0.2rem;
+    gap: var(--verity-space-1, 0.25rem);
     font-weight: 500;
   }
   label.inline {
     display: flex;
-    gap: 0.4rem;
+    gap: var(--verity-space-2, 0.5rem);
     align-items: center;
     font-weight: 400;
   }
@@ -68,58 +76,67 @@ export const adminStyles = css`
   select,
   textarea {
     font: inherit;
-    padding: 0.35rem 0.5rem;
-    border: 1px solid #6b7280;
-    border-radius: 4px;
-    background: #fff;
+    padding: 0.35rem var(--verity-space-2, 0.5rem);
+    border: 1px solid var(--verity-border-strong, #6b7280);
+    border-radius: var(--verity-radius, 6px);
+    background: var(--verity-surface, #fff);
     color: inherit;
   }
   button {
     font: inherit;
-    padding: 0.35rem 0.8rem;
-    border-radius: 4px;
-    border: 1px solid #1d4ed8;
-    background: #1d4ed8;
-    color: #fff;
+    font-weight: 500;
+    padding: 0.35rem var(--verity-space-3, 0.75rem);
+    border-radius: var(--verity-radius, 6px);
+    border: 1px solid var(--verity-primary, #1d4ed8);
+    background: var(--verity-primary, #1d4ed8);
+    color: var(--verity-on-primary, #fff);
     cursor: pointer;
   }
   button.secondary {
-    background: #fff;
-    color: #1d4ed8;
+    background: var(--verity-surface, #fff);
+    color: var(--verity-link, #1d4ed8);
   }
   button.danger {
-    background: #b91c1c;
-    border-color: #b91c1c;
+    background: var(--verity-danger, #b91c1c);
+    border-color: var(--verity-danger, #b91c1c);
+    color: var(--verity-on-danger, #fff);
   }
   button[disabled] {
     opacity: 0.6;
     cursor: not-allowed;
   }
   :focus-visible {
-    outline: 3px solid #f59e0b;
+    outline: var(--verity-focus-width, 3px) solid var(--verity-focus, #c2410c);
     outline-offset: 2px;
   }
   a {
-    color: #1d4ed8;
+    color: var(--verity-link, #1d4ed8);
   }
   .row {
     display: flex;
     flex-wrap: wrap;
-    gap: 0.5rem;
+    gap: var(--verity-space-2, 0.5rem);
     align-items: end;
   }
   .error {
-    color: #b91c1c;
+    color: var(--verity-danger, #b91c1c);
   }
   .ok {
-    color: #166534;
+    color: var(--verity-ok, #166534);
   }
   .secret {
-    font-family: ui-monospace, monospace;
-    background: #f4f6f9;
-    padding: 0.3rem 0.5rem;
-    border-radius: 4px;
+    font-family: var(--verity-mono, ui-monospace, monospace);
+    background: var(--verity-surface-2, #eef1f5);
+    padding: 0.3rem var(--verity-space-2, 0.5rem);
+    border-radius: var(--verity-radius, 6px);
     word-break: break-all;
+  }
+  /* On a phone a wide table scrolls inside itself instead of widening the page. */
+  @media (max-width: 40rem) {
+    table {
+      display: block;
+      overflow-x: auto;
+    }
   }
   .sr-only {
     position: absolute;

@@ -41,6 +41,9 @@ if (embed) {
   flow.addEventListener('verify-ready', () => post(embed, { source: 'verity', type: 'ready' }), { once: true });
 }
 app.replaceChildren(flow);
+// The brand colour is fitted to the light or dark surface when the flow renders; a switch of the
+// device's scheme while the page is open renders it again.
+window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => flow.requestUpdate());
 
 // The whole page follows the flow's language and direction (Arabic is right to left): the flow
 // renders them on its `base` part, which is watched here.

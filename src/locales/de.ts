@@ -214,7 +214,7 @@ export const templates = {
   'selfie.step.blink': 'Blinzeln Sie einmal, langsam.',
   'selfie.flash.notice-title': 'Der Bildschirm wechselt die Farbe',
   'selfie.flash.notice':
-    'Etwa drei Sekunden lang zeigt der Bildschirm einige einfarbige Flächen, zwei pro Sekunde, um zu prüfen, dass ein echtes Gesicht davor ist.',
+    'Etwa fünf Sekunden lang zeigt der Bildschirm einige einfarbige Flächen, zwei pro Sekunde, um zu prüfen, dass ein echtes Gesicht davor ist.',
   'selfie.flash.notice-health':
     'Wenn wechselndes Licht oder Blinken Ihnen schaden kann, starten Sie nicht: Nutzen Sie einen anderen hier angebotenen Weg oder wenden Sie sich an das Unternehmen, das Sie hierher geschickt hat.',
   'flow.step-rejected': 'Dieser Schritt konnte nicht bestätigt werden.',

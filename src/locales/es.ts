@@ -209,7 +209,8 @@ export const templates = {
   'selfie.step.flash': 'Quédese quieto y mire la pantalla: cambiará de color durante unos segundos.',
   'selfie.step.blink': 'Parpadee una vez, despacio.',
   'selfie.flash.notice-title': 'La pantalla cambiará de color',
-  'selfie.flash.notice': 'Durante unos tres segundos la pantalla muestra algunos colores lisos, dos por segundo, para comprobar que delante hay una cara real.',
+  'selfie.flash.notice':
+    'Durante unos cinco segundos la pantalla muestra algunos colores lisos, dos por segundo, para comprobar que delante hay una cara real.',
   'selfie.flash.notice-health':
     'Si la luz cambiante o los destellos pueden afectarle, no empiece: use otra forma que se ofrezca aquí o contacte con la empresa que le envió.',
   'flow.step-rejected': 'No se pudo verificar este paso.',

@@ -211,7 +211,7 @@ export const templates = {
   'selfie.step.blink': 'Clignez des yeux une fois, lentement.',
   'selfie.flash.notice-title': 'L’écran va changer de couleur',
   'selfie.flash.notice':
-    'Pendant environ trois secondes, l’écran affiche quelques couleurs unies, deux par seconde, pour vérifier qu’un vrai visage se trouve devant lui.',
+    'Pendant environ cinq secondes, l’écran affiche quelques couleurs unies, deux par seconde, pour vérifier qu’un vrai visage se trouve devant lui.',
   'selfie.flash.notice-health':
     'Si une lumière changeante ou des clignotements peuvent vous gêner, ne commencez pas : utilisez un autre moyen proposé ici ou contactez l’entreprise qui vous a envoyé.',
   'flow.step-rejected': "Cette étape n'a pas pu être vérifiée.",

@@ -211,7 +211,7 @@ export const templates = {
   'selfie.step.flash': 'Fique parado e olhe para a tela: ela vai mudar de cor por alguns segundos.',
   'selfie.step.blink': 'Pisque os olhos uma vez, devagar.',
   'selfie.flash.notice-title': 'A tela vai mudar de cor',
-  'selfie.flash.notice': 'Por cerca de três segundos a tela mostra algumas cores lisas, duas por segundo, para verificar que há um rosto real na frente dela.',
+  'selfie.flash.notice': 'Por cerca de cinco segundos a tela mostra algumas cores lisas, duas por segundo, para verificar que há um rosto real na frente dela.',
   'selfie.flash.notice-health':
     'Se a luz que muda ou que pisca o puder afetar, não comece: use outra forma oferecida aqui ou entre em contato com a empresa que enviou você.',
   'flow.step-rejected': 'Não foi possível verificar esta etapa.',

@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { AdminApi, AdminApiError } from '../admin/api.js';
+import { readableBrand } from '../theme/contrast.js';
 
 interface SignupConfig {
   enabled: boolean;
@@ -23,47 +24,61 @@ export class SignupPage extends LitElement {
     :host {
       display: block;
       max-width: 28rem;
-      margin: 2rem auto;
-      padding: 0 1rem;
-      font-family: system-ui, sans-serif;
-      color: #14171f;
-      line-height: 1.5;
+      margin: var(--verity-space-6, 2rem) auto;
+      padding: 0 var(--verity-space-4, 1rem);
+      font-family: var(--verity-font, system-ui, sans-serif);
+      color: var(--verity-text, #14171f);
+      line-height: var(--verity-line, 1.5);
+    }
+    main {
+      background: var(--verity-surface, #fff);
+      border: 1px solid var(--verity-border, #d5d9e0);
+      border-radius: var(--verity-radius-lg, 10px);
+      padding: var(--verity-space-5, 1.5rem);
+    }
+    h1 {
+      font-size: var(--verity-text-xl, 1.5rem);
+      line-height: 1.25;
+      margin: var(--verity-space-2, 0.5rem) 0 var(--verity-space-4, 1rem);
     }
     form {
       display: grid;
-      gap: 0.75rem;
+      gap: var(--verity-space-3, 0.75rem);
     }
     label {
       display: grid;
-      gap: 0.2rem;
+      gap: var(--verity-space-1, 0.25rem);
       font-weight: 500;
     }
     input {
       font: inherit;
-      padding: 0.4rem 0.5rem;
-      border: 1px solid #6b7280;
-      border-radius: 4px;
+      padding: var(--verity-space-2, 0.5rem);
+      border: 1px solid var(--verity-border-strong, #6b7280);
+      border-radius: var(--verity-radius, 6px);
+      background: var(--verity-surface, #fff);
+      color: inherit;
     }
     button {
       font: inherit;
-      padding: 0.5rem 1rem;
-      border-radius: 4px;
+      font-weight: 600;
+      padding: var(--verity-space-2, 0.5rem) var(--verity-space-4, 1rem);
+      border-radius: var(--verity-radius, 6px);
       border: 0;
-      background: var(--signup-primary, #1d4ed8);
-      color: #fff;
+      background: var(--signup-primary, var(--verity-primary, #1d4ed8));
+      color: var(--signup-on-primary, var(--verity-on-primary, #fff));
       cursor: pointer;
     }
     button.link {
       background: none;
-      color: #1d4ed8;
+      color: var(--verity-link, #1d4ed8);
       text-decoration: underline;
       padding: 0;
     }
     .error {
-      color: #b91c1c;
+      color: var(--verity-danger, #b91c1c);
     }
     :focus-visible {
-      outline: 3px solid #f59e0b;
+      outline: var(--verity-focus-width, 3px) solid var(--verity-focus, #c2410c);
       outline-offset: 2px;
     }
   `;
@@ -92,8 +107,12 @@ export class SignupPage extends LitElement {
     try {
       this.config = await this.#api.get<SignupConfig>('/signup/api/config');
       // The account's colour as a custom property through CSSOM (the page's CSP forbids style attributes).
-      if (this.config.branding.primary_color && /^#[0-9a-fA-F]{6}$/.test(this.config.branding.primary_color)) {
-        this.style.setProperty('--signup-primary', this.config.branding.primary_color);
+      // Kept readable on the page's surface in light and dark mode (src/theme/contrast.ts).
+      const surface = getComputedStyle(this).getPropertyValue('--verity-surface').trim() || '#ffffff';
+      const brand = this.config.branding.primary_color ? readableBrand(this.config.branding.primary_color, surface) : undefined;
+      if (brand) {
+        this.style.setProperty('--signup-primary', brand.primary);
+        this.style.setProperty('--signup-on-primary', brand.onPrimary);
       }
       this.stage = this.config.enabled ? Stage.details : Stage.closed;
     } catch {

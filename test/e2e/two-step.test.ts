@@ -71,6 +71,8 @@ async function setUpAuthenticator(page: Page, labels: { setUp: string; code: str
   const code = new TOTP({ secret: Secret.fromBase32(key), digits: 6, period: 30 }).generate({ timestamp: server.clock.now().getTime() });
   await page.getByLabel(labels.code).fill(code);
   await page.getByRole('button', { name: labels.confirm }).click();
+  // The codes come with the server's answer to the confirmation (allTextContents does not wait).
+  await page.locator('verify-step-two-step ol.codes li').first().waitFor();
   const codes = await page.locator('verify-step-two-step ol.codes li').allTextContents();
   await page.getByRole('button', { name: labels.saved }).click();
   return codes;

@@ -128,6 +128,8 @@ describe('Video in Chromium', () => {
     await page.getByRole('button', { name: 'Agree and continue' }).click();
     await page.getByRole('heading', { name: 'Record a short video of your face' }).waitFor();
     await page.getByRole('button', { name: 'Show me the moves' }).click();
+    // The moves come from the server's challenge: wait for them (allTextContents does not wait).
+    await page.locator('verify-step-video ol.moves li').first().waitFor();
     const shown = await page.locator('verify-step-video ol.moves li').allTextContents();
     const moves = shown.map((text): VideoMove => (text.includes('left') ? 'turn_left' : 'turn_right'));
     expect(moves.length).toBeGreaterThanOrEqual(2);

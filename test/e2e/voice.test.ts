@@ -79,8 +79,10 @@ async function readAloud(page: Page, labels: Labels, say: (digits: string) => st
   expect(digits).toMatch(/^\d{6}$/);
   // Chromium opens the file when the step opens the microphone: it plays what is written now, in
   // a loop; the silence after the speech keeps the loop's second reading out of the recording.
-  const speech = speak(say(digits), { pad: 0.2 });
-  writeFileSync(microphone, speak(say(digits), { pad: 0.2, tail: 5 }));
+  // The file starts playing when the microphone opens, a moment before MediaRecorder starts: on a
+  // loaded machine that moment swallowed the first digit behind 0.2 s of silence, so 1.2 s lead in.
+  const speech = speak(say(digits), { pad: 1.2 });
+  writeFileSync(microphone, speak(say(digits), { pad: 1.2, tail: 5 }));
   await page.getByRole('button', { name: labels.record }).click();
   await page.locator('verify-step-voice .recording').waitFor();
   // The whole phrase (16-bit samples at 16 kHz after the header), and a little more, before stopping.

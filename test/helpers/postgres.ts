@@ -205,15 +205,24 @@ async function dropRedisRuns(redisUrl: string, matches: (run: string) => boolean
  * own start then seeds it as on a fresh install. The global teardown drops them all.
  */
 const idle: ScratchDatabase[] = [];
+/** Databases being emptied or waiting in `idle`: not to be released again until acquired. */
+const released = new Set<ScratchDatabase>();
 
 export async function acquireDatabase(adminUrl: string): Promise<ScratchDatabase> {
   const reused = idle.pop();
-  if (reused) return reused;
+  if (reused) {
+    released.delete(reused);
+    return reused;
+  }
   return createMigratedDatabase(adminUrl);
 }
 
 /** Empties the database of a closed test server and keeps it for the next one. */
 export async function releaseDatabase(database: ScratchDatabase): Promise<void> {
+  // Released twice (a server closed twice), it would sit in the pool twice and two later servers
+  // would share it: one's close would then empty the other's tables under it (its API key gone: 401).
+  if (released.has(database)) return;
+  released.add(database);
   try {
     await withAdmin(database.url, async (c) => {
       const { rows } = await c.query<{ tablename: string }>(`select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely\\_%'`);

@@ -136,6 +136,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return { status: res.status, headers: res.headers, body: parsed as Json, text };
   };
 
+  let closing: Promise<void> | undefined;
   return {
     verity,
     config,
@@ -149,14 +150,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     url,
     apiKey,
     api,
-    async close() {
-      try {
-        await verity.close();
-      } finally {
-        if (database) await releaseDatabase(database);
-        if (scale.VERITY_REDIS_URL) await dropRedisPrefix(scale.VERITY_REDIS_URL);
-      }
-      await rm(dataDir, { recursive: true, force: true });
+    close() {
+      // Closing twice (a test and its afterAll) must not hand the database back twice.
+      closing ??= (async () => {
+        try {
+          await verity.close();
+        } finally {
+          if (database) await releaseDatabase(database);
+          if (scale.VERITY_REDIS_URL) await dropRedisPrefix(scale.VERITY_REDIS_URL);
+        }
+        await rm(dataDir, { recursive: true, force: true });
+      })();
+      return closing;
     },
   };
 }

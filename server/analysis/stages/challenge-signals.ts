@@ -4,7 +4,7 @@
  * baseline) and in each `blink` frame. The decision is in selfie.ts.
  */
 import type { Raster } from '../raster.js';
-import { blinkSeen, eyeAspectRatio } from './blink.js';
+import { blinkSeen, eyeAspectRatio, eyePatch, lidsMoved } from './blink.js';
 import type { DetectedFace } from './face.js';
 import { faceChromaShift, flashCorrelation, parseHex, type Rgb } from './flash.js';
 import type { LivenessChallenge } from './selfie.js';
@@ -13,6 +13,8 @@ export class ChallengeSignals {
   private readonly shifts: (Rgb | null)[] = [];
   private readonly openEars: number[] = [];
   private readonly blinkEars: (number | null)[] = [];
+  private readonly openPatches: Float32Array[] = [];
+  private readonly blinkPatches: (Float32Array | null)[] = [];
 
   /** Records one frame of `challenge` with the faces found in it (largest first). */
   add(challenge: LivenessChallenge, raster: Raster, faces: readonly DetectedFace[]): void {
@@ -21,8 +23,13 @@ export class ChallengeSignals {
     if (challenge === 'neutral') {
       const ear = eyeAspectRatio(face?.mesh);
       if (ear !== null) this.openEars.push(ear);
+      const patch = eyePatch(raster, face?.mesh);
+      if (patch) this.openPatches.push(patch);
     }
-    if (challenge === 'blink') this.blinkEars.push(eyeAspectRatio(face?.mesh));
+    if (challenge === 'blink') {
+      this.blinkEars.push(eyeAspectRatio(face?.mesh));
+      this.blinkPatches.push(eyePatch(raster, face?.mesh));
+    }
   }
 
   /** The correlation of the flash frames with `colours` (`#rrggbb`, in the order shown). */
@@ -35,11 +42,13 @@ export class ChallengeSignals {
   /**
    * Whether the blink frames show a blink. The open baseline is the median of the straight look's
    * frames (a blink there does not move a median), or without them the widest eyes in the window.
+   * Either the mesh's eye aspect ratio or the eyes' appearance against the straight look may show
+   * it (blink.ts: the mesh often keeps an open contour over a closed lid).
    */
   blink(): { seen: boolean } {
     const sorted = [...this.openEars].sort((a, b) => a - b);
     const window = this.blinkEars.filter((e): e is number => e !== null);
     const baseline = sorted.length ? sorted[Math.floor(sorted.length / 2)]! : Math.max(0, ...window);
-    return { seen: blinkSeen(baseline, this.blinkEars) };
+    return { seen: blinkSeen(baseline, this.blinkEars) || lidsMoved(this.openPatches, this.blinkPatches) };
   }
 }

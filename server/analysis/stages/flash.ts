@@ -12,7 +12,7 @@ import type { Raster } from '../raster.js';
  * Correlation with the drawn sequence below which the flash was not followed. Measured on the
  * simulated sessions of the development half (docs/analysis.md): a face lit by the screen about
  * 0.9-1, still prints and photo sequences near 0, a replay under another sequence anywhere in -1..1
- * (the chance that two random sequences of six colours correlate above 0.6 is a few per cent).
+ * (the chance that two random sequences of ten colours correlate above 0.6 is about 0.5 %).
  */
 export const FLASH_CORRELATION_MIN = 0.6;
 

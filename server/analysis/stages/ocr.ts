@@ -34,27 +34,41 @@ function medianGrey(g: GreyPlane): number {
   return 128;
 }
 
+/**
+ * The page as the readers see it: stretched (p1-p99), then turned upright by the skew estimate
+ * unless `deskew` is false. Stretched before it is rotated, and the corners the rotation opens
+ * filled with the page's median grey: white corners on a dim page left it no room to normalise,
+ * and tesseract's global threshold then split white corners from everything else (a dim
+ * development front read no line at all deskewed, 10 as taken).
+ */
+export async function uprightPage(g: GreyPlane, deskew = true): Promise<GreyPlane> {
+  const angle = deskew ? -estimateSkew(g) : 0;
+  const page = stretchGrey(g);
+  if (Math.abs(angle) < 0.3) return page;
+  const fill = medianGrey(page);
+  const { data, info } = await sharp(Buffer.from(page.data.buffer, page.data.byteOffset, page.data.byteLength), {
+    raw: { width: page.width, height: page.height, channels: 1 },
+  })
+    .rotate(angle, { background: { r: fill, g: fill, b: fill } })
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
 /** Deskews and OCRs a grey page; `deskew: false` reads it as it is (see {@link readPrinted}). */
 export async function runOcr(g: GreyPlane, deskew = true): Promise<OcrResult> {
-  const angle = deskew ? -estimateSkew(g) : 0;
-  // Stretched before it is rotated, and the corners the rotation opens filled with the page's
-  // median grey: white corners on a dim page left it no room to normalise, and tesseract's
-  // global threshold then split white corners from everything else (a dim development front
-  // read no line at all deskewed, 10 as taken).
-  const page = stretchGrey(g);
-  let img = sharp(Buffer.from(page.data.buffer, page.data.byteOffset, page.data.byteLength), { raw: { width: page.width, height: page.height, channels: 1 } });
-  if (Math.abs(angle) >= 0.3) {
-    const fill = medianGrey(page);
-    img = sharp(
-      await img
-        .rotate(angle, { background: { r: fill, g: fill, b: fill } })
-        .png()
-        .toBuffer(),
-    );
-  }
+  return ocrPage(await uprightPage(g, deskew));
+}
+
+/** OCRs a page already made upright by {@link uprightPage}. */
+export async function ocrPage(page: GreyPlane): Promise<OcrResult> {
+  const img = sharp(Buffer.from(page.data.buffer, page.data.byteOffset, page.data.byteLength), {
+    raw: { width: page.width, height: page.height, channels: 1 },
+  });
   // Small captures (720-1080 px phone uploads) are enlarged: tesseract misreads capitals under
   // ~20 px, which is what a licence's field values are at that size. At most 2x.
-  const side = Math.min(OCR_SIDE, 2 * Math.max(g.width, g.height));
+  const side = Math.min(OCR_SIDE, 2 * Math.max(page.width, page.height));
   // Local contrast (CLAHE, 64 px tiles): a light gradient or vignette leaves one side of a card
   // darker than the other, and tesseract binarises the page with one threshold. On development
   // fronts 0-23: 209 of 384 fields exact with it, 197 without.

@@ -11,6 +11,20 @@ import { JURISDICTIONS } from '../jurisdictions.js';
 import { ageOn, type ProcessorField } from './aamva.js';
 import type { OcrResult } from './ocr.js';
 
+/** Fields every licence front prints: one missing from tesseract's reading calls PaddleOCR in. */
+export const FRONT_FIELDS = [
+  'Document Number',
+  'Last Name',
+  'First Name',
+  'Date of Birth',
+  'Date of Expiry',
+  'Date of Issue',
+  'Address Street',
+  'Sex',
+  'DL Class',
+  'Document Discriminator',
+] as const;
+
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 
 /** A date found in text, as `YYYY-MM-DD`, with the line it came from. */
@@ -42,10 +56,11 @@ export function findDates(lines: readonly string[]): FoundDate[] {
   return out;
 }
 
-const STREET = /^\d{1,6}\s+[A-Z0-9][A-Z0-9 .'#-]{3,}$/;
+const STREET = /^\d{1,6}\s*[A-Z][A-Z0-9 .'#-]{3,}$|^\d{1,6}\s+[A-Z0-9][A-Z0-9 .'#-]{3,}$/;
 // OCR reads the comma after the city as a full stop as often as not ("SEATTLE. WA 98142").
 // …and a full stop after the state ("CHICAGO, IL. 60692").
-const CITY_LINE = /^([A-Z][A-Z .'-]*[A-Z])[,.]?\s+([A-Z]{2})[,.]?\s+(\d{5}(?:-\d{4})?)$/;
+// PaddleOCR drops spaces as often ("SACRAMENTO.CA95835", "BOSTON,MA02124").
+const CITY_LINE = /^([A-Z][A-Z .'-]*[A-Z])[,.]?\s*([A-Z]{2})[,.]?\s*(\d{5}(?:-\d{4})?)$/;
 
 /** Labels a licence prints before a name (AAMVA field numbers 1 and 2 included). */
 const NAME_LABEL = /^(?:LN|FN|LAST|FIRST|NAME|[12])$/;
@@ -145,7 +160,7 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
 
   // Licence layout: [family name] [given names] [street] [city, ST zip].
   const cityIdx = lines.findIndex((l) => CITY_LINE.test(l));
-  const street = cityIdx >= 1 ? stripStreetLabel(lines[cityIdx - 1]!) : '';
+  const street = cityIdx >= 1 ? stripStreetLabel(lines[cityIdx - 1]!).replace(/^(\d+)(?=[A-Z])/, '$1 ') : '';
   if (cityIdx >= 1 && STREET.test(street)) {
     const [, city, state, zip] = CITY_LINE.exec(lines[cityIdx]!)!;
     if (JURISDICTIONS[state!]) {
@@ -196,7 +211,8 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   const cls = labelled(all, 'CLASS|CLAS|CASS', '[A-Z0-9]{1,2}');
   if (cls) put('DL Class', cls, 60);
   // "ENDONONE": OCR sometimes doubles a letter between a glued label and NONE.
-  const rstr = labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*');
+  // "128STR NONE": the R of a numbered RSTR lost; only taken before NONE (STREET holds STR too).
+  const rstr = labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*') ?? labelled(all, '[RI1]?STR', 'NONE');
   if (rstr) put('DL Restriction Code', rstr, 60);
   const end = labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*');
   if (end) put('DL Endorsed', end.replace(/^ONONE$/, 'NONE'), 60);

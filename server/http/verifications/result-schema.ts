@@ -36,4 +36,18 @@ export const verificationResultSchema = z.object({
   images: z.array(z.object({ kind: z.string(), url: z.string() })),
   images_expire_at: z.string(),
   attributes: z.record(z.string(), z.unknown()),
+  duplicates: z
+    .array(
+      z.object({
+        kind: z.enum(['document', 'face']),
+        user_id: z.number().int(),
+        verification: z.string(),
+        score: z.number().nullable(),
+        found_by: z.enum(['this', 'other']),
+        detected_at: z.string(),
+      }),
+    )
+    .describe(
+      "Other users of the account sharing this verification's document number (same type and issuer) or face (similarity at or above the face-match threshold). `found_by: this`: this verification's capture found the other's; `other`: a later capture of the other user found this one.",
+    ),
 });

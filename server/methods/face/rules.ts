@@ -24,8 +24,13 @@ export function framesRule(key: FaceMethodKey): { framesPerStep: number; minFram
 
 /** Colours the flash draws from: saturated, far apart in chroma, so the face's response is large. */
 export const FLASH_PALETTE = ['#ff0000', '#00ff00', '#0000ff', '#ffff00', '#ff00ff', '#00ffff'] as const;
-/** Colours per flash and how long each stays: 2 changes a second (photosensitivity: at most 3). */
-export const FLASH_COLOURS = 6;
+/**
+ * Colours per flash and how long each stays: 2 changes a second (photosensitivity: at most 3).
+ * Ten, not six: a replay recorded under another random sequence correlates above the flash
+ * threshold (0.6) with a chance of 3.1 % for six colours, 0.54 % for ten (Monte Carlo over the
+ * palette, docs/analysis.md); the flash lasts 5 s.
+ */
+export const FLASH_COLOURS = 10;
 export const FLASH_COLOUR_MS = 500;
 /** The blink window, the most frames taken through it, and the fewest that must arrive. */
 export const BLINK_WINDOW_MS = 2_500;

@@ -2,7 +2,7 @@ import { digitsOf, signalRejection, type VoiceMeasures } from './rules.js';
 import { recogniseDigits } from './recogniser.js';
 import { clippedRatio, normalised, rmsDbfs } from './signal.js';
 import { speechFrames } from './vad.js';
-import { parseWav } from './wav.js';
+import { encodeWav, parseWav } from './wav.js';
 
 /**
  * Measures one recording: its length, the speech in it (WebRTC VAD on a level-normalised copy,
@@ -30,8 +30,27 @@ export async function measureVoice(wav: Buffer, phraseLength: number): Promise<V
     speechLevelDbfs: rmsDbfs(speechSeconds > 0 ? joined : samples),
     clippedRatio: clippedRatio(samples),
   };
-  // The whole recording is decoded (the VAD's cut could clip a word's edges), and only when the
-  // signal checks pass: nothing else would change the decision.
-  const recognised = signalRejection(signal) === null ? digitsOf(await recogniseDigits(wav, phraseLength)) : null;
+  // Decoded only when the signal checks pass: nothing else would change the decision.
+  const recognised =
+    signalRejection(signal) === null ? digitsOf(await recogniseDigits(speechSpan(samples, sampleRate, speech, frameLength), phraseLength)) : null;
   return { ...signal, recognised };
+}
+
+/** Silence kept around the speech span, so the VAD's cut never clips a word's edges. */
+const MARGIN_SECONDS = 0.3;
+
+/**
+ * The recording from its first to its last speech frame, with a margin of silence on each side,
+ * as a WAV. PocketSphinx's noise removal learns its noise floor from the recording's start: after
+ * a second or more of silence (a user who waits before reading, or a browser's noise suppression
+ * on a quiet room) it took the speech that followed for noise and heard nothing.
+ */
+function speechSpan(samples: Int16Array, sampleRate: number, speech: readonly boolean[], frameLength: number): Buffer {
+  const first = speech.indexOf(true);
+  const last = speech.lastIndexOf(true);
+  if (first < 0) return encodeWav(samples, sampleRate);
+  const margin = Math.round(MARGIN_SECONDS * sampleRate);
+  const start = Math.max(0, first * frameLength - margin);
+  const end = Math.min(samples.length, (last + 1) * frameLength + margin);
+  return encodeWav(samples.subarray(start, end), sampleRate);
 }

@@ -25,6 +25,7 @@ import * as m0023 from './0023-bank.js';
 import * as m0022 from './0022-secure-card.js';
 import * as m0026 from './0026-live-video.js';
 import * as m0029 from './0029-oidc-accounts.js';
+import * as m0031 from './0031-duplicates.js';
 import type { MigrationContext } from './helpers.js';
 
 /**
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration | ((context: MigrationContext) => Mig
   '0022-secure-card': m0022,
   '0026-live-video': m0026,
   '0029-oidc-accounts': m0029,
+  '0031-duplicates': m0031,
 };
 
 export function migrationProvider(context: MigrationContext = {}): MigrationProvider {

@@ -44,20 +44,20 @@ export class AdminApp extends LitElement {
   static override styles = css`
     :host {
       display: block;
-      font-family: system-ui, sans-serif;
-      color: #14171f;
+      font-family: var(--verity-font, system-ui, sans-serif);
+      color: var(--verity-text, #14171f);
     }
     /* A button, not an in-page link: the target sits in a shadow root an href cannot name. */
     .skip {
       position: absolute;
       left: -999px;
-      color: #14171f;
-      border-color: #14171f;
+      color: var(--verity-text, #14171f);
+      border-color: var(--verity-text, #14171f);
     }
     .skip:focus {
       left: 0.5rem;
       top: 0.5rem;
-      background: #fff;
+      background: var(--verity-surface, #fff);
       padding: 0.5rem;
       z-index: 1;
     }
@@ -68,12 +68,17 @@ export class AdminApp extends LitElement {
       align-items: center;
       justify-content: space-between;
       padding: 0.75rem 1rem;
+      /* The header is dark navy in both schemes: its white text and amber focus ring hold in both. */
       background: #0f172a;
       color: #fff;
+      border-block-end: 1px solid var(--verity-border, #d5d9e0);
     }
     header a,
     header button {
       color: #fff;
+    }
+    header :focus-visible {
+      outline-color: #fbbf24;
     }
     nav ul {
       display: flex;
@@ -96,11 +101,12 @@ export class AdminApp extends LitElement {
       cursor: pointer;
     }
     main {
-      padding: 1rem;
+      padding: var(--verity-space-5, 1.5rem) var(--verity-space-4, 1rem);
       max-width: 72rem;
+      margin-inline: auto;
     }
     :focus-visible {
-      outline: 3px solid #f59e0b;
+      outline: 3px solid var(--verity-focus, #c2410c);
       outline-offset: 2px;
     }
   `;

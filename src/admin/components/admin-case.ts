@@ -1,5 +1,5 @@
 import { css, html, nothing } from 'lit';
-import type { CaseDetail } from '../api.js';
+import type { CaseDetail, CaseDuplicate } from '../api.js';
 import { adminStyles } from '../styles.js';
 import './admin-document-viewer.js';
 import { AdminView } from './admin-view.js';
@@ -19,7 +19,8 @@ const DEA_CHECKS: Record<string, string> = {
 const TIMELINE_KINDS: Record<CaseDetail['timeline'][number]['kind'], string> = { event: 'Event', delivery: 'Webhook delivery', decision: 'Decision' };
 
 /**
- * The case part of a user's page: each document with its fields against the record, the document
+ * The case part of a user's page: other users sharing a document number or face (possible
+ * duplicates, each linked), each document with its fields against the record, the document
  * portrait beside the selfie and liveness frames with the match score, reviewers' notes (add one),
  * and the timeline of events, webhook deliveries and decisions.
  */
@@ -44,7 +45,7 @@ export class AdminCase extends AdminView {
         height: 8rem;
         object-fit: cover;
         border-radius: 6px;
-        border: 1px solid #d5d9e0;
+        border: 1px solid var(--verity-border, #d5d9e0);
       }
       .score {
         font-size: 1.1rem;
@@ -53,7 +54,8 @@ export class AdminCase extends AdminView {
       .scroll {
         overflow-x: auto;
       }
-      ol.notes {
+      ol.notes,
+      ul.duplicates {
         padding-inline-start: 1.2rem;
       }
       textarea {
@@ -78,7 +80,7 @@ export class AdminCase extends AdminView {
           overflow-wrap: anywhere;
         }
         table.timeline tr {
-          border-bottom: 1px solid #d5d9e0;
+          border-bottom: 1px solid var(--verity-border, #d5d9e0);
           padding-block: 0.4rem;
         }
       }
@@ -125,7 +127,7 @@ export class AdminCase extends AdminView {
     const k = this.kase;
     if (!k) return html`${this.feedback()}`;
     const portrait = k.documents.find((d) => d.portrait_url);
-    return html`${
+    return html`${k.duplicates.length ? this.#duplicates(k.duplicates) : nothing}${
         k.documents.length
           ? html`<h2>Documents</h2>
               ${k.documents.map((d) => html`<admin-document-viewer .document=${d}></admin-document-viewer>`)}`
@@ -152,6 +154,25 @@ export class AdminCase extends AdminView {
       </form>
       <h2>Timeline</h2>
       ${k.timeline.length ? this.#timeline(k) : html`<p class="muted">Nothing has happened yet.</p>`} ${this.feedback()}`;
+  }
+
+  /** One row per other user sharing a document number or a face, linking to their page. */
+  #duplicates(rows: readonly CaseDuplicate[]) {
+    const how = (d: CaseDuplicate) =>
+      d.kind === 'document' ? 'Same document number as' : `Same face (similarity ${d.score === null ? '?' : d.score.toFixed(2)}) as`;
+    return html`<h2 id="duplicates">Possible duplicates</h2>
+      <ul class="duplicates" aria-labelledby="duplicates">
+        ${rows.map(
+          (d) =>
+            html`<li>
+              <strong>Possible duplicate</strong> (${d.verification}): ${how(d)} <a href="/admin/users/${d.other.id}">${d.other.label}</a>
+              <span class="muted"
+                >(${d.other_verification}, ${d.found_by === 'this' ? 'found by this capture' : 'found by their later capture'},
+                ${d.detected_at.replace('T', ' ').slice(0, 16)} UTC)</span
+              >
+            </li>`,
+        )}
+      </ul>`;
   }
 
   #faces(k: CaseDetail, portrait: CaseDetail['documents'][number] | undefined) {

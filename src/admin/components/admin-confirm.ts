@@ -7,12 +7,12 @@ import { LitElement, css, html } from 'lit';
 export class AdminConfirm extends LitElement {
   static override styles = css`
     dialog {
-      border: 1px solid #6b7280;
+      border: 1px solid var(--verity-border-strong, #6b7280);
       border-radius: 8px;
       padding: 1.25rem;
       max-width: 28rem;
       font-family: system-ui, sans-serif;
-      color: #14171f;
+      color: var(--verity-text, #14171f);
     }
     .actions {
       display: flex;
@@ -24,18 +24,18 @@ export class AdminConfirm extends LitElement {
       font: inherit;
       padding: 0.35rem 0.8rem;
       border-radius: 4px;
-      border: 1px solid #1d4ed8;
-      background: #fff;
-      color: #1d4ed8;
+      border: 1px solid var(--verity-primary, #1d4ed8);
+      background: var(--verity-surface, #fff);
+      color: var(--verity-primary, #1d4ed8);
       cursor: pointer;
     }
     button.danger {
-      background: #b91c1c;
-      border-color: #b91c1c;
-      color: #fff;
+      background: var(--verity-danger, #b91c1c);
+      border-color: var(--verity-danger, #b91c1c);
+      color: var(--verity-on-primary, #fff);
     }
     :focus-visible {
-      outline: 3px solid #f59e0b;
+      outline: 3px solid var(--verity-focus, #c2410c);
       outline-offset: 2px;
     }
   `;

@@ -34,9 +34,9 @@ export class AdminDocumentViewer extends LitElement {
       .viewport {
         overflow: auto;
         max-height: 24rem;
-        border: 1px solid #d5d9e0;
+        border: 1px solid var(--verity-border, #d5d9e0);
         border-radius: 6px;
-        background: #f4f6f9;
+        background: var(--verity-surface-2, #f4f6f9);
       }
       .viewport img {
         display: block;
@@ -48,14 +48,14 @@ export class AdminDocumentViewer extends LitElement {
         height: 7.5rem;
         object-fit: cover;
         border-radius: 6px;
-        border: 1px solid #d5d9e0;
+        border: 1px solid var(--verity-border, #d5d9e0);
       }
       tr.disagrees th,
       tr.disagrees td {
-        background: #fef2f2;
+        background: var(--verity-danger-surface, #fef2f2);
       }
       .mark {
-        color: #b91c1c;
+        color: var(--verity-danger, #b91c1c);
         font-weight: 600;
       }
     `,

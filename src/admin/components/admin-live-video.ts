@@ -50,7 +50,7 @@ export class AdminLiveVideo extends AdminView {
       .captures img {
         inline-size: 8rem;
         block-size: auto;
-        border: 1px solid #d5d9e0;
+        border: 1px solid var(--verity-border, #d5d9e0);
         border-radius: 4px;
       }
       ol.queue li {

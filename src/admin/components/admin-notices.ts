@@ -31,11 +31,11 @@ export class AdminNotices extends AdminView {
     adminStyles,
     css`
       section {
-        border: 1px solid #b45309;
+        border: 1px solid var(--verity-warn, #b45309);
         border-radius: 6px;
         padding: 0 1rem 0.5rem;
         margin-block: 1rem;
-        background: #fffbeb;
+        background: var(--verity-warn-surface, #fffbeb);
       }
       ul {
         list-style: none;
@@ -48,7 +48,7 @@ export class AdminNotices extends AdminView {
         gap: 0.5rem 1rem;
         align-items: baseline;
         padding-block: 0.5rem;
-        border-bottom: 1px solid #f3d9a4;
+        border-bottom: 1px solid var(--verity-warn-border, #f3d9a4);
       }
       li:last-child {
         border-bottom: 0;

@@ -1,6 +1,8 @@
-import { html, svg } from 'lit';
+import { css, html } from 'lit';
 import type { UserSummary } from '../api.js';
+import { adminStyles } from '../styles.js';
 import { userTable } from '../user-table.js';
+import './admin-chart.js';
 import './admin-notices.js';
 import { AdminView } from './admin-view.js';
 
@@ -9,34 +11,63 @@ interface Overview {
   users_per_month: Record<string, number>;
   users_per_status: { total: number; new: number; banned: number; unconfirmed: number };
   users_by_status: Record<string, number>;
+  days: number;
+  decisions_per_day: { date: string; approved: number; rejected: number; review: number }[];
+  pass_rate_sample: number;
+  check_pass_rates: { check: string; passed: number; flagged: number; failed: number; rate: number }[];
   latest_registrations: UserSummary[];
 }
 
-/** A bar chart as SVG with a text alternative; the numbers are also in the table beside it. */
-function barChart(title: string, entries: [string, number][]) {
-  const max = Math.max(1, ...entries.map(([, n]) => n));
-  const width = 36;
-  const height = 120;
-  return html`<figure>
-    <svg
-      role="img"
-      aria-label=${`${title}: ${entries.map(([k, n]) => `${k} ${n}`).join(', ')}`}
-      viewBox="0 0 ${entries.length * width} ${height + 24}"
-      width="100%"
-      height="160"
-    >
-      ${entries.map(([label, n], i) => {
-        const h = Math.round((n / max) * height);
-        return svg`<rect x=${i * width + 6} y=${height - h} width=${width - 12} height=${h} fill="#1d4ed8"></rect>
-          <text x=${i * width + width / 2} y=${height + 16} font-size="10" text-anchor="middle" fill="#14171f">${label.slice(0, 3)}</text>`;
-      })}
-    </svg>
-    <figcaption>${title}</figcaption>
-  </figure>`;
+/** `2026-05-12` → `12 May`, read in UTC like the series. */
+function shortDay(date: string): string {
+  return new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 }
 
-/** Overview: the account statistics (same numbers as `GET /api/stats`) and the latest registrations. */
+/** `mrz_check_digits` → `MRZ check digits`. */
+function checkName(name: string): string {
+  const words = name.replace(/_/g, ' ').replace(/\bmrz\b/g, 'MRZ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * Overview: the account statistics (same numbers as `GET /api/stats`), four charts (registrations
+ * per month, users per status, decisions per day, pass rate per check), each with its table, and
+ * the latest registrations.
+ */
 export class AdminOverview extends AdminView {
+  static override styles = [
+    adminStyles,
+    css`
+      .charts {
+        display: grid;
+        grid-template-columns: repeat(auto-fit, minmax(min(100%, 30rem), 1fr));
+        gap: var(--verity-space-4, 1rem);
+        margin-block: var(--verity-space-4, 1rem);
+      }
+      .tiles {
+        display: grid;
+        grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr));
+        gap: var(--verity-space-3, 0.75rem);
+        margin: 0;
+      }
+      .tiles div {
+        background: var(--verity-surface, #fff);
+        border: 1px solid var(--verity-border, #d5d9e0);
+        border-radius: var(--verity-radius-lg, 10px);
+        padding: var(--verity-space-3, 0.75rem) var(--verity-space-4, 1rem);
+      }
+      .tiles dt {
+        color: var(--verity-muted, #4a5161);
+        font-size: var(--verity-text-sm, 0.875rem);
+      }
+      .tiles dd {
+        margin: 0;
+        font-size: var(--verity-text-xl, 1.5rem);
+        font-weight: 600;
+        font-variant-numeric: tabular-nums;
+      }
+    `,
+  ];
   static override properties = { ...AdminView.properties, data: { state: true } };
   declare data: Overview | undefined;
 
@@ -59,34 +90,72 @@ export class AdminOverview extends AdminView {
   #body(d: Overview) {
     const months = Object.entries(d.users_per_month);
     const statuses = Object.entries(d.users_by_status);
-    return html`<p>
-        ${d.users_per_status.total} users in total; ${d.users_per_status.new} new, ${d.users_per_status.unconfirmed} in progress, ${d.users_per_status.banned}
-        banned.
+    const days = d.decisions_per_day;
+    const rates = d.check_pass_rates;
+    const counts = d.users_per_status;
+    return html`<dl class="tiles" aria-label="Users">
+        <div>
+          <dt>Users</dt>
+          <dd>${counts.total}</dd>
+        </div>
+        <div>
+          <dt>New</dt>
+          <dd>${counts.new}</dd>
+        </div>
+        <div>
+          <dt>In progress</dt>
+          <dd>${counts.unconfirmed}</dd>
+        </div>
+        <div>
+          <dt>Banned</dt>
+          <dd>${counts.banned}</dd>
+        </div>
+      </dl>
+      <div class="charts">
+        <admin-chart
+          heading=${`Registrations per month, ${d.year}`}
+          category-header="Month"
+          .labels=${months.map(([m]) => m.slice(0, 3))}
+          .tableLabels=${months.map(([m]) => m)}
+          .series=${[{ name: 'Registrations', values: months.map(([, n]) => n) }]}
+        ></admin-chart>
+        <admin-chart
+          heading="Users per status"
+          category-header="Status"
+          .labels=${statuses.map(([s]) => s)}
+          .series=${[{ name: 'Users', values: statuses.map(([, n]) => n) }]}
+        ></admin-chart>
+        <admin-chart
+          heading=${`Decisions per day, last ${d.days} days`}
+          category-header="Day"
+          stacked
+          .labels=${days.map((x) => shortDay(x.date))}
+          .tableLabels=${days.map((x) => x.date)}
+          .series=${[
+            { name: 'Approved', values: days.map((x) => x.approved) },
+            { name: 'In review', values: days.map((x) => x.review) },
+            { name: 'Rejected', values: days.map((x) => x.rejected) },
+          ]}
+          .seriesClasses=${['s4', 's2', 's3']}
+        ></admin-chart>
+        <admin-chart
+          heading=${`Pass rate per check, last ${d.days} days`}
+          category-header="Check"
+          horizontal
+          percent
+          .labels=${rates.map((r) => checkName(r.check))}
+          .series=${[{ name: 'Pass rate', values: rates.map((r) => r.rate) }]}
+          .tableColumns=${[
+            { name: 'Passed', values: rates.map((r) => r.passed) },
+            { name: 'Flagged', values: rates.map((r) => r.flagged) },
+            { name: 'Failed', values: rates.map((r) => r.failed) },
+          ]}
+        ></admin-chart>
+      </div>
+      <p class="muted">
+        Decisions count each verification once, on the day of its last decision. Pass rates read the latest ${d.pass_rate_sample} decided verifications at most;
+        a check that did not run is not counted.
       </p>
-      <h2>Registrations per month, ${d.year}</h2>
-      ${barChart(`Registrations per month in ${d.year}`, months)}
-      <h2>Users per status</h2>
-      ${barChart('Users per status', statuses)}
-      <table>
-        <caption class="sr-only">
-          Users per status
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Status</th>
-            <th scope="col">Users</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${statuses.map(
-            ([s, n]) =>
-              html`<tr>
-                <td>${s}</td>
-                <td>${n}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
       <h2>Latest registrations</h2>
       ${userTable(d.latest_registrations)}`;
   }

@@ -20,9 +20,9 @@ export class AdminPager extends LitElement {
       font: inherit;
       padding: 0.3rem 0.7rem;
       border-radius: 4px;
-      border: 1px solid #1d4ed8;
-      background: #fff;
-      color: #1d4ed8;
+      border: 1px solid var(--verity-primary, #1d4ed8);
+      background: var(--verity-surface, #fff);
+      color: var(--verity-primary, #1d4ed8);
       cursor: pointer;
     }
     button[disabled] {
@@ -30,7 +30,7 @@ export class AdminPager extends LitElement {
       cursor: not-allowed;
     }
     :focus-visible {
-      outline: 3px solid #f59e0b;
+      outline: 3px solid var(--verity-focus, #c2410c);
       outline-offset: 2px;
     }
   `;

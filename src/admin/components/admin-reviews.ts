@@ -14,6 +14,7 @@ export const REVIEW_FLAGS = [
   ['mrz_check_digits', 'MRZ check failed'],
   ['machine_readable_data', 'No machine-readable data'],
   ['anti_spoof', 'Anti-spoof'],
+  ['duplicate', 'Possible duplicate (document or face of another user)'],
 ] as const;
 
 interface Filters {
@@ -68,7 +69,7 @@ export class AdminReviews extends AdminView {
           display: block;
         }
         tr {
-          border-bottom: 1px solid #d5d9e0;
+          border-bottom: 1px solid var(--verity-border, #d5d9e0);
           padding-block: 0.4rem;
         }
         td {

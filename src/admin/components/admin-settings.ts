@@ -3,6 +3,8 @@ import type { TemplatesAnswer } from '../api.js';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
 import './admin-sign-in-providers.js';
+import './admin-duplicates-setting.js';
+import type { DuplicateMode } from './admin-duplicates-setting.js';
 
 interface Branding {
   logo_url: string | null;
@@ -37,6 +39,7 @@ export interface SettingsView {
   knowledge: KnowledgeView | null;
   signup: { enabled: boolean; template: string | null; ask_name: boolean; ask_phone: boolean };
   retention: { images_days: number | null; unconfirmed_signup_days: number };
+  duplicates: { mode: DuplicateMode };
 }
 
 const lines = (text: string) =>
@@ -83,9 +86,9 @@ export class AdminSettings extends AdminView {
         inline-size: 100%;
         max-inline-size: 44rem;
         block-size: 34rem;
-        border: 1px solid #d5d9e0;
+        border: 1px solid var(--verity-border, #d5d9e0);
         border-radius: 8px;
-        background: #fff;
+        background: var(--verity-surface, #fff);
       }
     `,
   ];
@@ -380,6 +383,7 @@ export class AdminSettings extends AdminView {
         /></label>
         <div><button type="submit">Save signup and retention</button></div>
       </form>
+      <admin-duplicates-setting .api=${this.api}></admin-duplicates-setting>
 
       <h2 id="consent">Consent before biometric steps</h2>
       <form aria-labelledby="consent" @submit=${this.#consent}>

@@ -28,7 +28,7 @@ export class AdminUserPage extends AdminView {
         margin-block: 0 0.5rem;
       }
       tr.failed .outcome {
-        color: #b91c1c;
+        color: var(--verity-danger, #b91c1c);
         font-weight: 600;
       }
       tr.flagged .outcome {
@@ -36,7 +36,7 @@ export class AdminUserPage extends AdminView {
         font-weight: 600;
       }
       tr.passed .outcome {
-        color: #166534;
+        color: var(--verity-ok, #166534);
       }
       pre {
         white-space: pre-wrap;
@@ -86,7 +86,7 @@ export class AdminUserPage extends AdminView {
         }
         table.verifications > tbody > tr,
         table.jobs > tbody > tr {
-          border-bottom: 1px solid #d5d9e0;
+          border-bottom: 1px solid var(--verity-border, #d5d9e0);
           padding-block: 0.5rem;
         }
       }

@@ -405,7 +405,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
                   ? html`<div class="notice flash-notice" role="note">
                       <p>
                         <strong>${msg('The screen will change colour', { id: 'selfie.flash.notice-title' })}</strong>
-                        ${msg('For about three seconds the screen shows a few plain colours, two a second, to check that a real face is in front of it.', {
+                        ${msg('For about five seconds the screen shows a few plain colours, two a second, to check that a real face is in front of it.', {
                           id: 'selfie.flash.notice',
                         })}
                       </p>

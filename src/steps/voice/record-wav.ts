@@ -30,7 +30,11 @@ export async function startRecording(): Promise<Recording> {
   if (!window.isSecureContext || !navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === 'undefined') {
     throw Object.assign(new Error('No microphone recording here.'), { name: window.isSecureContext ? 'NotSupportedError' : 'SecurityError' });
   }
-  const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
+  // No automatic gain: the server judges the speech's level (too quiet is refused), and the gain's
+  // ramp at the first word distorted the first digits the recogniser heard.
+  const stream = await navigator.mediaDevices.getUserMedia({
+    audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: false },
+  });
   const recorder = new MediaRecorder(stream);
   const chunks: Blob[] = [];
   recorder.addEventListener('dataavailable', (e) => {

@@ -215,11 +215,12 @@ describe('selfie and liveness', () => {
     expect(challenge.steps[0]).toBe('look_straight');
     expect(challenge.steps.length).toBeGreaterThanOrEqual(5);
     expect(new Set(challenge.steps).size).toBe(challenge.steps.length);
-    // The screen flash follows the straight look, the blink ends (issue 20): six colours from the
-    // palette, never the same twice in a row, 500 ms each (two changes a second, at most three allowed).
+    // The screen flash follows the straight look, the blink ends (issue 20): ten colours from the
+    // palette (a replay under another random sequence then matches by chance ~0.5 % of the time),
+    // never the same twice in a row, 500 ms each (two changes a second, at most three allowed).
     expect([challenge.steps[1], challenge.steps.at(-1)]).toEqual(['flash', 'blink']);
     expect(challenge.flash?.colour_ms).toBe(500);
-    expect(challenge.flash?.colours).toHaveLength(6);
+    expect(challenge.flash?.colours).toHaveLength(10);
     for (const [i, c] of challenge.flash!.colours.entries()) {
       expect(c).toMatch(/^#(00|ff){3}$/);
       expect(c).not.toBe(challenge.flash!.colours[i - 1]);
@@ -248,7 +249,7 @@ describe('selfie and liveness', () => {
     expect(early.error_type).toBe('session_upload_invalid');
     // The straight look sends its held frame; each move its dense frames (three here); the flash a
     // frame per colour, the blink its eight frames at least.
-    const count = (step: string) => ({ look_straight: 1, flash: 6, blink: 8 })[step] ?? 3;
+    const count = (step: string) => ({ look_straight: 1, flash: 10, blink: 8 })[step] ?? 3;
     let t = 0;
     for (const [i, step] of challenge.steps.entries()) {
       for (let f = 0; f < count(step); f++) {

@@ -12,6 +12,10 @@ const OVERVIEW = {
   users_per_month: { January: 1, February: 4, March: 0, April: 0, May: 2, June: 0, July: 0, August: 0, September: 0, October: 0, November: 0, December: 0 },
   users_per_status: { total: 7, new: 2, banned: 1, unconfirmed: 3 },
   users_by_status: { Unconfirmed: 4, Verified: 2, Banned: 1 },
+  days: 30,
+  decisions_per_day: [],
+  pass_rate_sample: 1000,
+  check_pass_rates: [],
   latest_registrations: [],
 };
 
@@ -73,8 +77,10 @@ describe('<admin-app>', () => {
     await until(() => $(el, 'admin-overview') !== null, 'overview');
     expect(calls.filter((c) => c.method === 'POST').at(-1)!.body).to.deep.equal({ email: 'a@example.com', password: 'pw', totp: '123456' });
     const overview = $(el, 'admin-overview')!;
-    await until(() => overview.shadowRoot!.querySelectorAll('svg[role=img]').length === 2, 'charts');
-    expect(overview.shadowRoot!.querySelector('svg[role=img]')!.getAttribute('aria-label')).to.contain('February 4');
+    await until(() => overview.shadowRoot!.querySelectorAll('admin-chart').length === 4, 'charts');
+    const months = overview.shadowRoot!.querySelector('admin-chart')!;
+    await until(() => months.shadowRoot!.querySelector('.ct-bar') !== null, 'bars drawn', 8000);
+    expect(months.shadowRoot!.querySelector('[role=img]')!.getAttribute('aria-label')).to.contain('February: 4');
     expect($(el, 'nav a[aria-current=page]')!.textContent).to.equal('Overview');
     await expect(el).to.be.accessible();
   });

@@ -47,6 +47,26 @@ const CASE = {
         detail: 'succeeded, 1 attempt, HTTP 200',
       },
     ],
+    duplicates: [
+      {
+        kind: 'document',
+        verification: 'Document / ID',
+        other: { id: 12, label: 'Grace Hopper' },
+        other_verification: 'Document / ID',
+        score: null,
+        found_by: 'this',
+        detected_at: '2026-05-10T12:02:00.000Z',
+      },
+      {
+        kind: 'face',
+        verification: 'Selfie',
+        other: { id: 15, label: 'alan@example.com' },
+        other_verification: 'Liveness',
+        score: 0.834,
+        found_by: 'other',
+        detected_at: '2026-05-11T08:00:00.000Z',
+      },
+    ],
   },
 };
 
@@ -129,5 +149,28 @@ describe('<admin-case>', () => {
     expect(rows[1]).to.contain('Webhook delivery: verification.pending');
     expect(rows[1]).to.contain('HTTP 200');
     expect($$(el, 'ol.notes li')[0]!.textContent).to.contain('Called the customer.');
+  });
+
+  it('shows each possible duplicate as a row linking to the other user, reachable by keyboard', async () => {
+    const { el } = await kase();
+    const rows = $$(el, 'ul.duplicates li').map((li) => li.textContent!.replace(/\s+/g, ' ').trim());
+    expect(rows).to.have.length(2);
+    expect(rows[0]).to.contain('Possible duplicate (Document / ID): Same document number as Grace Hopper');
+    expect(rows[1]).to.contain('Same face (similarity 0.83) as alan@example.com');
+    expect(rows[1]).to.contain('found by their later capture');
+    const links = $$<HTMLAnchorElement>(el, 'ul.duplicates a');
+    expect(links.map((a) => a.getAttribute('href'))).to.deep.equal(['/admin/users/12', '/admin/users/15']);
+    // The first thing to tab to on the case is the first duplicate's link.
+    await sendKeys({ press: 'Tab' });
+    expect(el.shadowRoot!.activeElement).to.equal(links[0]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('has no duplicates section when there is none', async () => {
+    const fake = fakeApi({ 'GET /admin/api/users/7/case': { data: { ...CASE.data, duplicates: [] } } });
+    const el = await fixture<AdminCase>(html`<admin-case .api=${fake.api} user-id="7"></admin-case>`);
+    await until(() => $$(el, 'admin-document-viewer').length === 1, 'documents');
+    expect($(el, 'ul.duplicates')).to.equal(null);
+    expect(el.shadowRoot!.textContent).not.to.contain('Possible duplicate');
   });
 });

@@ -137,12 +137,16 @@ describe('<admin-overview>', () => {
       users_per_month: { January: 0 },
       users_per_status: { total: 0, new: 0, banned: 0, unconfirmed: 0 },
       users_by_status: {},
+      days: 30,
+      decisions_per_day: [],
+      pass_rate_sample: 1000,
+      check_pass_rates: [],
       latest_registrations: [],
     };
     const { api } = fakeApi({ 'GET /admin/api/overview': overview, 'GET /admin/api/notices': { data: NOTICES.slice(0, 1) } });
     const el = await fixture(html`<admin-overview .api=${api}></admin-overview>`);
     await until(
-      () => Boolean(el.shadowRoot!.querySelector('admin-notices')?.shadowRoot?.querySelector('li')) && el.shadowRoot!.querySelector('svg') !== null,
+      () => Boolean(el.shadowRoot!.querySelector('admin-notices')?.shadowRoot?.querySelector('li')) && el.shadowRoot!.querySelector('admin-chart') !== null,
       'overview',
     );
     const notice = el.shadowRoot!.querySelector('admin-notices')!;
@@ -157,12 +161,17 @@ describe('<admin-overview>', () => {
       users_per_month: { May: 2 },
       users_per_status: { total: 2, new: 2, banned: 0, unconfirmed: 0 },
       users_by_status: { Active: 2 },
+      days: 30,
+      decisions_per_day: [],
+      pass_rate_sample: 1000,
+      check_pass_rates: [],
       latest_registrations: [USER, unnamed],
     };
     const { api } = fakeApi({ 'GET /admin/api/overview': overview, 'GET /admin/api/notices': { data: [] } });
     const el = await fixture(html`<admin-overview .api=${api}></admin-overview>`);
-    await until(() => el.shadowRoot!.querySelectorAll('table').length === 2, 'tables');
-    const latest = el.shadowRoot!.querySelectorAll('table')[1]!;
+    // The charts' tables are inside each <admin-chart>; the overview's own table is the latest registrations.
+    await until(() => el.shadowRoot!.querySelectorAll('table').length === 1, 'table');
+    const latest = el.shadowRoot!.querySelector('table')!;
     expect([...latest.querySelectorAll('thead th[scope=col]')].map((th) => th.textContent)).to.deep.equal(['Name', 'E-mail', 'Status', 'Created']);
     const rows = [...latest.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
     expect(rows).to.deep.equal([

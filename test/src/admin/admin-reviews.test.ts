@@ -83,4 +83,15 @@ describe('<admin-reviews>', () => {
     await until(() => calls.at(-1)!.path === '/admin/api/reviews?page=1&per_page=20', 'cleared call');
     expect($<HTMLSelectElement>(el, 'select[name=flag]')!.value).to.equal('');
   });
+
+  it('filters by the duplicate flag, named in words', async () => {
+    const { api, calls } = fakeApi({ 'GET /admin/api/reviews': answer([ROW]), 'GET /admin/api/templates': TEMPLATES });
+    const el = await fixture<AdminReviews>(html`<admin-reviews .api=${api}></admin-reviews>`);
+    await until(() => $$(el, 'tbody tr').length === 1, 'rows');
+    const option = $$<HTMLOptionElement>(el, 'select[name=flag] option').find((o) => o.value === 'duplicate');
+    expect(option?.textContent).to.equal('Possible duplicate (document or face of another user)');
+    $<HTMLSelectElement>(el, 'select[name=flag]')!.value = 'duplicate';
+    [...$$<HTMLButtonElement>(el, 'button')].find((b) => b.textContent === 'Apply')!.click();
+    await until(() => calls.some((c) => c.path.includes('flag=duplicate')), 'filtered call');
+  });
 });

@@ -19,6 +19,7 @@ const SAVED: SettingsView = {
   knowledge: null,
   signup: { enabled: false, template: null, ask_name: true, ask_phone: false },
   retention: { images_days: null, unconfirmed_signup_days: 7 },
+  duplicates: { mode: 'review' },
 };
 
 async function settings() {

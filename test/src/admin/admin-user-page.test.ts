@@ -76,7 +76,7 @@ async function userPage(detail: typeof DETAIL = DETAIL) {
     'PATCH /admin/api/users/7': { data: USER },
     'DELETE /admin/api/users/7': { success: true },
     'DELETE /admin/api/users/7/enrolments/two_step': { data: [] },
-    'GET /admin/api/users/7/case': { data: { documents: [], faces: [], notes: [], timeline: [] } },
+    'GET /admin/api/users/7/case': { data: { documents: [], faces: [], notes: [], timeline: [], duplicates: [] } },
   });
   const el = await fixture<AdminUserPage>(html`<admin-user-page .api=${fake.api} user-id="7"></admin-user-page>`);
   await until(() => $$(el, 'table.verifications > tbody > tr').length === 2, 'verifications');

@@ -1,6 +1,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../../src/signup/signup-page.js';
 import type { SignupPage } from '../../../src/signup/signup-page.js';
+import { contrast } from '../../../src/theme/contrast.js';
+import { pageTheme } from '../fixtures/theme.js';
 import { $, until } from './fake-api.js';
 
 /** Replaces window.fetch for one test with scripted `/signup/api/*` answers. */
@@ -64,4 +66,26 @@ describe('<signup-page>', () => {
       stub.restore();
     }
   });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`keeps the account's colour readable and is accessible in ${scheme} mode`, async () => {
+      const undo = await pageTheme(scheme);
+      const stub = stubFetch({ '/signup/api/config': () => ({ status: 200, body: CONFIG }) });
+      try {
+        const el = await fixture<SignupPage>(html`<signup-page></signup-page>`);
+        await until(() => $(el, 'input[name=email]') !== null);
+        const button = getComputedStyle($(el, 'button[type=submit]')!);
+        const card = getComputedStyle($(el, 'main')!);
+        const channels = (css: string) => css.match(/\d+/g)!.slice(0, 3).map(Number) as [number, number, number];
+        // #112233 reads on white as it is; on the dark surface it is lightened until it reads.
+        if (scheme === 'light') expect(button.backgroundColor).to.equal('rgb(17, 34, 51)');
+        else expect(contrast(channels(button.backgroundColor), channels(card.backgroundColor))).to.be.at.least(4.5);
+        expect(contrast(channels(button.backgroundColor), channels(button.color))).to.be.at.least(4.5);
+        await expect(el).to.be.accessible();
+      } finally {
+        stub.restore();
+        await undo();
+      }
+    });
+  }
 });

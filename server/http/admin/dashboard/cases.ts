@@ -5,12 +5,13 @@ import { signedImagePath } from '../../../admin/image-links.js';
 import { fieldsAgainstRecord } from '../../../admin/record-agreement.js';
 import { addNote, notesOf } from '../../../admin/review-notes.js';
 import type { AppContext } from '../../../context.js';
-import { methodById } from '../../../domain/catalogue.js';
+import { methodById, resolveMethod } from '../../../domain/catalogue.js';
 import { deaResult } from '../../../services/dea-registry.js';
 import { errors } from '../../../errors.js';
 import { stepKeyOf } from '../../../methods/registry.js';
 import { capturesOf, documentJobsOf } from '../../../store/repos/verification-results-repo.js';
 import { findUserById } from '../../../store/repos/users-repo.js';
+import { flagsOfUser } from '../../../duplicates/read.js';
 import { idParam } from './common.js';
 import { portraitBox } from './images.js';
 
@@ -35,13 +36,34 @@ export function dashboardCaseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       if (!user) throw errors.userNotFound();
       const now = ctx.clock.now();
       const sign = (id: string) => signedImagePath(ctx.config.secret, id, now);
-      const [jobs, verifications, notes, timeline, dea] = await Promise.all([
+      const [jobs, verifications, notes, timeline, duplicateFlags, dea] = await Promise.all([
         documentJobsOf(ctx.db, user.id),
         ctx.db.selectFrom('user_verifications').select(['method_id', 'attributes']).where('user_id', '=', user.id).orderBy('position').execute(),
         notesOf(ctx.db, user.id),
         caseTimeline(ctx.db, user.id),
+        flagsOfUser(ctx.db, user.id),
         deaResult(ctx, user),
       ]);
+      // Each other user named once with who they are, so the row can link and say whom.
+      const otherIds = [...new Set(duplicateFlags.map((f) => f.link.user_id))];
+      const others = otherIds.length
+        ? await ctx.db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('id', 'in', otherIds).execute()
+        : [];
+      const duplicates = duplicateFlags.flatMap(({ methodId, link }) => {
+        const other = others.find((o) => o.id === link.user_id);
+        if (!other) return [];
+        return [
+          {
+            kind: link.kind,
+            verification: methodById(methodId)?.name ?? String(methodId),
+            other: { id: other.id, label: `${other.first_name ?? ''} ${other.last_name ?? ''}`.trim() || other.email },
+            other_verification: resolveMethod(link.verification)?.name ?? link.verification,
+            score: link.score,
+            found_by: link.found_by,
+            detected_at: link.detected_at,
+          },
+        ];
+      });
       // Sides come from the verification's latest document decision.
       const decided = (objectOf(verifications.find((v) => v.method_id === 3)?.attributes ?? null).verify_documents ?? []) as {
         doc_id?: string;
@@ -81,7 +103,7 @@ export function dashboardCaseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           }),
       );
       void reply.header('cache-control', 'no-store');
-      return { data: { documents, faces, notes, timeline, dea: dea && { dea_number: dea.dea_number, checks: dea.checks } } };
+      return { data: { documents, faces, notes, timeline, duplicates, dea: dea && { dea_number: dea.dea_number, checks: dea.checks } } };
     });
 
     app.post('/admin/api/users/:id/notes', { schema: { hide: true, params: idParam, body: noteBody } }, async (req, reply) => {

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../../admin/audit.js';
-import { readDashboardSettings, writeDashboardSetting } from '../../../admin/dashboard-settings.js';
+import { DUPLICATE_MODES, readDashboardSettings, writeDashboardSetting } from '../../../admin/dashboard-settings.js';
 import type { AppContext } from '../../../context.js';
 import { errors, fieldError } from '../../../errors.js';
 import { knowledgeRefusal } from '../../../methods/knowledge/facts.js';
@@ -67,6 +67,11 @@ const settingsPatch = z
     retention: z
       .object({ images_days: z.number().int().min(1).max(3650).nullable().optional(), unconfirmed_signup_days: z.number().int().min(1).max(365).optional() })
       .optional(),
+    /** Duplicate detection (issue 23): review (default), flag only, or off. */
+    duplicates: z
+      .object({ mode: z.enum(DUPLICATE_MODES) })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -125,6 +130,7 @@ async function settingsView(ctx: AppContext) {
       : null,
     signup: d.signup,
     retention: d.retention,
+    duplicates: d.duplicates,
   };
 }
 
@@ -185,6 +191,7 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           if (body.signup) await writeDashboardSetting(trx, 'signup', { ...d.signup, ...definedOnly(body.signup) });
           if (body.retention) await writeDashboardSetting(trx, 'retention', { ...d.retention, ...definedOnly(body.retention) });
         }
+        if (body.duplicates) await writeDashboardSetting(trx, 'duplicates', body.duplicates);
         await recordAudit(trx, ctx.clock, req, { action: 'settings.update', targetType: 'settings', details: { fields: Object.keys(body) } });
       });
       return { data: await settingsView(ctx) };

@@ -5,10 +5,19 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { rasterFrom } from '../../../../server/analysis/raster.js';
-import { blinkSeen, BLINK_CLOSED_SHARE, eyeAspectRatio } from '../../../../server/analysis/stages/blink.js';
+import {
+  blinkSeen,
+  BLINK_CLOSED_SHARE,
+  eyeAspectRatio,
+  eyePatch,
+  LIDS_CLOSED_CORRELATION,
+  lidsMoved,
+  patchCorrelation,
+} from '../../../../server/analysis/stages/blink.js';
 import { detectFaces } from '../../../../server/analysis/stages/face.js';
 import { faceChromaShift, FLASH_CORRELATION_MIN, flashCorrelation, parseHex, type Rgb } from '../../../../server/analysis/stages/flash.js';
 import { decideSelfie, SelfieReason } from '../../../../server/analysis/stages/selfie.js';
+import { addNoise } from '../../../fixtures/documents.js';
 import { portrait } from '../../../fixtures/faces.js';
 import { closedEyes, flashSequence, underFlash } from '../../../fixtures/hard/flash-blink.js';
 
@@ -73,6 +82,27 @@ describe('blink: the eyes close and open again', () => {
     expect(b).toBeLessThan(a * BLINK_CLOSED_SHARE);
     expect(eyeAspectRatio(undefined)).toBeNull();
   });
+
+  it("sees closed lids in the eyes' appearance where the mesh keeps them open, and not in camera noise on a still (face 3)", { timeout: 90_000 }, async () => {
+    // Face 3 looks down: the mesh's EAR barely moves with its lids drawn closed (docs/analysis.md).
+    const open = await portrait(3, { width: 640, margin: 0.6, alone: true });
+    const noisy = async (image: Buffer, seed: number) => {
+      const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      addNoise(data, 3, seed);
+      return rasterFrom(sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg({ quality: 85 }));
+    };
+    const patchOf = async (raster: Awaited<ReturnType<typeof rasterFrom>>) => eyePatch(raster, (await detectFaces(raster))[0]?.mesh);
+    const first = await noisy(open, 1);
+    const mesh = (await detectFaces(first))[0]!.mesh!;
+    const shut = await closedEyes(open, mesh);
+    const [a, b, c, d] = await Promise.all([patchOf(first), patchOf(await noisy(open, 2)), patchOf(await noisy(shut, 3)), patchOf(await noisy(open, 4))]);
+    expect(patchCorrelation(c!, a!)).toBeLessThanOrEqual(LIDS_CLOSED_CORRELATION);
+    expect(lidsMoved([a!], [b, c, null, d]), 'open, closed, open').toBe(true);
+    expect(lidsMoved([a!], [b, d, b]), 'a still photo: camera noise only').toBe(false);
+    expect(lidsMoved([a!], [b, c]), 'closed, never reopened').toBe(false);
+    expect(lidsMoved([], [c, d])).toBe(false);
+    expect(eyePatch(first, undefined)).toBeNull();
+  });
 });
 
 describe('decideSelfie with the flash and the blink', () => {
@@ -86,5 +116,30 @@ describe('decideSelfie with the flash and the blink', () => {
     expect(unmeasured.reasons).toEqual([SelfieReason.FlashNotFollowed]);
     const blink = await decideSelfie({ ...base, flash: { correlation: 0.8 }, blink: { seen: false } });
     expect([blink.decision, blink.reasons, blink.flash_correlation]).toEqual(['review', [SelfieReason.BlinkNotSeen], 0.8]);
+  });
+});
+
+describe('decideSelfie over dense frames where the detector misses a face', () => {
+  const face = { box: [10, 10, 100, 120] as const, score: 0.9, emotions: {}, turn: 0, real: 0.9 };
+  const flash = (faces: number) => Array.from({ length: 10 }, (_, i) => ({ challenge: 'flash' as const, step: 1, faces: i < faces ? [face] : [] }));
+  it('tolerates a flash frame without a face, not a step where most frames show none', async () => {
+    const neutral = { challenge: 'neutral' as const, step: 0, faces: [face] };
+    const one = await decideSelfie({ selfie: [face], frames: [neutral, ...flash(9)], flash: { correlation: 0.95 } });
+    expect([one.decision, one.reasons]).toEqual(['complete', []]);
+    const most = await decideSelfie({ selfie: [face], frames: [neutral, ...flash(4)], flash: { correlation: 0.95 } });
+    expect([most.decision, most.reasons]).toEqual(['rejected', [SelfieReason.NoFace]]);
+  });
+
+  it('judges a move on its last frame with a face when the held frame shows none', async () => {
+    const turned = { ...face, turn: 0.4 };
+    const frames = [
+      { challenge: 'neutral' as const, step: 0, faces: [face] },
+      { challenge: 'turn_left' as const, step: 1, faces: [{ ...face, turn: 0.2 }] },
+      { challenge: 'turn_left' as const, step: 1, faces: [turned] },
+      { challenge: 'turn_left' as const, step: 1, faces: [] },
+    ];
+    const r = await decideSelfie({ selfie: [face], frames });
+    expect(r.decision).toBe('complete');
+    expect(r.challenges.map((c) => [c.challenge, c.passed, c.measured])).toEqual([['turn_left', true, 0.4]]);
   });
 });

@@ -4,7 +4,7 @@ import { prepareInput } from '../../../../server/analysis/input.js';
 import { fitRaster, rasterFrom } from '../../../../server/analysis/raster.js';
 import { cosineSimilarity, detectFaces } from '../../../../server/analysis/stages/face.js';
 import { documentFaces, tileBoxes } from '../../../../server/analysis/stages/portrait.js';
-import { SELFIE_REVIEW_THRESHOLD } from '../../../../server/analysis/stages/selfie.js';
+import { faceMatchBand, SELFIE_REVIEW_THRESHOLD } from '../../../../server/analysis/stages/selfie.js';
 import { DEV } from '../../../fixtures/hard/config.js';
 import { hardIdentity } from '../../../fixtures/hard/identities.js';
 import { hardPhoto, hardSelfie } from '../../../fixtures/hard/set.js';
@@ -65,5 +65,20 @@ describe('document portrait', { timeout: 240_000 }, () => {
     const own = cosineSimilarity(portrait!.embedding!, selfie.embedding!);
     expect(own).toBeGreaterThanOrEqual(SELFIE_REVIEW_THRESHOLD);
     expect(own).toBeGreaterThan(cosineSimilarity(portrait!.embedding!, other.embedding!));
+  });
+
+  it('takes the descriptor from a smaller crop when the detector sees no face in the first, so the holder matches and others are rejected', async () => {
+    // Development passport 5: a dim, grey portrait whose 320 px crop shows the detector no face.
+    // With the whole capture's descriptor its holder's plain selfie scored 0.59 (review).
+    const work = await fitRaster((await prepareInput(await hardPhoto(DEV, 5, 'passport'))).raster, 2000);
+    const [portrait] = await documentFaces(work);
+    expect(portrait?.embedding).toBeDefined();
+    const holder = hardIdentity(DEV.seedBase, 5, DEV.faces).face;
+    const selfieOf = async (face: number) => (await detectFaces(await rasterFrom(sharp(await hardSelfie(DEV, face, 'plain', 0)))))[0]!;
+    expect(faceMatchBand(cosineSimilarity(portrait!.embedding!, (await selfieOf(holder)).embedding!))).toBe('match');
+    for (const other of DEV.faces.filter((f) => f !== holder).slice(0, 4)) {
+      const score = cosineSimilarity(portrait!.embedding!, (await selfieOf(other)).embedding!);
+      expect(faceMatchBand(score), `face ${other}: ${score.toFixed(3)}`).toBe('different');
+    }
   });
 });

