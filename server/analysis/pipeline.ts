@@ -165,7 +165,8 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       if (paddled.lines.length > ocr.lines.length) ocr = paddled;
     }
   }
-  // Glare, blur and exposure refuse the capture only when they kept its fields from being read.
+  // A cut-off edge, glare, blur and a poor exposure refuse the capture only when they kept its
+  // fields from being read.
   const worst = quality.issues[0];
   if (worst && !fieldsReadable({ barcode: Boolean(barcode.aamva), mrzValid: mrz.data?.valid === true, printed })) {
     return refuse(worst, quality.issues);

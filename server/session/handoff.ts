@@ -60,6 +60,12 @@ export async function endUnclaimedHandoffs(ex: Executor, userId: number): Promis
   await t.deleteFrom('handoff_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
 }
 
+/** Whether a hand-off token could still be claimed (unused, not expired), without claiming it. */
+export async function handoffClaimable(ex: Executor, token: string, now: Date): Promise<boolean> {
+  const row = await sdb(ex).selectFrom('handoff_tokens').select(['used_at', 'expires_at']).where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
+  return row !== undefined && row.used_at === null && row.expires_at > now.toISOString();
+}
+
 /** Claims a hand-off token once: a new session for the same user on the phone. */
 export async function claimHandoff(ctx: AppContext, token: string): Promise<{ token: string; session: SessionRecord; user: UserRow }> {
   const now = ctx.clock.now();

@@ -23,3 +23,8 @@ export async function uploadsOf(ex: Executor, userId: number, methodKey: string)
 export async function deleteUploads(ex: Executor, ids: readonly string[]): Promise<void> {
   if (ids.length > 0) await sdb(ex).deleteFrom('session_uploads').where('id', 'in', ids).execute();
 }
+
+/** Where one upload is stored and what it is (the dashboard shows captured images by id). */
+export function findUploadBlob(ex: Executor, id: string): Promise<Pick<SessionUpload, 'blob_key' | 'media_type'> | undefined> {
+  return sdb(ex).selectFrom('session_uploads').select(['blob_key', 'media_type']).where('id', '=', id).executeTakeFirst();
+}

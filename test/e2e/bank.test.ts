@@ -5,31 +5,20 @@
  * marks them paid; days later the user opens the same link again, lands on the amount entry, enters
  * the amounts and is redirected to the completion URL. Then the phone size, in Arabic.
  */
-import { spawnSync } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeSetting } from '../../server/store/repos/settings-repo.js';
 import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
+import { ensureWebBuild, openHosted, policyErrors, startCustomerSite, type CustomerSite } from '../helpers/hosted-e2e.js';
 import type { ManualClock } from '../helpers/manual-clock.js';
 import { items, startTestServer, type TestServer } from '../helpers/server.js';
 import { signedInAdmin } from '../server/http/admin/admin-client.js';
 import { createUser, local } from '../server/session/fixtures.js';
 
-const root = resolve(import.meta.dirname, '../..');
-
-function ensureWebBuild(): void {
-  const result = spawnSync(process.execPath, ['scripts/ensure-web-build.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (result.status !== 0) throw new Error('building dist/web failed');
-}
-
 let browser: Browser;
 let server: TestServer;
-let site: Server;
-let siteUrl: string;
+let site: CustomerSite;
 
 beforeAll(async () => {
   ensureWebBuild();
@@ -41,9 +30,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   server = await startTestServer({ queues: ['notify', 'bank-payouts'] });
-  site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>done</title><h1>Thanks</h1>'));
-  await new Promise<void>((ok) => site.listen(0, '127.0.0.1', ok));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startCustomerSite();
   await writeSetting(server.verity.ctx.db, 'link_lifetime_hours', 720);
   await insertTemplate(server.verity.ctx.db, {
     name: 'tmpl_bank',
@@ -54,7 +41,7 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  await new Promise((ok) => site.close(ok));
+  await site.close();
   await server.close();
 });
 
@@ -77,16 +64,10 @@ describe('Bank micro-deposits in Chromium', () => {
       last_name: 'Doe',
       template_id: 'tmpl_bank',
       reference_id: 'ref-bank',
-      completion_url: `${siteUrl}/done`,
+      completion_url: `${site.url}/done`,
     });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    await page.goto(local(server, link));
-    await page.getByRole('button', { name: 'Start' }).click();
+    const { page, errors } = await openHosted(context, local(server, link));
     await page.getByLabel('Name on the account').fill('Jane Doe');
     await page.getByRole('textbox', { name: 'IBAN' }).fill('DE89 3704 0044 0532 0130 00');
     await page.getByRole('button', { name: 'Send the deposits' }).click();
@@ -110,7 +91,7 @@ describe('Bank micro-deposits in Chromium', () => {
       account_last4: '3000',
       account_holder_name_match: 'full',
     });
-    expect(errors.filter((e) => /Content Security Policy|Refused/.test(e))).toEqual([]);
+    expect(policyErrors(errors)).toEqual([]);
     await context.close();
   }, 120_000);
 });

@@ -6,10 +6,7 @@
  * the page sent is searched for the card number, and so is the stored picture (read again by the
  * server's own OCR): only the last four digits ever left the browser.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
@@ -19,6 +16,7 @@ import { hasCardNumber } from '../../src/capture/card-text.js';
 import { sdb } from '../../server/session/tables.js';
 import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
+import { ensureWebBuild, policyErrors, startCustomerSite, watchedPage, type CustomerSite } from '../helpers/hosted-e2e.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createUser, local } from '../server/session/fixtures.js';
 import { cardSceneSvg, TEST_CARDS } from '../src/fixtures/card-scene.mjs';
@@ -30,12 +28,10 @@ const NUMBER = TEST_CARDS.visa;
 
 let browser: Browser;
 let server: TestServer;
-let site: Server;
-let siteUrl: string;
+let site: CustomerSite;
 
 beforeAll(async () => {
-  const built = spawnSync(process.execPath, ['scripts/ensure-web-build.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (built.status !== 0) throw new Error('building dist/web failed');
+  ensureWebBuild();
   // The fake camera: a card on a desk, filling most of a 1280×720 frame (made here, never committed).
   const dir = join(root, '.wtr-tmp');
   mkdirSync(dir, { recursive: true });
@@ -54,9 +50,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   server = await startTestServer({ queues: ['notify'] });
-  site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>done</title><h1>Thanks</h1>'));
-  await new Promise<void>((ok) => site.listen(0, '127.0.0.1', ok));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startCustomerSite();
   await insertTemplate(server.verity.ctx.db, {
     name: 'tmpl_card',
     label: 'Card',
@@ -66,7 +60,7 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  await new Promise((ok) => site.close(ok));
+  await site.close();
   await server.close();
 });
 
@@ -78,11 +72,11 @@ describe('Secure Card in Chromium', () => {
       last_name: 'Doe',
       template_id: 'tmpl_card',
       reference_id: 'ref-card',
-      completion_url: `${siteUrl}/done`,
+      completion_url: `${site.url}/done`,
     });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
     await context.grantPermissions(['camera'], { origin: server.url });
-    const page = await context.newPage();
+    const { page, errors } = await watchedPage(context);
     // What the page hands to fetch(), read in the page (a multipart body with a picture is not
     // visible to the DevTools protocol): strings as they are, a FormData's files byte for byte.
     const bodies: { url: string; body: Buffer }[] = [];
@@ -106,14 +100,10 @@ describe('Secure Card in Chromium', () => {
         return send(input, init);
       };
     });
-    const errors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
     await page.goto(local(server, link));
     await page.getByRole('button', { name: 'Start' }).click();
     await page.getByRole('heading', { name: 'Before we use your camera' }).waitFor();
-    await page.getByLabel('I agree that my document and face are captured').check();
+    await page.getByLabel('I agree to the capture and checking of my payment card to verify my identity.').check();
     await page.getByRole('button', { name: 'Agree and continue' }).click();
     await page.getByRole('button', { name: 'Use the camera' }).click();
     // The capture checks take the picture by themselves once the card is framed; then it is read here.
@@ -149,7 +139,7 @@ describe('Secure Card in Chromium', () => {
     expect(ocr.data.text).toMatch(/JANE DOE/);
     expect(hasCardNumber(ocr.data.text)).toBe(false);
     expect(ocr.data.text.replace(/\D/g, '')).not.toContain('1111111111');
-    expect(errors.filter((e) => /Content Security Policy|Refused/.test(e))).toEqual([]);
+    expect(policyErrors(errors)).toEqual([]);
     await context.close();
   }, 180_000);
 });

@@ -2,9 +2,11 @@
  * Capture quality: blur (variance of the Laplacian), exposure, glare and cut-off. A poor image
  * fails the job with a specific reason; when several apply they are ranked
  * cut-off > glare > blur > exposure (the order Onfido's capture SDK uses, house-style.md).
- * Only a cut-off document or an image with no usable exposure is refused before reading; glare,
- * blur and a dim or bright exposure refuse a capture only when its fields cannot be read
- * ({@link fieldsReadable}, issue 20): a genuine user refused is as bad as a forgery accepted.
+ * Only an image with no usable exposure is refused before reading; a cut-off edge (often a
+ * finger or a corner over the frame's border), glare, blur and a poor exposure refuse a capture
+ * only when its fields cannot be read ({@link fieldsReadable}, issue 20): a genuine user refused
+ * is as bad as a forgery accepted. Exposure is judged after normalising: a dim or bright photo
+ * whose contrast can be stretched back is not badly exposed, whatever its mean brightness.
  */
 import { fitRaster, laplacianVariance, toGrey, type GreyPlane, type Raster } from '../raster.js';
 
@@ -32,14 +34,21 @@ const MESSAGES: Record<QualityIssue, string> = {
 export const QUALITY_THRESHOLDS = {
   /** 90th-percentile tile Laplacian variance (1000 px image) below this = blurred. */
   minSharpness: 60,
-  /** Mean luma below this, or 99th percentile below `minHighlight` = dim (reading decides). */
+  /** Mean luma below this, or 99th percentile below `minHighlight` = dim. */
   minMeanLuma: 45,
   minHighlight: 110,
-  /** Mean luma above this with a bright 5th percentile = too bright (reading decides). */
+  /** Mean luma above this with a bright 5th percentile = bright. */
   maxMeanLuma: 225,
   /**
-   * Luma range (99th − 1st percentile) below this: nothing is left to stretch, so the image is
-   * refused for its exposure without trying to read it.
+   * A dim or bright image is badly exposed only when its luma range (99th − 1st percentile) is
+   * under this: with more, stretching it gives ink and paper at least this many grey levels
+   * apart, which reads (dim development captures at 72-110 read their MRZ and fields; 8-bit
+   * JPEG keeps that many levels). Under it the reading decides.
+   */
+  minLegibleRange: 40,
+  /**
+   * Luma range below this: nothing is left to stretch, so the image is refused for its exposure
+   * without trying to read it.
    */
   minUsableRange: 24,
   /** Fraction of the image in saturated tiles next to washed-out content above this = glare. */
@@ -75,9 +84,9 @@ export interface QualityResult {
   /** Issues found, most serious first. */
   readonly issues: readonly QualityIssue[];
   /**
-   * The issues that refuse the capture whatever can be read from it (a cut-off document, an
-   * image with no usable exposure), most serious first. The other issues refuse it only when
-   * its fields cannot be read (the pipeline decides, after reading).
+   * The issues that refuse the capture whatever can be read from it (an image with no usable
+   * exposure), most serious first. The other issues, a cut-off edge included, refuse it only
+   * when its fields cannot be read (the pipeline decides, after reading).
    */
   readonly blocking: readonly QualityIssue[];
   readonly metrics: QualityMetrics;
@@ -304,17 +313,21 @@ export async function assessQuality(raster: Raster): Promise<QualityResult> {
   const t = QUALITY_THRESHOLDS;
   const found = new Set<QualityIssue>();
   const blocking = new Set<QualityIssue>();
-  if (metrics.borderEdgeDensity.some((d) => d > t.maxBorderEdgeDensity)) blocking.add(QualityIssue.Cutoff);
+  // Edges through the border: the card runs out of the frame, or a finger holds it there. What
+  // matters is whether what must be read is still inside; the reading decides (a page cut
+  // through its fields or MRZ reads neither and is refused as cut off).
+  if (metrics.borderEdgeDensity.some((d) => d > t.maxBorderEdgeDensity)) found.add(QualityIssue.Cutoff);
   const blurred = metrics.sharpness < t.minSharpness;
   // Blur lifts the floor of thin ink just as a highlight does: on a blurred image that is no evidence of glare.
   if (metrics.glareFraction > t.maxGlareFraction && !blurred) found.add(QualityIssue.Glare);
   if (blurred) found.add(QualityIssue.Blur);
-  // Exposure is judged after normalising: a dim photo whose range can be stretched may still be
-  // legible (the reading stages normalise), so it is refused only if it cannot be read.
+  // Exposure is judged after normalising (the reading stages stretch the page): a dim or bright
+  // photo with range enough to stretch is not badly exposed; one with little is refused if it
+  // cannot be read, one with none at once.
   const dark = metrics.meanLuma < t.minMeanLuma || metrics.p99Luma < t.minHighlight;
   const bright = metrics.meanLuma > t.maxMeanLuma && metrics.p5Luma > 170;
-  if (dark) (metrics.lumaRange < t.minUsableRange ? blocking : found).add(QualityIssue.UnderExposed);
-  else if (bright) (metrics.lumaRange < t.minUsableRange ? blocking : found).add(QualityIssue.OverExposed);
+  const exposure = dark ? QualityIssue.UnderExposed : bright ? QualityIssue.OverExposed : null;
+  if (exposure && metrics.lumaRange < t.minLegibleRange) (metrics.lumaRange < t.minUsableRange ? blocking : found).add(exposure);
   for (const issue of blocking) found.add(issue);
   const issues = RANK.filter((i) => found.has(i));
   return { ok: issues.length === 0, issues, blocking: RANK.filter((i) => blocking.has(i)), metrics };

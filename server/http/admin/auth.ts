@@ -3,6 +3,7 @@ import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { findAdminByEmail } from '../../admin/admins-repo.js';
 import { secondFactorPasses } from '../../admin/totp.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { createAdminSession, endAdminSession, findAdminSession, touchAdminSession } from '../../admin/sessions.js';
@@ -136,11 +137,7 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
   let decoy: Promise<string> | undefined;
   return async (app) => {
     app.post('/admin/api/session', { schema: { hide: true, body: loginBody }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
-      const admin = await ctx.db
-        .selectFrom('admins')
-        .select(['id', 'email', 'password_hash'])
-        .where((eb) => eb(eb.fn('lower', ['email']), '=', req.body.email.trim().toLowerCase()))
-        .executeTakeFirst();
+      const admin = await findAdminByEmail(ctx.db, req.body.email);
       const knownDevice = admin !== undefined && deviceAdminId(ctx.config.secret, req.headers.cookie) === admin.id;
       const admission = await throttle.admit(req.body.email, req.ip, knownDevice);
       if (!admission.admitted) throw errors.rateLimited(admission.retryAfterSeconds);

@@ -5,6 +5,7 @@ import { listNotices, markNoticeRead } from '../../admin/notices.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_TYPES } from '../../domain/verification-rules.js';
 import { type ApiError, errors } from '../../errors.js';
+import { deliveryExists } from '../../store/repos/webhook-deliveries-repo.js';
 import { SigningSecretError } from '../../crypto/webhook-secrets.js';
 import {
   checkUrlTarget,
@@ -200,9 +201,9 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (reveal) {
           // Recorded before the unmasked body is read and shown.
           const exists = await ctx.db.transaction().execute(async (trx) => {
-            const found = await trx.selectFrom('webhook_deliveries').select('id').where('id', '=', req.params.id).executeTakeFirst();
+            const found = await deliveryExists(trx, req.params.id);
             if (found) await recordAudit(trx, ctx.clock, req, { action: 'webhook.delivery.unmask', targetType: 'webhook_delivery', targetId: req.params.id });
-            return found !== undefined;
+            return found;
           });
           if (!exists) throw errors.notFound('Delivery not found');
         }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { isAnalysisInputError } from '../../analysis/errors.js';
 import { DOCUMENT_METHOD_ID } from '../../domain/catalogue.js';
+import { findDocumentJob, insertDocumentJob } from '../../methods/document_id/repo.js';
 import { errors, fieldError } from '../../errors.js';
 import { documentDataView, DOCUMENT_JOB_KIND, DocumentJobStatus, markDocumentProcessing, type DocumentJobPayload } from '../../services/document-jobs.js';
 import { magicLinkFor } from '../../services/users.js';
@@ -100,25 +101,22 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const blobKey = `users/${user.id}/document-jobs/${docId}/upload.${extension}`;
         await ctx.blobs.put(blobKey, upload!.bytes, mediaType);
         await ctx.db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('document_jobs')
-            .values({
-              doc_id: docId,
-              user_id: user.id,
-              template_id: template.id,
-              status: DocumentJobStatus.processing,
-              reason: null,
-              original_name: upload!.name.slice(0, 255),
-              media_type: mediaType,
-              size: upload!.bytes.length,
-              blob_key: blobKey,
-              document_data: null,
-              portrait_embedding: null,
-              source: 'api',
-              created_at: ctx.clock.now().toISOString(),
-              completed_at: null,
-            })
-            .execute();
+          await insertDocumentJob(trx, {
+            doc_id: docId,
+            user_id: user.id,
+            template_id: template.id,
+            status: DocumentJobStatus.processing,
+            reason: null,
+            original_name: upload!.name.slice(0, 255),
+            media_type: mediaType,
+            size: upload!.bytes.length,
+            blob_key: blobKey,
+            document_data: null,
+            portrait_embedding: null,
+            source: 'api',
+            created_at: ctx.clock.now().toISOString(),
+            completed_at: null,
+          });
           const payload: DocumentJobPayload = { kind: DOCUMENT_JOB_KIND, docId };
           await ctx.queue.enqueue(ANALYSIS_QUEUE, payload, { maxAttempts: 3 }, trx);
           await markDocumentProcessing(trx, ctx.clock, user.id);
@@ -155,7 +153,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req) => {
         const userId = userIdFrom(req.body.user_id);
-        const job = await ctx.db.selectFrom('document_jobs').selectAll().where('doc_id', '=', req.body.doc_id).where('user_id', '=', userId).executeTakeFirst();
+        const job = await findDocumentJob(ctx.db, req.body.doc_id, userId);
         if (!job) throw errors.invalidDocumentId();
         if (job.status === DocumentJobStatus.failed) {
           return { success: false as const, doc_id: job.doc_id, document_status: 'Failed' as const, reason: job.reason };

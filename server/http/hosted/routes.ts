@@ -13,8 +13,7 @@ import { stepKeyOf } from '../../methods/registry.js';
 import { pickLocale, type MessageLocale } from '../../notify/messages.js';
 import { checkLink } from '../../session/actions.js';
 import { assignedVerifications, flowCompleted } from '../../session/view.js';
-import { sdb } from '../../session/tables.js';
-import { sha256Hex } from '../../crypto/tokens.js';
+import { handoffClaimable } from '../../session/handoff.js';
 import { readSettings, type AccountSettings } from '../../store/repos/settings-repo.js';
 import { brandingOf, completedPage, fallbackLandingPage, refusalPage, withNonce, withPageData, type RefusalPage } from './pages.js';
 import { hostedSecurityHeaders, newNonce } from './security-headers.js';
@@ -79,12 +78,7 @@ function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
       if (handoff !== undefined) {
         // Looked at, not consumed: the phone's page claims it with a POST.
         if (typeof handoff !== 'string' || handoff.length > 200) return refuse(req, reply, 'handoff');
-        const row = await sdb(ctx.db)
-          .selectFrom('handoff_tokens')
-          .select(['used_at', 'expires_at'])
-          .where('token_hash', '=', sha256Hex(handoff))
-          .executeTakeFirst();
-        if (!row || row.used_at !== null || row.expires_at <= ctx.clock.now().toISOString()) return refuse(req, reply, 'handoff');
+        if (!(await handoffClaimable(ctx.db, handoff, ctx.clock.now()))) return refuse(req, reply, 'handoff');
       } else {
         const use = await checkLink(ctx, query);
         if (!use.ok) return refuse(req, reply, use.refusal);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { findAvatarNames } from '../../store/repos/users-repo.js';
 
 const PALETTE = ['#3b5bdb', '#0b7285', '#2b8a3e', '#e67700', '#c2255c', '#5f3dc4', '#1864ab', '#862e9c'];
 
@@ -19,7 +20,7 @@ export function avatarRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/avatars/:file', { schema: { hide: true, params: z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.svg$/) }) } }, async (req, reply) => {
       const uuid = req.params.file.slice(0, 36);
-      const user = await ctx.db.selectFrom('users').select(['first_name', 'last_name', 'email']).where('uuid', '=', uuid).executeTakeFirst();
+      const user = await findAvatarNames(ctx.db, uuid);
       if (!user) return reply.code(404).send({ error_type: 'api_resource_error', error_message: 'Avatar Not Found' });
       const text = initials(user.first_name, user.last_name, user.email);
       const colour = PALETTE[parseInt(uuid.slice(0, 2), 16) % PALETTE.length];

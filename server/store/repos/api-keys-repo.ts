@@ -53,6 +53,27 @@ export function findActiveKeyByHash(ex: Executor, keyHash: string): Promise<ApiK
   return ex.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
 }
 
+/** What the dashboard lists of a key: never its hash. */
+export type ApiKeyListRow = Pick<ApiKeyRow, 'id' | 'name' | 'prefix' | 'created_at' | 'last_used_at' | 'revoked_at' | 'rate_per_second' | 'rate_per_minute'>;
+
+/** One page of keys, newest first; `revoked` keeps only revoked (true) or only active (false) keys. */
+export async function listApiKeysPage(
+  ex: Executor,
+  q: { revoked?: boolean; page: number; perPage: number },
+): Promise<{ rows: ApiKeyListRow[]; total: number }> {
+  let base = ex.selectFrom('api_keys');
+  if (q.revoked === false) base = base.where('revoked_at', 'is', null);
+  if (q.revoked === true) base = base.where('revoked_at', 'is not', null);
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await base
+    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at', 'rate_per_second', 'rate_per_minute'])
+    .orderBy('id', 'desc')
+    .limit(q.perPage)
+    .offset((q.page - 1) * q.perPage)
+    .execute();
+  return { rows, total: Number(total) };
+}
+
 export function listApiKeys(ex: Executor): Promise<ApiKeyRow[]> {
   return ex.selectFrom('api_keys').selectAll().orderBy('id').execute();
 }

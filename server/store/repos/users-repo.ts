@@ -145,6 +145,11 @@ export async function findUserForView(ex: Executor, id: number): Promise<{ user:
   return { user: first, verifications };
 }
 
+/** The names an avatar is drawn from, by the user's public uuid. */
+export function findAvatarNames(ex: Executor, uuid: string): Promise<Pick<UserRow, 'first_name' | 'last_name' | 'email'> | undefined> {
+  return ex.selectFrom('users').select(['first_name', 'last_name', 'email']).where('uuid', '=', uuid).executeTakeFirst();
+}
+
 export function findUserByReference(ex: Executor, referenceId: string): Promise<UserRow | undefined> {
   return ex.selectFrom('users').selectAll().where('reference_id', '=', referenceId).orderBy('id', 'desc').executeTakeFirst();
 }

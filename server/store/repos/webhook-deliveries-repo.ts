@@ -36,6 +36,10 @@ export async function pageDeliveries(ex: Executor, f: DeliveryQuery, page: numbe
   return { rows, total: Number(count) };
 }
 
+export async function deliveryExists(ex: Executor, id: number): Promise<boolean> {
+  return (await ex.selectFrom('webhook_deliveries').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
 export function findDelivery(ex: Executor, id: number): Promise<DeliveryRow | undefined> {
   return ex.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -1,6 +1,7 @@
 import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { MethodView, SessionView } from '../../api/contract.js';
+import { capturesOf, consentTitle } from '../../steps/consent/consent-captures.js';
 import type { ConsentDecisionEvent } from '../../steps/consent/verify-consent.component.js';
 import { rejectionText, stepFor, stepTitle } from '../../steps/registry.js';
 import { FLOW_PHASE, isMethodDone, type FlowPhase } from './flow-phase.js';
@@ -54,6 +55,8 @@ export function renderStepsScreen(view: {
   const method = session.methods[index]!;
   const total = session.methods.length;
   const refusedAt = refused ? session.methods.findIndex((m) => m.key === refused.key) : -1;
+  // The consent names what the steps still to do capture (camera, microphone, which things).
+  const captures = view.consent ? capturesOf(session.methods.filter((m) => !isMethodDone(m)).map((m) => m.key)) : [];
   return html`
     ${refused ? renderLiveRefusal(refused, () => view.onGo(refusedAt)) : nothing}
     <div part="progress" class="progress">
@@ -72,8 +75,8 @@ export function renderStepsScreen(view: {
     <section part="step" class="step" aria-labelledby="step-title">
       ${
         view.consent
-          ? html`<h2 id="step-title" tabindex="-1">${msg('Before we use your camera', { id: 'consent.title' })}</h2>
-              <verify-consent .consent=${session.consent} @consent-decision=${view.onConsent}></verify-consent>`
+          ? html`<h2 id="step-title" tabindex="-1">${consentTitle(captures)}</h2>
+              <verify-consent .consent=${session.consent} .captures=${captures} @consent-decision=${view.onConsent}></verify-consent>`
           : html`<h2 id="step-title" tabindex="-1">${stepTitle(method)}</h2>
               ${view.body()}`
       }

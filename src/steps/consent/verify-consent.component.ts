@@ -6,6 +6,7 @@ import { fromApiError } from '../../internal/errors.js';
 import { flowContext } from '../../internal/flow-context.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { StepErrorEvent } from '../../internal/step-events.js';
+import { agreeLabel, defaultConsentText, type Capture } from './consent-captures.js';
 
 /** The consent screen's answer to the flow: the session after the decision was recorded. */
 export class ConsentDecisionEvent extends Event {
@@ -16,14 +17,6 @@ export class ConsentDecisionEvent extends Event {
   ) {
     super(ConsentDecisionEvent.eventName, { bubbles: true, composed: false });
   }
-}
-
-/** The default consent text, in the user's language (an account may set its own in the dashboard). */
-export function defaultConsentText(): string {
-  return msg(
-    'To verify your identity, the next steps take pictures of your identity document and of your face with your camera. From them we read the data on the document and compare your face with its photo (biometric data). They are used only to verify you, kept no longer than needed, and never sold. You can withdraw your consent by leaving now: nothing is captured without it.',
-    { id: 'consent.default-text' },
-  );
 }
 
 /**
@@ -52,10 +45,12 @@ export class VerifyConsent extends LitElement {
       }
     `,
   ];
-  static override properties = { consent: { attribute: false }, busy: { state: true }, error: { state: true } };
+  static override properties = { consent: { attribute: false }, captures: { attribute: false }, busy: { state: true }, error: { state: true } };
 
   /** The session's consent part (text, privacy URL, version). */
   declare consent: ConsentView | null;
+  /** What the flow's biometric steps capture: the default text and the box name exactly these. */
+  declare captures: readonly Capture[];
   declare private busy: boolean;
   declare private error: string;
 
@@ -65,6 +60,7 @@ export class VerifyConsent extends LitElement {
     super();
     updateWhenLocaleChanges(this);
     this.consent = null;
+    this.captures = [];
     this.busy = false;
     this.error = '';
   }
@@ -98,7 +94,7 @@ export class VerifyConsent extends LitElement {
     const consent = this.consent;
     if (!consent) return nothing;
     return html`
-      <p class="text" id="consent-text">${consent.text ?? defaultConsentText()}</p>
+      <p class="text" id="consent-text">${consent.text ?? defaultConsentText(this.captures)}</p>
       ${
         consent.privacy_url
           ? html`<p>
@@ -110,7 +106,7 @@ export class VerifyConsent extends LitElement {
       }
       <div class="agree">
         <input id="agree" type="checkbox" aria-describedby="consent-text consent-error" @change=${() => (this.error = '')} />
-        <label for="agree">${msg('I agree that my document and face are captured and checked to verify my identity.', { id: 'consent.agree' })}</label>
+        <label for="agree">${agreeLabel(this.captures)}</label>
       </div>
       <p id="consent-error" class="error" role="alert">${this.error}</p>
       <div class="actions">

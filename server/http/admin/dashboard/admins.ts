@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { deleteAdmin, listAdminsPage } from '../../../admin/admins-repo.js';
 import { recordAudit } from '../../../admin/audit.js';
 import { acceptInvite, createInvite, MIN_ADMIN_PASSWORD } from '../../../admin/invites.js';
-import { ddb } from '../../../admin/tables.js';
 import { beginTotp, checkTotp, disableTotp, enableTotp, totpEnabled } from '../../../admin/totp.js';
 import type { AppContext } from '../../../context.js';
 import { errors, fieldError } from '../../../errors.js';
@@ -18,19 +18,8 @@ export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/admin/api/admins', { schema: { hide: true, querystring: pageQuery } }, async (req) => {
       const page = req.query.page ?? 1;
       const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
-      const { total } = await ctx.db
-        .selectFrom('admins')
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .executeTakeFirstOrThrow();
-      const rows = await ddb(ctx.db)
-        .selectFrom('admins')
-        .leftJoin('admin_totp', 'admin_totp.admin_id', 'admins.id')
-        .select(['admins.id', 'admins.email', 'admins.created_at', 'admin_totp.enabled_at as totp_enabled_at'])
-        .orderBy('admins.id')
-        .limit(perPage)
-        .offset((page - 1) * perPage)
-        .execute();
-      return { data: rows.map((r) => ({ ...r, totp: r.totp_enabled_at !== null, me: r.id === req.admin!.id })), meta: pageMeta(page, perPage, Number(total)) };
+      const { rows, total } = await listAdminsPage(ctx.db, page, perPage);
+      return { data: rows.map((r) => ({ ...r, totp: r.totp_enabled_at !== null, me: r.id === req.admin!.id })), meta: pageMeta(page, perPage, total) };
     });
 
     app.post('/admin/api/admins/invites', { schema: { hide: true, body: z.object({ email }) } }, async (req, reply) => {
@@ -44,8 +33,7 @@ export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete('/admin/api/admins/:id', { schema: { hide: true, params: idParam } }, async (req) => {
       if (req.params.id === req.admin!.id) throw errors.conflict('You cannot remove yourself.');
       await ctx.db.transaction().execute(async (trx) => {
-        const r = await trx.deleteFrom('admins').where('id', '=', req.params.id).executeTakeFirst();
-        if (Number(r.numDeletedRows) === 0) throw errors.notFound('Admin not found');
+        if (!(await deleteAdmin(trx, req.params.id))) throw errors.notFound('Admin not found');
         await recordAudit(trx, ctx.clock, req, { action: 'admin.remove', targetType: 'admin', targetId: req.params.id });
       });
       return { success: true };

@@ -4,7 +4,7 @@ import { listAudit, recordAudit } from '../../../admin/audit.js';
 import type { AppContext } from '../../../context.js';
 import { errors } from '../../../errors.js';
 import { outboxPage } from '../../../notify/outbox.js';
-import { createApiKey, revokeApiKey } from '../../../store/repos/api-keys-repo.js';
+import { createApiKey, listApiKeysPage, revokeApiKey } from '../../../store/repos/api-keys-repo.js';
 import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
 
 /**
@@ -19,17 +19,9 @@ export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod
       async (req) => {
         const page = req.query.page ?? 1;
         const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
-        let base = ctx.db.selectFrom('api_keys');
-        if (req.query.revoked === 'false') base = base.where('revoked_at', 'is', null);
-        if (req.query.revoked === 'true') base = base.where('revoked_at', 'is not', null);
-        const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-        const rows = await base
-          .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at', 'rate_per_second', 'rate_per_minute'])
-          .orderBy('id', 'desc')
-          .limit(perPage)
-          .offset((page - 1) * perPage)
-          .execute();
-        return { data: rows, meta: pageMeta(page, perPage, Number(total)) };
+        const revoked = req.query.revoked === undefined ? undefined : req.query.revoked === 'true';
+        const { rows, total } = await listApiKeysPage(ctx.db, { revoked, page, perPage });
+        return { data: rows, meta: pageMeta(page, perPage, total) };
       },
     );
 

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { checkImageSignature } from '../../../admin/image-links.js';
 import type { AppContext } from '../../../context.js';
 import { errors } from '../../../errors.js';
-import { sdb } from '../../../session/tables.js';
+import { findDocumentJobImage } from '../../../methods/document_id/repo.js';
+import { findUploadBlob } from '../../../session/uploads-repo.js';
 
 interface Box {
   x1: number;
@@ -56,10 +57,7 @@ export function dashboardImageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (check === 'invalid') throw errors.forbidden('Invalid image link.');
         if (check === 'expired') throw errors.gone('This image link has expired; reload the page.');
         const jobId = id.startsWith('doc:') ? id.slice(4) : id.startsWith('portrait:') ? id.slice(9) : undefined;
-        const upload =
-          jobId !== undefined
-            ? await ctx.db.selectFrom('document_jobs').select(['blob_key', 'media_type', 'document_data']).where('doc_id', '=', jobId).executeTakeFirst()
-            : await sdb(ctx.db).selectFrom('session_uploads').select(['blob_key', 'media_type']).where('id', '=', id).executeTakeFirst();
+        const upload = jobId !== undefined ? await findDocumentJobImage(ctx.db, jobId) : await findUploadBlob(ctx.db, id);
         // A job's stored blob is always an image (PDFs are rendered to one); an upload may be a PDF, not shown.
         const isImage = jobId !== undefined || upload?.media_type.startsWith('image/') === true;
         const box = id.startsWith('portrait:') && upload && 'document_data' in upload ? portraitBox(upload.document_data as string | null) : undefined;

@@ -65,6 +65,28 @@ describe('<verify-flow> consent before biometric steps', () => {
     await expect(flow).to.be.accessible();
   });
 
+  it('names what the template captures: a payment card and a voice are not "document and face", and the microphone is named', async () => {
+    const { flow } = await open({ session: session([METHODS.secure_card(), METHODS.voice()], { consent: NO_CONSENT }) });
+    const consent = await until(() => deep(flow, 'verify-consent'), 5000, 'consent screen');
+    await (consent as HTMLElement & { updateComplete: Promise<boolean> }).updateComplete;
+    expect(deep(flow, '#step-title')!.textContent).to.equal('Before we use your camera and microphone');
+    const text = consent.shadowRoot!.querySelector('#consent-text')!.textContent!;
+    expect(text).to.contain('a picture of your payment card, its number blacked out on your device and a recording of your voice');
+    expect(text).not.to.contain('identity document');
+    const label = consent.shadowRoot!.querySelector('label[for="agree"]')!.textContent!;
+    expect(label).to.equal('I agree to the capture and checking of my payment card and my voice to verify my identity.');
+    await expect(flow).to.be.accessible();
+  });
+
+  it('a voice-only template asks before the microphone, in Arabic too', async () => {
+    const { flow } = await open({ session: session([METHODS.voice()], { consent: NO_CONSENT }) }, { lang: 'ar' });
+    const consent = await until(() => deep(flow, 'verify-consent'), 5000, 'consent screen');
+    await until(() => deep(flow, '#step-title')!.textContent === 'قبل أن نستخدم الميكروفون', 5000, 'Arabic microphone title');
+    await (consent as HTMLElement & { updateComplete: Promise<boolean> }).updateComplete;
+    expect(consent.shadowRoot!.querySelector('#consent-text')!.textContent).to.contain('تسجيلًا لصوتك');
+    expect(consent.shadowRoot!.querySelector('label[for="agree"]')!.textContent).to.equal('أوافق على التقاط وفحص صوتي للتحقق من هويتي.');
+  });
+
   it('lets the user decline and leave cleanly: the refusal is recorded, verify-error says consent_declined, Close is offered', async () => {
     const { flow, key } = await open({ session: session([METHODS.selfie()], { consent: NO_CONSENT }) }, { closable: true });
     await until(() => deep(flow, 'verify-consent'), 5000, 'consent screen');
