@@ -36,6 +36,7 @@ import { requestLogSerializer } from './links/log-redaction.js';
 import { registerNotifyWorker } from './notify/worker.js';
 import { AnalysisPool } from './analysis/pool.js';
 import { registerAnalysisWorker, type AnalysisEngine } from './services/analysis-runner.js';
+import { registerDeaWorker } from './services/dea-registry.js';
 import { sendersFromConfig } from './notify/senders.js';
 import { OnlyQueues } from './queue/only-queues.js';
 import { TableQueue } from './queue/table-queue.js';
@@ -206,6 +207,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   for (const routes of methodPublicRoutes()) await app.register(routes(sessionKit(ctx, sessionLimits)));
   registerNotifyWorker(ctx, sendersFromConfig(config, clock));
   registerMethodWorkers(ctx);
+  registerDeaWorker(ctx);
   const analysisPool = options.analysis === undefined ? new AnalysisPool() : undefined;
   const analysis = options.analysis ?? analysisPool;
   if (analysis) registerAnalysisWorker(ctx, analysis);

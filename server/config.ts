@@ -47,6 +47,8 @@ const envSchema = z.object({
   VERITY_SMS_FROM: z.string().min(1).optional(),
   VERITY_OPEN_BANKING_URL: z.url({ protocol: /^https?$/ }).optional(),
   VERITY_OPEN_BANKING_TOKEN: z.string().min(1).optional(),
+  VERITY_DEA_REGISTRY_URL: z.url({ protocol: /^https?$/ }).optional(),
+  VERITY_DEA_REGISTRY_TOKEN: z.string().min(1).optional(),
   VERITY_ALLOW_PRIVATE_WEBHOOKS: boolFromEnv.optional(),
   VERITY_TRUST_PROXY: z
     .string()
@@ -104,6 +106,11 @@ export interface Config {
    * and _TOKEN, methods/bank/open-banking.ts); undefined: the name the user typed is compared instead.
    */
   openBanking: { url: string; token: string | undefined } | undefined;
+  /**
+   * Registry that DEA numbers are looked up in (VERITY_DEA_REGISTRY_URL and _TOKEN,
+   * services/dea-registry.ts); undefined: none, and results say the number was not checked there.
+   */
+  deaRegistry: { url: string; token: string | undefined } | undefined;
   allowPrivateWebhooks: boolean;
   /**
    * Proxies whose `X-Forwarded-For` names the client (VERITY_TRUST_PROXY): off, a hop count, or
@@ -147,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.VERITY_SMTP_URL,
     mailFrom: e.VERITY_MAIL_FROM,
     openBanking: e.VERITY_OPEN_BANKING_URL ? { url: e.VERITY_OPEN_BANKING_URL.replace(/\/+$/, ''), token: e.VERITY_OPEN_BANKING_TOKEN } : undefined,
+    deaRegistry: e.VERITY_DEA_REGISTRY_URL ? { url: e.VERITY_DEA_REGISTRY_URL.replace(/\/+$/, ''), token: e.VERITY_DEA_REGISTRY_TOKEN } : undefined,
     sms:
       e.VERITY_SMS_ACCOUNT_SID && e.VERITY_SMS_AUTH_TOKEN && e.VERITY_SMS_FROM
         ? {

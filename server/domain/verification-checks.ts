@@ -191,3 +191,18 @@ export function accountChecks(attributes: AccountAttributes, prefix: 'social' | 
       : check('account_unique', 'flagged', `The same provider account was proven by other users: ${shared.join(', ')}.`, shared.length),
   ];
 }
+
+/**
+ * The checks of the customer's document requirements (`custom_verify_data.document`), as the
+ * document decision stored them in the verification's `attributes.requirements`.
+ */
+export function requirementChecks(attributes: Record<string, unknown>): VerificationCheck[] {
+  const stored = Array.isArray(attributes.requirements) ? (attributes.requirements as unknown[]) : [];
+  const outcomes: readonly string[] = ['passed', 'flagged', 'failed', 'not_run'];
+  return stored.flatMap((r) => {
+    if (typeof r !== 'object' || r === null) return [];
+    const { name, outcome, reason, value } = r as Record<string, unknown>;
+    if (typeof name !== 'string' || typeof outcome !== 'string' || !outcomes.includes(outcome)) return [];
+    return [check(name, outcome as CheckOutcome, typeof reason === 'string' ? reason : null, typeof value === 'number' ? value : null)];
+  });
+}

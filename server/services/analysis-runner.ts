@@ -13,6 +13,7 @@ import type {
 import type { ChallengeStep } from '../../src/api/contract.js';
 import { DOCUMENT_METHOD_ID, VerificationStatus, type VerificationStatusValue } from '../domain/catalogue.js';
 import { documentDecision } from '../domain/document-rules.js';
+import { checkRequirements, documentRequirementsOf, statusWithRequirements, type RequirementCheck } from '../domain/document-requirements.js';
 import { ANALYSIS_QUEUE, type AnalysisJob, type DocumentAnalysisJob, type FaceAnalysisJob } from '../domain/analysis-jobs.js';
 import { PermanentFailure } from '../queue/queue.js';
 import { timeAnalysis } from '../metrics/metrics.js';
@@ -141,6 +142,24 @@ export async function stillProcessing(ex: Executor, userId: number, methodId: nu
   return row?.status === VerificationStatus.processing;
 }
 
+/**
+ * The customer's requirements of the document (`custom_verify_data.document`) checked against the
+ * sides the analysis read, and the status once they count; `attributes.requirements` names each
+ * (absent when the user has none, or no side could be read: that rejects already).
+ */
+function withRequirements(
+  ctx: AppContext,
+  user: UserRow,
+  status: VerificationStatusValue,
+  results: readonly DocumentAnalysis[],
+): { status: VerificationStatusValue; attributes: { requirements?: RequirementCheck[] } } {
+  const req = documentRequirementsOf(user.custom_verify_data);
+  const sides = results.filter((r) => r.status === 'Success' && r.content).map((r) => r.content!);
+  if (!req || sides.length === 0) return { status, attributes: {} };
+  const checks = checkRequirements(req, sides, ctx.clock.now());
+  return { status: statusWithRequirements(status, checks, req.on_failure), attributes: { requirements: checks } };
+}
+
 async function runDocumentJob(ctx: AppContext, engine: AnalysisEngine, payload: DocumentJobPayload): Promise<void> {
   const job = await ctx.db.selectFrom('document_jobs').selectAll().where('doc_id', '=', payload.docId).executeTakeFirst();
   // Gone (user deleted) or already finished (a retry after a crash): nothing to do.
@@ -148,12 +167,16 @@ async function runDocumentJob(ctx: AppContext, engine: AnalysisEngine, payload: 
   const user = await findUserById(ctx.db, job.user_id);
   if (!user) return;
   const { result, decision } = await analyseAndStore(ctx, engine, user, job);
+  const required = withRequirements(ctx, user, decision.status, [result]);
   const duplicates = await detectDuplicates(ctx, user.id, { methodId: DOCUMENT_METHOD_ID, source: job.doc_id, ...documentEvidence([result]) });
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await stillProcessing(trx, user.id, DOCUMENT_METHOD_ID))) return;
-    await moveDocument(trx, ctx.clock, user.id, statusWithDuplicates(decision.status, duplicates), {
-      remarks: result.reason ?? (sentToReviewByDuplicates(decision.status, duplicates) ? DUPLICATE_REASON : null),
-      attributes: { verify_documents: [{ doc_id: job.doc_id, document_status: result.status, reason: result.reason, flags: decision.flags }] },
+    await moveDocument(trx, ctx.clock, user.id, statusWithDuplicates(required.status, duplicates), {
+      remarks: result.reason ?? (sentToReviewByDuplicates(required.status, duplicates) ? DUPLICATE_REASON : null),
+      attributes: {
+        verify_documents: [{ doc_id: job.doc_id, document_status: result.status, reason: result.reason, flags: decision.flags }],
+        ...required.attributes,
+      },
     });
   });
   ctx.signals.emit('outbox');
@@ -202,6 +225,12 @@ async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: 
         ? VerificationStatus.complete
         : VerificationStatus.complete_in_review;
   const failed = outcomes.find((o) => o.result.status === 'Failed');
+  const required = withRequirements(
+    ctx,
+    user,
+    worst,
+    outcomes.map((o) => o.result),
+  );
   // One capture (front and back), named by its first side: a retry replaces its own marks.
   const duplicates = await detectDuplicates(ctx, user.id, {
     methodId: DOCUMENT_METHOD_ID,
@@ -210,10 +239,10 @@ async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: 
   });
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await stillProcessing(trx, user.id, DOCUMENT_METHOD_ID))) return;
-    await moveDocument(trx, ctx.clock, user.id, statusWithDuplicates(worst, duplicates), {
+    await moveDocument(trx, ctx.clock, user.id, statusWithDuplicates(required.status, duplicates), {
       workflowRawId: job.workflowRawId,
       documentType: job.documentType,
-      remarks: failed?.result.reason ?? (sentToReviewByDuplicates(worst, duplicates) ? DUPLICATE_REASON : null),
+      remarks: failed?.result.reason ?? (sentToReviewByDuplicates(required.status, duplicates) ? DUPLICATE_REASON : null),
       attributes: {
         verify_documents: outcomes.map((o) => ({
           doc_id: o.docId,
@@ -223,6 +252,7 @@ async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: 
           reason: o.result.reason,
           flags: o.decision.flags,
         })),
+        ...required.attributes,
       },
     });
   });

@@ -1,6 +1,13 @@
 import type { AppContext } from '../context.js';
 import { DOCUMENT_METHOD_ID, friendlyStatus, methodById, type VerificationStatusValue } from '../domain/catalogue.js';
-import { documentChecks, faceChecks, type StoredDocumentContent, type StoredFaceResult, type VerificationCheck } from '../domain/verification-checks.js';
+import {
+  documentChecks,
+  faceChecks,
+  requirementChecks,
+  type StoredDocumentContent,
+  type StoredFaceResult,
+  type VerificationCheck,
+} from '../domain/verification-checks.js';
 import { stepKeyOf } from '../methods/registry.js';
 import { documentJobsOfUsers, reviewCandidates, waitingVerificationsOf, type ReviewQueueFilter } from '../store/repos/review-queue-repo.js';
 import type { DocumentJobRow, UserVerificationRow } from '../store/schema.js';
@@ -61,16 +68,19 @@ function checksOf(row: UserVerificationRow, jobs: readonly DocumentJobRow[]): Ve
   if (row.method_id === DOCUMENT_METHOD_ID) {
     const decided = Array.isArray(attributes.verify_documents) ? (attributes.verify_documents as DecisionEntry[]) : [];
     const latest = decided.length ? jobs.filter((j) => decided.some((d) => d.doc_id === j.doc_id)) : jobs;
-    return worstPerCheck(
-      latest.flatMap((job) =>
-        documentChecks({
-          status: job.status,
-          reason: job.reason,
-          content: (parseObject(job.document_data).content ?? null) as StoredDocumentContent | null,
-          flags: decided.find((d) => d.doc_id === job.doc_id)?.flags ?? [],
-        }),
+    return [
+      ...worstPerCheck(
+        latest.flatMap((job) =>
+          documentChecks({
+            status: job.status,
+            reason: job.reason,
+            content: (parseObject(job.document_data).content ?? null) as StoredDocumentContent | null,
+            flags: decided.find((d) => d.doc_id === job.doc_id)?.flags ?? [],
+          }),
+        ),
       ),
-    );
+      ...requirementChecks(attributes),
+    ];
   }
   if (FACE_STEPS.has(stepKeyOf(row.method_id))) {
     const face = attributes as StoredFaceResult;

@@ -4,6 +4,7 @@ import {
   faceChecks,
   isPasskeyResult,
   passkeyChecks,
+  requirementChecks,
   accountChecks,
   accountPrefix,
   type StoredPasskeyResult,
@@ -144,7 +145,8 @@ export async function unsignedResult(ex: Executor, userId: number, method: Metho
         decided.find((d) => d.doc_id === job.doc_id),
       ),
     );
-    checks = worstPerCheck(documents.flatMap((d) => d.checks));
+    // The customer's requirements are of the document as a whole, after the checks of its sides.
+    checks = [...worstPerCheck(documents.flatMap((d) => d.checks)), ...requirementChecks(attributes)];
     captures = documents.map((d) => ({ kind: d.side ?? 'document', blob_key: d.blob_key }));
   } else {
     checks = attributeChecks(attributes, faceStep !== undefined);

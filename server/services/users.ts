@@ -11,7 +11,9 @@ import type { NewUser, UserRow, UserUpdate } from '../store/schema.js';
 import { readSettings, type AccountSettings } from '../store/repos/settings-repo.js';
 import { groupTransaction } from '../store/sqlite/group-commit.js';
 import { deleteUserRow, findUserById, insertUser, isUsernameConflict, usernameTaken } from '../store/repos/users-repo.js';
-import { knowledgeFacts, knowledgeRefusal, prepareVerifyData } from '../methods/knowledge/facts.js';
+import { knowledgeFacts, knowledgeRefusal, prepareVerifyData, type PreparedVerifyData } from '../methods/knowledge/facts.js';
+import { documentSectionProblems } from '../domain/document-requirements.js';
+import { queueDeaLookup } from './dea-registry.js';
 import { assignTemplate, usableTemplate } from './templates.js';
 import { userDeletionHooks } from './user-deletion.js';
 import { setUserStatus } from './verifications.js';
@@ -46,6 +48,18 @@ export interface UpdateUserInput {
   template_id?: string | undefined;
   custom_verify_data?: string | undefined;
   order_id?: string | undefined;
+}
+
+/**
+ * `custom_verify_data` checked section by section before anything is stored: `knowledge` (facts,
+ * hashed) and `document` (requirements of the document decision, domain/document-requirements.ts);
+ * a malformed section answers 422 `api_validation_error` naming it. Other keys are kept as sent.
+ */
+function prepareCustomVerifyData(secret: string, text: string): PreparedVerifyData {
+  const prepared = prepareVerifyData(secret, text);
+  const problems = documentSectionProblems(JSON.parse(text));
+  if (problems.length) throw errors.validation({ custom_verify_data: problems });
+  return prepared;
 }
 
 /** The base of links: the account's custom domain when set, else the configured base URL. */
@@ -113,7 +127,7 @@ export async function createUser(
   const templateName = input.template_id ?? (settings.default_template || undefined);
   const template = templateName !== undefined ? await usableTemplate(ctx.db, templateName) : undefined;
   // Per-user knowledge facts are hashed here, before anything is stored (issue 24).
-  const verifyData = input.custom_verify_data !== undefined ? prepareVerifyData(ctx.config.secret, input.custom_verify_data) : null;
+  const verifyData = input.custom_verify_data !== undefined ? prepareCustomVerifyData(ctx.config.secret, input.custom_verify_data) : null;
   const nothingToAsk = template && knowledgeRefusal(template.methodIds, Boolean(verifyData?.facts), settings);
   if (nothingToAsk) throw errors.invalidTemplate(nothingToAsk);
   // Creates share commits with the creates of other requests in flight (store/sqlite/group-commit.ts).
@@ -155,6 +169,7 @@ export async function createUser(
     });
     if (template) await assignTemplate(trx, ctx.clock, created.id, template, { fresh: true });
     if (verifyData?.facts) await knowledgeFacts.write(trx, created.id, verifyData.facts, ctx.clock.now());
+    await queueDeaLookup(ctx, trx, created);
     if (input.send_link)
       await ctx.queue.enqueue(NOTIFY_QUEUE, { kind: 'magic_link', userId: created.id, channel: 'email' } satisfies NotifyLinkJob, { maxAttempts: 10 }, trx);
     if (input.send_sms)
@@ -174,7 +189,7 @@ export async function updateUser(
 ): Promise<UserRow> {
   const supplied = Object.entries(input).filter(([, v]) => v !== undefined);
   if (supplied.length === 0) throw errors.invalidData();
-  const verifyData = input.custom_verify_data !== undefined ? prepareVerifyData(ctx.config.secret, input.custom_verify_data) : null;
+  const verifyData = input.custom_verify_data !== undefined ? prepareCustomVerifyData(ctx.config.secret, input.custom_verify_data) : null;
   const user = await ctx.db.transaction().execute(async (trx) => {
     const existing = await findUserById(trx, id);
     if (!existing) throw errors.userNotFound();

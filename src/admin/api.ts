@@ -247,6 +247,11 @@ export interface CaseDetail {
   }[];
   faces: { key: string; name: string; similarity: number | null; decision: string | null; captures: { kind: string; url: string }[] }[];
   notes: { id: number; author: string; body: string; created_at: string }[];
+  /** The `deaNumber` sent on create with its checks (format, check digit, initial, registry); null when none was sent. */
+  dea: {
+    dea_number: string;
+    checks: { name: string; outcome: 'passed' | 'flagged' | 'failed' | 'not_run'; reason: string | null; value: number | null }[];
+  } | null;
   timeline: { at: string; kind: 'event' | 'delivery' | 'decision'; what: string; method: string | null; by: string | null; detail: string | null }[];
   /** Other users sharing one of this user's documents or faces (duplicate detection). */
   duplicates: CaseDuplicate[];

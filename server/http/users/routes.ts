@@ -18,6 +18,8 @@ import {
   verifyUrlResponse,
 } from './schemas.js';
 import { insertShortLink } from '../../links/short-links.js';
+import { deaResult } from '../../services/dea-registry.js';
+import { checkSchema } from '../verifications/result-schema.js';
 
 export const DEFAULT_PER_PAGE = 15;
 export const MAX_PER_PAGE = 100;
@@ -122,6 +124,47 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const view = await readUserView(ctx.db, parseUserId(req.params.id), ctx.config.baseUrl);
         if (!view) throw errors.userNotFound();
         return { data: view };
+      },
+    );
+
+    app.get(
+      '/api/users/:id/dea-number',
+      {
+        schema: {
+          tags,
+          summary: "The user's DEA number, checked",
+          description:
+            'Additive to the spec: the `deaNumber` sent on create (spec 4.3) with its checks: `dea_format` (a registrant-type letter, the last-name initial or 9, seven digits), `dea_check_digit`, `dea_registrant_initial` (against the last name on record; flagged, as names change), `dea_registry` (the registry lookup; `not_run` with "not checked against a registry" when none is configured). The number is never refused at create. 404 when the user gave none.',
+          security: bearerSecurity,
+          params: userIdParams,
+          response: {
+            200: z.object({
+              data: z.object({
+                dea_number: z.string(),
+                checks: z.array(checkSchema),
+                registry: z
+                  .object({
+                    outcome: z.enum(['answered', 'unavailable']),
+                    provider: z.string(),
+                    checked_at: z.string(),
+                    status: z.enum(['active', 'inactive', 'not_found']).optional(),
+                    registrant_name: z.string().nullable().optional(),
+                    last_name_matches: z.boolean().nullable().optional(),
+                  })
+                  .nullable(),
+              }),
+            }),
+            404: errorBody,
+            ...commonErrors,
+          },
+        },
+      },
+      async (req) => {
+        const user = await findUserById(ctx.db, parseUserId(req.params.id));
+        if (!user) throw errors.userNotFound();
+        const result = await deaResult(ctx, user);
+        if (!result) throw errors.notFound('DEA Number Not Found');
+        return { data: result };
       },
     );
 

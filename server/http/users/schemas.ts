@@ -17,7 +17,7 @@ export const createUserBody = z.object({
   username: text().min(1).optional(),
   custom_verify_data: jsonString
     .describe(
-      'JSON object of requirement sections. `knowledge`: `{ questions: [{ id?, prompt, kind?: text|date|number, answer, ask_as?: text|choice, distractors? }], pass_threshold?, max_attempts? }`, facts only this user can answer; answers are stored only as keyed hashes (docs/api.md).',
+      'JSON object of requirement sections. `knowledge`: `{ questions: [{ id?, prompt, kind?: text|date|number, answer, ask_as?: text|choice, distractors? }], pass_threshold?, max_attempts? }`, facts only this user can answer; answers are stored only as keyed hashes. `document`: `{ document_types?: (passport|id_card|driving_licence)[], issuing_countries?: alpha-3[], issuing_states?: US/CA codes[], minimum_age?, name_match?: full_name|last_name, date_of_birth?: YYYY-MM-DD, expiry_margin_days?, on_failure?: review|reject }`, requirements of the document decision, each a `required_*` check of the Document / ID result (docs/api.md).',
     )
     .optional(),
   order_id: text().optional(),
@@ -42,7 +42,7 @@ export const updateUserBody = z
     phone: e164Phone.nullable().optional(),
     reference_id: text().min(1).optional(),
     template_id: templateName.optional(),
-    custom_verify_data: jsonString.optional(),
+    custom_verify_data: jsonString.describe('As on create: JSON object of requirement sections (`knowledge`, `document`; docs/api.md).').optional(),
     order_id: text().optional(),
   })
   .nullish();

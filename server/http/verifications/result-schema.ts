@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-const check = z.object({
+/** One check as results show it (`server/domain/verification-checks.ts`). */
+export const checkSchema = z.object({
   name: z.string(),
   outcome: z.enum(['passed', 'flagged', 'failed', 'not_run']),
   reason: z.string().nullable(),
@@ -17,7 +18,7 @@ export const verificationResultSchema = z.object({
   reason: z.string().nullable(),
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
-  checks: z.array(check),
+  checks: z.array(checkSchema),
   documents: z.array(
     z.object({
       doc_id: z.string(),
@@ -27,7 +28,7 @@ export const verificationResultSchema = z.object({
       doc_type: z.string().nullable(),
       document_processor: z.record(z.string(), z.unknown()),
       mrz_data: z.array(z.unknown()),
-      checks: z.array(check),
+      checks: z.array(checkSchema),
       image_url: z.string(),
     }),
   ),

@@ -4,6 +4,18 @@ import { adminStyles } from '../styles.js';
 import './admin-document-viewer.js';
 import { AdminView } from './admin-view.js';
 
+const OUTCOMES: Record<NonNullable<CaseDetail['dea']>['checks'][number]['outcome'], string> = {
+  passed: 'Passed',
+  flagged: 'Flagged',
+  failed: 'Failed',
+  not_run: 'Not run',
+};
+const DEA_CHECKS: Record<string, string> = {
+  dea_format: 'Format',
+  dea_check_digit: 'Check digit',
+  dea_registrant_initial: 'Initial of the last name',
+  dea_registry: 'Registry',
+};
 const TIMELINE_KINDS: Record<CaseDetail['timeline'][number]['kind'], string> = { event: 'Event', delivery: 'Webhook delivery', decision: 'Decision' };
 
 /**
@@ -121,7 +133,7 @@ export class AdminCase extends AdminView {
               ${k.documents.map((d) => html`<admin-document-viewer .document=${d}></admin-document-viewer>`)}`
           : nothing
       }
-      ${k.faces.length ? this.#faces(k, portrait) : nothing}
+      ${k.faces.length ? this.#faces(k, portrait) : nothing} ${k.dea ? this.#dea(k.dea) : nothing}
       <h2>Notes</h2>
       ${
         k.notes.length
@@ -198,6 +210,34 @@ export class AdminCase extends AdminView {
             </ul>
           </section>`,
       )}`;
+  }
+
+  /** The DEA number with a row per check: what was checked, its outcome and why. */
+  #dea(dea: NonNullable<CaseDetail['dea']>) {
+    return html`<h2>DEA number</h2>
+      <p><code>${dea.dea_number}</code></p>
+      <table class="dea">
+        <caption class="sr-only">
+          Checks of the DEA number
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Check</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${dea.checks.map(
+            (c) =>
+              html`<tr class=${c.outcome}>
+                <th scope="row">${DEA_CHECKS[c.name] ?? c.name}</th>
+                <td>${OUTCOMES[c.outcome]}</td>
+                <td>${c.reason ?? ''}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`;
   }
 
   #timeline(k: CaseDetail) {

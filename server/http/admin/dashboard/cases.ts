@@ -6,6 +6,7 @@ import { fieldsAgainstRecord } from '../../../admin/record-agreement.js';
 import { addNote, notesOf } from '../../../admin/review-notes.js';
 import type { AppContext } from '../../../context.js';
 import { methodById, resolveMethod } from '../../../domain/catalogue.js';
+import { deaResult } from '../../../services/dea-registry.js';
 import { errors } from '../../../errors.js';
 import { stepKeyOf } from '../../../methods/registry.js';
 import { capturesOf, documentJobsOf } from '../../../store/repos/verification-results-repo.js';
@@ -35,12 +36,13 @@ export function dashboardCaseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       if (!user) throw errors.userNotFound();
       const now = ctx.clock.now();
       const sign = (id: string) => signedImagePath(ctx.config.secret, id, now);
-      const [jobs, verifications, notes, timeline, duplicateFlags] = await Promise.all([
+      const [jobs, verifications, notes, timeline, duplicateFlags, dea] = await Promise.all([
         documentJobsOf(ctx.db, user.id),
         ctx.db.selectFrom('user_verifications').select(['method_id', 'attributes']).where('user_id', '=', user.id).orderBy('position').execute(),
         notesOf(ctx.db, user.id),
         caseTimeline(ctx.db, user.id),
         flagsOfUser(ctx.db, user.id),
+        deaResult(ctx, user),
       ]);
       // Each other user named once with who they are, so the row can link and say whom.
       const otherIds = [...new Set(duplicateFlags.map((f) => f.link.user_id))];
@@ -101,7 +103,7 @@ export function dashboardCaseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           }),
       );
       void reply.header('cache-control', 'no-store');
-      return { data: { documents, faces, notes, timeline, duplicates } };
+      return { data: { documents, faces, notes, timeline, duplicates, dea: dea && { dea_number: dea.dea_number, checks: dea.checks } } };
     });
 
     app.post('/admin/api/users/:id/notes', { schema: { hide: true, params: idParam, body: noteBody } }, async (req, reply) => {
