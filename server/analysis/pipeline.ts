@@ -153,15 +153,17 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   }
   // PaddleOCR reads the small, blurred print of a phone upload that tesseract garbles or drops,
   // at several times its cost: it runs only on a page with nothing checksummed on which
-  // tesseract missed a field a licence front prints (paddle.ts). Its fields win; tesseract's
-  // fill the ones it did not read.
+  // tesseract missed a field a licence front prints (paddle.ts). It fills the fields tesseract
+  // missed; a field tesseract read stays. Letting PaddleOCR's win read some fronts better and
+  // broke others tesseract read right (development front 13: its name run together, 'OCEAN' as
+  // '0CEAN'); which is better overall is not measured yet (docs/analysis.md).
   if (!barcode.aamva && !mrz.data?.valid && FRONT_FIELDS.some((k) => !(k in printed))) {
     // A checkout whose node_modules predates onnxruntime-node keeps tesseract's reading rather
     // than failing the job (paddle.test.ts fails there, so it is not silent).
     const paddled = await timed(timings, 'ocr_paddle', async () => paddleOcr(await uprightPage(grey))).catch(() => null);
     const fromPaddle = paddled ? printedFields(paddled, today) : {};
     if (paddled && Object.keys(fromPaddle).length > 0) {
-      printed = { ...printed, ...fromPaddle };
+      printed = { ...fromPaddle, ...printed };
       if (paddled.lines.length > ocr.lines.length) ocr = paddled;
     }
   }

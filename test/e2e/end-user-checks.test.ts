@@ -60,9 +60,10 @@ async function open(link: string): Promise<Page> {
 
 const errorCodes = (page: Page) => page.evaluate(() => (window as unknown as { errors: string[] }).errors);
 
-async function agree(page: Page): Promise<void> {
+/** Consents; the box names what the template captures (a document alone is not "document and face"). */
+async function agree(page: Page, label = 'I agree that my document and face are captured'): Promise<void> {
   await page.getByRole('heading', { name: 'Before we use your camera' }).waitFor();
-  await page.getByLabel('I agree that my document and face are captured').check();
+  await page.getByLabel(label).check();
   await page.getByRole('button', { name: 'Agree and continue' }).click();
 }
 
@@ -114,7 +115,7 @@ describe('the end user, issue 24', () => {
   it('refuses a broken PDF in the browser before anything is sent, and shows the server refusing a sent document live', async () => {
     const { id, link } = await createUser(server, { email: 'upload@example.com', template_id: await template('tmpl_doc_email', [3, 1]) });
     const page = await open(link);
-    await agree(page);
+    await agree(page, 'I agree to the capture and checking of my identity document to verify my identity.');
     await page.getByRole('heading', { name: 'Photograph your ID document' }).waitFor();
     const radio = page.locator('verify-step-document input[type=radio]');
     if ((await radio.count()) > 0) await radio.first().check();

@@ -96,7 +96,8 @@ describe('analyseDocument refuses a cut-off or dim capture only when what must b
     // Mean luma 37, yet 79 grey levels of range: legible once stretched; it used to be refused as UNDEREXPOSED.
     expect(await issues(dim)).toEqual([]);
     expect((await analyseDocument({ bytes: dim }, { today })).status).toBe('Success');
-    const crushed = await sharp(dim).linear(0.4, 0).jpeg({ quality: 90 }).toBuffer();
+    // A quarter of the range (about 20 grey levels) is past stretching: refused whatever is read.
+    const crushed = await sharp(dim).linear(0.25, 0).jpeg({ quality: 90 }).toBuffer();
     expect(await issues(crushed)).toContain(QualityIssue.UnderExposed);
     const out = await analyseDocument({ bytes: crushed }, { today });
     expect(out.status).toBe('Failed');

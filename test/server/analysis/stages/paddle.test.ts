@@ -80,8 +80,9 @@ describe('PaddleOCR fallback', { timeout: 600_000 }, () => {
     const dp = a.content?.document_processor ?? {};
     expect(a.status).toBe('Success');
     expect(a.timings?.['ocr_paddle']).toBeGreaterThan(0);
-    expect(dp['Document Number']?.value).toBe(id.dlNumber);
+    // PaddleOCR fills what tesseract missed; tesseract's own readings stay (pipeline.ts says why).
     expect(dp['Address Street']?.value).toBe(id.street);
+    expect(dp['Address City']?.value).toBe(id.city);
     expect(dp['Date of Birth']?.value).toBe(id.dob);
   });
 
@@ -91,7 +92,7 @@ describe('PaddleOCR fallback', { timeout: 600_000 }, () => {
     try {
       const a = await pool.analyseDocument({ bytes: await hardPhoto(HALVES.dev, 0, 'licence-front') }, { today });
       expect(a.timings['ocr_paddle']).toBeGreaterThan(0);
-      expect(a.content?.document_processor['Document Number']?.value).toBe(id.dlNumber);
+      expect(a.content?.document_processor['Date of Birth']?.value).toBe(id.dob);
     } finally {
       await pool.close();
     }

@@ -12,6 +12,7 @@ import type { FaceChallenge, FaceEvidence } from '../../../../src/api/contract.j
 import { ApiError, type SessionClient } from '../../../../src/api/session-client.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { client, createTemplate, createUser, local, giveConsent } from '../../session/fixtures.js';
+import { FLASH_COLOURS } from '../../../../server/methods/face/rules.js';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -50,7 +51,7 @@ function send(session: SessionClient, c: FaceChallenge, step: number, frame: num
 }
 
 /** Frames a step needs at submit: the straight look 1, the flash one per colour, the blink 8, a move 3. */
-const needed = (step: string | undefined): number => ({ look_straight: 1, flash: 6, blink: 8 })[step ?? ''] ?? 3;
+const needed = (step: string | undefined): number => ({ look_straight: 1, flash: FLASH_COLOURS, blink: 8 })[step ?? ''] ?? 3;
 
 describe('liveness capture bound to the challenge', () => {
   it('hands out dense-frame rules with a short window, and refuses one still per move', async () => {
