@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import * as z from 'zod/mini';
 import { InputErrorCode, isAnalysisInputError } from '../analysis/errors.js';
-import { sessionErrors } from '../session/errors.js';
+import { sessionErrors } from '../errors.js';
 import { acceptUpload, type UploadMediaType } from '../uploads/accept-upload.js';
 
 /** The upload door (size, type by content, image header, PDF limits), in the session API's errors. */

@@ -8,7 +8,7 @@ import { setUserStatus } from '../services/verifications.js';
 import type { UserRow } from '../store/schema.js';
 import { findUserById, findUserByLinkKey, updateUserRow } from '../store/repos/users-repo.js';
 import type { SessionLimits } from './limits.js';
-import { sessionErrors } from './errors.js';
+import { sessionErrors } from '../errors.js';
 import { countryOfIp } from './ip-country.js';
 import { notifyProgress } from './progress.js';
 import { createSession, type SessionRecord } from './sessions.js';

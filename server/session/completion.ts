@@ -2,7 +2,7 @@ import type { CompleteResponse } from '../../src/api/contract.js';
 import type { AppContext } from '../context.js';
 import type { UserRow } from '../store/schema.js';
 import { readSettings } from '../store/repos/settings-repo.js';
-import { sessionErrors } from './errors.js';
+import { sessionErrors } from '../errors.js';
 import { endUnclaimedHandoffs } from './handoff.js';
 import { flowState, safeHttpUrl } from './view.js';
 import { notifyHandoff, notifyProgress } from './progress.js';

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { methodForId } from '../methods/registry.js';
 import type { Executor } from '../store/database.js';
 import type { AccountSettings } from '../store/repos/settings-repo.js';
-import { sessionErrors } from './errors.js';
+import { sessionErrors } from '../errors.js';
 import { countryOfIp } from './ip-country.js';
 import { methodState } from './state.js';
 import { safeHttpUrl } from './safe-url.js';

@@ -6,7 +6,7 @@ import type { Executor } from '../store/database.js';
 import type { UserRow } from '../store/schema.js';
 import { readSettings } from '../store/repos/settings-repo.js';
 import { findUserById } from '../store/repos/users-repo.js';
-import { sessionErrors } from './errors.js';
+import { sessionErrors } from '../errors.js';
 import { flowCompleted } from './view.js';
 import { notifyHandoff } from './progress.js';
 import { createSession, type SessionRecord } from './sessions.js';

@@ -1,6 +1,6 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { memoryLimiterFactory, type LimiterFactory } from '../http/limiter-factory.js';
-import { sessionErrors } from './errors.js';
+import { sessionErrors } from '../errors.js';
 
 /** Failed `POST /session/start`s and hand-off claims per client address, per minute. */
 export const SESSION_STARTS_PER_IP_PER_MINUTE = 30;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import type { Authenticated } from '../../session/sessions.js';
 
 declare module 'fastify' {

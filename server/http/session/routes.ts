@@ -24,7 +24,7 @@ import { isBiometric, methodRoutes } from '../../methods/registry.js';
 import { retryMethod, sessionKit, startFromLink, startMethod } from '../../session/actions.js';
 import { completeFlow } from '../../session/completion.js';
 import { recordConsent, requireConsent } from '../../session/consent.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { claimHandoff, createHandoff } from '../../session/handoff.js';
 import { SessionLimits } from '../../session/limits.js';
 import { authenticate, csrfMatches, revokeSession } from '../../session/sessions.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { safeEqual } from '../../crypto/tokens.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { isOpen } from '../../session/status.js';
 import { markStarted } from '../../session/verification-repo.js';
 import type { Executor } from '../../store/database.js';

@@ -13,7 +13,7 @@ import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
 import { allowedOrigins } from '../../http/hosted/security-headers.js';
 import { linkBase } from '../../services/users.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import type { Authenticated } from '../../session/sessions.js';
 import { methodState } from '../../session/state.js';
 import { isOpen } from '../../session/status.js';

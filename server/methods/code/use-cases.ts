@@ -4,7 +4,7 @@ import { VerificationStatus } from '../../domain/catalogue.js';
 import { seal } from '../../notify/seal.js';
 import { NOTIFY_QUEUE, type NotifyCodeJob } from '../../notify/jobs.js';
 import { moveVerification } from '../../services/verifications.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { maskEmail, maskPhone } from '../../session/masking.js';
 import { keyedHash, safeEqual } from '../../session/tokens.js';
 import { markStarted } from '../../session/verification-repo.js';

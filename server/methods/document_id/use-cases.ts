@@ -11,7 +11,7 @@ import { DOCUMENT_METHOD_ID, VerificationStatus } from '../../domain/catalogue.j
 import { workflowForDocument } from '../../domain/document-rules.js';
 import { moveDocumentWorkflow, moveVerification } from '../../services/verifications.js';
 import { ANALYSIS_QUEUE, type DocumentAnalysisJob } from '../../domain/analysis-jobs.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { isOpen } from '../../session/status.js';
 import { insertUpload, uploadsOf, type SessionUpload } from '../../session/uploads-repo.js';
 import type { Executor } from '../../store/database.js';

@@ -10,7 +10,7 @@ import {
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
 import { ANALYSIS_QUEUE, type AnalysisImage, type FaceAnalysisJob } from '../../domain/analysis-jobs.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { methodState, type MethodState } from '../../session/state.js';
 import { safeEqual } from '../../session/tokens.js';
 import { deleteUploads, insertUpload, uploadsOf } from '../../session/uploads-repo.js';

@@ -1,7 +1,7 @@
 import type { GeolocationRequest } from '../../../src/api/contract.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { countryOfIp } from '../../session/ip-country.js';
 import { methodState } from '../../session/state.js';
 import type { UserRow } from '../../store/schema.js';

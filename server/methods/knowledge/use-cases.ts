@@ -1,7 +1,7 @@
 import type { KnowledgeRequest } from '../../../src/api/contract.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { methodState } from '../../session/state.js';
 import type { UserRow } from '../../store/schema.js';
 import { readSettings } from '../../store/repos/settings-repo.js';

@@ -1,7 +1,7 @@
 import websocket from '@fastify/websocket';
 import { LIVE_VIDEO_AGENT_SOCKET, LIVE_VIDEO_MAX_MESSAGE_BYTES, LIVE_VIDEO_USER_SOCKET } from '../../../src/api/contract.js';
 import { allowedOrigins, isSameHost } from '../../http/hosted/security-headers.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import type { MethodRoutes } from '../method.js';
 import { agentGuard, handleAgentSocket } from './agent-socket.js';
 import { closeHub, hubFor } from './hub.js';

@@ -7,7 +7,7 @@ import { VerificationStatus } from '../../domain/catalogue.js';
 import { ApiError, errors } from '../../errors.js';
 import { moveVerification } from '../../services/verifications.js';
 import { requireConsent } from '../../session/consent.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { authenticate, csrfMatches } from '../../session/sessions.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
 import { findUserVerification } from '../../store/repos/users-repo.js';

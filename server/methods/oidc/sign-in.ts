@@ -1,7 +1,7 @@
 import type { OidcMethodKey, SignInResponse, SignInStatus } from '../../../src/api/contract.js';
 import { SEAL_LABELS, sealerFor } from '../../crypto/seal.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { randomToken, sha256Hex } from '../../session/tokens.js';
 import { markStarted } from '../../session/verification-repo.js';
 import type { Executor } from '../../store/database.js';

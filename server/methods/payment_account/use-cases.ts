@@ -2,7 +2,7 @@ import type { CodeSentResponse, MethodResult, SignInResponse } from '../../../sr
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
 import { withSharedAccountCheck } from '../oidc/shared-account.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { maskEmail } from '../../session/masking.js';
 import type { UserRow } from '../../store/schema.js';
 import { checkCode, issueCode, type CodeTarget } from '../code/use-cases.js';

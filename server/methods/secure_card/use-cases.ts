@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { FRAME_MEDIA_TYPES, SecureCardReading, type SecureCardSubmitFields } from '../../../src/api/contract.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { methodState } from '../../session/state.js';
 import { insertUpload } from '../../session/uploads-repo.js';
 import type { UserRow } from '../../store/schema.js';

@@ -1,5 +1,5 @@
 import type { SignInResponse } from '../../../src/api/contract.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import type { UserRow } from '../../store/schema.js';
 import type { SessionKit } from '../method.js';
 import { findProvider } from '../oidc/providers-repo.js';

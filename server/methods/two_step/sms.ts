@@ -3,7 +3,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { CodeSentResponse, TwoStepSmsRequest } from '../../../src/api/contract.js';
 import { sealNotifyCode } from '../../crypto/seal.js';
 import { NOTIFY_QUEUE, type NotifyCodeJob } from '../../notify/jobs.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { maskPhone } from '../../session/masking.js';
 import { markStarted } from '../../session/verification-repo.js';
 import type { UserRow } from '../../store/schema.js';

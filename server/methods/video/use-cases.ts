@@ -11,7 +11,7 @@ import {
 import { ANALYSIS_QUEUE, type AnalysisImage, type VideoAnalysisJob } from '../../domain/analysis-jobs.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
-import { sessionErrors } from '../../session/errors.js';
+import { sessionErrors } from '../../errors.js';
 import { methodState } from '../../session/state.js';
 import { safeEqual } from '../../session/tokens.js';
 import { deleteUploads, insertUpload, type SessionUpload } from '../../session/uploads-repo.js';
