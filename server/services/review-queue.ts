@@ -9,6 +9,7 @@ import {
   type VerificationCheck,
 } from '../domain/verification-checks.js';
 import { stepKeyOf } from '../methods/registry.js';
+import { FACE_METHOD_KEYS } from '../../src/api/routes.js';
 import { documentJobsOfUsers, reviewCandidates, waitingVerificationsOf, type ReviewQueueFilter } from '../store/repos/review-queue-repo.js';
 import type { DocumentJobRow, UserVerificationRow } from '../store/schema.js';
 import { worstPerCheck } from './stored-result.js';
@@ -47,7 +48,7 @@ export interface ReviewRow {
   flags: string[];
 }
 
-const FACE_STEPS = new Set(['selfie', 'liveness']);
+const FACE_STEPS: ReadonlySet<string> = new Set(FACE_METHOD_KEYS);
 /** Rows are built in slices so a long queue filtered by flag is never held as one query. */
 const SLICE = 200;
 

@@ -2,13 +2,14 @@ import type { AppContext } from '../context.js';
 import { signedBlobUrl } from '../blobs/signed-url.js';
 import type { Method } from '../domain/catalogue.js';
 import { stepKeyOf } from '../methods/registry.js';
+import { FACE_METHOD_KEYS } from '../../src/api/routes.js';
 import { DOCUMENT_URL_TTL_MS } from './document-jobs.js';
 import { unsignedResult, type VerificationResult } from './stored-result.js';
 
 export { worstPerCheck, type CapturedImage, type DocumentResult, type VerificationResult } from './stored-result.js';
 
 /** Methods whose captures are faces (their attributes hold a face result). */
-const FACE_STEPS = new Set(['selfie', 'liveness']);
+const FACE_STEPS: ReadonlySet<string> = new Set(FACE_METHOD_KEYS);
 
 /**
  * The result of one of a user's verifications: its status with the reason, each check with its

@@ -6,42 +6,60 @@
  * and documents each route in full.
  */
 
-/** The method keys the session API and the widget know. Order here is not the flow order. */
-export const METHOD_KEYS = [
-  'email',
-  'phone',
-  'geolocation',
-  'knowledge',
-  'document_id',
-  'selfie',
-  'liveness',
-  'two_step',
-  'social_account',
-  'payment_account',
-  'biometric_id',
-  'video',
-  'voice',
-  'bank',
-  'secure_card',
-  'live_video',
-] as const;
+/**
+ * The method keys the session API and the widget know, each with the family of routes it shares
+ * with other keys (null: routes of its own): the one table of keys. `SERVER_METHODS`
+ * (server/methods/registry.ts) and `WEB_STEPS` (src/steps/registry.ts) hold one entry per key of it,
+ * and the key lists below are read from it. Order here is not the flow order.
+ */
+const METHOD_FAMILIES = {
+  email: 'code',
+  phone: 'code',
+  geolocation: null,
+  knowledge: null,
+  document_id: null,
+  selfie: 'face',
+  liveness: 'face',
+  two_step: null,
+  social_account: 'oidc',
+  payment_account: 'oidc',
+  biometric_id: null,
+  video: null,
+  voice: null,
+  bank: null,
+  secure_card: null,
+  live_video: null,
+} as const;
+
+type Families = typeof METHOD_FAMILIES;
 /** A verification method the widget has a step for. */
-export type MethodKey = (typeof METHOD_KEYS)[number];
+export type MethodKey = keyof Families;
+/** The keys of one family of shared routes. */
+type FamilyKey<F extends string> = { [K in MethodKey]: Families[K] extends F ? K : never }[MethodKey];
+/** A non-empty list of keys (what `z.enum` takes). */
+type Keys<K extends string> = readonly [K, ...K[]];
+
+function familyKeys<F extends 'code' | 'face' | 'oidc'>(family: F): Keys<FamilyKey<F>> {
+  return (Object.keys(METHOD_FAMILIES) as MethodKey[]).filter((key) => METHOD_FAMILIES[key] === family) as unknown as Keys<FamilyKey<F>>;
+}
+
+/** Every method key. */
+export const METHOD_KEYS = /* @__PURE__ */ Object.keys(METHOD_FAMILIES) as unknown as Keys<MethodKey>;
 
 /** Methods whose code is sent by e-mail or SMS (same routes, same shapes). */
-export const CODE_METHOD_KEYS = ['email', 'phone'] as const;
+export const CODE_METHOD_KEYS = /* @__PURE__ */ familyKeys('code');
 /** `email` or `phone`. */
-export type CodeMethodKey = (typeof CODE_METHOD_KEYS)[number];
+export type CodeMethodKey = FamilyKey<'code'>;
 
-/** Methods captured with the front camera (same routes, same shapes). */
-export const FACE_METHOD_KEYS = ['selfie', 'liveness'] as const;
+/** Methods captured with the front camera (same routes, same shapes, a face result in their attributes). */
+export const FACE_METHOD_KEYS = /* @__PURE__ */ familyKeys('face');
 /** `selfie` or `liveness`. */
-export type FaceMethodKey = (typeof FACE_METHOD_KEYS)[number];
+export type FaceMethodKey = FamilyKey<'face'>;
 
 /** Methods proven by signing in with an OpenID Connect provider (same sign-in routes, same shapes). */
-export const OIDC_METHOD_KEYS = ['social_account', 'payment_account'] as const;
+export const OIDC_METHOD_KEYS = /* @__PURE__ */ familyKeys('oidc');
 /** `social_account` or `payment_account`. */
-export type OidcMethodKey = (typeof OIDC_METHOD_KEYS)[number];
+export type OidcMethodKey = FamilyKey<'oidc'>;
 
 /** Name of the HttpOnly session cookie set by `POST /session/start`. */
 export const SESSION_COOKIE = 'verity_session';

@@ -9,6 +9,7 @@ import { methodById, resolveMethod } from '../../../domain/catalogue.js';
 import { deaResult } from '../../../services/dea-registry.js';
 import { errors } from '../../../errors.js';
 import { stepKeyOf } from '../../../methods/registry.js';
+import { FACE_METHOD_KEYS } from '../../../../src/api/routes.js';
 import { capturesOf, documentJobsOf } from '../../../store/repos/verification-results-repo.js';
 import { findUserById } from '../../../store/repos/users-repo.js';
 import { flagsOfUser } from '../../../duplicates/read.js';
@@ -16,7 +17,7 @@ import { idParam } from './common.js';
 import { portraitBox } from './images.js';
 
 // Live Video's faces are the stills its agent took of the call.
-const FACE_STEPS = new Set(['selfie', 'liveness', 'live_video']);
+const FACE_STEPS: ReadonlySet<string> = new Set([...FACE_METHOD_KEYS, 'live_video']);
 const noteBody = z.object({ body: z.string().trim().min(1).max(4000) }).strict();
 
 function objectOf(json: string | null): Record<string, unknown> {
