@@ -2,7 +2,7 @@ import { hashPassword } from '../auth/passwords.js';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
 import { randomToken, sha256Hex } from '../crypto/tokens.js';
-import { ddb } from './tables.js';
+import { adminExists, claimInvite, findInvite, insertAdmin, insertInvite } from './invites-repo.js';
 
 /** Invitations are valid this long. */
 export const INVITE_HOURS = 72;
@@ -20,17 +20,7 @@ export async function createInvite(
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + INVITE_HOURS * 3_600_000).toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    await ddb(trx)
-      .insertInto('admin_invites')
-      .values({
-        token_hash: sha256Hex(token),
-        email: email.trim().toLowerCase(),
-        invited_by: invitedBy,
-        created_at: now.toISOString(),
-        expires_at: expiresAt,
-        used_at: null,
-      })
-      .execute();
+    await insertInvite(trx, { tokenHash: sha256Hex(token), email: email.trim().toLowerCase(), invitedBy, createdAt: now.toISOString(), expiresAt });
     await audit?.(trx, expiresAt);
   });
   return { token, expiresAt, url: `${ctx.config.baseUrl}/admin/invite#${token}` };
@@ -51,23 +41,12 @@ export async function acceptInvite(
   const hash = await hashPassword(password);
   return ctx.db.transaction().execute(async (trx) => {
     const now = ctx.clock.now().toISOString();
-    const invite = await ddb(trx).selectFrom('admin_invites').selectAll().where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
+    const invite = await findInvite(trx, sha256Hex(token));
     if (!invite || invite.used_at !== null || invite.expires_at <= now) return { ok: false, reason: 'invalid' } as const;
-    const existing = await trx.selectFrom('admins').select('id').where('email', '=', invite.email).executeTakeFirst();
-    if (existing) return { ok: false, reason: 'taken' } as const;
+    if (await adminExists(trx, invite.email)) return { ok: false, reason: 'taken' } as const;
     // Claimed where it is checked: two accepts at once both read the invite unused above.
-    const claimed = await ddb(trx)
-      .updateTable('admin_invites')
-      .set({ used_at: now })
-      .where('token_hash', '=', invite.token_hash)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (claimed.numUpdatedRows === 0n) return { ok: false, reason: 'invalid' } as const;
-    const { id } = await trx
-      .insertInto('admins')
-      .values({ email: invite.email, password_hash: hash, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    if (!(await claimInvite(trx, invite.token_hash, now))) return { ok: false, reason: 'invalid' } as const;
+    const id = await insertAdmin(trx, invite.email, hash, now);
     await audit?.(trx, { id, email: invite.email });
     return { ok: true, adminId: id, email: invite.email } as const;
   });

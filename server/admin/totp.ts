@@ -2,7 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
 import { openTotpSecret, sealTotpSecret } from '../crypto/seal.js';
-import { ddb } from './tables.js';
+import { claimTotpStep, deleteTotp, findTotp, markTotpEnabled, upsertPendingTotp } from './totp-repo.js';
 
 const PERIOD = 30;
 
@@ -18,11 +18,7 @@ export async function beginTotp(ctx: AppContext, admin: { id: number; email: str
   const secret = new Secret({ size: 20 }).base32;
   const now = ctx.clock.now().toISOString();
   const sealed = sealTotpSecret(ctx.config.secret, secret);
-  await ddb(ctx.db)
-    .insertInto('admin_totp')
-    .values({ admin_id: admin.id, sealed_secret: sealed, enabled_at: null, last_counter: null, created_at: now })
-    .onConflict((oc) => oc.column('admin_id').doUpdateSet({ sealed_secret: sealed, enabled_at: null, last_counter: null, created_at: now }))
-    .execute();
+  await upsertPendingTotp(ctx.db, admin.id, sealed, now);
   return { uri: totpFor(secret, admin.email).toString(), secret };
 }
 
@@ -31,7 +27,7 @@ export async function beginTotp(ctx: AppContext, admin: { id: number; email: str
  * step so the same code is not accepted twice. `pending` checks a not-yet-enabled set-up.
  */
 export async function checkTotp(ctx: AppContext, adminId: number, code: string, pending = false): Promise<boolean> {
-  const row = await ddb(ctx.db).selectFrom('admin_totp').selectAll().where('admin_id', '=', adminId).executeTakeFirst();
+  const row = await findTotp(ctx.db, adminId);
   if (!row || (row.enabled_at === null) !== pending) return false;
   if (!/^\d{6}$/.test(code)) return false;
   const timestamp = ctx.clock.now().getTime();
@@ -40,33 +36,27 @@ export async function checkTotp(ctx: AppContext, adminId: number, code: string, 
   const counter = Math.floor(timestamp / 1000 / PERIOD) + delta;
   // Claim the step in the same statement that checks it: two requests carrying the same code at
   // once both pass the read above, and only one of them may move the counter.
-  const claimed = await ddb(ctx.db)
-    .updateTable('admin_totp')
-    .set({ last_counter: counter })
-    .where('admin_id', '=', adminId)
-    .where((eb) => eb.or([eb('last_counter', 'is', null), eb('last_counter', '<', counter)]))
-    .executeTakeFirst();
-  return claimed.numUpdatedRows > 0n;
+  return claimTotpStep(ctx.db, adminId, counter);
 }
 
 /** Enables a pending set-up once the admin proves it works with a first code. */
 export async function enableTotp(ctx: AppContext, adminId: number, code: string, audit?: (trx: Executor) => Promise<void>): Promise<boolean> {
   if (!(await checkTotp(ctx, adminId, code, true))) return false;
   await ctx.db.transaction().execute(async (trx) => {
-    await ddb(trx).updateTable('admin_totp').set({ enabled_at: ctx.clock.now().toISOString() }).where('admin_id', '=', adminId).execute();
+    await markTotpEnabled(trx, adminId, ctx.clock.now().toISOString());
     await audit?.(trx);
   });
   return true;
 }
 
 export async function totpEnabled(ctx: AppContext, adminId: number): Promise<boolean> {
-  const row = await ddb(ctx.db).selectFrom('admin_totp').select('enabled_at').where('admin_id', '=', adminId).executeTakeFirst();
+  const row = await findTotp(ctx.db, adminId);
   return row?.enabled_at != null;
 }
 
 export async function disableTotp(ctx: AppContext, adminId: number, audit?: (trx: Executor) => Promise<void>): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    await ddb(trx).deleteFrom('admin_totp').where('admin_id', '=', adminId).execute();
+    await deleteTotp(trx, adminId);
     await audit?.(trx);
   });
 }

@@ -10,7 +10,7 @@ import type { AppContext } from '../context.js';
 import { deaCheckDigitValid, deaChecks, deaFormatValid, normaliseDeaNumber, type DeaRegistryResult } from '../domain/dea-number.js';
 import type { VerificationCheck } from '../domain/verification-checks.js';
 import { PermanentFailure } from '../queue/queue.js';
-import { methodState } from '../session/state.js';
+import { methodState } from '../session/state-repo.js';
 import type { Executor } from '../store/database.js';
 import type { UserRow } from '../store/schema.js';
 import { findUserById } from '../store/repos/users-repo.js';

@@ -3,8 +3,8 @@ import type { Clock } from '../clock.js';
 import type { Executor } from '../store/database.js';
 import { errors } from '../errors.js';
 import { templateRefusal } from '../domain/flow-coverage.js';
-import { findTemplate, type TemplateWithParts } from '../store/repos/templates-repo.js';
-import { insertVerifications } from '../store/repos/users-repo.js';
+import { findTemplate, firstWorkflowRawId, type TemplateWithParts } from '../store/repos/templates-repo.js';
+import { clearAssignments, insertUserWorkflows, insertVerifications, updateUserRow } from '../store/repos/users-repo.js';
 import { refreshUserStatus } from './verifications.js';
 
 /**
@@ -36,33 +36,18 @@ export async function assignTemplate(
 ): Promise<void> {
   const now = clock.now().toISOString();
   if (!options.fresh) {
-    await trx.deleteFrom('user_verifications').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('user_workflows').where('user_id', '=', userId).execute();
+    await clearAssignments(trx, userId);
   }
   await insertVerifications(trx, userId, template.methodIds, VerificationStatus.assigned, now);
   if (template.methodIds.includes(DOCUMENT_METHOD_ID)) {
     let workflowIds = template.workflowRawIds;
     if (workflowIds.length === 0) {
-      const first = await trx.selectFrom('workflows').select('raw_id').orderBy('raw_id').limit(1).executeTakeFirst();
-      workflowIds = first ? [first.raw_id] : [];
+      const first = await firstWorkflowRawId(trx);
+      workflowIds = first !== undefined ? [first] : [];
     }
-    if (workflowIds.length) {
-      await trx
-        .insertInto('user_workflows')
-        .values(
-          workflowIds.map((workflow_raw_id) => ({
-            user_id: userId,
-            workflow_raw_id,
-            status: VerificationStatus.assigned,
-            remarks: null,
-            completed_at: null,
-            updated_at: now,
-          })),
-        )
-        .execute();
-    }
+    await insertUserWorkflows(trx, userId, workflowIds, VerificationStatus.assigned, now);
   }
   if (options.fresh) return;
-  await trx.updateTable('users').set({ template_id: template.id, updated_at: now }).where('id', '=', userId).execute();
+  await updateUserRow(trx, userId, { template_id: template.id, updated_at: now });
   await refreshUserStatus(trx, clock, userId);
 }

@@ -1,7 +1,7 @@
 import { deleteNotesOf } from '../admin/review-notes.js';
 import { deleteDuplicateDataOf } from '../duplicates/tables.js';
 import { methodDeletionHooks } from '../methods/registry.js';
-import { deleteSessionData } from '../session/user-data.js';
+import { deleteSessionData } from '../session/user-data-repo.js';
 import type { Executor } from '../store/database.js';
 import { deleteUserDeliveries } from '../webhooks/log.js';
 

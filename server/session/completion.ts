@@ -7,7 +7,7 @@ import { endUnclaimedHandoffs } from './handoff.js';
 import { flowState, safeHttpUrl } from './view.js';
 import { notifyHandoff, notifyProgress } from './progress.js';
 import type { SessionRecord } from './sessions.js';
-import { flowCompletion } from './state.js';
+import { flowCompletion } from './state-repo.js';
 import { sdb } from './tables.js';
 
 /**

@@ -6,7 +6,7 @@ import type { Executor } from '../store/database.js';
 import type { AccountSettings } from '../store/repos/settings-repo.js';
 import { sessionErrors } from '../errors.js';
 import { countryOfIp } from './ip-country.js';
-import { methodState } from './state.js';
+import { methodState } from './state-repo.js';
 import { safeHttpUrl } from './safe-url.js';
 
 /** The user's last consent decision (`method_state` under `_consent`; gone with the user). */

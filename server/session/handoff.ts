@@ -10,9 +10,9 @@ import { sessionErrors } from '../errors.js';
 import { flowCompleted } from './view.js';
 import { notifyHandoff } from './progress.js';
 import { createSession, type SessionRecord } from './sessions.js';
-import { sdb } from './tables.js';
+import { deleteUnclaimedHandoffTokens, findHandoffToken, insertHandoffToken, markHandoffUsed, unclaimedHandoffCodes } from './handoff-repo.js';
 import { randomToken, sha256Hex } from './tokens.js';
-import { insertShortLink } from '../links/short-links.js';
+import { deleteShortLink, deleteShortLinks, insertShortLink } from '../links/short-links-repo.js';
 
 /**
  * Cross-device hand-off: a one-time token that starts a second session for the same user on
@@ -34,18 +34,15 @@ export async function createHandoff(ctx: AppContext, user: UserRow, session: Ses
   const base = await linkBase(ctx);
   const url = `${base}${HOSTED_PAGE_PATH}?${HANDOFF_QUERY_PARAM}=${token}`;
   await ctx.db.transaction().execute(async (trx) => {
-    await sdb(trx)
-      .insertInto('handoff_tokens')
-      .values({
-        token_hash: sha256Hex(token),
-        user_id: user.id,
-        session_id: session.id,
-        short_code: code,
-        expires_at: expiresAt,
-        used_at: null,
-        created_at: now.toISOString(),
-      })
-      .execute();
+    await insertHandoffToken(trx, {
+      token_hash: sha256Hex(token),
+      user_id: user.id,
+      session_id: session.id,
+      short_code: code,
+      expires_at: expiresAt,
+      used_at: null,
+      created_at: now.toISOString(),
+    });
     await insertShortLink(trx, ctx.config.secret, { code, userId: user.id, url, expiresAt, createdAt: now.toISOString() });
   });
   return { url, short_url: `${base}/l/${code}`, expires_at: expiresAt };
@@ -53,16 +50,13 @@ export async function createHandoff(ctx: AppContext, user: UserRow, session: Ses
 
 /** Deletes a user's unclaimed hand-off tokens and their short links: they die with completion. */
 export async function endUnclaimedHandoffs(ex: Executor, userId: number): Promise<void> {
-  const t = sdb(ex);
-  const unclaimed = await t.selectFrom('handoff_tokens').select('short_code').where('user_id', '=', userId).where('used_at', 'is', null).execute();
-  const codes = unclaimed.flatMap((u) => (u.short_code ? [u.short_code] : []));
-  if (codes.length) await ex.deleteFrom('short_links').where('user_id', '=', userId).where('code', 'in', codes).execute();
-  await t.deleteFrom('handoff_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  await deleteShortLinks(ex, userId, await unclaimedHandoffCodes(ex, userId));
+  await deleteUnclaimedHandoffTokens(ex, userId);
 }
 
 /** Whether a hand-off token could still be claimed (unused, not expired), without claiming it. */
 export async function handoffClaimable(ex: Executor, token: string, now: Date): Promise<boolean> {
-  const row = await sdb(ex).selectFrom('handoff_tokens').select(['used_at', 'expires_at']).where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
+  const row = await findHandoffToken(ex, sha256Hex(token));
   return row !== undefined && row.used_at === null && row.expires_at > now.toISOString();
 }
 
@@ -71,20 +65,14 @@ export async function claimHandoff(ctx: AppContext, token: string): Promise<{ to
   const now = ctx.clock.now();
   const hash = sha256Hex(token);
   const result = await ctx.db.transaction().execute(async (trx) => {
-    const row = await sdb(trx).selectFrom('handoff_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+    const row = await findHandoffToken(trx, hash);
     if (!row || row.used_at !== null || row.expires_at <= now.toISOString()) return null;
     const user = await findUserById(trx, row.user_id);
     if (!user || user.status === 'Banned') return null;
     // Completion deletes unclaimed tokens; this covers a claim racing the completion.
     if (await flowCompleted(trx, user.id)) return null;
-    const claimed = await sdb(trx)
-      .updateTable('handoff_tokens')
-      .set({ used_at: now.toISOString() })
-      .where('token_hash', '=', hash)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) return null;
-    if (row.short_code) await trx.deleteFrom('short_links').where('code', '=', row.short_code).execute();
+    if (!(await markHandoffUsed(trx, hash, now.toISOString()))) return null;
+    if (row.short_code) await deleteShortLink(trx, row.short_code);
     const created = await createSession(trx, now, user.id, true);
     return { ...created, user, desktopSession: row.session_id };
   });

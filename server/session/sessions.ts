@@ -3,7 +3,8 @@ import type { Executor } from '../store/database.js';
 import type { UserRow } from '../store/schema.js';
 import { findUserById, updateUserRow } from '../store/repos/users-repo.js';
 import { countryOfIp } from './ip-country.js';
-import { sdb } from './tables.js';
+import { deleteExpiredHandoffTokens } from './handoff-repo.js';
+import { deleteDeadSessions, findSessionByHash, insertSession, revokeUserSessions, touchSession } from './sessions-repo.js';
 import { keyedHash, randomToken, safeEqual, sha256Hex } from './tokens.js';
 
 /** Sessions end after this long without a call (issue 4: 1 h idle). */
@@ -31,19 +32,15 @@ export async function createSession(ex: Executor, now: Date, userId: number, via
   const iso = now.toISOString();
   await pruneUser(ex, userId, now);
   const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS).toISOString();
-  const { id } = await sdb(ex)
-    .insertInto('user_sessions')
-    .values({
-      token_hash: tokenHash,
-      user_id: userId,
-      via_handoff: viaHandoff ? 1 : 0,
-      created_at: iso,
-      last_seen_at: iso,
-      expires_at: expiresAt,
-      revoked_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const id = await insertSession(ex, {
+    token_hash: tokenHash,
+    user_id: userId,
+    via_handoff: viaHandoff ? 1 : 0,
+    created_at: iso,
+    last_seen_at: iso,
+    expires_at: expiresAt,
+    revoked_at: null,
+  });
   return { token, session: { id, userId, tokenHash, viaHandoff, expiresAt } };
 }
 
@@ -54,8 +51,7 @@ export async function createSession(ex: Executor, now: Date, userId: number, via
  */
 export async function authenticate(ctx: AppContext, token: string, ip: string | null): Promise<Authenticated | null> {
   if (!token || token.length > 200) return null;
-  const db = sdb(ctx.db);
-  const row = await db.selectFrom('user_sessions').selectAll().where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
+  const row = await findSessionByHash(ctx.db, sha256Hex(token));
   const now = ctx.clock.now();
   if (!row || row.revoked_at !== null || row.expires_at <= now.toISOString()) return null;
   const user = await findUserById(ctx.db, row.user_id);
@@ -67,7 +63,7 @@ export async function authenticate(ctx: AppContext, token: string, ip: string | 
   let expiresAt = row.expires_at;
   if (new Date(row.last_seen_at).getTime() + TOUCH_RESOLUTION_MS <= now.getTime()) {
     expiresAt = new Date(now.getTime() + SESSION_IDLE_MS).toISOString();
-    await db.updateTable('user_sessions').set({ last_seen_at: now.toISOString(), expires_at: expiresAt }).where('id', '=', row.id).execute();
+    await touchSession(ctx.db, row.id, now.toISOString(), expiresAt);
     await updateUserRow(ctx.db, user.id, { last_activity: now.toISOString(), ...(ip ? { ip, ip_country: countryOfIp(ip) } : {}) });
   }
   return {
@@ -85,23 +81,8 @@ const KEEP_DEAD_MS = 24 * 60 * 60 * 1000;
  */
 async function pruneUser(ex: Executor, userId: number, now: Date): Promise<void> {
   const cutoff = new Date(now.getTime() - KEEP_DEAD_MS).toISOString();
-  const t = sdb(ex);
-  await t
-    .deleteFrom('user_sessions')
-    .where('user_id', '=', userId)
-    .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff)]))
-    .execute();
-  await t.deleteFrom('handoff_tokens').where('user_id', '=', userId).where('expires_at', '<', cutoff).execute();
-}
-
-/** Ends every session of a user (ban, delete, or an operator's revoke). */
-export async function revokeUserSessions(ex: Executor, userId: number, now: Date): Promise<void> {
-  await sdb(ex).updateTable('user_sessions').set({ revoked_at: now.toISOString() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-}
-
-/** Ends one session. */
-export async function revokeSession(ex: Executor, sessionId: number, now: Date): Promise<void> {
-  await sdb(ex).updateTable('user_sessions').set({ revoked_at: now.toISOString() }).where('id', '=', sessionId).execute();
+  await deleteDeadSessions(ex, userId, cutoff);
+  await deleteExpiredHandoffTokens(ex, userId, cutoff);
 }
 
 /** The session's CSRF token: derived from the token hash with the server secret, so nothing more is stored. */

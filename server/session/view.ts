@@ -10,7 +10,7 @@ import { verificationsForUsers } from '../store/repos/users-repo.js';
 import { maskEmail, maskPhone } from './masking.js';
 import type { SessionRecord } from './sessions.js';
 import { csrfTokenFor } from './sessions.js';
-import { flowCompletion } from './state.js';
+import { flowCompletion } from './state-repo.js';
 import { isSubmitted } from './status.js';
 import { consentView } from './consent.js';
 import { safeHttpUrl } from './safe-url.js';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { DELIVER_QUEUE, enqueueAttempts, JOB_SIZE, type DeliverJob } from './relay.js';
 import { MANUAL_RETRY_WINDOW_MS } from './schedule.js';
-import { recordNotice } from '../admin/notices.js';
+import { recordNotice } from '../admin/notices-repo.js';
 
 export const SWEEP_QUEUE = 'webhooks.sweep';
 /** How often the sweeper runs, on the application clock. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { recordWebhookDelivery } from '../metrics/metrics.js';
-import { recordNotice } from '../admin/notices.js';
+import { recordNotice } from '../admin/notices-repo.js';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
 import { signingSecrets } from './endpoints.js';

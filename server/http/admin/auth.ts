@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { findAdminByEmail } from '../../admin/admins-repo.js';
 import { secondFactorPasses } from '../../admin/totp.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
-import { createAdminSession, endAdminSession, findAdminSession, touchAdminSession } from '../../admin/sessions.js';
+import { createAdminSession, endAdminSession, findAdminSession, touchAdminSession } from '../../admin/sessions-repo.js';
 import type { AppContext } from '../../context.js';
 import { type ApiError, errors } from '../../errors.js';
 import { DEVICE_COOKIE, DEVICE_COOKIE_PATH, DEVICE_MAX_AGE_SECONDS, deviceAdminId, newDeviceToken } from './device-cookie.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../admin/audit.js';
-import { listNotices, markNoticeRead } from '../../admin/notices.js';
+import { listNotices, markNoticeRead } from '../../admin/notices-repo.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_TYPES } from '../../domain/verification-rules.js';
 import { type ApiError, errors } from '../../errors.js';

@@ -17,7 +17,7 @@ import { handoffClaimable } from '../../session/handoff.js';
 import { readSettings, type AccountSettings } from '../../store/repos/settings-repo.js';
 import { brandingOf, completedPage, fallbackLandingPage, refusalPage, withNonce, withPageData, type RefusalPage } from './pages.js';
 import { hostedSecurityHeaders, newNonce } from './security-headers.js';
-import { findShortLink } from '../../links/short-links.js';
+import { findShortLink } from '../../links/short-links-repo.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { readDashboardSettings } from '../../admin/dashboard-settings.js';
-import { confirmSignupRequest, findSignupRequest, insertSignupRequest, replaceSignupCode, takeSignupAttempt } from '../../admin/signup-requests.js';
+import { confirmSignupRequest, findSignupRequest, insertSignupRequest, replaceSignupCode, takeSignupAttempt } from '../../admin/signup-requests-repo.js';
 import type { AppContext } from '../../context.js';
 import { EMAIL_METHOD_ID, VerificationStatus } from '../../domain/catalogue.js';
 import { errors } from '../../errors.js';

@@ -17,7 +17,7 @@ import {
   verifyUrlBody,
   verifyUrlResponse,
 } from './schemas.js';
-import { insertShortLink } from '../../links/short-links.js';
+import { insertShortLink } from '../../links/short-links-repo.js';
 import { deaResult } from '../../services/dea-registry.js';
 import { checkSchema } from '../verifications/result-schema.js';
 

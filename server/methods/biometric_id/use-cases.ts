@@ -15,7 +15,7 @@ import { allowedOrigins } from '../../http/hosted/security-headers.js';
 import { linkBase } from '../../services/users.js';
 import { sessionErrors } from '../../errors.js';
 import type { Authenticated } from '../../session/sessions.js';
-import { methodState } from '../../session/state.js';
+import { methodState } from '../../session/state-repo.js';
 import { isOpen } from '../../session/status.js';
 import { markStarted } from '../../session/verification-repo.js';
 import type { AppContext } from '../../context.js';

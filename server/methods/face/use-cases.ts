@@ -11,7 +11,7 @@ import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
 import { ANALYSIS_QUEUE, type AnalysisImage, type FaceAnalysisJob } from '../../domain/analysis-jobs.js';
 import { sessionErrors } from '../../errors.js';
-import { methodState, type MethodState } from '../../session/state.js';
+import { methodState, type MethodState } from '../../session/state-repo.js';
 import { safeEqual } from '../../session/tokens.js';
 import { deleteUploads, insertUpload, uploadsOf } from '../../session/uploads-repo.js';
 import type { UserRow } from '../../store/schema.js';

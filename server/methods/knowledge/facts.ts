@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { sealerFor, SEAL_LABELS } from '../../crypto/seal.js';
 import { keyedHash, safeEqual } from '../../crypto/tokens.js';
 import { errors } from '../../errors.js';
-import { methodState } from '../../session/state.js';
+import { methodState } from '../../session/state-repo.js';
 import type { AccountSettings } from '../../store/repos/settings-repo.js';
 import { dateDistractors, numberDistractors, shuffle } from './distractors.js';
 import { normaliseAnswer } from './rules.js';

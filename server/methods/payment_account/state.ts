@@ -1,4 +1,4 @@
-import { methodState } from '../../session/state.js';
+import { methodState } from '../../session/state-repo.js';
 import type { Executor } from '../../store/database.js';
 import type { UserVerificationRow } from '../../store/schema.js';
 import { reopenedAt } from '../oidc/sign-in.js';

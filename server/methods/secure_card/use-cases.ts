@@ -3,7 +3,7 @@ import { FRAME_MEDIA_TYPES, SecureCardReading, type SecureCardSubmitFields } fro
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
 import { sessionErrors } from '../../errors.js';
-import { methodState } from '../../session/state.js';
+import { methodState } from '../../session/state-repo.js';
 import { insertUpload } from '../../session/uploads-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import type { MethodResult, SessionKit } from '../method.js';

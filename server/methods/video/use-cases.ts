@@ -12,7 +12,7 @@ import { ANALYSIS_QUEUE, type AnalysisImage, type VideoAnalysisJob } from '../..
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
 import { sessionErrors } from '../../errors.js';
-import { methodState } from '../../session/state.js';
+import { methodState } from '../../session/state-repo.js';
 import { safeEqual } from '../../session/tokens.js';
 import { deleteUploads, insertUpload, type SessionUpload } from '../../session/uploads-repo.js';
 import type { UserRow } from '../../store/schema.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MAX_VOICE_BYTES, VOICE_MEDIA_TYPE, type VoicePhrase } from '../../../src/api/contract.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { sessionErrors } from '../../errors.js';
-import { methodState } from '../../session/state.js';
+import { methodState } from '../../session/state-repo.js';
 import { safeEqual } from '../../session/tokens.js';
 import { deleteUploads, insertUpload, uploadsOf } from '../../session/uploads-repo.js';
 import { moveVerification } from '../../services/verifications.js';

@@ -66,6 +66,11 @@ export function listWorkflows(ex: Executor): Promise<WorkflowRow[]> {
   return ex.selectFrom('workflows').selectAll().orderBy('raw_id').execute();
 }
 
+/** The first workflow (lowest raw id): what a template naming no workflow assigns. */
+export async function firstWorkflowRawId(ex: Executor): Promise<number | undefined> {
+  return (await ex.selectFrom('workflows').select('raw_id').orderBy('raw_id').limit(1).executeTakeFirst())?.raw_id;
+}
+
 /** A workflow by its legacy public id (`flow_…`) or its encoded id (spec 4.5). */
 export function findWorkflow(ex: Executor, ref: string): Promise<WorkflowRow | undefined> {
   return ex

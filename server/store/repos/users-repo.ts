@@ -239,3 +239,18 @@ export function workflowsForUser(ex: Executor, userId: number): Promise<(UserWor
     .orderBy('workflows.raw_id')
     .execute();
 }
+
+/** Removes every method and workflow assigned to a user (before a template is given anew). */
+export async function clearAssignments(ex: Executor, userId: number): Promise<void> {
+  await ex.deleteFrom('user_verifications').where('user_id', '=', userId).execute();
+  await ex.deleteFrom('user_workflows').where('user_id', '=', userId).execute();
+}
+
+/** Assigns document workflows to a user, all at `status`. */
+export async function insertUserWorkflows(ex: Executor, userId: number, workflowRawIds: readonly number[], status: number, now: string): Promise<void> {
+  if (!workflowRawIds.length) return;
+  await ex
+    .insertInto('user_workflows')
+    .values(workflowRawIds.map((workflow_raw_id) => ({ user_id: userId, workflow_raw_id, status, remarks: null, completed_at: null, updated_at: now })))
+    .execute();
+}

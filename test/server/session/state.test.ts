@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { methodState } from '../../../server/session/state.js';
+import { methodState } from '../../../server/session/state-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { createUser } from './fixtures.js';
 

@@ -19,7 +19,7 @@ import { findUserById, listUsers, SORTABLE_USER_FIELDS, workflowsForUser, type U
 import { e164Phone, email, templateName } from '../../schemas.js';
 import { createUserBody } from '../../users/schemas.js';
 import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
-import { insertShortLink } from '../../../links/short-links.js';
+import { insertShortLink } from '../../../links/short-links-repo.js';
 
 const sortValues = SORTABLE_USER_FIELDS.flatMap((f) => [f, `-${f}`]) as [string, ...string[]];
 

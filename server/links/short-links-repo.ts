@@ -22,3 +22,12 @@ export async function findShortLink(ex: Executor, secret: string, code: string):
   const row = await ex.selectFrom('short_links').select(['sealed_url', 'expires_at']).where('code', '=', code).executeTakeFirst();
   return row ? { url: openShortLinkUrl(secret, row.sealed_url), expiresAt: row.expires_at } : undefined;
 }
+
+/** Deletes short links by code (a user's, so a code cannot reach another user's link). */
+export async function deleteShortLinks(ex: Executor, userId: number, codes: readonly string[]): Promise<void> {
+  if (codes.length) await ex.deleteFrom('short_links').where('user_id', '=', userId).where('code', 'in', codes).execute();
+}
+
+export async function deleteShortLink(ex: Executor, code: string): Promise<void> {
+  await ex.deleteFrom('short_links').where('code', '=', code).execute();
+}
