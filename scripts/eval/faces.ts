@@ -162,18 +162,27 @@ async function turnOf(bytes: Buffer): Promise<number> {
  * frames per step, active liveness, the flash colours drawn for the session and a blink asked
  * for), decided by `analyseSelfie`. The turn asked for is the one
  * the frames make (the attacker's best case: a real challenge draws the direction at random).
+ * `onSession` hears each session's outcome as it is decided (a half takes tens of minutes);
+ * `kinds` limits the presentations run.
  */
-export async function evalLiveness(half: HalfConfig): Promise<PadOutcome[]> {
+export async function evalLiveness(
+  half: HalfConfig,
+  onSession?: (outcome: PadOutcome) => void,
+  kinds: readonly LiveKind[] = PAD_KINDS,
+): Promise<PadOutcome[]> {
   const out: PadOutcome[] = [];
-  for (const face of half.faces) {
-    for (const kind of PAD_KINDS) {
+  // Presentation by presentation, so a run cut short has whole rows for the kinds it finished.
+  for (const kind of kinds) {
+    for (const face of half.faces) {
       const s = await denseSession(half, face, kind);
       const straight = s.frames.filter((f) => f.challenge === 'neutral').at(-1)!;
       const turned = s.frames.filter((f) => f.challenge === 'turn').at(-1)!;
       const direction: LivenessChallenge = (await turnOf(turned.bytes)) >= (await turnOf(straight.bytes)) ? 'turn_left' : 'turn_right';
       const frames = s.frames.map((f) => ({ bytes: f.bytes, step: f.step, challenge: f.challenge === 'turn' ? direction : f.challenge }));
       const r = await analyseSelfie({ selfie: s.selfie, frames }, { activeLiveness: true, flashColours: s.colours, requireBlink: true });
-      out.push({ kind, face, decision: r.decision, reasons: r.reasons, ...(r.flash_correlation !== undefined ? { flash: r.flash_correlation } : {}) });
+      const outcome: PadOutcome = { kind, face, decision: r.decision, reasons: r.reasons, ...(r.flash_correlation !== undefined ? { flash: r.flash_correlation } : {}) };
+      out.push(outcome);
+      onSession?.(outcome);
     }
   }
   return out;
