@@ -38,7 +38,13 @@ const PART = arg('--part') ?? 'all';
 /** `--scores FILE`: the face match's raw pair scores as JSON (FILE.dev.json, FILE.heldout.json). */
 const SCORES = arg('--scores');
 const KINDS_RUN = (arg('--kinds')?.split(',') ?? PAD_KINDS) as LiveKind[];
-if (!Number.isInteger(PEOPLE) || PEOPLE < 1 || !['dev', 'heldout', 'both'].includes(HALF) || !['all', 'documents', 'faces', 'liveness'].includes(PART) || KINDS_RUN.some((k) => !PAD_KINDS.includes(k))) {
+if (
+  !Number.isInteger(PEOPLE) ||
+  PEOPLE < 1 ||
+  !['dev', 'heldout', 'both'].includes(HALF) ||
+  !['all', 'documents', 'faces', 'liveness'].includes(PART) ||
+  KINDS_RUN.some((k) => !PAD_KINDS.includes(k))
+) {
   process.stderr.write('usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|faces|liveness] [--kinds K1,K2] [--out FILE]\n');
   process.exit(2);
 }
@@ -155,8 +161,12 @@ async function evalDocumentsAndFaces(half: HalfConfig): Promise<void> {
 
 async function livenessTables(half: HalfConfig): Promise<void> {
   progress(`${half.name}: liveness`);
-  const pad = await evalLiveness(half, (p) =>
-    progress(`${half.name} liveness: face ${p.face} ${p.kind}: ${p.decision}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.flash !== undefined ? `, flash ${p.flash.toFixed(2)}` : ''}`),
+  const pad = await evalLiveness(
+    half,
+    (p) =>
+      progress(
+        `${half.name} liveness: face ${p.face} ${p.kind}: ${p.decision}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.flash !== undefined ? `, flash ${p.flash.toFixed(2)}` : ''}`,
+      ),
     KINDS_RUN,
   );
   const rates = padRates(pad.map((p) => ({ attack: p.kind !== 'bona-fide', species: p.kind, accepted: p.decision === 'complete' })));

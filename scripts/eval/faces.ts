@@ -182,11 +182,7 @@ async function lastTurns(frames: readonly { bytes: Buffer }[]): Promise<(number 
  * `onSession` hears each session's outcome as it is decided (a half takes tens of minutes);
  * `kinds` limits the presentations run.
  */
-export async function evalLiveness(
-  half: HalfConfig,
-  onSession?: (outcome: PadOutcome) => void,
-  kinds: readonly LiveKind[] = PAD_KINDS,
-): Promise<PadOutcome[]> {
+export async function evalLiveness(half: HalfConfig, onSession?: (outcome: PadOutcome) => void, kinds: readonly LiveKind[] = PAD_KINDS): Promise<PadOutcome[]> {
   const out: PadOutcome[] = [];
   // Presentation by presentation, so a run cut short has whole rows for the kinds it finished.
   for (const kind of kinds) {
@@ -196,7 +192,13 @@ export async function evalLiveness(
       const direction = turnAsked(await turnOf(straight.bytes), await lastTurns(s.frames.filter((f) => f.challenge === 'turn')));
       const frames = s.frames.map((f) => ({ bytes: f.bytes, step: f.step, challenge: f.challenge === 'turn' ? direction : f.challenge }));
       const r = await analyseSelfie({ selfie: s.selfie, frames }, { activeLiveness: true, flashColours: s.colours, requireBlink: true });
-      const outcome: PadOutcome = { kind, face, decision: r.decision, reasons: r.reasons, ...(r.flash_correlation !== undefined ? { flash: r.flash_correlation } : {}) };
+      const outcome: PadOutcome = {
+        kind,
+        face,
+        decision: r.decision,
+        reasons: r.reasons,
+        ...(r.flash_correlation !== undefined ? { flash: r.flash_correlation } : {}),
+      };
       out.push(outcome);
       onSession?.(outcome);
     }
