@@ -15,6 +15,7 @@
  *   --scores  also write the face match's raw pair scores to FILE.<half>.json.
  *   --kinds   liveness presentations to run, comma-separated (default all: bona-fide,print,
  *             print-closer,screen,replay-injected,photo-sequence), one kind after another.
+ *   --faces   liveness: only these demo faces of the half, comma-separated (default all).
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -38,6 +39,7 @@ const PART = arg('--part') ?? 'all';
 /** `--scores FILE`: the face match's raw pair scores as JSON (FILE.dev.json, FILE.heldout.json). */
 const SCORES = arg('--scores');
 const KINDS_RUN = (arg('--kinds')?.split(',') ?? PAD_KINDS) as LiveKind[];
+const FACES_RUN = arg('--faces')?.split(',').map(Number);
 if (
   !Number.isInteger(PEOPLE) ||
   PEOPLE < 1 ||
@@ -168,6 +170,7 @@ async function livenessTables(half: HalfConfig): Promise<void> {
         `${half.name} liveness: face ${p.face} ${p.kind}: ${p.decision}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.flash !== undefined ? `, flash ${p.flash.toFixed(2)}` : ''}`,
       ),
     KINDS_RUN,
+    FACES_RUN,
   );
   const rates = padRates(pad.map((p) => ({ attack: p.kind !== 'bona-fide', species: p.kind, accepted: p.decision === 'complete' })));
   const notRejected = padRates(pad.map((p) => ({ attack: p.kind !== 'bona-fide', species: p.kind, accepted: p.decision !== 'rejected' })));

@@ -180,13 +180,13 @@ async function lastTurns(frames: readonly { bytes: Buffer }[]): Promise<(number 
  * for), decided by `analyseSelfie`. The turn asked for is the one
  * the frames make (the attacker's best case: a real challenge draws the direction at random).
  * `onSession` hears each session's outcome as it is decided (a half takes tens of minutes);
- * `kinds` limits the presentations run.
+ * `kinds` and `faces` limit the presentations and faces run.
  */
 export async function evalLiveness(half: HalfConfig, onSession?: (outcome: PadOutcome) => void, kinds: readonly LiveKind[] = PAD_KINDS): Promise<PadOutcome[]> {
   const out: PadOutcome[] = [];
   // Presentation by presentation, so a run cut short has whole rows for the kinds it finished.
   for (const kind of kinds) {
-    for (const face of half.faces) {
+    for (const face of faces) {
       const s = await denseSession(half, face, kind);
       const straight = s.frames.filter((f) => f.challenge === 'neutral').at(-1)!;
       const direction = turnAsked(await turnOf(straight.bytes), await lastTurns(s.frames.filter((f) => f.challenge === 'turn')));
