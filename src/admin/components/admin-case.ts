@@ -212,32 +212,37 @@ export class AdminCase extends AdminView {
       )}`;
   }
 
-  /** The DEA number with a row per check: what was checked, its outcome and why. */
+  /**
+   * The DEA number with a row per check: what was checked, its outcome and why. The table scrolls
+   * inside itself (a focusable region, so the keyboard scrolls it too) rather than the page.
+   */
   #dea(dea: NonNullable<CaseDetail['dea']>) {
-    return html`<h2>DEA number</h2>
+    return html`<h2 id="dea">DEA number</h2>
       <p><code>${dea.dea_number}</code></p>
-      <table class="dea">
-        <caption class="sr-only">
-          Checks of the DEA number
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Check</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Reason</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${dea.checks.map(
-            (c) =>
-              html`<tr class=${c.outcome}>
-                <th scope="row">${DEA_CHECKS[c.name] ?? c.name}</th>
-                <td>${OUTCOMES[c.outcome]}</td>
-                <td>${c.reason ?? ''}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`;
+      <div class="scroll" tabindex="0" role="region" aria-labelledby="dea">
+        <table class="dea">
+          <caption class="sr-only">
+            Checks of the DEA number
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Check</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${dea.checks.map(
+              (c) =>
+                html`<tr class=${c.outcome}>
+                  <th scope="row">${DEA_CHECKS[c.name] ?? c.name}</th>
+                  <td>${OUTCOMES[c.outcome]}</td>
+                  <td>${c.reason ?? ''}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>`;
   }
 
   #timeline(k: CaseDetail) {

@@ -28,6 +28,7 @@ interface AxisOptions {
   low?: number;
   high?: number;
   scaleMinSpace?: number;
+  labelOffset?: { x: number; y: number };
   labelInterpolationFnc?: AxisLabel;
 }
 interface BarChart {
@@ -168,10 +169,16 @@ export class AdminChart extends LitElement {
     .ct-horizontal-bars .ct-label.ct-horizontal.ct-end {
       justify-content: flex-start;
     }
+    /* A value's label box spans the step below its tick: its text sits at the box's bottom (moved
+       onto the tick by labelOffset), never in the middle of the step, where it reads as the wrong value. */
     .ct-label.ct-vertical.ct-start {
-      align-items: center;
+      align-items: flex-end;
       justify-content: flex-end;
       text-align: end;
+    }
+    /* Categories down the side (horizontal bars) sit in the middle of their band. */
+    .ct-horizontal-bars .ct-label.ct-vertical.ct-start {
+      align-items: center;
     }
     .ct-bar {
       fill: none;
@@ -357,7 +364,8 @@ export class AdminChart extends LitElement {
         seriesBarDistance: 14,
         chartPadding: { top: 18, right: this.horizontal ? 40 : 8, bottom: 0, left: 0 },
         axisX: this.horizontal ? { ...valueAxis, onlyInteger: true, scaleMinSpace: 56 } : categoryAxis,
-        axisY: this.horizontal ? { ...categoryAxis, offset: 150 } : { ...valueAxis, offset: 40 },
+        // Half a label's height down, so a value's label is centred on its grid line.
+        axisY: this.horizontal ? { ...categoryAxis, offset: 150 } : { ...valueAxis, offset: 40, labelOffset: { x: 0, y: 6 } },
       },
     );
     chart.on('draw', (bar) => {

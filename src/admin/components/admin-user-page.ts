@@ -32,7 +32,7 @@ export class AdminUserPage extends AdminView {
         font-weight: 600;
       }
       tr.flagged .outcome {
-        color: #92400e;
+        color: var(--verity-warn, #92400e);
         font-weight: 600;
       }
       tr.passed .outcome {
