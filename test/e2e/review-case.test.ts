@@ -170,6 +170,11 @@ describe('review case end to end', () => {
           expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), where).toEqual([]);
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           expect(overflow, where).toBeLessThanOrEqual(0);
+          if (view.name === 'case') {
+            // The DEA checks fit their region: no reason cut off behind a sideways scroll.
+            const dea = page.getByRole('region', { name: 'DEA number' });
+            expect(await dea.evaluate((el) => el.scrollWidth - el.clientWidth), where).toBeLessThanOrEqual(0);
+          }
         }
         await context.close();
       }

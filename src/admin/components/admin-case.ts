@@ -54,6 +54,22 @@ export class AdminCase extends AdminView {
       .scroll {
         overflow-x: auto;
       }
+      /* A reason may hold a long token (an environment variable's name): it breaks rather than widening the table past a phone. */
+      table.dea td.reason {
+        overflow-wrap: anywhere;
+      }
+      /* Outcomes in words and, as in the verifications' checks, in the tokens' colours. */
+      tr.failed .outcome {
+        color: var(--verity-danger, #b91c1c);
+        font-weight: 600;
+      }
+      tr.flagged .outcome {
+        color: var(--verity-warn, #92400e);
+        font-weight: 600;
+      }
+      tr.passed .outcome {
+        color: var(--verity-ok, #166534);
+      }
       ol.notes,
       ul.duplicates {
         padding-inline-start: 1.2rem;
@@ -236,8 +252,8 @@ export class AdminCase extends AdminView {
               (c) =>
                 html`<tr class=${c.outcome}>
                   <th scope="row">${DEA_CHECKS[c.name] ?? c.name}</th>
-                  <td>${OUTCOMES[c.outcome]}</td>
-                  <td>${c.reason ?? ''}</td>
+                  <td class="outcome">${OUTCOMES[c.outcome]}</td>
+                  <td class="reason">${c.reason ?? ''}</td>
                 </tr>`,
             )}
           </tbody>

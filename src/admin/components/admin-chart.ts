@@ -380,7 +380,8 @@ export class AdminChart extends LitElement {
           : null
         : (this.series[bar.seriesIndex]?.values[bar.index] ?? 0);
       // Zero needs no label: the bar is absent and the axis starts at 0.
-      if (value === null || value === 0) return;
+      // A zero count is left bare (the axis says it); a pass rate of 0 % is news, and is said.
+      if (value === null || (value === 0 && !this.percent)) return;
       const text = this.#format(value);
       const at = this.horizontal ? { x: bar.x2 + 6, y: bar.y2 + 4 } : { x: (bar.x1 + bar.x2) / 2, y: bar.y2 - 6 };
       bar.group.elem('text', { ...at, 'text-anchor': this.horizontal ? 'start' : 'middle' }, 'value').text(text);
