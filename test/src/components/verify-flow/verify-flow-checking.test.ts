@@ -1,5 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
+import type { VerifyFlow } from '../../../../src/components/verify-flow/verify-flow.js';
 import type { VerifyCompleteDetail, VerifyErrorDetail } from '../../../../src/events/events.js';
 import { deep, METHODS, session, until } from '../../fixtures/double.js';
 import { startFlow, stepText } from '../../fixtures/flow-harness.js';
@@ -7,7 +8,7 @@ import { startFlow, stepText } from '../../fixtures/flow-harness.js';
 const VOICE = 'verify-step-voice';
 
 /** Reads the phrase into the fake microphone with the keyboard and sends it. */
-async function recordAndSend(flow: HTMLElement): Promise<void> {
+async function recordAndSend(flow: VerifyFlow): Promise<void> {
   deep<HTMLButtonElement>(flow, VOICE, '#voice-phrase')!.click();
   await until(() => deep(flow, VOICE)!.shadowRoot!.activeElement?.id === 'voice-record', 5000, 'focus on Start recording');
   await sendKeys({ press: 'Enter' });
