@@ -14,6 +14,7 @@ import { documentJobsOfUsers, reviewCandidates, waitingVerificationsOf, type Rev
 import type { DocumentJobRow, UserVerificationRow } from '../store/schema.js';
 import { worstPerCheck } from './stored-result.js';
 import { duplicateCheck, duplicatesOfUsers, type DuplicateLink } from '../duplicates/read.js';
+import { deaResult } from './dea-registry.js';
 
 /** The checks a reviewer can filter the queue by (names of {@link VerificationCheck}). */
 export const REVIEW_FLAGS = [
@@ -25,6 +26,19 @@ export const REVIEW_FLAGS = [
   'machine_readable_data',
   'anti_spoof',
   'duplicate',
+  // The customer's document requirements (custom_verify_data.document), one per requirement.
+  'required_document_type',
+  'required_issuing_country',
+  'required_issuing_state',
+  'required_minimum_age',
+  'required_date_of_birth',
+  'required_name_match',
+  'required_expiry_margin',
+  // The user's DEA number (deaNumber): not a verification, so its checks are the user's own.
+  'dea_format',
+  'dea_check_digit',
+  'dea_registrant_initial',
+  'dea_registry',
 ] as const;
 export type ReviewFlag = (typeof REVIEW_FLAGS)[number];
 
@@ -104,9 +118,17 @@ function waitingVerification(row: UserVerificationRow, jobs: readonly DocumentJo
   };
 }
 
-/** The reasons in words: each flagged or failed check, else what the status and remarks say. */
-function reasonsOf(waiting: readonly WaitingVerification[]): string[] {
-  if (waiting.length === 0) return ['The user was set to Review by hand.'];
+/**
+ * The reasons in words: each flagged or failed check, else what the status and remarks say; then
+ * what is wrong with the user's DEA number, if anything.
+ */
+function reasonsOf(waiting: readonly WaitingVerification[], dea: readonly VerificationCheck[]): string[] {
+  const deaReasons = dea.map((c) => `DEA number: ${c.reason ?? c.name}`);
+  if (waiting.length === 0) return ['The user was set to Review by hand.', ...deaReasons];
+  return [...waitingReasons(waiting), ...deaReasons];
+}
+
+function waitingReasons(waiting: readonly WaitingVerification[]): string[] {
   return waiting.flatMap((w) => {
     if (w.checks.length) return w.checks.map((c) => `${w.name}: ${c.reason ?? c.name}`);
     const what = w.status.key === 'rejected' ? 'rejected' : 'sent to review';
@@ -118,13 +140,23 @@ async function rowsFor(ctx: AppContext, candidates: readonly { id: number; enter
   const ids = candidates.map((c) => c.id);
   if (ids.length === 0) return [];
   const [users, verifications, jobs, duplicates] = await Promise.all([
-    ctx.db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name', 'status', 'reference_id', 'template_id']).where('id', 'in', ids).execute(),
+    ctx.db
+      .selectFrom('users')
+      .select(['id', 'email', 'first_name', 'last_name', 'status', 'reference_id', 'template_id', 'dea_number'])
+      .where('id', 'in', ids)
+      .execute(),
     waitingVerificationsOf(ctx.db, ids),
     documentJobsOfUsers(ctx.db, ids),
     duplicatesOfUsers(ctx.db, ids),
   ]);
   const templateIds = [...new Set(users.map((u) => u.template_id).filter((t): t is number => t !== null))];
   const templates = templateIds.length ? await ctx.db.selectFrom('templates').select(['id', 'name', 'label']).where('id', 'in', templateIds).execute() : [];
+  // Only users who gave a DEA number cost a read (of the registry's stored answer).
+  const deaProblems = new Map(
+    await Promise.all(
+      users.map(async (u) => [u.id, ((await deaResult(ctx, u))?.checks ?? []).filter((c) => c.outcome === 'flagged' || c.outcome === 'failed')] as const),
+    ),
+  );
   return candidates.flatMap((c) => {
     const u = users.find((x) => x.id === c.id);
     if (!u) return [];
@@ -138,14 +170,15 @@ async function rowsFor(ctx: AppContext, candidates: readonly { id: number; enter
         ),
       );
     const template = templates.find((t) => t.id === u.template_id);
+    const dea = deaProblems.get(u.id) ?? [];
     return [
       {
         user: { id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name, status: u.status, reference_id: u.reference_id },
         template: template ? { name: template.name, label: template.label } : null,
         entered_review_at: c.entered_review_at,
         waiting,
-        reasons: reasonsOf(waiting),
-        flags: [...new Set(waiting.flatMap((w) => w.checks.map((ch) => ch.name)))],
+        reasons: reasonsOf(waiting, dea),
+        flags: [...new Set([...waiting.flatMap((w) => w.checks.map((ch) => ch.name)), ...dea.map((ch) => ch.name)])],
       },
     ];
   });

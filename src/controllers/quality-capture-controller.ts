@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { DocumentShape } from '../capture/document-shape.js';
 import { AutoCapture, assessFrame, type CaptureIssue, type QualityReport } from '../capture/quality.js';
-import { FrameSampler, snapshot } from '../capture/video-frames.js';
+import { FrameSampler, snapshot, toJpeg } from '../capture/video-frames.js';
 import { CameraController, CAMERA_STATE } from './camera-controller.js';
 import { FrameLoopController } from './frame-loop-controller.js';
 
@@ -71,6 +71,25 @@ export class QualityCaptureController implements ReactiveController {
     const canvas = snapshot(video);
     this.stop();
     return canvas;
+  }
+
+  /**
+   * Opens the camera in the `<video>` the host rendered into `root`; false when there is no video
+   * or the camera failed (then `camera.error` says why).
+   */
+  async open(root: ParentNode): Promise<boolean> {
+    const video = root.querySelector('video');
+    return video ? this.start(video) : false;
+  }
+
+  /**
+   * The current frame of the `<video>` in `root` as a JPEG at `quality`, and the camera stopped:
+   * undefined when there is no frame yet (nothing changes), null when encoding it failed.
+   */
+  async takeJpeg(root: ParentNode, quality: number): Promise<Blob | null | undefined> {
+    const video = root.querySelector('video');
+    const canvas = video ? this.take(video) : null;
+    return canvas ? toJpeg(canvas, quality) : undefined;
   }
 
   stop(): void {

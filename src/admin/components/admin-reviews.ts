@@ -5,16 +5,46 @@ import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';
 import { AdminView } from './admin-view.js';
 
-/** The checks the queue filters by (`GET /admin/api/reviews?flag=`), in words. */
-export const REVIEW_FLAGS = [
-  ['photoshopped', 'Image edited (photoshopped)'],
-  ['screen_recapture', 'Photo of a screen'],
-  ['face_match', 'Face match uncertain or failed'],
-  ['name_match', 'Name does not match'],
-  ['mrz_check_digits', 'MRZ check failed'],
-  ['machine_readable_data', 'No machine-readable data'],
-  ['anti_spoof', 'Anti-spoof'],
-  ['duplicate', 'Possible duplicate (document or face of another user)'],
+/**
+ * The checks the queue filters by (`GET /admin/api/reviews?flag=`), in words, grouped as a reviewer
+ * looks for them: what the analysis found, what the customer required of the document
+ * (`custom_verify_data.document`), and the user's DEA number.
+ */
+export const REVIEW_FLAG_GROUPS = [
+  [
+    'Analysis',
+    [
+      ['photoshopped', 'Image edited (photoshopped)'],
+      ['screen_recapture', 'Photo of a screen'],
+      ['face_match', 'Face match uncertain or failed'],
+      ['name_match', 'Name does not match'],
+      ['mrz_check_digits', 'MRZ check failed'],
+      ['machine_readable_data', 'No machine-readable data'],
+      ['anti_spoof', 'Anti-spoof'],
+      ['duplicate', 'Possible duplicate (document or face of another user)'],
+    ],
+  ],
+  [
+    "Customer's document requirements",
+    [
+      ['required_document_type', 'Required document type not met'],
+      ['required_issuing_country', 'Issuing country not accepted'],
+      ['required_issuing_state', 'Issuing state not accepted'],
+      ['required_minimum_age', 'Under the minimum age'],
+      ['required_date_of_birth', 'Date of birth not the one required'],
+      ['required_name_match', 'Required name match not met'],
+      ['required_expiry_margin', 'Document expires too soon'],
+    ],
+  ],
+  [
+    'DEA number',
+    [
+      ['dea_format', 'DEA number malformed'],
+      ['dea_check_digit', 'DEA check digit wrong'],
+      ['dea_registrant_initial', 'DEA initial not the last name'],
+      ['dea_registry', 'DEA registry did not confirm'],
+    ],
+  ],
 ] as const;
 
 interface Filters {
@@ -179,7 +209,10 @@ export class AdminReviews extends AdminView {
             >Flag
             <select name="flag">
               <option value="">Any</option>
-              ${REVIEW_FLAGS.map(([v, l]) => html`<option value=${v} ?selected=${v === f.flag}>${l}</option>`)}
+              ${REVIEW_FLAG_GROUPS.map(
+                ([group, flags]) =>
+                  html`<optgroup label=${group}>${flags.map(([v, l]) => html`<option value=${v} ?selected=${v === f.flag}>${l}</option>`)}</optgroup>`,
+              )}
             </select>
           </label>
           <label

@@ -4,69 +4,10 @@ import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
 import './admin-sign-in-providers.js';
 import './admin-duplicates-setting.js';
-import type { DuplicateMode } from './admin-duplicates-setting.js';
+import { knowledgeFields, knowledgeRequest } from './knowledge-questions.js';
+import { lines, PREVIEW_DELAY_MS, previewUrl, UNSET_COLOURS, type Branding, type SettingsView } from './settings-model.js';
 
-interface Branding {
-  logo_url: string | null;
-  primary_color: string | null;
-  background_color: string | null;
-  text_color: string | null;
-}
-
-interface KnowledgeView {
-  ask: number;
-  pass_threshold: number;
-  max_attempts: number;
-  questions: { id: string; prompt: string; kind: string; choices: { id: string; label: string }[] | null; answers_stored: number }[];
-}
-
-/** The settings as `GET /admin/api/settings` answers them. */
-export interface SettingsView {
-  account_name: string;
-  default_completion_url: string | null;
-  custom_domain: string | null;
-  allowed_origins: string[];
-  link_lifetime_hours: number;
-  handoff_enabled: boolean;
-  two_step_sms_allowed: boolean;
-  /** Days the Bank method's micro-deposits may be entered. */
-  bank_deposit_ttl_days: number;
-  default_locale: string | null;
-  allowed_countries: string[] | null;
-  branding: Branding;
-  /** Consent before biometric steps: the account's text (null: the default, in six languages), policy URL, text version. */
-  consent: { text: string | null; privacy_url: string | null; text_version: string };
-  knowledge: KnowledgeView | null;
-  signup: { enabled: boolean; template: string | null; ask_name: boolean; ask_phone: boolean };
-  retention: { images_days: number | null; unconfirmed_signup_days: number };
-  duplicates: { mode: DuplicateMode };
-}
-
-const lines = (text: string) =>
-  text
-    .split(/[\n,]/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-/** Where the server renders the hosted page with draft branding (admin only, see server/http/admin/preview.ts). */
-export const PREVIEW_PATH = '/admin/preview/hosted';
-/** The preview reloads this long after the last edit (a colour picker sends many input events). */
-export const PREVIEW_DELAY_MS = 300;
-
-/** What a colour picker shows while the colour is not set: the hosted page's own default for it. */
-const UNSET_COLOURS = { primary_color: '#1f4fd6', background_color: '#ffffff', text_color: '#14171f' } as const;
-
-/** The preview page's URL for a draft: every draft value is in the query, none is saved. */
-export function previewUrl(accountName: string, b: Branding): string {
-  const q = new URLSearchParams({
-    account_name: accountName,
-    primary_color: b.primary_color ?? '',
-    background_color: b.background_color ?? '',
-    text_color: b.text_color ?? '',
-    logo: b.logo_url ? 'saved' : 'none',
-  });
-  return `${PREVIEW_PATH}?${q.toString()}`;
-}
+export { PREVIEW_DELAY_MS, PREVIEW_PATH, previewUrl, type SettingsView } from './settings-model.js';
 
 /**
  * General settings, branding (logo upload, colours, live preview of the hosted page), self-signup,
@@ -244,36 +185,7 @@ export class AdminSettings extends AdminView {
   async #knowledge(e: SubmitEvent): Promise<void> {
     e.preventDefault();
     const form = e.target as HTMLFormElement;
-    const f = new FormData(form);
-    const questions = (this.data?.knowledge?.questions ?? []).map((q) => {
-      const answers = lines(String(f.get(`answers-${q.id}`) ?? ''));
-      return {
-        id: q.id,
-        prompt: String(f.get(`prompt-${q.id}`)),
-        kind: q.kind,
-        ...(q.choices ? { choices: q.choices } : {}),
-        ...(answers.length ? { answers } : {}),
-      };
-    });
-    const newPrompt = String(f.get('new-prompt') ?? '').trim();
-    if (newPrompt) {
-      const kind = String(f.get('new-kind') ?? 'text');
-      const id = `q${Date.now().toString(36)}`;
-      const answers = lines(String(f.get('new-answers')));
-      if (kind === 'choice') {
-        // Choices one per line; accepted answers name choices by their text.
-        const choices = String(f.get('new-choices') ?? '')
-          .split('\n')
-          .map((l) => l.trim())
-          .filter(Boolean)
-          .map((label, i) => ({ id: `c${i + 1}`, label }));
-        const ids = answers.map((a) => choices.find((c) => c.label.toLowerCase() === a.toLowerCase())?.id ?? a);
-        questions.push({ id, prompt: newPrompt, kind, choices, answers: ids });
-      } else {
-        questions.push({ id, prompt: newPrompt, kind, answers });
-      }
-    }
-    const body = { questions, ask: Number(f.get('ask')), pass_threshold: Number(f.get('pass_threshold')), max_attempts: Number(f.get('max_attempts')) };
+    const body = knowledgeRequest(new FormData(form), this.data?.knowledge?.questions ?? []);
     const res = await this.run(() => this.client.put<{ data: SettingsView }>('/admin/api/knowledge', body), 'Knowledge questions saved.');
     if (!res) return;
     this.data = res.data;
@@ -413,36 +325,7 @@ export class AdminSettings extends AdminView {
 
       <h2 id="knowledge">Knowledge questions</h2>
       <form aria-labelledby="knowledge" @submit=${this.#knowledge}>
-        ${(k?.questions ?? []).map(
-          (q) =>
-            html`<fieldset>
-              <legend>Question ${q.id}</legend>
-              <label>Question <input name=${`prompt-${q.id}`} .value=${q.prompt} required /></label>
-              <label
-                >New accepted answers (comma separated; empty keeps the ${q.answers_stored} stored) <input name=${`answers-${q.id}`} autocomplete="off"
-              /></label>
-            </fieldset>`,
-        )}
-        <fieldset>
-          <legend>Add a question</legend>
-          <label>Question <input name="new-prompt" /></label>
-          <label
-            >Kind of answer
-            <select name="new-kind">
-              <option value="text">Text</option>
-              <option value="number">Number</option>
-              <option value="date">Date</option>
-              <option value="choice">Multiple choice</option>
-            </select>
-          </label>
-          <label>Choices, one per line (multiple choice only) <textarea name="new-choices" rows="3"></textarea></label>
-          <label>Accepted answers (comma separated; for multiple choice, the text of the right choices) <input name="new-answers" autocomplete="off" /></label>
-        </fieldset>
-        <div class="row">
-          <label>Questions asked <input name="ask" type="number" min="1" .value=${String(k?.ask ?? 1)} /></label>
-          <label>Correct answers needed <input name="pass_threshold" type="number" min="1" .value=${String(k?.pass_threshold ?? 1)} /></label>
-          <label>Attempts <input name="max_attempts" type="number" min="1" max="20" .value=${String(k?.max_attempts ?? 3)} /></label>
-        </div>
+        ${knowledgeFields(k)}
         <div><button type="submit">Save knowledge questions</button></div>
       </form>
       <admin-sign-in-providers .api=${this.api}></admin-sign-in-providers>`;

@@ -6,14 +6,13 @@ import type { QualityReport } from '../../capture/quality.js';
 
 export { issueHint };
 import { checkUpload } from '../../capture/file-check.js';
-import { toJpeg } from '../../capture/video-frames.js';
 import { type CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
 import { QualityCaptureController } from '../../controllers/quality-capture-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { documentTypeName } from './document-type-names.js';
 import { issueHint, uploadProblemText } from './document-messages.js';
-import { cameraHelp, copyLinkText, copyPageLink, type CameraWayForward } from '../camera-help.js';
+import { CameraWayForwardController } from '../camera-way-forward.js';
 import { StepElement } from '../step-element.js';
 import styles from './verify-step-document.styles.js';
 
@@ -49,7 +48,6 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   static override styles = [sharedStyles, styles];
   static override properties = {
     ...StepElement.properties,
-    copied: { state: true },
     phase: { state: true },
     documentType: { state: true },
     side: { state: true },
@@ -71,7 +69,6 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   /** A picked file is being opened on the device (a PDF's pages are read). */
   declare private checking: boolean;
 
-  declare private copied: boolean | null;
   // The camera with the capture checks and auto-capture (shared with Secure Card).
   private readonly capture = new QualityCaptureController(this, {
     goodFrames: VerifyStepDocument.autoCaptureFrames,
@@ -80,10 +77,16 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     hint: issueHint,
     onAutoCapture: () => void this.takePicture('camera'),
   });
+  private readonly ways = new CameraWayForwardController(this, {
+    retry: () => void this.openCamera(),
+    upload: () => this.openUpload(),
+    handoffEnabled: () => this.context.handoffEnabled,
+    handoff: () => this.requestHandoff(),
+    openBrowser: true,
+  });
 
   constructor() {
     super();
-    this.copied = null;
     this.phase = DOCUMENT_PHASE.chooseType;
     this.documentType = null;
     this.side = 'front';
@@ -126,9 +129,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     this.error = '';
     this.phase = DOCUMENT_PHASE.camera;
     await this.updateComplete;
-    const video = this.renderRoot.querySelector('video');
-    if (!video) return;
-    if (!(await this.capture.start(video)) && this.capture.camera.error) this.report(this.capture.camera.error);
+    if (!(await this.capture.open(this.renderRoot)) && this.capture.camera.error) this.report(this.capture.camera.error);
   }
 
   /** Shows the file picker screen. */
@@ -140,11 +141,9 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
 
   /** Takes the picture from the live camera (auto-capture or the button). */
   async takePicture(_trigger: 'camera' | 'manual' = 'manual'): Promise<void> {
-    const video = this.renderRoot.querySelector('video');
     const quality = this.capture.lastReport;
-    const canvas = video ? this.capture.take(video) : null;
-    if (!canvas) return;
-    const blob = await toJpeg(canvas, 0.92);
+    const blob = await this.capture.takeJpeg(this.renderRoot, 0.92);
+    if (blob === undefined) return;
     if (!blob) {
       this.error = msg('The picture could not be taken. Try again.', { id: 'doc.capture-failed' });
       return;
@@ -242,28 +241,6 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     else void this.openCamera();
   }
 
-  private wayForward(action: CameraWayForward): TemplateResult | typeof nothing {
-    switch (action) {
-      case 'retry':
-        return html`<button type="button" @click=${() => void this.openCamera()}>${msg('Try again', { id: 'camera.retry' })}</button>`;
-      case 'upload':
-        return html`<button type="button" class="secondary" @click=${() => this.openUpload()}>
-          ${msg('Upload a file instead', { id: 'doc.upload-instead' })}
-        </button>`;
-      case 'handoff':
-        return this.context.handoffEnabled
-          ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>
-              ${msg('Use my phone instead', { id: 'camera.handoff' })}
-            </button>`
-          : nothing;
-      case 'open-browser':
-        return html`<button type="button" class="secondary" @click=${async () => (this.copied = await copyPageLink())}>
-            ${msg('Copy the link for my browser', { id: 'camera.copy' })}
-          </button>
-          ${this.copied !== null ? html`<p role="status">${copyLinkText(this.copied)}</p>` : nothing}`;
-    }
-  }
-
   private sideLabel(side: DocumentSide): string {
     return side === 'front' ? msg('front', { id: 'doc.side.front' }) : msg('back', { id: 'doc.side.back' });
   }
@@ -322,7 +299,6 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   private renderCamera(): TemplateResult {
     const camera = this.capture.camera;
     const failed = camera.state === CAMERA_STATE.failed && camera.error;
-    const help = failed ? cameraHelp(camera.error!.code) : null;
     const sideText = this.sideLabel(this.side);
     const passport = shapeOf(this.documentType?.key).kind === 'passport_page';
     return html`
@@ -338,11 +314,8 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
         <div class="guide ${passport ? 'passport' : 'card'}" aria-hidden="true"></div>
       </div>
       ${
-        help
-          ? html`<div class="notice" role="alert">
-              <p class="error">${help.message}</p>
-              <div class="actions">${help.actions.map((a) => this.wayForward(a))}</div>
-            </div>`
+        failed
+          ? this.ways.failure(camera.error)
           : html`
               <p class="hint" role="status" aria-live="polite">
                 ${camera.state === CAMERA_STATE.starting ? msg('Starting the camera…', { id: 'doc.starting' }) : this.capture.hint}

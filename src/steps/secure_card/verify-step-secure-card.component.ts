@@ -4,13 +4,12 @@ import type { CardBrand, MethodResult, MethodViewOf } from '../../api/contract.j
 import { CardReader, ocrAssets, type CardScan, type OcrAssets } from '../../capture/card-reader.js';
 import { ID1_CARD } from '../../capture/document-shape.js';
 import { checkUpload } from '../../capture/file-check.js';
-import { toJpeg } from '../../capture/video-frames.js';
 import { CAMERA_STATE } from '../../controllers/camera-controller.js';
 import { QualityCaptureController } from '../../controllers/quality-capture-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { issueHint, uploadProblemText } from '../document/document-messages.js';
-import { cameraHelp, type CameraWayForward } from '../camera-help.js';
+import { CameraWayForwardController } from '../camera-way-forward.js';
 import { StepElement } from '../step-element.js';
 import { cardRejectionText } from './card-messages.js';
 import styles from './verify-step-secure-card.styles.js';
@@ -68,6 +67,12 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
   declare private error: string;
   declare private scan: (CardScan & { url: string | null; source: 'camera' | 'upload' }) | null;
   declare private reason: string | null;
+  private readonly ways = new CameraWayForwardController(this, {
+    retry: () => void this.openCamera(),
+    upload: () => this.openUpload(),
+    handoffEnabled: () => this.context.handoffEnabled,
+    handoff: () => this.requestHandoff(),
+  });
 
   private reader: Promise<CardReader> | null = null;
   private readonly capture = new QualityCaptureController(this, {
@@ -124,9 +129,7 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
     this.error = '';
     this.phase = CARD_PHASE.camera;
     await this.updateComplete;
-    const video = this.renderRoot.querySelector('video');
-    if (!video) return;
-    if (!(await this.capture.start(video)) && this.capture.camera.error) this.report(this.capture.camera.error);
+    if (!(await this.capture.open(this.renderRoot)) && this.capture.camera.error) this.report(this.capture.camera.error);
   }
 
   /** Shows the file picker screen. */
@@ -138,10 +141,8 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
 
   /** Takes the picture from the live camera (auto-capture or the button) and reads it. */
   async takePicture(): Promise<void> {
-    const video = this.renderRoot.querySelector('video');
-    const canvas = video ? this.capture.take(video) : null;
-    if (!canvas) return;
-    const blob = await toJpeg(canvas, 0.95);
+    const blob = await this.capture.takeJpeg(this.renderRoot, 0.95);
+    if (blob === undefined) return;
     if (!blob) {
       this.error = msg('The picture could not be taken. Try again.', { id: 'doc.capture-failed' });
       return;
@@ -250,25 +251,6 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
     else void this.openCamera();
   }
 
-  private wayForward(action: CameraWayForward): TemplateResult | typeof nothing {
-    switch (action) {
-      case 'retry':
-        return html`<button type="button" @click=${() => void this.openCamera()}>${msg('Try again', { id: 'camera.retry' })}</button>`;
-      case 'upload':
-        return html`<button type="button" class="secondary" @click=${() => this.openUpload()}>
-          ${msg('Upload a file instead', { id: 'doc.upload-instead' })}
-        </button>`;
-      case 'handoff':
-        return this.context.handoffEnabled
-          ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>
-              ${msg('Use my phone instead', { id: 'camera.handoff' })}
-            </button>`
-          : nothing;
-      case 'open-browser':
-        return nothing;
-    }
-  }
-
   protected override render() {
     switch (this.phase) {
       case CARD_PHASE.intro:
@@ -309,7 +291,6 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
   private renderCamera(): TemplateResult {
     const camera = this.capture.camera;
     const failed = camera.state === CAMERA_STATE.failed && camera.error;
-    const help = failed ? cameraHelp(camera.error!.code) : null;
     return html`
       <p>${msg('Show the front of your card to the camera, inside the frame.', { id: 'card.show' })}</p>
       <div class="viewport" ?hidden=${Boolean(failed)}>
@@ -317,11 +298,8 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
         <div class="guide" aria-hidden="true"></div>
       </div>
       ${
-        help
-          ? html`<div class="notice" role="alert">
-              <p class="error">${help.message}</p>
-              <div class="actions">${help.actions.map((a) => this.wayForward(a))}</div>
-            </div>`
+        failed
+          ? this.ways.failure(camera.error)
           : html`
               <p class="hint" role="status" aria-live="polite">
                 ${camera.state === CAMERA_STATE.starting ? msg('Starting the camera…', { id: 'doc.starting' }) : this.capture.hint}

@@ -11,7 +11,7 @@ import { CameraController, CAMERA_STATE } from '../../controllers/camera-control
 import { FrameLoopController } from '../../controllers/frame-loop-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
-import { cameraHelp, copyLinkText, copyPageLink, type CameraWayForward } from '../camera-help.js';
+import { CameraWayForwardController } from '../camera-way-forward.js';
 import { StepElement } from '../step-element.js';
 import { challengeText, faceHintText } from './selfie-texts.js';
 import { colourAt, timedPlan, type TimedPlan } from './timed-capture.js';
@@ -48,7 +48,6 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   static override styles = [sharedStyles, styles];
   static override properties = {
     ...StepElement.properties,
-    copied: { state: true },
     phase: { state: true },
     instruction: { state: true },
     hint: { state: true },
@@ -72,8 +71,13 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   /** The flash step is on screen: the colour overlay is shown (its colour is set by {@link tickTimed}). */
   declare private flashing: boolean;
 
-  declare private copied: boolean | null;
   private readonly camera = new CameraController(this);
+  private readonly ways = new CameraWayForwardController(this, {
+    retry: () => void this.begin(),
+    handoffEnabled: () => this.context.handoffEnabled,
+    handoff: () => this.requestHandoff(),
+    openBrowser: true,
+  });
   private model: FaceModel | null = null;
   /** A detection is under way: frames that come meanwhile are skipped, not queued. */
   private detecting = false;
@@ -99,7 +103,6 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
 
   constructor() {
     super();
-    this.copied = null;
     this.phase = SELFIE_PHASE.intro;
     this.instruction = '';
     this.hint = '';
@@ -356,26 +359,6 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     }
   }
 
-  private wayForward(action: CameraWayForward): TemplateResult | typeof nothing {
-    switch (action) {
-      case 'retry':
-        return html`<button type="button" @click=${() => void this.begin()}>${msg('Try again', { id: 'camera.retry' })}</button>`;
-      case 'handoff':
-        return this.context.handoffEnabled
-          ? html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>
-              ${msg('Use my phone instead', { id: 'camera.handoff' })}
-            </button>`
-          : nothing;
-      case 'open-browser':
-        return html`<button type="button" class="secondary" @click=${async () => (this.copied = await copyPageLink())}>
-            ${msg('Copy the link for my browser', { id: 'camera.copy' })}
-          </button>
-          ${this.copied !== null ? html`<p role="status">${copyLinkText(this.copied)}</p>` : nothing}`;
-      default:
-        return nothing;
-    }
-  }
-
   /** Help after three failed attempts (issue 20): what usually goes wrong, before the last try. */
   private renderHelp(): TemplateResult {
     return html`<ul class="help">
@@ -386,7 +369,6 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   }
 
   protected override render() {
-    const help = this.phase === SELFIE_PHASE.failed && this.camera.error ? cameraHelp(this.camera.error.code) : null;
     const active = this.method.needs.active_liveness;
     const total = this.challenge?.steps.length ?? 0;
     return html`
@@ -425,7 +407,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
                 <button type="button" @click=${() => void this.begin()}>
                   ${this.needsHelp ? msg('Try once more (a person will check it)', { id: 'selfie.help.last-try' }) : msg('Start the camera', { id: 'selfie.start' })}
                 </button>
-                ${this.needsHelp ? this.wayForward('handoff') : nothing}
+                ${this.needsHelp ? this.ways.button('handoff') : nothing}
               </div>`
           : nothing
       }
@@ -445,14 +427,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
           : nothing
       }
       ${this.phase === SELFIE_PHASE.sending ? html`<p role="status">${msg('Sending…', { id: 'doc.sending' })}</p>` : nothing}
-      ${
-        this.phase === SELFIE_PHASE.failed
-          ? html`<div class="notice" role="alert">
-              <p class="error">${help ? help.message : this.error}</p>
-              <div class="actions">${help ? help.actions.map((a) => this.wayForward(a)) : this.wayForward('retry')}</div>
-            </div>`
-          : nothing
-      }
+      ${this.phase === SELFIE_PHASE.failed ? this.ways.failure(this.camera.error, this.error) : nothing}
     `;
   }
 }

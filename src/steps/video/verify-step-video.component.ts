@@ -5,7 +5,7 @@ import { ApiError } from '../../api/session-client.js';
 import { CameraController } from '../../controllers/camera-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
-import { cameraHelp, type CameraWayForward } from '../camera-help.js';
+import { CameraWayForwardController } from '../camera-way-forward.js';
 import selfieStyles from '../selfie/verify-step-selfie.styles.js';
 import { StepElement } from '../step-element.js';
 import { record, recordingType, type Recording } from './video-recorder.js';
@@ -68,6 +68,11 @@ export class VerifyStepVideo extends StepElement<MethodViewOf<'video'>> {
   declare private guide: string;
   declare private elapsed: number;
   declare private error: string;
+  private readonly ways = new CameraWayForwardController(this, {
+    retry: () => this.again(),
+    handoffEnabled: () => this.context.handoffEnabled,
+    handoff: () => this.requestHandoff(),
+  });
   private readonly camera = new CameraController(this);
   /** When the moves were shown: frame times are counted from here (the server checks them against the challenge). */
   private shownAt = 0;
@@ -165,16 +170,6 @@ export class VerifyStepVideo extends StepElement<MethodViewOf<'video'>> {
     void this.showMoves();
   }
 
-  private wayForward(action: CameraWayForward): TemplateResult | typeof nothing {
-    if (action === 'retry') return html`<button type="button" @click=${() => this.again()}>${msg('Try again', { id: 'camera.retry' })}</button>`;
-    if (action === 'handoff' && this.context.handoffEnabled) {
-      return html`<button type="button" class="secondary" @click=${() => this.requestHandoff()}>
-        ${msg('Use my phone instead', { id: 'camera.handoff' })}
-      </button>`;
-    }
-    return nothing;
-  }
-
   private renderIntro(): TemplateResult {
     const left = this.method.needs.attempts_left;
     return html`<p>${msg('You will record a short video of your face (about 5 seconds) while turning your head as we ask.', { id: 'video.intro' })}</p>
@@ -198,7 +193,6 @@ export class VerifyStepVideo extends StepElement<MethodViewOf<'video'>> {
   }
 
   protected override render() {
-    const help = this.phase === VIDEO_PHASE.failed && this.camera.error ? cameraHelp(this.camera.error.code) : null;
     const seconds = Math.max(0, Math.ceil((RECORDING_MS - this.elapsed) / 1000));
     return html`
       ${this.phase === VIDEO_PHASE.intro ? this.renderIntro() : nothing}
@@ -216,14 +210,7 @@ export class VerifyStepVideo extends StepElement<MethodViewOf<'video'>> {
           : nothing
       }
       ${this.phase === VIDEO_PHASE.sending ? html`<p role="status">${msg('Sending…', { id: 'doc.sending' })}</p>` : nothing}
-      ${
-        this.phase === VIDEO_PHASE.failed
-          ? html`<div class="notice" role="alert">
-              <p class="error">${help ? help.message : this.error}</p>
-              <div class="actions">${help ? help.actions.map((a) => this.wayForward(a)) : this.wayForward('retry')}</div>
-            </div>`
-          : nothing
-      }
+      ${this.phase === VIDEO_PHASE.failed ? this.ways.failure(this.camera.error, this.error) : nothing}
     `;
   }
 }

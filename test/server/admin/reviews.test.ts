@@ -33,7 +33,7 @@ async function user(name: string, template: string): Promise<number> {
 }
 
 /** A document the analysis read and sent to review with these flags. */
-async function documentInReview(userId: number, content: Record<string, unknown>, flags: string[]): Promise<void> {
+async function documentInReview(userId: number, content: Record<string, unknown>, flags: string[], requirements: unknown[] = []): Promise<void> {
   const { ctx } = server.verity;
   const docId = `doc_${userId}`;
   await insertAnalysedDocumentJob(ctx.db, { userId, docId, content, size: 1, now: ctx.clock.now() });
@@ -41,7 +41,7 @@ async function documentInReview(userId: number, content: Record<string, unknown>
     await markDocumentProcessing(trx, ctx.clock, userId);
     await moveDocument(trx, ctx.clock, userId, VerificationStatus.complete_in_review, {
       remarks: null,
-      attributes: { verify_documents: [{ doc_id: docId, side: 'front', document_status: 'Success', reason: null, flags }] },
+      attributes: { verify_documents: [{ doc_id: docId, side: 'front', document_status: 'Success', reason: null, flags }], requirements },
     });
   });
 }
@@ -131,6 +131,48 @@ describe('the review queue', () => {
     expect((await queue('?from=2026-05-10&to=2026-05-10')).ids).toHaveLength(4);
     expect((await queue('?from=2026-05-11')).ids).toEqual([]);
     expect((await queue('?to=2026-05-09')).ids).toEqual([]);
+  });
+
+  it("filters by the customer's document requirements and by the DEA number's checks, saying why in words", async () => {
+    const u = await seed();
+    const required = await user('underage', 'tmpl_document');
+    clock.advance(HOUR);
+    await documentInReview(
+      required,
+      CLEAN,
+      [],
+      [
+        { name: 'required_document_type', outcome: 'failed', reason: 'A driving_licence, not among passport.', value: null, machine_read: true },
+        { name: 'required_minimum_age', outcome: 'passed', reason: null, value: 30, machine_read: true },
+      ],
+    );
+    // A DEA number whose check digit fails (1+3+5 + 2×(2+4+6) = 33, not …7), on a user set to Review by hand.
+    const res = await server.api('/api/users', {
+      body: { email: 'dea@example.test', first_name: 'Dee', last_name: 'Brown', template_id: 'tmpl_contact', deaNumber: 'AB1234567' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const dea = Number(res.body.id);
+    const { ctx } = server.verity;
+    await ctx.db.transaction().execute((trx) => setUserStatus(trx, ctx.clock, dea, 'Unconfirmed', 'Review'));
+    expect((await admin.login()).status).toBe(200);
+
+    const byRequirement = await queue('?flag=required_document_type');
+    expect(byRequirement.ids).toEqual([required]);
+    expect(items(byRequirement.body.data)[0]!.reasons).toEqual(['Document / ID: A driving_licence, not among passport.']);
+    // A requirement that passed is no reason to be here.
+    expect((await queue('?flag=required_minimum_age')).ids).toEqual([]);
+
+    const byDea = await queue('?flag=dea_check_digit');
+    expect(byDea.ids).toEqual([dea]);
+    expect(items(byDea.body.data)[0]!.reasons).toEqual([
+      'The user was set to Review by hand.',
+      'DEA number: The check digit does not hold: the number is mistyped or made up.',
+    ]);
+    // Brown's initial is B: that check passed; no registry is configured, so it did not run.
+    expect((await queue('?flag=dea_registrant_initial')).ids).toEqual([]);
+    expect((await queue('?flag=dea_registry')).ids).toEqual([]);
+    // The rest of the queue is unchanged by the new flags.
+    expect((await queue('?flag=photoshopped')).ids).toEqual([u.edited]);
   });
 
   it('answers a page at a time, with a flag too, and the spec error body for a bad filter', async () => {

@@ -84,6 +84,46 @@ describe('<admin-reviews>', () => {
     expect($<HTMLSelectElement>(el, 'select[name=flag]')!.value).to.equal('');
   });
 
+  it("offers the customer's document requirements and the DEA number's checks as flags, named in words, grouped", async () => {
+    const dea = {
+      ...BY_HAND,
+      reasons: ['The user was set to Review by hand.', 'DEA number: The check digit does not hold: the number is mistyped or made up.'],
+      flags: ['dea_check_digit'],
+    };
+    const { api, calls } = fakeApi({ 'GET /admin/api/reviews': answer([dea]), 'GET /admin/api/templates': TEMPLATES });
+    const el = await fixture<AdminReviews>(html`<admin-reviews .api=${api}></admin-reviews>`);
+    await until(() => $$(el, 'tbody tr').length === 1, 'rows');
+    const groups = Object.fromEntries(
+      $$<HTMLOptGroupElement>(el, 'select[name=flag] optgroup').map((g) => [
+        g.label,
+        [...g.querySelectorAll('option')].map((o) => [o.value, o.textContent!.trim()]),
+      ]),
+    );
+    expect(Object.keys(groups)).to.deep.equal(['Analysis', "Customer's document requirements", 'DEA number']);
+    expect(groups["Customer's document requirements"]).to.deep.include.members([
+      ['required_document_type', 'Required document type not met'],
+      ['required_minimum_age', 'Under the minimum age'],
+      ['required_expiry_margin', 'Document expires too soon'],
+    ]);
+    expect(groups['DEA number']).to.deep.equal([
+      ['dea_format', 'DEA number malformed'],
+      ['dea_check_digit', 'DEA check digit wrong'],
+      ['dea_registrant_initial', 'DEA initial not the last name'],
+      ['dea_registry', 'DEA registry did not confirm'],
+    ]);
+    expect([...$$(el, 'tbody li')].map((li) => li.textContent)).to.deep.equal(dea.reasons);
+
+    for (const flag of ['required_document_type', 'dea_check_digit']) {
+      $<HTMLSelectElement>(el, 'select[name=flag]')!.value = flag;
+      // Enter in a field submits the form, as a keyboard user would.
+      $<HTMLInputElement>(el, 'input[name=from]')!.focus();
+      await sendKeys({ press: 'Enter' });
+      await until(() => calls.at(-1)!.path.includes(`flag=${flag}`), `call filtered by ${flag}`);
+      expect($<HTMLSelectElement>(el, 'select[name=flag]')!.value).to.equal(flag);
+    }
+    await expect(el).to.be.accessible();
+  });
+
   it('filters by the duplicate flag, named in words', async () => {
     const { api, calls } = fakeApi({ 'GET /admin/api/reviews': answer([ROW]), 'GET /admin/api/templates': TEMPLATES });
     const el = await fixture<AdminReviews>(html`<admin-reviews .api=${api}></admin-reviews>`);
