@@ -349,7 +349,7 @@ export class AdminUserPage extends AdminView {
                   </li>`,
               )}
             </ul>`
-          : html`<p class="muted">No images.</p>`
+          : html`<p class="muted">Nothing captured in the verification flow (documents sent through the API are listed above).</p>`
       }
       <h2>Actions</h2>
       <form class="row" aria-label="Change status" @submit=${this.#setStatus}>
