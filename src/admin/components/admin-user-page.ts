@@ -349,7 +349,13 @@ export class AdminUserPage extends AdminView {
                   </li>`,
               )}
             </ul>`
-          : html`<p class="muted">No images.</p>`
+          : html`<p class="muted">
+              ${
+                d.document_jobs.length
+                  ? 'Nothing captured in the verification flow; documents sent through the API are under “Document verification jobs” above.'
+                  : 'No images.'
+              }
+            </p>`
       }
       <h2>Actions</h2>
       <form class="row" aria-label="Change status" @submit=${this.#setStatus}>
