@@ -18,7 +18,8 @@ import { fileFacts } from './stages/file-facts.js';
 import { runMrz } from './stages/mrz.js';
 import { matchName } from './stages/name-match.js';
 import { runOcr, uprightPage } from './stages/ocr.js';
-import { paddleOcr } from './stages/paddle.js';
+import { paddleOcrIfAvailable } from './stages/paddle.js';
+import { chooseFields } from './stages/reading-choice.js';
 import { FRONT_FIELDS, printedFields } from './stages/printed-fields.js';
 import { assessQuality, fieldsReadable, qualityReason, type QualityIssue } from './stages/quality.js';
 import { detectRecapture } from './stages/recapture.js';
@@ -153,17 +154,14 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   }
   // PaddleOCR reads the small, blurred print of a phone upload that tesseract garbles or drops,
   // at several times its cost: it runs only on a page with nothing checksummed on which
-  // tesseract missed a field a licence front prints (paddle.ts). It fills the fields tesseract
-  // missed; a field tesseract read stays. Letting PaddleOCR's win read some fronts better and
-  // broke others tesseract read right (development front 13: its name run together, 'OCEAN' as
-  // '0CEAN'); which is better overall is not measured yet (docs/analysis.md).
+  // tesseract missed a field a licence front prints (paddle.ts). Each field then comes from the
+  // reading whose value passes that field's own rules, and PaddleOCR's when both pass and
+  // differ by more than spacing (reading-choice.ts; measured in docs/analysis.md).
   if (!barcode.aamva && !mrz.data?.valid && FRONT_FIELDS.some((k) => !(k in printed))) {
-    // A checkout whose node_modules predates onnxruntime-node keeps tesseract's reading rather
-    // than failing the job (paddle.test.ts fails there, so it is not silent).
-    const paddled = await timed(timings, 'ocr_paddle', async () => paddleOcr(await uprightPage(grey))).catch(() => null);
+    const paddled = await timed(timings, 'ocr_paddle', async () => paddleOcrIfAvailable(await uprightPage(grey)));
     const fromPaddle = paddled ? printedFields(paddled, today) : {};
     if (paddled && Object.keys(fromPaddle).length > 0) {
-      printed = { ...fromPaddle, ...printed };
+      printed = chooseFields(printed, fromPaddle, today);
       if (paddled.lines.length > ocr.lines.length) ocr = paddled;
     }
   }

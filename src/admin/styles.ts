@@ -61,8 +61,11 @@ export const adminStyles = css`
     border-radius: var(--verity-radius, 6px);
     padding: var(--verity-space-3, 0.75rem);
   }
+  /* A field never pushes the page wider than a phone: a select as wide as its longest option shrinks to the row. */
   label {
     display: grid;
+    grid-template-columns: minmax(0, 1fr);
+    max-inline-size: 100%;
     gap: var(--verity-space-1, 0.25rem);
     font-weight: 500;
   }
@@ -75,6 +78,7 @@ export const adminStyles = css`
   input,
   select,
   textarea {
+    max-inline-size: 100%;
     font: inherit;
     padding: 0.35rem var(--verity-space-2, 0.5rem);
     border: 1px solid var(--verity-border-strong, #6b7280);

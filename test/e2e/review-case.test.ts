@@ -4,7 +4,8 @@
  * playwright-core), sees the field that disagrees with the record, approves with a reason, and
  * the customer's webhook receiver, a real HTTP server on loopback, gets `verification.completed`
  * carrying that reason and the method's result. Screenshots of the case, desktop and phone, go to
- * /tmp/shots-console/ for a person to look at.
+ * /tmp/shots-console/ for a person to look at, as do the queue, the case and the overview on
+ * a desktop and a phone in both colour schemes.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -57,6 +58,8 @@ async function flaggedUser(): Promise<number> {
     last_name: 'Lovelace',
     template_id: 'tmpl_document',
     reference_id: 'cust-42',
+    // Well formed, but its initial (B) is not Lovelace's: the case shows the DEA checks too.
+    deaNumber: 'AB1234563',
   });
   const docId = `doc_${user.id}`;
   const content = {
@@ -109,7 +112,7 @@ beforeAll(async () => {
   userId = await flaggedUser();
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs() });
   await mkdir(SHOTS, { recursive: true });
-}, 240_000);
+}, 600_000); // The dashboard build alone takes minutes on a loaded machine.
 
 afterAll(async () => {
   await browser?.close();
@@ -127,6 +130,57 @@ async function signIn(page: Page): Promise<void> {
 }
 
 describe('review case end to end', () => {
+  it('the queue, the case and the overview on a desktop and a phone, light and dark: no CSP violation, charts drawn, nothing wider than the phone', async () => {
+    const views = [
+      { name: 'overview', path: '/admin', ready: async (p: Page) => p.locator('admin-chart .ct-bar').first().waitFor({ state: 'attached', timeout: 20_000 }) },
+      { name: 'reviews', path: '/admin/reviews', ready: async (p: Page) => p.getByRole('link', { name: 'Ada Lovelace' }).waitFor() },
+      { name: 'case', path: `/admin/users/${userId}`, ready: async (p: Page) => p.getByText('1 field disagrees with the user').waitFor() },
+    ];
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const device of [
+        { name: 'desktop', viewport: { width: 1280, height: 800 }, isMobile: false },
+        { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true },
+      ]) {
+        const context = await browser.newContext({ viewport: device.viewport, isMobile: device.isMobile, colorScheme: scheme, locale: 'en-GB' });
+        const page = await context.newPage();
+        const refused: string[] = [];
+        page.on('console', (m) => {
+          if (/Content Security Policy|Refused to/i.test(m.text())) refused.push(m.text());
+        });
+        page.on('pageerror', (e) => refused.push(e.message));
+        // The page's own reports of what its CSP refused (injected by the browser driver, which the CSP does not govern).
+        await page.addInitScript(() => {
+          const seen: string[] = [];
+          (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+          document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective}: ${e.sample || e.blockedURI}`));
+        });
+        await signIn(page);
+        for (const view of views) {
+          const where = `${view.name}, ${device.name}, ${scheme}`;
+          await page.goto(`${base}${view.path}`);
+          await view.ready(page);
+          if (view.name === 'overview') {
+            // Chartist sizes its labels with style attributes: what style-src-attr allows and a stricter CSP would refuse.
+            await page.locator('admin-chart .ct-label').first().waitFor({ state: 'attached' });
+            expect(await page.locator('admin-chart [style]').count(), where).toBeGreaterThan(0);
+          }
+          await page.waitForTimeout(400);
+          await page.screenshot({ path: `${SHOTS}/${view.name}-${device.name}-${scheme}.png`, fullPage: true });
+          expect(refused, where).toEqual([]);
+          expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), where).toEqual([]);
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          expect(overflow, where).toBeLessThanOrEqual(0);
+          if (view.name === 'case') {
+            // The DEA checks fit their region: no reason cut off behind a sideways scroll.
+            const dea = page.getByRole('region', { name: 'DEA number' });
+            expect(await dea.evaluate((el) => el.scrollWidth - el.clientWidth), where).toBeLessThanOrEqual(0);
+          }
+        }
+        await context.close();
+      }
+    }
+  }, 240_000);
+
   it('a flagged user waits in the queue; the reviewer approves with a reason; the customer receives it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await signIn(page);

@@ -223,3 +223,31 @@ export async function readBoxes(g: GreyPlane): Promise<PaddleBox[]> {
 export async function paddleOcr(page: GreyPlane): Promise<OcrResult> {
   return boxesToLines(await readBoxes(page));
 }
+
+let loadFailureLogged = false;
+/** An error's kind and message for a log line (a library's words, never the page's text). */ const errorText = (err: unknown): string =>
+  err instanceof Error ? `${err.name}: ${err.message.slice(0, 200)}` : 'unknown error';
+
+/**
+ * PaddleOCR's reading, or `null` when it cannot run: the pipeline then keeps tesseract's. A
+ * checkout whose node_modules lacks onnxruntime-node or the models would otherwise read worse
+ * without a word, so a failure to load is logged once per thread, and a failure on a page each
+ * time; the message names the error, never the page's text.
+ */
+export async function paddleOcrIfAvailable(page: GreyPlane, load: () => Promise<unknown> = getPaddle): Promise<OcrResult | null> {
+  try {
+    await load();
+  } catch (err) {
+    if (!loadFailureLogged) {
+      loadFailureLogged = true;
+      process.emitWarning(`PaddleOCR did not load (${errorText(err)}); licence fronts are read by tesseract alone`, { code: 'VERITY_PADDLE_UNAVAILABLE' });
+    }
+    return null;
+  }
+  try {
+    return await paddleOcr(page);
+  } catch (err) {
+    process.emitWarning(`PaddleOCR failed on a page (${errorText(err)}); tesseract's reading kept`, { code: 'VERITY_PADDLE_FAILED' });
+    return null;
+  }
+}

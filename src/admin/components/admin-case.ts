@@ -54,6 +54,22 @@ export class AdminCase extends AdminView {
       .scroll {
         overflow-x: auto;
       }
+      /* A reason may hold a long token (an environment variable's name): it breaks rather than widening the table past a phone. */
+      table.dea td.reason {
+        overflow-wrap: anywhere;
+      }
+      /* Outcomes in words and, as in the verifications' checks, in the tokens' colours. */
+      tr.failed .outcome {
+        color: var(--verity-danger, #b91c1c);
+        font-weight: 600;
+      }
+      tr.flagged .outcome {
+        color: var(--verity-warn, #92400e);
+        font-weight: 600;
+      }
+      tr.passed .outcome {
+        color: var(--verity-ok, #166534);
+      }
       ol.notes,
       ul.duplicates {
         padding-inline-start: 1.2rem;
@@ -212,32 +228,37 @@ export class AdminCase extends AdminView {
       )}`;
   }
 
-  /** The DEA number with a row per check: what was checked, its outcome and why. */
+  /**
+   * The DEA number with a row per check: what was checked, its outcome and why. The table scrolls
+   * inside itself (a focusable region, so the keyboard scrolls it too) rather than the page.
+   */
   #dea(dea: NonNullable<CaseDetail['dea']>) {
-    return html`<h2>DEA number</h2>
+    return html`<h2 id="dea">DEA number</h2>
       <p><code>${dea.dea_number}</code></p>
-      <table class="dea">
-        <caption class="sr-only">
-          Checks of the DEA number
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Check</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Reason</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${dea.checks.map(
-            (c) =>
-              html`<tr class=${c.outcome}>
-                <th scope="row">${DEA_CHECKS[c.name] ?? c.name}</th>
-                <td>${OUTCOMES[c.outcome]}</td>
-                <td>${c.reason ?? ''}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`;
+      <div class="scroll" tabindex="0" role="region" aria-labelledby="dea">
+        <table class="dea">
+          <caption class="sr-only">
+            Checks of the DEA number
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Check</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${dea.checks.map(
+              (c) =>
+                html`<tr class=${c.outcome}>
+                  <th scope="row">${DEA_CHECKS[c.name] ?? c.name}</th>
+                  <td class="outcome">${OUTCOMES[c.outcome]}</td>
+                  <td class="reason">${c.reason ?? ''}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>`;
   }
 
   #timeline(k: CaseDetail) {

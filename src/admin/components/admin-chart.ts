@@ -28,6 +28,7 @@ interface AxisOptions {
   low?: number;
   high?: number;
   scaleMinSpace?: number;
+  labelOffset?: { x: number; y: number };
   labelInterpolationFnc?: AxisLabel;
 }
 interface BarChart {
@@ -168,10 +169,16 @@ export class AdminChart extends LitElement {
     .ct-horizontal-bars .ct-label.ct-horizontal.ct-end {
       justify-content: flex-start;
     }
+    /* A value's label box spans the step below its tick: its text sits at the box's bottom (moved
+       onto the tick by labelOffset), never in the middle of the step, where it reads as the wrong value. */
     .ct-label.ct-vertical.ct-start {
-      align-items: center;
+      align-items: flex-end;
       justify-content: flex-end;
       text-align: end;
+    }
+    /* Categories down the side (horizontal bars) sit in the middle of their band. */
+    .ct-horizontal-bars .ct-label.ct-vertical.ct-start {
+      align-items: center;
     }
     .ct-bar {
       fill: none;
@@ -357,7 +364,8 @@ export class AdminChart extends LitElement {
         seriesBarDistance: 14,
         chartPadding: { top: 18, right: this.horizontal ? 40 : 8, bottom: 0, left: 0 },
         axisX: this.horizontal ? { ...valueAxis, onlyInteger: true, scaleMinSpace: 56 } : categoryAxis,
-        axisY: this.horizontal ? { ...categoryAxis, offset: 150 } : { ...valueAxis, offset: 40 },
+        // Half a label's height down, so a value's label is centred on its grid line.
+        axisY: this.horizontal ? { ...categoryAxis, offset: 150 } : { ...valueAxis, offset: 40, labelOffset: { x: 0, y: 6 } },
       },
     );
     chart.on('draw', (bar) => {
@@ -372,7 +380,8 @@ export class AdminChart extends LitElement {
           : null
         : (this.series[bar.seriesIndex]?.values[bar.index] ?? 0);
       // Zero needs no label: the bar is absent and the axis starts at 0.
-      if (value === null || value === 0) return;
+      // A zero count is left bare (the axis says it); a pass rate of 0 % is news, and is said.
+      if (value === null || (value === 0 && !this.percent)) return;
       const text = this.#format(value);
       const at = this.horizontal ? { x: bar.x2 + 6, y: bar.y2 + 4 } : { x: (bar.x1 + bar.x2) / 2, y: bar.y2 - 6 };
       bar.group.elem('text', { ...at, 'text-anchor': this.horizontal ? 'start' : 'middle' }, 'value').text(text);

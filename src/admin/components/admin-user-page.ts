@@ -32,7 +32,7 @@ export class AdminUserPage extends AdminView {
         font-weight: 600;
       }
       tr.flagged .outcome {
-        color: #92400e;
+        color: var(--verity-warn, #92400e);
         font-weight: 600;
       }
       tr.passed .outcome {
@@ -72,16 +72,14 @@ export class AdminUserPage extends AdminView {
         table.jobs > tbody {
           display: block;
         }
-        table.jobs th,
-        table.checks th,
-        table.checks td {
+        table.jobs th {
           overflow-wrap: anywhere;
         }
-        table.checks td.outcome {
-          overflow-wrap: normal;
-        }
+        /* Whole words in the checks: a name broken mid-word ("machin / e") reads as noise. */
         table.checks th,
         table.checks td {
+          overflow-wrap: break-word;
+          hyphens: auto;
           padding: 0.25rem 0.3rem;
         }
         table.verifications > tbody > tr,
@@ -412,6 +410,7 @@ function twoFactorText(u: UserSummary): string {
 /** A verification's checks as rows: what was checked, its outcome, why and the number behind it. */
 function checksTable(v: VerificationDetail) {
   if (v.checks.length === 0) return nothing;
+  const valued = v.checks.some((c) => c.value !== null);
   return html`<table class="checks">
     <caption class="sr-only">
       Checks of ${v.name}
@@ -421,7 +420,7 @@ function checksTable(v: VerificationDetail) {
         <th scope="col">Check</th>
         <th scope="col">Outcome</th>
         <th scope="col">Reason</th>
-        <th scope="col">Value</th>
+        ${valued ? html`<th scope="col">Value</th>` : nothing}
       </tr>
     </thead>
     <tbody>
@@ -431,7 +430,7 @@ function checksTable(v: VerificationDetail) {
             <th scope="row">${c.name.replaceAll('_', ' ')}</th>
             <td class="outcome">${OUTCOME_WORDS[c.outcome]}</td>
             <td>${c.reason ?? ''}</td>
-            <td>${c.value === null ? '' : c.value.toFixed(2)}</td>
+            ${valued ? html`<td>${c.value === null ? '' : c.value.toFixed(2)}</td>` : nothing}
           </tr>`,
       )}
     </tbody>

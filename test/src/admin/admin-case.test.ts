@@ -3,6 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/admin/components/admin-case.js';
 import type { AdminCase } from '../../../src/admin/components/admin-case.js';
 import type { AdminDocumentViewer } from '../../../src/admin/components/admin-document-viewer.js';
+import { pageTheme } from '../fixtures/theme.js';
 import { $, $$, fakeApi, until } from './fake-api.js';
 
 // A 1x1 image, so the viewer has something real to zoom.
@@ -172,5 +173,91 @@ describe('<admin-case>', () => {
     await until(() => $$(el, 'admin-document-viewer').length === 1, 'documents');
     expect($(el, 'ul.duplicates')).to.equal(null);
     expect(el.shadowRoot!.textContent).not.to.contain('Possible duplicate');
+  });
+
+  describe('the DEA number', () => {
+    let undo: (() => Promise<void>) | undefined;
+    afterEach(async () => {
+      await undo?.();
+      undo = undefined;
+    });
+
+    /** A case with only a DEA number, as for a user on a contact template; checks as the server words them. */
+    async function deaCase(dea_number: string, checks: { name: string; outcome: string; reason: string | null }[]) {
+      const fake = fakeApi({
+        'GET /admin/api/users/7/case': {
+          data: { documents: [], faces: [], notes: [], timeline: [], duplicates: [], dea: { dea_number, checks: checks.map((c) => ({ ...c, value: null })) } },
+        },
+      });
+      const el = await fixture<AdminCase>(html`<admin-case .api=${fake.api} user-id="7"></admin-case>`);
+      await until(() => $(el, 'table.dea') !== null, 'DEA table');
+      return el;
+    }
+
+    const rowsOf = (el: AdminCase) => $$(el, 'table.dea tbody tr').map((tr) => [...tr.children].map((c) => c.textContent!.trim()));
+
+    const WELL_FORMED = [
+      { name: 'dea_format', outcome: 'passed', reason: null },
+      { name: 'dea_check_digit', outcome: 'passed', reason: null },
+      { name: 'dea_registrant_initial', outcome: 'flagged', reason: "The number's initial B is not that of the last name on record (L)." },
+      { name: 'dea_registry', outcome: 'not_run', reason: 'Not checked against a registry: none is configured (VERITY_DEA_REGISTRY_URL).' },
+    ];
+
+    it('lists each check in words: format, check digit, the initial against the last name, and that no registry is configured', async () => {
+      const el = await deaCase('AB1234563', WELL_FORMED);
+      expect($(el, 'h2#dea')!.textContent).to.equal('DEA number');
+      expect(el.shadowRoot!.querySelector('code')!.textContent).to.equal('AB1234563');
+      expect($$(el, 'table.dea thead th').map((th) => th.textContent)).to.deep.equal(['Check', 'Outcome', 'Reason']);
+      expect(rowsOf(el)).to.deep.equal([
+        ['Format', 'Passed', ''],
+        ['Check digit', 'Passed', ''],
+        ['Initial of the last name', 'Flagged', "The number's initial B is not that of the last name on record (L)."],
+        ['Registry', 'Not run', 'Not checked against a registry: none is configured (VERITY_DEA_REGISTRY_URL).'],
+      ]);
+    });
+
+    it('says why the later checks did not run when the number is malformed or its check digit fails', async () => {
+      const malformed = await deaCase('ZZ12', [
+        { name: 'dea_format', outcome: 'failed', reason: 'Not two letters and seven digits.' },
+        { name: 'dea_check_digit', outcome: 'not_run', reason: 'The number does not have the DEA shape.' },
+        { name: 'dea_registrant_initial', outcome: 'not_run', reason: 'The number does not have the DEA shape.' },
+        { name: 'dea_registry', outcome: 'not_run', reason: 'A number without the DEA shape is not looked up.' },
+      ]);
+      expect(rowsOf(malformed).map((r) => r.slice(0, 2))).to.deep.equal([
+        ['Format', 'Failed'],
+        ['Check digit', 'Not run'],
+        ['Initial of the last name', 'Not run'],
+        ['Registry', 'Not run'],
+      ]);
+      expect(rowsOf(malformed)[0]![2]).to.equal('Not two letters and seven digits.');
+      const mistyped = await deaCase('AB1234567', [
+        { name: 'dea_format', outcome: 'passed', reason: null },
+        { name: 'dea_check_digit', outcome: 'failed', reason: 'The check digit does not hold: the number is mistyped or made up.' },
+        { name: 'dea_registrant_initial', outcome: 'passed', reason: null },
+        { name: 'dea_registry', outcome: 'not_run', reason: 'A number whose check digit fails is not looked up.' },
+      ]);
+      expect(rowsOf(mistyped)[1]).to.deep.equal(['Check digit', 'Failed', 'The check digit does not hold: the number is mistyped or made up.']);
+      expect(rowsOf(mistyped)[3]).to.deep.equal(['Registry', 'Not run', 'A number whose check digit fails is not looked up.']);
+    });
+
+    it('is reached by keyboard: its table is a named scroll region that Tab focuses, then the note form', async () => {
+      const el = await deaCase('AB1234563', WELL_FORMED);
+      await sendKeys({ press: 'Tab' });
+      const region = el.shadowRoot!.activeElement as HTMLElement;
+      expect(region.getAttribute('role')).to.equal('region');
+      expect(region.getAttribute('aria-labelledby')).to.equal('dea');
+      expect(region.querySelector('table.dea')).to.not.equal(null);
+      // The note form comes next: the table holds no stop of its own.
+      await sendKeys({ press: 'Tab' });
+      expect(el.shadowRoot!.activeElement!.tagName).to.equal('TEXTAREA');
+    });
+
+    for (const scheme of ['light', 'dark'] as const) {
+      it(`is accessible in ${scheme} mode`, async () => {
+        undo = await pageTheme(scheme);
+        const el = await deaCase('AB1234563', WELL_FORMED);
+        await expect(el).to.be.accessible();
+      });
+    }
   });
 });

@@ -73,6 +73,24 @@ describe('admin-overview charts', () => {
     );
   });
 
+  it('says 0 % on a check that never passed, rather than leaving its bar bare like an empty count', async () => {
+    const { api } = fakeApi({
+      'GET /admin/api/overview': {
+        ...OVERVIEW,
+        check_pass_rates: [
+          { check: 'photoshopped', passed: 0, flagged: 1, failed: 0, rate: 0 },
+          { check: 'mrz_check_digits', passed: 1, flagged: 0, failed: 0, rate: 1 },
+        ],
+      },
+      'GET /admin/api/notices': { data: [] },
+    });
+    const el = await fixture<AdminOverview>(html`<admin-overview .api=${api}></admin-overview>`);
+    await until(() => $$(el, 'admin-chart').length === 4, 'charts');
+    const rates = chart(el, 'Pass rate per check');
+    await until(() => $$(rates, 'text.value').length === 2, 'values drawn', 8000);
+    expect($$(rates, 'text.value').map((t) => t.textContent)).to.deep.equal(['0%', '100%']);
+  });
+
   it('puts the numbers in a table a keyboard reaches behind each chart', async () => {
     const el = await overview();
     const rates = chart(el, 'Pass rate per check');

@@ -80,7 +80,10 @@ describe('PaddleOCR fallback', { timeout: 600_000 }, () => {
     const dp = a.content?.document_processor ?? {};
     expect(a.status).toBe('Success');
     expect(a.timings?.['ocr_paddle']).toBeGreaterThan(0);
-    // PaddleOCR fills what tesseract missed; tesseract's own readings stay (pipeline.ts says why).
+    // Each field from the reading that passes its rules (reading-choice.ts): tesseract read this
+    // front's issue date as its expiry and its document number wrong; PaddleOCR read both right.
+    expect(dp['Document Number']?.value).toBe(id.dlNumber);
+    expect(dp['Date of Expiry']?.value).toBe(id.expires);
     expect(dp['Address Street']?.value).toBe(id.street);
     expect(dp['Address City']?.value).toBe(id.city);
     expect(dp['Date of Birth']?.value).toBe(id.dob);
