@@ -182,7 +182,12 @@ async function lastTurns(frames: readonly { bytes: Buffer }[]): Promise<(number 
  * `onSession` hears each session's outcome as it is decided (a half takes tens of minutes);
  * `kinds` and `faces` limit the presentations and faces run.
  */
-export async function evalLiveness(half: HalfConfig, onSession?: (outcome: PadOutcome) => void, kinds: readonly LiveKind[] = PAD_KINDS): Promise<PadOutcome[]> {
+export async function evalLiveness(
+  half: HalfConfig,
+  onSession?: (outcome: PadOutcome) => void,
+  kinds: readonly LiveKind[] = PAD_KINDS,
+  faces: readonly number[] = half.faces,
+): Promise<PadOutcome[]> {
   const out: PadOutcome[] = [];
   // Presentation by presentation, so a run cut short has whole rows for the kinds it finished.
   for (const kind of kinds) {
