@@ -5,7 +5,7 @@
  * error are shown (genuine captures refused or flagged, and fraud accepted). Images are made on
  * first use and cached under test/.fixtures-cache/. Method and results: docs/analysis.md.
  *
- * Usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|faces|liveness] [--out FILE]
+ * Usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|faces|liveness] [--kinds K1,K2] [--out FILE]
  *   --people  identities per half (default 52, so 104 in all); each brings a licence front,
  *             a licence back, a passport and one forgery.
  *   --part    `documents` runs the documents and the face match (which uses their portraits),
@@ -13,6 +13,9 @@
  *             without the rest of the pipeline (fast: the way to reach 5,000+ impostor pairs),
  *             `liveness` only the presentation-attack sessions; default documents and liveness.
  *   --scores  also write the face match's raw pair scores to FILE.<half>.json.
+ *   --kinds   liveness presentations to run, comma-separated (default all: bona-fide,print,
+ *             print-closer,screen,replay-injected,photo-sequence), one kind after another.
+ *   --faces   liveness: only these demo faces of the half, comma-separated (default all).
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -21,6 +24,7 @@ import { HALVES, type HalfConfig, type HalfName } from '../test/fixtures/hard/co
 import { evalDocuments, type GenuineResult } from './eval/documents.js';
 import { faceMatchTables } from './eval/face-report.js';
 import { documentPortraits, evalLiveness, PAD_KINDS, portraitOf, type Portrait } from './eval/faces.js';
+import type { LiveKind } from '../test/fixtures/hard/liveness-sessions.js';
 import { hardPhoto } from '../test/fixtures/hard/set.js';
 import { formatRate, padRates, rateOf, type Rate } from './eval/metrics.js';
 
@@ -34,8 +38,16 @@ const OUT = arg('--out');
 const PART = arg('--part') ?? 'all';
 /** `--scores FILE`: the face match's raw pair scores as JSON (FILE.dev.json, FILE.heldout.json). */
 const SCORES = arg('--scores');
-if (!Number.isInteger(PEOPLE) || PEOPLE < 1 || !['dev', 'heldout', 'both'].includes(HALF) || !['all', 'documents', 'faces', 'liveness'].includes(PART)) {
-  process.stderr.write('usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|faces|liveness] [--out FILE]\n');
+const KINDS_RUN = (arg('--kinds')?.split(',') ?? PAD_KINDS) as LiveKind[];
+const FACES_RUN = arg('--faces')?.split(',').map(Number);
+if (
+  !Number.isInteger(PEOPLE) ||
+  PEOPLE < 1 ||
+  !['dev', 'heldout', 'both'].includes(HALF) ||
+  !['all', 'documents', 'faces', 'liveness'].includes(PART) ||
+  KINDS_RUN.some((k) => !PAD_KINDS.includes(k))
+) {
+  process.stderr.write('usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|faces|liveness] [--kinds K1,K2] [--out FILE]\n');
   process.exit(2);
 }
 const today = new Date('2026-06-01T00:00:00Z');
@@ -151,13 +163,21 @@ async function evalDocumentsAndFaces(half: HalfConfig): Promise<void> {
 
 async function livenessTables(half: HalfConfig): Promise<void> {
   progress(`${half.name}: liveness`);
-  const pad = await evalLiveness(half);
+  const pad = await evalLiveness(
+    half,
+    (p) =>
+      progress(
+        `${half.name} liveness: face ${p.face} ${p.kind}: ${p.decision}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.flash !== undefined ? `, flash ${p.flash.toFixed(2)}` : ''}`,
+      ),
+    KINDS_RUN,
+    FACES_RUN,
+  );
   const rates = padRates(pad.map((p) => ({ attack: p.kind !== 'bona-fide', species: p.kind, accepted: p.decision === 'complete' })));
   const notRejected = padRates(pad.map((p) => ({ attack: p.kind !== 'bona-fide', species: p.kind, accepted: p.decision !== 'rejected' })));
   print('\n#### Liveness on simulated presentation attacks (`analyseSelfie`)\n');
   print('| presentation | sessions | APCER: accepted as live (complete) | not rejected (complete or review) |');
   print('|---|---|---|---|');
-  for (const k of PAD_KINDS.filter((x) => x !== 'bona-fide'))
+  for (const k of KINDS_RUN.filter((x) => x !== 'bona-fide'))
     print(`| ${k} | ${pad.filter((p) => p.kind === k).length} | ${R(rates.apcer[k]!)} | ${R(notRejected.apcer[k]!)} |`);
   print(`| worst attack (ISO APCER) | | ${R(rates.apcerWorst)} | ${R(notRejected.apcerWorst)} |`);
   print(
@@ -171,7 +191,7 @@ async function livenessTables(half: HalfConfig): Promise<void> {
   const why = new Map<string, number>();
   for (const p of pad) for (const r of p.reasons) why.set(`${p.kind}: ${r}`, (why.get(`${p.kind}: ${r}`) ?? 0) + 1);
   print(`\nReasons given: ${[...why].map(([k, v]) => `${k} ×${v}`).join('; ') || 'none'}.`);
-  const spread = PAD_KINDS.map((k) => {
+  const spread = KINDS_RUN.map((k) => {
     const xs = pad.flatMap((p) => (p.kind === k && p.flash !== undefined ? [p.flash] : [])).sort((a, b) => a - b);
     return xs.length
       ? `${k} ${xs[0]!.toFixed(2)} / ${xs[Math.floor(xs.length / 2)]!.toFixed(2)} / ${xs.at(-1)!.toFixed(2)} (${xs.length})`

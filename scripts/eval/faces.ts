@@ -152,9 +152,26 @@ export interface PadOutcome {
 
 export const PAD_KINDS: readonly LiveKind[] = LIVE_KINDS;
 
-/** The horizontal turn measure of the (first) face in a frame, 0 without one. */
-async function turnOf(bytes: Buffer): Promise<number> {
-  return (await detectFaces((await prepareInput(bytes)).raster))[0]?.turn ?? 0;
+/** The horizontal turn measure of the (first) face in a frame, undefined without one. */
+async function turnOf(bytes: Buffer): Promise<number | undefined> {
+  return (await detectFaces((await prepareInput(bytes)).raster))[0]?.turn;
+}
+
+/**
+ * The turn to ask for: the direction the session's frames turn, from the straight look to the
+ * last turn frame with a face (`turns` in capture order, undefined where no face was found). A
+ * last frame without a face used to count as turn 0 and could flip the direction.
+ */
+export function turnAsked(straight: number | undefined, turns: readonly (number | undefined)[]): LivenessChallenge {
+  const turned = turns.filter((t): t is number => t !== undefined).at(-1);
+  return (turned ?? 0) >= (straight ?? 0) ? 'turn_left' : 'turn_right';
+}
+
+/** The turn measures of `frames` from the last back to the first with a face (the rest left undefined). */
+async function lastTurns(frames: readonly { bytes: Buffer }[]): Promise<(number | undefined)[]> {
+  const out: (number | undefined)[] = frames.map(() => undefined);
+  for (let i = frames.length - 1; i >= 0; i--) if ((out[i] = await turnOf(frames[i]!.bytes)) !== undefined) break;
+  return out;
 }
 
 /**
@@ -162,18 +179,33 @@ async function turnOf(bytes: Buffer): Promise<number> {
  * frames per step, active liveness, the flash colours drawn for the session and a blink asked
  * for), decided by `analyseSelfie`. The turn asked for is the one
  * the frames make (the attacker's best case: a real challenge draws the direction at random).
+ * `onSession` hears each session's outcome as it is decided (a half takes tens of minutes);
+ * `kinds` and `faces` limit the presentations and faces run.
  */
-export async function evalLiveness(half: HalfConfig): Promise<PadOutcome[]> {
+export async function evalLiveness(
+  half: HalfConfig,
+  onSession?: (outcome: PadOutcome) => void,
+  kinds: readonly LiveKind[] = PAD_KINDS,
+  faces: readonly number[] = half.faces,
+): Promise<PadOutcome[]> {
   const out: PadOutcome[] = [];
-  for (const face of half.faces) {
-    for (const kind of PAD_KINDS) {
+  // Presentation by presentation, so a run cut short has whole rows for the kinds it finished.
+  for (const kind of kinds) {
+    for (const face of faces) {
       const s = await denseSession(half, face, kind);
       const straight = s.frames.filter((f) => f.challenge === 'neutral').at(-1)!;
-      const turned = s.frames.filter((f) => f.challenge === 'turn').at(-1)!;
-      const direction: LivenessChallenge = (await turnOf(turned.bytes)) >= (await turnOf(straight.bytes)) ? 'turn_left' : 'turn_right';
+      const direction = turnAsked(await turnOf(straight.bytes), await lastTurns(s.frames.filter((f) => f.challenge === 'turn')));
       const frames = s.frames.map((f) => ({ bytes: f.bytes, step: f.step, challenge: f.challenge === 'turn' ? direction : f.challenge }));
       const r = await analyseSelfie({ selfie: s.selfie, frames }, { activeLiveness: true, flashColours: s.colours, requireBlink: true });
-      out.push({ kind, face, decision: r.decision, reasons: r.reasons, ...(r.flash_correlation !== undefined ? { flash: r.flash_correlation } : {}) });
+      const outcome: PadOutcome = {
+        kind,
+        face,
+        decision: r.decision,
+        reasons: r.reasons,
+        ...(r.flash_correlation !== undefined ? { flash: r.flash_correlation } : {}),
+      };
+      out.push(outcome);
+      onSession?.(outcome);
     }
   }
   return out;

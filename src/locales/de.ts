@@ -355,6 +355,10 @@ export const templates = {
   'flow.refused.retry': 'Diesen Schritt wiederholen',
   'flow.refused.see': 'Diesen Schritt ansehen',
   'flow.step-checking': 'Gesendet. Es wird geprüft; wird es nicht angenommen, sehen Sie es hier.',
+  'flow.checking.title': 'Wir prüfen, was Sie gesendet haben',
+  'flow.checking.body': 'Das dauert meist nur wenige Sekunden. Bitte lassen Sie diese Seite geöffnet.',
+  'flow.checking.refused': 'Ein Schritt wurde nicht angenommen',
+  'flow.checking.contact': 'Sie können sich auch an das Unternehmen wenden, das Ihnen diesen Link geschickt hat.',
   'doc.upload.too-many-pages': str`Diese PDF hat zu viele Seiten. Wählen Sie eine mit höchstens ${0} Seiten.`,
   'method.voice': 'Ein paar Ziffern vorlesen',
   'voice.intro':

@@ -353,6 +353,10 @@ export const templates = {
   'flow.refused.retry': 'Refaire cette étape',
   'flow.refused.see': 'Voir cette étape',
   'flow.step-checking': "Envoyé. Vérification en cours ; s'il n'est pas accepté, vous le verrez ici.",
+  'flow.checking.title': 'Vérification de ce que vous avez envoyé',
+  'flow.checking.body': 'Cela prend généralement quelques secondes. Gardez cette page ouverte.',
+  'flow.checking.refused': "Une étape n'a pas été acceptée",
+  'flow.checking.contact': "Vous pouvez aussi contacter l'entreprise qui vous a envoyé ce lien.",
   'doc.upload.too-many-pages': str`Ce PDF a trop de pages. Choisissez-en un d'au plus ${0} pages.`,
   'method.voice': 'Lisez quelques chiffres à voix haute',
   'voice.intro':

@@ -90,6 +90,23 @@ export async function writeHeadCamera(file: string, poses: readonly HeadPose[]):
   writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F${HEAD_FPS}:1 Ip A1:1 C420jpeg\n`), ...parts]));
 }
 
+/**
+ * Writes the fake camera's y4m file from still pictures (any format sharp reads), one a frame at
+ * {@link HEAD_FPS}, each cut to an even size (I420 halves both sides).
+ */
+export async function writeCameraFrames(file: string, images: readonly Buffer[]): Promise<void> {
+  const parts: Buffer[] = [];
+  let size = '';
+  for (const image of images) {
+    const meta = await sharp(image).metadata();
+    const [w, h] = [(meta.width ?? 0) & ~1, (meta.height ?? 0) & ~1];
+    const { data } = await sharp(image).extract({ left: 0, top: 0, width: w, height: h }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    size ||= `W${w} H${h}`;
+    parts.push(Buffer.from('FRAME\n'), Buffer.from(rgbToI420(data, w, h) as Uint8Array));
+  }
+  writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 ${size} F${HEAD_FPS}:1 Ip A1:1 C420jpeg\n`), ...parts]));
+}
+
 /** The Voice step's buttons, in the page's language. */
 export interface VoiceLabels {
   ask: string;

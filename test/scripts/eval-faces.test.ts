@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cosineSimilarity, type DetectedFace } from '../../server/analysis/stages/face.js';
 import { bandRates } from '../../scripts/eval/face-metrics.js';
-import { hasSecondFace, scorePairs } from '../../scripts/eval/faces.js';
+import { hasSecondFace, scorePairs, turnAsked } from '../../scripts/eval/faces.js';
 
 describe('face evaluation arithmetic', () => {
   it('pairs every portrait with every selfie: same face genuine, any other face impostor', () => {
@@ -47,5 +47,14 @@ describe('face evaluation arithmetic', () => {
     expect(hasSecondFace([face(100), face(40)])).toBe(false);
     expect(hasSecondFace([face(100), face(60)])).toBe(true);
     expect(hasSecondFace([])).toBe(false);
+  });
+
+  it('asks for the turn the frames make, judged on the last turn frame with a face', () => {
+    // Straight at 0.16 (a face looking a little aside), turning towards positive, the last two frames lost near profile.
+    expect(turnAsked(0.16, [0.3, 0.36, undefined, undefined])).toBe('turn_left');
+    expect(turnAsked(0.16, [0.3, 0.36, 0.41, 0.45])).toBe('turn_left');
+    expect(turnAsked(-0.05, [-0.2, -0.3, undefined])).toBe('turn_right');
+    // No face in any turn frame: nothing to go by but the straight look.
+    expect(turnAsked(0.1, [undefined, undefined])).toBe('turn_right');
   });
 });

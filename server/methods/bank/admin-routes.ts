@@ -4,6 +4,7 @@ import { recordAudit } from '../../admin/audit.js';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../errors.js';
 import { listPayouts, markPayoutPaid } from './payout-admin.js';
+import { DEFAULT_PAYOUT_PROVIDER, payoutProviders } from './payouts.js';
 
 /**
  * The dashboard's Bank payouts (the default, manual payout provider): the list an operator pays
@@ -17,7 +18,10 @@ export function bankPayoutAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const shown = data.filter((p) => p.pay !== null).map((p) => p.id);
       if (shown.length > 0)
         await recordAudit(ctx.db, ctx.clock, req, { action: 'bank_payout.view', targetType: 'bank_payout', targetId: null, details: { payout_ids: shown } });
-      return { data };
+      // The providers as configured, for the operator; the open-banking token is never shown.
+      const openBanking = ctx.config.openBanking ? new URL(ctx.config.openBanking.url).origin : null;
+      const providers = { payout: DEFAULT_PAYOUT_PROVIDER, payout_available: [...payoutProviders(ctx).keys()], open_banking: openBanking };
+      return { data, providers };
     });
 
     app.post(

@@ -5,6 +5,7 @@ import './admin-overview.js';
 import './admin-users.js';
 import './admin-reviews.js';
 import './admin-live-video.js';
+import './admin-bank-payouts.js';
 import './admin-user-page.js';
 import './admin-templates.js';
 import './admin-settings.js';
@@ -19,6 +20,7 @@ const NAV = [
   ['users', 'Users'],
   ['reviews', 'Reviews'],
   ['live-video', 'Live video'],
+  ['bank-payouts', 'Bank payouts'],
   ['templates', 'Templates'],
   ['settings', 'Settings'],
   ['developers', 'Developers'],
@@ -197,6 +199,8 @@ export class AdminApp extends LitElement {
         return html`<admin-reviews .api=${this.api}></admin-reviews>`;
       case 'live-video':
         return html`<admin-live-video .api=${this.api}></admin-live-video>`;
+      case 'bank-payouts':
+        return html`<admin-bank-payouts .api=${this.api}></admin-bank-payouts>`;
       case 'templates':
         return html`<admin-templates .api=${this.api}></admin-templates>`;
       case 'settings':

@@ -82,8 +82,9 @@ export class AdminReviews extends AdminView {
       td.when {
         white-space: nowrap;
       }
+      /* Whole addresses where they fit (never "ada@example.te / st"); broken only when longer than the line. */
       .email {
-        overflow-wrap: anywhere;
+        overflow-wrap: break-word;
       }
       /* On a phone each user is a block of labelled lines: four columns would squeeze the reasons to a word a line. */
       @media (max-width: 40rem) {

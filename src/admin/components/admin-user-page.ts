@@ -5,6 +5,7 @@ import type { AdminCase } from './admin-case.js';
 import './admin-link-panel.js';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
+import { renderCapturedImages, renderDocumentRecords } from './user-page-captures.js';
 
 /** Fired after the user was deleted (the app goes back to the list). */
 export class UserDeletedEvent extends Event {
@@ -289,68 +290,10 @@ export class AdminUserPage extends AdminView {
           )}
         </tbody>
       </table>
-      ${
-        d.workflows.length
-          ? html`<h3>Document workflows</h3>
-              <ul>
-                ${d.workflows.map((w) => html`<li>${w.id}: ${w.status.friendly}${w.remarks ? ` — ${w.remarks}` : ''}</li>`)}
-              </ul>`
-          : nothing
-      }
-      ${
-        d.document_jobs.length
-          ? html`<h3>Document verification jobs</h3>
-              <table class="jobs">
-                <thead>
-                  <tr>
-                    <th scope="col">Document</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Results</th>
-                    <th scope="col">Image</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${d.document_jobs.map(
-                    (j) =>
-                      html`<tr>
-                        <th scope="row">${j.doc_id}<br /><span class="muted">${j.source}, ${j.created_at}</span></th>
-                        <td>${j.status}${j.reason ? html`<br /><span class="muted">${j.reason}</span>` : nothing}</td>
-                        <td>
-                          ${
-                            j.document_data
-                              ? html`<details>
-                                  <summary>Document data</summary>
-                                  <pre>${JSON.stringify(j.document_data, null, 2)}</pre>
-                                </details>`
-                              : '—'
-                          }
-                        </td>
-                        <td><img src=${j.image_url} alt=${`Document ${j.doc_id}`} width="160" loading="lazy" /></td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>`
-          : nothing
-      }
+      ${renderDocumentRecords(d)}
       <admin-case .api=${this.api} user-id=${this.userId}></admin-case>
       <h2>Captured images</h2>
-      ${
-        d.images.length
-          ? html`<ul class="images">
-              ${d.images.map(
-                (i) =>
-                  html`<li>
-                    ${
-                      i.url
-                        ? html`<img src=${i.url} alt=${`${i.method} ${i.document_type ?? ''} ${i.side ?? i.step ?? ''}`.trim()} width="240" loading="lazy" />`
-                        : html`<span>${i.media_type} file</span>`
-                    }
-                    <span class="muted">${i.created_at}</span>
-                  </li>`,
-              )}
-            </ul>`
-          : html`<p class="muted">No images.</p>`
-      }
+      ${renderCapturedImages(d)}
       <h2>Actions</h2>
       <form class="row" aria-label="Change status" @submit=${this.#setStatus}>
         <label

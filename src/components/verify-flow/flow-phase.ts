@@ -8,6 +8,8 @@ export const FLOW_PHASE = {
   /** Consent before a biometric step (issue 24). */
   consent: 'consent',
   handoff: 'handoff',
+  /** Everything sent; waiting for the analysis of it before completing (issue 22). */
+  checking: 'checking',
   completing: 'completing',
   done: 'done',
   handedBack: 'handed-back',

@@ -19,6 +19,7 @@ export class VerifyFlowAttributes extends LitElement {
     preview: { type: Boolean },
     closable: { type: Boolean },
     redirectDelay: { type: Number, attribute: 'redirect-delay' },
+    checkWait: { type: Number, attribute: 'check-wait' },
     plannedSteps: { attribute: false },
   };
 
@@ -57,6 +58,11 @@ export class VerifyFlowAttributes extends LitElement {
   declare plannedSteps: readonly MethodKey[] | null;
   /** Seconds the "you are done" screen shows before the completion redirect (default 4). */
   declare redirectDelay: number;
+  /**
+   * Seconds the flow waits, once everything is sent, for the checks of what was sent (default 20),
+   * so a refusal is shown while the user is still here; then it completes and the company is told.
+   */
+  declare checkWait: number;
 
   constructor() {
     super();
@@ -72,6 +78,7 @@ export class VerifyFlowAttributes extends LitElement {
     this.preview = false;
     this.closable = false;
     this.redirectDelay = 4;
+    this.checkWait = 20;
     this.plannedSteps = null;
   }
 }

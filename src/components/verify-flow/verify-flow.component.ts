@@ -21,7 +21,8 @@ import { FLOW_PHASE, isMethodDone, safeRedirect, type FlowPhase } from './flow-p
 import { renderHeader, renderIntro } from './intro-view.js';
 import { renderDone, renderFailure, renderHandedBack, renderHandoff, renderLoading } from './result-views.js';
 import { liveAnnouncement, renderRejected, renderStep, renderStepDone, renderStepsScreen } from './step-views.js';
-import { AnalysisWatch } from '../../controllers/analysis-watch.js';
+import { FlowChecks } from './flow-checks.js';
+import { renderChecking } from './checking-view.js';
 import styles from './verify-flow.styles.js';
 
 /**
@@ -66,7 +67,6 @@ export class VerifyFlow extends VerifyFlowAttributes {
     notice: { state: true },
     locale: { state: true },
     result: { state: true },
-    refused: { state: true },
   };
 
   private readonly countdown = new RedirectCountdown(this);
@@ -78,9 +78,15 @@ export class VerifyFlow extends VerifyFlowAttributes {
   declare private notice: string;
   declare private locale: Locale;
   declare private result: MethodResult | null;
-  /** A method the server refused after it was sent, shown live until the user goes to it. */
-  declare private refused: MethodView | null;
-  private readonly analysis = new AnalysisWatch(this);
+  private readonly checks = new FlowChecks(this, {
+    client: () => this.client,
+    session: () => this.session,
+    setSession: (session) => (this.session = session),
+    listening: () => !([FLOW_PHASE.done, FLOW_PHASE.handoff, FLOW_PHASE.completing] as FlowPhase[]).includes(this.phase),
+    checking: () => this.phase === FLOW_PHASE.checking,
+    onScreen: () => (this.phase === FLOW_PHASE.steps ? this.currentMethod?.key : undefined),
+    finish: () => void this.finish(),
+  });
 
   private client: SessionClient | null = null;
   private store: ProgressStore | null = null;
@@ -99,7 +105,6 @@ export class VerifyFlow extends VerifyFlowAttributes {
     this.notice = '';
     this.locale = 'en';
     this.result = null;
-    this.refused = null;
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
@@ -206,7 +211,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
       this.phase = FLOW_PHASE.done;
       return;
     }
-    this.watchAnalysis();
+    this.checks.follow();
     const firstOpen = session.methods.findIndex((m) => !isMethodDone(m));
     const savedIndex = saved ? session.methods.findIndex((m) => m.key === saved.method && !isMethodDone(m)) : -1;
     if (firstOpen < 0) {
@@ -231,7 +236,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
       return;
     }
     this.index = index;
-    if (this.refused?.key === method.key) this.refused = null;
+    this.checks.seen(method.key);
     // A biometric step waits for consent to the current text; its routes refuse without it too.
     const consent = needsConsent(method.key) && !isMethodDone(method) && !this.session?.consent.given;
     if (consent) await import('../../steps/consent/verify-consent.js');
@@ -273,8 +278,8 @@ export class VerifyFlow extends VerifyFlowAttributes {
     (this.renderRoot.querySelector(selector) as HTMLElement | null)?.focus();
   }
 
-  /** Puts a rejected method back to `assigned` (when the server allows a retry). */
-  private async retryMethod(method: MethodView): Promise<void> {
+  /** Puts a rejected method back to `assigned` (when the server allows a retry); `thenShow`: and goes to it. */
+  private async retryMethod(method: MethodView, thenShow = false): Promise<void> {
     if (!this.client || method.key === 'other') return;
     try {
       const result = await this.client.retryMethod(method.key);
@@ -284,6 +289,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
       const mapped = fromApiError(error);
       emit(this, 'verify-error', { code: mapped.code, message: mapped.message, retryable: mapped.retryable });
     }
+    if (thenShow) await this.goTo(this.session?.methods.findIndex((m) => m.key === method.key) ?? -1);
   }
 
   private replaceMethod(method: MethodView, state: SessionView['state']): void {
@@ -300,7 +306,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
     session.methods = session.methods.map((m) => (m.key === method.key ? method : m));
     session.state = state;
     this.session = { ...session };
-    this.watchAnalysis();
+    this.checks.follow();
     if (state === 'ready_to_complete' || state === 'completed' || session.methods.every(isMethodDone)) {
       await this.finish();
       return;
@@ -315,26 +321,6 @@ export class VerifyFlow extends VerifyFlowAttributes {
     const { error } = event;
     emit(this, 'verify-error', { code: error.code, message: error.message, retryable: error.retryable });
     if (error.code === 'session_expired') this.fail(error);
-  }
-
-  /** Follows the progress stream while something sent is being checked, to show a refusal live. */
-  private watchAnalysis(): void {
-    if (this.client && this.session) this.analysis.follow(this.client, this.session, (next, refused) => this.onLiveSession(next, refused));
-  }
-
-  private onLiveSession(next: SessionView, refused: MethodView[]): void {
-    const session = this.session;
-    if (!session || this.phase === FLOW_PHASE.done || this.phase === FLOW_PHASE.handoff) return;
-    // Only methods whose status moved are replaced: the step on screen keeps its own object.
-    // The step on screen is left to its element, whose completion event (after what it still shows,
-    // such as recovery codes) moves the flow; the stream may report it sent before that.
-    const onScreen = this.phase === FLOW_PHASE.steps ? this.currentMethod?.key : undefined;
-    const moved = (m: MethodView) => (m.key === onScreen ? undefined : next.methods.find((n) => n.key === m.key && n.status !== m.status));
-    this.session = { ...session, state: next.state, methods: session.methods.map((m) => moved(m) ?? m) };
-    const first = refused[0];
-    if (!first) return;
-    this.refused = first;
-    emit(this, 'verify-error', { code: 'method_rejected', message: first.reason ?? 'A step was not accepted.', retryable: first.can_retry });
   }
 
   /** The consent screen's decision: on to the step, or a clean way out (`verify-error` `consent_declined`). */
@@ -367,6 +353,13 @@ export class VerifyFlow extends VerifyFlowAttributes {
       await this.store?.clear();
       return;
     }
+    if (this.checks.hold(this.session, this.checkWait)) {
+      if (this.phase === FLOW_PHASE.checking) return;
+      this.phase = FLOW_PHASE.checking;
+      this.checks.follow();
+      return this.focusSoon('#checking-title');
+    }
+    this.checks.release();
     this.phase = FLOW_PHASE.completing;
     try {
       const done = await this.client.complete();
@@ -437,6 +430,13 @@ export class VerifyFlow extends VerifyFlowAttributes {
         });
       case FLOW_PHASE.handedBack:
         return renderHandedBack();
+      case FLOW_PHASE.checking:
+        return renderChecking({
+          refused: this.checks.refused,
+          handoff: Boolean(this.session?.handoff_enabled && !this.session.via_handoff),
+          onRetry: (method) => void this.retryMethod(method, true),
+          onHandoff: () => this.showHandoff(),
+        });
       case FLOW_PHASE.failed:
         return renderFailure({
           error: this.failure,
@@ -450,7 +450,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
 
   private renderSteps(): TemplateResult {
     const session = this.session!;
-    const refused = this.refused;
+    const refused = this.checks.refused;
     return renderStepsScreen({
       session,
       index: this.index,

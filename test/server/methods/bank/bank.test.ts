@@ -115,7 +115,9 @@ describe('bank: micro-deposits', () => {
     const [payout] = items((await admin.request('GET', '/admin/api/bank-payouts')).body.data);
     expect((await admin.request('POST', `/admin/api/bank-payouts/${String(payout!.id)}/paid`)).status).toBe(200);
     expect((await admin.request('POST', `/admin/api/bank-payouts/${String(payout!.id)}/paid`)).status).toBe(404);
-    const [paid] = items((await admin.request('GET', '/admin/api/bank-payouts')).body.data);
+    const listed = (await admin.request('GET', '/admin/api/bank-payouts')).body;
+    const [paid] = items(listed.data);
+    expect(listed.providers).toEqual({ payout: 'manual', payout_available: ['manual'], open_banking: null });
     expect(paid).toMatchObject({ status: 'paid', pay: null, last4: '3000', paid_by: 'root@example.com' });
     const stored = await server.verity.ctx.db
       .selectFrom('bank_payouts' as never)
