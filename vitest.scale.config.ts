@@ -17,7 +17,10 @@ function filesStartingTestServers(): string[] {
     roots
       .flatMap((root) => readdirSync(root, { recursive: true, encoding: 'utf8' }).map((f) => join(root, f)))
       // startLimiterSharingServers (test/helpers/shared-limiters.ts) starts two through startTestServer.
-      .filter((file) => file.endsWith('.test.ts') && /\b(startTestServer|startLimiterSharingServers)\(/.test(readFileSync(file, 'utf8')))
+      .filter(
+        (file) =>
+          file.endsWith('.test.ts') && /\b(startTestServer|startLimiterSharingServers|adminTestServer|hostedServerEachTest)\(/.test(readFileSync(file, 'utf8')),
+      )
       .filter((file) => !/\bVERITY_DATABASE_URL:/.test(readFileSync(file, 'utf8')))
       .sort()
   );

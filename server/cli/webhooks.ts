@@ -2,18 +2,8 @@ import { parseArgs } from 'node:util';
 import type { Verity } from '../app.js';
 import { resolveMethod } from '../domain/catalogue.js';
 import { EVENT_TYPES, type EventType } from '../domain/verification-rules.js';
-import {
-  checkUrlTarget,
-  createEndpoint,
-  deleteEndpoint,
-  endpointView,
-  EndpointInputError,
-  findEndpoint,
-  listEndpoints,
-  rotateSecret,
-  signingSecrets,
-  updateEndpoint,
-} from '../webhooks/endpoints.js';
+import { checkUrlTarget, createEndpoint, endpointView, EndpointInputError, rotateSecret, signingSecrets, updateEndpoint } from '../webhooks/endpoints.js';
+import { deleteEndpoint, findEndpoint, listEndpoints } from '../webhooks/endpoints-repo.js';
 import { getDelivery, listDeliveries, retryDelivery, RetryRefused, sendTestPayload } from '../webhooks/log.js';
 import type { DeliveryState } from '../webhooks/schema.js';
 import { SigningSecretError } from '../crypto/webhook-secrets.js';

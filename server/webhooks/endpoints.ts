@@ -5,6 +5,7 @@ import type { EndpointRow } from './schema.js';
 import { openSigningSecret, sealSigningSecret } from '../crypto/webhook-secrets.js';
 import { generateSigningSecret } from './signing.js';
 import { privateTargetReason, type ResolveAll } from './address-guard.js';
+import { findEndpoint, insertEndpoint, patchEndpoint } from './endpoints-repo.js';
 
 /** An endpoint as the admin API and CLI show it: never with its secrets. */
 export interface EndpointView {
@@ -128,25 +129,21 @@ export interface CreateEndpointInput {
 export async function createEndpoint(ex: Executor, input: CreateEndpointInput, now: Date, serverSecret: string): Promise<{ row: EndpointRow; secret: string }> {
   const secret = generateSigningSecret();
   const iso = now.toISOString();
-  const row = await ex
-    .insertInto('webhook_endpoints')
-    .values({
-      url: checkUrl(input.url),
-      description: input.description ?? null,
-      event_types: JSON.stringify(checkEvents(input.events)),
-      method_ids: jsonOrNull(checkMethods(input.methods)),
-      enabled: input.enabled === false ? 0 : 1,
-      disabled_reason: input.enabled === false ? 'disabled by an admin' : null,
-      disabled_at: input.enabled === false ? iso : null,
-      secret: sealSigningSecret(serverSecret, secret),
-      previous_secret: null,
-      previous_secret_expires_at: null,
-      failing_since: null,
-      created_at: iso,
-      updated_at: iso,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await insertEndpoint(ex, {
+    url: checkUrl(input.url),
+    description: input.description ?? null,
+    event_types: JSON.stringify(checkEvents(input.events)),
+    method_ids: jsonOrNull(checkMethods(input.methods)),
+    enabled: input.enabled === false ? 0 : 1,
+    disabled_reason: input.enabled === false ? 'disabled by an admin' : null,
+    disabled_at: input.enabled === false ? iso : null,
+    secret: sealSigningSecret(serverSecret, secret),
+    previous_secret: null,
+    previous_secret_expires_at: null,
+    failing_since: null,
+    created_at: iso,
+    updated_at: iso,
+  });
   return { row, secret };
 }
 
@@ -167,20 +164,7 @@ export async function updateEndpoint(ex: Executor, id: number, input: UpdateEndp
   if (input.description !== undefined) patch.description = input.description;
   if (input.enabled === true) Object.assign(patch, { enabled: 1, disabled_reason: null, disabled_at: null, failing_since: null });
   if (input.enabled === false) Object.assign(patch, { enabled: 0, disabled_reason: 'disabled by an admin', disabled_at: iso });
-  return ex.updateTable('webhook_endpoints').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
-}
-
-export async function findEndpoint(ex: Executor, id: number): Promise<EndpointRow | undefined> {
-  return ex.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export async function listEndpoints(ex: Executor): Promise<EndpointRow[]> {
-  return ex.selectFrom('webhook_endpoints').selectAll().orderBy('id').execute();
-}
-
-export async function deleteEndpoint(ex: Executor, id: number): Promise<boolean> {
-  const r = await ex.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+  return patchEndpoint(ex, id, patch);
 }
 
 /**
@@ -200,17 +184,13 @@ export async function rotateSecret(
   if (!existing) return undefined;
   if (overlapMs > 0) openSigningSecret(serverSecret, existing.secret, existing.id);
   const secret = generateSigningSecret();
-  const row = await ex
-    .updateTable('webhook_endpoints')
-    .set({
-      secret: sealSigningSecret(serverSecret, secret),
-      previous_secret: overlapMs > 0 ? existing.secret : null,
-      previous_secret_expires_at: overlapMs > 0 ? new Date(now.getTime() + overlapMs).toISOString() : null,
-      updated_at: now.toISOString(),
-    })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await patchEndpoint(ex, id, {
+    secret: sealSigningSecret(serverSecret, secret),
+    previous_secret: overlapMs > 0 ? existing.secret : null,
+    previous_secret_expires_at: overlapMs > 0 ? new Date(now.getTime() + overlapMs).toISOString() : null,
+    updated_at: now.toISOString(),
+  });
+  if (!row) throw new Error(`webhook endpoint ${id} was deleted during the rotation`);
   return { row, secret };
 }
 

@@ -14,7 +14,7 @@ import {
   type DeliveryQuery,
   type RetentionResult,
 } from '../store/repos/webhook-deliveries-repo.js';
-import { findEndpoint } from './endpoints.js';
+import { findEndpoint } from './endpoints-repo.js';
 import { maskPayload } from './masking.js';
 import { enqueueAttempts, insertDeliveries, PAYLOAD_RETENTION_MS } from './relay.js';
 import type { AttemptRow, DeliveryRow, DeliveryState } from './schema.js';

@@ -1,6 +1,7 @@
 import { LocalInvalidationBus } from '../cache/invalidation-bus.js';
 import type { AppContext } from '../context.js';
-import { listEndpoints, signingSecrets } from './endpoints.js';
+import { listEndpoints } from './endpoints-repo.js';
+import { signingSecrets } from './endpoints.js';
 import { runRetention } from './log.js';
 import { DELIVER_QUEUE, OUTBOX_CHANNEL, OutboxRelay, type DeliverJob } from './relay.js';
 import { SigningSecretError } from '../crypto/webhook-secrets.js';

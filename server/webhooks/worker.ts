@@ -4,6 +4,8 @@ import { recordNotice } from '../admin/notices-repo.js';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
 import { signingSecrets } from './endpoints.js';
+import { endpointsByIds, patchEndpoint } from './endpoints-repo.js';
+import { failPendingDelivery, insertAttempts, pendingDeliveriesOfJob, settleDeliveries } from '../store/repos/webhook-deliveries-repo.js';
 import { SigningSecretError } from '../crypto/webhook-secrets.js';
 import { enqueueAttempts, type DeliverJob } from './relay.js';
 import type { DeliveryRow, EndpointRow } from './schema.js';
@@ -65,18 +67,11 @@ export function deliveryHandler(ctx: AppContext, sender: WebhookSender, inFlight
     return s;
   };
   return async (job: DeliverJob): Promise<void> => {
-    let query = ctx.db
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('id', 'in', job.deliveryIds)
-      .where('state', '=', 'pending')
-      .where('attempts', '=', job.after);
-    if (job.due !== undefined) query = query.where('next_attempt_at', '=', job.due);
-    const rows = await query.execute();
+    const rows = await pendingDeliveriesOfJob(ctx.db, job);
     // Gone (user deleted, retention), settled, or moved on (attempted, queued again) since this job was written.
     if (rows.length === 0) return;
     const endpointIds = [...new Set(rows.map((r) => r.endpoint_id))];
-    const endpoints = new Map((await ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute()).map((e) => [e.id, e]));
+    const endpoints = new Map((await endpointsByIds(ctx.db, endpointIds)).map((e) => [e.id, e]));
     // Secrets are opened once per endpoint and job (the attempts of a job start within moments of
     // each other; a previous secret signing a little past its expiry is harmless).
     const jobStart = ctx.clock.now();
@@ -150,13 +145,7 @@ export function deliveryHandler(ctx: AppContext, sender: WebhookSender, inFlight
 }
 
 async function finishWithoutAttempt(ctx: AppContext, delivery: DeliveryRow, reason: string): Promise<void> {
-  const iso = ctx.clock.now().toISOString();
-  await ctx.db
-    .updateTable('webhook_deliveries')
-    .set({ state: 'failed', last_error: reason, next_attempt_at: null, completed_at: iso, updated_at: iso })
-    .where('id', '=', delivery.id)
-    .where('state', '=', 'pending')
-    .execute();
+  await failPendingDelivery(ctx.db, delivery.id, reason, ctx.clock.now().toISOString());
 }
 
 const BATCH_TARGET = 200;
@@ -204,7 +193,7 @@ async function recordAttempts(ctx: AppContext, trx: Executor, batch: readonly At
   const now = ctx.clock.now();
   const ids = [...new Set(batch.map((a) => a.delivery.endpoint_id))];
   // Fresh rows: health and enabled may have changed while the requests were out.
-  const endpoints = new Map((await trx.selectFrom('webhook_endpoints').selectAll().where('id', 'in', ids).execute()).map((e) => [e.id, { ...e }]));
+  const endpoints = new Map((await endpointsByIds(trx, ids)).map((e) => [e.id, { ...e }]));
   const touched = new Set<EndpointRow>();
   const notices: { endpoint: EndpointRow; reason: string }[] = [];
   const attemptRows = [];
@@ -278,19 +267,15 @@ async function recordAttempts(ctx: AppContext, trx: Executor, batch: readonly At
       successes.set(key, group);
       continue;
     }
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({
-        state: outcome === 'retry' ? 'pending' : 'failed',
-        attempts: a.attempt,
-        last_status: result.status ?? null,
-        last_error: error,
-        next_attempt_at: nextAt?.toISOString() ?? null,
-        completed_at: outcome === 'retry' ? null : finishedIso,
-        updated_at: finishedIso,
-      })
-      .where('id', '=', a.delivery.id)
-      .execute();
+    await settleDeliveries(trx, [a.delivery.id], {
+      state: outcome === 'retry' ? 'pending' : 'failed',
+      attempts: a.attempt,
+      last_status: result.status ?? null,
+      last_error: error,
+      next_attempt_at: nextAt?.toISOString() ?? null,
+      completed_at: outcome === 'retry' ? null : finishedIso,
+      updated_at: finishedIso,
+    });
     if (nextAt)
       await enqueueAttempts(
         ctx,
@@ -300,27 +285,25 @@ async function recordAttempts(ctx: AppContext, trx: Executor, batch: readonly At
       );
   }
   for (const g of successes.values()) {
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({
-        state: 'succeeded',
-        attempts: g.attempt,
-        last_status: g.status,
-        last_error: null,
-        next_attempt_at: null,
-        completed_at: g.completedAt,
-        updated_at: g.completedAt,
-      })
-      .where('id', 'in', g.ids)
-      .execute();
+    await settleDeliveries(trx, g.ids, {
+      state: 'succeeded',
+      attempts: g.attempt,
+      last_status: g.status,
+      last_error: null,
+      next_attempt_at: null,
+      completed_at: g.completedAt,
+      updated_at: g.completedAt,
+    });
   }
-  await trx.insertInto('webhook_attempts').values(attemptRows).execute();
+  await insertAttempts(trx, attemptRows);
   for (const e of touched) {
-    await trx
-      .updateTable('webhook_endpoints')
-      .set({ failing_since: e.failing_since, enabled: e.enabled, disabled_reason: e.disabled_reason, disabled_at: e.disabled_at, updated_at: e.updated_at })
-      .where('id', '=', e.id)
-      .execute();
+    await patchEndpoint(trx, e.id, {
+      failing_since: e.failing_since,
+      enabled: e.enabled,
+      disabled_reason: e.disabled_reason,
+      disabled_at: e.disabled_at,
+      updated_at: e.updated_at,
+    });
   }
   for (const { endpoint, reason } of notices) {
     await recordNotice(

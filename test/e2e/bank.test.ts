@@ -5,14 +5,14 @@
  * marks them paid; days later the user opens the same link again, lands on the amount entry, enters
  * the amounts and is redirected to the completion URL. Then the phone size, in Arabic.
  */
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { writeSetting } from '../../server/store/repos/settings-repo.js';
-import { insertTemplate } from '../../server/store/repos/templates-repo.js';
-import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
-import { ensureWebBuild, openHosted, policyErrors, startCustomerSite, type CustomerSite } from '../helpers/hosted-e2e.js';
+
+import { chromiumForFile, hostedServerEachTest } from '../helpers/e2e-setup.js';
+import { openHosted, policyErrors, type CustomerSite } from '../helpers/hosted-e2e.js';
 import type { ManualClock } from '../helpers/manual-clock.js';
-import { items, startTestServer, type TestServer } from '../helpers/server.js';
+import { items, type TestServer } from '../helpers/server.js';
 import { signedInAdmin } from '../server/http/admin/admin-client.js';
 import { createUser, local } from '../server/session/fixtures.js';
 
@@ -20,29 +20,12 @@ let browser: Browser;
 let server: TestServer;
 let site: CustomerSite;
 
-beforeAll(async () => {
-  ensureWebBuild();
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs() });
-}, 240_000);
-afterAll(async () => {
-  await browser?.close();
-});
+chromiumForFile((b) => (browser = b));
 
-beforeEach(async () => {
-  server = await startTestServer({ queues: ['notify', 'bank-payouts'] });
-  site = await startCustomerSite();
-  await writeSetting(server.verity.ctx.db, 'link_lifetime_hours', 720);
-  await insertTemplate(server.verity.ctx.db, {
-    name: 'tmpl_bank',
-    label: 'Bank',
-    methodIds: [11],
-    workflowRawIds: [],
-    createdAt: server.clock.now().toISOString(),
-  });
-});
-afterEach(async () => {
-  await site.close();
-  await server.close();
+hostedServerEachTest((t) => ({ server, site } = t), {
+  server: { queues: ['notify', 'bank-payouts'] },
+  template: { name: 'tmpl_bank', label: 'Bank', methodIds: [11] },
+  prepare: ({ server }) => writeSetting(server.verity.ctx.db, 'link_lifetime_hours', 720),
 });
 
 /** The operator's view: the amounts of the one pending payout (as shown in the dashboard), then "mark paid". */

@@ -8,16 +8,16 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getTesseract } from '../../server/analysis/engines.js';
 import { hasCardNumber } from '../../src/capture/card-text.js';
 import { sdb } from '../../server/session/tables.js';
-import { insertTemplate } from '../../server/store/repos/templates-repo.js';
-import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
-import { ensureWebBuild, policyErrors, startCustomerSite, watchedPage, type CustomerSite } from '../helpers/hosted-e2e.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { chromiumArgs } from '../helpers/chromium.js';
+import { chromiumForFile, hostedServerEachTest } from '../helpers/e2e-setup.js';
+import { policyErrors, watchedPage, type CustomerSite } from '../helpers/hosted-e2e.js';
+import type { TestServer } from '../helpers/server.js';
 import { createUser, local } from '../server/session/fixtures.js';
 import { cardSceneSvg, TEST_CARDS } from '../src/fixtures/card-scene.mjs';
 // @ts-expect-error -- plain JS fixture shared with the web tests
@@ -30,38 +30,26 @@ let browser: Browser;
 let server: TestServer;
 let site: CustomerSite;
 
-beforeAll(async () => {
-  ensureWebBuild();
-  // The fake camera: a card on a desk, filling most of a 1280×720 frame (made here, never committed).
-  const dir = join(root, '.wtr-tmp');
-  mkdirSync(dir, { recursive: true });
-  const camera = join(dir, 'camera-card.y4m');
-  const [width, height] = [1280, 720];
-  const rgb = await sharp(Buffer.from(cardSceneSvg({ width, height, card: 0.62, name: 'JANE DOE', expiry: '08/29' })))
-    .removeAlpha()
-    .raw()
-    .toBuffer();
-  writeY4m(camera, rgb, width, height);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs(camera) });
-}, 240_000);
-afterAll(async () => {
-  await browser?.close();
-});
+chromiumForFile(
+  (b) => (browser = b),
+  async () => {
+    // The fake camera: a card on a desk, filling most of a 1280×720 frame (made here, never committed).
+    const dir = join(root, '.wtr-tmp');
+    mkdirSync(dir, { recursive: true });
+    const camera = join(dir, 'camera-card.y4m');
+    const [width, height] = [1280, 720];
+    const rgb = await sharp(Buffer.from(cardSceneSvg({ width, height, card: 0.62, name: 'JANE DOE', expiry: '08/29' })))
+      .removeAlpha()
+      .raw()
+      .toBuffer();
+    writeY4m(camera, rgb, width, height);
+    return chromiumArgs(camera);
+  },
+);
 
-beforeEach(async () => {
-  server = await startTestServer({ queues: ['notify'] });
-  site = await startCustomerSite();
-  await insertTemplate(server.verity.ctx.db, {
-    name: 'tmpl_card',
-    label: 'Card',
-    methodIds: [7],
-    workflowRawIds: [],
-    createdAt: server.clock.now().toISOString(),
-  });
-});
-afterEach(async () => {
-  await site.close();
-  await server.close();
+hostedServerEachTest((t) => ({ server, site } = t), {
+  server: { queues: ['notify'] },
+  template: { name: 'tmpl_card', label: 'Card', methodIds: [7] },
 });
 
 describe('Secure Card in Chromium', () => {

@@ -6,44 +6,28 @@
  * on a customer page, at a phone's size and in Arabic. The customer API then shows the user's
  * `two_factor_options`.
  */
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { writeSetting } from '../../server/store/repos/settings-repo.js';
-import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import { setUpAuthenticator } from '../helpers/account-steps.js';
-import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
-import { ensureWebBuild, openHosted, policyErrors, startCustomerSite, type CustomerSite } from '../helpers/hosted-e2e.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { chromiumForFile, hostedServerEachTest } from '../helpers/e2e-setup.js';
+import { openHosted, policyErrors, type CustomerSite } from '../helpers/hosted-e2e.js';
+import type { TestServer } from '../helpers/server.js';
 import { createUser, local } from '../server/session/fixtures.js';
 
 let browser: Browser;
 let server: TestServer;
 let site: CustomerSite;
 
-beforeAll(async () => {
-  ensureWebBuild();
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs() });
-}, 240_000);
-afterAll(async () => {
-  await browser?.close();
-});
+chromiumForFile((b) => (browser = b));
 
-beforeEach(async () => {
-  server = await startTestServer({ queues: ['notify'] });
-  site = await startCustomerSite();
-  await writeSetting(server.verity.ctx.db, 'allowed_origins', [site.url]);
-  await writeSetting(server.verity.ctx.db, 'account_name', 'Acme Bank');
-  await insertTemplate(server.verity.ctx.db, {
-    name: 'tmpl_2fa',
-    label: 'Two-step',
-    methodIds: [10],
-    workflowRawIds: [],
-    createdAt: server.clock.now().toISOString(),
-  });
-});
-afterEach(async () => {
-  await site.close();
-  await server.close();
+hostedServerEachTest((t) => ({ server, site } = t), {
+  server: { queues: ['notify'] },
+  template: { name: 'tmpl_2fa', label: 'Two-step', methodIds: [10] },
+  prepare: async ({ server, site }) => {
+    await writeSetting(server.verity.ctx.db, 'allowed_origins', [site.url]);
+    await writeSetting(server.verity.ctx.db, 'account_name', 'Acme Bank');
+  },
 });
 
 describe('Two-Step Authentication in Chromium', () => {

@@ -7,18 +7,8 @@ import { EVENT_TYPES } from '../../domain/verification-rules.js';
 import { type ApiError, errors } from '../../errors.js';
 import { deliveryExists } from '../../store/repos/webhook-deliveries-repo.js';
 import { SigningSecretError } from '../../crypto/webhook-secrets.js';
-import {
-  checkUrlTarget,
-  createEndpoint,
-  deleteEndpoint,
-  endpointView,
-  EndpointInputError,
-  findEndpoint,
-  listEndpoints,
-  rotateSecret,
-  signingSecrets,
-  updateEndpoint,
-} from '../../webhooks/endpoints.js';
+import { checkUrlTarget, createEndpoint, endpointView, EndpointInputError, rotateSecret, signingSecrets, updateEndpoint } from '../../webhooks/endpoints.js';
+import { deleteEndpoint, findEndpoint, listEndpoints } from '../../webhooks/endpoints-repo.js';
 import { getDelivery, listDeliveries, retryDelivery, RetryRefused, sendTestPayload } from '../../webhooks/log.js';
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });

@@ -1,5 +1,6 @@
 import type { Executor } from '../database.js';
-import type { AttemptRow, DeliveryRow, DeliveryState } from '../../webhooks/schema.js';
+import type { Insertable, Updateable } from 'kysely';
+import type { AttemptRow, DeliveryRow, DeliveryState, WebhookAttemptTable, WebhookDeliveryTable } from '../../webhooks/schema.js';
 
 /** What the delivery log may be filtered by (the dashboard's and the CLI's filters). */
 export interface DeliveryQuery {
@@ -98,4 +99,41 @@ export async function deleteDeliveriesOfUser(ex: Executor, userId: number): Prom
   const mine = ex.selectFrom('webhook_deliveries').select('id').where('user_id', '=', userId);
   await ex.deleteFrom('webhook_attempts').where('delivery_id', 'in', mine).execute();
   await ex.deleteFrom('webhook_deliveries').where('user_id', '=', userId).execute();
+}
+
+/**
+ * The deliveries a delivery job names that are still where the job left them: pending, after
+ * `after` attempts, and (when the job says) due at `due`.
+ */
+export function pendingDeliveriesOfJob(ex: Executor, job: { deliveryIds: readonly number[]; after: number; due?: string | undefined }): Promise<DeliveryRow[]> {
+  let query = ex
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('id', 'in', job.deliveryIds)
+    .where('state', '=', 'pending')
+    .where('attempts', '=', job.after);
+  if (job.due !== undefined) query = query.where('next_attempt_at', '=', job.due);
+  return query.execute();
+}
+
+/** Fails a pending delivery that was never attempted (no endpoint, no usable secret). */
+export async function failPendingDelivery(ex: Executor, id: number, reason: string, now: string): Promise<void> {
+  await ex
+    .updateTable('webhook_deliveries')
+    .set({ state: 'failed', last_error: reason, next_attempt_at: null, completed_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('state', '=', 'pending')
+    .execute();
+}
+
+/** Writes the outcome of attempts on deliveries (one statement for all the ids). */
+export async function settleDeliveries(ex: Executor, ids: readonly number[], outcome: Updateable<WebhookDeliveryTable>): Promise<void> {
+  await ex.updateTable('webhook_deliveries').set(outcome).where('id', 'in', ids).execute();
+}
+
+export async function insertAttempts(ex: Executor, rows: readonly Insertable<WebhookAttemptTable>[]): Promise<void> {
+  await ex
+    .insertInto('webhook_attempts')
+    .values([...rows])
+    .execute();
 }

@@ -1,20 +1,13 @@
 import { TOTP } from 'otpauth';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../helpers/manual-clock.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { AdminClient, ADMIN_EMAIL, ADMIN_PASSWORD, signedInAdmin } from '../http/admin/admin-client.js';
+import { describe, expect, it } from 'vitest';
+import type { ManualClock } from '../../helpers/manual-clock.js';
+import type { TestServer } from '../../helpers/server.js';
+import { AdminClient, ADMIN_EMAIL, ADMIN_PASSWORD, adminTestServer } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let clock: ManualClock;
 let admin: AdminClient;
-beforeEach(async () => {
-  clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
-  server = await startTestServer({ clock });
-  admin = await signedInAdmin(server);
-});
-afterEach(async () => {
-  await server.close();
-});
+adminTestServer((t) => ({ server, clock, admin } = t));
 
 describe('admin invitations', () => {
   it('an invited person sets a password once and can sign in; the link cannot be used again', async () => {

@@ -6,24 +6,17 @@
 import { sql } from 'kysely';
 import { TOTP } from 'otpauth';
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ddb } from '../../../server/admin/tables.js';
-import { ManualClock } from '../../helpers/manual-clock.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { AdminClient, signedInAdmin, type AdminResponse } from '../http/admin/admin-client.js';
+import type { ManualClock } from '../../helpers/manual-clock.js';
+import type { TestServer } from '../../helpers/server.js';
+import { AdminClient, type AdminResponse, adminTestServer } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let clock: ManualClock;
 let admin: AdminClient;
-beforeEach(async () => {
-  clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
-  // No workers: nothing is delivered or sent, only written (webhook test payloads stay queued).
-  server = await startTestServer({ clock, workers: false });
-  admin = await signedInAdmin(server);
-});
-afterEach(async () => {
-  await server.close();
-});
+// No workers: nothing is delivered or sent, only written (webhook test payloads stay queued).
+adminTestServer((t) => ({ server, clock, admin } = t), { workers: false });
 
 const db = () => server.verity.ctx.db;
 

@@ -1,23 +1,16 @@
 import exifr from 'exifr';
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../helpers/manual-clock.js';
+import { describe, expect, it } from 'vitest';
+import type { ManualClock } from '../../helpers/manual-clock.js';
 import { listOutbox } from '../../../server/notify/outbox.js';
 import { sdb } from '../../../server/session/tables.js';
-import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';
-import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';
+import { items, type Json, type TestServer } from '../../helpers/server.js';
+import { type AdminClient, adminTestServer } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let clock: ManualClock;
 let admin: AdminClient;
-beforeEach(async () => {
-  clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
-  server = await startTestServer({ clock });
-  admin = await signedInAdmin(server);
-});
-afterEach(async () => {
-  await server.close();
-});
+adminTestServer((t) => ({ server, clock, admin } = t));
 
 async function auditActions(): Promise<string[]> {
   const res = await admin.request('GET', '/admin/api/audit?per_page=100');

@@ -1,22 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../helpers/manual-clock.js';
+import { describe, expect, it } from 'vitest';
+import type { ManualClock } from '../../helpers/manual-clock.js';
 import { outboxDir, writeOutboxMessage } from '../../../server/notify/outbox.js';
-import { items, startTestServer, type TestServer } from '../../helpers/server.js';
-import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';
+import { items, type TestServer } from '../../helpers/server.js';
+import { type AdminClient, adminTestServer } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let clock: ManualClock;
 let admin: AdminClient;
-beforeEach(async () => {
-  clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
-  server = await startTestServer({ clock, workers: false });
-  admin = await signedInAdmin(server);
-});
-afterEach(async () => {
-  await server.close();
-});
+adminTestServer((t) => ({ server, clock, admin } = t), { workers: false });
 
 async function write(channel: 'email' | 'sms', n: number): Promise<void> {
   clock.advance(1000);

@@ -4,26 +4,19 @@
  * verification once (a document's front and back fold into the worse outcome), checks that did
  * not run left out.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VerificationStatus, type VerificationStatusValue } from '../../../server/domain/catalogue.js';
 import { markDocumentProcessing, moveDocument } from '../../../server/services/document-jobs.js';
 import { moveVerification } from '../../../server/services/verifications.js';
 import { insertAnalysedDocumentJob } from '../../helpers/document-jobs.js';
-import { ManualClock } from '../../helpers/manual-clock.js';
-import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';
-import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';
+import type { ManualClock } from '../../helpers/manual-clock.js';
+import { items, type Json, type TestServer } from '../../helpers/server.js';
+import { type AdminClient, adminTestServer } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let admin: AdminClient;
 let clock: ManualClock;
-beforeEach(async () => {
-  clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
-  server = await startTestServer({ clock });
-  admin = await signedInAdmin(server);
-});
-afterEach(async () => {
-  await server.close();
-});
+adminTestServer((t) => ({ server, clock, admin } = t));
 
 async function user(name: string, template: string): Promise<number> {
   const res = await server.api('/api/users', { body: { email: `${name}@example.test`, first_name: name, last_name: 'Tester', template_id: template } });

@@ -1,21 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyRetention } from '../../../server/admin/retention.js';
-import { ManualClock } from '../../helpers/manual-clock.js';
+import type { ManualClock } from '../../helpers/manual-clock.js';
 import { sdb } from '../../../server/session/tables.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { type AdminClient, signedInAdmin } from '../http/admin/admin-client.js';
+import type { TestServer } from '../../helpers/server.js';
+import { type AdminClient, adminTestServer } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let clock: ManualClock;
 let admin: AdminClient;
-beforeEach(async () => {
-  clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
-  server = await startTestServer({ clock });
-  admin = await signedInAdmin(server);
-});
-afterEach(async () => {
-  await server.close();
-});
+adminTestServer((t) => ({ server, clock, admin } = t));
 
 async function upload(userId: number, id: string): Promise<void> {
   await server.verity.ctx.blobs.put(`users/${userId}/${id}.jpg`, Buffer.from([0xff, 0xd8, 0xff]), 'image/jpeg');

@@ -4,25 +4,18 @@
  * the day it entered review, a page at a time.
  */
 import { insertAnalysedDocumentJob } from '../../helpers/document-jobs.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VerificationStatus } from '../../../server/domain/catalogue.js';
 import { markDocumentProcessing, moveDocument } from '../../../server/services/document-jobs.js';
 import { moveVerification, setUserStatus } from '../../../server/services/verifications.js';
-import { ManualClock } from '../../helpers/manual-clock.js';
-import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';
-import { AdminClient, signedInAdmin } from '../http/admin/admin-client.js';
+import type { ManualClock } from '../../helpers/manual-clock.js';
+import { items, type Json, type TestServer } from '../../helpers/server.js';
+import { AdminClient, adminTestServer } from '../http/admin/admin-client.js';
 
 let server: TestServer;
 let clock: ManualClock;
 let admin: AdminClient;
-beforeEach(async () => {
-  clock = new ManualClock(new Date('2026-05-10T12:00:00Z'));
-  server = await startTestServer({ clock, workers: false });
-  admin = await signedInAdmin(server);
-});
-afterEach(async () => {
-  await server.close();
-});
+adminTestServer((t) => ({ server, clock, admin } = t), { workers: false });
 
 const HOUR = 60 * 60 * 1000;
 

@@ -6,13 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseDocument, analyseFrames, analyseSelfie } from '../../../server/analysis/index.js';
 import { VerificationStatus } from '../../../server/domain/catalogue.js';
-import { ANALYSIS_QUEUE, type DocumentAnalysisJob, type FaceAnalysisJob } from '../../../server/domain/analysis-jobs.js';
-import { markDocumentProcessing } from '../../../server/services/document-jobs.js';
-import { moveVerification } from '../../../server/services/verifications.js';
-import { sdb } from '../../../server/session/tables.js';
-import { licenceBack, licenceFront, photograph } from '../../fixtures/documents.js';
 import { portrait } from '../../fixtures/faces.js';
 import { IDENTITIES } from '../../fixtures/identities.js';
+import { enqueueLicence, submitSelfie } from '../../helpers/analysis-jobs.js';
 import { items, startTestServer, type TestServer } from '../../helpers/server.js';
 import { signedInAdmin, type AdminClient } from '../http/admin/admin-client.js';
 import { createTemplate } from '../session/fixtures.js';
@@ -37,80 +33,6 @@ async function user(name: string, template: string, identity?: (typeof IDENTITIE
   return Number(res.body.id);
 }
 
-/** An upload as the session API stores it: the blob in the user's session folder, and its row. */
-async function store(userId: number, name: string, bytes: Buffer, methodKey: string) {
-  const uploadId = `upl_${userId}_${name}`;
-  const blobKey = `users/${userId}/session/${uploadId}`;
-  await server.verity.ctx.blobs.put(blobKey, bytes, 'image/jpeg');
-  await sdb(server.verity.ctx.db)
-    .insertInto('session_uploads')
-    .values({
-      id: uploadId,
-      user_id: userId,
-      method_key: methodKey,
-      document_type: null,
-      side: null,
-      challenge_id: null,
-      step_index: null,
-      step: null,
-      blob_key: blobKey,
-      media_type: 'image/jpeg',
-      size: bytes.length,
-      meta: '{}',
-      created_at: server.clock.now().toISOString(),
-    })
-    .execute();
-  return { uploadId, blobKey, mediaType: 'image/jpeg', size: bytes.length };
-}
-
-/** Enqueues a licence (front and back) as the hosted page does; the caller waits for the queue. */
-async function enqueueLicence(userId: number, identity: (typeof IDENTITIES)[number], angle: number): Promise<void> {
-  const { ctx } = server.verity;
-  const front = await store(userId, 'front', await photograph(await licenceFront(identity), { angle }), 'document_id');
-  const back = await store(userId, 'back', await photograph(await licenceBack(identity), { angle: angle + 0.5 }), 'document_id');
-  const job: DocumentAnalysisJob = {
-    kind: 'document',
-    userId,
-    methodId: 3,
-    workflowRawId: null,
-    documentType: 'driving_licence',
-    front: { ...front, source: 'upload', quality: null },
-    back: { ...back, source: 'upload', quality: null },
-    submittedAt: ctx.clock.now().toISOString(),
-  };
-  await ctx.db.transaction().execute(async (trx) => {
-    await markDocumentProcessing(trx, ctx.clock, userId);
-    await ctx.queue.enqueue(ANALYSIS_QUEUE, job, {}, trx);
-  });
-}
-
-async function submitSelfie(userId: number, selfie: Buffer): Promise<void> {
-  const { ctx } = server.verity;
-  const frame = await store(userId, 'selfie', selfie, 'selfie');
-  const job: FaceAnalysisJob = {
-    kind: 'face',
-    userId,
-    methodId: 22,
-    methodKey: 'selfie',
-    challengeId: `chl_${userId}`,
-    steps: ['look_straight'],
-    frames: [
-      {
-        ...frame,
-        stepIndex: 0,
-        step: 'look_straight',
-        evidence: { box: { x: 0.2, y: 0.2, width: 0.5, height: 0.5 }, keypoints: [], score: 0.9, yaw: 0, t: 10 },
-      },
-    ],
-    submittedAt: ctx.clock.now().toISOString(),
-  };
-  await ctx.db.transaction().execute(async (trx) => {
-    await moveVerification(trx, ctx.clock, userId, 22, VerificationStatus.processing);
-    await ctx.queue.enqueue(ANALYSIS_QUEUE, job, {}, trx);
-  });
-  await ctx.queue.whenIdle();
-}
-
 async function status(userId: number, methodId: number): Promise<number> {
   const row = await server.verity.ctx.db
     .selectFrom('user_verifications')
@@ -130,12 +52,12 @@ async function result(userId: number, key: string) {
 describe('duplicate detection through the analysis', { timeout: 600_000 }, () => {
   it('flags the same licence on two users on both cases and sends the new one to review', async () => {
     const first = await user('first', 'tmpl_dupe_doc', IDENTITIES[0]);
-    await enqueueLicence(first, IDENTITIES[0]!, 1);
+    await enqueueLicence(server, first, IDENTITIES[0]!, 1);
     await server.verity.ctx.queue.whenIdle();
     expect(await status(first, 3)).toBe(VerificationStatus.complete);
 
     const second = await user('second', 'tmpl_dupe_doc', IDENTITIES[0]);
-    await enqueueLicence(second, IDENTITIES[0]!, -1);
+    await enqueueLicence(server, second, IDENTITIES[0]!, -1);
     await server.verity.ctx.queue.whenIdle();
     expect(await status(second, 3)).toBe(VerificationStatus.complete_in_review);
 
@@ -178,15 +100,15 @@ describe('duplicate detection through the analysis', { timeout: 600_000 }, () =>
 
   it('flags the same face on two users, and not two different people', async () => {
     const [a, b, c] = [await user('facea', 'tmpl_dupe_face'), await user('faceb', 'tmpl_dupe_face'), await user('facec', 'tmpl_dupe_face')];
-    await submitSelfie(a, await portrait(4, { width: 360 }));
+    await submitSelfie(server, a, await portrait(4, { width: 360 }));
     expect(await status(a, 22)).toBe(VerificationStatus.complete);
-    await submitSelfie(b, await portrait(4, { shift: 0.06, width: 400 }));
+    await submitSelfie(server, b, await portrait(4, { shift: 0.06, width: 400 }));
     const rb = await result(b, 'selfie');
     expect(items(rb.duplicates)).toEqual([expect.objectContaining({ kind: 'face', user_id: a, verification: 'selfie', found_by: 'this' })]);
     expect(await status(b, 22)).toBe(VerificationStatus.complete_in_review);
     expect(items((await result(a, 'selfie')).duplicates).map((d) => d.user_id)).toEqual([b]);
 
-    await submitSelfie(c, await portrait(9, { width: 360 }));
+    await submitSelfie(server, c, await portrait(9, { width: 360 }));
     expect(await status(c, 22)).toBe(VerificationStatus.complete);
     expect(items((await result(c, 'selfie')).duplicates)).toEqual([]);
   });

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseDocument, analyseFrames, analyseSelfie } from '../../../server/analysis/index.js';
 import { VerificationStatus } from '../../../server/domain/catalogue.js';
-import { markDocumentProcessing } from '../../../server/services/document-jobs.js';
 import { moveVerification } from '../../../server/services/verifications.js';
-import { ANALYSIS_QUEUE, type DocumentAnalysisJob, type FaceAnalysisJob } from '../../../server/domain/analysis-jobs.js';
-import { licenceBack, licenceFront, photograph } from '../../fixtures/documents.js';
+import { ANALYSIS_QUEUE, type FaceAnalysisJob } from '../../../server/domain/analysis-jobs.js';
 import { portrait } from '../../fixtures/faces.js';
 import { IDENTITIES } from '../../fixtures/identities.js';
 import { sdb } from '../../../server/session/tables.js';
+import { enqueueLicence, storeUpload, submitSelfie } from '../../helpers/analysis-jobs.js';
 import { items, startTestServer, type TestServer } from '../../helpers/server.js';
 import { createTemplate } from '../session/fixtures.js';
 
@@ -23,83 +22,14 @@ afterAll(async () => {
   await server.close();
 });
 
-/** An upload as the session API stores it: the blob in the user's session folder, and its row. */
-async function store(userId: number, name: string, bytes: Buffer) {
-  const uploadId = `upl_${userId}_${name}`;
-  const blobKey = `users/${userId}/session/${uploadId}`;
-  await server.verity.ctx.blobs.put(blobKey, bytes, 'image/jpeg');
-  await sdb(server.verity.ctx.db)
-    .insertInto('session_uploads')
-    .values({
-      id: uploadId,
-      user_id: userId,
-      method_key: name.startsWith('selfie') ? 'selfie' : 'document_id',
-      document_type: null,
-      side: null,
-      challenge_id: null,
-      step_index: null,
-      step: null,
-      blob_key: blobKey,
-      media_type: 'image/jpeg',
-      size: bytes.length,
-      meta: '{}',
-      created_at: server.clock.now().toISOString(),
-    })
-    .execute();
-  return { uploadId, blobKey, mediaType: 'image/jpeg', size: bytes.length };
-}
-
 async function statuses(userId: number): Promise<Record<number, number>> {
   const rows = await server.verity.ctx.db.selectFrom('user_verifications').select(['method_id', 'status']).where('user_id', '=', userId).execute();
   return Object.fromEntries(rows.map((r) => [r.method_id, r.status]));
 }
 
 async function submitDocument(userId: number, identity: (typeof IDENTITIES)[number]): Promise<void> {
-  const { ctx } = server.verity;
-  const front = await store(userId, 'front', await photograph(await licenceFront(identity), { angle: 1 }));
-  const back = await store(userId, 'back', await photograph(await licenceBack(identity), { angle: 1.5 }));
-  const job: DocumentAnalysisJob = {
-    kind: 'document',
-    userId,
-    methodId: 3,
-    workflowRawId: null,
-    documentType: 'driving_licence',
-    front: { ...front, source: 'upload', quality: null },
-    back: { ...back, source: 'upload', quality: null },
-    submittedAt: ctx.clock.now().toISOString(),
-  };
-  await ctx.db.transaction().execute(async (trx) => {
-    await markDocumentProcessing(trx, ctx.clock, userId);
-    await ctx.queue.enqueue(ANALYSIS_QUEUE, job, {}, trx);
-  });
-  await ctx.queue.whenIdle();
-}
-
-async function submitSelfie(userId: number, selfie: Buffer): Promise<void> {
-  const { ctx } = server.verity;
-  const frame = await store(userId, `selfie-${Math.random().toString(36).slice(2)}`, selfie);
-  const job: FaceAnalysisJob = {
-    kind: 'face',
-    userId,
-    methodId: 22,
-    methodKey: 'selfie',
-    challengeId: `chl_${userId}`,
-    steps: ['look_straight'],
-    frames: [
-      {
-        ...frame,
-        stepIndex: 0,
-        step: 'look_straight',
-        evidence: { box: { x: 0.2, y: 0.2, width: 0.5, height: 0.5 }, keypoints: [], score: 0.9, yaw: 0, t: 10 },
-      },
-    ],
-    submittedAt: ctx.clock.now().toISOString(),
-  };
-  await ctx.db.transaction().execute(async (trx) => {
-    await moveVerification(trx, ctx.clock, userId, 22, VerificationStatus.processing);
-    await ctx.queue.enqueue(ANALYSIS_QUEUE, job, {}, trx);
-  });
-  await ctx.queue.whenIdle();
+  await enqueueLicence(server, userId, identity, 1);
+  await server.verity.ctx.queue.whenIdle();
 }
 
 /**
@@ -114,7 +44,7 @@ async function submitStillLiveness(userId: number, photo: Buffer, reviewOnFailur
   const counts: Record<string, number> = { look_straight: 1, flash: 6, turn_left: 3, blink: 6 };
   for (const [stepIndex, step] of steps.entries()) {
     for (let f = 0; f < counts[step]!; f++) {
-      const stored = await store(userId, `selfie-${stepIndex}-${f}-${Math.random().toString(36).slice(2)}`, photo);
+      const stored = await storeUpload(server, userId, `selfie-${stepIndex}-${f}-${Math.random().toString(36).slice(2)}`, photo, 'selfie');
       frames.push({ ...stored, stepIndex, step, evidence: evidence(100 * (frames.length + 1)) });
     }
   }
@@ -202,7 +132,7 @@ describe('analysis runner (hosted-page jobs)', () => {
     expect(items(documentResult.body.checks).find((c) => String(c.name) === 'readable')?.outcome).toBe('passed');
     expect(items(documentResult.body.documents).some((d) => d.document_processor['Document Number'] !== undefined)).toBe(true);
 
-    await submitSelfie(userId, await portrait(id.face, { shift: 0.05, width: 360 }));
+    await submitSelfie(server, userId, await portrait(id.face, { shift: 0.05, width: 360 }));
     expect((await statuses(userId))[22]).toBe(VerificationStatus.complete);
     const selfieResult = await server.api(`/api/users/${userId}/verifications/selfie`);
     expect(items(selfieResult.body.checks).find((c) => String(c.name) === 'face_match')?.outcome).toBe('passed');
@@ -218,7 +148,7 @@ describe('analysis runner (hosted-page jobs)', () => {
     const userId = Number(created.body.id);
     await submitDocument(userId, id);
     await server.api('/api/user/document/reverify', { body: { user_id: String(userId) } });
-    await submitSelfie(userId, await portrait((id.face + 7) % 22));
+    await submitSelfie(server, userId, await portrait((id.face + 7) % 22));
     const v = await server.verity.ctx.db
       .selectFrom('user_verifications')
       .select(['status', 'attributes'])

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../helpers/manual-clock.js';
-import { findEndpoint } from '../../../server/webhooks/endpoints.js';
+import { findEndpoint } from '../../../server/webhooks/endpoints-repo.js';
 import { retryDelivery, RetryRefused } from '../../../server/webhooks/log.js';
 import { JITTER, RETRY_DELAYS_MS } from '../../../server/webhooks/schedule.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';

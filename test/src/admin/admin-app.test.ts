@@ -34,6 +34,7 @@ const SETTINGS = {
     knowledge: null,
     signup: { enabled: false, template: null, ask_name: true, ask_phone: false },
     retention: { images_days: null, unconfirmed_signup_days: 7 },
+    duplicates: { mode: 'review' },
   },
 };
 

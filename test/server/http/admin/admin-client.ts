@@ -1,5 +1,7 @@
+import { afterEach, beforeEach } from 'vitest';
 import { hashPassword } from '../../../../server/auth/passwords.js';
-import type { Json, TestServer } from '../../../helpers/server.js';
+import { ManualClock } from '../../../helpers/manual-clock.js';
+import { startTestServer, type Json, type TestServer, type TestServerOptions } from '../../../helpers/server.js';
 
 export const ADMIN_EMAIL = 'root@example.com';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
@@ -52,4 +54,33 @@ export async function signedInAdmin(server: TestServer): Promise<AdminClient> {
   const res = await admin.login();
   if (res.status !== 200) throw new Error(`admin sign-in failed with ${res.status}`);
   return admin;
+}
+
+/** What each test of an admin test file works with. */
+export interface AdminTest {
+  server: TestServer;
+  clock: ManualClock;
+  admin: AdminClient;
+}
+
+/** The moment every admin test file's clock starts at. */
+export const ADMIN_TEST_START = '2026-05-10T12:00:00Z';
+
+/**
+ * Before each test of the file: a test server on a manual clock at {@link ADMIN_TEST_START}, with
+ * the test admin signed in, handed to `use` (which keeps it in the file's variables); the server is
+ * closed after each test. The scale pass (vitest.scale.config.ts) runs files that call it on
+ * PostgreSQL too.
+ */
+export function adminTestServer(use: (test: AdminTest) => void, options: Omit<TestServerOptions, 'clock'> = {}): void {
+  let server: TestServer | undefined;
+  beforeEach(async () => {
+    const clock = new ManualClock(new Date(ADMIN_TEST_START));
+    server = await startTestServer({ ...options, clock });
+    use({ server, clock, admin: await signedInAdmin(server) });
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
 }
