@@ -75,6 +75,13 @@ const envSchema = z.object({
       ctx.addIssue({ code: 'custom', message: 'must be a JSON array of {"urls": "stun:…" | ["turn:…"], "username"?, "credential"?}' });
       return z.NEVER;
     }),
+  /** Longest a Live Video call may last, in seconds (the agent decides before; at the limit the call ends). */
+  VERITY_LIVE_VIDEO_MAX_CALL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(4 * 3600)
+    .default(15 * 60),
   NODE_ENV: z.string().optional(),
 });
 
@@ -120,6 +127,8 @@ export interface Config {
   logLevel: string;
   /** STUN/TURN servers the Live Video call uses (VERITY_ICE_SERVERS); none by default (loopback, a LAN). */
   iceServers: { urls: string | string[]; username?: string | undefined; credential?: string | undefined }[];
+  /** Longest a Live Video call may last, in seconds (VERITY_LIVE_VIDEO_MAX_CALL_SECONDS, default 900). */
+  liveVideoMaxCallSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -169,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.VERITY_TRUST_PROXY,
     logLevel: e.VERITY_LOG_LEVEL,
     iceServers: e.VERITY_ICE_SERVERS,
+    liveVideoMaxCallSeconds: e.VERITY_LIVE_VIDEO_MAX_CALL_SECONDS,
   };
 }
 

@@ -6,6 +6,7 @@ import { recordEvent } from '../services/events.js';
 import { moveDocumentWorkflow, moveVerification } from '../services/verifications.js';
 import { findWorkflow } from '../store/repos/templates-repo.js';
 import { findUserById, findUserVerification, workflowsForUser } from '../store/repos/users-repo.js';
+import { notifyProgress } from '../session/progress.js';
 import { recordAudit } from './audit.js';
 
 /** A reviewer's decision on one method of a user, as the dashboard sends it. */
@@ -65,6 +66,8 @@ export async function decideVerification(ctx: AppContext, req: FastifyRequest, u
       details: { method: method.key, from: statusKeyOf(from.status), to: input.status, workflow: input.workflow_id ?? null, reason },
     });
   });
+  // The user's open pages (and a live video call in progress) learn of it at once.
+  notifyProgress(userId);
 }
 
 function statusKeyOf(value: number): string {

@@ -5,6 +5,7 @@ import { DOCUMENT_METHOD_ID, resolveMethod, resolveStatus, type VerificationStat
 import { isRemovable } from '../../domain/verification-rules.js';
 import { errors, fieldError } from '../../errors.js';
 import { userView } from '../../services/user-view.js';
+import { notifyProgress } from '../../session/progress.js';
 import { moveDocumentWorkflow, moveVerification, refreshUserStatus } from '../../services/verifications.js';
 import { findWorkflow } from '../../store/repos/templates-repo.js';
 import { findUserById, findUserVerification } from '../../store/repos/users-repo.js';
@@ -76,6 +77,8 @@ export function verificationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           return (await findUserById(trx, userId))!;
         });
         ctx.signals.emit('outbox');
+        // The user's open pages (and a live video call in progress) learn of it at once.
+        notifyProgress(userId);
         return { status: 'success' as const, data: await userView(ctx.db, user, ctx.config.baseUrl) };
       },
     );

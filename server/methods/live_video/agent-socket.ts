@@ -13,7 +13,8 @@ import type { SessionKit } from '../method.js';
 import { hubFor } from './hub.js';
 import { backToQueue, callsOfAgent, findCall, pickCall } from './repo.js';
 import { LIVE_VIDEO_METHOD_ID, socketBudget } from './rules.js';
-import { backToAssigned, errorMessage, parseMessage } from './user-socket.js';
+import { backToAssigned } from './call-end.js';
+import { errorMessage, parseMessage } from './user-socket.js';
 
 /**
  * The agent socket's door, before the upgrade: our own dashboard page only (the Origin must be
@@ -32,7 +33,8 @@ export async function agentGuard(ctx: AppContext, req: FastifyRequest): Promise<
 /**
  * One agent's signalling socket: the queue on connect and on every change, `pick` (one
  * conditional update: of two agents picking at once one gets the call; the call starts, so the
- * method moves to `processing`, audited), `signal` to the user in the call, `hangup` (the user
+ * method moves to `processing`, audited; it ends at the configured length limit at the latest,
+ * `call-end.ts`), `signal` to the user in the call, `hangup` (the user
  * waits again, first in line, and the method is back to `assigned`). The decision is an HTTP call
  * (`admin-routes.ts`).
  */
@@ -47,18 +49,23 @@ export function handleAgentSocket(kit: SessionKit, socket: WebSocket, req: Fasti
 
   const pick = async (userId: number) => {
     if ((await callsOfAgent(ctx.db, conn)).length > 0) throw errors.conflict('Finish the current call first.');
-    const call = await pickCall(ctx.db, userId, conn, admin.id, ctx.clock.now());
-    if (!call) throw errors.conflict('This user is no longer waiting: another agent took the call, or they left.');
-    await ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.now();
+    const endsAt = new Date(now.getTime() + ctx.config.liveVideoMaxCallSeconds * 1000);
+    // The pick and the move to `processing` together: a call is never seen in progress on a method still `assigned`.
+    const call = await ctx.db.transaction().execute(async (trx) => {
+      const picked = await pickCall(trx, userId, conn, admin.id, now, endsAt);
+      if (!picked) throw errors.conflict('This user is no longer waiting: another agent took the call, or they left.');
       const v = await findUserVerification(trx, userId, LIVE_VIDEO_METHOD_ID);
       if (v && (v.status === VerificationStatus.assigned || v.status === VerificationStatus.reset)) {
         await moveVerification(trx, ctx.clock, userId, LIVE_VIDEO_METHOD_ID, VerificationStatus.processing);
       }
       await recordAudit(trx, ctx.clock, req, { action: 'live_video.call', targetType: 'user', targetId: userId });
+      return picked;
     });
     kit.changed(userId);
-    hub.toAgent(conn, { type: 'picked', user_id: userId });
-    hub.toUser(call.user_conn, { type: 'connected' });
+    const limit = { ends_at: endsAt.toISOString(), seconds_left: ctx.config.liveVideoMaxCallSeconds };
+    hub.toAgent(conn, { type: 'picked', user_id: userId, ...limit });
+    hub.toUser(call.user_conn, { type: 'connected', ...limit });
     hub.queueChanged();
   };
 

@@ -21,7 +21,16 @@ export async function enqueue(ex: Executor, userId: number, conn: string, now: D
   const previous = await findCall(ex, userId);
   const at = now.toISOString();
   const queuedAt = previous?.state === 'waiting' ? previous.queued_at : at;
-  const row = { state: 'waiting' as const, user_conn: conn, agent_conn: null, agent_admin_id: null, queued_at: queuedAt, call_started_at: null, seen_at: at };
+  const row = {
+    state: 'waiting' as const,
+    user_conn: conn,
+    agent_conn: null,
+    agent_admin_id: null,
+    queued_at: queuedAt,
+    call_started_at: null,
+    call_ends_at: null,
+    seen_at: at,
+  };
   await ldb(ex)
     .insertInto('live_video_calls')
     .values({ user_id: userId, ...row })
@@ -48,12 +57,13 @@ export async function waitingQueue(
 
 /**
  * The agent on socket `agentConn` takes a waiting user: one conditional update, so of two agents
- * picking at once one gets the call. Returns the row as picked, or undefined.
+ * picking at once one gets the call, which ends at `endsAt` at the latest. Returns the row as
+ * picked, or undefined.
  */
-export async function pickCall(ex: Executor, userId: number, agentConn: string, adminId: number, now: Date): Promise<LiveVideoCall | undefined> {
+export async function pickCall(ex: Executor, userId: number, agentConn: string, adminId: number, now: Date, endsAt: Date): Promise<LiveVideoCall | undefined> {
   const result = await ldb(ex)
     .updateTable('live_video_calls')
-    .set({ state: 'in_call', agent_conn: agentConn, agent_admin_id: adminId, call_started_at: now.toISOString() })
+    .set({ state: 'in_call', agent_conn: agentConn, agent_admin_id: adminId, call_started_at: now.toISOString(), call_ends_at: endsAt.toISOString() })
     .where('user_id', '=', userId)
     .where('state', '=', 'waiting')
     .where('seen_at', '>', freshSince(now))
@@ -89,11 +99,32 @@ export function callsOfAgent(ex: Executor, agentConn: string): Promise<LiveVideo
 export async function backToQueue(ex: Executor, userId: number, agentConn: string, now: Date): Promise<boolean> {
   const result = await ldb(ex)
     .updateTable('live_video_calls')
-    .set({ state: 'waiting', agent_conn: null, agent_admin_id: null, call_started_at: null, seen_at: now.toISOString() })
+    .set({ state: 'waiting', agent_conn: null, agent_admin_id: null, call_started_at: null, call_ends_at: null, seen_at: now.toISOString() })
     .where('user_id', '=', userId)
     .where('agent_conn', '=', agentConn)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** Calls in progress whose deadline has passed, on whichever process they were started. */
+export function overdueCalls(ex: Executor, now: Date): Promise<LiveVideoCall[]> {
+  return ldb(ex).selectFrom('live_video_calls').selectAll().where('state', '=', 'in_call').where('call_ends_at', '<=', now.toISOString()).execute();
+}
+
+/**
+ * Ends the call `call` without a decision: removes its row if it is still that call (the same
+ * user socket and agent socket, still in progress). True for the one caller that ended it.
+ */
+export async function closeUndecided(ex: Executor, call: LiveVideoCall): Promise<boolean> {
+  if (call.agent_conn === null) return false;
+  const result = await ldb(ex)
+    .deleteFrom('live_video_calls')
+    .where('user_id', '=', call.user_id)
+    .where('user_conn', '=', call.user_conn)
+    .where('agent_conn', '=', call.agent_conn)
+    .where('state', '=', 'in_call')
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }
 
 /** The user's socket is still there. */

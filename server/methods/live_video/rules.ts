@@ -9,6 +9,8 @@ export const LIVE_VIDEO_CHANNEL = 'live-video';
 export const HEARTBEAT_MS = 15_000;
 /** A queue row not seen for this long belongs to a socket whose process went away: not listed, not picked. */
 export const STALE_MS = 3 * HEARTBEAT_MS;
+/** How often each process looks for calls past their length limit (`call_ends_at`). */
+export const DEADLINE_SWEEP_MS = 1_000;
 /** A socket that has not said `hello` by then is closed. */
 export const HELLO_TIMEOUT_MS = 10_000;
 /** Largest still an agent may upload (a video frame as JPEG is far smaller). */

@@ -4,7 +4,9 @@ import { allowedOrigins, isSameHost } from '../../http/hosted/security-headers.j
 import { sessionErrors } from '../../errors.js';
 import type { MethodRoutes } from '../method.js';
 import { agentGuard, handleAgentSocket } from './agent-socket.js';
+import { endOverdueCalls } from './call-end.js';
 import { closeHub, hubFor } from './hub.js';
+import { DEADLINE_SWEEP_MS } from './rules.js';
 import { handleUserSocket } from './user-socket.js';
 
 /**
@@ -17,7 +19,15 @@ export const liveVideoSocketRoutes: MethodRoutes = (kit) => async (app) => {
   const { ctx } = kit;
   await app.register(websocket, { options: { maxPayload: LIVE_VIDEO_MAX_MESSAGE_BYTES } });
   hubFor(ctx);
-  app.addHook('preClose', async () => closeHub(ctx));
+  // Every process ends the calls past their length limit, wherever they were started.
+  const sweep = setInterval(() => {
+    endOverdueCalls(kit).catch((err: unknown) => ctx.log.error({ err }, 'live video: ending overdue calls failed'));
+  }, DEADLINE_SWEEP_MS);
+  sweep.unref();
+  app.addHook('preClose', async () => {
+    clearInterval(sweep);
+    closeHub(ctx);
+  });
 
   app.get(
     LIVE_VIDEO_USER_SOCKET,

@@ -20,6 +20,8 @@ export interface LiveVideoCallTable {
   /** When the user entered the queue: the queue's order. */
   queued_at: string;
   call_started_at: string | null;
+  /** When the call's length limit ends it (migration `0032`): any process may end it then. */
+  call_ends_at: string | null;
   /** Last sign of life of the user's socket: a row whose process died stops counting after a while. */
   seen_at: string;
 }

@@ -3,19 +3,18 @@ import type { FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import * as z from 'zod/mini';
 import { LiveVideoUserMessage } from '../../../src/api/contract.js';
-import { VerificationStatus } from '../../domain/catalogue.js';
 import { ApiError, errors } from '../../errors.js';
-import { moveVerification } from '../../services/verifications.js';
 import { requireConsent } from '../../session/consent.js';
 import { sessionErrors } from '../../errors.js';
 import { authenticate, csrfMatches } from '../../session/sessions.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
-import { findUserVerification } from '../../store/repos/users-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import type { SessionKit } from '../method.js';
+import { onProgress } from '../../session/progress.js';
+import { backToAssigned, endIfMethodChanged } from './call-end.js';
 import { hubFor, send } from './hub.js';
 import { enqueue, findCall, removeUserCall, touchCall } from './repo.js';
-import { HEARTBEAT_MS, HELLO_TIMEOUT_MS, LIVE_VIDEO_METHOD_ID, socketBudget, STALE_MS } from './rules.js';
+import { HEARTBEAT_MS, HELLO_TIMEOUT_MS, socketBudget, STALE_MS } from './rules.js';
 
 /** Parses one socket message against `schema`; the error to send when it is not one. */
 export function parseMessage<T>(schema: z.ZodMiniType<T>, data: RawData): { ok: true; value: T } | { ok: false; error: ApiError } {
@@ -50,6 +49,7 @@ export function handleUserSocket(kit: SessionKit, socket: WebSocket, req: Fastif
   const budget = socketBudget(Date.now());
   let user: UserRow | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
+  let stopProgress: (() => void) | undefined;
   let queue: Promise<void> = Promise.resolve();
   const helloTimer = setTimeout(() => socket.close(4408, 'hello expected'), HELLO_TIMEOUT_MS);
 
@@ -76,8 +76,20 @@ export function handleUserSocket(kit: SessionKit, socket: WebSocket, req: Fastif
       if (previous.agent_conn) hub.toAgent(previous.agent_conn, { type: 'ended', reason: 'user_left' });
     }
     const userId = user.id;
+    // An operator may reset, approve or reject the method meanwhile: its progress notice (and, as
+    // the safety net for a lost one, the heartbeat) ends the call.
+    const checkMethod = () => {
+      queue = queue
+        .then(() => endIfMethodChanged(kit, userId, conn))
+        .then(
+          () => undefined,
+          (err: unknown) => ctx.log.error({ err }, 'live video: method check failed'),
+        );
+    };
+    stopProgress = onProgress(userId, checkMethod);
     heartbeat = setInterval(() => {
       touchCall(ctx.db, userId, conn, ctx.clock.now()).catch((err: unknown) => ctx.log.error({ err }, 'live video: heartbeat failed'));
+      checkMethod();
     }, HEARTBEAT_MS);
     heartbeat.unref();
     hub.queueChanged();
@@ -124,6 +136,7 @@ export function handleUserSocket(kit: SessionKit, socket: WebSocket, req: Fastif
   socket.on('close', () => {
     clearTimeout(helloTimer);
     if (heartbeat) clearInterval(heartbeat);
+    stopProgress?.();
     hub.removeUser(conn);
     const userId = user?.id;
     if (userId !== undefined) {
@@ -146,17 +159,6 @@ async function leave(kit: SessionKit, userId: number, conn: string): Promise<voi
     hub.toAgent(removed.agent_conn, { type: 'ended', reason: 'user_left' });
   }
   hub.queueChanged();
-}
-
-/** A call that started but ended without a decision: the method is the user's to try again. */
-export async function backToAssigned(kit: SessionKit, userId: number): Promise<void> {
-  const { ctx } = kit;
-  const moved = await ctx.db.transaction().execute(async (trx) => {
-    const v = await findUserVerification(trx, userId, LIVE_VIDEO_METHOD_ID);
-    if (v?.status !== VerificationStatus.processing) return false;
-    return moveVerification(trx, ctx.clock, userId, LIVE_VIDEO_METHOD_ID, VerificationStatus.assigned, { remarks: null });
-  });
-  if (moved) kit.changed(userId);
 }
 
 /** A call left `processing` by a process that went away (no live row): open again before the user rejoins. */

@@ -57,18 +57,23 @@ export const LiveVideoUserMessage = z.discriminatedUnion('type', [
 ]);
 export type LiveVideoUserMessage = z.infer<typeof LiveVideoUserMessage>;
 
-/** Why a call ended without a decision. */
-export const LiveVideoEndReason = z.enum(['user_left', 'agent_left', 'replaced', 'closed']);
+/**
+ * Why a call ended without a decision: `time_limit` (the call reached the configured length, the
+ * step is open to join again), `method_changed` (an operator reset, approved or rejected the method
+ * meanwhile: the step's new status stands).
+ */
+export const LiveVideoEndReason = z.enum(['user_left', 'agent_left', 'replaced', 'closed', 'time_limit', 'method_changed']);
 export type LiveVideoEndReason = z.infer<typeof LiveVideoEndReason>;
 
 /**
  * What the server sends the user: `waiting` (their place in the queue, 1 = next), `connected`
- * (an agent took the call: the user makes the offer), `signal`, `ended` (back to the step's start),
+ * (an agent took the call: the user makes the offer; `ends_at`, ISO 8601, is when the call's
+ * length limit ends it, `seconds_left` the same as a duration, for a device whose clock is off), `signal`, `ended` (back to the step's start),
  * `decided` (the agent's decision; the method's status follows), `error` (then the socket closes).
  */
 export const LiveVideoToUser = z.discriminatedUnion('type', [
   z.object({ type: z.literal('waiting'), position: z.int() }),
-  z.object({ type: z.literal('connected') }),
+  z.object({ type: z.literal('connected'), ends_at: z.string(), seconds_left: z.int() }),
   z.object({ type: z.literal('signal'), signal: LiveVideoSignal }),
   z.object({ type: z.literal('ended'), reason: LiveVideoEndReason }),
   z.object({ type: z.literal('decided'), status: z.enum(['complete', 'rejected', 'complete_in_review']) }),
@@ -90,12 +95,14 @@ export type LiveVideoWaiting = z.infer<typeof LiveVideoWaiting>;
 
 /**
  * What the server sends the agent: `queue` (everyone waiting, oldest first, on every change),
- * `picked` (the call is the agent's: wait for the user's offer), `signal`, `ended` (the user left),
+ * `picked` (the call is the agent's: wait for the user's offer; `ends_at`, `seconds_left` as the
+ * user's `connected`),
+ * `signal`, `ended` (the user left, the time limit, an operator changed the method),
  * `error`.
  */
 export const LiveVideoToAgent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('queue'), waiting: z.array(LiveVideoWaiting), ice_servers: z.array(IceServer) }),
-  z.object({ type: z.literal('picked'), user_id: z.int() }),
+  z.object({ type: z.literal('picked'), user_id: z.int(), ends_at: z.string(), seconds_left: z.int() }),
   z.object({ type: z.literal('signal'), signal: LiveVideoSignal }),
   z.object({ type: z.literal('ended'), reason: LiveVideoEndReason }),
   z.object({ type: z.literal('error'), error_type: z.string(), error_message: z.string() }),

@@ -25,14 +25,19 @@ export class TestSocket<M extends Message = Message> {
   /** The next message of `type` not yet taken (waits up to `ms`). */
   next<T extends M['type']>(type: T, ms = 5000): Promise<Extract<M, { type: T }>> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${type} message within ${ms} ms; got ${JSON.stringify(this.received)}`)), ms);
-      this.#waiters.push({
+      const waiter = {
         type,
-        resolve: (m) => {
+        resolve: (m: M) => {
           clearTimeout(timer);
           resolve(m as Extract<M, { type: T }>);
         },
-      });
+      };
+      // A waiter that gave up takes nothing: a later `next` gets the message.
+      const timer = setTimeout(() => {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        reject(new Error(`no ${type} message within ${ms} ms; got ${JSON.stringify(this.received)}`));
+      }, ms);
+      this.#waiters.push(waiter);
       this.#deliver();
     });
   }

@@ -1,0 +1,65 @@
+import { VerificationStatus } from '../../domain/catalogue.js';
+import { moveVerification } from '../../services/verifications.js';
+import { findUserVerification } from '../../store/repos/users-repo.js';
+import type { SessionKit } from '../method.js';
+import { hubFor } from './hub.js';
+import { closeUndecided, findCall, overdueCalls, type LiveVideoCall, removeUserCall } from './repo.js';
+import { LIVE_VIDEO_METHOD_ID } from './rules.js';
+
+/**
+ * Ends every call past its length limit (`call_ends_at`). Every process runs this on a timer;
+ * the conditional delete gives each call to one of them. The method goes back to `assigned`
+ * (nothing was decided: the user may join again) and both sides are told.
+ */
+export async function endOverdueCalls(kit: SessionKit): Promise<number> {
+  const { ctx } = kit;
+  let ended = 0;
+  for (const call of await overdueCalls(ctx.db, ctx.clock.now())) {
+    if (!(await closeUndecided(ctx.db, call))) continue;
+    await backToAssigned(kit, call.user_id);
+    tellEnded(kit, call, 'time_limit');
+    ended++;
+  }
+  if (ended > 0) hubFor(ctx).queueChanged();
+  return ended;
+}
+
+/** Statuses from which the user may still wait for an agent (reset: an operator asked for a redo). */
+const WAITABLE = new Set<number>([VerificationStatus.assigned, VerificationStatus.reset, VerificationStatus.processing]);
+
+/**
+ * The user's method may have been changed by someone else (an operator resets, approves or
+ * rejects it on the dashboard or through the API): a call in progress needs `processing`, a user
+ * waiting needs a method still open. Otherwise the call (or the wait) ends for both sides with
+ * `method_changed`, and the new status stands. Called on the user's progress notices and heartbeat.
+ */
+export async function endIfMethodChanged(kit: SessionKit, userId: number, userConn: string): Promise<boolean> {
+  const { ctx } = kit;
+  const call = await findCall(ctx.db, userId);
+  if (!call || call.user_conn !== userConn) return false;
+  const status = (await findUserVerification(ctx.db, userId, LIVE_VIDEO_METHOD_ID))?.status;
+  const stillFits = call.state === 'in_call' ? status === VerificationStatus.processing : status !== undefined && WAITABLE.has(status);
+  if (stillFits) return false;
+  const closed = call.state === 'in_call' ? await closeUndecided(ctx.db, call) : (await removeUserCall(ctx.db, userId, userConn)) !== undefined;
+  if (!closed) return false;
+  tellEnded(kit, call, 'method_changed');
+  hubFor(ctx).queueChanged();
+  return true;
+}
+
+function tellEnded(kit: SessionKit, call: LiveVideoCall, reason: 'time_limit' | 'method_changed'): void {
+  const hub = hubFor(kit.ctx);
+  hub.toUser(call.user_conn, { type: 'ended', reason });
+  if (call.agent_conn) hub.toAgent(call.agent_conn, { type: 'ended', reason });
+}
+
+/** A call that started but ended without a decision: the method is the user's to try again. */
+export async function backToAssigned(kit: SessionKit, userId: number): Promise<void> {
+  const { ctx } = kit;
+  const moved = await ctx.db.transaction().execute(async (trx) => {
+    const v = await findUserVerification(trx, userId, LIVE_VIDEO_METHOD_ID);
+    if (v?.status !== VerificationStatus.processing) return false;
+    return moveVerification(trx, ctx.clock, userId, LIVE_VIDEO_METHOD_ID, VerificationStatus.assigned, { remarks: null });
+  });
+  if (moved) kit.changed(userId);
+}
