@@ -151,3 +151,18 @@ export const adminStyles = css`
     white-space: nowrap;
   }
 `;
+
+/** A check's outcome in words and in the tokens' colours: the user page's verifications and the case's checks. */
+export const outcomeStyles = css`
+  tr.failed .outcome {
+    color: var(--verity-danger, #b91c1c);
+    font-weight: 600;
+  }
+  tr.flagged .outcome {
+    color: var(--verity-warn, #92400e);
+    font-weight: 600;
+  }
+  tr.passed .outcome {
+    color: var(--verity-ok, #166534);
+  }
+`;

@@ -1,6 +1,6 @@
 import { css, html, nothing } from 'lit';
 import type { CaseDetail, CaseDuplicate } from '../api.js';
-import { adminStyles } from '../styles.js';
+import { adminStyles, outcomeStyles } from '../styles.js';
 import './admin-document-viewer.js';
 import { AdminView } from './admin-view.js';
 
@@ -27,6 +27,7 @@ const TIMELINE_KINDS: Record<CaseDetail['timeline'][number]['kind'], string> = {
 export class AdminCase extends AdminView {
   static override styles = [
     adminStyles,
+    outcomeStyles,
     css`
       .faces {
         display: flex;
@@ -57,18 +58,6 @@ export class AdminCase extends AdminView {
       /* A reason may hold a long token (an environment variable's name): it breaks rather than widening the table past a phone. */
       table.dea td.reason {
         overflow-wrap: anywhere;
-      }
-      /* Outcomes in words and, as in the verifications' checks, in the tokens' colours. */
-      tr.failed .outcome {
-        color: var(--verity-danger, #b91c1c);
-        font-weight: 600;
-      }
-      tr.flagged .outcome {
-        color: var(--verity-warn, #92400e);
-        font-weight: 600;
-      }
-      tr.passed .outcome {
-        color: var(--verity-ok, #166534);
       }
       ol.notes,
       ul.duplicates {

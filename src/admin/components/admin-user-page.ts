@@ -3,7 +3,7 @@ import { USER_STATUSES, type Enrolment, type TemplatesAnswer, type UserDetail, t
 import './admin-case.js';
 import type { AdminCase } from './admin-case.js';
 import './admin-link-panel.js';
-import { adminStyles } from '../styles.js';
+import { adminStyles, outcomeStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
 import { renderCapturedImages, renderDocumentRecords } from './user-page-captures.js';
 
@@ -23,21 +23,11 @@ export class UserDeletedEvent extends Event {
 export class AdminUserPage extends AdminView {
   static override styles = [
     adminStyles,
+    outcomeStyles,
     css`
       table.checks {
         font-size: 0.9rem;
         margin-block: 0 0.5rem;
-      }
-      tr.failed .outcome {
-        color: var(--verity-danger, #b91c1c);
-        font-weight: 600;
-      }
-      tr.flagged .outcome {
-        color: var(--verity-warn, #92400e);
-        font-weight: 600;
-      }
-      tr.passed .outcome {
-        color: var(--verity-ok, #166534);
       }
       pre {
         white-space: pre-wrap;
