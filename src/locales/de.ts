@@ -231,6 +231,12 @@ export const templates = {
   'live-video.left': 'Sie haben den Anruf verlassen. Sie können jederzeit erneut beitreten.',
   'live-video.agent-left': 'Die Mitarbeiterin oder der Mitarbeiter hat den Anruf verlassen. Sie sind wieder in der Warteschlange.',
   'live-video.replaced': 'Der Anruf läuft in einem anderen Fenster weiter.',
+  'live-video.time-left-label': 'Verbleibende Zeit im Anruf',
+  'live-video.time-left': str`Verbleibende Zeit im Anruf: ${0}`,
+  'live-video.last-minute': 'Der Anruf dauert höchstens noch eine Minute.',
+  'live-video.time-limit':
+    'Der Anruf hat seine Zeitbegrenzung erreicht, bevor entschieden wurde; es wurde also nichts entschieden. Treten Sie erneut bei, wenn Sie bereit sind, oder wenden Sie sich an die Organisation, die Sie um die Verifizierung gebeten hat.',
+  'live-video.method-changed': 'Die Organisation, die Sie um die Verifizierung gebeten hat, hat diesen Schritt geändert; der Anruf wurde deshalb beendet.',
   'live-video.starting': 'Kamera und Mikrofon werden gestartet…',
   'live-video.waiting': str`Gleich ist jemand für Sie da. Sie sind Nummer ${0} in der Warteschlange.`,
   'live-video.waiting-plain': 'Gleich ist jemand für Sie da.',

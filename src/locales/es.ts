@@ -227,6 +227,12 @@ export const templates = {
   'live-video.left': 'Ha salido de la llamada. Puede volver a unirse cuando quiera.',
   'live-video.agent-left': 'El agente salió de la llamada. Vuelve a estar en la cola.',
   'live-video.replaced': 'La llamada continúa en otra ventana.',
+  'live-video.time-left-label': 'Tiempo restante de la llamada',
+  'live-video.time-left': str`Tiempo restante de la llamada: ${0}`,
+  'live-video.last-minute': 'Queda menos de un minuto de llamada.',
+  'live-video.time-limit':
+    'La llamada alcanzó su tiempo máximo antes de que el agente decidiera, así que no se decidió nada. Vuelva a unirse cuando esté listo o contacte con la organización que le pidió verificarse.',
+  'live-video.method-changed': 'La organización que le pidió verificarse cambió este paso, así que la llamada terminó.',
   'live-video.starting': 'Iniciando la cámara y el micrófono…',
   'live-video.waiting': str`Un agente le atenderá en breve. Es el número ${0} en la cola.`,
   'live-video.waiting-plain': 'Un agente le atenderá en breve.',

@@ -228,6 +228,12 @@ export const templates = {
   'live-video.left': 'Vous avez quitté l’appel. Vous pouvez le rejoindre à nouveau quand vous voulez.',
   'live-video.agent-left': 'Le conseiller a quitté l’appel. Vous êtes de nouveau dans la file d’attente.',
   'live-video.replaced': 'L’appel continue dans une autre fenêtre.',
+  'live-video.time-left-label': 'Temps restant de l’appel',
+  'live-video.time-left': str`Temps restant de l’appel : ${0}`,
+  'live-video.last-minute': 'Il reste moins d’une minute d’appel.',
+  'live-video.time-limit':
+    'L’appel a atteint sa durée maximale avant la décision de l’agent : rien n’a été décidé. Rejoignez l’appel quand vous êtes prêt, ou contactez l’organisation qui vous a demandé de vous vérifier.',
+  'live-video.method-changed': 'L’organisation qui vous a demandé de vous vérifier a modifié cette étape : l’appel est donc terminé.',
   'live-video.starting': 'Démarrage de la caméra et du micro…',
   'live-video.waiting': str`Un conseiller va vous répondre. Vous êtes numéro ${0} dans la file d’attente.`,
   'live-video.waiting-plain': 'Un conseiller va vous répondre.',

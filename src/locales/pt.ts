@@ -228,6 +228,12 @@ export const templates = {
   'live-video.left': 'Saiu da chamada. Pode voltar a entrar quando quiser.',
   'live-video.agent-left': 'O agente saiu da chamada. Está de novo na fila.',
   'live-video.replaced': 'A chamada continua noutra janela.',
+  'live-video.time-left-label': 'Tempo restante da chamada',
+  'live-video.time-left': str`Tempo restante da chamada: ${0}`,
+  'live-video.last-minute': 'Resta menos de um minuto de chamada.',
+  'live-video.time-limit':
+    'A chamada atingiu o tempo máximo antes de o agente decidir, por isso nada foi decidido. Entre novamente quando estiver pronto ou contacte a organização que lhe pediu a verificação.',
+  'live-video.method-changed': 'A organização que lhe pediu a verificação alterou este passo, por isso a chamada terminou.',
   'live-video.starting': 'A iniciar a câmara e o microfone…',
   'live-video.waiting': str`Um agente vai atendê-lo em breve. É o número ${0} na fila.`,
   'live-video.waiting-plain': 'Um agente vai atendê-lo em breve.',

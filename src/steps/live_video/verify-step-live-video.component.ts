@@ -6,6 +6,7 @@ import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { cameraHelp } from '../camera-help.js';
 import { StepElement } from '../step-element.js';
+import './call-countdown.js';
 import { PeerCall } from './peer-call.js';
 import { liveVideoStyles } from './verify-step-live-video.styles.js';
 
@@ -26,6 +27,7 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
     problem: { state: true },
     notice: { state: true },
     remote: { state: true },
+    secondsLeft: { state: true },
   };
 
   declare phase: LiveVideoPhase;
@@ -33,6 +35,8 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
   declare private problem: string;
   declare private notice: string;
   declare private remote: MediaStream | null;
+  /** The call's time left when it started (the server's length limit), null outside a call. */
+  declare private secondsLeft: number | null;
   #socket: WebSocket | null = null;
   #call: PeerCall | null = null;
   #stream: MediaStream | null = null;
@@ -44,6 +48,7 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
     this.problem = '';
     this.notice = '';
     this.remote = null;
+    this.secondsLeft = null;
   }
 
   override disconnectedCallback(): void {
@@ -94,10 +99,11 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
         this.position = message.position;
         if (this.phase !== 'call') this.phase = 'waiting';
         return;
-      case 'connected':
+      case 'connected': {
         this.phase = 'call';
         this.notice = '';
-        this.#call = new PeerCall(
+        this.secondsLeft = message.seconds_left;
+        const call = new PeerCall(
           this.method.needs.ice_servers,
           this.#stream,
           (signal) => this.#socket?.send(JSON.stringify({ type: 'signal', signal })),
@@ -105,10 +111,13 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
             this.remote = stream;
           },
         );
+        this.#call = call;
         await this.updateComplete;
         this.#showLocal();
-        await this.#call.offer();
+        // The call may have ended meanwhile (time limit, the organisation changed the step).
+        if (this.#call === call) await call.offer();
         return;
+      }
       case 'signal':
         await this.#call?.receive(message.signal);
         return;
@@ -116,9 +125,18 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
         this.#call?.close();
         this.#call = null;
         this.remote = null;
+        this.secondsLeft = null;
         if (message.reason === 'agent_left') {
           this.phase = 'waiting';
           this.notice = msg('The agent left the call. You are back in the queue.', { id: 'live-video.agent-left' });
+        } else if (message.reason === 'time_limit') {
+          this.#stop();
+          this.notice = msg(
+            'The call reached its time limit before the agent decided, so nothing was decided. Join again when you are ready, or contact the organisation that asked you to verify.',
+            { id: 'live-video.time-limit' },
+          );
+        } else if (message.reason === 'method_changed') {
+          await this.#methodChanged();
         } else {
           this.#stop();
           this.notice = msg('The call continues in another window.', { id: 'live-video.replaced' });
@@ -148,6 +166,22 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
     }
   }
 
+  /**
+   * The organisation changed this step during the call (reset, approved or rejected it): a
+   * decision moves the flow on as the agent's would; a reset leaves the step to join again.
+   */
+  async #methodChanged(): Promise<void> {
+    this.#stop();
+    this.notice = msg('The organisation that asked you to verify changed this step, so the call ended.', { id: 'live-video.method-changed' });
+    try {
+      const view = await this.client.session();
+      const method = view.methods.find((m) => m.key === 'live_video');
+      if (method && method.status !== 'reset' && method.status !== 'assigned') this.complete({ method, state: view.state });
+    } catch (error: unknown) {
+      this.problem = this.report(error).message;
+    }
+  }
+
   #showLocal(): void {
     const video = this.renderRoot.querySelector<HTMLVideoElement>('video.local');
     if (video && this.#stream && video.srcObject !== this.#stream) video.srcObject = this.#stream;
@@ -162,6 +196,7 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
     for (const track of this.#stream?.getTracks() ?? []) track.stop();
     this.#stream = null;
     this.remote = null;
+    this.secondsLeft = null;
     this.phase = 'ready';
     this.position = 0;
   }
@@ -212,6 +247,7 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
             </div>`
           : nothing
       }
+      ${this.phase === 'call' && this.secondsLeft !== null ? html`<verify-call-countdown .seconds=${this.secondsLeft}></verify-call-countdown>` : nothing}
       <div class="actions">
         ${
           active

@@ -77,7 +77,7 @@ describe('<verify-step-live-video>', () => {
     const { flow } = await startFlow({ session: session([METHODS.live_video()]) }, TAG);
     const socket = await joined(flow);
     socket.serve({ type: 'waiting', position: 1 });
-    socket.serve({ type: 'connected' });
+    socket.serve({ type: 'connected', ends_at: new Date(Date.now() + 900_000).toISOString(), seconds_left: 900 });
     const offer = await until(() => socket.sent.find((m) => m.type === 'signal'), 5000, 'the offer');
     const description = (offer.signal as { description: { type: string; sdp: string } }).description;
     expect(description.type).to.equal('offer');
@@ -85,10 +85,34 @@ describe('<verify-step-live-video>', () => {
     await until(() => stepText(flow, TAG).includes('Connecting to the agent'), 3000, 'connecting');
     socket.serve({ type: 'ended', reason: 'agent_left' });
     await until(() => stepText(flow, TAG).includes('The agent left the call. You are back in the queue.'), 3000, 'agent left');
-    socket.serve({ type: 'connected' });
+    socket.serve({ type: 'connected', ends_at: new Date(Date.now() + 900_000).toISOString(), seconds_left: 900 });
     await until(() => buttonByText(flow as never, TAG, 'Hang up'), 3000, 'hang-up button');
     buttonByText(flow as never, TAG, 'Hang up')!.click();
     expect(socket.sent.at(-1)).to.deep.equal({ type: 'leave' });
+    await until(() => buttonByText(flow as never, TAG, 'Join again'), 3000, 'join again');
+  });
+
+  it('shows the time left in the call, and at the limit ends it with the way forward', async () => {
+    const { flow } = await startFlow({ session: session([METHODS.live_video()]) }, TAG);
+    const socket = await joined(flow);
+    socket.serve({ type: 'connected', ends_at: new Date(Date.now() + 900_000).toISOString(), seconds_left: 900 });
+    await until(() => stepText(flow, TAG).includes('Connecting to the agent'), 3000, 'connecting');
+    const countdown = await until(() => deep(flow, TAG, 'verify-call-countdown'), 3000, 'the countdown');
+    await until(() => countdown.shadowRoot?.textContent?.includes('Time left in the call: 15:00'), 3000, 'the time left');
+    await expect(deep(flow, TAG)).to.be.accessible();
+    socket.serve({ type: 'ended', reason: 'time_limit' });
+    await until(() => stepText(flow, TAG).includes('The call reached its time limit before the agent decided'), 3000, 'time limit');
+    expect(stepText(flow, TAG)).to.contain('contact the organisation that asked you to verify');
+    expect(deep(flow, TAG, 'verify-call-countdown')).to.equal(null);
+    expect(buttonByText(flow as never, TAG, 'Join again')).to.not.equal(null);
+  });
+
+  it('ends the call when the organisation changes the step, and leaves a reset step to join again', async () => {
+    const { flow } = await startFlow({ session: session([METHODS.live_video()]) }, TAG);
+    const socket = await joined(flow);
+    socket.serve({ type: 'connected', ends_at: new Date(Date.now() + 900_000).toISOString(), seconds_left: 900 });
+    socket.serve({ type: 'ended', reason: 'method_changed' });
+    await until(() => stepText(flow, TAG).includes('changed this step, so the call ended'), 3000, 'method changed');
     await until(() => buttonByText(flow as never, TAG, 'Join again'), 3000, 'join again');
   });
 
