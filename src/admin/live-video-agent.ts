@@ -2,15 +2,16 @@
  * The agent's side of Live Video, without the view: the signalling socket (same origin, the
  * dashboard's cookie), the queue it reports, and the call (the agent answers the user's offer).
  */
-import type { IceServer, LiveVideoToAgent, LiveVideoWaiting } from '../api/methods/live_video.js';
+import type { IceServer, LiveVideoEndReason, LiveVideoToAgent, LiveVideoWaiting } from '../api/methods/live_video.js';
 import { PeerCall } from '../steps/live_video/peer-call.js';
 
 /** What the view is told. */
 export interface AgentEvents {
   queue(waiting: LiveVideoWaiting[]): void;
-  picked(userId: number): void;
+  /** The call is the agent's, for `secondsLeft` at most (the configured length limit). */
+  picked(userId: number, secondsLeft: number): void;
   remote(stream: MediaStream | null): void;
-  ended(reason: string): void;
+  ended(reason: LiveVideoEndReason): void;
   problem(message: string): void;
   closed(): void;
 }
@@ -97,7 +98,7 @@ export class LiveVideoAgent {
           (signal) => this.#send({ type: 'signal', signal }),
           (stream) => this.events.remote(stream),
         );
-        this.events.picked(message.user_id);
+        this.events.picked(message.user_id, message.seconds_left);
         return;
       case 'signal':
         await this.#call?.receive(message.signal);

@@ -1,5 +1,6 @@
 import { css, html, nothing } from 'lit';
-import type { LiveVideoWaiting } from '../../api/methods/live_video.js';
+import type { LiveVideoEndReason, LiveVideoWaiting } from '../../api/methods/live_video.js';
+import '../../steps/live_video/call-countdown.js';
 import { LiveVideoAgent } from '../live-video-agent.js';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
@@ -13,6 +14,13 @@ interface CallContext {
 }
 
 type Decision = 'approve' | 'reject' | 'review';
+
+/** What the agent is told when a call ends without their decision; the view is back at the queue. */
+const ENDED_WORDS: Partial<Record<LiveVideoEndReason, string>> = {
+  user_left: 'The user left the call. The verification is open again for them.',
+  time_limit: 'The call reached its time limit before a decision. The verification is open again for the user.',
+  method_changed: 'An operator changed this verification during the call (reset, approved or rejected it), so the call ended. Their status stands.',
+};
 
 /**
  * Live Video for agents: the queue of waiting users (oldest first, live), the call with the one
@@ -67,6 +75,7 @@ export class AdminLiveVideo extends AdminView {
     remote: { state: true },
     connected: { state: true },
     decision: { state: true },
+    secondsLeft: { state: true },
   };
 
   declare waiting: LiveVideoWaiting[];
@@ -75,6 +84,8 @@ export class AdminLiveVideo extends AdminView {
   declare remote: MediaStream | null;
   declare connected: boolean;
   declare decision: Decision;
+  /** The call's time left when the agent took it (the configured length limit). */
+  declare secondsLeft: number;
   #agent: LiveVideoAgent;
 
   constructor() {
@@ -85,22 +96,24 @@ export class AdminLiveVideo extends AdminView {
     this.remote = null;
     this.connected = false;
     this.decision = 'approve';
+    this.secondsLeft = 0;
     this.#agent = new LiveVideoAgent({
       queue: (waiting) => {
         this.waiting = waiting;
         this.connected = true;
       },
-      picked: (userId) => {
+      picked: (userId, secondsLeft) => {
         this.callUser = userId;
+        this.secondsLeft = secondsLeft;
         this.status = 'In the call.';
         void this.#loadContext(userId);
       },
       remote: (stream) => {
         this.remote = stream;
       },
-      ended: () => {
+      ended: (reason) => {
         this.#clearCall();
-        this.status = 'The user left the call. The verification is open again for them.';
+        this.status = ENDED_WORDS[reason] ?? ENDED_WORDS.user_left!;
       },
       problem: (message) => {
         this.error = message;
@@ -205,6 +218,7 @@ export class AdminLiveVideo extends AdminView {
     const ctx = this.context;
     const needsReason = this.decision !== 'approve';
     return html`<h2>Call with ${ctx?.name || `user ${this.callUser}`}</h2>
+      <verify-call-countdown .seconds=${this.secondsLeft}></verify-call-countdown>
       <div class="call">
         <div>
           <video class="remote" autoplay playsinline aria-label="The user’s video"></video>

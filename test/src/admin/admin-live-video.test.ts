@@ -72,10 +72,13 @@ describe('<admin-live-video>', () => {
     take.click();
     await until(() => socket.sent.some((m) => m.type === 'pick'), 'pick sent');
     expect(socket.sent.find((m) => m.type === 'pick')).to.deep.equal({ type: 'pick', user_id: 4 });
-    socket.serve({ type: 'picked', user_id: 4 });
+    socket.serve({ type: 'picked', user_id: 4, ends_at: new Date(Date.now() + 900_000).toISOString(), seconds_left: 900 });
     await until(() => $(el, 'img[alt="Document image 1"]') !== null, 'captures');
     expect($(el, 'h2')!.textContent).to.equal('Call with Ada Lovelace');
     expect($(el, 'img[alt="Selfie 1"]')).to.not.equal(null);
+    // The agent sees the time left in the call.
+    const countdown = $(el, 'verify-call-countdown')!;
+    await until(() => countdown.shadowRoot?.textContent?.includes('Time left in the call: 15:00'), 'the time left');
     await expect(el).to.be.accessible();
     $<HTMLInputElement>(el, 'input[value=reject]')!.click();
     await el.updateComplete;
@@ -95,10 +98,28 @@ describe('<admin-live-video>', () => {
     const { el, socket } = await opened();
     $$<HTMLButtonElement>(el, 'ol.queue button')[0]!.click();
     await until(() => socket.sent.some((m) => m.type === 'pick'), 'pick sent');
-    socket.serve({ type: 'picked', user_id: 4 });
+    socket.serve({ type: 'picked', user_id: 4, ends_at: new Date(Date.now() + 900_000).toISOString(), seconds_left: 900 });
     await until(() => $(el, 'video.remote') !== null, 'the call');
     socket.serve({ type: 'ended', reason: 'user_left' });
     await until(() => $(el, 'video.remote') === null, 'call closed');
     expect($(el, '[role=status]')!.textContent).to.contain('The user left the call.');
+  });
+
+  it('returns to the queue and says why when the call reaches its time limit or an operator changes the verification', async () => {
+    const { el, socket } = await opened();
+    for (const [reason, words] of [
+      ['time_limit', 'The call reached its time limit before a decision.'],
+      ['method_changed', 'An operator changed this verification during the call'],
+    ] as const) {
+      await until(() => $$<HTMLButtonElement>(el, 'ol.queue button')[0] && !$$<HTMLButtonElement>(el, 'ol.queue button')[0]!.disabled, 'queue ready');
+      $$<HTMLButtonElement>(el, 'ol.queue button')[0]!.click();
+      socket.serve({ type: 'picked', user_id: 4, ends_at: new Date(Date.now() + 60_000).toISOString(), seconds_left: 60 });
+      await until(() => $(el, 'verify-call-countdown') !== null, 'the call');
+      socket.serve({ type: 'ended', reason });
+      await until(() => $(el, 'video.remote') === null, 'call closed');
+      expect($(el, 'verify-call-countdown')).to.equal(null);
+      expect($(el, '[role=status]')!.textContent).to.contain(words);
+      expect($(el, 'h2')!.textContent).to.equal('Queue');
+    }
   });
 });
