@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { BankPayout } from '../../../src/api/admin/bank-payouts.js';
 import { recordAudit } from '../../admin/audit.js';
 import type { AppContext } from '../../context.js';
 import type { PayoutInstruction } from './payouts.js';
@@ -7,26 +8,7 @@ import { centsText } from './rules.js';
 import { bdb } from './tables.js';
 
 /** A payout as the dashboard and the CLI show it; the amounts and the account only while it is pending. */
-export interface PayoutView {
-  id: number;
-  user_id: number;
-  status: 'pending' | 'paid';
-  provider: string;
-  country: string;
-  last4: string;
-  created_at: string;
-  paid_at: string | null;
-  paid_by: string | null;
-  /** While pending: what to pay. */
-  pay: {
-    currency: string;
-    amounts: [string, string];
-    holder_name: string;
-    iban: string | null;
-    routing_number: string | null;
-    account_number: string | null;
-  } | null;
-}
+export type PayoutView = BankPayout;
 
 /** Payouts, pending first then newest (at most `limit`). Opening the instructions is audited by the caller. */
 export async function listPayouts(ctx: AppContext, options: { status?: 'pending' | 'paid' | undefined; limit?: number } = {}): Promise<PayoutView[]> {

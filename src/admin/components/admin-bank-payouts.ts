@@ -1,36 +1,7 @@
 import { css, html, nothing } from 'lit';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
-
-/** A Bank payout as `GET /admin/api/bank-payouts` lists it; what to pay only while pending. */
-export interface BankPayout {
-  id: number;
-  user_id: number;
-  status: 'pending' | 'paid';
-  provider: string;
-  country: string;
-  last4: string;
-  created_at: string;
-  paid_at: string | null;
-  paid_by: string | null;
-  pay: {
-    currency: string;
-    amounts: [string, string];
-    holder_name: string;
-    iban: string | null;
-    routing_number: string | null;
-    account_number: string | null;
-  } | null;
-}
-
-/** The Bank method's providers as configured on the server. */
-export interface BankProviders {
-  /** Where new micro-deposits go (`manual`: this page and the outbox). */
-  payout: string;
-  payout_available: string[];
-  /** Origin of the open-banking provider of the account-holder name check, or null (none). */
-  open_banking: string | null;
-}
+import type { BankPayout, BankPayoutsAnswer, BankProviders } from '../../api/admin/bank-payouts.js';
 
 /**
  * The dashboard's Bank page: the micro-deposits waiting to be paid by hand (the default, manual
@@ -77,7 +48,7 @@ export class AdminBankPayouts extends AdminView {
   }
 
   async load(): Promise<void> {
-    const res = await this.run(() => this.client.get<{ data: BankPayout[]; providers: BankProviders }>('/admin/api/bank-payouts'));
+    const res = await this.run(() => this.client.get<BankPayoutsAnswer>('/admin/api/bank-payouts'));
     if (res) {
       this.payouts = res.data;
       this.providers = res.providers;

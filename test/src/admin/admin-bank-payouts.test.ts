@@ -1,7 +1,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/admin/components/admin-bank-payouts.js';
-import type { AdminBankPayouts, BankPayout, BankProviders } from '../../../src/admin/components/admin-bank-payouts.js';
+import type { AdminBankPayouts } from '../../../src/admin/components/admin-bank-payouts.js';
+import type { BankPayout, BankProviders } from '../../../src/api/admin/bank-payouts.js';
 import { $, $$, fakeApi, until } from './fake-api.js';
 
 const pending = (id: number, last4: string, pay: Partial<NonNullable<BankPayout['pay']>>): BankPayout => ({
