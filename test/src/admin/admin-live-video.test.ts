@@ -78,7 +78,7 @@ describe('<admin-live-video>', () => {
     expect($(el, 'img[alt="Selfie 1"]')).to.not.equal(null);
     // The agent sees the time left in the call.
     const countdown = $(el, 'verify-call-countdown')!;
-    await until(() => countdown.shadowRoot?.textContent?.includes('Time left in the call: 15:00'), 'the time left');
+    await until(() => countdown.shadowRoot?.textContent?.includes('Time left in the call: 15:00') === true, 'the time left');
     await expect(el).to.be.accessible();
     $<HTMLInputElement>(el, 'input[value=reject]')!.click();
     await el.updateComplete;
@@ -111,7 +111,7 @@ describe('<admin-live-video>', () => {
       ['time_limit', 'The call reached its time limit before a decision.'],
       ['method_changed', 'An operator changed this verification during the call'],
     ] as const) {
-      await until(() => $$<HTMLButtonElement>(el, 'ol.queue button')[0] && !$$<HTMLButtonElement>(el, 'ol.queue button')[0]!.disabled, 'queue ready');
+      await until(() => $$<HTMLButtonElement>(el, 'ol.queue button')[0]?.disabled === false, 'queue ready');
       $$<HTMLButtonElement>(el, 'ol.queue button')[0]!.click();
       socket.serve({ type: 'picked', user_id: 4, ends_at: new Date(Date.now() + 60_000).toISOString(), seconds_left: 60 });
       await until(() => $(el, 'verify-call-countdown') !== null, 'the call');
