@@ -4,9 +4,17 @@ import { sessionErrors } from '../errors.js';
 
 /** Failed `POST /session/start`s and hand-off claims per client address, per minute. */
 export const SESSION_STARTS_PER_IP_PER_MINUTE = 30;
-/** Document and face uploads per user, per 10 minutes. */
+/** Document, card, voice and video uploads per user, per 10 minutes (face frames have their own budget). */
 export const SESSION_UPLOADS_PER_USER = 60;
 export const SESSION_UPLOAD_WINDOW_SECONDS = 600;
+/**
+ * Face frames per user, per the same 10 minutes. A liveness attempt sends up to 46 dense frames
+ * (6 straight, 10 flash colours, up to 3 moves of 6, 12 for the blink) and a user has four
+ * attempts: under the 60 uploads above, an honest user's second attempt was refused (429). The
+ * frames stay bounded: each fills a numbered slot of a challenge (a resend replaces it) and
+ * challenges are limited by the attempts; this budget only bounds resending into the slots.
+ */
+export const SESSION_FRAMES_PER_USER = 300;
 
 /**
  * Abuse limits of the session API, through the deployment's limiter factory: in memory embedded,
@@ -17,10 +25,12 @@ export const SESSION_UPLOAD_WINDOW_SECONDS = 600;
 export class SessionLimits {
   readonly #starts: RateLimiterAbstract;
   readonly #uploads: RateLimiterAbstract;
+  readonly #frames: RateLimiterAbstract;
 
   constructor(factory: LimiterFactory = memoryLimiterFactory) {
     this.#starts = factory(SESSION_STARTS_PER_IP_PER_MINUTE, 60, 'session-start');
     this.#uploads = factory(SESSION_UPLOADS_PER_USER, SESSION_UPLOAD_WINDOW_SECONDS, 'session-upload');
+    this.#frames = factory(SESSION_FRAMES_PER_USER, SESSION_UPLOAD_WINDOW_SECONDS, 'session-frame');
   }
 
   /**
@@ -39,9 +49,14 @@ export class SessionLimits {
     return started;
   }
 
-  /** Document and face uploads: 60 per 10 minutes per user. */
+  /** Document, card, voice and video uploads: 60 per 10 minutes per user. */
   upload(userId: number): Promise<void> {
     return take(this.#uploads, String(userId));
+  }
+
+  /** Face frames (selfie and liveness): 300 per 10 minutes per user, apart from the uploads. */
+  frame(userId: number): Promise<void> {
+    return take(this.#frames, String(userId));
   }
 }
 

@@ -22,7 +22,7 @@ export const faceRoutes: MethodRoutes = (kit) => async (app) => {
     '/session/methods/:key/frames',
     { schema: { ...hide, params: z.object({ key: FACE_KEYS }), response: { 201: FaceFrameResponse } } },
     async (req, reply) => {
-      await kit.limits.upload(who(req).user.id);
+      await kit.limits.frame(who(req).user.id);
       const { fields, file } = await readMultipart(req, 'frame');
       const result = await uploadFaceFrame(kit, who(req).user, req.params.key, parseFields(FaceFrameFields, fields), file);
       return reply.code(201).send(result);

@@ -78,6 +78,22 @@ describe('liveness capture bound to the challenge', () => {
     expect(job.frames.map((f) => f.evidence.t)).toEqual([...job.frames.map((f) => f.evidence.t)].sort((a, b) => a - b));
   });
 
+  it('takes every frame of two whole liveness attempts: an honest retry is not refused by the upload limit', async () => {
+    const { session } = await livenessSession();
+    let sent = 0;
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const c = await session.faceChallenge('liveness');
+      expect(c.attempt).toBe(attempt);
+      let t = 0;
+      for (const [i, step] of c.steps.entries()) {
+        const max = step === 'flash' ? FLASH_COLOURS : step === 'blink' ? c.blink!.frames : c.frames_per_step;
+        for (let f = 0; f < max; f++, sent++) await send(session, c, i, f, (t += 20));
+      }
+    }
+    // More than the 60 document/card/voice/video uploads a user may send in 10 minutes.
+    expect(sent).toBeGreaterThan(60);
+  });
+
   it('refuses frames without the nonce, outside the step window, out of time order, beyond the frame count or after expiry', async () => {
     const { session } = await livenessSession();
     const c = await session.faceChallenge('liveness');
