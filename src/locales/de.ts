@@ -205,6 +205,7 @@ export const templates = {
   'selfie.step.straight': 'Schauen Sie direkt in die Kamera.',
   'selfie.timeout': 'Das hat zu lange gedauert. Versuchen wir es mit neuen Bewegungen.',
   'selfie.no-attempts': 'Für diesen Schritt sind keine Versuche mehr übrig. Wenden Sie sich an das Unternehmen, das Sie hierher geschickt hat.',
+  'selfie.rate-limited': 'Es wurden in kurzer Zeit zu viele Bilder gesendet. Bitte warten Sie einige Minuten und versuchen Sie es dann erneut.',
   'selfie.help.title': 'Die Bewegungen haben dreimal nicht geklappt.',
   'selfie.help.last-try': 'Noch einmal versuchen (eine Person prüft es)',
   'selfie.help.distance': 'Halten Sie das Telefon auf Augenhöhe, eine Armlänge entfernt.',

@@ -201,6 +201,7 @@ export const templates = {
   'selfie.step.straight': 'Mira directamente a la cámara.',
   'selfie.timeout': 'Ha tardado demasiado. Probemos de nuevo con otros movimientos.',
   'selfie.no-attempts': 'No quedan más intentos para este paso. Contacte con la empresa que le envió aquí.',
+  'selfie.rate-limited': 'Se enviaron demasiadas imágenes en poco tiempo. Espere unos minutos y vuelva a intentarlo.',
   'selfie.help.title': 'Los movimientos no funcionaron tres veces.',
   'selfie.help.last-try': 'Intentarlo una vez más (lo revisará una persona)',
   'selfie.help.distance': 'Sostenga el teléfono a la altura de los ojos, a un brazo de distancia.',

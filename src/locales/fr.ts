@@ -202,6 +202,7 @@ export const templates = {
   'selfie.step.straight': 'Regardez la caméra bien en face.',
   'selfie.timeout': 'Cela a pris trop de temps. Recommençons avec de nouveaux mouvements.',
   'selfie.no-attempts': 'Il ne reste plus de tentatives pour cette étape. Contactez l’entreprise qui vous a envoyé ici.',
+  'selfie.rate-limited': 'Trop d’images ont été envoyées en peu de temps. Veuillez patienter quelques minutes, puis réessayez.',
   'selfie.help.title': 'Les mouvements n’ont pas fonctionné trois fois.',
   'selfie.help.last-try': 'Essayer une dernière fois (une personne vérifiera)',
   'selfie.help.distance': 'Tenez le téléphone à hauteur des yeux, à bout de bras.',

@@ -203,6 +203,7 @@ export const templates = {
   'selfie.step.straight': 'Olhe diretamente para a câmera.',
   'selfie.timeout': 'Demorou demais. Vamos tentar de novo com outros movimentos.',
   'selfie.no-attempts': 'Não restam mais tentativas para este passo. Contacte a empresa que o enviou aqui.',
+  'selfie.rate-limited': 'Foram enviadas demasiadas imagens em pouco tempo. Aguarde alguns minutos e tente novamente.',
   'selfie.help.title': 'Os movimentos não funcionaram três vezes.',
   'selfie.help.last-try': 'Tentar mais uma vez (uma pessoa vai verificar)',
   'selfie.help.distance': 'Segure o telemóvel à altura dos olhos, à distância de um braço.',

@@ -38,3 +38,8 @@ export function faceHintText(hint: FaceHint): string {
       return msg('Centre your face in the oval.', { id: 'selfie.hint.center' });
   }
 }
+
+/** The server's upload budget is spent (429): say so in the user's words, not the HTTP status. */
+export function tooManyFramesText(): string {
+  return msg('Too many pictures were sent in a short time. Please wait a few minutes, then try again.', { id: 'selfie.rate-limited' });
+}

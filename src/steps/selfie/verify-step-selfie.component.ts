@@ -13,7 +13,7 @@ import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { CameraWayForwardController } from '../camera-way-forward.js';
 import { StepElement } from '../step-element.js';
-import { challengeText, faceHintText } from './selfie-texts.js';
+import { challengeText, faceHintText, tooManyFramesText } from './selfie-texts.js';
 import { colourAt, timedPlan, type TimedPlan } from './timed-capture.js';
 import styles from './verify-step-selfie.styles.js';
 
@@ -166,8 +166,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
         this.report(error);
         return;
       }
-      this.error =
-        error instanceof ApiError ? this.report(error).message : msg('The face check could not start on this device.', { id: 'selfie.detector-failed' });
+      this.error = error instanceof ApiError ? this.errorText(error) : msg('The face check could not start on this device.', { id: 'selfie.detector-failed' });
       if (!(error instanceof ApiError)) this.report(new VerifyError('internal', 'face detector failed to load', 'error', true, { cause: error }));
     }
   }
@@ -355,8 +354,14 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
       this.complete(await this.client.submitFace(this.method.key, this.challenge!.challenge_id));
     } catch (error: unknown) {
       this.phase = SELFIE_PHASE.intro;
-      this.error = this.report(error).message;
+      this.error = this.errorText(error);
     }
+  }
+
+  /** Reports `error` and returns what the user reads: a spent upload budget in words, not "Too Many Requests". */
+  private errorText(error: unknown): string {
+    const reported = this.report(error);
+    return error instanceof ApiError && error.error_type === 'api_rate_limit_error' ? tooManyFramesText() : reported.message;
   }
 
   /** Help after three failed attempts (issue 20): what usually goes wrong, before the last try. */
