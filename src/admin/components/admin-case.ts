@@ -3,13 +3,8 @@ import type { CaseDetail, CaseDuplicate } from '../api.js';
 import { adminStyles, outcomeStyles } from '../styles.js';
 import './admin-document-viewer.js';
 import { AdminView } from './admin-view.js';
+import { checksTable } from './checks-table.js';
 
-const OUTCOMES: Record<NonNullable<CaseDetail['dea']>['checks'][number]['outcome'], string> = {
-  passed: 'Passed',
-  flagged: 'Flagged',
-  failed: 'Failed',
-  not_run: 'Not run',
-};
 const DEA_CHECKS: Record<string, string> = {
   dea_format: 'Format',
   dea_check_digit: 'Check digit',
@@ -225,28 +220,11 @@ export class AdminCase extends AdminView {
     return html`<h2 id="dea">DEA number</h2>
       <p><code>${dea.dea_number}</code></p>
       <div class="scroll" tabindex="0" role="region" aria-labelledby="dea">
-        <table class="dea">
-          <caption class="sr-only">
-            Checks of the DEA number
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Check</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Reason</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${dea.checks.map(
-              (c) =>
-                html`<tr class=${c.outcome}>
-                  <th scope="row">${DEA_CHECKS[c.name] ?? c.name}</th>
-                  <td class="outcome">${OUTCOMES[c.outcome]}</td>
-                  <td class="reason">${c.reason ?? ''}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
+        ${checksTable(
+          'Checks of the DEA number',
+          dea.checks.map((c) => ({ label: DEA_CHECKS[c.name] ?? c.name, outcome: c.outcome, reason: c.reason })),
+          'dea',
+        )}
       </div>`;
   }
 

@@ -5,6 +5,7 @@ import type { AdminCase } from './admin-case.js';
 import './admin-link-panel.js';
 import { adminStyles, outcomeStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
+import { checksTable } from './checks-table.js';
 import { renderCapturedImages, renderDocumentRecords } from './user-page-captures.js';
 
 /** Fired after the user was deleted (the app goes back to the list). */
@@ -251,7 +252,7 @@ export class AdminUserPage extends AdminView {
                 <th scope="row">${v.name}</th>
                 <td class="status">${v.status.friendly}${v.remarks ? html`<br /><span class="muted">${v.remarks}</span>` : nothing}</td>
                 <td>
-                  ${checksTable(v)}
+                  ${verificationChecks(v)}
                   ${
                     Object.keys(v.results).length
                       ? html`<details>
@@ -308,13 +309,6 @@ export class AdminUserPage extends AdminView {
   }
 }
 
-const OUTCOME_WORDS: Record<VerificationDetail['checks'][number]['outcome'], string> = {
-  passed: 'Passed',
-  flagged: 'Flagged',
-  failed: 'Failed',
-  not_run: 'Not run',
-};
-
 /** An enrolment in words: which factor since when, or how many passkeys of which kind. */
 function enrolmentText(e: Enrolment): string {
   if (e.key === 'two_step') {
@@ -341,33 +335,11 @@ function twoFactorText(u: UserSummary): string {
 }
 
 /** A verification's checks as rows: what was checked, its outcome, why and the number behind it. */
-function checksTable(v: VerificationDetail) {
-  if (v.checks.length === 0) return nothing;
-  const valued = v.checks.some((c) => c.value !== null);
-  return html`<table class="checks">
-    <caption class="sr-only">
-      Checks of ${v.name}
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Check</th>
-        <th scope="col">Outcome</th>
-        <th scope="col">Reason</th>
-        ${valued ? html`<th scope="col">Value</th>` : nothing}
-      </tr>
-    </thead>
-    <tbody>
-      ${v.checks.map(
-        (c) =>
-          html`<tr class=${c.outcome}>
-            <th scope="row">${c.name.replaceAll('_', ' ')}</th>
-            <td class="outcome">${OUTCOME_WORDS[c.outcome]}</td>
-            <td>${c.reason ?? ''}</td>
-            ${valued ? html`<td>${c.value === null ? '' : c.value.toFixed(2)}</td>` : nothing}
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+function verificationChecks(v: VerificationDetail) {
+  return checksTable(
+    `Checks of ${v.name}`,
+    v.checks.map((c) => ({ label: c.name.replaceAll('_', ' '), outcome: c.outcome, reason: c.reason, value: c.value })),
+  );
 }
 
 if (!customElements.get('admin-user-page')) customElements.define('admin-user-page', AdminUserPage);
