@@ -19,6 +19,15 @@ describe('<verify-step-selfie> on the fake camera (real face detection)', () => 
     expect(log.some((c) => c.path === '/session/methods/selfie/submit')).to.equal(true);
   });
 
+  it('says in words when the frame budget is spent (429), not the HTTP status text', async function () {
+    this.timeout(90_000);
+    const { flow } = await startFlow({ session: session([METHODS.selfie()]), faceFramesBudget: 0 }, 'verify-step-selfie');
+    buttonByText(flow, 'verify-step-selfie', 'Start the camera')!.click();
+    await until(() => stepText(flow, 'verify-step-selfie').includes('Too many pictures were sent in a short time.'), 60_000, 'the budget message');
+    expect(stepText(flow, 'verify-step-selfie')).to.not.contain('Too Many Requests');
+    await expect(deep(flow, 'verify-step-selfie')).to.be.accessible();
+  });
+
   it('asks for the moves in order, shows which move, and waits for a turn a still picture cannot make', async function () {
     this.timeout(90_000);
     const { flow, key } = await startFlow({ session: session([METHODS.liveness()]), challenge: ['look_straight', 'turn_left'] }, 'verify-step-liveness');
