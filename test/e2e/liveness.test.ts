@@ -25,7 +25,7 @@ import { portrait } from '../fixtures/faces.js';
 import { printedPhoto } from '../fixtures/hard/attacks.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
 import { HEAD_FACE, writeCameraFrames } from '../helpers/fake-media.js';
-import { ensureWebBuild, methodRow, policyErrors, startCustomerSite, watchedPage, type CustomerSite } from '../helpers/hosted-e2e.js';
+import { ensureWebBuild, methodRow, consentedCameraFlowOnPhone, policyErrors, startCustomerSite, type CustomerSite } from '../helpers/hosted-e2e.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createUser, local } from '../server/session/fixtures.js';
 
@@ -88,14 +88,7 @@ describe('Liveness in Chromium', () => {
       reference_id: 'ref-liveness-print',
       completion_url: `${site.url}/done`,
     });
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB', isMobile: true, hasTouch: true });
-    await context.grantPermissions(['camera'], { origin: server.url });
-    const { page, errors } = await watchedPage(context);
-    await page.goto(local(server, link));
-    await page.getByRole('button', { name: 'Start' }).click();
-    await page.getByRole('heading', { name: 'Before we use your camera' }).waitFor();
-    await page.getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'Agree and continue' }).click();
+    const { context, page, errors } = await consentedCameraFlowOnPhone(browser, server.url, local(server, link));
     await page.getByRole('heading', { name: 'Show that it is really you' }).waitFor();
     const step = page.locator('verify-step-liveness');
     const alert = step.getByRole('alert');

@@ -19,7 +19,7 @@ import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import type { VideoMove } from '../../src/api/contract.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
 import { videoTimeline, writeHeadCamera } from '../helpers/fake-media.js';
-import { ensureWebBuild, policyErrors, startCustomerSite, watchedPage, type CustomerSite } from '../helpers/hosted-e2e.js';
+import { ensureWebBuild, consentedCameraFlowOnPhone, policyErrors, startCustomerSite, type CustomerSite } from '../helpers/hosted-e2e.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createUser, local } from '../server/session/fixtures.js';
 
@@ -63,14 +63,7 @@ describe('Video in Chromium', () => {
       reference_id: 'ref-video',
       completion_url: `${site.url}/done`,
     });
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB', isMobile: true, hasTouch: true });
-    await context.grantPermissions(['camera'], { origin: server.url });
-    const { page, errors } = await watchedPage(context);
-    await page.goto(local(server, link));
-    await page.getByRole('button', { name: 'Start' }).click();
-    await page.getByRole('heading', { name: 'Before we use your camera' }).waitFor();
-    await page.getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'Agree and continue' }).click();
+    const { context, page, errors } = await consentedCameraFlowOnPhone(browser, server.url, local(server, link));
     await page.getByRole('heading', { name: 'Record a short video of your face' }).waitFor();
     await page.getByRole('button', { name: 'Show me the moves' }).click();
     // The moves come from the server's challenge: wait for them (allTextContents does not wait).

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestServer } from './server.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -58,6 +58,24 @@ export async function openHosted(context: BrowserContext, url: string, start = '
   await watched.page.goto(url);
   await watched.page.getByRole('button', { name: start }).click();
   return watched;
+}
+
+/**
+ * A phone-sized context allowed the camera on `origin`, `url` (a magic link) opened and started,
+ * and the camera consent given: the page is on the first camera step.
+ */
+export async function consentedCameraFlowOnPhone(
+  browser: Browser,
+  origin: string,
+  url: string,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB', isMobile: true, hasTouch: true });
+  await context.grantPermissions(['camera'], { origin });
+  const { page, errors } = await openHosted(context, url);
+  await page.getByRole('heading', { name: 'Before we use your camera' }).waitFor();
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Agree and continue' }).click();
+  return { context, page, errors };
 }
 
 /** The errors that are the page's security policies refusing something (CSP, Permissions-Policy). */
