@@ -8,11 +8,11 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { writeSetting } from '../../server/store/repos/settings-repo.js';
-
 import { chromiumForFile, hostedServerEachTest } from '../helpers/e2e-setup.js';
 import { openHosted, policyErrors, type CustomerSite } from '../helpers/hosted-e2e.js';
 import type { ManualClock } from '../helpers/manual-clock.js';
-import { items, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { operatorPaysDeposits } from '../helpers/flow-steps.js';
 import { signedInAdmin } from '../server/http/admin/admin-client.js';
 import { createUser, local } from '../server/session/fixtures.js';
 
@@ -27,17 +27,6 @@ hostedServerEachTest((t) => ({ server, site } = t), {
   template: { name: 'tmpl_bank', label: 'Bank', methodIds: [11] },
   prepare: ({ server }) => writeSetting(server.verity.ctx.db, 'link_lifetime_hours', 720),
 });
-
-/** The operator's view: the amounts of the one pending payout (as shown in the dashboard), then "mark paid". */
-async function operatorPays(): Promise<[string, string]> {
-  await server.verity.ctx.queue.whenIdle();
-  const admin = await signedInAdmin(server);
-  const [payout] = items((await admin.request('GET', '/admin/api/bank-payouts?status=pending')).body.data);
-  expect(payout?.pay?.iban).toBe('DE89370400440532013000');
-  const amounts = items(payout?.pay?.amounts).map(String) as [string, string];
-  expect((await admin.request('POST', `/admin/api/bank-payouts/${String(payout!.id)}/paid`)).status).toBe(200);
-  return amounts;
-}
 
 describe('Bank micro-deposits in Chromium', () => {
   it('hosted page: account → deposits paid by the operator → back through the same link → amounts → completion redirect', async () => {
@@ -57,7 +46,7 @@ describe('Bank micro-deposits in Chromium', () => {
     await page.getByText('account ending 3000').waitFor();
     await page.close();
 
-    const [first, second] = await operatorPays();
+    const [first, second] = await operatorPaysDeposits(server, await signedInAdmin(server), 'DE89370400440532013000');
     (server.clock as ManualClock).advance(2 * 86_400_000);
 
     const again = await context.newPage();

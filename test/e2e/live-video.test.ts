@@ -18,6 +18,7 @@ import { loadConfig } from '../../server/config.js';
 import { createApiKey } from '../../server/store/repos/api-keys-repo.js';
 import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import { CHROMIUM_PATH } from '../helpers/chromium.js';
+import { agentOnLiveVideo, takeCall } from '../helpers/flow-steps.js';
 import { freePort } from '../server/scale/processes.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -109,28 +110,7 @@ async function userInQueue(name: string): Promise<{ id: number; context: Browser
   return { id: Number(created.id), context, page };
 }
 
-/** The agent signed in, on the Live video page. */
-async function agentOnQueue(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
-  const page = await context.newPage();
-  await page.goto(`${base}/admin/live-video`);
-  await page.getByLabel('E-mail').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Live video' }).waitFor();
-  return { context, page };
-}
-
-/** Whether the video element has drawn frames of a remote stream. */
-const playing = (page: Page, selector: string) =>
-  page.locator(selector).evaluate((v: HTMLVideoElement) => v.srcObject instanceof MediaStream && v.videoWidth > 0 && v.currentTime > 0);
-
-async function takeCall(agent: Page, user: Page, name: string): Promise<void> {
-  await agent.getByRole('button', { name: `Take call with ${name} Caller` }).click();
-  await expect.poll(() => playing(agent, 'admin-live-video video.remote'), { timeout: 15_000 }).toBe(true);
-  await expect.poll(() => playing(user, 'verify-step-live-video video.remote'), { timeout: 15_000 }).toBe(true);
-  await user.getByText('You are in the call with an agent.').waitFor();
-}
+const agentOnQueue = () => agentOnLiveVideo(browser, base, ADMIN);
 
 async function status(id: number): Promise<unknown> {
   const user = (await api(`/api/users/${id}`)).data as { verifications: { status: { friendly: string } }[] };
@@ -141,7 +121,7 @@ describe('Live Video in two Chromium contexts', () => {
   it('connects the call, takes a still, approves, and the user is redirected to the completion URL', async () => {
     const agent = await agentOnQueue();
     const user = await userInQueue('Ada');
-    await takeCall(agent.page, user.page, 'Ada');
+    await takeCall(agent.page, user.page, 'Ada Caller');
     expect(await status(user.id)).toBe('Processing');
     await agent.page.getByRole('button', { name: 'Take a still' }).click();
     await agent.page.getByRole('img', { name: 'Still 1' }).waitFor();
@@ -154,7 +134,7 @@ describe('Live Video in two Chromium contexts', () => {
   it('an agent who rejects with a reason: the user sees the step refused', async () => {
     const agent = await agentOnQueue();
     const user = await userInQueue('Bob');
-    await takeCall(agent.page, user.page, 'Bob');
+    await takeCall(agent.page, user.page, 'Bob Caller');
     await agent.page.getByLabel('Reject').check();
     await agent.page.getByLabel(/Reason/).fill('The face does not match the document.');
     await agent.page.getByRole('button', { name: 'Record the decision' }).click();
@@ -166,7 +146,7 @@ describe('Live Video in two Chromium contexts', () => {
   it('a user who hangs up: the agent is told, and the step is open to join again', async () => {
     const agent = await agentOnQueue();
     const user = await userInQueue('Cy');
-    await takeCall(agent.page, user.page, 'Cy');
+    await takeCall(agent.page, user.page, 'Cy Caller');
     await user.page.getByRole('button', { name: 'Hang up' }).click();
     await user.page.getByText('You left the call.').waitFor();
     await agent.page.getByText('The user left the call.').waitFor();

@@ -18,7 +18,8 @@ import { writeSetting } from '../../server/store/repos/settings-repo.js';
 import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
-import { configureKnowledge, createUser, KNOWLEDGE_ANSWERS, latestCode, local } from '../server/session/fixtures.js';
+import { answerKnowledge, confirmCode, uploadDocument } from '../helpers/flow-steps.js';
+import { configureKnowledge, createUser, latestCode, local } from '../server/session/fixtures.js';
 // @ts-expect-error -- plain JS fixture shared with the web tests
 import { documentSceneSvg, makeFakeCameras } from '../src/fixtures/node/make-fake-cameras.mjs';
 
@@ -116,39 +117,19 @@ async function templateWithEverything(): Promise<string> {
 
 /** Goes through every step on `page` (the hosted page or the inline flow). */
 async function doEverySteps(page: Page, email: string, phone: string): Promise<void> {
-  // E-mail code from the outbox.
-  await page.getByRole('button', { name: 'Send code' }).click();
-  await page.getByLabel('Code').waitFor();
-  await page.getByLabel('Code').fill(await latestCode(server, email));
-  await page.getByRole('button', { name: 'Confirm' }).click();
-  // SMS code.
+  await confirmCode(page, server, email, 'email');
   await page.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
-  await page.getByRole('button', { name: 'Send code' }).click();
-  await page.getByLabel('Code').waitFor();
-  await page.getByLabel('Code').fill(await latestCode(server, phone));
-  await page.getByRole('button', { name: 'Confirm' }).click();
+  await confirmCode(page, server, phone, 'phone');
   // Geolocation (Paris, in the allowed France).
   await page.getByRole('button', { name: 'Share my location' }).click();
   // Knowledge: the questions asked are a random subset.
   await page.getByRole('heading', { name: 'Answer a few questions' }).waitFor();
-  for (const [id, answer] of Object.entries(KNOWLEDGE_ANSWERS)) {
-    const field = page.locator(`verify-step-knowledge input[name="${id}"]`);
-    if ((await field.count()) === 0) continue;
-    if ((await field.first().getAttribute('type')) === 'radio') await page.locator(`verify-step-knowledge input[name="${id}"][value="${answer}"]`).check();
-    else await field.fill(answer);
-  }
-  await page.getByRole('button', { name: 'Submit answers' }).click();
+  await answerKnowledge(page);
   // Consent before the first biometric step (issue 24): the box, then Agree.
   await page.getByRole('heading', { name: 'Before we use your camera' }).waitFor();
   await page.getByLabel('I agree that my document and face are captured').check();
   await page.getByRole('button', { name: 'Agree and continue' }).click();
-  // Document: upload a file, review, submit.
-  await page.getByRole('heading', { name: 'Photograph your ID document' }).waitFor();
-  const radio = page.locator('verify-step-document input[type=radio]');
-  if ((await radio.count()) > 0) await radio.first().check();
-  await page.getByRole('button', { name: 'Upload a file', exact: true }).click();
-  await page.locator('verify-step-document input[type=file]').setInputFiles(documentPng);
-  await page.getByRole('button', { name: 'Use this and submit' }).click();
+  await uploadDocument(page, documentPng);
   // Selfie on the fake camera, with face detection in the page.
   await page.getByRole('heading', { name: 'Take a selfie' }).waitFor();
   await page.getByRole('button', { name: 'Start the camera' }).click();

@@ -19,7 +19,7 @@ export interface TestServer {
    * its data dir, and its database and Redis when the suite runs on the scale-out adapters.
    */
   storeEnv: Record<string, string>;
-  /** http://127.0.0.1:PORT */
+  /** http://127.0.0.1:PORT (the base URL is another name for it when started with `port`). */
   url: string;
   /** A fresh API key with limits high enough not to get in the way (unless asked otherwise). */
   apiKey: string;
@@ -64,6 +64,13 @@ export interface TestServerOptions extends Partial<Omit<BuildOptions, 'config'>>
   ratePerMinute?: number;
   /** Start the in-process workers (default true). */
   workers?: boolean;
+  /**
+   * Listen on this port (default: a free one) and, with it, use `http://<host>:<port>` as the
+   * public base URL: what a passkey's relying party, an OpenID Connect return URL or the
+   * dashboard's origin must name before the server starts. `host` defaults to `localhost`.
+   */
+  port?: number;
+  host?: string;
 }
 
 /**
@@ -88,8 +95,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   if (redisUrl && options.env?.VERITY_REDIS_URL === undefined) scale.VERITY_REDIS_URL = scratchRedisUrl(redisUrl);
   const config = loadConfig({
     VERITY_DATA_DIR: dataDir,
-    PORT: '0',
-    VERITY_BASE_URL: 'http://verity.test',
+    PORT: String(options.port ?? 0),
+    VERITY_BASE_URL: options.port ? `http://${options.host ?? 'localhost'}:${options.port}` : 'http://verity.test',
     VERITY_SECRET: 'test-secret-'.padEnd(48, 'x'),
     VERITY_ALLOW_PRIVATE_WEBHOOKS: 'true',
     VERITY_LOG_LEVEL: 'silent',
@@ -104,7 +111,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     if (database) await releaseDatabase(database);
     throw error;
   }
-  await verity.app.listen({ port: 0, host: '127.0.0.1' });
+  await verity.app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   if (options.workers !== false) await verity.startWorkers();
   const address = verity.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
