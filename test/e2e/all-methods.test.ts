@@ -150,7 +150,7 @@ async function readScreen(page: Page): Promise<Screen | null> {
     });
 }
 
-/** Waits for the flow to show a screen (anything but loading). */
+/** Waits for the flow to show a screen (anything but loading, or the result counting down to the redirect). */
 async function nextScreen(page: Page): Promise<Screen> {
   const handle = await page
     .waitForFunction(
@@ -158,7 +158,11 @@ async function nextScreen(page: Page): Promise<Screen> {
         if (location.pathname.startsWith('/done')) return 'done';
         const flow = document.querySelector('verify-flow');
         const phase = flow?.getAttribute('phase');
-        return phase && !['starting', 'completing', 'checking'].includes(phase) ? phase : flow?.shadowRoot?.querySelector('.refusal') ? 'refused' : false;
+        return phase && !['starting', 'completing', 'checking', 'done'].includes(phase)
+          ? phase
+          : flow?.shadowRoot?.querySelector('.refusal')
+            ? 'refused'
+            : false;
       },
       undefined,
       { timeout: 120_000, polling: 200 },
