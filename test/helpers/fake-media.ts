@@ -50,16 +50,6 @@ export function videoTimeline(moves: readonly VideoMove[]): HeadPose[] {
   return yaws.map((yaw) => ({ yaw }));
 }
 
-/**
- * A loop with every pose active liveness may ask for, each held 4 s (the three detections in a
- * row a pose needs, on a busy machine): straight, a left turn, straight, a right turn, straight,
- * closer. Chromium plays the file in a loop, so whatever move is asked comes round within 24 s.
- */
-export function livenessLoop(): HeadPose[] {
-  const hold = (pose: HeadPose) => Array<HeadPose>(4 * HEAD_FPS).fill(pose);
-  return [...hold({ yaw: 0 }), ...hold({ yaw: 38 }), ...hold({ yaw: 0 }), ...hold({ yaw: -38 }), ...hold({ yaw: 0 }), ...hold({ yaw: 0, closer: 1.35 })];
-}
-
 /** The head in one pose, as I420 bytes, and the frame size. */
 async function poseFrame(pose: HeadPose): Promise<{ data: Buffer; width: number; height: number }> {
   let image = sharp(await headFrame(HEAD_FACE, pose.yaw));
