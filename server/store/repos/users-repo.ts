@@ -178,6 +178,11 @@ export async function updateUserRow(ex: Executor, id: number, patch: UserUpdate)
   await ex.updateTable('users').set(patch).where('id', '=', id).execute();
 }
 
+/** Stamps the time the user's e-mail address was proven, once: a later proof keeps the first time. */
+export async function stampEmailVerified(ex: Executor, id: number, now: string): Promise<void> {
+  await ex.updateTable('users').set({ email_verified_at: now }).where('id', '=', id).where('email_verified_at', 'is', null).execute();
+}
+
 export async function deleteUserRow(ex: Executor, id: number): Promise<boolean> {
   const result = await ex.deleteFrom('users').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
