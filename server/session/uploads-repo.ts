@@ -37,3 +37,23 @@ export async function repointUploads(
 ): Promise<void> {
   await sdb(ex).updateTable('session_uploads').set(next).where('blob_key', '=', blobKey).execute();
 }
+
+/** Uploads stored before `before`, at most `limit` (the retention rule deletes them). */
+export function uploadsBefore(ex: Executor, before: string, limit: number): Promise<Pick<SessionUpload, 'id' | 'blob_key'>[]> {
+  return sdb(ex).selectFrom('session_uploads').select(['id', 'blob_key']).where('created_at', '<', before).limit(limit).execute();
+}
+
+/** A user's newest uploads, at most `limit` (the dashboard's user page lists them). */
+export function recentUploadsOf(
+  ex: Executor,
+  userId: number,
+  limit: number,
+): Promise<Pick<SessionUpload, 'id' | 'method_key' | 'document_type' | 'side' | 'step' | 'media_type' | 'size' | 'created_at'>[]> {
+  return sdb(ex)
+    .selectFrom('session_uploads')
+    .select(['id', 'method_key', 'document_type', 'side', 'step', 'media_type', 'size', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -259,3 +259,21 @@ export async function insertUserWorkflows(ex: Executor, userId: number, workflow
     .values(workflowRawIds.map((workflow_raw_id) => ({ user_id: userId, workflow_raw_id, status, remarks: null, completed_at: null, updated_at: now })))
     .execute();
 }
+
+/** Who these users are, by id (names and e-mail), for pages that link to them. */
+export function userLabels(ex: Executor, ids: readonly number[]): Promise<Pick<UserRow, 'id' | 'email' | 'first_name' | 'last_name'>[]> {
+  return ex
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name'])
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** How many users have each status. */
+export function userCountsByStatus(ex: Executor): Promise<{ status: string; n: number }[]> {
+  return ex
+    .selectFrom('users')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+}

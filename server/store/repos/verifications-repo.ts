@@ -1,6 +1,7 @@
 import type { Updateable } from 'kysely';
+import { VerificationStatus } from '../../domain/catalogue.js';
 import type { Executor } from '../database.js';
-import type { UserVerificationTable, UserWorkflowTable } from '../schema.js';
+import type { UserVerificationRow, UserVerificationTable, UserWorkflowTable } from '../schema.js';
 
 /** The status of one verification of a user, if the user has that method. */
 export function findVerificationStatus(ex: Executor, userId: number, methodId: number): Promise<{ status: number } | undefined> {
@@ -48,4 +49,36 @@ export function workflowStatusesOf(ex: Executor, userId: number): Promise<{ publ
 
 export async function deleteUserWorkflows(ex: Executor, userId: number): Promise<void> {
   await ex.deleteFrom('user_workflows').where('user_id', '=', userId).execute();
+}
+
+/** The methods a user has, removed ones left out. */
+export async function activeMethodIds(ex: Executor, userId: number): Promise<number[]> {
+  const rows = await ex
+    .selectFrom('user_verifications')
+    .select('method_id')
+    .where('user_id', '=', userId)
+    .where('status', '!=', VerificationStatus.removed)
+    .execute();
+  return rows.map((r) => r.method_id);
+}
+
+/** Every verification of a user, in the template's order. */
+export function verificationsOfUser(ex: Executor, userId: number): Promise<UserVerificationRow[]> {
+  return ex.selectFrom('user_verifications').selectAll().where('user_id', '=', userId).orderBy('position').execute();
+}
+
+/** Each of a user's verifications with its attributes (JSON), in the template's order. */
+export function verificationAttributesOfUser(ex: Executor, userId: number): Promise<{ method_id: number; attributes: string }[]> {
+  return ex.selectFrom('user_verifications').select(['method_id', 'attributes']).where('user_id', '=', userId).orderBy('position').execute();
+}
+
+/** Each of a user's verifications with its attributes (JSON), in no particular order. */
+export function verificationAttributesOf(ex: Executor, userId: number): Promise<{ method_id: number; attributes: string }[]> {
+  return ex.selectFrom('user_verifications').select(['method_id', 'attributes']).where('user_id', '=', userId).execute();
+}
+
+/** Whether the user has this method (whatever its status). */
+export async function hasVerification(ex: Executor, userId: number, methodId: number): Promise<boolean> {
+  const row = await ex.selectFrom('user_verifications').select('method_id').where('user_id', '=', userId).where('method_id', '=', methodId).executeTakeFirst();
+  return row !== undefined;
 }
