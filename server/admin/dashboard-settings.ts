@@ -1,6 +1,7 @@
 import type { Executor } from '../store/database.js';
 import { invalidateReadCaches, ReadCache } from '../store/read-cache.js';
 import { putSettingText, settingRows } from '../store/repos/settings-repo.js';
+import { DUPLICATE_MODES } from '../../src/api/admin/settings.js';
 
 /**
  * Settings only the dashboard and the self-signup page use. They live in the shared `settings`
@@ -33,7 +34,7 @@ export interface DashboardSettings {
   };
 }
 
-export const DUPLICATE_MODES = ['review', 'flag', 'off'] as const;
+export { DUPLICATE_MODES };
 export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
 
 export const DEFAULT_DASHBOARD_SETTINGS: DashboardSettings = {

@@ -10,6 +10,7 @@ import type { Executor } from '../store/database.js';
 import type { NewUser, UserRow, UserUpdate } from '../store/schema.js';
 import { readSettings, type AccountSettings } from '../store/repos/settings-repo.js';
 import { groupTransaction } from '../store/sqlite/group-commit.js';
+import { notifyProgress } from '../session/progress.js';
 import { deleteUserRow, findUserById, insertUser, isUsernameConflict, updateUserRow, usernameTaken } from '../store/repos/users-repo.js';
 import { deleteEventsOfUser } from '../store/repos/events-repo.js';
 import { activeMethodIds } from '../store/repos/verifications-repo.js';
@@ -268,6 +269,8 @@ export async function deleteUser(
     return gone ? user : undefined;
   });
   if (!deleted) throw errors.userNotFound();
+  // Whatever this user has open (a progress stream, a live video call) is told at once, and ends.
+  notifyProgress(id);
   await ctx.blobs.deletePrefix(`users/${id}`);
   await deleteOutboxMessagesOf(ctx.config.dataDir, id, [deleted.email, deleted.phone]);
   if (options.eraseFromFiles !== false) await eraseFromFiles(ctx);
