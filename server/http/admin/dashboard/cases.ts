@@ -11,10 +11,12 @@ import { errors } from '../../../errors.js';
 import { stepKeyOf } from '../../../methods/registry.js';
 import { FACE_METHOD_KEYS } from '../../../../src/api/routes.js';
 import { capturesOf, documentJobsOf } from '../../../store/repos/verification-results-repo.js';
-import { findUserById } from '../../../store/repos/users-repo.js';
+import { findUserById, userLabels } from '../../../store/repos/users-repo.js';
+import { verificationAttributesOfUser } from '../../../store/repos/verifications-repo.js';
 import { flagsOfUser } from '../../../duplicates/read.js';
 import { idParam } from './common.js';
 import { portraitBox } from './images.js';
+import { CaseAnswer, NoteAnswer } from '../../../../src/api/admin/cases.js';
 
 // Live Video's faces are the stills its agent took of the call.
 const FACE_STEPS: ReadonlySet<string> = new Set([...FACE_METHOD_KEYS, 'live_video']);
@@ -32,14 +34,14 @@ function objectOf(json: string | null): Record<string, unknown> {
  */
 export function dashboardCaseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/admin/api/users/:id/case', { schema: { hide: true, params: idParam } }, async (req, reply) => {
+    app.get('/admin/api/users/:id/case', { schema: { hide: true, params: idParam, response: { 200: CaseAnswer } } }, async (req, reply) => {
       const user = await findUserById(ctx.db, req.params.id);
       if (!user) throw errors.userNotFound();
       const now = ctx.clock.now();
       const sign = (id: string) => signedImagePath(ctx.config.secret, id, now);
       const [jobs, verifications, notes, timeline, duplicateFlags, dea] = await Promise.all([
         documentJobsOf(ctx.db, user.id),
-        ctx.db.selectFrom('user_verifications').select(['method_id', 'attributes']).where('user_id', '=', user.id).orderBy('position').execute(),
+        verificationAttributesOfUser(ctx.db, user.id),
         notesOf(ctx.db, user.id),
         caseTimeline(ctx.db, user.id),
         flagsOfUser(ctx.db, user.id),
@@ -47,9 +49,7 @@ export function dashboardCaseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       ]);
       // Each other user named once with who they are, so the row can link and say whom.
       const otherIds = [...new Set(duplicateFlags.map((f) => f.link.user_id))];
-      const others = otherIds.length
-        ? await ctx.db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('id', 'in', otherIds).execute()
-        : [];
+      const others = otherIds.length ? await userLabels(ctx.db, otherIds) : [];
       const duplicates = duplicateFlags.flatMap(({ methodId, link }) => {
         const other = others.find((o) => o.id === link.user_id);
         if (!other) return [];
@@ -107,7 +107,7 @@ export function dashboardCaseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { data: { documents, faces, notes, timeline, duplicates, dea: dea && { dea_number: dea.dea_number, checks: dea.checks } } };
     });
 
-    app.post('/admin/api/users/:id/notes', { schema: { hide: true, params: idParam, body: noteBody } }, async (req, reply) => {
+    app.post('/admin/api/users/:id/notes', { schema: { hide: true, params: idParam, body: noteBody, response: { 201: NoteAnswer } } }, async (req, reply) => {
       if (!(await findUserById(ctx.db, req.params.id))) throw errors.userNotFound();
       const note = await addNote(ctx.db, ctx.clock, req, req.params.id, req.body.body);
       void reply.code(201);
