@@ -1,6 +1,7 @@
 import { html, nothing, svg } from 'lit';
 import { qrPath } from '../../steps/handoff/qr.js';
-import { query, type Page } from '../api.js';
+import { query } from '../api.js';
+import type { Page } from '../../api/admin/common.js';
 import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';
 import { AdminView } from './admin-view.js';

@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
-import { query, type Page } from '../api.js';
+import { query } from '../api.js';
+import type { Page } from '../../api/admin/common.js';
 import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';
 import { AdminView } from './admin-view.js';

@@ -1,5 +1,5 @@
 import { css, html, nothing } from 'lit';
-import type { TemplatesAnswer } from '../api.js';
+import type { TemplatesAnswer } from '../../api/admin/templates.js';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
 import './admin-sign-in-providers.js';
