@@ -6,6 +6,7 @@ import { BankPayoutsAnswer } from '../../../src/api/admin/bank-payouts.js';
 import { errors } from '../../errors.js';
 import { listPayouts, markPayoutPaid } from './payout-admin.js';
 import { DEFAULT_PAYOUT_PROVIDER, payoutProviders } from './payouts.js';
+import { Done } from '../../../src/api/admin/common.js';
 
 /**
  * The dashboard's Bank payouts (the default, manual payout provider): the list an operator pays
@@ -41,6 +42,7 @@ export function bankPayoutAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               .positive()
               .max(2 ** 31),
           }),
+          response: { 200: Done },
         },
       },
       async (req) => {
