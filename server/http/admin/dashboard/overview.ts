@@ -3,6 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { checkPassRates, decisionsPerDay, OVERVIEW_DAYS, PASS_RATE_SAMPLE } from '../../../services/overview-series.js';
 import { userViews } from '../../../services/user-view.js';
 import { accountStatistics } from '../../../store/repos/stats-repo.js';
+import { userCountsByStatus } from '../../../store/repos/users-repo.js';
 import { Overview } from '../../../../src/api/admin/overview.js';
 
 /** The overview: the numbers of `GET /api/stats` (same function) and the chart series. */
@@ -11,11 +12,7 @@ export function dashboardOverviewRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.get('/admin/api/overview', { schema: { hide: true, response: { 200: Overview } } }, async () => {
       const now = ctx.clock.now();
       const stats = await accountStatistics(ctx.db, now);
-      const statusRows = await ctx.db
-        .selectFrom('users')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('status')
-        .execute();
+      const statusRows = await userCountsByStatus(ctx.db);
       return {
         year: now.getUTCFullYear(),
         users_per_month: stats.users_per_month,
