@@ -20,6 +20,17 @@ export async function uploadsOf(ex: Executor, userId: number, methodKey: string)
     .execute();
 }
 
+/** The user's uploads for one challenge of a method (a face or video challenge's frames, the recording). */
+export async function uploadsOfChallenge(ex: Executor, userId: number, methodKey: string, challengeId: string): Promise<SessionUpload[]> {
+  return sdb(ex)
+    .selectFrom('session_uploads')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('method_key', '=', methodKey)
+    .where('challenge_id', '=', challengeId)
+    .execute();
+}
+
 export async function deleteUploads(ex: Executor, ids: readonly string[]): Promise<void> {
   if (ids.length > 0) await sdb(ex).deleteFrom('session_uploads').where('id', 'in', ids).execute();
 }

@@ -7,6 +7,7 @@ import { errors } from '../../errors.js';
 import { listPayouts, markPayoutPaid } from './payout-admin.js';
 import { DEFAULT_PAYOUT_PROVIDER, payoutProviders } from './payouts.js';
 import { Done } from '../../../src/api/admin/common.js';
+import { rowIdParam } from '../../http/admin/dashboard/common.js';
 
 /**
  * The dashboard's Bank payouts (the default, manual payout provider): the list an operator pays
@@ -35,13 +36,7 @@ export function bankPayoutAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           hide: true,
-          params: z.object({
-            id: z.coerce
-              .number()
-              .int()
-              .positive()
-              .max(2 ** 31),
-          }),
+          params: rowIdParam,
           response: { 200: Done },
         },
       },

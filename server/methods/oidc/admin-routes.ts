@@ -8,6 +8,7 @@ import { listProviders } from './providers-repo.js';
 import { redirectUriOf } from './sign-in.js';
 import { Done } from '../../../src/api/admin/common.js';
 import { SignInProviderAnswer, SignInProvidersAnswer } from '../../../src/api/admin/sign-in-providers.js';
+import { rowIdParam } from '../../http/admin/dashboard/common.js';
 
 const providerBody = z
   .object({
@@ -48,13 +49,7 @@ export function oidcProviderAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       {
         schema: {
           hide: true,
-          params: z.object({
-            id: z.coerce
-              .number()
-              .int()
-              .positive()
-              .max(2 ** 31),
-          }),
+          params: rowIdParam,
           response: { 200: Done },
         },
       },
