@@ -187,7 +187,11 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
     pairs.push({ label, value });
   }
   const unread = unreadLabelRows(rows);
-  if (pairs.length === 0) return rows.filter((_, r) => !unread.has(r)).map(rowLine).filter((l) => l.text);
+  if (pairs.length === 0)
+    return rows
+      .filter((_, r) => !unread.has(r))
+      .map(rowLine)
+      .filter((l) => l.text);
 
   const moved = new Set<TextBox>();
   for (const { label, value } of pairs) {
