@@ -38,9 +38,12 @@ const LABEL =
 /** Labels long enough to be known with one letter lost or misread ("RST", "CLAS", "EYFS"). */
 const LONG_LABELS = ['CLASS', 'RSTR', 'RESTR', 'EYES'];
 
-/** Whether two words are at most one edit apart (one letter dropped, added or changed). */
+/**
+ * Whether `a` is `b` with at most one letter dropped or changed. Not one added: a label with its
+ * value glued on ("CLASSA", "RSTRB") is not a bare label.
+ */
 function oneEdit(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
+  if (a.length > b.length || b.length - a.length > 1) return false;
   let i = 0;
   while (i < Math.min(a.length, b.length) && a[i] === b[i]) i++;
   const [ra, rb] = [a.slice(i), b.slice(i)];
@@ -221,14 +224,15 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 
 /**
  * Rows of small print right above a row of larger print holding no value (no run of digits, no
- * date), once the labels read in them went to their values: the labels printed above their values that the OCR garbled ("3 PRY MANE"
+ * date, not read with confidence), once the labels read in them went to their values: the labels printed above their values that the OCR garbled ("3 PRY MANE"
  * for "1 FAMILY NAME"). Left in, they sit between the values and break the order the parser
  * reads a licence's name and address by; their values are read from the rows under them.
  */
 function unreadLabelRows(rows: readonly BoxRow[]): Set<number> {
   const out = new Set<number>();
   rows.forEach((row, r) => {
-    if (!row.boxes.length || /\d{4}|\d[/.-]\d/.test(row.boxes.map((b) => b.text).join(' '))) return;
+    // A word read with confidence is a value, whatever its size ("w« NGUYEN": a garbled field number).
+    if (!row.boxes.length || median(row.boxes.map((b) => b.confidence)) >= 90 || /\d{4}|\d[/.-]\d/.test(row.boxes.map((b) => b.text).join(' '))) return;
     const h = median(row.boxes.map((b) => b.h));
     const bottom = Math.max(...row.boxes.map((b) => b.y + b.h));
     const left = Math.min(...row.boxes.map((b) => b.x));

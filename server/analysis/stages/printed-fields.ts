@@ -124,9 +124,13 @@ function headerState(lines: readonly string[]): string | null {
   return null;
 }
 
-/** A value after a label, with the label allowed to be glued on to it; `NONE` is kept. */
+/**
+ * A value after a label on the same line, with the label allowed to be glued on to it; `NONE` is
+ * kept. A value printed under its label was joined to it by geometry (label-pairing.ts): the
+ * next line's first word is not taken ("RSTR" over "DOB: …" read RSTR as "DOB").
+ */
 function labelled(all: string, label: string, value: string): string | null {
-  const m = new RegExp(`(?<![A-Za-z])(?:${label})\\s*[:.]?\\s*(${value})(?![A-Za-z0-9])`, 'i').exec(all);
+  const m = new RegExp(`(?<![A-Za-z])(?:${label})[ \\t]*[:.]?[ \\t]*(${value})(?![A-Za-z0-9])`, 'i').exec(all);
   return m ? m[1]!.toUpperCase() : null;
 }
 

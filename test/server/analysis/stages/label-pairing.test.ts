@@ -6,8 +6,17 @@ const today = new Date('2026-06-01T00:00:00Z');
 
 /** Words of one printed line: [text, x] pairs laid out at height `h` from top `y`, 0.6 h per character. */
 function row(y: number, h: number, ...words: ReadonlyArray<readonly [string, number]>): BoxRow {
-  const boxes: TextBox[] = words.map(([text, x]) => ({ text, confidence: 90, x, y, w: Math.round(text.length * 0.6 * h), h }));
-  return { boxes, confidence: 90 };
+  return rowAt(90, y, h, words);
+}
+
+/** A row read with low confidence, as small labels garbled by the OCR are. */
+function garbled(y: number, h: number, ...words: ReadonlyArray<readonly [string, number]>): BoxRow {
+  return rowAt(45, y, h, words);
+}
+
+function rowAt(confidence: number, y: number, h: number, words: ReadonlyArray<readonly [string, number]>): BoxRow {
+  const boxes: TextBox[] = words.map(([text, x]) => ({ text, confidence, x, y, w: Math.round(text.length * 0.6 * h), h }));
+  return { boxes, confidence };
 }
 
 const texts = (rows: BoxRow[]): string[] => pairLabels(rows).map((l) => l.text);
@@ -52,7 +61,7 @@ describe('pairLabels', () => {
   it('leaves a label printed beside its value, with or without a colon, as the OCR read it', () => {
     // The date beside "DOB:" is not taken by the bare "RSTR" label above it (whose value was not read).
     const rows = [row(100, 12, ['RSTR', 110]), row(118, 20, ['DOB:', 40], ['04/04/1973', 100], ['EXP:', 300], ['04/04/2028', 360])];
-    expect(texts(rows)).toEqual(['DOB: 04/04/1973 EXP: 04/04/2028']);
+    expect(texts(rows)).toEqual(['RSTR', 'DOB: 04/04/1973 EXP: 04/04/2028']);
     expect(fieldsOf(rows)).not.toHaveProperty('DL Restriction Code');
     const beside = [row(100, 22, ['DL', 40], ['D1234567', 80]), row(140, 22, ['CLASS', 40], ['C', 120], ['END', 300], ['NONE', 360])];
     expect(texts(beside)).toEqual(['DL D1234567', 'CLASS C END NONE']);
@@ -79,7 +88,7 @@ describe('pairLabels', () => {
     const rows = [
       row(100, 26, ['IVANOV', 40]),
       // "2 GIVEN NAMES" as read at 9 px: no label, small print right above a larger row.
-      row(132, 12, ['ONOO', 40], ['RES', 90]),
+      garbled(132, 12, ['ONOO', 40], ['RES', 90]),
       row(150, 24, ['XAVIER', 40], ['WEI', 140]),
       row(190, 22, ['7220', 40], ['ELM', 110], ['STREET', 160]),
       row(220, 22, ['SACRAMENTO,', 40], ['CA', 200], ['95835', 240]),
@@ -88,5 +97,8 @@ describe('pairLabels', () => {
     ];
     expect(texts(rows)).toEqual(['IVANOV', 'XAVIER WEI', '7220 ELM STREET', 'SACRAMENTO, CA 95835', '5SEX M', 'RSTR NONE']);
     expect(fieldsOf(rows)).toMatchObject({ 'Full Name': 'XAVIER WEI IVANOV', Sex: 'M', 'DL Restriction Code': 'NONE' });
+    // A name read with confidence stays, however small beside the row under it ("w« NGUYEN").
+    const kept = [row(100, 15, ['w«', 40]).boxes[0]!, row(100, 30, ['NGUYEN', 80]).boxes[0]!];
+    expect(texts([{ boxes: kept, confidence: 90 }, row(150, 43, ['RAJ', 80], ['DMITRI', 160])])).toEqual(['w« NGUYEN', 'RAJ DMITRI']);
   });
 });
