@@ -4,6 +4,14 @@ import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 /**
+ * The browser end-to-end files that run on PostgreSQL + Redis too: the HTTP journey and one whole
+ * widget journey. The other browser files (one per method, minutes each in Chromium) drive the
+ * same routes the server tests already run on both stores: repeating them here only doubled the
+ * slowest part of `npm test`.
+ */
+const E2E_ON_BOTH_STORES = new Set(['test/e2e/journey-http.test.ts', 'test/e2e/widget-journey.test.ts']);
+
+/**
  * The scale pass (`npm run test:server:scale`): the server suite again, on PostgreSQL + Redis.
  * The switch (VERITY_TEST_DATABASE_URL / VERITY_TEST_REDIS_URL) changes only what
  * `startTestServer` builds, so only the test files that start one run again. The rest would do
@@ -22,6 +30,7 @@ function filesStartingTestServers(): string[] {
           file.endsWith('.test.ts') && /\b(startTestServer|startLimiterSharingServers|adminTestServer|hostedServerEachTest)\(/.test(readFileSync(file, 'utf8')),
       )
       .filter((file) => !/\bVERITY_DATABASE_URL:/.test(readFileSync(file, 'utf8')))
+      .filter((file) => !file.startsWith('test/e2e/') || E2E_ON_BOTH_STORES.has(file))
       .sort()
   );
 }

@@ -1,5 +1,13 @@
 import { EventEmitter } from 'node:events';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifySchema,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -73,11 +81,20 @@ export interface BuildOptions {
   queues?: readonly string[] | undefined;
 }
 
+/** A route as it was declared. */
+export interface DeclaredRoute {
+  method: RouteOptions['method'];
+  url: string;
+  schema: FastifySchema | undefined;
+}
+
 export interface Verity {
   app: FastifyInstance;
   ctx: AppContext;
   /** What `/readyz` checks (the database, Redis, the blob store). */
   readiness: readonly ReadinessCheck[];
+  /** Every route as declared (method, path, schema), e.g. for checking that JSON routes declare their answers. */
+  routes: readonly DeclaredRoute[];
   /** The operations app (probes and metrics), not listening: the caller chooses port and host. */
   ops: FastifyInstance;
   /** Starts the in-process workers (queue consumers). */
@@ -131,6 +148,10 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(fastSerializerCompiler);
+  const routes: DeclaredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push({ method: route.method, url: route.url, schema: route.schema });
+  });
 
   // Embedded defaults unless the configuration (or the caller) chooses PostgreSQL, Redis, S3.
   const adapters = await openAdapters({ ...options, config, clock, log: app.log });
@@ -231,6 +252,7 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     app,
     ctx,
     readiness: adapters.checks,
+    routes,
     ops,
     async startWorkers() {
       if (workersStarted) return;

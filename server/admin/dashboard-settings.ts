@@ -1,5 +1,6 @@
 import type { Executor } from '../store/database.js';
 import { invalidateReadCaches, ReadCache } from '../store/read-cache.js';
+import { DUPLICATE_MODES } from '../../src/api/admin/settings.js';
 
 /**
  * Settings only the dashboard and the self-signup page use. They live in the shared `settings`
@@ -32,7 +33,7 @@ export interface DashboardSettings {
   };
 }
 
-export const DUPLICATE_MODES = ['review', 'flag', 'off'] as const;
+export { DUPLICATE_MODES };
 export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
 
 export const DEFAULT_DASHBOARD_SETTINGS: DashboardSettings = {

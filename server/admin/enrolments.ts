@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { MethodKey } from '../../src/api/contract.js';
+import type { Enrolment } from '../../src/api/admin/users.js';
 import type { AppContext } from '../context.js';
 import { errors, fieldError } from '../errors.js';
 import { methodForKey, SERVER_METHODS } from '../methods/registry.js';
@@ -7,17 +8,15 @@ import { findUserById } from '../store/repos/users-repo.js';
 import { recordAudit } from './audit.js';
 
 /** One thing a user enrolled (a second factor, passkeys), as the operator's user page lists it. */
-export interface EnrolmentView {
-  key: MethodKey;
-  details: Record<string, unknown>;
-}
+export type EnrolmentView = Enrolment;
 
 /** What the user holds for each method that keeps an enrolment, for the user page. */
 export async function userEnrolments(ctx: AppContext, userId: number): Promise<EnrolmentView[]> {
   const found = await Promise.all(
     SERVER_METHODS.filter((m) => m.enrolment).map(async (m) => ({ key: m.key, details: await m.enrolment!.describe(ctx.db, ctx, userId) })),
   );
-  return found.filter((e): e is EnrolmentView => e.details !== null);
+  // Each method's `describe` gives its own details (the contract's union names them per key).
+  return found.filter((e) => e.details !== null) as EnrolmentView[];
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Executor } from '../store/database.js';
 import type { NewUser, UserRow, UserUpdate } from '../store/schema.js';
 import { readSettings, type AccountSettings } from '../store/repos/settings-repo.js';
 import { groupTransaction } from '../store/sqlite/group-commit.js';
+import { notifyProgress } from '../session/progress.js';
 import { deleteUserRow, findUserById, insertUser, isUsernameConflict, usernameTaken } from '../store/repos/users-repo.js';
 import { knowledgeFacts, knowledgeRefusal, prepareVerifyData, type PreparedVerifyData } from '../methods/knowledge/facts.js';
 import { documentSectionProblems } from '../domain/document-requirements.js';
@@ -270,6 +271,8 @@ export async function deleteUser(
     return gone ? user : undefined;
   });
   if (!deleted) throw errors.userNotFound();
+  // Whatever this user has open (a progress stream, a live video call) is told at once, and ends.
+  notifyProgress(id);
   await ctx.blobs.deletePrefix(`users/${id}`);
   await deleteOutboxMessagesOf(ctx.config.dataDir, id, [deleted.email, deleted.phone]);
   if (options.eraseFromFiles !== false) await eraseFromFiles(ctx);

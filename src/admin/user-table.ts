@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { UserSummary } from './api.js';
+import type { AdminUser } from '../api/admin/users.js';
 
 export interface UserTableOptions {
   /** Add a column naming each of the user's verifications with its status. */
@@ -11,7 +11,7 @@ export interface UserTableOptions {
  * user's page, the e-mail, the status, optionally the verifications, and the creation time.
  * Shared by the users list and the overview's latest registrations, so that both show a user alike.
  */
-export function userTable(users: readonly UserSummary[], { verifications = false }: UserTableOptions = {}): TemplateResult {
+export function userTable(users: readonly AdminUser[], { verifications = false }: UserTableOptions = {}): TemplateResult {
   return html`<table>
     <thead>
       <tr>

@@ -2,7 +2,8 @@
  * Live Video end to end (issue 22): two headless Chromium contexts with the fake camera and
  * microphone, one the user on the hosted page, one the agent in the dashboard. The call connects
  * (both videos play the other side's frames), the agent takes a still and approves, and the
- * user's flow follows the completion redirect; then an agent who rejects, and a user who hangs up.
+ * user's flow follows the completion redirect; then an agent who rejects, a user who hangs up, and
+ * (on a second server with a 10-second limit) a call that reaches its time limit.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,29 +24,33 @@ import { freePort } from '../server/scale/processes.js';
 const root = resolve(import.meta.dirname, '../..');
 const ADMIN = { email: 'agent@example.com', password: 'a very long agent passphrase' };
 
+/** One Verity at its own base URL, with an agent account, the Live Video template and an API key. */
+interface LiveVideoServer {
+  verity: Verity;
+  base: string;
+  apiKey: string;
+  dataDir: string;
+}
+
 let browser: Browser;
-let verity: Verity;
-let dataDir: string;
-let base: string;
-let apiKey: string;
+let main: LiveVideoServer;
 let site: Server;
 let siteUrl: string;
 
-beforeAll(async () => {
-  const built = spawnSync(process.execPath, ['scripts/ensure-web-build.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (built.status !== 0) throw new Error('building dist/web failed');
-  dataDir = await mkdtemp(join(tmpdir(), 'verity-e2e-live-video-'));
+async function startLiveVideoServer(env: Record<string, string> = {}): Promise<LiveVideoServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'verity-e2e-live-video-'));
   const port = await freePort();
   // The dashboard's socket must come from the base URL's origin: the server is at its own base URL.
-  base = `http://127.0.0.1:${port}`;
+  const base = `http://127.0.0.1:${port}`;
   const config = loadConfig({
     VERITY_DATA_DIR: dataDir,
     PORT: String(port),
     VERITY_BASE_URL: base,
     VERITY_SECRET: 'e2e-secret-'.padEnd(48, 'z'),
     VERITY_LOG_LEVEL: 'silent',
+    ...env,
   });
-  verity = await buildVerity({ config, logger: false });
+  const verity = await buildVerity({ config, logger: false });
   await verity.app.listen({ port, host: '127.0.0.1' });
   await verity.startWorkers();
   const now = new Date();
@@ -54,7 +59,19 @@ beforeAll(async () => {
     .values({ email: ADMIN.email, password_hash: await hashPassword(ADMIN.password), created_at: now.toISOString() })
     .execute();
   await insertTemplate(verity.ctx.db, { name: 'tmpl_live', label: 'Live video', methodIds: [12], workflowRawIds: [], createdAt: now.toISOString() });
-  apiKey = (await createApiKey(verity.ctx.db, { name: 'e2e', ratePerSecond: 1000, ratePerMinute: 100_000, now })).key;
+  const apiKey = (await createApiKey(verity.ctx.db, { name: 'e2e', ratePerSecond: 1000, ratePerMinute: 100_000, now })).key;
+  return { verity, base, apiKey, dataDir };
+}
+
+async function stopLiveVideoServer(server: LiveVideoServer | undefined): Promise<void> {
+  await server?.verity.close();
+  if (server) await rm(server.dataDir, { recursive: true, force: true });
+}
+
+beforeAll(async () => {
+  const built = spawnSync(process.execPath, ['scripts/ensure-web-build.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new Error('building dist/web failed');
+  main = await startLiveVideoServer();
   site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>done</title><h1>Thanks</h1>'));
   await new Promise<void>((ok) => site.listen(0, '127.0.0.1', ok));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -76,28 +93,31 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise((ok) => site?.close(ok));
-  await verity?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await stopLiveVideoServer(main);
 });
 
-async function api(path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(base + path, {
+async function api(path: string, body?: unknown, server: LiveVideoServer = main): Promise<Record<string, unknown>> {
+  const res = await fetch(server.base + path, {
     method: body ? 'POST' : 'GET',
-    headers: { authorization: `Bearer ${apiKey}`, 'user-agent': 'e2e', 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${server.apiKey}`, 'user-agent': 'e2e', 'content-type': 'application/json' },
     body: body ? JSON.stringify(body) : undefined,
   });
   return (await res.json()) as Record<string, unknown>;
 }
 
 /** A user with Live Video on the hosted page, consented and in the queue. */
-async function userInQueue(name: string): Promise<{ id: number; context: BrowserContext; page: Page }> {
-  const created = await api('/api/users', {
-    email: `${name}@example.com`,
-    first_name: name,
-    last_name: 'Caller',
-    template_id: 'tmpl_live',
-    completion_url: `${siteUrl}/done`,
-  });
+async function userInQueue(name: string, server: LiveVideoServer = main): Promise<{ id: number; context: BrowserContext; page: Page }> {
+  const created = await api(
+    '/api/users',
+    {
+      email: `${name}@example.com`,
+      first_name: name,
+      last_name: 'Caller',
+      template_id: 'tmpl_live',
+      completion_url: `${siteUrl}/done`,
+    },
+    server,
+  );
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
   const page = await context.newPage();
   await page.goto(String(created.magic_link));
@@ -110,10 +130,10 @@ async function userInQueue(name: string): Promise<{ id: number; context: Browser
 }
 
 /** The agent signed in, on the Live video page. */
-async function agentOnQueue(): Promise<{ context: BrowserContext; page: Page }> {
+async function agentOnQueue(server: LiveVideoServer = main): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
   const page = await context.newPage();
-  await page.goto(`${base}/admin/live-video`);
+  await page.goto(`${server.base}/admin/live-video`);
   await page.getByLabel('E-mail').fill(ADMIN.email);
   await page.getByLabel('Password').fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -132,8 +152,8 @@ async function takeCall(agent: Page, user: Page, name: string): Promise<void> {
   await user.getByText('You are in the call with an agent.').waitFor();
 }
 
-async function status(id: number): Promise<unknown> {
-  const user = (await api(`/api/users/${id}`)).data as { verifications: { status: { friendly: string } }[] };
+async function status(id: number, server: LiveVideoServer = main): Promise<unknown> {
+  const user = (await api(`/api/users/${id}`, undefined, server)).data as { verifications: { status: { friendly: string } }[] };
   return user.verifications[0]?.status.friendly;
 }
 
@@ -175,6 +195,34 @@ describe('Live Video in two Chromium contexts', () => {
     await user.page.getByRole('button', { name: 'Join again' }).click();
     await user.page.getByText('You are number 1 in the queue.').waitFor();
     await agent.page.getByRole('button', { name: 'Take call with Cy Caller' }).waitFor();
+    await Promise.all([agent.context.close(), user.context.close()]);
+  }, 90_000);
+});
+
+describe('a call that reaches its time limit', () => {
+  const LIMIT_SECONDS = 10;
+  let short: LiveVideoServer | undefined;
+  afterAll(() => stopLiveVideoServer(short));
+
+  it('counts down on both sides, ends for both at the limit with nothing decided, and the user can join again', async () => {
+    short = await startLiveVideoServer({ VERITY_LIVE_VIDEO_MAX_CALL_SECONDS: String(LIMIT_SECONDS) });
+    const agent = await agentOnQueue(short);
+    const user = await userInQueue('Dee', short);
+    await agent.page.getByRole('button', { name: 'Take call with Dee Caller' }).click();
+    // The user's countdown starts from the server's seconds left (at most the limit).
+    const timer = user.page.getByRole('timer', { name: 'Time left in the call' });
+    await timer.waitFor();
+    expect(await timer.textContent()).toMatch(/0:(0\d|10)/);
+    const agentTimer = agent.page.getByRole('timer', { name: 'Time left in the call' });
+    expect(await agentTimer.textContent()).toMatch(/0:(0\d|10)/);
+    await user.page.getByText(/reached its time limit before the agent decided/).waitFor({ timeout: LIMIT_SECONDS * 1000 + 15_000 });
+    await agent.page.getByText('The call reached its time limit before a decision.', { exact: false }).waitFor();
+    await timer.waitFor({ state: 'hidden' });
+    await agentTimer.waitFor({ state: 'hidden' });
+    // Nothing was decided: the step is the user's again (the API says Pending), and they can rejoin.
+    await expect.poll(() => status(user.id, short)).toBe('Pending');
+    await user.page.getByRole('button', { name: 'Join again' }).click();
+    await user.page.getByText('You are number 1 in the queue.').waitFor();
     await Promise.all([agent.context.close(), user.context.close()]);
   }, 90_000);
 });

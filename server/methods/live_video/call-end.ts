@@ -1,6 +1,6 @@
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
-import { findUserVerification } from '../../store/repos/users-repo.js';
+import { findUserById, findUserVerification } from '../../store/repos/users-repo.js';
 import type { SessionKit } from '../method.js';
 import { hubFor } from './hub.js';
 import { closeUndecided, findCall, overdueCalls, type LiveVideoCall, removeUserCall } from './repo.js';
@@ -43,6 +43,19 @@ export async function endIfMethodChanged(kit: SessionKit, userId: number, userCo
   const closed = call.state === 'in_call' ? await closeUndecided(ctx.db, call) : (await removeUserCall(ctx.db, userId, userConn)) !== undefined;
   if (!closed) return false;
   tellEnded(kit, call, 'method_changed');
+  hubFor(ctx).queueChanged();
+  return true;
+}
+
+/**
+ * The user was deleted while waiting or in a call: the deletion took their call row with
+ * everything else, so `lastCall` (the row as the user's socket last saw it) names the agent to
+ * tell. The agent hears `method_changed`; the caller tells the user's socket and closes it.
+ */
+export async function endIfUserDeleted(kit: SessionKit, userId: number, lastCall: LiveVideoCall | undefined): Promise<boolean> {
+  const { ctx } = kit;
+  if (await findUserById(ctx.db, userId)) return false;
+  if (lastCall?.agent_conn) hubFor(ctx).toAgent(lastCall.agent_conn, { type: 'ended', reason: 'method_changed' });
   hubFor(ctx).queueChanged();
   return true;
 }

@@ -11,9 +11,9 @@ import { readSettings } from '../../store/repos/settings-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import type { SessionKit } from '../method.js';
 import { onProgress } from '../../session/progress.js';
-import { backToAssigned, endIfMethodChanged } from './call-end.js';
+import { backToAssigned, endIfMethodChanged, endIfUserDeleted } from './call-end.js';
 import { hubFor, send } from './hub.js';
-import { enqueue, findCall, removeUserCall, touchCall } from './repo.js';
+import { enqueue, findCall, type LiveVideoCall, removeUserCall, touchCall } from './repo.js';
 import { HEARTBEAT_MS, HELLO_TIMEOUT_MS, socketBudget, STALE_MS } from './rules.js';
 
 /** Parses one socket message against `schema`; the error to send when it is not one. */
@@ -76,15 +76,22 @@ export function handleUserSocket(kit: SessionKit, socket: WebSocket, req: Fastif
       if (previous.agent_conn) hub.toAgent(previous.agent_conn, { type: 'ended', reason: 'user_left' });
     }
     const userId = user.id;
-    // An operator may reset, approve or reject the method meanwhile: its progress notice (and, as
-    // the safety net for a lost one, the heartbeat) ends the call.
+    // An operator may reset, approve or reject the method, or delete the user, meanwhile: its
+    // progress notice (and, as the safety net for a lost one, the heartbeat) ends the call.
+    let lastCall: LiveVideoCall | undefined;
+    const check = async () => {
+      const call = await findCall(ctx.db, userId);
+      if (call?.user_conn === conn) lastCall = call;
+      if (await endIfUserDeleted(kit, userId, lastCall)) {
+        send(socket, { type: 'ended', reason: 'method_changed' });
+        socket.close(1000, 'user deleted');
+      } else await endIfMethodChanged(kit, userId, conn);
+    };
     const checkMethod = () => {
-      queue = queue
-        .then(() => endIfMethodChanged(kit, userId, conn))
-        .then(
-          () => undefined,
-          (err: unknown) => ctx.log.error({ err }, 'live video: method check failed'),
-        );
+      queue = queue.then(check).then(
+        () => undefined,
+        (err: unknown) => ctx.log.error({ err }, 'live video: method check failed'),
+      );
     };
     stopProgress = onProgress(userId, checkMethod);
     heartbeat = setInterval(() => {

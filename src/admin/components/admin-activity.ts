@@ -1,36 +1,12 @@
 import { html, nothing, svg } from 'lit';
 import { qrPath } from '../../steps/handoff/qr.js';
-import { query, type Page } from '../api.js';
+import { query } from '../api.js';
+import type { AdminRow, InviteAnswer, TotpSetup } from '../../api/admin/admins.js';
+import type { Page } from '../../api/admin/common.js';
+import type { AuditEntry, OutboxMessage } from '../../api/admin/developers.js';
 import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';
 import { AdminView } from './admin-view.js';
-
-interface OutboxMessage {
-  id: string;
-  channel: 'email' | 'sms';
-  to: string;
-  subject: string;
-  text: string;
-  created_at: string;
-}
-
-interface AuditEntry {
-  id: number;
-  admin_email: string;
-  action: string;
-  target_type: string;
-  target_id: string | null;
-  details: Record<string, unknown>;
-  created_at: string;
-}
-
-interface AdminRow {
-  id: number;
-  email: string;
-  created_at: string;
-  totp: boolean;
-  me: boolean;
-}
 
 /** "12 messages", "1 e-mail", "no texts": the outbox's total for the chosen channel. */
 export function outboxCount(total: number, channel: '' | 'email' | 'sms'): string {
@@ -59,7 +35,7 @@ export class AdminActivity extends AdminView {
   declare auditPage: number;
   declare admins: Page<AdminRow> | undefined;
   declare invite: string | undefined;
-  declare totp: { uri: string; secret: string } | undefined;
+  declare totp: TotpSetup | undefined;
 
   constructor() {
     super();
@@ -94,7 +70,7 @@ export class AdminActivity extends AdminView {
     e.preventDefault();
     const form = e.target as HTMLFormElement;
     const r = await this.run(
-      () => this.client.post<{ url: string }>('/admin/api/admins/invites', { email: String(new FormData(form).get('email')) }),
+      () => this.client.post<InviteAnswer>('/admin/api/admins/invites', { email: String(new FormData(form).get('email')) }),
       'Invitation made: send the link to the person.',
     );
     if (r) {
@@ -109,7 +85,7 @@ export class AdminActivity extends AdminView {
   }
 
   async #startTotp(): Promise<void> {
-    const r = await this.run(() => this.client.post<{ uri: string; secret: string }>('/admin/api/me/totp', {}));
+    const r = await this.run(() => this.client.post<TotpSetup>('/admin/api/me/totp', {}));
     if (r) this.totp = r;
   }
 

@@ -1,5 +1,5 @@
 import { css, html, nothing } from 'lit';
-import type { CaseDetail, CaseDuplicate } from '../api.js';
+import type { CaseDetail, CaseDuplicate } from '../../api/admin/cases.js';
 import { adminStyles, outcomeStyles } from '../styles.js';
 import './admin-document-viewer.js';
 import { AdminView } from './admin-view.js';

@@ -1,17 +1,10 @@
 import { html, nothing } from 'lit';
-import { query, type Page } from '../api.js';
+import { query } from '../api.js';
+import type { Page } from '../../api/admin/common.js';
+import type { ApiKeyRow, CreatedApiKey } from '../../api/admin/developers.js';
 import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';
 import { AdminView } from './admin-view.js';
-
-interface ApiKeyRow {
-  id: number;
-  name: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
 
 interface Endpoint {
   id: number;
@@ -124,10 +117,7 @@ export class AdminDevelopers extends AdminView {
     e.preventDefault();
     const form = e.target as HTMLFormElement;
     const name = String(new FormData(form).get('name'));
-    const res = await this.run(
-      () => this.client.post<{ key: string }>('/admin/api/api-keys', { name }),
-      'API key created. Copy it now: it is not shown again.',
-    );
+    const res = await this.run(() => this.client.post<CreatedApiKey>('/admin/api/api-keys', { name }), 'API key created. Copy it now: it is not shown again.');
     if (res) {
       this.newKey = res.key;
       form.reset();

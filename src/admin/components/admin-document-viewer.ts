@@ -1,6 +1,6 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { styleMap } from 'lit/directives/style-map.js';
-import type { CaseDetail } from '../api.js';
+import type { CaseDetail } from '../../api/admin/cases.js';
 import { adminStyles } from '../styles.js';
 
 type CaseDocument = CaseDetail['documents'][number];

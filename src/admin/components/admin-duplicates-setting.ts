@@ -1,9 +1,10 @@
 import { html } from 'lit';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
+import type { SettingsAnswer } from '../../api/admin/settings.js';
 
 /** What the account does when a document number or face is already on another user. */
-export type DuplicateMode = 'review' | 'flag' | 'off';
+export type DuplicateMode = SettingsAnswer['data']['duplicates']['mode'];
 
 const MODES: readonly (readonly [DuplicateMode, string])[] = [
   ['review', 'Flag both users and send the new one to review'],
@@ -33,7 +34,7 @@ export class AdminDuplicatesSetting extends AdminView {
   }
 
   async #load(): Promise<void> {
-    const answer = await this.run(() => this.client.get<{ data: { duplicates: { mode: DuplicateMode } } }>('/admin/api/settings'));
+    const answer = await this.run(() => this.client.get<SettingsAnswer>('/admin/api/settings'));
     if (answer) this.mode = answer.data.duplicates.mode;
   }
 

@@ -1,6 +1,6 @@
 import { html, nothing, svg } from 'lit';
 import { qrPath } from '../../steps/handoff/qr.js';
-import type { LinkAnswer } from '../api.js';
+import type { LinkAnswer } from '../../api/admin/users.js';
 import { AdminView } from './admin-view.js';
 
 /** A user's verify link: make it, copy it, send it by e-mail or SMS, show it as a QR code. */

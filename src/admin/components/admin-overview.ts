@@ -1,5 +1,5 @@
 import { css, html } from 'lit';
-import type { UserSummary } from '../api.js';
+import type { AdminUser } from '../../api/admin/users.js';
 import { adminStyles } from '../styles.js';
 import { userTable } from '../user-table.js';
 import './admin-chart.js';
@@ -15,7 +15,7 @@ interface Overview {
   decisions_per_day: { date: string; approved: number; rejected: number; review: number }[];
   pass_rate_sample: number;
   check_pass_rates: { check: string; passed: number; flagged: number; failed: number; rate: number }[];
-  latest_registrations: UserSummary[];
+  latest_registrations: AdminUser[];
 }
 
 /** `2026-05-12` → `12 May`, read in UTC like the series. */

@@ -1,5 +1,8 @@
 import { css, html, nothing } from 'lit';
-import { query, type Page, type ReviewRow, type TemplatesAnswer } from '../api.js';
+import { query } from '../api.js';
+import type { ReviewRow } from '../../api/admin/cases.js';
+import type { Page } from '../../api/admin/common.js';
+import type { TemplatesAnswer } from '../../api/admin/templates.js';
 import { adminStyles } from '../styles.js';
 import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';

@@ -1,11 +1,12 @@
 import { css, html, nothing } from 'lit';
-import type { TemplatesAnswer } from '../api.js';
+import type { TemplatesAnswer } from '../../api/admin/templates.js';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
 import './admin-sign-in-providers.js';
 import './admin-duplicates-setting.js';
 import { knowledgeFields, knowledgeRequest } from './knowledge-questions.js';
 import { lines, PREVIEW_DELAY_MS, previewUrl, UNSET_COLOURS, type Branding, type SettingsView } from './settings-model.js';
+import type { LogoAnswer, SettingsAnswer } from '../../api/admin/settings.js';
 
 export { PREVIEW_DELAY_MS, PREVIEW_PATH, previewUrl, type SettingsView } from './settings-model.js';
 
@@ -71,7 +72,7 @@ export class AdminSettings extends AdminView {
   }
 
   async load(): Promise<void> {
-    const res = await this.run(() => this.client.get<{ data: SettingsView }>('/admin/api/settings'));
+    const res = await this.run(() => this.client.get<SettingsAnswer>('/admin/api/settings'));
     if (res) this.#saved(res.data);
   }
 
@@ -97,7 +98,7 @@ export class AdminSettings extends AdminView {
   }
 
   async #save(body: Record<string, unknown>, done: string): Promise<void> {
-    const res = await this.run(() => this.client.patch<{ data: SettingsView }>('/admin/api/settings', body), done);
+    const res = await this.run(() => this.client.patch<SettingsAnswer>('/admin/api/settings', body), done);
     if (res) this.#saved(res.data, { branding: !('branding' in body), name: !('account_name' in body) });
   }
 
@@ -141,7 +142,7 @@ export class AdminSettings extends AdminView {
     const file = (e.target as HTMLInputElement).files?.[0];
     if (!file) return;
     const res = await this.run(
-      () => this.client.request<{ logo_url: string }>('POST', '/admin/api/branding/logo', file, { 'content-type': file.type || 'application/octet-stream' }),
+      () => this.client.request<LogoAnswer>('POST', '/admin/api/branding/logo', file, { 'content-type': file.type || 'application/octet-stream' }),
       'Logo uploaded.',
       'logo',
     );
@@ -186,7 +187,7 @@ export class AdminSettings extends AdminView {
     e.preventDefault();
     const form = e.target as HTMLFormElement;
     const body = knowledgeRequest(new FormData(form), this.data?.knowledge?.questions ?? []);
-    const res = await this.run(() => this.client.put<{ data: SettingsView }>('/admin/api/knowledge', body), 'Knowledge questions saved.');
+    const res = await this.run(() => this.client.put<SettingsAnswer>('/admin/api/knowledge', body), 'Knowledge questions saved.');
     if (!res) return;
     this.data = res.data;
     // What was typed is saved: left in the form, a second save would add the question again.

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit';
-import type { TemplateInfo, TemplatesAnswer } from '../api.js';
+import type { TemplateInfo, TemplatesAnswer } from '../../api/admin/templates.js';
 import { AdminView } from './admin-view.js';
 
 /** Verification templates and document workflows; which template new users and re-verification get. */

@@ -1,5 +1,7 @@
 import { css, html, nothing } from 'lit';
-import { USER_STATUSES, type Enrolment, type TemplatesAnswer, type UserDetail, type UserSummary, type VerificationDetail } from '../api.js';
+import type { TemplatesAnswer } from '../../api/admin/templates.js';
+import { USER_STATUSES } from '../../api/admin/user-statuses.js';
+import type { AdminUser, Enrolment, UserDetail, VerificationDetail } from '../../api/admin/users.js';
 import './admin-case.js';
 import type { AdminCase } from './admin-case.js';
 import './admin-link-panel.js';
@@ -327,7 +329,7 @@ function enrolmentText(e: Enrolment): string {
 }
 
 /** The user's second factor in words: which, since when (and the phone for SMS), or off. */
-function twoFactorText(u: UserSummary): string {
+function twoFactorText(u: AdminUser): string {
   const options = u.two_factor_options;
   if (!options?.method) return 'Off';
   const how = options.method === 'sms' ? `SMS to ${u.two_factor_phone ?? 'an unknown phone'}` : 'authenticator app';

@@ -1,5 +1,9 @@
 import { html, nothing } from 'lit';
-import { query, USER_STATUSES, type Page, type TemplatesAnswer, type UserSummary } from '../api.js';
+import { query } from '../api.js';
+import type { Page } from '../../api/admin/common.js';
+import type { TemplatesAnswer } from '../../api/admin/templates.js';
+import { USER_STATUSES } from '../../api/admin/user-statuses.js';
+import type { AdminUser } from '../../api/admin/users.js';
 import { userTable } from '../user-table.js';
 import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';
@@ -33,10 +37,10 @@ export class AdminUsers extends AdminView {
   declare search: string;
   declare statusFilter: string;
   declare sort: string;
-  declare result: Page<UserSummary> | undefined;
+  declare result: Page<AdminUser> | undefined;
   declare templates: TemplatesAnswer | undefined;
   /** The user just added (its link panel is shown). */
-  declare created: UserSummary | undefined;
+  declare created: AdminUser | undefined;
 
   constructor() {
     super();
@@ -56,7 +60,7 @@ export class AdminUsers extends AdminView {
 
   async load(): Promise<void> {
     const path = `/admin/api/users${query({ page: this.page, per_page: 20, search: this.search, status: this.statusFilter, sort: this.sort })}`;
-    const result = await this.run(() => this.client.get<Page<UserSummary>>(path));
+    const result = await this.run(() => this.client.get<Page<AdminUser>>(path));
     if (result) this.result = result;
   }
 
@@ -79,7 +83,7 @@ export class AdminUsers extends AdminView {
       const v = String(data.get(k) ?? '').trim();
       if (v) body[k] = v;
     }
-    const res = await this.run(() => this.client.post<{ data: UserSummary }>('/admin/api/users', body), 'The user was added.');
+    const res = await this.run(() => this.client.post<{ data: AdminUser }>('/admin/api/users', body), 'The user was added.');
     if (res) {
       this.created = res.data;
       form.reset();

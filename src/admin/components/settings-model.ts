@@ -2,43 +2,9 @@
  * The dashboard's settings as the server answers them, and the branding preview's URL: what the
  * settings view and its parts share, apart from how they are drawn.
  */
-import type { DuplicateMode } from './admin-duplicates-setting.js';
+import type { Branding, KnowledgeView, SettingsView } from '../../api/admin/settings.js';
 
-export interface Branding {
-  logo_url: string | null;
-  primary_color: string | null;
-  background_color: string | null;
-  text_color: string | null;
-}
-
-export interface KnowledgeView {
-  ask: number;
-  pass_threshold: number;
-  max_attempts: number;
-  questions: { id: string; prompt: string; kind: string; choices: { id: string; label: string }[] | null; answers_stored: number }[];
-}
-
-/** The settings as `GET /admin/api/settings` answers them. */
-export interface SettingsView {
-  account_name: string;
-  default_completion_url: string | null;
-  custom_domain: string | null;
-  allowed_origins: string[];
-  link_lifetime_hours: number;
-  handoff_enabled: boolean;
-  two_step_sms_allowed: boolean;
-  /** Days the Bank method's micro-deposits may be entered. */
-  bank_deposit_ttl_days: number;
-  default_locale: string | null;
-  allowed_countries: string[] | null;
-  branding: Branding;
-  /** Consent before biometric steps: the account's text (null: the default, in six languages), policy URL, text version. */
-  consent: { text: string | null; privacy_url: string | null; text_version: string };
-  knowledge: KnowledgeView | null;
-  signup: { enabled: boolean; template: string | null; ask_name: boolean; ask_phone: boolean };
-  retention: { images_days: number | null; unconfirmed_signup_days: number };
-  duplicates: { mode: DuplicateMode };
-}
+export type { Branding, KnowledgeView, SettingsView };
 
 /** A list typed one per line or comma separated, without blanks. */
 export const lines = (text: string): string[] =>

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit';
-import type { UserDetail } from '../api.js';
+import type { UserDetail } from '../../api/admin/users.js';
 
 /** The document workflows and API document jobs of a user's page (raw results behind a disclosure). */
 export function renderDocumentRecords(d: UserDetail) {

@@ -9,20 +9,22 @@ import { errors, fieldError } from '../../../errors.js';
 import { email } from '../../schemas.js';
 import { csrfGuard } from '../auth.js';
 import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
+import { AdminsPage, InviteAccepted, InviteAnswer, TotpSetup, TotpState } from '../../../../src/api/admin/admins.js';
+import { Done } from '../../../../src/api/admin/common.js';
 
 const code = z.object({ code: z.string().regex(/^\d{6}$/) });
 
 /** Admins: the list, invitations, removal, and each admin's own TOTP second factor. */
 export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/admin/api/admins', { schema: { hide: true, querystring: pageQuery } }, async (req) => {
+    app.get('/admin/api/admins', { schema: { hide: true, querystring: pageQuery, response: { 200: AdminsPage } } }, async (req) => {
       const page = req.query.page ?? 1;
       const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
       const { rows, total } = await listAdminsPage(ctx.db, page, perPage);
       return { data: rows.map((r) => ({ ...r, totp: r.totp_enabled_at !== null, me: r.id === req.admin!.id })), meta: pageMeta(page, perPage, total) };
     });
 
-    app.post('/admin/api/admins/invites', { schema: { hide: true, body: z.object({ email }) } }, async (req, reply) => {
+    app.post('/admin/api/admins/invites', { schema: { hide: true, body: z.object({ email }), response: { 201: InviteAnswer } } }, async (req, reply) => {
       const invite = await createInvite(ctx, req.body.email, req.admin!.id, (trx, expiresAt) =>
         recordAudit(trx, ctx.clock, req, { action: 'admin.invite', targetType: 'admin', details: { expires_at: expiresAt } }),
       );
@@ -30,7 +32,7 @@ export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { url: invite.url, expires_at: invite.expiresAt };
     });
 
-    app.delete('/admin/api/admins/:id', { schema: { hide: true, params: idParam } }, async (req) => {
+    app.delete('/admin/api/admins/:id', { schema: { hide: true, params: idParam, response: { 200: Done } } }, async (req) => {
       if (req.params.id === req.admin!.id) throw errors.conflict('You cannot remove yourself.');
       await ctx.db.transaction().execute(async (trx) => {
         if (!(await deleteAdmin(trx, req.params.id))) throw errors.notFound('Admin not found');
@@ -39,16 +41,18 @@ export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { success: true };
     });
 
-    app.get('/admin/api/me/totp', { schema: { hide: true } }, async (req) => ({ enabled: await totpEnabled(ctx, req.admin!.id) }));
+    app.get('/admin/api/me/totp', { schema: { hide: true, response: { 200: TotpState } } }, async (req) => ({
+      enabled: await totpEnabled(ctx, req.admin!.id),
+    }));
 
-    app.post('/admin/api/me/totp', { schema: { hide: true } }, async (req, reply) => {
+    app.post('/admin/api/me/totp', { schema: { hide: true, response: { 200: TotpSetup } } }, async (req, reply) => {
       if (await totpEnabled(ctx, req.admin!.id)) throw errors.conflict('Two-factor sign-in is already on; turn it off first.');
       const setup = await beginTotp(ctx, req.admin!);
       void reply.header('cache-control', 'no-store');
       return setup;
     });
 
-    app.post('/admin/api/me/totp/enable', { schema: { hide: true, body: code } }, async (req) => {
+    app.post('/admin/api/me/totp/enable', { schema: { hide: true, body: code, response: { 200: TotpState } } }, async (req) => {
       const enabled = await enableTotp(ctx, req.admin!.id, req.body.code, (trx) =>
         recordAudit(trx, ctx.clock, req, { action: 'admin.totp.enable', targetType: 'admin', targetId: req.admin!.id }),
       );
@@ -56,7 +60,7 @@ export function dashboardAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { enabled: true };
     });
 
-    app.delete('/admin/api/me/totp', { schema: { hide: true, body: code } }, async (req) => {
+    app.delete('/admin/api/me/totp', { schema: { hide: true, body: code, response: { 200: TotpState } } }, async (req) => {
       if (!(await checkTotp(ctx, req.admin!.id, req.body.code))) throw fieldError('code', 'The code is not right.');
       await disableTotp(ctx, req.admin!.id, (trx) =>
         recordAudit(trx, ctx.clock, req, { action: 'admin.totp.disable', targetType: 'admin', targetId: req.admin!.id }),
@@ -72,7 +76,11 @@ export function inviteAcceptRoute(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/admin/api/invites/accept',
       {
-        schema: { hide: true, body: z.object({ token: z.string().min(20).max(100), password: z.string().min(MIN_ADMIN_PASSWORD).max(1000) }) },
+        schema: {
+          hide: true,
+          body: z.object({ token: z.string().min(20).max(100), password: z.string().min(MIN_ADMIN_PASSWORD).max(1000) }),
+          response: { 200: InviteAccepted },
+        },
         onRequest: csrfGuard(ctx),
       },
       async (req) => {

@@ -15,6 +15,7 @@ import { findUserById } from '../../../store/repos/users-repo.js';
 import { flagsOfUser } from '../../../duplicates/read.js';
 import { idParam } from './common.js';
 import { portraitBox } from './images.js';
+import { CaseAnswer, NoteAnswer } from '../../../../src/api/admin/cases.js';
 
 // Live Video's faces are the stills its agent took of the call.
 const FACE_STEPS: ReadonlySet<string> = new Set([...FACE_METHOD_KEYS, 'live_video']);
@@ -32,7 +33,7 @@ function objectOf(json: string | null): Record<string, unknown> {
  */
 export function dashboardCaseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/admin/api/users/:id/case', { schema: { hide: true, params: idParam } }, async (req, reply) => {
+    app.get('/admin/api/users/:id/case', { schema: { hide: true, params: idParam, response: { 200: CaseAnswer } } }, async (req, reply) => {
       const user = await findUserById(ctx.db, req.params.id);
       if (!user) throw errors.userNotFound();
       const now = ctx.clock.now();
@@ -107,7 +108,7 @@ export function dashboardCaseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { data: { documents, faces, notes, timeline, duplicates, dea: dea && { dea_number: dea.dea_number, checks: dea.checks } } };
     });
 
-    app.post('/admin/api/users/:id/notes', { schema: { hide: true, params: idParam, body: noteBody } }, async (req, reply) => {
+    app.post('/admin/api/users/:id/notes', { schema: { hide: true, params: idParam, body: noteBody, response: { 201: NoteAnswer } } }, async (req, reply) => {
       if (!(await findUserById(ctx.db, req.params.id))) throw errors.userNotFound();
       const note = await addNote(ctx.db, ctx.clock, req, req.params.id, req.body.body);
       void reply.code(201);

@@ -6,6 +6,8 @@ import { errors } from '../../../errors.js';
 import { outboxPage } from '../../../notify/outbox.js';
 import { createApiKey, listApiKeysPage, revokeApiKey } from '../../../store/repos/api-keys-repo.js';
 import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
+import { Done } from '../../../../src/api/admin/common.js';
+import { ApiKeysPage, AuditPage, CreatedApiKey, OutboxPage } from '../../../../src/api/admin/developers.js';
 
 /**
  * Developer settings (API keys: create once, list, revoke), the outbox of e-mails and texts of the
@@ -15,7 +17,7 @@ export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod
   return async (app) => {
     app.get(
       '/admin/api/api-keys',
-      { schema: { hide: true, querystring: pageQuery.extend({ revoked: z.enum(['true', 'false']).optional() }) } },
+      { schema: { hide: true, querystring: pageQuery.extend({ revoked: z.enum(['true', 'false']).optional() }), response: { 200: ApiKeysPage } } },
       async (req) => {
         const page = req.query.page ?? 1;
         const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
@@ -25,24 +27,28 @@ export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod
       },
     );
 
-    app.post('/admin/api/api-keys', { schema: { hide: true, body: z.object({ name: z.string().trim().min(1).max(100) }) } }, async (req, reply) => {
-      const created = await ctx.db.transaction().execute(async (trx) => {
-        const c = await createApiKey(trx, { name: req.body.name, now: ctx.clock.now() });
-        await recordAudit(trx, ctx.clock, req, {
-          action: 'api_key.create',
-          targetType: 'api_key',
-          targetId: c.row.id,
-          details: { name: req.body.name, prefix: c.row.prefix },
+    app.post(
+      '/admin/api/api-keys',
+      { schema: { hide: true, body: z.object({ name: z.string().trim().min(1).max(100) }), response: { 201: CreatedApiKey } } },
+      async (req, reply) => {
+        const created = await ctx.db.transaction().execute(async (trx) => {
+          const c = await createApiKey(trx, { name: req.body.name, now: ctx.clock.now() });
+          await recordAudit(trx, ctx.clock, req, {
+            action: 'api_key.create',
+            targetType: 'api_key',
+            targetId: c.row.id,
+            details: { name: req.body.name, prefix: c.row.prefix },
+          });
+          return c;
         });
-        return c;
-      });
-      void reply.code(201).header('cache-control', 'no-store');
-      const { key_hash: _hash, ...row } = created.row;
-      // The whole key is in this answer only; it is not stored.
-      return { data: row, key: created.key };
-    });
+        void reply.code(201).header('cache-control', 'no-store');
+        const { key_hash: _hash, ...row } = created.row;
+        // The whole key is in this answer only; it is not stored.
+        return { data: row, key: created.key };
+      },
+    );
 
-    app.delete('/admin/api/api-keys/:id', { schema: { hide: true, params: idParam } }, async (req) => {
+    app.delete('/admin/api/api-keys/:id', { schema: { hide: true, params: idParam, response: { 200: Done } } }, async (req) => {
       const done = await ctx.db.transaction().execute(async (trx) => {
         if (!(await revokeApiKey(trx, req.params.id, ctx.clock.now()))) return false;
         await recordAudit(trx, ctx.clock, req, { action: 'api_key.revoke', targetType: 'api_key', targetId: req.params.id });
@@ -54,7 +60,7 @@ export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod
 
     app.get(
       '/admin/api/outbox',
-      { schema: { hide: true, querystring: pageQuery.extend({ channel: z.enum(['email', 'sms']).optional() }) } },
+      { schema: { hide: true, querystring: pageQuery.extend({ channel: z.enum(['email', 'sms']).optional() }), response: { 200: OutboxPage } } },
       async (req, reply) => {
         const page = req.query.page ?? 1;
         const perPage = req.query.per_page ?? DEFAULT_PAGE_SIZE;
@@ -74,6 +80,7 @@ export function dashboardDeveloperRoutes(ctx: AppContext): FastifyPluginAsyncZod
             target_type: z.string().max(32).optional(),
             target_id: z.string().max(64).optional(),
           }),
+          response: { 200: AuditPage },
         },
       },
       async (req) => {

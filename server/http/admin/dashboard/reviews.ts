@@ -6,6 +6,7 @@ import { fieldError } from '../../../errors.js';
 import { REVIEW_FLAGS, reviewQueue } from '../../../services/review-queue.js';
 import { findTemplate } from '../../../store/repos/templates-repo.js';
 import { DEFAULT_PAGE_SIZE, pageMeta, pageQuery } from './common.js';
+import { ReviewsPage } from '../../../../src/api/admin/cases.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -25,7 +26,7 @@ const reviewQuery = pageQuery.extend({
  */
 export function dashboardReviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/admin/api/reviews', { schema: { hide: true, querystring: reviewQuery } }, async (req, reply) => {
+    app.get('/admin/api/reviews', { schema: { hide: true, querystring: reviewQuery, response: { 200: ReviewsPage } } }, async (req, reply) => {
       const q = req.query;
       const page = q.page ?? 1;
       const perPage = q.per_page ?? DEFAULT_PAGE_SIZE;

@@ -14,6 +14,7 @@ import { templateRefusal } from '../../../domain/flow-coverage.js';
 import { consentTextVersion } from '../../../session/consent.js';
 import { findTemplate } from '../../../store/repos/templates-repo.js';
 import { httpUrl } from '../../schemas.js';
+import { LogoAnswer, SettingsAnswer } from '../../../../src/api/admin/settings.js';
 
 /** Logos are re-encoded to PNG at most this wide/high, so what we serve is always our own bytes. */
 const LOGO_MAX_PX = 512;
@@ -143,9 +144,9 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       (_req, body, done) => done(null, body),
     );
 
-    app.get('/admin/api/settings', { schema: { hide: true } }, async () => ({ data: await settingsView(ctx) }));
+    app.get('/admin/api/settings', { schema: { hide: true, response: { 200: SettingsAnswer } } }, async () => ({ data: await settingsView(ctx) }));
 
-    app.patch('/admin/api/settings', { schema: { hide: true, body: settingsPatch } }, async (req) => {
+    app.patch('/admin/api/settings', { schema: { hide: true, body: settingsPatch, response: { 200: SettingsAnswer } } }, async (req) => {
       const body = req.body;
       const current = await readSettings(ctx.db);
       if (body.signup?.template) {
@@ -197,7 +198,7 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       return { data: await settingsView(ctx) };
     });
 
-    app.post('/admin/api/branding/logo', { schema: { hide: true } }, async (req) => {
+    app.post('/admin/api/branding/logo', { schema: { hide: true, response: { 200: LogoAnswer } } }, async (req) => {
       const bytes = req.body;
       if (!Buffer.isBuffer(bytes) || bytes.length === 0) throw fieldError('logo', 'Send the image as the request body.');
       // Checked by content, not by the declared type or a file name.
@@ -225,7 +226,7 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       return { logo_url: logoUrl };
     });
 
-    app.put('/admin/api/knowledge', { schema: { hide: true, body: knowledgeBody } }, async (req) => {
+    app.put('/admin/api/knowledge', { schema: { hide: true, body: knowledgeBody, response: { 200: SettingsAnswer } } }, async (req) => {
       const body = req.body;
       const current = (await readSettings(ctx.db)).knowledge;
       const ids = new Set<string>();

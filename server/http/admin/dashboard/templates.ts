@@ -31,6 +31,8 @@ import {
 } from '../../../store/repos/templates-repo.js';
 import type { WorkflowRow } from '../../../store/schema.js';
 import { idParam } from './common.js';
+import { Done } from '../../../../src/api/admin/common.js';
+import { CreatedTemplate, TemplatesAnswer, WorkflowAnswer } from '../../../../src/api/admin/templates.js';
 
 const templateName = z.string().regex(/^tmpl_[A-Za-z0-9_-]{1,64}$/, 'The name must look like tmpl_<letters, digits, _ or ->.');
 const methodList = z
@@ -81,7 +83,7 @@ function workflowView(w: WorkflowRow) {
  */
 export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/admin/api/templates', { schema: { hide: true } }, async () => {
+    app.get('/admin/api/templates', { schema: { hide: true, response: { 200: TemplatesAnswer } } }, async () => {
       const [templates, workflows, settings, usage] = await Promise.all([
         listTemplates(ctx.db),
         listWorkflows(ctx.db),
@@ -107,7 +109,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       };
     });
 
-    app.post('/admin/api/templates', { schema: { hide: true, body: createBody } }, async (req, reply) => {
+    app.post('/admin/api/templates', { schema: { hide: true, body: createBody, response: { 201: CreatedTemplate } } }, async (req, reply) => {
       const methodIds = methodIdsOf(req.body.methods);
       const id = await ctx.db.transaction().execute(async (trx) => {
         if (await templateNameTaken(trx, req.body.name)) {
@@ -134,7 +136,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       return { data: { id, name: req.body.name } };
     });
 
-    app.patch('/admin/api/templates/:id', { schema: { hide: true, params: idParam, body: patchBody } }, async (req) => {
+    app.patch('/admin/api/templates/:id', { schema: { hide: true, params: idParam, body: patchBody, response: { 200: Done } } }, async (req) => {
       await ctx.db.transaction().execute(async (trx) => {
         const t = await findTemplateRow(trx, req.params.id);
         if (!t) throw errors.notFound('Template not found');
@@ -156,7 +158,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       return { success: true };
     });
 
-    app.delete('/admin/api/templates/:id', { schema: { hide: true, params: idParam } }, async (req) => {
+    app.delete('/admin/api/templates/:id', { schema: { hide: true, params: idParam, response: { 200: Done } } }, async (req) => {
       await ctx.db.transaction().execute(async (trx) => {
         const t = await findTemplateRow(trx, req.params.id);
         if (!t) throw errors.notFound('Template not found');
@@ -180,6 +182,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         schema: {
           hide: true,
           body: z.object({ default_template: z.string().max(100).nullable().optional(), reverification_template: z.string().max(100).nullable().optional() }),
+          response: { 200: Done },
         },
       },
       async (req) => {
@@ -199,7 +202,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       },
     );
 
-    app.post('/admin/api/workflows', { schema: { hide: true, body: workflowBody } }, async (req, reply) => {
+    app.post('/admin/api/workflows', { schema: { hide: true, body: workflowBody, response: { 201: WorkflowAnswer } } }, async (req, reply) => {
       const publicId = `flow_${randomBytes(6).toString('hex')}`;
       const rawId = await ctx.db.transaction().execute(async (trx) => {
         const id = await insertWorkflow(trx, {
@@ -221,7 +224,7 @@ export function dashboardTemplateRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       return { data: workflowView((await findWorkflowByRawId(ctx.db, rawId))!) };
     });
 
-    app.delete('/admin/api/workflows/:id', { schema: { hide: true, params: z.object({ id: z.string().max(128) }) } }, async (req) => {
+    app.delete('/admin/api/workflows/:id', { schema: { hide: true, params: z.object({ id: z.string().max(128) }), response: { 200: Done } } }, async (req) => {
       await ctx.db.transaction().execute(async (trx) => {
         const w = await findWorkflow(trx, req.params.id);
         if (!w) throw errors.notFound('Workflow not found');

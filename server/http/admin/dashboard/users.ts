@@ -20,6 +20,8 @@ import { e164Phone, email, templateName } from '../../schemas.js';
 import { createUserBody } from '../../users/schemas.js';
 import { DEFAULT_PAGE_SIZE, idParam, pageMeta, pageQuery } from './common.js';
 import { insertShortLink } from '../../../links/short-links-repo.js';
+import { Done } from '../../../../src/api/admin/common.js';
+import { CreatedUser, EnrolmentsAnswer, LinkAnswer, UserAnswer, UserDetailAnswer, UsersPage } from '../../../../src/api/admin/users.js';
 
 const sortValues = SORTABLE_USER_FIELDS.flatMap((f) => [f, `-${f}`]) as [string, ...string[]];
 
@@ -73,7 +75,7 @@ const linkBody = z
  */
 export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/admin/api/users', { schema: { hide: true, querystring: listQuery } }, async (req) => {
+    app.get('/admin/api/users', { schema: { hide: true, querystring: listQuery, response: { 200: UsersPage } } }, async (req) => {
       const q = req.query;
       const page = q.page ?? 1;
       const perPage = q.per_page ?? DEFAULT_PAGE_SIZE;
@@ -90,7 +92,7 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { data: await userViews(ctx.db, rows, ctx.config.baseUrl), meta: pageMeta(page, perPage, total) };
     });
 
-    app.post('/admin/api/users', { schema: { hide: true, body: createUserBody } }, async (req, reply) => {
+    app.post('/admin/api/users', { schema: { hide: true, body: createUserBody, response: { 201: CreatedUser } } }, async (req, reply) => {
       const { user, magicLink } = await createUser(ctx, req.body, {
         audit: (trx, created) =>
           recordAudit(trx, ctx.clock, req, {
@@ -104,7 +106,7 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { data: await userView(ctx.db, user, ctx.config.baseUrl), magic_link: magicLink };
     });
 
-    app.get('/admin/api/users/:id', { schema: { hide: true, params: idParam } }, async (req, reply) => {
+    app.get('/admin/api/users/:id', { schema: { hide: true, params: idParam, response: { 200: UserDetailAnswer } } }, async (req, reply) => {
       const user = await findUserById(ctx.db, req.params.id);
       if (!user) throw errors.userNotFound();
       const now = ctx.clock.now();
@@ -191,7 +193,7 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       };
     });
 
-    app.patch('/admin/api/users/:id', { schema: { hide: true, params: idParam, body: updateBody } }, async (req) => {
+    app.patch('/admin/api/users/:id', { schema: { hide: true, params: idParam, body: updateBody, response: { 200: UserAnswer } } }, async (req) => {
       const fields = Object.keys(req.body).filter((k) => req.body[k as keyof typeof req.body] !== undefined);
       const user = await updateUser(ctx, req.params.id, req.body, {
         audit: (trx, { before, after }) =>
@@ -209,30 +211,41 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { data: await userView(ctx.db, user, ctx.config.baseUrl) };
     });
 
-    app.delete('/admin/api/users/:id', { schema: { hide: true, params: idParam } }, async (req) => {
+    app.delete('/admin/api/users/:id', { schema: { hide: true, params: idParam, response: { 200: Done } } }, async (req) => {
       await deleteUser(ctx, req.params.id, {
         audit: (trx, id) => recordAudit(trx, ctx.clock, req, { action: 'user.delete', targetType: 'user', targetId: id }),
       });
       return { success: true };
     });
 
-    app.post('/admin/api/users/:id/verifications', { schema: { hide: true, params: idParam, body: verificationAction } }, async (req) => {
-      await decideVerification(ctx, req, req.params.id, req.body);
-      ctx.signals.emit('outbox');
-      const user = (await findUserById(ctx.db, req.params.id))!;
-      return { data: await userView(ctx.db, user, ctx.config.baseUrl) };
-    });
+    app.post(
+      '/admin/api/users/:id/verifications',
+      { schema: { hide: true, params: idParam, body: verificationAction, response: { 200: UserAnswer } } },
+      async (req) => {
+        await decideVerification(ctx, req, req.params.id, req.body);
+        ctx.signals.emit('outbox');
+        const user = (await findUserById(ctx.db, req.params.id))!;
+        return { data: await userView(ctx.db, user, ctx.config.baseUrl) };
+      },
+    );
 
     app.delete(
       '/admin/api/users/:id/enrolments/:key',
-      { schema: { hide: true, params: z.object({ id: idParam.shape.id, key: z.string().check(z.maxLength(40)) }), body: enrolmentRemoval } },
+      {
+        schema: {
+          hide: true,
+          params: z.object({ id: idParam.shape.id, key: z.string().check(z.maxLength(40)) }),
+          body: enrolmentRemoval,
+          response: { 200: EnrolmentsAnswer },
+        },
+      },
       async (req) => {
         await removeEnrolment(ctx, req, req.params.id, req.params.key, req.body.reason);
         return { data: await userEnrolments(ctx, req.params.id) };
       },
     );
 
-    app.post('/admin/api/users/:id/link', { schema: { hide: true, params: idParam, body: linkBody } }, async (req, reply) => {
+    app.post('/admin/api/users/:id/link', { schema: { hide: true, params: idParam, body: linkBody, response: { 200: LinkAnswer } } }, async (req, reply) => {
       const user = await findUserById(ctx.db, req.params.id);
       if (!user) throw errors.userNotFound();
       const send = req.body?.send;

@@ -1,7 +1,8 @@
 /**
  * How a Live Video call ends without the agent's decision (issue 22): the configured length limit
- * (the deadline stored with the call, both sides told the time and told when it is reached) and
- * an operator who resets, approves or rejects the method while the call is in progress.
+ * (the deadline stored with the call, both sides told the time and told when it is reached), an
+ * operator who resets, approves or rejects the method while the call is in progress, and the user
+ * being deleted meanwhile.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VerificationStatus } from '../../../../server/domain/catalogue.js';
@@ -121,6 +122,37 @@ describe('an operator changing the method during a call', () => {
     expect((await agent.next('ended')).reason).toBe('method_changed');
     expect(await statusOf(id)).toBe(VerificationStatus.rejected);
     user.close();
+    agent.close();
+  });
+});
+
+describe('a user deleted while waiting or in a call', () => {
+  it('tells the user and the agent in the call at once, closes the user socket and frees the agent', async () => {
+    const { id, user, agent } = await inCall('pia');
+    expect((await server.api(`/api/users/${id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await user.next('ended')).reason).toBe('method_changed');
+    expect((await user.closed).reason).toBe('user deleted');
+    expect((await agent.next('ended')).reason).toBe('method_changed');
+    // The agent can take the next user straight away.
+    const other = await liveUser('quin');
+    const waiting = await userSocket(server, other.session);
+    await waiting.next('waiting');
+    agent.send({ type: 'pick', user_id: other.id });
+    expect((await agent.next('picked')).user_id).toBe(other.id);
+    waiting.close();
+    agent.close();
+  });
+
+  it('takes a waiting user out of the agents’ queue and closes their socket', async () => {
+    const { id, session } = await liveUser('rae');
+    const user = await userSocket(server, session);
+    await user.next('waiting');
+    const agent = await agentSocket(server, admin);
+    expect((await agent.next('queue')).waiting.map((w) => w.user_id)).toEqual([id]);
+    expect((await server.api(`/api/users/${id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await user.next('ended')).reason).toBe('method_changed');
+    expect((await user.closed).reason).toBe('user deleted');
+    expect((await agent.next('queue')).waiting).toEqual([]);
     agent.close();
   });
 });
