@@ -14,6 +14,7 @@ import { addQueueDepthSource } from './metrics/metrics.js';
 import type { Queue } from './queue/queue.js';
 import { TableQueue, type Logger } from './queue/table-queue.js';
 import { openDatabase, type Db } from './store/database.js';
+import { liveJobCounts } from './store/repos/jobs-repo.js';
 
 /** The adapters one Verity runs on, chosen from the configuration (or handed in by a caller). */
 export interface Adapters {
@@ -154,17 +155,7 @@ export async function openAdapters(choice: AdapterChoice): Promise<Adapters> {
 /** Queue depths of the embedded queue: rows by state (waiting and due, waiting later, active). */
 async function tableQueueDepths(db: Db, clock: Clock): Promise<Record<string, { waiting: number; active: number; delayed: number }>> {
   const nowIso = clock.now().toISOString();
-  const rows = await db
-    .selectFrom('jobs')
-    .select((eb) => [
-      'queue',
-      'state',
-      eb.fn.countAll<number | string>().as('n'),
-      eb.fn.sum<number | string>(eb.case().when('run_at', '>', nowIso).then(1).else(0).end()).as('later'),
-    ])
-    .where('state', 'in', ['waiting', 'active'])
-    .groupBy(['queue', 'state'])
-    .execute();
+  const rows = await liveJobCounts(db, nowIso);
   const out: Record<string, { waiting: number; active: number; delayed: number }> = {};
   for (const r of rows) {
     const d = (out[r.queue] ??= { waiting: 0, active: 0, delayed: 0 });

@@ -6,6 +6,7 @@ import { operatorCommands } from './cli/operator.js';
 import { processIo, UsageError, type CliIo } from './cli/io.js';
 import { OnlyQueues } from './queue/only-queues.js';
 import { migrateToLatest, openDatabase, withStartupLock } from './store/database.js';
+import { anyAdminExists, insertAdminIfNew } from './admin/admins-repo.js';
 
 const USAGE = `Usage: verity <command>
 
@@ -28,17 +29,11 @@ const USAGE = `Usage: verity <command>
 /** Creates the first admin on a fresh install and says, once, how to sign in. */
 async function ensureFirstAdmin(verity: Verity, config: Config, io: CliIo): Promise<void> {
   const { db, clock } = verity.ctx;
-  const existing = await db.selectFrom('admins').select('id').limit(1).executeTakeFirst();
-  if (existing) return;
+  if (await anyAdminExists(db)) return;
   const password = generatePassword();
   const email = 'admin@localhost';
   // Several processes may start at once on one database: only the one whose insert lands tells.
-  const inserted = await db
-    .insertInto('admins')
-    .values({ email, password_hash: await hashPassword(password), created_at: clock.now().toISOString() })
-    .onConflict((oc) => oc.column('email').doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+  if (!(await insertAdminIfNew(db, { email, password_hash: await hashPassword(password), created_at: clock.now().toISOString() }))) return;
   io.out('');
   io.out('  Verity is set up. This is shown only once:');
   io.out(`    Admin sign-in:  ${config.baseUrl}/admin   e-mail ${email}   password ${password}`);

@@ -46,3 +46,17 @@ export async function deleteAdmin(ex: Executor, id: number): Promise<boolean> {
   const result = await ex.deleteFrom('admins').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+export async function anyAdminExists(ex: Executor): Promise<boolean> {
+  return (await ex.selectFrom('admins').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Adds an admin unless one has the e-mail already; false when it was there (another process won). */
+export async function insertAdminIfNew(ex: Executor, row: { email: string; password_hash: string; created_at: string }): Promise<boolean> {
+  const inserted = await ex
+    .insertInto('admins')
+    .values(row)
+    .onConflict((oc) => oc.column('email').doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../store/database.js';
 import type { Clock } from '../clock.js';
-import { ddb } from './tables.js';
+import { insertAuditRow, pageAuditRows } from './audit-repo.js';
 
 /** One audit record as the dashboard shows it. */
 export interface AuditEntry {
@@ -41,19 +41,16 @@ export async function recordAudit(
   input: AuditInput,
 ): Promise<void> {
   const admin = input.actor ?? req.admin;
-  await ddb(ex)
-    .insertInto('audit_log')
-    .values({
-      admin_id: admin?.id ?? null,
-      admin_email: admin?.email ?? 'system',
-      action: input.action,
-      target_type: input.targetType,
-      target_id: input.targetId === undefined || input.targetId === null ? null : String(input.targetId),
-      details: JSON.stringify(input.details ?? {}),
-      ip: req.ip ?? null,
-      created_at: clock.now().toISOString(),
-    })
-    .execute();
+  await insertAuditRow(ex, {
+    admin_id: admin?.id ?? null,
+    admin_email: admin?.email ?? 'system',
+    action: input.action,
+    target_type: input.targetType,
+    target_id: input.targetId === undefined || input.targetId === null ? null : String(input.targetId),
+    details: JSON.stringify(input.details ?? {}),
+    ip: req.ip ?? null,
+    created_at: clock.now().toISOString(),
+  });
 }
 
 /** One page of the audit log, newest first. */
@@ -61,19 +58,9 @@ export async function listAudit(
   ex: Executor,
   q: { page: number; perPage: number; action?: string | undefined; targetType?: string | undefined; targetId?: string | undefined },
 ): Promise<{ data: AuditEntry[]; total: number }> {
-  let base = ddb(ex).selectFrom('audit_log');
-  if (q.action) base = base.where('action', '=', q.action);
-  if (q.targetType) base = base.where('target_type', '=', q.targetType);
-  if (q.targetId) base = base.where('target_id', '=', q.targetId);
-  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(q.perPage)
-    .offset((q.page - 1) * q.perPage)
-    .execute();
+  const { rows, total } = await pageAuditRows(ex, q);
   return {
-    total: Number(total),
+    total,
     data: rows.map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> })),
   };
 }

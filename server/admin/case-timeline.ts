@@ -1,6 +1,8 @@
 import type { Executor } from '../store/database.js';
 import { methodById, resolveMethod } from '../domain/catalogue.js';
-import { ddb } from './tables.js';
+import { eventsOfUser } from '../store/repos/events-repo.js';
+import { deliveriesOfUser } from '../store/repos/webhook-deliveries-repo.js';
+import { auditOfUser } from './audit-repo.js';
 
 /** One line of a case's timeline: something that happened to the user, when, and by whom. */
 export interface TimelineEntry {
@@ -25,22 +27,9 @@ const LIMIT = 100;
  */
 export async function caseTimeline(ex: Executor, userId: number): Promise<TimelineEntry[]> {
   const [events, deliveries, audits] = await Promise.all([
-    ex.selectFrom('events').select(['type', 'occurred_at', 'payload']).where('user_id', '=', userId).orderBy('occurred_at', 'desc').limit(LIMIT).execute(),
-    ex
-      .selectFrom('webhook_deliveries')
-      .select(['event_type', 'endpoint_url', 'state', 'attempts', 'last_status', 'created_at', 'completed_at'])
-      .where('user_id', '=', userId)
-      .orderBy('created_at', 'desc')
-      .limit(LIMIT)
-      .execute(),
-    ddb(ex)
-      .selectFrom('audit_log')
-      .select(['action', 'admin_email', 'details', 'created_at'])
-      .where('target_type', '=', 'user')
-      .where('target_id', '=', String(userId))
-      .orderBy('id', 'desc')
-      .limit(LIMIT)
-      .execute(),
+    eventsOfUser(ex, userId, LIMIT),
+    deliveriesOfUser(ex, userId, LIMIT),
+    auditOfUser(ex, userId, LIMIT),
   ]);
   const lines: TimelineEntry[] = [
     ...events.map((e) => {

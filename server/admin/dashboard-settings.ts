@@ -1,5 +1,6 @@
 import type { Executor } from '../store/database.js';
 import { invalidateReadCaches, ReadCache } from '../store/read-cache.js';
+import { putSettingText, settingRows } from '../store/repos/settings-repo.js';
 import { DUPLICATE_MODES } from '../../src/api/admin/settings.js';
 
 /**
@@ -47,7 +48,7 @@ const cache = new ReadCache<DashboardSettings>();
 
 export function readDashboardSettings(ex: Executor): Promise<DashboardSettings> {
   return cache.get(ex, 'dashboard-settings', async () => {
-    const rows = await ex.selectFrom('settings').selectAll().where('key', 'in', Object.values(KEYS)).execute();
+    const rows = await settingRows(ex, Object.values(KEYS));
     const out: DashboardSettings = structuredClone(DEFAULT_DASHBOARD_SETTINGS);
     for (const r of rows) {
       if (r.key === KEYS.signup) out.signup = { ...out.signup, ...(JSON.parse(r.value) as Partial<DashboardSettings['signup']>) };
@@ -60,10 +61,6 @@ export function readDashboardSettings(ex: Executor): Promise<DashboardSettings> 
 
 export async function writeDashboardSetting<K extends keyof DashboardSettings>(ex: Executor, key: K, value: DashboardSettings[K]): Promise<void> {
   const text = JSON.stringify(value);
-  await ex
-    .insertInto('settings')
-    .values({ key: KEYS[key], value: text })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: text }))
-    .execute();
+  await putSettingText(ex, KEYS[key], text);
   invalidateReadCaches();
 }

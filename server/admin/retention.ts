@@ -1,9 +1,9 @@
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { deleteUser, eraseFromFiles } from '../services/users.js';
-import { sdb } from '../session/tables.js';
+import { deleteUploads, uploadsBefore } from '../session/uploads-repo.js';
 import { readDashboardSettings } from './dashboard-settings.js';
-import { ddb } from './tables.js';
+import { staleSignupUsers } from './signup-requests-repo.js';
 
 /** How often the dashboard's retention rules run in each server process. */
 export const RETENTION_INTERVAL_MS = 60 * 60_000;
@@ -22,29 +22,19 @@ export async function applyRetention(ctx: AppContext): Promise<{ images: number;
   if (retention.images_days !== null) {
     const before = new Date(now - retention.images_days * 86_400_000).toISOString();
     for (;;) {
-      const old = await sdb(ctx.db).selectFrom('session_uploads').select(['id', 'blob_key']).where('created_at', '<', before).limit(BATCH).execute();
+      const old = await uploadsBefore(ctx.db, before, BATCH);
       if (old.length === 0) break;
       for (const u of old) await ctx.blobs.delete(u.blob_key);
-      await sdb(ctx.db)
-        .deleteFrom('session_uploads')
-        .where(
-          'id',
-          'in',
-          old.map((u) => u.id),
-        )
-        .execute();
+      await deleteUploads(
+        ctx.db,
+        old.map((u) => u.id),
+      );
       images += old.length;
       if (old.length < BATCH) break;
     }
   }
   const before = new Date(now - retention.unconfirmed_signup_days * 86_400_000).toISOString();
-  const stale = await ddb(ctx.db)
-    .selectFrom('signup_requests')
-    .select('user_id')
-    .where('confirmed_at', 'is', null)
-    .where('created_at', '<', before)
-    .limit(BATCH)
-    .execute();
+  const stale = await staleSignupUsers(ctx.db, before, BATCH);
   let signups = 0;
   for (const s of stale) {
     try {

@@ -61,3 +61,8 @@ export async function confirmSignupRequest(ex: Executor, tokenHash: string, now:
     .executeTakeFirst();
   return r.numUpdatedRows > 0n;
 }
+
+/** Users of signups never confirmed, started before `before`; at most `limit`. */
+export function staleSignupUsers(ex: Executor, before: string, limit: number): Promise<{ user_id: number }[]> {
+  return ddb(ex).selectFrom('signup_requests').select('user_id').where('confirmed_at', 'is', null).where('created_at', '<', before).limit(limit).execute();
+}

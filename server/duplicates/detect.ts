@@ -21,7 +21,8 @@ import { SELFIE_MATCH_THRESHOLD } from '../analysis/stages/selfie.js';
 import type { AppContext } from '../context.js';
 import { sealerFor, sealKey, SEAL_LABELS, type Sealer } from '../crypto/seal.js';
 import { methodById, VerificationStatus, type VerificationStatusValue } from '../domain/catalogue.js';
-import { dupdb, type MarkKind } from './tables.js';
+import { insertNewFlags, otherDocumentMarks, otherFaceMarks, replaceCaptureMarks } from './duplicates-repo.js';
+import type { MarkKind } from './tables.js';
 
 /** A document as duplicate detection sees it: type, issuing country or state, number. */
 export interface DocumentIdentity {
@@ -128,14 +129,12 @@ export async function detectDuplicates(ctx: AppContext, userId: number, capture:
 
   // 1. This capture's marks, committed before anything is compared (see the race note above).
   await ctx.db.transaction().execute(async (trx) => {
-    const db = dupdb(trx);
-    await db.deleteFrom('identity_marks').where('user_id', '=', userId).where('source', '=', capture.source).execute();
     const base = { user_id: userId, method_id: capture.methodId, source: capture.source, created_at: now };
     const rows = [
       ...digests.map((digest) => ({ ...base, kind: 'document' as const, digest, model: null, vector: null })),
       ...faces.map((f) => ({ ...base, kind: 'face' as const, digest: null, model, vector: sealVector(sealer, f) })),
     ];
-    if (rows.length) await db.insertInto('identity_marks').values(rows).execute();
+    await replaceCaptureMarks(trx, userId, capture.source, rows);
   });
 
   // 2. Everyone else's marks, as committed now.
@@ -145,29 +144,13 @@ export async function detectDuplicates(ctx: AppContext, userId: number, capture:
     const seen = found.get(key);
     if (!seen || (f.score ?? 0) > (seen.score ?? 0)) found.set(key, f);
   };
-  const db = dupdb(ctx.db);
   if (digests.length) {
-    const same = await db
-      .selectFrom('identity_marks')
-      .select(['user_id', 'method_id'])
-      .where('kind', '=', 'document')
-      .where('digest', 'in', digests)
-      .where('user_id', '!=', userId)
-      .execute();
+    const same = await otherDocumentMarks(ctx.db, userId, digests);
     for (const m of same) keep({ kind: 'document', otherUserId: m.user_id, otherMethodId: m.method_id, score: null });
   }
   if (faces.length) {
     for (let after = 0; ;) {
-      const page = await db
-        .selectFrom('identity_marks')
-        .select(['id', 'user_id', 'method_id', 'vector'])
-        .where('kind', '=', 'face')
-        .where('model', '=', model)
-        .where('user_id', '!=', userId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(SCAN_PAGE)
-        .execute();
+      const page = await otherFaceMarks(ctx.db, userId, model, after, SCAN_PAGE);
       for (const m of page) {
         if (!m.vector) continue;
         const stored = openVector(sealer, m.vector);
@@ -240,12 +223,7 @@ async function recordFlags(ctx: AppContext, userId: number, methodId: number, fi
     )
     .map((r) => ({ ...r, created_at: now }));
   await ctx.db.transaction().execute(async (trx) => {
-    const inserted = await dupdb(trx)
-      .insertInto('duplicate_flags')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['user_id', 'method_id', 'other_user_id', 'other_method_id', 'kind']).doNothing())
-      .returning(['user_id', 'method_id', 'other_user_id', 'kind', 'score'])
-      .execute();
+    const inserted = await insertNewFlags(trx, rows);
     for (const side of inserted) {
       await recordAudit(
         trx,

@@ -1,7 +1,8 @@
 import { methodById } from '../domain/catalogue.js';
 import type { VerificationCheck } from '../domain/verification-checks.js';
 import type { Executor } from '../store/database.js';
-import { dupdb, type DuplicateFlagTable, type MarkKind } from './tables.js';
+import { flagRowsOf, flagRowsOfUsers, type FlagRow } from './duplicates-repo.js';
+import type { MarkKind } from './tables.js';
 
 /** Another user sharing this verification's document or face, as results and the case page show it. */
 export interface DuplicateLink {
@@ -17,8 +18,6 @@ export interface DuplicateLink {
   detected_at: string;
 }
 
-type FlagRow = Pick<DuplicateFlagTable, 'user_id' | 'method_id' | 'other_user_id' | 'other_method_id' | 'kind' | 'score' | 'role' | 'created_at'>;
-
 function toLink(r: FlagRow): DuplicateLink {
   return {
     kind: r.kind,
@@ -30,18 +29,14 @@ function toLink(r: FlagRow): DuplicateLink {
   };
 }
 
-const COLUMNS = ['user_id', 'method_id', 'other_user_id', 'other_method_id', 'kind', 'score', 'role', 'created_at'] as const;
-
 /** The duplicates flagged on one of a user's verifications, or on all of them without `methodId`; oldest first. */
 export async function duplicatesOf(ex: Executor, userId: number, methodId?: number): Promise<DuplicateLink[]> {
-  let q = dupdb(ex).selectFrom('duplicate_flags').select(COLUMNS).where('user_id', '=', userId);
-  if (methodId !== undefined) q = q.where('method_id', '=', methodId);
-  return (await q.orderBy('id').execute()).map(toLink);
+  return (await flagRowsOf(ex, userId, methodId)).map(toLink);
 }
 
 /** Every duplicate flagged on a user, each with the verification of theirs it is on; oldest first. */
 export async function flagsOfUser(ex: Executor, userId: number): Promise<{ methodId: number; link: DuplicateLink }[]> {
-  const rows = await dupdb(ex).selectFrom('duplicate_flags').select(COLUMNS).where('user_id', '=', userId).orderBy('id').execute();
+  const rows = await flagRowsOf(ex, userId);
   return rows.map((r) => ({ methodId: r.method_id, link: toLink(r) }));
 }
 
@@ -49,12 +44,7 @@ export async function flagsOfUser(ex: Executor, userId: number): Promise<{ metho
 export async function duplicatesOfUsers(ex: Executor, userIds: readonly number[]): Promise<Map<number, Map<number, DuplicateLink[]>>> {
   const out = new Map<number, Map<number, DuplicateLink[]>>();
   if (userIds.length === 0) return out;
-  const rows = await dupdb(ex)
-    .selectFrom('duplicate_flags')
-    .select(COLUMNS)
-    .where('user_id', 'in', [...userIds])
-    .orderBy('id')
-    .execute();
+  const rows = await flagRowsOfUsers(ex, userIds);
   for (const r of rows) {
     const perMethod = out.get(r.user_id) ?? new Map<number, DuplicateLink[]>();
     out.set(r.user_id, perMethod);

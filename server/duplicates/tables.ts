@@ -47,13 +47,3 @@ export type DuplicateExecutor = Kysely<DuplicateDatabase> | Transaction<Duplicat
 export function dupdb(ex: Executor): DuplicateExecutor {
   return ex.withTables<DuplicateTables>() as DuplicateExecutor;
 }
-
-/** User-deletion hook: the user's marks, and every flag naming them on either side. */
-export async function deleteDuplicateDataOf(trx: Executor, userId: number): Promise<void> {
-  const db = dupdb(trx);
-  await db.deleteFrom('identity_marks').where('user_id', '=', userId).execute();
-  await db
-    .deleteFrom('duplicate_flags')
-    .where((eb) => eb.or([eb('user_id', '=', userId), eb('other_user_id', '=', userId)]))
-    .execute();
-}

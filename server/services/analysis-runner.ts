@@ -23,7 +23,9 @@ import { findUserById } from '../store/repos/users-repo.js';
 import { DOCUMENT_JOB_KIND, DocumentJobStatus, moveDocument, type DocumentJobPayload } from './document-jobs.js';
 import { moveVerification } from './verifications.js';
 import { notifyProgress } from '../session/progress.js';
-import { sdb } from '../session/tables.js';
+import { repointUploads } from '../session/uploads-repo.js';
+import { findVerificationStatus } from '../store/repos/verifications-repo.js';
+import { deleteDocumentJob, findDocumentJob, finishProcessingDocumentJob, insertDocumentJob, updateDocumentJob } from '../store/repos/document-jobs-repo.js';
 import { runVideo } from '../methods/video/analysis-job.js';
 import { faceReference } from './face-reference.js';
 import { detectDuplicates, documentIdentity, sentToReviewByDuplicates, statusWithDuplicates, type DocumentIdentity } from '../duplicates/detect.js';
@@ -96,11 +98,7 @@ async function analyseAndStore(
   if (result.derivative) {
     blobKey = keptKey;
     await ctx.blobs.put(blobKey, result.derivative, result.derivative_type);
-    await sdb(ctx.db)
-      .updateTable('session_uploads')
-      .set({ blob_key: blobKey, media_type: result.derivative_type, size: result.derivative.length })
-      .where('blob_key', '=', job.blob_key)
-      .execute();
+    await repointUploads(ctx.db, job.blob_key, { blob_key: blobKey, media_type: result.derivative_type, size: result.derivative.length });
   }
   const documentData = result.content
     ? {
@@ -111,18 +109,14 @@ async function analyseAndStore(
         content: result.content,
       }
     : null;
-  await ctx.db
-    .updateTable('document_jobs')
-    .set({
-      status: result.status === 'Success' ? DocumentJobStatus.success : DocumentJobStatus.failed,
-      reason: result.reason,
-      blob_key: blobKey,
-      document_data: documentData ? JSON.stringify(documentData) : null,
-      portrait_embedding: result.portrait_embedding ? JSON.stringify(result.portrait_embedding) : null,
-      completed_at: ctx.clock.now().toISOString(),
-    })
-    .where('id', '=', job.id)
-    .execute();
+  await updateDocumentJob(ctx.db, job.id, {
+    status: result.status === 'Success' ? DocumentJobStatus.success : DocumentJobStatus.failed,
+    reason: result.reason,
+    blob_key: blobKey,
+    document_data: documentData ? JSON.stringify(documentData) : null,
+    portrait_embedding: result.portrait_embedding ? JSON.stringify(result.portrait_embedding) : null,
+    completed_at: ctx.clock.now().toISOString(),
+  });
   if (blobKey !== job.blob_key) await ctx.blobs.delete(job.blob_key);
   return { result, decision };
 }
@@ -137,7 +131,7 @@ function derivativeKey(job: Pick<DocumentJobRow, 'doc_id' | 'blob_key'>): string
 }
 
 export async function stillProcessing(ex: Executor, userId: number, methodId: number): Promise<boolean> {
-  const row = await ex.selectFrom('user_verifications').select('status').where('user_id', '=', userId).where('method_id', '=', methodId).executeTakeFirst();
+  const row = await findVerificationStatus(ex, userId, methodId);
   // A reviewer (or the API) may have decided meanwhile: never overwrite their decision.
   return row?.status === VerificationStatus.processing;
 }
@@ -161,7 +155,7 @@ function withRequirements(
 }
 
 async function runDocumentJob(ctx: AppContext, engine: AnalysisEngine, payload: DocumentJobPayload): Promise<void> {
-  const job = await ctx.db.selectFrom('document_jobs').selectAll().where('doc_id', '=', payload.docId).executeTakeFirst();
+  const job = await findDocumentJob(ctx.db, payload.docId);
   // Gone (user deleted) or already finished (a retry after a crash): nothing to do.
   if (!job || job.status !== DocumentJobStatus.processing) return;
   const user = await findUserById(ctx.db, job.user_id);
@@ -192,27 +186,23 @@ async function runSessionDocument(ctx: AppContext, engine: AnalysisEngine, job: 
   for (const { side, image } of sides) {
     const docId = `doc_${image.uploadId}`;
     // Idempotent across retries: one row per upload.
-    await ctx.db.deleteFrom('document_jobs').where('doc_id', '=', docId).execute();
-    const row = await ctx.db
-      .insertInto('document_jobs')
-      .values({
-        doc_id: docId,
-        user_id: user.id,
-        template_id: user.template_id ?? 0,
-        status: DocumentJobStatus.processing,
-        reason: null,
-        original_name: `${job.documentType}-${side}`,
-        media_type: image.mediaType,
-        size: image.size,
-        blob_key: image.blobKey,
-        document_data: null,
-        portrait_embedding: null,
-        source: 'session',
-        created_at: job.submittedAt,
-        completed_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    await deleteDocumentJob(ctx.db, docId);
+    const row = await insertDocumentJob(ctx.db, {
+      doc_id: docId,
+      user_id: user.id,
+      template_id: user.template_id ?? 0,
+      status: DocumentJobStatus.processing,
+      reason: null,
+      original_name: `${job.documentType}-${side}`,
+      media_type: image.mediaType,
+      size: image.size,
+      blob_key: image.blobKey,
+      document_data: null,
+      portrait_embedding: null,
+      source: 'session',
+      created_at: job.submittedAt,
+      completed_at: null,
+    });
     outcomes.push({ side, docId, ...(await analyseAndStore(ctx, engine, user, row)) });
   }
   const worst = outcomes.some((o) => o.decision.status === VerificationStatus.rejected)
@@ -353,10 +343,9 @@ export function registerAnalysisWorker(ctx: AppContext, engine: AnalysisEngine):
 
 /** After the last attempt, a document job must not stay `Processing` forever. */
 export async function failDocumentJob(ctx: AppContext, docId: string, reason: string): Promise<void> {
-  await ctx.db
-    .updateTable('document_jobs')
-    .set({ status: DocumentJobStatus.failed, reason, completed_at: ctx.clock.now().toISOString() })
-    .where('doc_id', '=', docId)
-    .where('status', '=', DocumentJobStatus.processing)
-    .execute();
+  await finishProcessingDocumentJob(ctx.db, docId, DocumentJobStatus.processing, {
+    status: DocumentJobStatus.failed,
+    reason,
+    completed_at: ctx.clock.now().toISOString(),
+  });
 }

@@ -4,6 +4,7 @@ import { DOCUMENT_METHOD_ID, VerificationStatus, type VerificationStatusValue } 
 import { workflowForDocument } from '../domain/document-rules.js';
 import { workflowCandidates } from '../methods/document_id/repo.js';
 import type { Executor } from '../store/database.js';
+import { findVerificationAttributes, updateVerificationRow } from '../store/repos/verifications-repo.js';
 import { moveDocumentWorkflow, moveVerification } from './verifications.js';
 import { signedBlobUrl } from '../blobs/signed-url.js';
 import type { DocumentJobRow } from '../store/schema.js';
@@ -66,17 +67,7 @@ export function markDocumentProcessing(trx: Executor, clock: Clock, userId: numb
 }
 
 async function mergeDocumentAttributes(trx: Executor, userId: number, attributes: Record<string, unknown>): Promise<void> {
-  const row = await trx
-    .selectFrom('user_verifications')
-    .select('attributes')
-    .where('user_id', '=', userId)
-    .where('method_id', '=', DOCUMENT_METHOD_ID)
-    .executeTakeFirst();
+  const row = await findVerificationAttributes(trx, userId, DOCUMENT_METHOD_ID);
   if (!row) return;
-  await trx
-    .updateTable('user_verifications')
-    .set({ attributes: JSON.stringify({ ...(JSON.parse(row.attributes) as object), ...attributes }) })
-    .where('user_id', '=', userId)
-    .where('method_id', '=', DOCUMENT_METHOD_ID)
-    .execute();
+  await updateVerificationRow(trx, userId, DOCUMENT_METHOD_ID, { attributes: JSON.stringify({ ...(JSON.parse(row.attributes) as object), ...attributes }) });
 }

@@ -4,6 +4,7 @@ import { buildEventPayload } from '../domain/event-payload.js';
 import type { EventType } from '../domain/verification-rules.js';
 import { methodById, type Method, type VerificationStatusValue } from '../domain/catalogue.js';
 import type { Executor } from '../store/database.js';
+import { insertEvent } from '../store/repos/events-repo.js';
 import { findUserById, verificationsForUsers } from '../store/repos/users-repo.js';
 import { unsignedResult } from './stored-result.js';
 
@@ -43,17 +44,14 @@ export async function recordEvent(trx: Executor, clock: Clock, input: EventInput
     ...(input.previousStatus !== undefined ? { previousStatus: input.previousStatus } : {}),
     ...(result ? { methodResult: result } : {}),
   });
-  await trx
-    .insertInto('events')
-    .values({
-      id,
-      type: input.type,
-      user_id: user.id,
-      occurred_at: occurredAt.toISOString(),
-      payload: JSON.stringify(payload),
-      dispatched_at: null,
-    })
-    .execute();
+  await insertEvent(trx, {
+    id,
+    type: input.type,
+    user_id: user.id,
+    occurred_at: occurredAt.toISOString(),
+    payload: JSON.stringify(payload),
+    dispatched_at: null,
+  });
   return id;
 }
 

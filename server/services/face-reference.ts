@@ -1,5 +1,7 @@
 import { DOCUMENT_METHOD_ID } from '../domain/catalogue.js';
 import type { Executor } from '../store/database.js';
+import { latestPortraitEmbedding } from '../store/repos/document-jobs-repo.js';
+import { hasVerification } from '../store/repos/verifications-repo.js';
 
 /**
  * What a face capture (selfie, liveness, video) is matched against: the descriptor of the user's
@@ -7,21 +9,10 @@ import type { Executor } from '../store/database.js';
  * or a portrait from an earlier one: ID + selfie, or a re-verification after a document).
  */
 export async function faceReference(ex: Executor, userId: number): Promise<{ embedding?: number[]; required: boolean }> {
-  const reference = await ex
-    .selectFrom('document_jobs')
-    .select('portrait_embedding')
-    .where('user_id', '=', userId)
-    .where('portrait_embedding', 'is not', null)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
-  const hasDocumentMethod = await ex
-    .selectFrom('user_verifications')
-    .select('method_id')
-    .where('user_id', '=', userId)
-    .where('method_id', '=', DOCUMENT_METHOD_ID)
-    .executeTakeFirst();
+  const reference = await latestPortraitEmbedding(ex, userId);
+  const hasDocumentMethod = await hasVerification(ex, userId, DOCUMENT_METHOD_ID);
   return {
     ...(reference?.portrait_embedding ? { embedding: JSON.parse(reference.portrait_embedding) as number[] } : {}),
-    required: hasDocumentMethod !== undefined || reference !== undefined,
+    required: hasDocumentMethod || reference !== undefined,
   };
 }

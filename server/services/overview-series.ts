@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
 import { DOCUMENT_METHOD_ID, VerificationStatus } from '../domain/catalogue.js';
 import { documentChecks, type CheckOutcome, type StoredDocumentContent, type VerificationCheck } from '../domain/verification-checks.js';
 import type { Executor } from '../store/database.js';
+import { documentJobOutcomes } from '../store/repos/document-jobs-repo.js';
+import { decisionCountsByDay, recentCompletedVerifications } from '../store/repos/stats-repo.js';
 import { attributeChecks, worstPerCheck } from './stored-result.js';
 
 /** How far back the dashboard's daily series look. */
@@ -42,14 +43,7 @@ function windowStart(now: Date, days: number): string {
  */
 export async function decisionsPerDay(ex: Executor, now: Date, days = OVERVIEW_DAYS): Promise<DecisionDay[]> {
   const since = windowStart(now, days);
-  const day = sql<string>`substr(completed_at, 1, 10)`;
-  const rows = await ex
-    .selectFrom('user_verifications')
-    .select([day.as('day'), 'status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('completed_at', '>=', since)
-    .where('status', 'in', [VerificationStatus.complete, VerificationStatus.rejected, VerificationStatus.complete_in_review])
-    .groupBy([day, 'status'])
-    .execute();
+  const rows = await decisionCountsByDay(ex, since, [VerificationStatus.complete, VerificationStatus.rejected, VerificationStatus.complete_in_review]);
   const out: DecisionDay[] = [];
   const byDate = new Map<string, DecisionDay>();
   for (let i = 0; i < days; i++) {
@@ -86,14 +80,7 @@ function parseObject(json: string | null): Record<string, unknown> {
  * it (a document's front and back fold into the worse outcome).
  */
 export async function checkPassRates(ex: Executor, now: Date, days = OVERVIEW_DAYS, sample = PASS_RATE_SAMPLE): Promise<CheckRate[]> {
-  const rows = await ex
-    .selectFrom('user_verifications')
-    .select(['user_id', 'method_id', 'attributes'])
-    .where('completed_at', '>=', windowStart(now, days))
-    .where('status', '!=', VerificationStatus.removed)
-    .orderBy('completed_at', 'desc')
-    .limit(sample)
-    .execute();
+  const rows = await recentCompletedVerifications(ex, windowStart(now, days), VerificationStatus.removed, sample);
   const perVerification: VerificationCheck[][] = [];
   const documentRows: { decided: DecidedDocument[] }[] = [];
   for (const row of rows) {
@@ -109,11 +96,7 @@ export async function checkPassRates(ex: Executor, now: Date, days = OVERVIEW_DA
   const docIds = [...new Set(documentRows.flatMap((d) => d.decided.map((e) => e.doc_id).filter((id): id is string => typeof id === 'string')))];
   const jobs = new Map<string, { status: string; reason: string | null; document_data: string | null }>();
   for (let i = 0; i < docIds.length; i += CHUNK) {
-    const found = await ex
-      .selectFrom('document_jobs')
-      .select(['doc_id', 'status', 'reason', 'document_data'])
-      .where('doc_id', 'in', docIds.slice(i, i + CHUNK))
-      .execute();
+    const found = await documentJobOutcomes(ex, docIds.slice(i, i + CHUNK));
     for (const j of found) jobs.set(j.doc_id, j);
   }
   for (const { decided } of documentRows) {

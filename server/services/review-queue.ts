@@ -10,7 +10,14 @@ import {
 } from '../domain/verification-checks.js';
 import { stepKeyOf } from '../methods/registry.js';
 import { FACE_METHOD_KEYS } from '../../src/api/routes.js';
-import { documentJobsOfUsers, reviewCandidates, waitingVerificationsOf, type ReviewQueueFilter } from '../store/repos/review-queue-repo.js';
+import {
+  documentJobsOfUsers,
+  reviewCandidates,
+  reviewUsers,
+  templateNames,
+  waitingVerificationsOf,
+  type ReviewQueueFilter,
+} from '../store/repos/review-queue-repo.js';
 import type { DocumentJobRow, UserVerificationRow } from '../store/schema.js';
 import { worstPerCheck } from './stored-result.js';
 import { duplicateCheck, duplicatesOfUsers, type DuplicateLink } from '../duplicates/read.js';
@@ -140,17 +147,13 @@ async function rowsFor(ctx: AppContext, candidates: readonly { id: number; enter
   const ids = candidates.map((c) => c.id);
   if (ids.length === 0) return [];
   const [users, verifications, jobs, duplicates] = await Promise.all([
-    ctx.db
-      .selectFrom('users')
-      .select(['id', 'email', 'first_name', 'last_name', 'status', 'reference_id', 'template_id', 'dea_number'])
-      .where('id', 'in', ids)
-      .execute(),
+    reviewUsers(ctx.db, ids),
     waitingVerificationsOf(ctx.db, ids),
     documentJobsOfUsers(ctx.db, ids),
     duplicatesOfUsers(ctx.db, ids),
   ]);
   const templateIds = [...new Set(users.map((u) => u.template_id).filter((t): t is number => t !== null))];
-  const templates = templateIds.length ? await ctx.db.selectFrom('templates').select(['id', 'name', 'label']).where('id', 'in', templateIds).execute() : [];
+  const templates = templateIds.length ? await templateNames(ctx.db, templateIds) : [];
   // Only users who gave a DEA number cost a read (of the registry's stored answer).
   const deaProblems = new Map(
     await Promise.all(

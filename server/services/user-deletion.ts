@@ -1,5 +1,5 @@
-import { deleteNotesOf } from '../admin/review-notes.js';
-import { deleteDuplicateDataOf } from '../duplicates/tables.js';
+import { deleteNotesOf } from '../admin/review-notes-repo.js';
+import { deleteDuplicateDataOf } from '../duplicates/duplicates-repo.js';
 import { methodDeletionHooks } from '../methods/registry.js';
 import { deleteSessionData } from '../session/user-data-repo.js';
 import type { Executor } from '../store/database.js';

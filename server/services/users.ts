@@ -1,7 +1,7 @@
 import { NOTIFY_QUEUE, type NotifyLinkJob } from '../notify/jobs.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import { Role, resolveUserStatus, VerificationStatus, type UserStatus } from '../domain/catalogue.js';
+import { Role, resolveUserStatus, type UserStatus } from '../domain/catalogue.js';
 import { errors } from '../errors.js';
 import { buildMagicLink } from '../links/magic-link.js';
 import { deleteOutboxMessagesOf } from '../notify/outbox.js';
@@ -11,7 +11,9 @@ import type { NewUser, UserRow, UserUpdate } from '../store/schema.js';
 import { readSettings, type AccountSettings } from '../store/repos/settings-repo.js';
 import { groupTransaction } from '../store/sqlite/group-commit.js';
 import { notifyProgress } from '../session/progress.js';
-import { deleteUserRow, findUserById, insertUser, isUsernameConflict, usernameTaken } from '../store/repos/users-repo.js';
+import { deleteUserRow, findUserById, insertUser, isUsernameConflict, updateUserRow, usernameTaken } from '../store/repos/users-repo.js';
+import { deleteEventsOfUser } from '../store/repos/events-repo.js';
+import { activeMethodIds } from '../store/repos/verifications-repo.js';
 import { knowledgeFacts, knowledgeRefusal, prepareVerifyData, type PreparedVerifyData } from '../methods/knowledge/facts.js';
 import { documentSectionProblems } from '../domain/document-requirements.js';
 import { queueDeaLookup } from './dea-registry.js';
@@ -211,7 +213,7 @@ export async function updateUser(
     // The proof was of the old address: a new one is not verified until its Email method completes again.
     if (input.email !== undefined && input.email.toLowerCase() !== existing.email.toLowerCase()) patch.email_verified_at = null;
     try {
-      await trx.updateTable('users').set(patch).where('id', '=', id).execute();
+      await updateUserRow(trx, id, patch);
     } catch (error: unknown) {
       if (isUsernameConflict(error)) throw usernameTakenError();
       throw error;
@@ -241,11 +243,7 @@ async function refuseNothingToAsk(
   templateMethods: readonly number[] | undefined,
   verifyData: { facts: unknown } | null,
 ): Promise<void> {
-  const methodIds =
-    templateMethods ??
-    (
-      await trx.selectFrom('user_verifications').select('method_id').where('user_id', '=', userId).where('status', '!=', VerificationStatus.removed).execute()
-    ).map((r) => r.method_id);
+  const methodIds = templateMethods ?? (await activeMethodIds(trx, userId));
   const hasFacts = verifyData ? verifyData.facts !== null : (await knowledgeFacts.read(trx, userId)) !== undefined;
   const refusal = knowledgeRefusal(methodIds, hasFacts, await readSettings(trx));
   if (!refusal) return;
@@ -263,7 +261,7 @@ export async function deleteUser(
 ): Promise<void> {
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     const user = await findUserById(trx, id);
-    await trx.deleteFrom('events').where('user_id', '=', id).execute();
+    await deleteEventsOfUser(trx, id);
     await deleteWaitingJobsOfUser(trx, id);
     for (const hook of userDeletionHooks()) await hook(trx, id);
     const gone = await deleteUserRow(trx, id);

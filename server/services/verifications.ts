@@ -1,9 +1,18 @@
 import type { Clock } from '../clock.js';
 import { DOCUMENT_METHOD_ID, EMAIL_METHOD_ID, VerificationStatus, type UserStatus, type VerificationStatusValue } from '../domain/catalogue.js';
 import { deriveUserStatus, firesStatusChanged } from '../domain/user-status.js';
-import { documentStatusFromWorkflows, eventForVerificationMove } from '../domain/verification-rules.js';
+import { documentStatusFromWorkflows, eventForVerificationMove, isRemovable } from '../domain/verification-rules.js';
 import type { Executor } from '../store/database.js';
-import { findUserById, findUserVerification, updateUserRow } from '../store/repos/users-repo.js';
+import { findUserById, findUserVerification, stampEmailVerified, updateUserRow } from '../store/repos/users-repo.js';
+import {
+  deleteUserWorkflows,
+  deleteVerificationRow,
+  findVerificationStatus,
+  updateUserWorkflow,
+  updateVerificationRow,
+  verificationStatusesOf,
+  workflowStatusesOf,
+} from '../store/repos/verifications-repo.js';
 import { recordEvent } from './events.js';
 
 export interface MoveOptions {
@@ -45,23 +54,18 @@ export async function moveVerification(
     completedAt = now;
   }
   const attributes = options.attributes ? JSON.stringify({ ...(JSON.parse(current.attributes) as object), ...options.attributes }) : current.attributes;
-  await trx
-    .updateTable('user_verifications')
-    .set({
-      status: next,
-      started_at: startedAt,
-      completed_at: completedAt,
-      attributes,
-      updated_at: now,
-      ...(options.remarks !== undefined ? { remarks: options.remarks } : {}),
-    })
-    .where('user_id', '=', userId)
-    .where('method_id', '=', methodId)
-    .execute();
+  await updateVerificationRow(trx, userId, methodId, {
+    status: next,
+    started_at: startedAt,
+    completed_at: completedAt,
+    attributes,
+    updated_at: now,
+    ...(options.remarks !== undefined ? { remarks: options.remarks } : {}),
+  });
   await updateUserRow(trx, userId, { updated_at: now });
   if (methodId === EMAIL_METHOD_ID && next === VerificationStatus.complete && previous !== VerificationStatus.complete) {
     // The address is proven: stamp it once, whatever path completed the method (API, session code).
-    await trx.updateTable('users').set({ email_verified_at: now }).where('id', '=', userId).where('email_verified_at', 'is', null).execute();
+    await stampEmailVerified(trx, userId, now);
   }
 
   const eventType = eventForVerificationMove(previous, next, options.partial ?? false);
@@ -74,7 +78,7 @@ export async function moveVerification(
 export async function refreshUserStatus(trx: Executor, clock: Clock, userId: number): Promise<void> {
   const user = await findUserById(trx, userId);
   if (!user) return;
-  const statuses = await trx.selectFrom('user_verifications').select('status').where('user_id', '=', userId).execute();
+  const statuses = await verificationStatusesOf(trx, userId);
   const previous = user.status as UserStatus;
   const next = deriveUserStatus(
     previous,
@@ -111,19 +115,8 @@ export async function moveDocumentWorkflow(
   if (!(await findUserVerification(trx, userId, DOCUMENT_METHOD_ID))) return false;
   const now = clock.now().toISOString();
   const done = status === VerificationStatus.complete || status === VerificationStatus.complete_in_review;
-  const result = await trx
-    .updateTable('user_workflows')
-    .set({ status, remarks, completed_at: done ? now : null, updated_at: now })
-    .where('user_id', '=', userId)
-    .where('workflow_raw_id', '=', workflowRawId)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return false;
-  const workflows = await trx
-    .selectFrom('user_workflows')
-    .innerJoin('workflows', 'workflows.raw_id', 'user_workflows.workflow_raw_id')
-    .select(['workflows.public_id', 'workflows.raw_id', 'user_workflows.status'])
-    .where('user_workflows.user_id', '=', userId)
-    .execute();
+  if (!(await updateUserWorkflow(trx, userId, workflowRawId, { status, remarks, completed_at: done ? now : null, updated_at: now }))) return false;
+  const workflows = await workflowStatusesOf(trx, userId);
   const overall = documentStatusFromWorkflows(
     workflows.map((w) => w.status as VerificationStatusValue),
     options,
@@ -134,4 +127,28 @@ export async function moveDocumentWorkflow(
     remarks,
     attributes: { ...options.attributes, workflow: current, workflows: workflows.map((w) => ({ id: w.public_id, status: w.status })) },
   });
+}
+
+/**
+ * Removes one method from a user inside a transaction (spec 4.6): only while it is removable.
+ * Nothing changes unless the answer is `removed`.
+ */
+export async function removeVerification(
+  trx: Executor,
+  clock: Clock,
+  userId: number,
+  methodId: number | undefined,
+): Promise<'removed' | 'user_not_found' | 'not_found' | 'not_removable'> {
+  if (!(await findUserById(trx, userId))) return 'user_not_found';
+  const row = methodId === undefined ? undefined : await findVerificationStatus(trx, userId, methodId);
+  if (methodId === undefined || !row) return 'not_found';
+  if (!isRemovable(row.status as VerificationStatusValue)) return 'not_removable';
+  await deleteVerificationRow(trx, userId, methodId);
+  // Every workflow goes with the method, whatever its own status (reset, removed):
+  // Document / ID is removable only while it derives to assigned, and none is left to move.
+  if (methodId === DOCUMENT_METHOD_ID) await deleteUserWorkflows(trx, userId);
+  await updateUserRow(trx, userId, { updated_at: clock.now().toISOString() });
+  // Removing the last open method can complete the user.
+  await refreshUserStatus(trx, clock, userId);
+  return 'removed';
 }

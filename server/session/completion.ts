@@ -8,7 +8,7 @@ import { flowState, safeHttpUrl } from './view.js';
 import { notifyHandoff, notifyProgress } from './progress.js';
 import type { SessionRecord } from './sessions.js';
 import { flowCompletion } from './state-repo.js';
-import { sdb } from './tables.js';
+import { claimedHandoffSessions } from './handoff-repo.js';
 
 /**
  * The completion redirect: the per-user `completion_url`, else `redirect_url` (both set through the
@@ -41,12 +41,7 @@ export async function completeFlow(ctx: AppContext, user: UserRow, session: Sess
   }
   const settings = await readSettings(ctx.db);
   if (session.viaHandoff) {
-    const desktops = await sdb(ctx.db)
-      .selectFrom('handoff_tokens')
-      .select('session_id')
-      .where('user_id', '=', user.id)
-      .where('used_at', 'is not', null)
-      .execute();
+    const desktops = await claimedHandoffSessions(ctx.db, user.id);
     for (const d of desktops) notifyHandoff(d.session_id, { phase: 'finished', at: now.toISOString() });
   }
   notifyProgress(user.id);

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { methodForId } from '../methods/registry.js';
 import type { Executor } from '../store/database.js';
 import type { AccountSettings } from '../store/repos/settings-repo.js';
+import { updateVerificationRow, verificationAttributesOf } from '../store/repos/verifications-repo.js';
 import { sessionErrors } from '../errors.js';
 import { countryOfIp } from './ip-country.js';
 import { methodState } from './state-repo.js';
@@ -52,18 +53,13 @@ export async function recordConsent(ctx: AppContext, settings: AccountSettings, 
     await consentState.write(trx, userId, record, ctx.clock.now());
     if (record.decision !== 'given') return;
     // The consent travels with each biometric verification's attributes (webhook payloads, spec 6.3).
-    const rows = await trx.selectFrom('user_verifications').select(['method_id', 'attributes']).where('user_id', '=', userId).execute();
+    const rows = await verificationAttributesOf(trx, userId);
     for (const row of rows.filter((r) => methodForId(r.method_id)?.biometric === true)) {
       const attributes = {
         ...(JSON.parse(row.attributes) as object),
         consent: { given_at: record.at, text_version: record.text_version, ip_country: record.ip_country },
       };
-      await trx
-        .updateTable('user_verifications')
-        .set({ attributes: JSON.stringify(attributes) })
-        .where('user_id', '=', userId)
-        .where('method_id', '=', row.method_id)
-        .execute();
+      await updateVerificationRow(trx, userId, row.method_id, { attributes: JSON.stringify(attributes) });
     }
   });
 }

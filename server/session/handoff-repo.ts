@@ -38,3 +38,8 @@ export async function markHandoffUsed(ex: Executor, tokenHash: string, now: stri
 export async function deleteExpiredHandoffTokens(ex: Executor, userId: number, cutoff: string): Promise<void> {
   await sdb(ex).deleteFrom('handoff_tokens').where('user_id', '=', userId).where('expires_at', '<', cutoff).execute();
 }
+
+/** The desktop sessions that handed the user over to a phone (their tokens were claimed). */
+export function claimedHandoffSessions(ex: Executor, userId: number): Promise<{ session_id: number }[]> {
+  return sdb(ex).selectFrom('handoff_tokens').select('session_id').where('user_id', '=', userId).where('used_at', 'is not', null).execute();
+}

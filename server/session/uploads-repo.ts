@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../store/database.js';
 import { sdb, type SessionUploadTable } from './tables.js';
 
@@ -20,6 +20,17 @@ export async function uploadsOf(ex: Executor, userId: number, methodKey: string)
     .execute();
 }
 
+/** The user's uploads for one challenge of a method (a face or video challenge's frames, the recording). */
+export async function uploadsOfChallenge(ex: Executor, userId: number, methodKey: string, challengeId: string): Promise<SessionUpload[]> {
+  return sdb(ex)
+    .selectFrom('session_uploads')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('method_key', '=', methodKey)
+    .where('challenge_id', '=', challengeId)
+    .execute();
+}
+
 export async function deleteUploads(ex: Executor, ids: readonly string[]): Promise<void> {
   if (ids.length > 0) await sdb(ex).deleteFrom('session_uploads').where('id', 'in', ids).execute();
 }
@@ -27,4 +38,33 @@ export async function deleteUploads(ex: Executor, ids: readonly string[]): Promi
 /** Where one upload is stored and what it is (the dashboard shows captured images by id). */
 export function findUploadBlob(ex: Executor, id: string): Promise<Pick<SessionUpload, 'blob_key' | 'media_type'> | undefined> {
   return sdb(ex).selectFrom('session_uploads').select(['blob_key', 'media_type']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Points every upload stored at `blobKey` at its replacement (the analysis keeps a metadata-free derivative). */
+export async function repointUploads(
+  ex: Executor,
+  blobKey: string,
+  next: Pick<Updateable<SessionUploadTable>, 'blob_key' | 'media_type' | 'size'>,
+): Promise<void> {
+  await sdb(ex).updateTable('session_uploads').set(next).where('blob_key', '=', blobKey).execute();
+}
+
+/** Uploads stored before `before`, at most `limit` (the retention rule deletes them). */
+export function uploadsBefore(ex: Executor, before: string, limit: number): Promise<Pick<SessionUpload, 'id' | 'blob_key'>[]> {
+  return sdb(ex).selectFrom('session_uploads').select(['id', 'blob_key']).where('created_at', '<', before).limit(limit).execute();
+}
+
+/** A user's newest uploads, at most `limit` (the dashboard's user page lists them). */
+export function recentUploadsOf(
+  ex: Executor,
+  userId: number,
+  limit: number,
+): Promise<Pick<SessionUpload, 'id' | 'method_key' | 'document_type' | 'side' | 'step' | 'media_type' | 'size' | 'created_at'>[]> {
+  return sdb(ex)
+    .selectFrom('session_uploads')
+    .select(['id', 'method_key', 'document_type', 'side', 'step', 'media_type', 'size', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
 }

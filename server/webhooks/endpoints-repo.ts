@@ -27,3 +27,7 @@ export async function deleteEndpoint(ex: Executor, id: number): Promise<boolean>
 export async function endpointsByIds(ex: Executor, ids: readonly number[]): Promise<EndpointRow[]> {
   return ex.selectFrom('webhook_endpoints').selectAll().where('id', 'in', ids).execute();
 }
+
+export function enabledEndpoints(ex: Executor): Promise<EndpointRow[]> {
+  return ex.selectFrom('webhook_endpoints').selectAll().where('enabled', '=', 1).execute();
+}

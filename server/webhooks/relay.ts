@@ -3,6 +3,9 @@ import type { AppContext } from '../context.js';
 import { isPostgres } from '../store/migrations/helpers.js';
 import type { Executor } from '../store/database.js';
 import type { EndpointRow } from './schema.js';
+import { enabledEndpoints } from './endpoints-repo.js';
+import { markEventsDispatched, undispatchedEvents } from '../store/repos/events-repo.js';
+import { insertNewDeliveries } from '../store/repos/webhook-deliveries-repo.js';
 import { isTestIdentity } from './test-identity.js';
 import { DAY_MS } from './schedule.js';
 
@@ -37,15 +40,6 @@ export const TEST_PAYLOAD_RETENTION_MS = 90 * DAY_MS;
 export const METADATA_RETENTION_MS = 90 * DAY_MS;
 /** Queue attempts are bounded by our own schedule; this only stops a job that keeps crashing. */
 export const DELIVER_JOB_MAX_ATTEMPTS = 50;
-
-interface OutboxEvent {
-  id: string;
-  type: string;
-  user_id: number | null;
-  payload: string;
-  username: string | null;
-  email: string | null;
-}
 
 /** An endpoint's subscription, parsed once per relay pass. */
 export interface Subscription {
@@ -100,33 +94,29 @@ export async function insertDeliveries(ctx: AppContext, trx: Executor, list: rea
   const iso = now.toISOString();
   const ids: number[] = [];
   for (let i = 0; i < list.length; i += INSERT_CHUNK) {
-    const rows = await trx
-      .insertInto('webhook_deliveries')
-      .values(
-        list.slice(i, i + INSERT_CHUNK).map((d) => ({
-          event_id: d.eventId,
-          endpoint_id: d.endpoint.id,
-          endpoint_url: d.endpoint.url,
-          event_type: d.eventType,
-          user_id: d.userId,
-          is_test: d.isTest ? 1 : 0,
-          state: 'pending' as const,
-          attempts: 0,
-          payload: d.payload,
-          last_status: null,
-          last_error: null,
-          next_attempt_at: iso,
-          created_at: iso,
-          updated_at: iso,
-          completed_at: null,
-          payload_expires_at: new Date(now.getTime() + (d.isTest ? TEST_PAYLOAD_RETENTION_MS : PAYLOAD_RETENTION_MS)).toISOString(),
-          expires_at: new Date(now.getTime() + METADATA_RETENTION_MS).toISOString(),
-        })),
-      )
-      .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
-      .returning('id')
-      .execute();
-    ids.push(...rows.map((r) => r.id));
+    const inserted = await insertNewDeliveries(
+      trx,
+      list.slice(i, i + INSERT_CHUNK).map((d) => ({
+        event_id: d.eventId,
+        endpoint_id: d.endpoint.id,
+        endpoint_url: d.endpoint.url,
+        event_type: d.eventType,
+        user_id: d.userId,
+        is_test: d.isTest ? 1 : 0,
+        state: 'pending' as const,
+        attempts: 0,
+        payload: d.payload,
+        last_status: null,
+        last_error: null,
+        next_attempt_at: iso,
+        created_at: iso,
+        updated_at: iso,
+        completed_at: null,
+        payload_expires_at: new Date(now.getTime() + (d.isTest ? TEST_PAYLOAD_RETENTION_MS : PAYLOAD_RETENTION_MS)).toISOString(),
+        expires_at: new Date(now.getTime() + METADATA_RETENTION_MS).toISOString(),
+      })),
+    );
+    ids.push(...inserted);
   }
   // Jobs of bounded size, so one slow receiver holds back few others and a re-run repeats little.
   for (let i = 0; i < ids.length; i += JOB_SIZE) await enqueueAttempts(ctx, trx, { deliveryIds: ids.slice(i, i + JOB_SIZE), after: 0, due: iso });
@@ -216,19 +206,10 @@ export class OutboxRelay {
     const { ctx } = this;
     const limit = this.options.batchSize ?? 500;
     return ctx.db.transaction().execute(async (trx) => {
-      let query = trx
-        .selectFrom('events')
-        .leftJoin('users', 'users.id', 'events.user_id')
-        .select(['events.id', 'events.type', 'events.user_id', 'events.payload', 'users.username', 'users.email'])
-        .where('events.dispatched_at', 'is', null)
-        .orderBy('events.occurred_at')
-        .orderBy('events.id')
-        .limit(limit);
       // Several relays on PostgreSQL each take their own events; SQLite serialises writers anyway.
-      if (isPostgres(ctx.db as unknown as Kysely<unknown>)) query = query.forUpdate('events').skipLocked();
-      const events: OutboxEvent[] = await query.execute();
+      const events = await undispatchedEvents(trx, limit, isPostgres(ctx.db as unknown as Kysely<unknown>));
       if (events.length === 0) return 0;
-      const subs = (await trx.selectFrom('webhook_endpoints').selectAll().where('enabled', '=', 1).execute()).map(subscriptionOf);
+      const subs = (await enabledEndpoints(trx)).map(subscriptionOf);
       const anyMethodFilter = subs.some((s) => s.methods !== null);
       const now = ctx.clock.now();
       const fresh: NewDelivery[] = [];
@@ -248,15 +229,11 @@ export class OutboxRelay {
         }
       }
       await insertDeliveries(ctx, trx, fresh, now);
-      await trx
-        .updateTable('events')
-        .set({ dispatched_at: now.toISOString() })
-        .where(
-          'id',
-          'in',
-          events.map((e) => e.id),
-        )
-        .execute();
+      await markEventsDispatched(
+        trx,
+        events.map((e) => e.id),
+        now.toISOString(),
+      );
       return events.length;
     });
   }

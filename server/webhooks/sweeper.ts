@@ -2,6 +2,8 @@ import type { AppContext } from '../context.js';
 import { DELIVER_QUEUE, enqueueAttempts, JOB_SIZE, type DeliverJob } from './relay.js';
 import { MANUAL_RETRY_WINDOW_MS } from './schedule.js';
 import { recordNotice } from '../admin/notices-repo.js';
+import { liveJobPayloads } from '../store/repos/jobs-repo.js';
+import { failOverdueDeliveries, overduePendingDeliveries, takeOverdueDeliveries } from '../store/repos/webhook-deliveries-repo.js';
 
 export const SWEEP_QUEUE = 'webhooks.sweep';
 /** How often the sweeper runs, on the application clock. */
@@ -34,7 +36,7 @@ export interface SweepResult {
  * every worker is down, and if it does run after the sweep, `due` makes it a no-op.
  */
 async function deliveriesWithLiveJob(ctx: AppContext): Promise<Set<number>> {
-  const rows = await ctx.db.selectFrom('jobs').select('payload').where('queue', '=', DELIVER_QUEUE).where('state', 'in', ['waiting', 'active']).execute();
+  const rows = await liveJobPayloads(ctx.db, DELIVER_QUEUE);
   const ids = new Set<number>();
   for (const r of rows) for (const id of (JSON.parse(r.payload) as DeliverJob).deliveryIds) ids.add(id);
   return ids;
@@ -58,16 +60,7 @@ export async function sweepStuckDeliveries(ctx: AppContext): Promise<SweepResult
   const result: SweepResult = { requeued: 0, failed: 0 };
 
   for (let afterId = 0; ;) {
-    const overdue = await ctx.db
-      .selectFrom('webhook_deliveries')
-      .select(['id', 'created_at'])
-      .select((eb) => eb.case().when('payload', 'is', null).then(1).else(0).end().as('no_payload'))
-      .where('state', '=', 'pending')
-      .where('next_attempt_at', '<=', cutoff)
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(SWEEP_BATCH)
-      .execute();
+    const overdue = await overduePendingDeliveries(ctx.db, cutoff, afterId, SWEEP_BATCH);
     if (overdue.length === 0) break;
     afterId = overdue.at(-1)!.id;
     live ??= await deliveriesWithLiveJob(ctx);
@@ -78,25 +71,9 @@ export async function sweepStuckDeliveries(ctx: AppContext): Promise<SweepResult
     await ctx.db.transaction().execute(async (trx) => {
       // The conditions again in each UPDATE: of two sweepers (several processes) only one takes a
       // delivery, and one attempted meanwhile is left alone.
-      if (expired.length > 0) {
-        const failed = await trx
-          .updateTable('webhook_deliveries')
-          .set({ state: 'failed', last_error: LOST_JOB_FAILURE, next_attempt_at: null, completed_at: nowIso, updated_at: nowIso })
-          .where('id', 'in', expired)
-          .where('state', '=', 'pending')
-          .where('next_attempt_at', '<=', cutoff)
-          .executeTakeFirst();
-        result.failed += Number(failed.numUpdatedRows);
-      }
+      if (expired.length > 0) result.failed += await failOverdueDeliveries(trx, expired, cutoff, LOST_JOB_FAILURE, nowIso);
       if (retry.length === 0) return;
-      const taken = await trx
-        .updateTable('webhook_deliveries')
-        .set({ next_attempt_at: nowIso, updated_at: nowIso })
-        .where('id', 'in', retry)
-        .where('state', '=', 'pending')
-        .where('next_attempt_at', '<=', cutoff)
-        .returning(['id', 'attempts'])
-        .execute();
+      const taken = await takeOverdueDeliveries(trx, retry, cutoff, nowIso);
       const byAttempts = new Map<number, number[]>();
       for (const r of taken) byAttempts.set(r.attempts, [...(byAttempts.get(r.attempts) ?? []), r.id]);
       for (const [after, ids] of byAttempts) {

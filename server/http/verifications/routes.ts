@@ -2,11 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { DOCUMENT_METHOD_ID, resolveMethod, resolveStatus, type VerificationStatusValue } from '../../domain/catalogue.js';
-import { isRemovable } from '../../domain/verification-rules.js';
 import { errors, fieldError } from '../../errors.js';
 import { userView } from '../../services/user-view.js';
 import { notifyProgress } from '../../session/progress.js';
-import { moveDocumentWorkflow, moveVerification, refreshUserStatus } from '../../services/verifications.js';
+import { moveDocumentWorkflow, moveVerification, removeVerification } from '../../services/verifications.js';
 import { findWorkflow } from '../../store/repos/templates-repo.js';
 import { findUserById, findUserVerification } from '../../store/repos/users-repo.js';
 import { bearerSecurity, commonErrors, errorBody, userSchema } from '../schemas.js';
@@ -121,21 +120,10 @@ export function verificationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (req) => {
         const userId = parseUserId(req.params.user_id);
         const method = resolveMethod(req.params.verification);
-        await ctx.db.transaction().execute(async (trx) => {
-          if (!(await findUserById(trx, userId))) throw errors.userNotFound();
-          const row = method
-            ? await trx.selectFrom('user_verifications').select('status').where('user_id', '=', userId).where('method_id', '=', method.id).executeTakeFirst()
-            : undefined;
-          if (!method || !row) throw errors.notFound('Verification Not Found');
-          if (!isRemovable(row.status as VerificationStatusValue)) throw errors.verificationNotRemovable();
-          await trx.deleteFrom('user_verifications').where('user_id', '=', userId).where('method_id', '=', method.id).execute();
-          // Every workflow goes with the method, whatever its own status (reset, removed):
-          // Document / ID is removable only while it derives to assigned, and none is left to move.
-          if (method.id === DOCUMENT_METHOD_ID) await trx.deleteFrom('user_workflows').where('user_id', '=', userId).execute();
-          await trx.updateTable('users').set({ updated_at: ctx.clock.now().toISOString() }).where('id', '=', userId).execute();
-          // Removing the last open method can complete the user.
-          await refreshUserStatus(trx, ctx.clock, userId);
-        });
+        const outcome = await ctx.db.transaction().execute((trx) => removeVerification(trx, ctx.clock, userId, method?.id));
+        if (outcome === 'user_not_found') throw errors.userNotFound();
+        if (outcome === 'not_found') throw errors.notFound('Verification Not Found');
+        if (outcome === 'not_removable') throw errors.verificationNotRemovable();
         ctx.signals.emit('outbox');
         return { success: true as const };
       },

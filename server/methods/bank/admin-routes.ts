@@ -6,6 +6,7 @@ import { BankPayoutsAnswer } from '../../../src/api/admin/bank-payouts.js';
 import { errors } from '../../errors.js';
 import { listPayouts, markPayoutPaid } from './payout-admin.js';
 import { DEFAULT_PAYOUT_PROVIDER, payoutProviders } from './payouts.js';
+import { rowIdParam } from '../../http/admin/dashboard/common.js';
 
 /**
  * The dashboard's Bank payouts (the default, manual payout provider): the list an operator pays
@@ -34,13 +35,7 @@ export function bankPayoutAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           hide: true,
-          params: z.object({
-            id: z.coerce
-              .number()
-              .int()
-              .positive()
-              .max(2 ** 31),
-          }),
+          params: rowIdParam,
         },
       },
       async (req) => {

@@ -5,20 +5,14 @@ import type { AppContext } from '../../context.js';
 import type { PayoutInstruction } from './payouts.js';
 import { payoutSealer } from './payouts.js';
 import { centsText } from './rules.js';
-import { bdb } from './tables.js';
+import { findPayoutUser, markPayoutRowPaid, payoutRows } from './repo.js';
 
 /** A payout as the dashboard and the CLI show it; the amounts and the account only while it is pending. */
 export type PayoutView = BankPayout;
 
 /** Payouts, pending first then newest (at most `limit`). Opening the instructions is audited by the caller. */
 export async function listPayouts(ctx: AppContext, options: { status?: 'pending' | 'paid' | undefined; limit?: number } = {}): Promise<PayoutView[]> {
-  let q = bdb(ctx.db).selectFrom('bank_payouts').selectAll();
-  if (options.status) q = q.where('status', '=', options.status);
-  const rows = await q
-    .orderBy('status', 'desc')
-    .orderBy('id', 'desc')
-    .limit(options.limit ?? 200)
-    .execute();
+  const rows = await payoutRows(ctx.db, options.status, options.limit ?? 200);
   const sealer = payoutSealer(ctx.config.secret);
   return rows.map((r) => {
     let pay: PayoutView['pay'] = null;
@@ -59,14 +53,9 @@ export async function markPayoutPaid(
   by: { email: string; req: Pick<FastifyRequest, 'admin'> & { ip?: string | undefined }; actor?: { id: number | null; email: string } },
 ): Promise<boolean> {
   return ctx.db.transaction().execute(async (trx) => {
-    const row = await bdb(trx).selectFrom('bank_payouts').select(['user_id']).where('id', '=', id).executeTakeFirst();
-    const r = await bdb(trx)
-      .updateTable('bank_payouts')
-      .set({ status: 'paid', sealed_instruction: null, paid_at: ctx.clock.now().toISOString(), paid_by: by.email })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    if (r.numUpdatedRows === 0n || !row) return false;
+    const row = await findPayoutUser(trx, id);
+    const paid = await markPayoutRowPaid(trx, id, ctx.clock.now().toISOString(), by.email);
+    if (!paid || !row) return false;
     await recordAudit(trx, ctx.clock, by.req, {
       action: 'bank_payout.mark_paid',
       targetType: 'bank_payout',

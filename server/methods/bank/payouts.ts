@@ -4,7 +4,7 @@ import { writeOutboxMessage } from '../../notify/outbox.js';
 import { PermanentFailure } from '../../queue/queue.js';
 import { findUserById } from '../../store/repos/users-repo.js';
 import { type BankAccount, centsText, last4 } from './rules.js';
-import { bdb } from './tables.js';
+import { insertPayout } from './repo.js';
 
 /** The queue payouts wait in until their provider took them (durable: nothing is lost on a crash). */
 export const BANK_PAYOUT_QUEUE = 'bank-payouts';
@@ -54,23 +54,19 @@ export class ManualPayoutProvider implements PayoutProvider {
   async pay(instruction: PayoutInstruction): Promise<void> {
     const { ctx } = this;
     const now = ctx.clock.now().toISOString();
-    const inserted = await bdb(ctx.db)
-      .insertInto('bank_payouts')
-      .values({
-        user_id: instruction.userId,
-        round: instruction.round,
-        provider: this.name,
-        last4: last4(instruction.account),
-        country: instruction.account.country,
-        sealed_instruction: payoutSealer(ctx.config.secret).seal(JSON.stringify(instruction)),
-        status: 'pending',
-        created_at: now,
-        paid_at: null,
-        paid_by: null,
-      })
-      .onConflict((oc) => oc.columns(['user_id', 'round']).doNothing())
-      .executeTakeFirst();
-    if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) return; // a repeated job: listed already
+    const inserted = await insertPayout(ctx.db, {
+      user_id: instruction.userId,
+      round: instruction.round,
+      provider: this.name,
+      last4: last4(instruction.account),
+      country: instruction.account.country,
+      sealed_instruction: payoutSealer(ctx.config.secret).seal(JSON.stringify(instruction)),
+      status: 'pending',
+      created_at: now,
+      paid_at: null,
+      paid_by: null,
+    });
+    if (!inserted) return; // a repeated job: listed already
     await writeOutboxMessage(ctx.config.dataDir, {
       channel: 'email',
       to: 'operator',

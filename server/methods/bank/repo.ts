@@ -1,7 +1,8 @@
 import { VerificationStatus } from '../../domain/catalogue.js';
 import type { Executor } from '../../store/database.js';
 import { BANK_MAX_ATTEMPTS } from './rules.js';
-import { bdb, type BankAccountTable } from './tables.js';
+import type { Insertable, Selectable } from 'kysely';
+import { bdb, type BankAccountTable, type BankPayoutTable } from './tables.js';
 
 export async function findAccount(ex: Executor, userId: number): Promise<BankAccountTable | undefined> {
   return bdb(ex).selectFrom('bank_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
@@ -100,4 +101,52 @@ export async function deleteBankData(ex: Executor, userId: number): Promise<void
   const b = bdb(ex);
   await b.deleteFrom('bank_payouts').where('user_id', '=', userId).execute();
   await b.deleteFrom('bank_accounts').where('user_id', '=', userId).execute();
+}
+
+/** Writes the new row only over the row that was read (or none): the loser of a race writes nothing. */
+export async function claimRow(trx: Executor, previous: BankAccountTable | undefined, row: BankAccountTable): Promise<boolean> {
+  const b = bdb(trx);
+  if (!previous) {
+    const r = await b
+      .insertInto('bank_accounts')
+      .values(row)
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .executeTakeFirst();
+    return (r.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+  const { user_id: userId, ...rest } = row;
+  const r = await b.updateTable('bank_accounts').set(rest).where('user_id', '=', userId).where('round', '=', previous.round).executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}
+
+/** Records a payout to make by hand, once per user and round; false when it was recorded already. */
+export async function insertPayout(ex: Executor, row: Insertable<BankPayoutTable>): Promise<boolean> {
+  const inserted = await bdb(ex)
+    .insertInto('bank_payouts')
+    .values(row)
+    .onConflict((oc) => oc.columns(['user_id', 'round']).doNothing())
+    .executeTakeFirst();
+  return (inserted.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+/** Payouts (of one status, or all), pending first then newest; at most `limit`. */
+export function payoutRows(ex: Executor, status: 'pending' | 'paid' | undefined, limit: number): Promise<Selectable<BankPayoutTable>[]> {
+  let q = bdb(ex).selectFrom('bank_payouts').selectAll();
+  if (status) q = q.where('status', '=', status);
+  return q.orderBy('status', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+export function findPayoutUser(ex: Executor, id: number): Promise<{ user_id: number } | undefined> {
+  return bdb(ex).selectFrom('bank_payouts').select(['user_id']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Marks a pending payout paid and forgets its instruction; false when no pending payout has the id. */
+export async function markPayoutRowPaid(ex: Executor, id: number, at: string, by: string): Promise<boolean> {
+  const r = await bdb(ex)
+    .updateTable('bank_payouts')
+    .set({ status: 'paid', sealed_instruction: null, paid_at: at, paid_by: by })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return r.numUpdatedRows !== 0n;
 }

@@ -14,9 +14,9 @@ import { sqlTimestamp } from '../../timestamps.js';
 import type { SessionKit } from '../method.js';
 import { holderMatch, openBankingProvider, OpenBankingUnavailable, type HolderMatch, type PersonName } from './open-banking.js';
 import { BANK_PAYOUT_QUEUE, DEFAULT_PAYOUT_PROVIDER, payoutSealer, type BankPayoutJob, type PayoutInstruction } from './payouts.js';
-import { confirmOnce, findAccount, isStaleAfterReopen, lockOnce, takeTry } from './repo.js';
+import { claimRow, confirmOnce, findAccount, isStaleAfterReopen, lockOnce, takeTry } from './repo.js';
 import { accountHash, amountsHash, attemptsLeft, BANK_MAX_ATTEMPTS, BANK_MAX_ROUNDS, checkAccount, drawAmounts, last4, type BankAccount } from './rules.js';
-import { bdb, type BankAccountTable } from './tables.js';
+import type { BankAccountTable } from './tables.js';
 
 /** Spec method id of Bank. */
 export const BANK_METHOD_ID = 11;
@@ -119,22 +119,6 @@ export async function submitAccount(kit: SessionKit, user: UserRow, body: BankAc
   });
   kit.changed(user.id);
   return kit.result(user, 'bank');
-}
-
-/** Writes the new row only over the row that was read (or none): the loser of a race writes nothing. */
-async function claimRow(trx: Executor, previous: BankAccountTable | undefined, row: BankAccountTable): Promise<boolean> {
-  const b = bdb(trx);
-  if (!previous) {
-    const r = await b
-      .insertInto('bank_accounts')
-      .values(row)
-      .onConflict((oc) => oc.column('user_id').doNothing())
-      .executeTakeFirst();
-    return (r.numInsertedOrUpdatedRows ?? 0n) > 0n;
-  }
-  const { user_id: userId, ...rest } = row;
-  const r = await b.updateTable('bank_accounts').set(rest).where('user_id', '=', userId).where('round', '=', previous.round).executeTakeFirst();
-  return r.numUpdatedRows > 0n;
 }
 
 /**

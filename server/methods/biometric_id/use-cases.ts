@@ -186,8 +186,7 @@ async function register(
   rp: Rp,
   now: Date,
 ): Promise<Outcome> {
-  let info;
-  try {
+  const info = await userVerified(async () => {
     const r = await verifyRegistrationResponse({
       response,
       expectedChallenge,
@@ -195,12 +194,8 @@ async function register(
       expectedRPID: rp.rpId,
       requireUserVerification: true,
     });
-    if (!r.verified) throw new PasskeyRefused('The passkey could not be verified.');
-    info = r.registrationInfo;
-  } catch (error: unknown) {
-    throw refusal(error);
-  }
-  if (!info.userVerified) throw new PasskeyRefused('Your device did not confirm it was you (fingerprint, face or PIN).');
+    return r.verified ? r.registrationInfo : undefined;
+  });
   if (await findCredential(kit.ctx.db, userId, info.credential.id)) throw new PasskeyRefused('This passkey is already registered.');
   const registeredAt = now.toISOString();
   return {
@@ -244,22 +239,18 @@ async function assert(
 ): Promise<Outcome> {
   const stored = await findCredential(kit.ctx.db, userId, response.id);
   if (!stored || stored.rp_id !== rp.rpId) throw new PasskeyRefused('This passkey is not the one registered for your verification.');
-  let info;
-  try {
+  const credential = { id: stored.credential_id, publicKey: Buffer.from(stored.public_key, 'base64url'), counter: stored.counter };
+  const info = await userVerified(async () => {
     const r = await verifyAuthenticationResponse({
       response,
       expectedChallenge,
       expectedOrigin: rp.origins,
       expectedRPID: rp.rpId,
-      credential: { id: stored.credential_id, publicKey: Buffer.from(stored.public_key, 'base64url'), counter: stored.counter },
+      credential,
       requireUserVerification: true,
     });
-    if (!r.verified) throw new PasskeyRefused('The passkey could not be verified.');
-    info = r.authenticationInfo;
-  } catch (error: unknown) {
-    throw refusal(error);
-  }
-  if (!info.userVerified) throw new PasskeyRefused('Your device did not confirm it was you (fingerprint, face or PIN).');
+    return r.verified ? r.authenticationInfo : undefined;
+  });
   // A counter that did not move forward (a cloned authenticator, or the same assertion twice at once).
   if (!(await advanceCounter(kit.ctx.db, stored.credential_id, stored.counter, info.newCounter, now))) {
     throw new PasskeyRefused('The passkey could not be verified.');
@@ -283,6 +274,22 @@ async function assert(
 }
 
 /** The library's reasons, mapped to what the user can act on. */
+/**
+ * The ceremony's result from `check` (undefined: not verified), refused in the user's words when
+ * it failed or when the device did not verify the user.
+ */
+async function userVerified<T extends { userVerified: boolean }>(check: () => Promise<T | undefined>): Promise<T> {
+  let info: T | undefined;
+  try {
+    info = await check();
+  } catch (error: unknown) {
+    throw refusal(error);
+  }
+  if (!info) throw new PasskeyRefused('The passkey could not be verified.');
+  if (!info.userVerified) throw new PasskeyRefused('Your device did not confirm it was you (fingerprint, face or PIN).');
+  return info;
+}
+
 function refusal(error: unknown): PasskeyRefused {
   if (error instanceof PasskeyRefused) return error;
   const text = error instanceof Error ? error.message : '';

@@ -35,27 +35,36 @@ function codeHash(secret: string, userId: number, target: Pick<CodeTarget, 'stor
   return keyedHash(secret, label, code);
 }
 
-/** Sends a new code (also the resend) to `target`; the previous code of its store stops working. */
-export async function issueCode(kit: SessionKit, user: UserRow, v: UserVerificationRow, target: CodeTarget, locale: string | null): Promise<CodeSentResponse> {
-  const { ctx } = kit;
-  const now = ctx.clock.now();
-  const existing = await findCode(ctx.db, user.id, target.store);
+/**
+ * A new code of `length` digits and the row that replaces `existing` (its send window counted
+ * on): refused while a resend is too soon. `hash` keys the code for its store.
+ */
+export function draftCode(existing: CodeRow | undefined, now: Date, length: number, hash: (code: string) => string): { code: string; row: CodeRow } {
   if (existing) {
     const next = nextSendAt(existing, now);
     if (next > now) throw sessionErrors.resendTooSoon(Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000)));
   }
-  const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
-  const expiresAt = new Date(now.getTime() + CODE_TTL_MS).toISOString();
+  const code = String(randomInt(0, 10 ** length)).padStart(length, '0');
   const newWindow = !existing || new Date(existing.window_started_at).getTime() + CODE_SEND_WINDOW_MS <= now.getTime();
   const row: CodeRow = {
-    code_hash: codeHash(ctx.config.secret, user.id, target, code),
-    expires_at: expiresAt,
+    code_hash: hash(code),
+    expires_at: new Date(now.getTime() + CODE_TTL_MS).toISOString(),
     attempts: 0,
     used_at: null,
     sent_at: now.toISOString(),
     window_started_at: newWindow ? now.toISOString() : existing.window_started_at,
     sends_in_window: newWindow ? 1 : existing.sends_in_window + 1,
   };
+  return { code, row };
+}
+
+/** Sends a new code (also the resend) to `target`; the previous code of its store stops working. */
+export async function issueCode(kit: SessionKit, user: UserRow, v: UserVerificationRow, target: CodeTarget, locale: string | null): Promise<CodeSentResponse> {
+  const { ctx } = kit;
+  const now = ctx.clock.now();
+  const existing = await findCode(ctx.db, user.id, target.store);
+  const { code, row } = draftCode(existing, now, CODE_LENGTH, (c) => codeHash(ctx.config.secret, user.id, target, c));
+  const expiresAt = row.expires_at;
   await ctx.db.transaction().execute(async (trx) => {
     await saveCode(trx, user.id, target.store, row, existing !== undefined);
     if (v.started_at === null) await markStarted(trx, user.id, v.method_id, now);

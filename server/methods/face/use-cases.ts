@@ -13,11 +13,11 @@ import { ANALYSIS_QUEUE, type AnalysisImage, type FaceAnalysisJob } from '../../
 import { sessionErrors } from '../../errors.js';
 import { methodState, type MethodState } from '../../session/state-repo.js';
 import { safeEqual } from '../../session/tokens.js';
-import { deleteUploads, insertUpload, uploadsOf } from '../../session/uploads-repo.js';
+import { deleteUploads, insertUpload, uploadsOf, uploadsOfChallenge } from '../../session/uploads-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { acceptSessionUpload, parseJsonField } from '../uploads.js';
-import { deleteFrames, framesOf } from './repo.js';
+import { deleteFrames } from './repo.js';
 import {
   BLINK_FRAMES,
   BLINK_MIN_FRAMES,
@@ -139,7 +139,7 @@ export async function uploadFaceFrame(
   }
   const evidence = parseJsonField(FaceEvidence, fields.evidence, 'evidence');
   if (!evidence) throw sessionErrors.validation({ evidence: ['Required.'] });
-  const frames = await framesOf(ctx.db, user.id, key, challenge.id);
+  const frames = await uploadsOfChallenge(ctx.db, user.id, key, challenge.id);
   const placed = frames.map((f) => ({ row: f, meta: JSON.parse(f.meta) as FrameMeta })).map((f) => ({ ...f, frameIndex: f.meta.frame_index ?? 0 }));
   for (let i = 0; i < index; i++) {
     if (!placed.some((f) => f.row.step_index === i)) throw sessionErrors.uploadInvalid('Frames must be sent in step order.');
@@ -195,7 +195,7 @@ export async function submitFace(kit: SessionKit, user: UserRow, key: FaceMethod
   const { ctx } = kit;
   const v = await kit.requireOpen(user, key);
   const challenge = await liveChallenge(kit, user, key, challengeId);
-  const frames = await framesOf(ctx.db, user.id, key, challenge.id);
+  const frames = await uploadsOfChallenge(ctx.db, user.id, key, challenge.id);
   const byStep = challenge.steps.map((step, i) =>
     frames
       .filter((f) => f.step_index === i && f.step === step)

@@ -6,6 +6,7 @@ import { errors } from '../../errors.js';
 import { addProvider, removeProvider } from './provider-admin.js';
 import { listProviders } from './providers-repo.js';
 import { redirectUriOf } from './sign-in.js';
+import { rowIdParam } from '../../http/admin/dashboard/common.js';
 
 const providerBody = z
   .object({
@@ -46,13 +47,7 @@ export function oidcProviderAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       {
         schema: {
           hide: true,
-          params: z.object({
-            id: z.coerce
-              .number()
-              .int()
-              .positive()
-              .max(2 ** 31),
-          }),
+          params: rowIdParam,
         },
       },
       async (req) => {

@@ -26,14 +26,7 @@ export interface OidcProviderListing {
 }
 
 /** A new provider's fields (the secret in clear; it is sealed here). */
-export interface NewOidcProvider {
-  purpose: OidcPurpose;
-  name: string;
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-  scopes: string;
-}
+export type NewOidcProvider = Omit<OidcProvider, 'id' | 'updatedAt'>;
 
 type Row = Omit<OidcProviderTable, 'id'> & { id: number };
 

@@ -6,9 +6,10 @@ import { randomToken, sha256Hex } from '../../session/tokens.js';
 import { markStarted } from '../../session/verification-repo.js';
 import type { Executor } from '../../store/database.js';
 import type { UserRow, UserVerificationRow } from '../../store/schema.js';
-import type { SessionKit } from '../method.js';
+import { reopenVerification } from '../defaults.js';
+import type { ServerMethod, SessionKit } from '../method.js';
 import { authorizationRequest, type SignInSecrets } from './client.js';
-import { countLoginsSince, endPendingLogins, insertLogin, latestLogin, pruneLogins } from './logins-repo.js';
+import { countLoginsSince, deleteStepLogins, endPendingLogins, insertLogin, latestLogin, pruneLogins } from './logins-repo.js';
 import type { OidcProvider } from './providers-repo.js';
 import { KEEP_FINISHED_MS, SIGN_IN_TTL_MS, SIGN_IN_WINDOW_MS, SIGN_INS_PER_HOUR } from './rules.js';
 
@@ -109,4 +110,16 @@ export async function signInNeeds(
   const known: SignInStatus[] = ['done', 'cancelled', 'provider_error', 'invalid_response', 'expired'];
   // `claimed`: a callback is exchanging the code right now.
   return { sign_in: known.includes(outcome as SignInStatus) ? (outcome as SignInStatus) : 'pending', sign_ins_left: left };
+}
+
+/**
+ * The retry of a step proven by a sign-in: `forget` drops the step's own state (if any), then its
+ * sign-ins go, and the step is back to `assigned`.
+ */
+export function reopenSignInStep(key: OidcMethodKey, forget?: (trx: Executor, userId: number) => Promise<void>): ServerMethod['reopen'] {
+  return async (trx, ctx, userId, verification) => {
+    await forget?.(trx, userId);
+    await deleteStepLogins(trx, userId, key);
+    await reopenVerification(trx, ctx, userId, verification);
+  };
 }

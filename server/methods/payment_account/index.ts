@@ -2,12 +2,11 @@ import { VerificationStatus } from '../../domain/catalogue.js';
 import { maskEmail } from '../../session/masking.js';
 import { findCode } from '../code/repo.js';
 import { CODE_LENGTH, CODE_MAX_ATTEMPTS, nextSendAt } from '../code/rules.js';
-import { alwaysRetry, reopenVerification } from '../defaults.js';
+import { alwaysRetry } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
 import { oidcCallbackRoutes } from '../oidc/callback-routes.js';
-import { deleteStepLogins } from '../oidc/logins-repo.js';
 import { listProviders } from '../oidc/providers-repo.js';
-import { signInNeeds } from '../oidc/sign-in.js';
+import { reopenSignInStep, signInNeeds } from '../oidc/sign-in.js';
 import { paymentRoutes } from './routes.js';
 import { currentPaymentState, paymentState } from './state.js';
 
@@ -54,11 +53,7 @@ export const paymentAccountMethod: ServerMethod = {
     return state?.verified_email && provider ? VerificationStatus.assigned : verification.status;
   },
   canRetryRejected: alwaysRetry,
-  async reopen(trx, ctx, userId, verification) {
-    await paymentState.clear(trx, userId);
-    await deleteStepLogins(trx, userId, 'payment_account');
-    await reopenVerification(trx, ctx, userId, verification);
-  },
+  reopen: reopenSignInStep('payment_account', (trx, userId) => paymentState.clear(trx, userId)),
   docs: {
     proves:
       "The user controls the payment account's e-mail address: they entered it and confirmed the 6-digit code sent there (10 minutes, 5 tries). Where the account configured a payment provider (an OpenID Connect provider marked `payment`), the method is one part of two after the code (`processing`, `verification.in-process`) until the user also signs in to that provider through the same path as Social Account; then `complete` when the provider vouches for the same, verified address, else `complete_in_review`.",

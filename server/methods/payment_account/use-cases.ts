@@ -1,7 +1,6 @@
 import type { CodeSentResponse, MethodResult, SignInResponse } from '../../../src/api/contract.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
-import { withSharedAccountCheck } from '../oidc/shared-account.js';
 import { sessionErrors } from '../../errors.js';
 import { maskEmail } from '../../session/masking.js';
 import type { UserRow } from '../../store/schema.js';
@@ -9,7 +8,7 @@ import { checkCode, issueCode, type CodeTarget } from '../code/use-cases.js';
 import type { SessionKit } from '../method.js';
 import type { ProvenIdentity } from '../oidc/client.js';
 import { findProvider, listProviders, type OidcProvider } from '../oidc/providers-repo.js';
-import { decideEmail, sameEmail } from '../oidc/rules.js';
+import { recordSignIn } from '../oidc/record-sign-in.js';
 import { startSignIn } from '../oidc/sign-in.js';
 import { findUserVerification } from '../../store/repos/users-repo.js';
 import { currentPaymentState, paymentState } from './state.js';
@@ -83,25 +82,22 @@ export async function startPaymentSignIn(kit: SessionKit, user: UserRow, provide
  * provider's verified e-mail is the one the code proved, else goes to review.
  */
 export async function applyPaymentSignIn(kit: SessionKit, user: UserRow, identity: ProvenIdentity, provider: OidcProvider): Promise<void> {
-  const { ctx } = kit;
   const v = await kit.requireOpen(user, KEY);
-  const state = await currentPaymentState(ctx.db, user.id, v);
+  const state = await currentPaymentState(kit.ctx.db, user.id, v);
   if (!state?.verified_email) throw sessionErrors.state();
-  const decision = decideEmail(identity, state.verified_email);
-  const attributes = {
-    payment_provider: provider.name,
-    payment_provider_issuer: identity.issuer,
-    payment_provider_subject: identity.subject,
-    payment_provider_email: identity.email,
-    payment_provider_email_verified: identity.emailVerified ? 1 : 0,
-    payment_provider_email_matches: sameEmail(identity.email, state.verified_email) ? 1 : 0,
-  };
-  await ctx.db.transaction().execute(async (trx) => {
-    const checked = await withSharedAccountCheck(trx, ctx, { userId: user.id, methodKey: KEY, identity, decision });
-    const next = checked.outcome === 'complete' ? VerificationStatus.complete : VerificationStatus.complete_in_review;
-    await moveVerification(trx, ctx.clock, user.id, v.method_id, next, {
-      attributes: { ...attributes, payment_provider_shared_with: checked.sharedWith },
-      remarks: checked.remark,
-    });
+  // The confirmed code already moved the step to `processing`.
+  await recordSignIn(kit, user, v, identity, provider, {
+    methodKey: KEY,
+    expectedEmail: state.verified_email,
+    names: {
+      provider: 'payment_provider',
+      issuer: 'payment_provider_issuer',
+      subject: 'payment_provider_subject',
+      email: 'payment_provider_email',
+      emailVerified: 'payment_provider_email_verified',
+      emailMatches: 'payment_provider_email_matches',
+      sharedWith: 'payment_provider_shared_with',
+    },
+    throughProcessing: false,
   });
 }

@@ -2,11 +2,10 @@ import { alwaysRetry } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
 import { oidcCallbackRoutes } from '../oidc/callback-routes.js';
 import { deleteUserAccounts } from '../oidc/accounts-repo.js';
-import { deleteStepLogins, deleteUserLogins } from '../oidc/logins-repo.js';
+import { deleteUserLogins } from '../oidc/logins-repo.js';
 import { listProviders } from '../oidc/providers-repo.js';
 import { signInRoutes } from '../oidc/routes.js';
-import { signInNeeds } from '../oidc/sign-in.js';
-import { reopenVerification } from '../defaults.js';
+import { reopenSignInStep, signInNeeds } from '../oidc/sign-in.js';
 
 /**
  * Social Account (spec method 9): the user signs in with an OpenID Connect provider the account
@@ -24,10 +23,7 @@ export const socialAccountMethod: ServerMethod = {
     return { ...base, key: 'social_account', needs: { providers, ...(await signInNeeds(ctx.db, user.id, verification, 'social_account', ctx.clock.now())) } };
   },
   canRetryRejected: alwaysRetry,
-  async reopen(trx, ctx, userId, verification) {
-    await deleteStepLogins(trx, userId, 'social_account');
-    await reopenVerification(trx, ctx, userId, verification);
-  },
+  reopen: reopenSignInStep('social_account'),
   docs: {
     proves:
       "The user signed in, just now, to an account at an OpenID Connect provider the account configured (dashboard or `verity oidc-providers`), through our server: authorization code with PKCE, state, nonce, and the ID token checked (issuer, audience, expiry, signature). `complete` when the provider vouches for an e-mail address (`email_verified`) equal to the user's; `complete_in_review` (remarks say why) when the address differs, is not verified by the provider, or is missing: the account is real, whether it is this user's is for a reviewer. Cancelled, failed or expired sign-ins leave the method `assigned`.",

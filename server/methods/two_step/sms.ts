@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { CodeSentResponse, TwoStepSmsRequest } from '../../../src/api/contract.js';
 import { sealNotifyCode } from '../../crypto/seal.js';
@@ -8,8 +7,9 @@ import { maskPhone } from '../../session/masking.js';
 import { markStarted } from '../../session/verification-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
-import { findCode, saveCode, type CodeRow } from '../code/repo.js';
-import { CODE_SEND_WINDOW_MS, CODE_TTL_MS, nextSendAt } from '../code/rules.js';
+import { findCode, saveCode } from '../code/repo.js';
+import { nextSendAt } from '../code/rules.js';
+import { draftCode } from '../code/use-cases.js';
 import type { SessionKit } from '../method.js';
 import { findFactor, savePendingFactor, TWO_STEP_CODE_KEY } from './repo.js';
 import { attemptsLeft, TWO_STEP_CODE_LENGTH } from './rules.js';
@@ -42,22 +42,8 @@ export async function sendTwoStepSms(kit: SessionKit, user: UserRow, body: TwoSt
 
   const now = ctx.clock.now();
   const existing = await findCode(ctx.db, user.id, TWO_STEP_CODE_KEY);
-  if (existing) {
-    const next = nextSendAt(existing, now);
-    if (next > now) throw sessionErrors.resendTooSoon(Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000)));
-  }
-  const code = String(randomInt(0, 10 ** TWO_STEP_CODE_LENGTH)).padStart(TWO_STEP_CODE_LENGTH, '0');
-  const expiresAt = new Date(now.getTime() + CODE_TTL_MS).toISOString();
-  const newWindow = !existing || new Date(existing.window_started_at).getTime() + CODE_SEND_WINDOW_MS <= now.getTime();
-  const row: CodeRow = {
-    code_hash: smsCodeHash(ctx.config.secret, user.id, code),
-    expires_at: expiresAt,
-    attempts: 0,
-    used_at: null,
-    sent_at: now.toISOString(),
-    window_started_at: newWindow ? now.toISOString() : existing.window_started_at,
-    sends_in_window: newWindow ? 1 : existing.sends_in_window + 1,
-  };
+  const { code, row } = draftCode(existing, now, TWO_STEP_CODE_LENGTH, (c) => smsCodeHash(ctx.config.secret, user.id, c));
+  const expiresAt = row.expires_at;
   await ctx.db.transaction().execute(async (trx) => {
     if (!proving) {
       await savePendingFactor(

@@ -8,17 +8,6 @@ export const VIDEO_KEY = 'video';
 /** `session_uploads.step` of a sampled frame and of the recording. */
 export const UPLOAD_KIND = { frame: 'frame', recording: 'recording' } as const;
 
-/** The uploads (frames and recording) of one challenge. */
-export async function uploadsOfChallenge(ex: Executor, userId: number, challengeId: string): Promise<SessionUpload[]> {
-  return sdb(ex)
-    .selectFrom('session_uploads')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('method_key', '=', VIDEO_KEY)
-    .where('challenge_id', '=', challengeId)
-    .execute();
-}
-
 /** The uploads of the user's video challenges other than `keep` (a new challenge replaces them). */
 export async function uploadsNotOf(ex: Executor, userId: number, keep: string | null): Promise<SessionUpload[]> {
   let q = sdb(ex).selectFrom('session_uploads').selectAll().where('user_id', '=', userId).where('method_key', '=', VIDEO_KEY);

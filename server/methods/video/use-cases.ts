@@ -14,14 +14,14 @@ import { moveVerification } from '../../services/verifications.js';
 import { sessionErrors } from '../../errors.js';
 import { methodState } from '../../session/state-repo.js';
 import { safeEqual } from '../../session/tokens.js';
-import { deleteUploads, insertUpload, type SessionUpload } from '../../session/uploads-repo.js';
+import { deleteUploads, insertUpload, uploadsOfChallenge, type SessionUpload } from '../../session/uploads-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import { checkSize } from '../../uploads/accept-upload.js';
 import { isAnalysisInputError, InputErrorCode } from '../../analysis/errors.js';
 import { CLOCK_SLACK_MS } from '../face/rules.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { acceptSessionUpload } from '../uploads.js';
-import { challengeOfFrame, rememberFrame, UPLOAD_KIND, uploadsNotOf, uploadsOfChallenge, VIDEO_KEY } from './repo.js';
+import { challengeOfFrame, rememberFrame, UPLOAD_KIND, uploadsNotOf, VIDEO_KEY } from './repo.js';
 import {
   MAX_DURATION_MS,
   MAX_FRAMES,
@@ -146,7 +146,7 @@ export async function uploadVideoFrame(kit: SessionKit, user: UserRow, fields: V
   const index = Number(fields.index);
   const t = Number(fields.t);
   if (index >= MAX_FRAMES) throw sessionErrors.uploadInvalid(`A recording takes at most ${MAX_FRAMES} frames.`);
-  const frames = (await uploadsOfChallenge(ctx.db, user.id, challenge.id)).filter((u) => u.step === UPLOAD_KIND.frame);
+  const frames = (await uploadsOfChallenge(ctx.db, user.id, VIDEO_KEY, challenge.id)).filter((u) => u.step === UPLOAD_KIND.frame);
   for (let i = 0; i < index; i++) if (!frames.some((f) => f.step_index === i)) throw sessionErrors.uploadInvalid('Frames must be sent in order.');
   if (frames.some((f) => (f.step_index ?? 0) > index)) throw sessionErrors.uploadInvalid('A later frame has been sent already.');
   const previous = frames.find((f) => f.step_index === index - 1);
@@ -187,7 +187,7 @@ export async function uploadVideoRecording(kit: SessionKit, user: UserRow, field
   const found = await fileTypeFromBuffer(bytes);
   const mediaType = RECORDING_MEDIA_TYPES.find((m) => m === found?.mime);
   if (!mediaType) throw sessionErrors.uploadInvalid('Only WebM and MP4 recordings are accepted.');
-  const previous = (await uploadsOfChallenge(ctx.db, user.id, challenge.id)).filter((u) => u.step === UPLOAD_KIND.recording);
+  const previous = (await uploadsOfChallenge(ctx.db, user.id, VIDEO_KEY, challenge.id)).filter((u) => u.step === UPLOAD_KIND.recording);
   const id = await storeUpload(kit, user, challenge.id, {
     kind: UPLOAD_KIND.recording,
     index: 0,
@@ -209,7 +209,7 @@ export async function submitVideo(kit: SessionKit, user: UserRow, challengeId: s
   const { ctx } = kit;
   const v = await kit.requireOpen(user, VIDEO_KEY);
   const challenge = await liveChallenge(kit, user, challengeId);
-  const uploads = await uploadsOfChallenge(ctx.db, user.id, challenge.id);
+  const uploads = await uploadsOfChallenge(ctx.db, user.id, VIDEO_KEY, challenge.id);
   const frames = uploads.filter((u) => u.step === UPLOAD_KIND.frame).sort((a, b) => (a.step_index ?? 0) - (b.step_index ?? 0));
   const recording = uploads.find((u) => u.step === UPLOAD_KIND.recording);
   const durationMs = recording ? (metaOf(recording).duration_ms ?? null) : null;

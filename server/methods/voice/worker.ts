@@ -5,6 +5,7 @@ import { PermanentFailure } from '../../queue/queue.js';
 import { moveVerification } from '../../services/verifications.js';
 import { notifyProgress } from '../../session/progress.js';
 import type { Executor } from '../../store/database.js';
+import { findVerificationStatus } from '../../store/repos/verifications-repo.js';
 import { measureVoice } from './analysis.js';
 import { RECOGNISER } from './recogniser.js';
 import { voiceDecision, type VoiceMeasures } from './rules.js';
@@ -45,7 +46,7 @@ export function voiceAttributes(m: VoiceMeasures, phrase: string, reason: string
 }
 
 async function stillProcessing(ex: Executor, userId: number, methodId: number): Promise<boolean> {
-  const row = await ex.selectFrom('user_verifications').select('status').where('user_id', '=', userId).where('method_id', '=', methodId).executeTakeFirst();
+  const row = await findVerificationStatus(ex, userId, methodId);
   // A reviewer (or the API) may have decided meanwhile: never overwrite their decision.
   return row?.status === VerificationStatus.processing;
 }

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import type { Executor } from '../database.js';
-import type { DocumentJobRow, UserVerificationRow } from '../schema.js';
+import type { DocumentJobRow, UserRow, UserVerificationRow } from '../schema.js';
 
 /** Statuses of a verification that waits for a person: in review, or rejected while the user is in Review. */
 export const WAITING_STATUSES = [VerificationStatus.complete_in_review, VerificationStatus.rejected] as const;
@@ -95,5 +95,26 @@ export function documentJobsOfUsers(ex: Executor, userIds: readonly number[]): P
     .where('user_id', 'in', [...userIds])
     .orderBy('created_at')
     .orderBy('id')
+    .execute();
+}
+
+/** What the queue shows of each of these users. */
+export function reviewUsers(
+  ex: Executor,
+  ids: readonly number[],
+): Promise<Pick<UserRow, 'id' | 'email' | 'first_name' | 'last_name' | 'status' | 'reference_id' | 'template_id' | 'dea_number'>[]> {
+  return ex
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'status', 'reference_id', 'template_id', 'dea_number'])
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** The names of these templates. */
+export function templateNames(ex: Executor, ids: readonly number[]): Promise<{ id: number; name: string; label: string }[]> {
+  return ex
+    .selectFrom('templates')
+    .select(['id', 'name', 'label'])
+    .where('id', 'in', [...ids])
     .execute();
 }

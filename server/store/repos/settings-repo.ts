@@ -96,3 +96,21 @@ export async function writeSetting<K extends keyof AccountSettings>(ex: Executor
     .execute();
   invalidateReadCaches();
 }
+
+/** The stored rows of these setting keys (other modules' settings, kept beside the account's). */
+export function settingRows(ex: Executor, keys: readonly string[]): Promise<{ key: string; value: string }[]> {
+  return ex
+    .selectFrom('settings')
+    .selectAll()
+    .where('key', 'in', [...keys])
+    .execute();
+}
+
+/** Stores one setting's JSON text, replacing what was there. */
+export async function putSettingText(ex: Executor, key: string, text: string): Promise<void> {
+  await ex
+    .insertInto('settings')
+    .values({ key, value: text })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: text }))
+    .execute();
+}

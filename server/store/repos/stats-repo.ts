@@ -61,3 +61,32 @@ export async function accountStatistics(ex: Executor, now: Date) {
   const latest = await ex.selectFrom('users').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(LATEST_REGISTRATIONS).execute();
   return { users_per_month, users_per_status, latest };
 }
+
+/** How many verifications reached each of `statuses` per UTC day (`YYYY-MM-DD`) since `since`. */
+export function decisionCountsByDay(ex: Executor, since: string, statuses: readonly number[]): Promise<{ day: string; status: number; n: number }[]> {
+  const day = sql<string>`substr(completed_at, 1, 10)`;
+  return ex
+    .selectFrom('user_verifications')
+    .select([day.as('day'), 'status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('completed_at', '>=', since)
+    .where('status', 'in', [...statuses])
+    .groupBy([day, 'status'])
+    .execute();
+}
+
+/** The most recently completed verifications since `since` (at most `limit`), other than `exceptStatus`. */
+export function recentCompletedVerifications(
+  ex: Executor,
+  since: string,
+  exceptStatus: number,
+  limit: number,
+): Promise<{ user_id: number; method_id: number; attributes: string }[]> {
+  return ex
+    .selectFrom('user_verifications')
+    .select(['user_id', 'method_id', 'attributes'])
+    .where('completed_at', '>=', since)
+    .where('status', '!=', exceptStatus)
+    .orderBy('completed_at', 'desc')
+    .limit(limit)
+    .execute();
+}

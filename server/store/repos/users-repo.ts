@@ -178,6 +178,11 @@ export async function updateUserRow(ex: Executor, id: number, patch: UserUpdate)
   await ex.updateTable('users').set(patch).where('id', '=', id).execute();
 }
 
+/** Stamps the time the user's e-mail address was proven, once: a later proof keeps the first time. */
+export async function stampEmailVerified(ex: Executor, id: number, now: string): Promise<void> {
+  await ex.updateTable('users').set({ email_verified_at: now }).where('id', '=', id).where('email_verified_at', 'is', null).execute();
+}
+
 export async function deleteUserRow(ex: Executor, id: number): Promise<boolean> {
   const result = await ex.deleteFrom('users').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
@@ -252,5 +257,23 @@ export async function insertUserWorkflows(ex: Executor, userId: number, workflow
   await ex
     .insertInto('user_workflows')
     .values(workflowRawIds.map((workflow_raw_id) => ({ user_id: userId, workflow_raw_id, status, remarks: null, completed_at: null, updated_at: now })))
+    .execute();
+}
+
+/** Who these users are, by id (names and e-mail), for pages that link to them. */
+export function userLabels(ex: Executor, ids: readonly number[]): Promise<Pick<UserRow, 'id' | 'email' | 'first_name' | 'last_name'>[]> {
+  return ex
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name'])
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** How many users have each status. */
+export function userCountsByStatus(ex: Executor): Promise<{ status: string; n: number }[]> {
+  return ex
+    .selectFrom('users')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
     .execute();
 }

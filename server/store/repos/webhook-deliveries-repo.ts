@@ -137,3 +137,75 @@ export async function insertAttempts(ex: Executor, rows: readonly Insertable<Web
     .values([...rows])
     .execute();
 }
+
+/** Writes new deliveries, leaving alone one that exists (same event and endpoint); returns the new ids. */
+export async function insertNewDeliveries(ex: Executor, rows: readonly Insertable<WebhookDeliveryTable>[]): Promise<number[]> {
+  const inserted = await ex
+    .insertInto('webhook_deliveries')
+    .values([...rows])
+    .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
+    .returning('id')
+    .execute();
+  return inserted.map((r) => r.id);
+}
+
+/** One page (by id after `afterId`) of pending deliveries whose attempt was due by `cutoff`. */
+export function overduePendingDeliveries(
+  ex: Executor,
+  cutoff: string,
+  afterId: number,
+  limit: number,
+): Promise<{ id: number; created_at: string; no_payload: number }[]> {
+  return ex
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'created_at'])
+    .select((eb) => eb.case().when('payload', 'is', null).then(1).else(0).end().as('no_payload'))
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', cutoff)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Fails these deliveries if they are still pending and overdue by `cutoff` (the condition again,
+ * so of two sweepers only one takes a delivery); returns how many it failed.
+ */
+export async function failOverdueDeliveries(ex: Executor, ids: readonly number[], cutoff: string, reason: string, now: string): Promise<number> {
+  const failed = await ex
+    .updateTable('webhook_deliveries')
+    .set({ state: 'failed', last_error: reason, next_attempt_at: null, completed_at: now, updated_at: now })
+    .where('id', 'in', [...ids])
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', cutoff)
+    .executeTakeFirst();
+  return Number(failed.numUpdatedRows);
+}
+
+/** Makes these deliveries due now if they are still pending and overdue by `cutoff`; returns those it took. */
+export function takeOverdueDeliveries(ex: Executor, ids: readonly number[], cutoff: string, now: string): Promise<{ id: number; attempts: number }[]> {
+  return ex
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: now, updated_at: now })
+    .where('id', 'in', [...ids])
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', cutoff)
+    .returning(['id', 'attempts'])
+    .execute();
+}
+
+/** The newest deliveries about one user, at most `limit` (a case's timeline). */
+export function deliveriesOfUser(
+  ex: Executor,
+  userId: number,
+  limit: number,
+): Promise<Pick<DeliveryRow, 'event_type' | 'endpoint_url' | 'state' | 'attempts' | 'last_status' | 'created_at' | 'completed_at'>[]> {
+  return ex
+    .selectFrom('webhook_deliveries')
+    .select(['event_type', 'endpoint_url', 'state', 'attempts', 'last_status', 'created_at', 'completed_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -1,3 +1,4 @@
+import { defineElements } from '../../internal/define-elements.js';
 import { VerifyStepCode } from './verify-step-code.component.js';
 
 /** `<verify-step-email>`: the e-mail code step. */
@@ -5,8 +6,7 @@ export class VerifyStepEmail extends VerifyStepCode {}
 /** `<verify-step-phone>`: the SMS code step. */
 export class VerifyStepPhone extends VerifyStepCode {}
 
-if (!customElements.get('verify-step-email')) customElements.define('verify-step-email', VerifyStepEmail);
-if (!customElements.get('verify-step-phone')) customElements.define('verify-step-phone', VerifyStepPhone);
+defineElements({ 'verify-step-email': VerifyStepEmail, 'verify-step-phone': VerifyStepPhone });
 
 declare global {
   interface HTMLElementTagNameMap {

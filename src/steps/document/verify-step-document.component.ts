@@ -6,14 +6,13 @@ import type { QualityReport } from '../../capture/quality.js';
 
 export { issueHint };
 import { checkUpload } from '../../capture/file-check.js';
-import { type CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
+import type { CameraController } from '../../controllers/camera-controller.js';
 import { QualityCaptureController } from '../../controllers/quality-capture-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { documentTypeName } from './document-type-names.js';
 import { issueHint, uploadProblemText } from './document-messages.js';
-import { CameraWayForwardController } from '../camera-way-forward.js';
-import { StepElement } from '../step-element.js';
+import { CaptureStepElement } from '../capture-step-element.js';
 import styles from './verify-step-document.styles.js';
 
 /** Screens of the document step. */
@@ -44,14 +43,13 @@ interface SideCapture {
  *
  * @csspart video - The camera preview.
  */
-export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>> {
+export class VerifyStepDocument extends CaptureStepElement<MethodViewOf<'document_id'>> {
   static override styles = [sharedStyles, styles];
   static override properties = {
-    ...StepElement.properties,
+    ...CaptureStepElement.properties,
     phase: { state: true },
     documentType: { state: true },
     side: { state: true },
-    error: { state: true },
     captures: { state: true },
     busy: { state: true },
     checking: { state: true },
@@ -63,34 +61,25 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   declare private phase: DocumentPhase;
   declare private documentType: DocumentTypeOption | null;
   declare private side: DocumentSide;
-  declare private error: string;
   declare private captures: Partial<Record<DocumentSide, SideCapture>>;
   declare private busy: boolean;
   /** A picked file is being opened on the device (a PDF's pages are read). */
   declare private checking: boolean;
 
   // The camera with the capture checks and auto-capture (shared with Secure Card).
-  private readonly capture = new QualityCaptureController(this, {
+  protected readonly capture = new QualityCaptureController(this, {
     goodFrames: VerifyStepDocument.autoCaptureFrames,
     // A passport's data page is framed and checked as a TD3 page, anything else as a card (issue 20).
     shape: () => shapeOf(this.documentType?.key),
     hint: issueHint,
     onAutoCapture: () => void this.takePicture('camera'),
   });
-  private readonly ways = new CameraWayForwardController(this, {
-    retry: () => void this.openCamera(),
-    upload: () => this.openUpload(),
-    handoffEnabled: () => this.context.handoffEnabled,
-    handoff: () => this.requestHandoff(),
-    openBrowser: true,
-  });
 
   constructor() {
-    super();
+    super({ openBrowser: true });
     this.phase = DOCUMENT_PHASE.chooseType;
     this.documentType = null;
     this.side = 'front';
-    this.error = '';
     this.captures = {};
     this.busy = false;
     this.checking = false;
@@ -124,31 +113,15 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     if (this.documentType) this.flow.value?.saveChoice('document_type', this.documentType.key);
   }
 
-  /** Opens the camera for the current side. */
-  async openCamera(): Promise<void> {
-    this.error = '';
-    this.phase = DOCUMENT_PHASE.camera;
-    await this.updateComplete;
-    if (!(await this.capture.open(this.renderRoot)) && this.capture.camera.error) this.report(this.capture.camera.error);
-  }
-
-  /** Shows the file picker screen. */
-  openUpload(): void {
-    this.capture.stop();
-    this.error = '';
-    this.phase = DOCUMENT_PHASE.upload;
+  protected override showScreen(screen: 'camera' | 'upload'): void {
+    this.phase = screen === 'camera' ? DOCUMENT_PHASE.camera : DOCUMENT_PHASE.upload;
   }
 
   /** Takes the picture from the live camera (auto-capture or the button). */
-  async takePicture(_trigger: 'camera' | 'manual' = 'manual'): Promise<void> {
+  override async takePicture(_trigger: 'camera' | 'manual' = 'manual'): Promise<void> {
     const quality = this.capture.lastReport;
-    const blob = await this.capture.takeJpeg(this.renderRoot, 0.92);
-    if (blob === undefined) return;
-    if (!blob) {
-      this.error = msg('The picture could not be taken. Try again.', { id: 'doc.capture-failed' });
-      return;
-    }
-    this.setCapture({ blob, url: URL.createObjectURL(blob), mediaType: 'image/jpeg', source: 'camera', quality, uploadId: null });
+    const blob = await this.takeJpeg(0.92);
+    if (blob) this.setCapture({ blob, url: URL.createObjectURL(blob), mediaType: 'image/jpeg', source: 'camera', quality, uploadId: null });
   }
 
   private setCapture(capture: SideCapture): void {
@@ -160,7 +133,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   }
 
   /** Checks and takes a picked file. */
-  async pickFile(file: File): Promise<boolean> {
+  override async pickFile(file: File): Promise<boolean> {
     this.checking = true;
     this.error = '';
     const check = await checkUpload(file).finally(() => (this.checking = false));
@@ -174,13 +147,6 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     return true;
   }
 
-  private async onFileChange(event: Event): Promise<void> {
-    const input = event.currentTarget as HTMLInputElement;
-    const file = input.files?.[0];
-    if (file) await this.pickFile(file);
-    input.value = '';
-  }
-
   /** Accepts the reviewed side: uploads it, then moves to the back side or the submit. */
   async acceptSide(): Promise<void> {
     const capture = this.captures[this.side];
@@ -190,15 +156,7 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
     this.error = '';
     try {
       if (!capture.uploadId) {
-        const quality = capture.quality
-          ? JSON.stringify({
-              blur_variance: capture.quality.blurVariance,
-              glare_ratio: capture.quality.glareRatio,
-              mean_luma: capture.quality.meanLuma,
-              document_found: capture.quality.document.found,
-              good_frames: this.capture.goodFrames,
-            })
-          : undefined;
+        const quality = this.qualityField(capture.quality);
         const extension = capture.mediaType === 'application/pdf' ? 'pdf' : capture.mediaType === 'image/png' ? 'png' : 'jpg';
         const uploaded = await this.client.uploadDocument(
           { document_type: type.key, side: this.side, source: capture.source, ...(quality ? { quality } : {}) },
@@ -297,60 +255,18 @@ export class VerifyStepDocument extends StepElement<MethodViewOf<'document_id'>>
   }
 
   private renderCamera(): TemplateResult {
-    const camera = this.capture.camera;
-    const failed = camera.state === CAMERA_STATE.failed && camera.error;
     const sideText = this.sideLabel(this.side);
     const passport = shapeOf(this.documentType?.key).kind === 'passport_page';
-    return html`
-      <p>
-        ${
-          passport
-            ? msg('Open your passport at the page with your photo and fit that page in the frame, its bottom edge on the line.', { id: 'doc.show-passport' })
-            : msg(str`Show the ${sideText} of your document to the camera.`, { id: 'doc.show-side' })
-        }
-      </p>
-      <div class="viewport" ?hidden=${Boolean(failed)}>
-        <video part="video" muted playsinline aria-label=${msg('Camera preview', { id: 'doc.preview' })}></video>
-        <div class="guide ${passport ? 'passport' : 'card'}" aria-hidden="true"></div>
-      </div>
-      ${
-        failed
-          ? this.ways.failure(camera.error)
-          : html`
-              <p class="hint" role="status" aria-live="polite">
-                ${camera.state === CAMERA_STATE.starting ? msg('Starting the camera…', { id: 'doc.starting' }) : this.capture.hint}
-              </p>
-              <div class="actions">
-                <button type="button" ?disabled=${camera.state !== CAMERA_STATE.live} @click=${() => void this.takePicture('manual')}>
-                  ${msg('Take picture', { id: 'doc.take' })}
-                </button>
-                <button type="button" class="secondary" @click=${() => this.openUpload()}>${msg('Upload a file instead', { id: 'doc.upload-instead' })}</button>
-              </div>
-            `
-      }
-      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-    `;
+    const prompt = passport
+      ? msg('Open your passport at the page with your photo and fit that page in the frame, its bottom edge on the line.', { id: 'doc.show-passport' })
+      : msg(str`Show the ${sideText} of your document to the camera.`, { id: 'doc.show-side' });
+    return this.renderCameraScreen(prompt, `guide ${passport ? 'passport' : 'card'}`);
   }
 
   private renderUpload(): TemplateResult {
     const sideText = this.sideLabel(this.side);
-    return html`
-      <div class="field">
-        <label for="file">${msg(str`Choose a photo or scan of the ${sideText} (JPG, PNG or PDF, under 10 MB)`, { id: 'doc.upload.label' })}</label>
-        <input
-          id="file"
-          type="file"
-          accept="image/jpeg,image/png,application/pdf"
-          aria-describedby="upload-error"
-          @change=${(e: Event) => void this.onFileChange(e)}
-        />
-        ${this.checking ? html`<p role="status">${msg('Checking the file…', { id: 'doc.upload.checking' })}</p>` : nothing}
-        <p id="upload-error" class="error" role="alert">${this.error}</p>
-      </div>
-      <div class="actions">
-        <button type="button" class="secondary" @click=${() => void this.openCamera()}>${msg('Use the camera instead', { id: 'doc.camera-instead' })}</button>
-      </div>
-    `;
+    const label = msg(str`Choose a photo or scan of the ${sideText} (JPG, PNG or PDF, under 10 MB)`, { id: 'doc.upload.label' });
+    return this.renderUploadScreen(label, 'image/jpeg,image/png,application/pdf', this.checking);
   }
 
   private renderReview(): TemplateResult {

@@ -4,13 +4,11 @@ import type { CardBrand, MethodResult, MethodViewOf } from '../../api/contract.j
 import { CardReader, ocrAssets, type CardScan, type OcrAssets } from '../../capture/card-reader.js';
 import { ID1_CARD } from '../../capture/document-shape.js';
 import { checkUpload } from '../../capture/file-check.js';
-import { CAMERA_STATE } from '../../controllers/camera-controller.js';
 import { QualityCaptureController } from '../../controllers/quality-capture-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { issueHint, uploadProblemText } from '../document/document-messages.js';
-import { CameraWayForwardController } from '../camera-way-forward.js';
-import { StepElement } from '../step-element.js';
+import { CaptureStepElement } from '../capture-step-element.js';
 import { cardRejectionText } from './card-messages.js';
 import styles from './verify-step-secure-card.styles.js';
 
@@ -48,12 +46,11 @@ const BRAND_NAMES: Record<CardBrand, string> = {
  *
  * @csspart video - The camera preview.
  */
-export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'>> {
+export class VerifyStepSecureCard extends CaptureStepElement<MethodViewOf<'secure_card'>> {
   static override styles = [sharedStyles, styles];
   static override properties = {
-    ...StepElement.properties,
+    ...CaptureStepElement.properties,
     phase: { state: true },
-    error: { state: true },
     scan: { state: true },
     reason: { state: true },
   };
@@ -64,18 +61,10 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
   static ocrAssets: OcrAssets | null = null;
 
   declare private phase: CardPhase;
-  declare private error: string;
   declare private scan: (CardScan & { url: string | null; source: 'camera' | 'upload' }) | null;
   declare private reason: string | null;
-  private readonly ways = new CameraWayForwardController(this, {
-    retry: () => void this.openCamera(),
-    upload: () => this.openUpload(),
-    handoffEnabled: () => this.context.handoffEnabled,
-    handoff: () => this.requestHandoff(),
-  });
-
   private reader: Promise<CardReader> | null = null;
-  private readonly capture = new QualityCaptureController(this, {
+  protected readonly capture = new QualityCaptureController(this, {
     goodFrames: VerifyStepSecureCard.autoCaptureFrames,
     shape: () => ID1_CARD,
     hint: issueHint,
@@ -85,7 +74,6 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
   constructor() {
     super();
     this.phase = CARD_PHASE.intro;
-    this.error = '';
     this.scan = null;
     this.reason = null;
   }
@@ -124,34 +112,18 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
     this.scan = null;
   }
 
-  /** Opens the rear camera with the capture checks. */
-  async openCamera(): Promise<void> {
-    this.error = '';
-    this.phase = CARD_PHASE.camera;
-    await this.updateComplete;
-    if (!(await this.capture.open(this.renderRoot)) && this.capture.camera.error) this.report(this.capture.camera.error);
-  }
-
-  /** Shows the file picker screen. */
-  openUpload(): void {
-    this.capture.stop();
-    this.error = '';
-    this.phase = CARD_PHASE.upload;
+  protected override showScreen(screen: 'camera' | 'upload'): void {
+    this.phase = screen === 'camera' ? CARD_PHASE.camera : CARD_PHASE.upload;
   }
 
   /** Takes the picture from the live camera (auto-capture or the button) and reads it. */
-  async takePicture(): Promise<void> {
-    const blob = await this.capture.takeJpeg(this.renderRoot, 0.95);
-    if (blob === undefined) return;
-    if (!blob) {
-      this.error = msg('The picture could not be taken. Try again.', { id: 'doc.capture-failed' });
-      return;
-    }
-    await this.readCard(blob, 'camera');
+  override async takePicture(): Promise<void> {
+    const blob = await this.takeJpeg(0.95);
+    if (blob) await this.readCard(blob, 'camera');
   }
 
   /** Checks a picked file by its content and reads it; false when refused. */
-  async pickFile(file: File): Promise<boolean> {
+  override async pickFile(file: File): Promise<boolean> {
     this.error = '';
     const check = await checkUpload(file);
     const problem = !check.ok ? check.problem : check.mediaType === 'application/pdf' ? 'wrong_type' : null;
@@ -162,13 +134,6 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
     }
     await this.readCard(file, 'upload');
     return true;
-  }
-
-  private async onFileChange(event: Event): Promise<void> {
-    const input = event.currentTarget as HTMLInputElement;
-    const file = input.files?.[0];
-    input.value = '';
-    if (file) await this.pickFile(file);
   }
 
   /** Reads the card on this device; the picture taken is dropped, only its masked copy is kept. */
@@ -196,17 +161,7 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
     const back = this.phase;
     this.phase = CARD_PHASE.submitting;
     this.error = '';
-    const report = this.capture.lastReport;
-    const quality =
-      scan.source === 'camera' && report
-        ? JSON.stringify({
-            blur_variance: report.blurVariance,
-            glare_ratio: report.glareRatio,
-            mean_luma: report.meanLuma,
-            document_found: report.document.found,
-            good_frames: this.capture.goodFrames,
-          })
-        : undefined;
+    const quality = scan.source === 'camera' ? this.qualityField(this.capture.lastReport) : undefined;
     try {
       const result = await this.client.submitSecureCard(
         { reading: JSON.stringify(scan.reading), source: scan.source, ...(quality ? { quality } : {}) },
@@ -289,44 +244,14 @@ export class VerifyStepSecureCard extends StepElement<MethodViewOf<'secure_card'
   }
 
   private renderCamera(): TemplateResult {
-    const camera = this.capture.camera;
-    const failed = camera.state === CAMERA_STATE.failed && camera.error;
-    return html`
-      <p>${msg('Show the front of your card to the camera, inside the frame.', { id: 'card.show' })}</p>
-      <div class="viewport" ?hidden=${Boolean(failed)}>
-        <video part="video" muted playsinline aria-label=${msg('Camera preview', { id: 'doc.preview' })}></video>
-        <div class="guide" aria-hidden="true"></div>
-      </div>
-      ${
-        failed
-          ? this.ways.failure(camera.error)
-          : html`
-              <p class="hint" role="status" aria-live="polite">
-                ${camera.state === CAMERA_STATE.starting ? msg('Starting the camera…', { id: 'doc.starting' }) : this.capture.hint}
-              </p>
-              <div class="actions">
-                <button type="button" ?disabled=${camera.state !== CAMERA_STATE.live} @click=${() => void this.takePicture()}>
-                  ${msg('Take picture', { id: 'doc.take' })}
-                </button>
-                <button type="button" class="secondary" @click=${() => this.openUpload()}>${msg('Upload a file instead', { id: 'doc.upload-instead' })}</button>
-              </div>
-            `
-      }
-      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-    `;
+    return this.renderCameraScreen(msg('Show the front of your card to the camera, inside the frame.', { id: 'card.show' }), 'guide');
   }
 
   private renderUpload(): TemplateResult {
-    return html`
-      <div class="field">
-        <label for="file">${msg('Choose a photo of the front of your card (JPG or PNG, under 10 MB)', { id: 'card.upload.label' })}</label>
-        <input id="file" type="file" accept="image/jpeg,image/png" aria-describedby="upload-error" @change=${(e: Event) => void this.onFileChange(e)} />
-        <p id="upload-error" class="error" role="alert">${this.error}</p>
-      </div>
-      <div class="actions">
-        <button type="button" class="secondary" @click=${() => void this.openCamera()}>${msg('Use the camera instead', { id: 'doc.camera-instead' })}</button>
-      </div>
-    `;
+    return this.renderUploadScreen(
+      msg('Choose a photo of the front of your card (JPG or PNG, under 10 MB)', { id: 'card.upload.label' }),
+      'image/jpeg,image/png',
+    );
   }
 
   private renderReview(): TemplateResult {

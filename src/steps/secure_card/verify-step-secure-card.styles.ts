@@ -2,18 +2,8 @@ import { css } from 'lit';
 import { cameraViewportStyles } from '../camera-viewport.styles.js';
 
 export default [
-  cameraViewportStyles,
+  ...cameraViewportStyles,
   css`
-    .hint {
-      min-block-size: 1.5em;
-      font-weight: 600;
-      margin-block-start: 0.75rem;
-    }
-    img.review {
-      max-inline-size: 100%;
-      border-radius: var(--verify-radius, 8px);
-      display: block;
-    }
     dl.reading {
       display: grid;
       grid-template-columns: max-content 1fr;
@@ -24,9 +14,6 @@ export default [
     }
     dl.reading dd {
       margin: 0;
-    }
-    h3:focus {
-      outline: none;
     }
   `,
 ];

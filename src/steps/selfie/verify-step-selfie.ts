@@ -1,3 +1,4 @@
+import { defineElements } from '../../internal/define-elements.js';
 import { VerifyStepSelfie } from './verify-step-selfie.component.js';
 
 /** `<verify-step-liveness>`: the same element, registered for the liveness method. */
@@ -5,8 +6,7 @@ export class VerifyStepLiveness extends VerifyStepSelfie {}
 
 export { VerifyStepSelfie };
 
-if (!customElements.get('verify-step-selfie')) customElements.define('verify-step-selfie', VerifyStepSelfie);
-if (!customElements.get('verify-step-liveness')) customElements.define('verify-step-liveness', VerifyStepLiveness);
+defineElements({ 'verify-step-selfie': VerifyStepSelfie, 'verify-step-liveness': VerifyStepLiveness });
 
 declare global {
   interface HTMLElementTagNameMap {

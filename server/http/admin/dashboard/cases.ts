@@ -11,7 +11,8 @@ import { errors } from '../../../errors.js';
 import { stepKeyOf } from '../../../methods/registry.js';
 import { FACE_METHOD_KEYS } from '../../../../src/api/routes.js';
 import { capturesOf, documentJobsOf } from '../../../store/repos/verification-results-repo.js';
-import { findUserById } from '../../../store/repos/users-repo.js';
+import { findUserById, userLabels } from '../../../store/repos/users-repo.js';
+import { verificationAttributesOfUser } from '../../../store/repos/verifications-repo.js';
 import { flagsOfUser } from '../../../duplicates/read.js';
 import { idParam } from './common.js';
 import { portraitBox } from './images.js';
@@ -40,7 +41,7 @@ export function dashboardCaseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const sign = (id: string) => signedImagePath(ctx.config.secret, id, now);
       const [jobs, verifications, notes, timeline, duplicateFlags, dea] = await Promise.all([
         documentJobsOf(ctx.db, user.id),
-        ctx.db.selectFrom('user_verifications').select(['method_id', 'attributes']).where('user_id', '=', user.id).orderBy('position').execute(),
+        verificationAttributesOfUser(ctx.db, user.id),
         notesOf(ctx.db, user.id),
         caseTimeline(ctx.db, user.id),
         flagsOfUser(ctx.db, user.id),
@@ -48,9 +49,7 @@ export function dashboardCaseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       ]);
       // Each other user named once with who they are, so the row can link and say whom.
       const otherIds = [...new Set(duplicateFlags.map((f) => f.link.user_id))];
-      const others = otherIds.length
-        ? await ctx.db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('id', 'in', otherIds).execute()
-        : [];
+      const others = otherIds.length ? await userLabels(ctx.db, otherIds) : [];
       const duplicates = duplicateFlags.flatMap(({ methodId, link }) => {
         const other = others.find((o) => o.id === link.user_id);
         if (!other) return [];

@@ -14,3 +14,12 @@ export function pageMeta(page: number, perPage: number, total: number) {
 }
 
 export const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/** `:id` of a row with an INTEGER key (up to 2^31, so larger ids are refused before any query). */
+export const rowIdParam = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31),
+});

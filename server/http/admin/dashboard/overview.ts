@@ -4,6 +4,7 @@ import type { AppContext } from '../../../context.js';
 import { checkPassRates, decisionsPerDay, OVERVIEW_DAYS, PASS_RATE_SAMPLE } from '../../../services/overview-series.js';
 import { userViews } from '../../../services/user-view.js';
 import { accountStatistics } from '../../../store/repos/stats-repo.js';
+import { userCountsByStatus } from '../../../store/repos/users-repo.js';
 import { userSchema } from '../../schemas.js';
 
 const count = z.number().int().nonnegative();
@@ -30,11 +31,7 @@ export function dashboardOverviewRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.get('/admin/api/overview', { schema: { hide: true, response: { 200: overviewResponse } } }, async () => {
       const now = ctx.clock.now();
       const stats = await accountStatistics(ctx.db, now);
-      const statusRows = await ctx.db
-        .selectFrom('users')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('status')
-        .execute();
+      const statusRows = await userCountsByStatus(ctx.db);
       return {
         year: now.getUTCFullYear(),
         users_per_month: stats.users_per_month,

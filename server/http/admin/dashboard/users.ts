@@ -13,7 +13,9 @@ import { userView, userViews } from '../../../services/user-view.js';
 import { verificationResult } from '../../../services/verification-result.js';
 import { NOTIFY_QUEUE, type NotifyLinkJob } from '../../../notify/jobs.js';
 import { createUser, deleteUser, linkBase, magicLinkFor, updateUser } from '../../../services/users.js';
-import { sdb } from '../../../session/tables.js';
+import { recentUploadsOf } from '../../../session/uploads-repo.js';
+import { recentDocumentJobsOf } from '../../../store/repos/document-jobs-repo.js';
+import { verificationsOfUser } from '../../../store/repos/verifications-repo.js';
 import { findTemplate } from '../../../store/repos/templates-repo.js';
 import { findUserById, listUsers, SORTABLE_USER_FIELDS, workflowsForUser, type UserSortField } from '../../../store/repos/users-repo.js';
 import { e164Phone, email, templateName } from '../../schemas.js';
@@ -112,23 +114,11 @@ export function dashboardUserRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const now = ctx.clock.now();
       const [view, verifications, workflows, uploads, template, jobs] = await Promise.all([
         userView(ctx.db, user, ctx.config.baseUrl),
-        ctx.db.selectFrom('user_verifications').selectAll().where('user_id', '=', user.id).orderBy('position').execute(),
+        verificationsOfUser(ctx.db, user.id),
         workflowsForUser(ctx.db, user.id),
-        sdb(ctx.db)
-          .selectFrom('session_uploads')
-          .select(['id', 'method_key', 'document_type', 'side', 'step', 'media_type', 'size', 'created_at'])
-          .where('user_id', '=', user.id)
-          .orderBy('created_at', 'desc')
-          .limit(50)
-          .execute(),
+        recentUploadsOf(ctx.db, user.id, 50),
         user.template_id === null ? undefined : findTemplate(ctx.db, { id: user.template_id }),
-        ctx.db
-          .selectFrom('document_jobs')
-          .select(['doc_id', 'status', 'reason', 'document_data', 'source', 'media_type', 'created_at', 'completed_at'])
-          .where('user_id', '=', user.id)
-          .orderBy('id', 'desc')
-          .limit(20)
-          .execute(),
+        recentDocumentJobsOf(ctx.db, user.id, 20),
       ]);
       // Each verification's analysis as checks (the customer's result), for the case view.
       const checks = await Promise.all(
