@@ -1,14 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { AdminApi, AdminApiError } from '../admin/api.js';
 import { readableBrand } from '../theme/contrast.js';
-
-interface SignupConfig {
-  enabled: boolean;
-  ask_name: boolean;
-  ask_phone: boolean;
-  account_name: string;
-  branding: { logo_url: string | null; primary_color: string | null };
-}
+import type { SignupConfig, SignupConfirmed, SignupStarted } from '../api/admin/signup.js';
 
 /** Where the signing-up browser is. */
 const Stage = { loading: 'loading', closed: 'closed', details: 'details', code: 'code', leaving: 'leaving' } as const;
@@ -134,7 +127,7 @@ export class SignupPage extends LitElement {
     }
     this.error = '';
     try {
-      const res = await this.#api.post<{ token: string }>('/signup/api/start', body);
+      const res = await this.#api.post<SignupStarted>('/signup/api/start', body);
       this.#token = res.token;
       this.stage = Stage.code;
       this.status = `We sent a 6-digit code to ${body.email}.`;
@@ -150,7 +143,7 @@ export class SignupPage extends LitElement {
     const code = String(new FormData(e.target as HTMLFormElement).get('code')).trim();
     this.error = '';
     try {
-      const res = await this.#api.post<{ magic_link: string }>('/signup/api/confirm', { token: this.#token, code });
+      const res = await this.#api.post<SignupConfirmed>('/signup/api/confirm', { token: this.#token, code });
       this.stage = Stage.leaving;
       this.status = 'Confirmed. Taking you to the verification…';
       const target = new URL(res.magic_link, location.href);

@@ -26,6 +26,8 @@ describe('hard evaluation set', () => {
   it('keeps the held-out half apart: other seeds, fonts, layouts, faces and distortions', () => {
     expect(disjoint(DEV.fonts, HELDOUT.fonts)).toBe(true);
     expect(disjoint(DEV.licenceLayouts, HELDOUT.licenceLayouts)).toBe(true);
+    // The extra development fronts (`devStackedFront`, labels above values) stay out of the held-out half.
+    expect(HELDOUT.licenceLayouts).not.toContain('stacked');
     expect(disjoint(DEV.passportLayouts, HELDOUT.passportLayouts)).toBe(true);
     expect(disjoint(DEV.backLayouts, HELDOUT.backLayouts)).toBe(true);
     expect(disjoint(DEV.faces, HELDOUT.faces)).toBe(true);

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { getTesseract } from '../engines.js';
 import { stretchGrey, type GreyPlane } from '../raster.js';
 import { estimateSkew } from './barcode.js';
+import { pairLabels, type BoxRow } from './label-pairing.js';
 
 /** One recognised line of text with tesseract's confidence (0-100). */
 export interface OcrLine {
@@ -80,14 +81,17 @@ export async function ocrPage(page: GreyPlane): Promise<OcrResult> {
     .toBuffer();
   const worker = await getTesseract('text');
   const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
-  const lines: OcrLine[] = [];
+  // Each line with its words' boxes: a label printed above its value is paired by geometry.
+  const rows: BoxRow[] = [];
   for (const block of data.blocks ?? []) {
     for (const para of block.paragraphs) {
       for (const line of para.lines) {
-        const text = line.text.replace(/\s+/g, ' ').trim();
-        if (text) lines.push({ text, confidence: Math.round(line.confidence) });
+        const boxes = line.words
+          .filter((w) => w.text.trim())
+          .map((w) => ({ text: w.text.trim(), confidence: w.confidence, x: w.bbox.x0, y: w.bbox.y0, w: w.bbox.x1 - w.bbox.x0, h: w.bbox.y1 - w.bbox.y0 }));
+        if (line.text.trim()) rows.push({ boxes, text: line.text, confidence: Math.round(line.confidence) });
       }
     }
   }
-  return { text: data.text, lines, confidence: Math.round(data.confidence) };
+  return { text: data.text, lines: pairLabels(rows), confidence: Math.round(data.confidence) };
 }

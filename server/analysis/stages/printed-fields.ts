@@ -124,9 +124,13 @@ function headerState(lines: readonly string[]): string | null {
   return null;
 }
 
-/** A value after a label, with the label allowed to be glued on to it; `NONE` is kept. */
+/**
+ * A value after a label on the same line, with the label allowed to be glued on to it; `NONE` is
+ * kept. A value printed under its label was joined to it by geometry (label-pairing.ts): the
+ * next line's first word is not taken ("RSTR" over "DOB: …" read RSTR as "DOB").
+ */
 function labelled(all: string, label: string, value: string): string | null {
-  const m = new RegExp(`(?<![A-Za-z])(?:${label})\\s*[:.]?\\s*(${value})(?![A-Za-z0-9])`, 'i').exec(all);
+  const m = new RegExp(`(?<![A-Za-z])(?:${label})[ \\t]*[:.]?[ \\t]*(${value})(?![A-Za-z0-9])`, 'i').exec(all);
   return m ? m[1]!.toUpperCase() : null;
 }
 
@@ -157,6 +161,20 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   if (surname && given && /^[A-Z' -]+$/.test(surname.text) && /^[A-Z' -]+$/.test(given.text)) {
     putName(surname.text, given.text, Math.min(conf(surname.i), conf(given.i)));
   }
+
+  // Names after their labels, wherever the layout prints them: "LN DOE", "1 FAMILY NAME DOE", or
+  // a label printed above its value, joined to it by the OCR's geometry (label-pairing.ts).
+  const named = (label: string): { text: string; i: number } | null => {
+    const re = new RegExp(`^(?:\\d{1,2}[a-z]?\\s+)?(?:${label})[:.]?\\s+([A-Z][A-Z' -]*[A-Z])$`);
+    for (const [i, l] of lines.entries()) {
+      const m = re.exec(l);
+      if (m) return { text: m[1]!, i };
+    }
+    return null;
+  };
+  const lastNamed = named('LAST NAME|FAMILY NAME|LN');
+  const firstNamed = named('FIRST NAME|GIVEN NAMES?|FN');
+  if (!out['Full Name'] && lastNamed && firstNamed) putName(lastNamed.text, firstNamed.text, Math.min(conf(lastNamed.i), conf(firstNamed.i)));
 
   // Licence layout: [family name] [given names] [street] [city, ST zip].
   const cityIdx = lines.findIndex((l) => CITY_LINE.test(l));
@@ -200,12 +218,19 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   if (issue && issue !== birth && issue !== expiry && issue.iso <= todayIso) put('Date of Issue', issue.iso, conf(issue.line));
 
   const all = lines.join('\n');
-  const sex = labelled(all, 'SEX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? null;
-  if (sex) put('Sex', sex.toUpperCase(), 60);
   // The foot mark is often lost ("HGT 5-10\"") when the dash is kept.
-  const height = /(?<!\d)(\d)\s*(?:['"’]\s*-?|-)\s*(\d{2})\s*["”]/.exec(all);
+  const HEIGHT = /(?<!\d)(\d)\s*(?:['"’]\s*-?|-)\s*(\d{2})\s*["”]/;
+  const height = HEIGHT.exec(all);
   if (height) put('Height', `${height[1]}'-${height[2]}"`, 60);
-  const eyes = labelled(all, 'EYES?|EVES|EYS', 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK');
+  // With their labels unread (small print above the values), sex and eye colour are still known
+  // by their shape on the line holding the height: a lone M/F/X, an eye colour code. Class,
+  // restrictions and endorsements have no such shape: they need their label.
+  const heightLine = (lines.find((l) => HEIGHT.test(l)) ?? '').replace(HEIGHT, ' ');
+  const lone = (re: string): string | null => new RegExp(`(?:^|\\s)(${re})(?=\\s|$)`).exec(heightLine)?.[1] ?? null;
+  const sex = labelled(all, 'SEX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? lone('[MFX]');
+  if (sex) put('Sex', sex.toUpperCase(), 60);
+  const EYE_CODES = 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK';
+  const eyes = labelled(all, 'EYES?|EVES|EYS', EYE_CODES) ?? lone(EYE_CODES);
   if (eyes) put('Eyes Color', eyes, 60);
   // "cass E": the small capital L of CLASS is lost as often as not.
   const cls = labelled(all, 'CLASS|CLAS|CASS', '[A-Z0-9]{1,2}');

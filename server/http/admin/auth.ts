@@ -11,6 +11,8 @@ import type { AppContext } from '../../context.js';
 import { type ApiError, errors } from '../../errors.js';
 import { DEVICE_COOKIE, DEVICE_COOKIE_PATH, DEVICE_MAX_AGE_SECONDS, deviceAdminId, newDeviceToken } from './device-cookie.js';
 import type { LoginThrottle } from './login-throttle.js';
+import { Done } from '../../../src/api/admin/common.js';
+import { SessionAnswer, SignedIn } from '../../../src/api/admin/session.js';
 
 /** The admin session cookie; scoped to /admin so it never travels with API or end-user calls. */
 export const ADMIN_COOKIE = 'verity_admin';
@@ -136,7 +138,7 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
   // Compared against when the e-mail is unknown, so both paths cost one scrypt.
   let decoy: Promise<string> | undefined;
   return async (app) => {
-    app.post('/admin/api/session', { schema: { hide: true, body: loginBody }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
+    app.post('/admin/api/session', { schema: { hide: true, body: loginBody, response: { 200: SignedIn } }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
       const admin = await findAdminByEmail(ctx.db, req.body.email);
       const knownDevice = admin !== undefined && deviceAdminId(ctx.config.secret, req.headers.cookie) === admin.id;
       const admission = await throttle.admit(req.body.email, req.ip, knownDevice);
@@ -170,12 +172,12 @@ export function adminSessionRoutes(ctx: AppContext, options: AdminAuthOptions): 
       return { admin: { id: admin.id, email: admin.email }, expires_at: expiresAt, idle_timeout_seconds: ADMIN_IDLE_MS / 1000 };
     });
 
-    app.get('/admin/api/session', { schema: { hide: true }, onRequest: requireAdmin(ctx) }, async (req, reply) => {
+    app.get('/admin/api/session', { schema: { hide: true, response: { 200: SessionAnswer } }, onRequest: requireAdmin(ctx) }, async (req, reply) => {
       void reply.header('cache-control', 'no-store');
-      return { admin: req.admin };
+      return { admin: req.admin! };
     });
 
-    app.delete('/admin/api/session', { schema: { hide: true }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
+    app.delete('/admin/api/session', { schema: { hide: true, response: { 200: Done } }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
       const token = req.headers.cookie ? fastifyCookie.parse(req.headers.cookie)[ADMIN_COOKIE] : undefined;
       if (token) await endAdminSession(ctx.db, hashToken(token));
       setCookie(reply, '', { ...cookieOptions(ctx), maxAge: 0 });

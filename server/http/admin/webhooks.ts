@@ -10,6 +10,17 @@ import { SigningSecretError } from '../../crypto/webhook-secrets.js';
 import { checkUrlTarget, createEndpoint, endpointView, EndpointInputError, rotateSecret, signingSecrets, updateEndpoint } from '../../webhooks/endpoints.js';
 import { deleteEndpoint, findEndpoint, listEndpoints } from '../../webhooks/endpoints-repo.js';
 import { getDelivery, listDeliveries, retryDelivery, RetryRefused, sendTestPayload } from '../../webhooks/log.js';
+import { Done } from '../../../src/api/admin/common.js';
+import { NoticesAnswer } from '../../../src/api/admin/notices.js';
+import {
+  DeliveriesPage,
+  DeliveryAnswer,
+  DeliveryDetailAnswer,
+  EndpointAnswer,
+  EndpointsAnswer,
+  EndpointWithSecret,
+  RevealedSecret,
+} from '../../../src/api/admin/webhooks.js';
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 const eventType = z.enum(EVENT_TYPES as [string, ...string[]]);
@@ -58,11 +69,11 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       throw errors.internal(error.message);
     };
 
-    app.get('/admin/api/webhooks/endpoints', { schema: { hide: true } }, async () => ({
+    app.get('/admin/api/webhooks/endpoints', { schema: { hide: true, response: { 200: EndpointsAnswer } } }, async () => ({
       data: (await listEndpoints(ctx.db)).map((r) => endpointView(r, now())),
     }));
 
-    app.post('/admin/api/webhooks/endpoints', { schema: { hide: true, body: endpointBody } }, async (req, reply) => {
+    app.post('/admin/api/webhooks/endpoints', { schema: { hide: true, body: endpointBody, response: { 201: EndpointWithSecret } } }, async (req, reply) => {
       // Where the URL leads is checked before the transaction: it resolves the name.
       await checkUrlTarget(req.body.url, ctx.config.allowPrivateWebhooks).catch(inputError);
       const { row, secret } = await ctx.db
@@ -78,30 +89,34 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { data: endpointView(row, now()), signing_secret: secret };
     });
 
-    app.get('/admin/api/webhooks/endpoints/:id', { schema: { hide: true, params: idParam } }, async (req) => {
+    app.get('/admin/api/webhooks/endpoints/:id', { schema: { hide: true, params: idParam, response: { 200: EndpointAnswer } } }, async (req) => {
       const row = await findEndpoint(ctx.db, req.params.id);
       if (!row) throw errors.notFound('Webhook endpoint not found');
       return { data: endpointView(row, now()) };
     });
 
-    app.patch('/admin/api/webhooks/endpoints/:id', { schema: { hide: true, params: idParam, body: endpointPatch } }, async (req) => {
-      if (Object.values(req.body).every((v) => v === undefined)) throw errors.invalidData();
-      // A new URL, or enabling the endpoint again (it may have been disabled for a private address).
-      const target = req.body.url ?? (req.body.enabled === true ? (await findEndpoint(ctx.db, req.params.id))?.url : undefined);
-      if (target !== undefined) await checkUrlTarget(target, ctx.config.allowPrivateWebhooks).catch(inputError);
-      const row = await ctx.db
-        .transaction()
-        .execute(async (trx) => {
-          const updated = await updateEndpoint(trx, req.params.id, req.body, now());
-          if (updated) await recordAudit(trx, ctx.clock, req, { action: 'webhook.endpoint.update', targetType: 'webhook_endpoint', targetId: req.params.id });
-          return updated;
-        })
-        .catch(inputError);
-      if (!row) throw errors.notFound('Webhook endpoint not found');
-      return { data: endpointView(row, now()) };
-    });
+    app.patch(
+      '/admin/api/webhooks/endpoints/:id',
+      { schema: { hide: true, params: idParam, body: endpointPatch, response: { 200: EndpointAnswer } } },
+      async (req) => {
+        if (Object.values(req.body).every((v) => v === undefined)) throw errors.invalidData();
+        // A new URL, or enabling the endpoint again (it may have been disabled for a private address).
+        const target = req.body.url ?? (req.body.enabled === true ? (await findEndpoint(ctx.db, req.params.id))?.url : undefined);
+        if (target !== undefined) await checkUrlTarget(target, ctx.config.allowPrivateWebhooks).catch(inputError);
+        const row = await ctx.db
+          .transaction()
+          .execute(async (trx) => {
+            const updated = await updateEndpoint(trx, req.params.id, req.body, now());
+            if (updated) await recordAudit(trx, ctx.clock, req, { action: 'webhook.endpoint.update', targetType: 'webhook_endpoint', targetId: req.params.id });
+            return updated;
+          })
+          .catch(inputError);
+        if (!row) throw errors.notFound('Webhook endpoint not found');
+        return { data: endpointView(row, now()) };
+      },
+    );
 
-    app.delete('/admin/api/webhooks/endpoints/:id', { schema: { hide: true, params: idParam } }, async (req) => {
+    app.delete('/admin/api/webhooks/endpoints/:id', { schema: { hide: true, params: idParam, response: { 200: Done } } }, async (req) => {
       const deleted = await ctx.db.transaction().execute(async (trx) => {
         if (!(await deleteEndpoint(trx, req.params.id))) return false;
         await recordAudit(trx, ctx.clock, req, { action: 'webhook.endpoint.delete', targetType: 'webhook_endpoint', targetId: req.params.id });
@@ -111,32 +126,43 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { success: true };
     });
 
-    app.post('/admin/api/webhooks/endpoints/:id/secret/reveal', { schema: { hide: true, params: idParam } }, async (req, reply) => {
-      // Recorded before the secret is shown: a reveal that cannot be recorded shows nothing.
-      const row = await ctx.db.transaction().execute(async (trx) => {
-        const found = await findEndpoint(trx, req.params.id);
-        if (found) await recordAudit(trx, ctx.clock, req, { action: 'webhook.secret.reveal', targetType: 'webhook_endpoint', targetId: req.params.id });
-        return found;
-      });
-      if (!row) throw errors.notFound('Webhook endpoint not found');
-      void reply.header('cache-control', 'no-store');
-      let secrets: string[] = [];
-      try {
-        secrets = signingSecrets(row, now(), ctx.config.secret);
-      } catch (error: unknown) {
-        secretError(error);
-      }
-      const [current, previous] = secrets;
-      return {
-        signing_secret: current,
-        previous_signing_secret: previous ?? null,
-        previous_secret_expires_at: previous ? row.previous_secret_expires_at : null,
-      };
-    });
+    app.post(
+      '/admin/api/webhooks/endpoints/:id/secret/reveal',
+      { schema: { hide: true, params: idParam, response: { 200: RevealedSecret } } },
+      async (req, reply) => {
+        // Recorded before the secret is shown: a reveal that cannot be recorded shows nothing.
+        const row = await ctx.db.transaction().execute(async (trx) => {
+          const found = await findEndpoint(trx, req.params.id);
+          if (found) await recordAudit(trx, ctx.clock, req, { action: 'webhook.secret.reveal', targetType: 'webhook_endpoint', targetId: req.params.id });
+          return found;
+        });
+        if (!row) throw errors.notFound('Webhook endpoint not found');
+        void reply.header('cache-control', 'no-store');
+        let secrets: string[] = [];
+        try {
+          secrets = signingSecrets(row, now(), ctx.config.secret);
+        } catch (error: unknown) {
+          secretError(error);
+        }
+        const [current, previous] = secrets;
+        return {
+          signing_secret: current,
+          previous_signing_secret: previous ?? null,
+          previous_secret_expires_at: previous ? row.previous_secret_expires_at : null,
+        };
+      },
+    );
 
     app.post(
       '/admin/api/webhooks/endpoints/:id/secret/rotate',
-      { schema: { hide: true, params: idParam, body: z.object({ overlap_hours: z.number().min(0).max(168).optional() }).optional() } },
+      {
+        schema: {
+          hide: true,
+          params: idParam,
+          body: z.object({ overlap_hours: z.number().min(0).max(168).optional() }).optional(),
+          response: { 200: EndpointWithSecret },
+        },
+      },
       async (req, reply) => {
         const overlapMs = (req.body?.overlap_hours ?? 24) * 3_600_000;
         const rotated = await ctx.db
@@ -155,7 +181,7 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/admin/api/webhooks/endpoints/:id/test',
-      { schema: { hide: true, params: idParam, body: z.object({ type: eventType.optional() }).optional() } },
+      { schema: { hide: true, params: idParam, body: z.object({ type: eventType.optional() }).optional(), response: { 202: DeliveryAnswer } } },
       async (req, reply) => {
         const type = (req.body?.type ?? 'verification.completed') as (typeof EVENT_TYPES)[number];
         const delivery = await sendTestPayload(ctx, req.params.id, type, (trx) =>
@@ -167,7 +193,7 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/admin/api/webhooks/deliveries', { schema: { hide: true, querystring: deliveryQuery } }, async (req) => {
+    app.get('/admin/api/webhooks/deliveries', { schema: { hide: true, querystring: deliveryQuery, response: { 200: DeliveriesPage } } }, async (req) => {
       const q = req.query;
       return listDeliveries(ctx, {
         endpointId: q.endpoint_id,
@@ -185,7 +211,14 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/admin/api/webhooks/deliveries/:id',
-      { schema: { hide: true, params: idParam, querystring: z.object({ reveal: z.enum(['true', 'false']).optional() }) } },
+      {
+        schema: {
+          hide: true,
+          params: idParam,
+          querystring: z.object({ reveal: z.enum(['true', 'false']).optional() }),
+          response: { 200: DeliveryDetailAnswer },
+        },
+      },
       async (req) => {
         const reveal = req.query.reveal === 'true';
         if (reveal) {
@@ -203,7 +236,7 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.post('/admin/api/webhooks/deliveries/:id/retry', { schema: { hide: true, params: idParam } }, async (req, reply) => {
+    app.post('/admin/api/webhooks/deliveries/:id/retry', { schema: { hide: true, params: idParam, response: { 202: DeliveryAnswer } } }, async (req, reply) => {
       try {
         const delivery = await retryDelivery(ctx, req.params.id, (trx) =>
           recordAudit(trx, ctx.clock, req, { action: 'webhook.delivery.retry', targetType: 'webhook_delivery', targetId: req.params.id }),
@@ -217,20 +250,24 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }
     });
 
-    app.post('/admin/api/notices/:id/read', { schema: { hide: true, params: idParam } }, async (req) => {
+    app.post('/admin/api/notices/:id/read', { schema: { hide: true, params: idParam, response: { 200: Done } } }, async (req) => {
       if (!(await markNoticeRead(ctx.db, req.params.id, now()))) throw errors.notFound('Notice not found');
       return { success: true };
     });
 
-    app.get('/admin/api/notices', { schema: { hide: true, querystring: z.object({ unread: z.enum(['true', 'false']).optional() }) } }, async (req) => ({
-      data: (await listNotices(ctx.db, req.query.unread === 'true')).map((n) => ({
-        id: n.id,
-        kind: n.kind,
-        message: n.message,
-        details: n.details === null ? null : (JSON.parse(n.details) as unknown),
-        created_at: n.created_at,
-        read_at: n.read_at,
-      })),
-    }));
+    app.get(
+      '/admin/api/notices',
+      { schema: { hide: true, querystring: z.object({ unread: z.enum(['true', 'false']).optional() }), response: { 200: NoticesAnswer } } },
+      async (req) => ({
+        data: (await listNotices(ctx.db, req.query.unread === 'true')).map((n) => ({
+          id: n.id,
+          kind: n.kind,
+          message: n.message,
+          details: n.details === null ? null : (JSON.parse(n.details) as unknown),
+          created_at: n.created_at,
+          read_at: n.read_at,
+        })),
+      }),
+    );
   };
 }

@@ -18,6 +18,8 @@ import { readSettings } from '../../store/repos/settings-repo.js';
 import { findUserById, findUserVerification, updateUserRow } from '../../store/repos/users-repo.js';
 import { csrfGuard } from '../admin/auth.js';
 import { e164Phone, email } from '../schemas.js';
+import { Done } from '../../../src/api/admin/common.js';
+import { SignupConfig, SignupConfirmed, SignupStarted } from '../../../src/api/admin/signup.js';
 
 /** Wrong codes allowed per signup before a new code is needed. */
 export const SIGNUP_CODE_ATTEMPTS = 5;
@@ -77,7 +79,7 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
       return d;
     };
 
-    app.get('/signup/api/config', { schema: { hide: true } }, async (_req, reply) => {
+    app.get('/signup/api/config', { schema: { hide: true, response: { 200: SignupConfig } } }, async (_req, reply) => {
       const [d, s] = await Promise.all([readDashboardSettings(ctx.db), readSettings(ctx.db)]);
       void reply.header('cache-control', 'no-store');
       return {
@@ -89,25 +91,29 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
       };
     });
 
-    app.post('/signup/api/start', { schema: { hide: true, body: startBody }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
-      const d = await enabledOr404();
-      await consume(startLimiter, req.ip);
-      const b = req.body;
-      const { user } = await createUser(ctx, {
-        email: b.email,
-        first_name: d.signup.ask_name ? b.first_name || undefined : undefined,
-        last_name: d.signup.ask_name ? b.last_name || undefined : undefined,
-        phone: d.signup.ask_phone ? b.phone : undefined,
-        template_id: d.signup.template ?? undefined,
-        notice: 'self-signup',
-      });
-      const token = randomToken();
-      await issueCode(ctx, user.id, sha256Hex(token), b.locale, true);
-      void reply.code(201).header('cache-control', 'no-store');
-      return { token, code_ttl_minutes: CODE_TTL_MINUTES };
-    });
+    app.post(
+      '/signup/api/start',
+      { schema: { hide: true, body: startBody, response: { 201: SignupStarted } }, onRequest: csrfGuard(ctx) },
+      async (req, reply) => {
+        const d = await enabledOr404();
+        await consume(startLimiter, req.ip);
+        const b = req.body;
+        const { user } = await createUser(ctx, {
+          email: b.email,
+          first_name: d.signup.ask_name ? b.first_name || undefined : undefined,
+          last_name: d.signup.ask_name ? b.last_name || undefined : undefined,
+          phone: d.signup.ask_phone ? b.phone : undefined,
+          template_id: d.signup.template ?? undefined,
+          notice: 'self-signup',
+        });
+        const token = randomToken();
+        await issueCode(ctx, user.id, sha256Hex(token), b.locale, true);
+        void reply.code(201).header('cache-control', 'no-store');
+        return { token, code_ttl_minutes: CODE_TTL_MINUTES };
+      },
+    );
 
-    app.post('/signup/api/resend', { schema: { hide: true, body: tokenBody }, onRequest: csrfGuard(ctx) }, async (req) => {
+    app.post('/signup/api/resend', { schema: { hide: true, body: tokenBody, response: { 200: Done } }, onRequest: csrfGuard(ctx) }, async (req) => {
       await enabledOr404();
       await consume(confirmLimiter, req.ip);
       const row = await findSignupRequest(ctx.db, sha256Hex(req.body.token));
@@ -116,39 +122,43 @@ export function signupRoutes(ctx: AppContext, options: SignupOptions): FastifyPl
       return { success: true };
     });
 
-    app.post('/signup/api/confirm', { schema: { hide: true, body: confirmBody }, onRequest: csrfGuard(ctx) }, async (req, reply) => {
-      await enabledOr404();
-      await consume(confirmLimiter, req.ip);
-      const tokenHash = sha256Hex(req.body.token);
-      const outcome = await ctx.db.transaction().execute(async (trx) => {
-        const row = await findSignupRequest(trx, tokenHash);
-        if (!row || row.confirmed_at !== null) return { kind: 'gone' } as const;
-        if (row.expires_at <= ctx.clock.now().toISOString()) return { kind: 'expired' } as const;
-        // The try is taken before the code is compared, so guesses sent at once share the limit.
-        const attempt = await takeSignupAttempt(trx, tokenHash, SIGNUP_CODE_ATTEMPTS);
-        if (!attempt) return { kind: 'expired' } as const;
-        if (!safeEqual(codeHash(ctx.config.secret, row.user_id, req.body.code), attempt.codeHash)) {
-          return { kind: 'wrong', left: SIGNUP_CODE_ATTEMPTS - attempt.attempts } as const;
-        }
-        const now = ctx.clock.now().toISOString();
-        if (!(await confirmSignupRequest(trx, tokenHash, now))) return { kind: 'gone' } as const;
-        await updateUserRow(trx, row.user_id, { email_verified_at: now, updated_at: now });
-        const emailStep = await findUserVerification(trx, row.user_id, EMAIL_METHOD_ID);
-        // The person just proved the e-mail address: the Email method, if the template has it, is done.
-        if (emailStep && emailStep.status !== VerificationStatus.complete) {
-          await moveVerification(trx, ctx.clock, row.user_id, EMAIL_METHOD_ID, VerificationStatus.complete, { attributes: { confirmed_by: 'signup_code' } });
-        }
-        return { kind: 'ok', userId: row.user_id } as const;
-      });
-      if (outcome.kind === 'gone') throw errors.gone('This signup is not open any more; start again.');
-      if (outcome.kind === 'expired') throw errors.gone('This code has expired or was tried too often; ask for a new one.');
-      if (outcome.kind === 'wrong') throw errors.validation({ code: [`The code is not right; ${outcome.left} tries left.`] }, 'The code is not right.');
-      ctx.signals.emit('outbox');
-      const user = (await findUserById(ctx.db, outcome.userId))!;
-      const { url } = await magicLinkFor(ctx, user);
-      void reply.header('cache-control', 'no-store');
-      return { magic_link: url };
-    });
+    app.post(
+      '/signup/api/confirm',
+      { schema: { hide: true, body: confirmBody, response: { 200: SignupConfirmed } }, onRequest: csrfGuard(ctx) },
+      async (req, reply) => {
+        await enabledOr404();
+        await consume(confirmLimiter, req.ip);
+        const tokenHash = sha256Hex(req.body.token);
+        const outcome = await ctx.db.transaction().execute(async (trx) => {
+          const row = await findSignupRequest(trx, tokenHash);
+          if (!row || row.confirmed_at !== null) return { kind: 'gone' } as const;
+          if (row.expires_at <= ctx.clock.now().toISOString()) return { kind: 'expired' } as const;
+          // The try is taken before the code is compared, so guesses sent at once share the limit.
+          const attempt = await takeSignupAttempt(trx, tokenHash, SIGNUP_CODE_ATTEMPTS);
+          if (!attempt) return { kind: 'expired' } as const;
+          if (!safeEqual(codeHash(ctx.config.secret, row.user_id, req.body.code), attempt.codeHash)) {
+            return { kind: 'wrong', left: SIGNUP_CODE_ATTEMPTS - attempt.attempts } as const;
+          }
+          const now = ctx.clock.now().toISOString();
+          if (!(await confirmSignupRequest(trx, tokenHash, now))) return { kind: 'gone' } as const;
+          await updateUserRow(trx, row.user_id, { email_verified_at: now, updated_at: now });
+          const emailStep = await findUserVerification(trx, row.user_id, EMAIL_METHOD_ID);
+          // The person just proved the e-mail address: the Email method, if the template has it, is done.
+          if (emailStep && emailStep.status !== VerificationStatus.complete) {
+            await moveVerification(trx, ctx.clock, row.user_id, EMAIL_METHOD_ID, VerificationStatus.complete, { attributes: { confirmed_by: 'signup_code' } });
+          }
+          return { kind: 'ok', userId: row.user_id } as const;
+        });
+        if (outcome.kind === 'gone') throw errors.gone('This signup is not open any more; start again.');
+        if (outcome.kind === 'expired') throw errors.gone('This code has expired or was tried too often; ask for a new one.');
+        if (outcome.kind === 'wrong') throw errors.validation({ code: [`The code is not right; ${outcome.left} tries left.`] }, 'The code is not right.');
+        ctx.signals.emit('outbox');
+        const user = (await findUserById(ctx.db, outcome.userId))!;
+        const { url } = await magicLinkFor(ctx, user);
+        void reply.header('cache-control', 'no-store');
+        return { magic_link: url };
+      },
+    );
   };
 }
 

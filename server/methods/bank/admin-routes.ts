@@ -6,6 +6,7 @@ import { BankPayoutsAnswer } from '../../../src/api/admin/bank-payouts.js';
 import { errors } from '../../errors.js';
 import { listPayouts, markPayoutPaid } from './payout-admin.js';
 import { DEFAULT_PAYOUT_PROVIDER, payoutProviders } from './payouts.js';
+import { Done } from '../../../src/api/admin/common.js';
 import { rowIdParam } from '../../http/admin/dashboard/common.js';
 
 /**
@@ -36,6 +37,7 @@ export function bankPayoutAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           hide: true,
           params: rowIdParam,
+          response: { 200: Done },
         },
       },
       async (req) => {

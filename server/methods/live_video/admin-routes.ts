@@ -16,6 +16,7 @@ import { isAnalysisInputError } from '../../analysis/errors.js';
 import { hubFor } from './hub.js';
 import { closeDecided, findCall, type LiveVideoCall } from './repo.js';
 import { LIVE_VIDEO_METHOD_ID, MAX_STILL_BYTES, MAX_STILLS, reasonRequired, statusForDecision, statusKeyForDecision } from './rules.js';
+import { CallContextAnswer, DecisionAnswer, StillAnswer } from '../../../src/api/admin/live-video.js';
 
 const STILL_TYPES = ['image/jpeg', 'image/png'] as const;
 const DECISION_WORDS = { approve: 'approved', reject: 'rejected', review: 'sent_to_review' } as const;
@@ -40,7 +41,7 @@ export function liveVideoAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addContentTypeParser(['image/jpeg', 'image/png'], { parseAs: 'buffer', bodyLimit: MAX_STILL_BYTES }, (_req, body, done) => done(null, body));
 
-    app.get('/admin/api/live-video/:id/context', { schema: { hide: true, params: idParam } }, async (req) => {
+    app.get('/admin/api/live-video/:id/context', { schema: { hide: true, params: idParam, response: { 200: CallContextAnswer } } }, async (req) => {
       const user = await findUserById(ctx.db, req.params.id);
       if (!user) throw errors.userNotFound();
       const sign = (id: string) => signedImagePath(ctx.config.secret, id, ctx.clock.now());
@@ -60,7 +61,7 @@ export function liveVideoAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       };
     });
 
-    app.post('/admin/api/live-video/:id/stills', { schema: { hide: true, params: idParam } }, async (req, reply) => {
+    app.post('/admin/api/live-video/:id/stills', { schema: { hide: true, params: idParam, response: { 201: StillAnswer } } }, async (req, reply) => {
       const call = await heldCall(ctx, req.params.id, req.admin!.id);
       if (!Buffer.isBuffer(req.body)) throw fieldError('body', 'Send the still as image/jpeg or image/png.');
       const bytes = req.body;
@@ -99,42 +100,46 @@ export function liveVideoAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { data: { id, url: signedImagePath(ctx.config.secret, id, now) } };
     });
 
-    app.post('/admin/api/live-video/:id/decision', { schema: { hide: true, params: idParam, body: LiveVideoDecision } }, async (req) => {
-      const { decision } = req.body;
-      const reason = req.body.reason?.trim() || null;
-      if (reasonRequired(decision) && reason === null) throw fieldError('reason', 'Say why: the customer receives this reason.');
-      const call = await heldCall(ctx, req.params.id, req.admin!.id);
-      const now = ctx.clock.now();
-      const stills = (await capturesOf(ctx.db, call.user_id, 'live_video')).length;
-      const startedAt = call.call_started_at ?? now.toISOString();
-      await ctx.db.transaction().execute(async (trx) => {
-        // One decision per call: a second (or a parallel one) finds the call closed.
-        if (!(await closeDecided(trx, call.user_id, call.agent_conn))) throw errors.conflict('This call was already decided or has ended.');
-        await moveVerification(trx, ctx.clock, call.user_id, LIVE_VIDEO_METHOD_ID, statusForDecision(decision), {
-          remarks: decision === 'approve' ? null : reason,
-          attributes: {
-            agent_decision: DECISION_WORDS[decision],
-            reason,
-            agent_id: req.admin!.id,
-            call_started_at: startedAt,
-            call_seconds: Math.max(0, Math.round((now.getTime() - Date.parse(startedAt)) / 1000)),
-            stills,
-            decided_at: now.toISOString(),
-          },
+    app.post(
+      '/admin/api/live-video/:id/decision',
+      { schema: { hide: true, params: idParam, body: LiveVideoDecision, response: { 200: DecisionAnswer } } },
+      async (req) => {
+        const { decision } = req.body;
+        const reason = req.body.reason?.trim() || null;
+        if (reasonRequired(decision) && reason === null) throw fieldError('reason', 'Say why: the customer receives this reason.');
+        const call = await heldCall(ctx, req.params.id, req.admin!.id);
+        const now = ctx.clock.now();
+        const stills = (await capturesOf(ctx.db, call.user_id, 'live_video')).length;
+        const startedAt = call.call_started_at ?? now.toISOString();
+        await ctx.db.transaction().execute(async (trx) => {
+          // One decision per call: a second (or a parallel one) finds the call closed.
+          if (!(await closeDecided(trx, call.user_id, call.agent_conn))) throw errors.conflict('This call was already decided or has ended.');
+          await moveVerification(trx, ctx.clock, call.user_id, LIVE_VIDEO_METHOD_ID, statusForDecision(decision), {
+            remarks: decision === 'approve' ? null : reason,
+            attributes: {
+              agent_decision: DECISION_WORDS[decision],
+              reason,
+              agent_id: req.admin!.id,
+              call_started_at: startedAt,
+              call_seconds: Math.max(0, Math.round((now.getTime() - Date.parse(startedAt)) / 1000)),
+              stills,
+              decided_at: now.toISOString(),
+            },
+          });
+          await recordAudit(trx, ctx.clock, req, {
+            action: `live_video.${decision}`,
+            targetType: 'user',
+            targetId: call.user_id,
+            details: { method: 'live_video', reason, stills },
+          });
         });
-        await recordAudit(trx, ctx.clock, req, {
-          action: `live_video.${decision}`,
-          targetType: 'user',
-          targetId: call.user_id,
-          details: { method: 'live_video', reason, stills },
-        });
-      });
-      ctx.signals.emit('outbox');
-      notifyProgress(call.user_id);
-      const hub = hubFor(ctx);
-      hub.toUser(call.user_conn, { type: 'decided', status: statusKeyForDecision(decision) });
-      hub.queueChanged();
-      return { data: { user_id: call.user_id, status: statusKeyForDecision(decision) } };
-    });
+        ctx.signals.emit('outbox');
+        notifyProgress(call.user_id);
+        const hub = hubFor(ctx);
+        hub.toUser(call.user_conn, { type: 'decided', status: statusKeyForDecision(decision) });
+        hub.queueChanged();
+        return { data: { user_id: call.user_id, status: statusKeyForDecision(decision) } };
+      },
+    );
   };
 }

@@ -6,6 +6,8 @@ import { errors } from '../../errors.js';
 import { addProvider, removeProvider } from './provider-admin.js';
 import { listProviders } from './providers-repo.js';
 import { redirectUriOf } from './sign-in.js';
+import { Done } from '../../../src/api/admin/common.js';
+import { SignInProviderAnswer, SignInProvidersAnswer } from '../../../src/api/admin/sign-in-providers.js';
 import { rowIdParam } from '../../http/admin/dashboard/common.js';
 
 const providerBody = z
@@ -26,12 +28,12 @@ const providerBody = z
  */
 export function oidcProviderAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/admin/api/oidc-providers', { schema: { hide: true } }, async () => ({
+    app.get('/admin/api/oidc-providers', { schema: { hide: true, response: { 200: SignInProvidersAnswer } } }, async () => ({
       data: await listProviders(ctx.db),
       redirect_uri: redirectUriOf(ctx.config.baseUrl),
     }));
 
-    app.post('/admin/api/oidc-providers', { schema: { hide: true, body: providerBody } }, async (req, reply) => {
+    app.post('/admin/api/oidc-providers', { schema: { hide: true, body: providerBody, response: { 201: SignInProviderAnswer } } }, async (req, reply) => {
       const created = await addProvider(ctx, req.body);
       await recordAudit(ctx.db, ctx.clock, req, {
         action: 'oidc_provider.create',
@@ -48,6 +50,7 @@ export function oidcProviderAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         schema: {
           hide: true,
           params: rowIdParam,
+          response: { 200: Done },
         },
       },
       async (req) => {

@@ -13,6 +13,7 @@ import './admin-developers.js';
 import './admin-activity.js';
 import './admin-invite.js';
 import type { SignedInEvent } from './admin-sign-in.js';
+import type { SessionAnswer } from '../../api/admin/session.js';
 
 /** The dashboard's views and their paths under `/admin`. */
 const NAV = [
@@ -148,7 +149,7 @@ export class AdminApp extends LitElement {
 
   async #checkSession(): Promise<void> {
     try {
-      const res = await this.api.get<{ admin: { id: number; email: string } }>('/admin/api/session');
+      const res = await this.api.get<SessionAnswer>('/admin/api/session');
       this.admin = res.admin;
     } catch (error: unknown) {
       if (!(error instanceof AdminApiError)) throw error;

@@ -2,37 +2,10 @@ import { html, nothing } from 'lit';
 import { query } from '../api.js';
 import type { Page } from '../../api/admin/common.js';
 import type { ApiKeyRow, CreatedApiKey } from '../../api/admin/developers.js';
+import type { DeliveriesPage, Delivery, DeliveryDetail, Endpoint, EndpointWithSecret, RevealedSecret } from '../../api/admin/webhooks.js';
 import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';
 import { AdminView } from './admin-view.js';
-
-interface Endpoint {
-  id: number;
-  url: string;
-  events: string[];
-  methods: number[] | null;
-  enabled: boolean;
-  disabled_reason: string | null;
-  rotation_in_progress: boolean;
-}
-
-interface Delivery {
-  id: number;
-  event_type: string;
-  endpoint_url: string;
-  state: string;
-  attempts: number;
-  last_status: number | null;
-  created_at: string;
-  retryable: boolean;
-  test: boolean;
-}
-
-interface DeliveryDetail extends Delivery {
-  payload: unknown;
-  payload_masked: boolean;
-  attempts_log: { attempt: number; started_at: string; response_status: number | null; outcome: string; error: string | null }[];
-}
 
 /** Methods with a step in Verity's flow (ids of spec 2.2). */
 const WATCHABLE_METHODS = [
@@ -76,7 +49,7 @@ export class AdminDevelopers extends AdminView {
   declare endpoints: Endpoint[] | undefined;
   /** A signing secret being shown (after creation, reveal or rotation). */
   declare secret: { endpoint: number; value: string } | undefined;
-  declare deliveries: { data: Delivery[]; total: number; page: number; per_page: number } | undefined;
+  declare deliveries: DeliveriesPage | undefined;
   declare deliveriesPage: number;
   /** Filter of the delivery log: '', 'pending', 'succeeded' or 'failed'. */
   declare deliveryState: string;
@@ -104,9 +77,7 @@ export class AdminDevelopers extends AdminView {
     const [endpoints, deliveries] = (await this.run(() =>
       Promise.all([
         this.client.get<{ data: Endpoint[] }>('/admin/api/webhooks/endpoints'),
-        this.client.get<{ data: Delivery[]; total: number; page: number; per_page: number }>(
-          `/admin/api/webhooks/deliveries${query({ page: this.deliveriesPage, per_page: 20, state: this.deliveryState })}`,
-        ),
+        this.client.get<DeliveriesPage>(`/admin/api/webhooks/deliveries${query({ page: this.deliveriesPage, per_page: 20, state: this.deliveryState })}`),
       ]),
     )) ?? [undefined, undefined];
     if (endpoints) this.endpoints = endpoints.data;
@@ -138,7 +109,7 @@ export class AdminDevelopers extends AdminView {
     const methods = f.getAll('methods').map(Number);
     const res = await this.run(
       () =>
-        this.client.post<{ data: Endpoint; signing_secret: string }>('/admin/api/webhooks/endpoints', {
+        this.client.post<EndpointWithSecret>('/admin/api/webhooks/endpoints', {
           url: String(f.get('url')),
           ...(events.length ? { events } : {}),
           ...(methods.length ? { methods } : {}),
@@ -159,10 +130,10 @@ export class AdminDevelopers extends AdminView {
       if (await this.run(() => this.client.del(base), 'Endpoint deleted.')) await this.loadWebhooks();
     } else if (action === 'rotate') {
       if (!(await this.confirmAction('Rotate the signing secret? The old one keeps signing for 24 hours.', 'Rotate secret'))) return;
-      const res = await this.run(() => this.client.post<{ signing_secret: string }>(`${base}/secret/rotate`, {}), 'Secret rotated.');
+      const res = await this.run(() => this.client.post<EndpointWithSecret>(`${base}/secret/rotate`, {}), 'Secret rotated.');
       if (res) this.secret = { endpoint: ep.id, value: res.signing_secret };
     } else if (action === 'reveal') {
-      const res = await this.run(() => this.client.post<{ signing_secret: string }>(`${base}/secret/reveal`, {}));
+      const res = await this.run(() => this.client.post<RevealedSecret>(`${base}/secret/reveal`, {}));
       if (res) this.secret = { endpoint: ep.id, value: res.signing_secret };
     } else if (action === 'test') {
       if (await this.run(() => this.client.post(`${base}/test`, {}), 'Test payload queued.')) await this.loadWebhooks();

@@ -4,14 +4,7 @@ import '../../steps/live_video/call-countdown.js';
 import { LiveVideoAgent } from '../live-video-agent.js';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
-
-interface CallContext {
-  user_id: number;
-  name: string;
-  documents: { url: string }[];
-  faces: { url: string }[];
-  stills: { id: string; url: string }[];
-}
+import type { CallContext, CallContextAnswer, StillAnswer } from '../../api/admin/live-video.js';
 
 type Decision = 'approve' | 'reject' | 'review';
 
@@ -143,7 +136,7 @@ export class AdminLiveVideo extends AdminView {
   }
 
   async #loadContext(userId: number): Promise<void> {
-    const res = await this.run(() => this.client.get<{ data: CallContext }>(`/admin/api/live-video/${userId}/context`));
+    const res = await this.run(() => this.client.get<CallContextAnswer>(`/admin/api/live-video/${userId}/context`));
     if (res && this.callUser === userId) this.context = res.data;
   }
 
@@ -168,8 +161,7 @@ export class AdminLiveVideo extends AdminView {
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.9));
     if (!blob) return;
     const res = await this.run(
-      () =>
-        this.client.request<{ data: { id: string; url: string } }>('POST', `/admin/api/live-video/${userId}/stills`, blob, { 'content-type': 'image/jpeg' }),
+      () => this.client.request<StillAnswer>('POST', `/admin/api/live-video/${userId}/stills`, blob, { 'content-type': 'image/jpeg' }),
       'Still saved to the user’s captures.',
     );
     if (res && this.context) this.context = { ...this.context, stills: [...this.context.stills, res.data] };

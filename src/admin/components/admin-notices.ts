@@ -1,17 +1,11 @@
 import { css, html, nothing } from 'lit';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
+import type { AdminNotice } from '../../api/admin/notices.js';
+
+export type { AdminNotice };
 
 /** An admin notice as `GET /admin/api/notices` answers it. */
-export interface AdminNotice {
-  id: number;
-  /** What happened, e.g. `webhook_endpoint_disabled`, `webhook_deliveries_lost`. */
-  kind: string;
-  message: string;
-  created_at: string;
-  read_at: string | null;
-}
-
 /** Where the admin can act on a notice of a kind (webhook notices: the developer settings). */
 function placeFor(kind: string): { href: string; label: string } | null {
   return kind.startsWith('webhook') ? { href: '/admin/developers', label: 'Open the webhook settings' } : null;

@@ -1,22 +1,10 @@
 import { css, html } from 'lit';
-import type { AdminUser } from '../../api/admin/users.js';
+import type { Overview } from '../../api/admin/overview.js';
 import { adminStyles } from '../styles.js';
 import { userTable } from '../user-table.js';
 import './admin-chart.js';
 import './admin-notices.js';
 import { AdminView } from './admin-view.js';
-
-interface Overview {
-  year: number;
-  users_per_month: Record<string, number>;
-  users_per_status: { total: number; new: number; banned: number; unconfirmed: number };
-  users_by_status: Record<string, number>;
-  days: number;
-  decisions_per_day: { date: string; approved: number; rejected: number; review: number }[];
-  pass_rate_sample: number;
-  check_pass_rates: { check: string; passed: number; flagged: number; failed: number; rate: number }[];
-  latest_registrations: AdminUser[];
-}
 
 /** `2026-05-12` → `12 May`, read in UTC like the series. */
 function shortDay(date: string): string {

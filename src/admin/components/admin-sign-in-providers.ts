@@ -1,18 +1,11 @@
 import { css, html } from 'lit';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
+import type { SignInProviderListing, SignInProvidersAnswer } from '../../api/admin/sign-in-providers.js';
+
+export type { SignInProviderListing };
 
 /** A sign-in provider as `GET /admin/api/oidc-providers` lists it (never its secret). */
-export interface SignInProviderListing {
-  id: number;
-  purpose: 'social' | 'payment';
-  name: string;
-  issuer: string;
-  client_id: string;
-  scopes: string;
-  updated_at: string;
-}
-
 const PURPOSES = { social: 'Social Account', payment: 'Payment Account' } as const;
 
 /**
@@ -54,7 +47,7 @@ export class AdminSignInProviders extends AdminView {
   }
 
   async #load(): Promise<void> {
-    const answer = await this.run(() => this.api!.request<{ data: SignInProviderListing[]; redirect_uri: string }>('GET', '/admin/api/oidc-providers'));
+    const answer = await this.run(() => this.api!.request<SignInProvidersAnswer>('GET', '/admin/api/oidc-providers'));
     if (!answer) return;
     this.providers = answer.data;
     this.redirectUri = answer.redirect_uri;

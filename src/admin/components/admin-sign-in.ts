@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import { AdminApiError } from '../api.js';
 import { AdminView } from './admin-view.js';
+import type { SignedIn } from '../../api/admin/session.js';
 
 /** Fired when sign-in succeeded. */
 export class SignedInEvent extends Event {
@@ -27,7 +28,7 @@ export class AdminSignIn extends AdminView {
     if (code) body.totp = String(code);
     this.error = '';
     try {
-      const res = await this.client.post<{ admin: { id: number; email: string } }>('/admin/api/session', body);
+      const res = await this.client.post<SignedIn>('/admin/api/session', body);
       this.dispatchEvent(new SignedInEvent(res.admin));
     } catch (error: unknown) {
       if (error instanceof AdminApiError && error.errors.totp) {

@@ -10,6 +10,7 @@ const NOTICES: AdminNotice[] = [
     id: 3,
     kind: 'webhook_endpoint_disabled',
     message: 'Webhook endpoint https://x.example/in was disabled: failing for 5 days.',
+    details: null,
     created_at: '2026-05-10T12:00:00Z',
     read_at: null,
   },
@@ -17,10 +18,11 @@ const NOTICES: AdminNotice[] = [
     id: 2,
     kind: 'webhook_deliveries_lost',
     message: '2 webhook deliveries were failed: their job was lost.',
+    details: null,
     created_at: '2026-05-09T12:00:00Z',
     read_at: null,
   },
-  { id: 1, kind: 'maintenance', message: 'Backups were skipped last night.', created_at: '2026-05-08T12:00:00Z', read_at: null },
+  { id: 1, kind: 'maintenance', message: 'Backups were skipped last night.', details: null, created_at: '2026-05-08T12:00:00Z', read_at: null },
 ];
 
 /** A notices route over a list the mark-read route changes, as the server does. */

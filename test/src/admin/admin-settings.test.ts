@@ -14,6 +14,8 @@ const SAVED: SettingsView = {
   bank_deposit_ttl_days: 7,
   default_locale: null,
   allowed_countries: null,
+  default_template: null,
+  reverification_template: null,
   branding: { logo_url: 'http://verity.test/branding/logo/0123456789abcdef01234567.png', primary_color: '#112233', background_color: null, text_color: null },
   consent: { text: null, privacy_url: null, text_version: 'default-1' },
   knowledge: null,

@@ -245,4 +245,15 @@ describe('printedFields on small phone uploads', () => {
     expect(ten['Height']?.value).toBe(`5'-10"`);
     expect(ten['DL Class']?.value).toBe('M');
   });
+
+  it('knows sex and eye colour by their shape on the height line when their labels were not read', () => {
+    // PaddleOCR's reading of a development front printed with labels above values (labels lost).
+    const out = printedFields(ocr(['IVANOV', 'XAVIER WEI', '7220 ELM STREET', 'SACRAMENTO, CA 95835', 'M 6\'-04" GRN A', 'NONE NONE']), today);
+    expect(out['Sex']?.value).toBe('M');
+    expect(out['Eyes Color']?.value).toBe('GRN');
+    expect(out['Height']?.value).toBe('6\'-04"');
+    // A lone letter has no shape of its own: class, restrictions and endorsements need a label.
+    expect(out['DL Class']).toBeUndefined();
+    expect(out['DL Restriction Code']).toBeUndefined();
+  });
 });

@@ -1,6 +1,7 @@
 export { failure } from '../../session/fixtures.js';
 import { insertProvider } from '../../../../server/methods/oidc/providers-repo.js';
 import type { OidcPurpose } from '../../../../server/methods/oidc/tables.js';
+import type { MethodViewOf } from '../../../../src/api/contract.js';
 import type { SessionClient } from '../../../../src/api/session-client.js';
 import { HttpBrowser, type TestOidcProvider } from '../../../helpers/oidc-provider.js';
 import type { TestServer } from '../../../helpers/server.js';
@@ -42,4 +43,26 @@ export async function begin(browser: HttpBrowser, beginUrl: string): Promise<str
 export async function eventTypes(server: TestServer, id: number): Promise<string[]> {
   const rows = await server.verity.ctx.db.selectFrom('events').select('type').where('user_id', '=', id).orderBy('occurred_at').orderBy('id').execute();
   return rows.map((r) => r.type);
+}
+
+/** The session's view of the sign-in step `key` (throws when the session has no such step). */
+export async function signInStepView<K extends 'social_account' | 'payment_account'>(session: SessionClient, key: K): Promise<MethodViewOf<K>> {
+  const view = (await session.session()).methods.find((m): m is MethodViewOf<K> => m.key === key);
+  if (!view) throw new Error(`no ${key} step`);
+  return view;
+}
+
+/** The user's verification row of method `methodId`: status, attributes (parsed) and remarks. */
+export async function verificationRow(
+  server: TestServer,
+  userId: number,
+  methodId: number,
+): Promise<{ status: number; attributes: Record<string, unknown>; remarks: string | null }> {
+  const row = await server.verity.ctx.db
+    .selectFrom('user_verifications')
+    .select(['status', 'attributes', 'remarks'])
+    .where('user_id', '=', userId)
+    .where('method_id', '=', methodId)
+    .executeTakeFirstOrThrow();
+  return { status: row.status, attributes: JSON.parse(row.attributes) as Record<string, unknown>, remarks: row.remarks };
 }

@@ -5,7 +5,7 @@ import { startOidcProvider, type TestOidcProvider } from '../../../helpers/oidc-
 import { ManualClock } from '../../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { latestCode, outboxFor } from '../../session/fixtures.js';
-import { begin, browserFor, configureProvider, eventTypes, failure, sessionFor } from './fixtures.js';
+import { begin, browserFor, configureProvider, eventTypes, failure, sessionFor, signInStepView, verificationRow } from './fixtures.js';
 
 let idp: TestOidcProvider;
 let server: TestServer;
@@ -27,21 +27,8 @@ afterEach(async () => {
   await server.close();
 });
 
-async function paymentView(session: SessionClient): Promise<MethodViewOf<'payment_account'>> {
-  const view = (await session.session()).methods.find((m) => m.key === 'payment_account');
-  if (view?.key !== 'payment_account') throw new Error('no payment_account step');
-  return view;
-}
-
-async function verification(id: number): Promise<{ status: number; attributes: Record<string, unknown>; remarks: string | null }> {
-  const row = await server.verity.ctx.db
-    .selectFrom('user_verifications')
-    .select(['status', 'attributes', 'remarks'])
-    .where('user_id', '=', id)
-    .where('method_id', '=', 4)
-    .executeTakeFirstOrThrow();
-  return { status: row.status, attributes: JSON.parse(row.attributes) as Record<string, unknown>, remarks: row.remarks };
-}
+const paymentView = (session: SessionClient): Promise<MethodViewOf<'payment_account'>> => signInStepView(session, 'payment_account');
+const verification = (id: number): ReturnType<typeof verificationRow> => verificationRow(server, id, 4);
 
 describe('Payment Account: the payment e-mail by code', () => {
   it('sends a code to the payment account’s address (not the user’s), and a right code completes the step', async () => {

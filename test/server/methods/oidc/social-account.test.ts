@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MethodViewOf } from '../../../../src/api/contract.js';
+import type { SessionClient } from '../../../../src/api/session-client.js';
 import { startOidcProvider, type TestOidcProvider } from '../../../helpers/oidc-provider.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { begin, browserFor, configureProvider, eventTypes, failure, sessionFor } from './fixtures.js';
+import { begin, browserFor, configureProvider, eventTypes, failure, sessionFor, signInStepView, verificationRow } from './fixtures.js';
 
 let idp: TestOidcProvider;
 let server: TestServer;
@@ -25,21 +26,8 @@ afterEach(async () => {
   await server.close();
 });
 
-async function socialView(session: Awaited<ReturnType<typeof sessionFor>>['session']): Promise<MethodViewOf<'social_account'>> {
-  const view = (await session.session()).methods.find((m) => m.key === 'social_account');
-  if (view?.key !== 'social_account') throw new Error('no social_account step');
-  return view;
-}
-
-async function verification(id: number): Promise<{ status: number; attributes: Record<string, unknown>; remarks: string | null }> {
-  const row = await server.verity.ctx.db
-    .selectFrom('user_verifications')
-    .select(['status', 'attributes', 'remarks'])
-    .where('user_id', '=', id)
-    .where('method_id', '=', 9)
-    .executeTakeFirstOrThrow();
-  return { status: row.status, attributes: JSON.parse(row.attributes) as Record<string, unknown>, remarks: row.remarks };
-}
+const socialView = (session: SessionClient): Promise<MethodViewOf<'social_account'>> => signInStepView(session, 'social_account');
+const verification = (id: number): ReturnType<typeof verificationRow> => verificationRow(server, id, 9);
 
 describe('Social Account (OpenID Connect sign-in against a real provider)', () => {
   it('completes when the provider vouches for the user’s own verified e-mail, and records what it proved', async () => {

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { brandFitsLength, compareCardName, decideCard, expiryPassed } from '../../../../server/methods/secure_card/rules.js';
-import type { SecureCardReading } from '../../../../src/api/contract.js';
+import { reading } from './fixtures.js';
 
 const jane = { firstName: 'Jane', lastName: 'Doe' };
-const reading = (over: Partial<SecureCardReading> = {}): SecureCardReading => ({
-  number_read: true,
-  last4: '1111',
-  pan_length: 16,
-  brand: 'visa',
-  luhn_valid: true,
-  expiry_month: 8,
-  expiry_year: 2028,
-  cardholder_name: 'JANE DOE',
-  ...over,
-});
 const now = new Date('2026-06-15T12:00:00Z');
 
 describe('secure card rules', () => {

@@ -7,6 +7,7 @@ import { secureCardState } from '../../../../server/methods/secure_card/use-case
 import type { ManualClock } from '../../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { client, createTemplate, createUser, failure, giveConsent, local } from '../../session/fixtures.js';
+import { reading } from './fixtures.js';
 
 let server: TestServer;
 let session: SessionClient;
@@ -20,17 +21,6 @@ async function maskedCard(): Promise<Blob> {
   return new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' });
 }
 
-const reading = (over: Partial<SecureCardReading> = {}): SecureCardReading => ({
-  number_read: true,
-  last4: '1111',
-  pan_length: 16,
-  brand: 'visa',
-  luhn_valid: true,
-  expiry_month: 8,
-  expiry_year: 2028,
-  cardholder_name: 'JANE DOE',
-  ...over,
-});
 const fields = (r: SecureCardReading, source: SecureCardSubmitFields['source'] = 'camera'): SecureCardSubmitFields => ({ reading: JSON.stringify(r), source });
 
 async function submit(r: SecureCardReading = reading(), image: Blob | null | 'masked' = 'masked') {

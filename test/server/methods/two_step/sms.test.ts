@@ -6,6 +6,7 @@ import type { ManualClock } from '../../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { signedInAdmin } from '../../http/admin/admin-client.js';
 import { client, createTemplate, createUser, latestCode, local, outboxFor } from '../../session/fixtures.js';
+import { rowsIn } from './fixtures.js';
 
 let server: TestServer;
 let session: SessionClient;
@@ -99,19 +100,8 @@ describe('two-step by SMS', () => {
     await session.sendTwoStepSms(twoFactorPhone);
     await latestCode(server, twoFactorPhone);
     expect((await server.api(`/api/users/${userId}`, { method: 'DELETE' })).status).toBe(200);
-    const db = server.verity.ctx.db;
-    expect(
-      await db
-        .selectFrom('two_step_factors' as never)
-        .selectAll()
-        .execute(),
-    ).toHaveLength(0);
-    expect(
-      await db
-        .selectFrom('verification_codes' as never)
-        .selectAll()
-        .execute(),
-    ).toHaveLength(0);
+    expect(await rowsIn(server, 'two_step_factors')).toBe(0);
+    expect(await rowsIn(server, 'verification_codes')).toBe(0);
     expect(await outboxFor(server, twoFactorPhone)).toHaveLength(0);
   });
 });

@@ -5,6 +5,7 @@ import { ApiError, type SessionClient } from '../../../../src/api/session-client
 import type { ManualClock } from '../../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { client, createTemplate, createUser, local } from '../../session/fixtures.js';
+import { rowsIn } from './fixtures.js';
 
 let server: TestServer;
 let session: SessionClient;
@@ -272,18 +273,7 @@ describe('two-step: deletion', () => {
     const totp = await enrol();
     await session.verifyTwoStep({ channel: 'totp', code: codeAt(totp) });
     expect((await server.api(`/api/users/${userId}`, { method: 'DELETE' })).status).toBe(200);
-    const db = server.verity.ctx.db;
-    expect(
-      await db
-        .selectFrom('two_step_factors' as never)
-        .selectAll()
-        .execute(),
-    ).toHaveLength(0);
-    expect(
-      await db
-        .selectFrom('two_step_recovery_codes' as never)
-        .selectAll()
-        .execute(),
-    ).toHaveLength(0);
+    expect(await rowsIn(server, 'two_step_factors')).toBe(0);
+    expect(await rowsIn(server, 'two_step_recovery_codes')).toBe(0);
   });
 });

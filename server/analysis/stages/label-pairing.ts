@@ -1,0 +1,255 @@
+/**
+ * Pairs a printed label with its value by the OCR's geometry, whatever the card's layout. A
+ * licence prints a label either before its value ("DOB 04/04/1973", "DOB: 04/04/1973") or above
+ * it (small "DOB" over the date, a row of labels over a row of values). Line text alone reads
+ * the second as "DOB EXP ISS" then "04/04/1973 04/04/2028 …", which no label regex can pair. Here
+ * a label whose own row holds no value right after it takes the nearest box below it that is not
+ * itself a label, and that value is read as one "LABEL VALUE" line. Rows without such a label keep
+ * the OCR's own text, so layouts with labels beside their values read exactly as before.
+ *
+ * Input: rows of boxes (tesseract's lines of words, or PaddleOCR's boxes grouped into rows), in
+ * reading order. A box is a word or a phrase; a label may span several boxes ("LAST" "NAME").
+ */
+import type { OcrLine } from './ocr.js';
+
+export interface TextBox {
+  readonly text: string;
+  readonly confidence: number;
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+/** A row of boxes, left to right, with the OCR's own text for it when it has one. */
+export interface BoxRow {
+  readonly boxes: readonly TextBox[];
+  readonly text?: string;
+  readonly confidence: number;
+}
+
+/**
+ * Field labels (the AAMVA set; an AAMVA field number such as "4d" or "15" may precede one, glued
+ * on as OCR often reads it: "5SEX", "9CLASS"), with a colon or full stop after them. Passport labels are left out: their reader pairs them itself.
+ */
+const LABEL =
+  /^(?:\d{1,2}[a-z]?\s*)?(?:DOB|DATE OF BIRTH|EXP|EXPIRES|ISS|ISSUED|SEX|HGT|HEIGHT|EYES|CLASS|RSTR|RESTR|RESTRICTIONS|END|ENDORSE|ENDORSEMENTS|DD|DL|DLN|DL NO|LIC NO|LN|FN|LAST NAME|FIRST NAME|FAMILY NAME|GIVEN NAMES?)[:.]?$/i;
+
+/** Labels long enough to be known with one letter lost or misread ("RST", "CLAS", "EYFS"). */
+const LONG_LABELS = ['CLASS', 'RSTR', 'RESTR', 'EYES'];
+
+/**
+ * Whether `a` is `b` with at most one letter dropped or changed. Not one added: a label with its
+ * value glued on ("CLASSA", "RSTRB") is not a bare label.
+ */
+function oneEdit(a: string, b: string): boolean {
+  if (a.length > b.length || b.length - a.length > 1) return false;
+  let i = 0;
+  while (i < Math.min(a.length, b.length) && a[i] === b[i]) i++;
+  const [ra, rb] = [a.slice(i), b.slice(i)];
+  return ra.slice(1) === rb.slice(1) || ra.slice(1) === rb || ra === rb.slice(1);
+}
+
+/** The label a text reads as: itself when it reads right, the label it garbles, or null. */
+function labelOf(text: string): string | null {
+  if (LABEL.test(text)) return text;
+  const word = /^(?:\d{1,2}[a-z]?\s*)?([A-Z]{3,6})[:.]?$/.exec(text)?.[1];
+  return (word !== undefined && LONG_LABELS.find((l) => oneEdit(word, l))) || null;
+}
+
+/** At most this many boxes make one label ("4d" "DL" "NO"). */
+const MAX_LABEL_BOXES = 3;
+
+interface Span {
+  readonly row: number;
+  /** Index of the first and one past the last box of the span in its row. */
+  readonly from: number;
+  readonly to: number;
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+  readonly text: string;
+  readonly confidence: number;
+}
+
+const spanOf = (rows: readonly BoxRow[], row: number, from: number, to: number): Span => {
+  const bs = rows[row]!.boxes.slice(from, to);
+  const x = Math.min(...bs.map((b) => b.x));
+  const y = Math.min(...bs.map((b) => b.y));
+  return {
+    row,
+    from,
+    to,
+    x,
+    y,
+    w: Math.max(...bs.map((b) => b.x + b.w)) - x,
+    h: Math.max(...bs.map((b) => b.y + b.h)) - y,
+    text: bs.map((b) => b.text).join(' '),
+    confidence: Math.min(...bs.map((b) => b.confidence)),
+  };
+};
+
+/** Label spans of every row: the longest run of boxes (close together) that reads as a label. */
+function findLabels(rows: readonly BoxRow[]): Span[] {
+  const out: Span[] = [];
+  rows.forEach((row, r) => {
+    let i = 0;
+    while (i < row.boxes.length) {
+      let found: Span | null = null;
+      for (let n = Math.min(MAX_LABEL_BOXES, row.boxes.length - i); n >= 1 && !found; n--) {
+        const s = spanOf(rows, r, i, i + n);
+        // The boxes of one label sit a word space apart, not a column apart.
+        const tight = row.boxes.slice(i + 1, i + n).every((b, k) => b.x - (row.boxes[i + k]!.x + row.boxes[i + k]!.w) < 1.5 * s.h);
+        const canon = tight ? labelOf(s.text) : null;
+        if (canon) found = { ...s, text: canon };
+      }
+      if (found) {
+        out.push(found);
+        i = found.to;
+      } else i++;
+    }
+  });
+  return out;
+}
+
+const overlapX = (a: { x: number; w: number }, b: { x: number; w: number }): number => Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+const centreY = (b: { y: number; h: number }): number => b.y + b.h / 2;
+
+/** Where a label's value is: a run of boxes in one row. */
+interface Value {
+  readonly row: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * The value under a bare label: the first box of a later row that starts under the label, at
+ * most about a line lower, then the boxes after it in that row a word space apart, up to the
+ * next label's column.
+ */
+function valueBelow(rows: readonly BoxRow[], label: Span, labels: readonly Span[], taken: ReadonlySet<TextBox>): Value | null {
+  const isLabelBox = (r: number, i: number): boolean => labels.some((l) => l.row === r && i >= l.from && i < l.to);
+  let best: { v: Value; d: number } | null = null;
+  rows.forEach((row, r) => {
+    row.boxes.forEach((b, i) => {
+      if (taken.has(b) || isLabelBox(r, i) || (r === label.row && i >= label.from && i < label.to)) return;
+      const gapY = b.y - (label.y + label.h);
+      const near = gapY > -0.5 * label.h && gapY < 1.5 * Math.max(label.h, b.h);
+      // Starting under the label (left-aligned or centred under it), not in the next column.
+      const under = overlapX(label, b) > 0 && b.x > label.x - 1.5 * label.h;
+      if (!near || !under || centreY(b) <= centreY(label)) return;
+      const d = Math.max(0, gapY) + 0.25 * Math.abs(b.x - label.x);
+      if (!best || d < best.d) best = { v: { row: r, from: i, to: i + 1 }, d };
+    });
+  });
+  if (!best) return null;
+  const { row, from } = (best as { v: Value }).v;
+  // The next label on the label's row bounds this value's column.
+  const bound = Math.min(
+    ...labels.filter((l) => l !== label && l.x > label.x && Math.abs(centreY(l) - centreY(label)) < 0.5 * Math.min(l.h, label.h)).map((l) => l.x),
+  );
+  const boxes = rows[row]!.boxes;
+  let to = from + 1;
+  while (to < boxes.length) {
+    const [prev, next] = [boxes[to - 1]!, boxes[to]!];
+    if (taken.has(next) || isLabelBox(row, to) || next.x >= bound || next.x - (prev.x + prev.w) > 1.2 * Math.max(prev.h, next.h)) break;
+    to++;
+  }
+  return { row, from, to };
+}
+
+/**
+ * A label is bare when no value follows it on its row: the next box is another label, or there
+ * is none, or it is more than a column away.
+ */
+function isBare(rows: readonly BoxRow[], label: Span, labels: readonly Span[]): boolean {
+  const next = rows[label.row]!.boxes[label.to];
+  if (!next) return true;
+  if (labels.some((l) => l.row === label.row && l.from === label.to)) return true;
+  return next.x - (label.x + label.w) > 4 * label.h;
+}
+
+/** Lines for the field parser: labels printed above their values joined to them, other rows as read. */
+export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
+  const labels = findLabels(rows);
+  const taken = new Set<TextBox>();
+  // Values printed beside their label belong to it: no label above may take them.
+  for (const l of labels) {
+    if (isBare(rows, l, labels)) continue;
+    const next = rows[l.row]!.boxes[l.to];
+    if (next) taken.add(next);
+  }
+  const pairs: { label: Span; value: Value }[] = [];
+  // Top to bottom: a label takes the value under it before a label further down could.
+  for (const label of [...labels].sort((a, b) => a.y - b.y || a.x - b.x)) {
+    if (!isBare(rows, label, labels)) continue;
+    const value = valueBelow(rows, label, labels, taken);
+    if (!value) continue;
+    for (const b of rows[value.row]!.boxes.slice(value.from, value.to)) taken.add(b);
+    pairs.push({ label, value });
+  }
+  const unread = unreadLabelRows(rows);
+  if (pairs.length === 0)
+    return rows
+      .filter((_, r) => !unread.has(r))
+      .map(rowLine)
+      .filter((l) => l.text);
+
+  const moved = new Set<TextBox>();
+  for (const { label, value } of pairs) {
+    for (const b of rows[label.row]!.boxes.slice(label.from, label.to)) moved.add(b);
+    for (const b of rows[value.row]!.boxes.slice(value.from, value.to)) moved.add(b);
+  }
+  const out: OcrLine[] = [];
+  rows.forEach((row, r) => {
+    if (unread.has(r)) return;
+    // Pairs go where their value was, left to right, before what is left of that row.
+    const here = pairs.filter((p) => p.value.row === r).sort((a, b) => row.boxes[a.value.from]!.x - row.boxes[b.value.from]!.x);
+    for (const { label, value } of here) {
+      const vs = row.boxes.slice(value.from, value.to);
+      out.push({
+        text: `${label.text} ${vs.map((b) => b.text).join(' ')}`,
+        confidence: Math.min(label.confidence, ...vs.map((b) => b.confidence)),
+      });
+    }
+    const rest = row.boxes.filter((b) => !moved.has(b));
+    if (rest.length === row.boxes.length) out.push(rowLine(row));
+    else if (rest.length) out.push({ text: rest.map((b) => b.text).join(' '), confidence: Math.min(...rest.map((b) => b.confidence)) });
+  });
+  return out.filter((l) => l.text);
+}
+
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+/**
+ * Rows of small print right above a row of larger print holding no value (no run of digits, no
+ * date, not read with confidence), once the labels read in them went to their values: the labels printed above their values that the OCR garbled ("3 PRY MANE"
+ * for "1 FAMILY NAME"). Left in, they sit between the values and break the order the parser
+ * reads a licence's name and address by; their values are read from the rows under them.
+ */
+function unreadLabelRows(rows: readonly BoxRow[]): Set<number> {
+  const out = new Set<number>();
+  rows.forEach((row, r) => {
+    // A word read with confidence is a value, whatever its size ("w« NGUYEN": a garbled field number).
+    if (!row.boxes.length || median(row.boxes.map((b) => b.confidence)) >= 90 || /\d{4}|\d[/.-]\d/.test(row.boxes.map((b) => b.text).join(' '))) return;
+    const h = median(row.boxes.map((b) => b.h));
+    const bottom = Math.max(...row.boxes.map((b) => b.y + b.h));
+    const left = Math.min(...row.boxes.map((b) => b.x));
+    const right = Math.max(...row.boxes.map((b) => b.x + b.w));
+    const below = rows.find((o) => {
+      if (o === row || !o.boxes.length) return false;
+      const top = Math.min(...o.boxes.map((b) => b.y));
+      const spans = Math.min(right, Math.max(...o.boxes.map((b) => b.x + b.w))) - Math.max(left, Math.min(...o.boxes.map((b) => b.x)));
+      // Below it (PaddleOCR's boxes are padded, so they may overlap it), at most a line lower.
+      const centre = (top + Math.max(...o.boxes.map((b) => b.y + b.h))) / 2;
+      return centre > bottom && top - bottom < 1.2 * h && spans > 0;
+    });
+    if (below && median(below.boxes.map((b) => b.h)) > 1.35 * h) out.add(r);
+  });
+  return out;
+}
+
+function rowLine(row: BoxRow): OcrLine {
+  return { text: (row.text ?? row.boxes.map((b) => b.text).join(' ')).replace(/\s+/g, ' ').trim(), confidence: row.confidence };
+}
