@@ -1,12 +1,12 @@
 /**
  * Document part of the evaluation: every genuine capture of a half goes through the whole
- * pipeline (`analyseDocument`), as an upload would; so do the forged (pasted date of birth) and
- * screen-replayed copies. Collects what each returned, for the tables and the face evaluation.
+ * pipeline (`analyseDocument`), as an upload would; so do the forged (pasted or re-typed date
+ * of birth) and screen-replayed copies. Collects what each returned, for the tables and the face evaluation.
  */
 import { analyseDocument } from '../../server/analysis/index.js';
 import type { DocumentAnalysis } from '../../server/analysis/types.js';
 import type { HalfConfig } from '../../test/fixtures/hard/config.js';
-import { hardCaptureParams, hardPeople, hardPhoto, hardScreen, hardStyle, hardTampered, type HardKind } from '../../test/fixtures/hard/set.js';
+import { hardCaptureParams, hardPeople, hardPhoto, hardRetyped, hardScreen, hardStyle, hardTampered, type HardKind } from '../../test/fixtures/hard/set.js';
 import type { Identity } from '../../test/fixtures/identities.js';
 import { passportMrz } from '../../test/fixtures/mrz.js';
 import { expectedFields, type ReadingKind } from './expected.js';
@@ -33,7 +33,7 @@ export interface GenuineResult {
 
 export interface FraudResult {
   readonly person: number;
-  readonly attack: 'pasted-dob' | 'screen-replay';
+  readonly attack: 'pasted-dob' | 'retyped-dob' | 'screen-replay';
   /** Accepted with nothing raised: status Success, not photoshopped, not a screen. */
   readonly accepted: boolean;
   readonly detected: boolean;
@@ -77,25 +77,32 @@ async function genuine(half: HalfConfig, person: number, id: Identity, kind: Har
 }
 
 async function fraud(half: HalfConfig, person: number, attack: FraudResult['attack'], today: Date): Promise<FraudResult> {
-  const bytes = attack === 'pasted-dob' ? await hardTampered(half, person) : await hardScreen(half, person);
+  const bytes =
+    attack === 'pasted-dob' ? await hardTampered(half, person) : attack === 'retyped-dob' ? await hardRetyped(half, person) : await hardScreen(half, person);
   const a = await analyseDocument({ bytes }, { today });
   const raised = a.status === 'Failed' || a.content?.photoshopped === true || a.content?.ai_analysis.internet_detection === true;
-  const detected = attack === 'pasted-dob' ? a.content?.photoshopped === true : a.content?.ai_analysis.internet_detection === true;
+  const detected = attack === 'screen-replay' ? a.content?.ai_analysis.internet_detection === true : a.content?.photoshopped === true;
   return { person, attack, accepted: !raised, detected, failure: a.failure_code };
 }
 
-/** Runs the genuine captures of `n` people and one forgery per person (pasted DOB or screen, alternating). */
+/**
+ * Runs the genuine captures of `n` people (unless `attacksOnly`) and two forgeries per person: a
+ * pasted DOB or a screen replay, alternating, and a re-typed DOB (a forgery made another way, so
+ * that a check tuned on the pasted one cannot flatter itself).
+ */
 export async function evalDocuments(
   half: HalfConfig,
   n: number,
   today: Date,
   progress: (s: string) => void,
+  attacksOnly = false,
 ): Promise<{ genuine: GenuineResult[]; fraud: FraudResult[] }> {
   const out: GenuineResult[] = [];
   const frauds: FraudResult[] = [];
   for (const [p, id] of hardPeople(half, n).entries()) {
-    for (const kind of ['licence-front', 'licence-back', 'passport'] as HardKind[]) out.push(await genuine(half, p, id, kind, today));
+    if (!attacksOnly) for (const kind of ['licence-front', 'licence-back', 'passport'] as HardKind[]) out.push(await genuine(half, p, id, kind, today));
     frauds.push(await fraud(half, p, p % 2 === 0 ? 'pasted-dob' : 'screen-replay', today));
+    frauds.push(await fraud(half, p, 'retyped-dob', today));
     progress(`${half.name}: ${p + 1}/${n} people`);
   }
   return { genuine: out, fraud: frauds };

@@ -25,6 +25,7 @@ import { assessQuality, fieldsReadable, qualityReason, type QualityIssue } from 
 import { detectRecapture } from './stages/recapture.js';
 import { ChallengeSignals } from './stages/challenge-signals.js';
 import { decideSelfie, SELFIE_MATCH_THRESHOLD, type LivenessFrame } from './stages/selfie.js';
+import { detectGridInconsistency } from './stages/jpeg-grid.js';
 import { detectPastedRegions } from './stages/tamper.js';
 import type {
   AnalyseDocumentInput,
@@ -135,6 +136,10 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     timed(timings, 'faces', () => documentFaces(work)),
   ]);
   const tamper = await timed(timings, 'tamper', () => detectPastedRegions(grey));
+  // The quantisation lattice survives only in the JPEG's own pixels: not in a PDF's rendering,
+  // a PNG, or a raster downscaled for work.
+  const asSaved = prepared.mediaType === 'image/jpeg' && prepared.raster.width === prepared.decodedWidth;
+  const grid = asSaved ? await timed(timings, 'jpeg_grid', () => detectGridInconsistency(prepared.raster)) : null;
   const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster, 'document'));
 
   let ocr = deskewedOcr;
@@ -180,7 +185,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   });
   content.doc_type = type.doc_type;
   content.doc_type_id = type.doc_type_id;
-  content.photoshopped = editor !== null || tamper.suspicious;
+  content.photoshopped = editor !== null || tamper.suspicious || grid?.suspicious === true;
   content.ai_analysis.internet_detection = recapture.screen;
   content.ai_analysis.internet_detection_location = { guess_labels: [...recapture.labels] };
 

@@ -43,7 +43,8 @@ export const OutboxMessage = z.object({
   to: z.string(),
   subject: z.string(),
   text: z.string(),
-  locale: z.string(),
+  /** Absent on messages written before the outbox recorded it (a missing field must not fail the list). */
+  locale: z.optional(z.string()),
   created_at: z.string(),
   /** The user the message is for, when it is for one. */
   user_id: z.optional(z.int()),

@@ -235,11 +235,12 @@ export class VerifyFlow extends VerifyFlowAttributes {
       this.fail(new VerifyError('network', msg('Part of the page could not be loaded.', { id: 'flow.chunk-failed' }), 'error', true, { cause: error }));
       return;
     }
-    this.index = index;
-    this.checks.seen(method.key);
     // A biometric step waits for consent to the current text; its routes refuse without it too.
     const consent = needsConsent(method.key) && !isMethodDone(method) && !this.session?.consent.given;
     if (consent) await import('../../steps/consent/verify-consent.js');
+    // Index and phase change together: a render between them showed the step before its consent.
+    this.index = index;
+    this.checks.seen(method.key);
     this.phase = consent ? FLOW_PHASE.consent : FLOW_PHASE.steps;
     void this.store?.save({ method: method.key, choices: this.choices });
     if (!consent) this.starts.record(this.client, method);

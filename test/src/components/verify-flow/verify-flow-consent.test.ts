@@ -109,6 +109,22 @@ describe('<verify-flow> consent before biometric steps', () => {
     await until(() => deep(flow, 'verify-consent'), 5000, 'consent again');
   });
 
+  it('going on from a step to a biometric one never shows that step before the consent, not even for a render', async () => {
+    const { flow } = await open({ session: session([METHODS.email(), METHODS.document_id()], { consent: NO_CONSENT }) });
+    await until(() => deep(flow, 'verify-step-email'), 5000, 'email step');
+    const shown: string[] = [];
+    const watch = new MutationObserver((records) => {
+      for (const r of records)
+        for (const n of r.addedNodes) if (n instanceof Element) shown.push(n.localName, ...[...n.querySelectorAll('*')].map((e) => e.localName));
+    });
+    watch.observe(flow.shadowRoot!, { childList: true, subtree: true });
+    await flow.goTo(1);
+    await until(() => deep(flow, 'verify-consent'), 5000, 'consent screen');
+    watch.disconnect();
+    expect(shown).to.include('verify-consent');
+    expect(shown).not.to.include('verify-step-document');
+  });
+
   it('does not ask for steps that are not biometric', async () => {
     const { flow, key } = await open({ session: session([METHODS.email()], { consent: NO_CONSENT }) });
     await until(() => deep(flow, 'verify-step-email'), 5000, 'email step');
