@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import type { SettingsView } from '../../src/api/admin/settings.js';
 import type { MethodKey, MethodView, SessionState } from '../../src/api/contract.js';
 import type { AppContext } from '../context.js';
 import type { SessionLimits } from '../session/limits.js';
@@ -41,6 +43,26 @@ export interface SessionKit {
 
 /** The session routes of a method: a Fastify plugin registered inside the session scope. */
 export type MethodRoutes = (kit: SessionKit) => FastifyPluginAsyncZod;
+
+/**
+ * What the dashboard lends a method's admin routes. Handed in (not imported), as the
+ * {@link SessionKit} is, so that a method module never imports the dashboard that lists it.
+ */
+export interface AdminKit {
+  ctx: AppContext;
+  /** What `GET /admin/api/settings` answers: a route that changes an account setting answers it too. */
+  settingsView(): Promise<SettingsView>;
+}
+
+/** The dashboard routes of a method (`/admin/api/…`): a Fastify plugin registered inside the admin scope. */
+export type MethodAdminRoutes = (kit: AdminKit) => FastifyPluginAsyncZod;
+
+/**
+ * Account settings a method owns that the dashboard's general settings edit
+ * (`PATCH /admin/api/settings`): each one's body field, named by its `AccountSettings` key and
+ * saved as given (null included; omitted: left as it is).
+ */
+export type MethodSettings = { readonly [K in keyof AccountSettings]?: z.ZodType<AccountSettings[K] | undefined> };
 
 /** A browser feature a method's capture needs (Permissions-Policy and the iframe's `allow`). */
 export type BrowserPermission = 'camera' | 'geolocation' | 'microphone' | 'publickey-credentials-create' | 'publickey-credentials-get';
@@ -89,6 +111,13 @@ export interface ServerMethod {
    * authenticates what it is given. Methods sharing them share the function, registered once.
    */
   readonly publicRoutes?: MethodRoutes;
+  /**
+   * Its dashboard routes, inside the admin scope (admin session, CSRF, Fetch Metadata); each
+   * changing route records its audit action. Methods sharing them share the function, registered once.
+   */
+  readonly adminRoutes?: MethodAdminRoutes;
+  /** Its account settings among the dashboard's general settings. */
+  readonly settings?: MethodSettings;
   /** The method's view: the shared fields plus its key and `needs`. */
   view(input: ViewInput, base: MethodViewBase): Promise<MethodView>;
   /** Whether a rejected method may be tried again by the user (a reset one always may). */

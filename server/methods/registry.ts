@@ -4,7 +4,7 @@ import { emailMethod } from './email/index.js';
 import { geolocationMethod } from './geolocation/index.js';
 import { knowledgeMethod } from './knowledge/index.js';
 import { livenessMethod } from './liveness/index.js';
-import type { BrowserPermission, MethodRoutes, ServerMethod } from './method.js';
+import type { BrowserPermission, MethodAdminRoutes, MethodRoutes, MethodSettings, ServerMethod } from './method.js';
 import { phoneMethod } from './phone/index.js';
 import { paymentAccountMethod } from './payment_account/index.js';
 import { selfieMethod } from './selfie/index.js';
@@ -75,6 +75,16 @@ export function isBiometric(key: MethodKey): boolean {
 /** Each distinct route plugin served outside the session scope, once. */
 export function methodPublicRoutes(): MethodRoutes[] {
   return [...new Set(SERVER_METHODS.flatMap((m) => (m.publicRoutes ? [m.publicRoutes] : [])))];
+}
+
+/** Each distinct admin route plugin once (Social and Payment Account share the sign-in providers'). */
+export function methodAdminRoutes(): MethodAdminRoutes[] {
+  return [...new Set(SERVER_METHODS.flatMap((m) => (m.adminRoutes ? [m.adminRoutes] : [])))];
+}
+
+/** The account settings the methods own, every method's fields in one object. */
+export function methodSettings(): MethodSettings {
+  return Object.assign({}, ...SERVER_METHODS.map((m) => m.settings ?? {})) as MethodSettings;
 }
 
 /** Each distinct deletion hook once. */

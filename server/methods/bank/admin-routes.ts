@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../admin/audit.js';
-import type { AppContext } from '../../context.js';
+import type { AdminKit } from '../method.js';
 import { BankPayoutsAnswer } from '../../../src/api/admin/bank-payouts.js';
 import { errors } from '../../errors.js';
 import { listPayouts, markPayoutPaid } from './payout-admin.js';
@@ -14,7 +14,7 @@ import { rowIdParam } from '../../http/admin/dashboard/common.js';
  * from, and "mark paid". Inside the admin scope (admin session, CSRF, Fetch Metadata). Showing
  * the pending amounts and account numbers is audited, as is each payout marked paid.
  */
-export function bankPayoutAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function bankPayoutAdminRoutes({ ctx }: AdminKit): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/admin/api/bank-payouts',

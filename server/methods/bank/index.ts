@@ -1,3 +1,4 @@
+import { bankPayoutAdminRoutes } from './admin-routes.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { reopenVerification } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
@@ -17,6 +18,7 @@ export const bankMethod: ServerMethod = {
   methodIds: [11],
   permissions: [],
   routes: bankRoutes,
+  adminRoutes: bankPayoutAdminRoutes,
   async view({ ctx, user, verification }, base) {
     const row = await currentAccount(ctx.db, user.id, verification.method_id);
     const now = ctx.clock.now();

@@ -2,6 +2,7 @@ import { reopenVerification } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
 import { geolocationRoutes } from './routes.js';
 import { GEOLOCATION_MAX_ATTEMPTS } from './rules.js';
+import { geolocationSettings } from './settings.js';
 import { geolocationState } from './use-cases.js';
 
 /** Geolocation (spec method 8): the browser's position, checked against the account's allowed countries. */
@@ -10,6 +11,7 @@ export const geolocationMethod: ServerMethod = {
   methodIds: [8],
   permissions: ['geolocation'],
   routes: geolocationRoutes,
+  settings: geolocationSettings,
   view: ({ settings }, base) =>
     Promise.resolve({
       ...base,

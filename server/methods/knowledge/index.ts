@@ -1,5 +1,6 @@
 import { reopenVerification } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
+import { knowledgeAdminRoutes } from './admin-routes.js';
 import { askedKnowledge } from './asked.js';
 import { knowledgeRoutes } from './routes.js';
 import { knowledgeState } from './use-cases.js';
@@ -10,6 +11,7 @@ export const knowledgeMethod: ServerMethod = {
   methodIds: [21],
   permissions: [],
   routes: knowledgeRoutes,
+  adminRoutes: knowledgeAdminRoutes,
   async view({ ctx, user, settings }, base) {
     const asked = await askedKnowledge(ctx.db, ctx.config.secret, settings, user.id);
     const state = await knowledgeState.read(ctx.db, user.id);

@@ -4,6 +4,7 @@ import { LiveVideoDecision } from '../../../src/api/contract.js';
 import { recordAudit } from '../../admin/audit.js';
 import { signedImagePath } from '../../admin/image-links.js';
 import type { AppContext } from '../../context.js';
+import type { AdminKit } from '../method.js';
 import { errors, fieldError } from '../../errors.js';
 import { idParam } from '../../http/admin/dashboard/common.js';
 import { moveVerification } from '../../services/verifications.js';
@@ -37,7 +38,7 @@ async function heldCall(ctx: AppContext, userId: number, adminId: number): Promi
  * `decision` (approve, reject or send to review with a reason: the method's status, its
  * webhook `attributes`, the audit log, and the user's screen, in that order).
  */
-export function liveVideoAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function liveVideoAdminRoutes({ ctx }: AdminKit): FastifyPluginAsyncZod {
   return async (app) => {
     app.addContentTypeParser(['image/jpeg', 'image/png'], { parseAs: 'buffer', bodyLimit: MAX_STILL_BYTES }, (_req, body, done) => done(null, body));
 

@@ -1,3 +1,4 @@
+import { liveVideoAdminRoutes } from './admin-routes.js';
 import { reopenVerification } from '../defaults.js';
 import type { MethodRoutes, ServerMethod } from '../method.js';
 import { deleteLiveVideoData } from './repo.js';
@@ -20,6 +21,7 @@ export const liveVideoMethod: ServerMethod = {
   permissions: ['camera', 'microphone'],
   biometric: true,
   routes: noRoutes,
+  adminRoutes: liveVideoAdminRoutes,
   publicRoutes: liveVideoSocketRoutes,
   view({ ctx }, base) {
     const ice_servers = ctx.config.iceServers.map((s) => ({

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../admin/audit.js';
-import type { AppContext } from '../../context.js';
+import type { AdminKit } from '../method.js';
 import { errors } from '../../errors.js';
 import { addProvider, removeProvider } from './provider-admin.js';
 import { listProviders } from './providers-repo.js';
@@ -26,7 +26,7 @@ const providerBody = z
  * the admin scope (admin session, CSRF, Fetch Metadata). Secrets go in and never come out; the
  * listing names the redirect URI to register with each provider.
  */
-export function oidcProviderAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function oidcProviderAdminRoutes({ ctx }: AdminKit): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/admin/api/oidc-providers', { schema: { hide: true, response: { 200: SignInProvidersAnswer } } }, async () => ({
       data: await listProviders(ctx.db),

@@ -1,3 +1,4 @@
+import { oidcProviderAdminRoutes } from '../oidc/admin-routes.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { maskEmail } from '../../session/masking.js';
 import { findCode } from '../code/repo.js';
@@ -20,6 +21,7 @@ export const paymentAccountMethod: ServerMethod = {
   methodIds: [4],
   permissions: [],
   routes: paymentRoutes,
+  adminRoutes: oidcProviderAdminRoutes,
   publicRoutes: oidcCallbackRoutes,
   async view({ ctx, user, verification }, base) {
     const now = ctx.clock.now();

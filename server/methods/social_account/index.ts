@@ -1,3 +1,4 @@
+import { oidcProviderAdminRoutes } from '../oidc/admin-routes.js';
 import { alwaysRetry } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
 import { oidcCallbackRoutes } from '../oidc/callback-routes.js';
@@ -17,6 +18,7 @@ export const socialAccountMethod: ServerMethod = {
   methodIds: [9],
   permissions: [],
   routes: signInRoutes,
+  adminRoutes: oidcProviderAdminRoutes,
   publicRoutes: oidcCallbackRoutes,
   async view({ ctx, user, verification }, base) {
     const providers = (await listProviders(ctx.db, 'social')).map((p) => ({ id: p.id, name: p.name }));

@@ -12,9 +12,9 @@ import { dashboardReviewRoutes } from './reviews.js';
 import { dashboardSettingsRoutes } from './settings.js';
 import { dashboardTemplateRoutes } from './templates.js';
 import { dashboardUserRoutes } from './users.js';
-import { oidcProviderAdminRoutes } from '../../../methods/oidc/admin-routes.js';
-import { bankPayoutAdminRoutes } from '../../../methods/bank/admin-routes.js';
-import { liveVideoAdminRoutes } from '../../../methods/live_video/admin-routes.js';
+import { methodAdminRoutes } from '../../../methods/registry.js';
+import type { AdminKit } from '../../../methods/method.js';
+import { settingsView } from './settings-view.js';
 
 export { inviteAcceptRoute } from './admins.js';
 export { logoRoute } from './settings.js';
@@ -58,8 +58,8 @@ export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(dashboardSettingsRoutes(ctx));
     await app.register(dashboardDeveloperRoutes(ctx));
     await app.register(dashboardAdminRoutes(ctx));
-    await app.register(oidcProviderAdminRoutes(ctx));
-    await app.register(bankPayoutAdminRoutes(ctx));
-    await app.register(liveVideoAdminRoutes(ctx));
+    // Each method's own admin routes (its `ServerMethod.adminRoutes`), under the same hooks.
+    const kit: AdminKit = { ctx, settingsView: () => settingsView(ctx) };
+    for (const routes of methodAdminRoutes()) await app.register(routes(kit));
   };
 }

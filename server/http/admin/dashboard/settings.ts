@@ -8,13 +8,15 @@ import { DUPLICATE_MODES, readDashboardSettings, writeDashboardSetting } from '.
 import type { AppContext } from '../../../context.js';
 import { errors, fieldError } from '../../../errors.js';
 import { knowledgeRefusal } from '../../../methods/knowledge/facts.js';
-import { knowledgeQuestion } from '../../../methods/knowledge/rules.js';
-import { readSettings, writeSetting, type AccountSettings, type KnowledgeQuestionSetting } from '../../../store/repos/settings-repo.js';
+import type { MethodSettings } from '../../../methods/method.js';
+import { methodSettings } from '../../../methods/registry.js';
+import { readSettings, writeSetting, type AccountSettings } from '../../../store/repos/settings-repo.js';
+import type { Executor } from '../../../store/database.js';
 import { templateRefusal } from '../../../domain/flow-coverage.js';
-import { consentTextVersion } from '../../../session/consent.js';
 import { findTemplate } from '../../../store/repos/templates-repo.js';
 import { httpUrl } from '../../schemas.js';
 import { LogoAnswer, SettingsAnswer } from '../../../../src/api/admin/settings.js';
+import { settingsView } from './settings-view.js';
 
 /** Logos are re-encoded to PNG at most this wide/high, so what we serve is always our own bytes. */
 const LOGO_MAX_PX = 512;
@@ -31,113 +33,61 @@ const origin = z
   .max(300)
   .refine((u) => new URL(u).origin === u.replace(/\/$/, ''), 'An origin is scheme://host[:port] without a path.');
 
-const settingsPatch = z
-  .object({
-    account_name: z.string().trim().min(1).max(100).optional(),
-    default_completion_url: httpUrl.nullable().optional(),
-    custom_domain: httpUrl.nullable().optional(),
-    allowed_origins: z.array(origin).max(50).optional(),
-    link_lifetime_hours: z
-      .number()
-      .int()
-      .min(1)
-      .max(24 * 30)
-      .optional(),
-    handoff_enabled: z.boolean().optional(),
-    two_step_sms_allowed: z.boolean().optional(),
-    bank_deposit_ttl_days: z.number().int().min(1).max(60).optional(),
-    default_locale: z.enum(['en', 'es', 'fr', 'de', 'pt', 'ar']).nullable().optional(),
-    allowed_countries: z
-      .array(z.string().regex(/^[A-Z0-9]{2,3}$|^[0-9]{3}$/))
-      .max(300)
-      .nullable()
-      .optional(),
-    branding: z
-      .object({ primary_color: colour.optional(), background_color: colour.optional(), text_color: colour.optional(), logo_url: z.null().optional() })
-      .optional(),
-    /** Consent shown before biometric steps (issue 24); a null or empty text shows the default. */
-    consent: z.object({ text: z.string().trim().max(4000).nullable().optional(), privacy_url: httpUrl.nullable().optional() }).optional(),
-    signup: z
-      .object({
-        enabled: z.boolean().optional(),
-        template: z.string().max(100).nullable().optional(),
-        ask_name: z.boolean().optional(),
-        ask_phone: z.boolean().optional(),
-      })
-      .optional(),
-    retention: z
-      .object({ images_days: z.number().int().min(1).max(3650).nullable().optional(), unconfirmed_signup_days: z.number().int().min(1).max(365).optional() })
-      .optional(),
-    /** Duplicate detection (issue 23): review (default), flag only, or off. */
-    duplicates: z
-      .object({ mode: z.enum(DUPLICATE_MODES) })
-      .strict()
-      .optional(),
-  })
-  .strict();
+/**
+ * The general settings' body: the core's fields and, after `default_locale`, the fields the methods
+ * own (`ServerMethod.settings`: the geolocation's `allowed_countries`). Built when the routes are
+ * (the registry is complete by then); the order is the audit's `fields` order.
+ */
+const settingsPatch = (methods: MethodSettings) =>
+  z
+    .object({
+      account_name: z.string().trim().min(1).max(100).optional(),
+      default_completion_url: httpUrl.nullable().optional(),
+      custom_domain: httpUrl.nullable().optional(),
+      allowed_origins: z.array(origin).max(50).optional(),
+      link_lifetime_hours: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 30)
+        .optional(),
+      handoff_enabled: z.boolean().optional(),
+      two_step_sms_allowed: z.boolean().optional(),
+      bank_deposit_ttl_days: z.number().int().min(1).max(60).optional(),
+      default_locale: z.enum(['en', 'es', 'fr', 'de', 'pt', 'ar']).nullable().optional(),
+      ...methods,
+      branding: z
+        .object({ primary_color: colour.optional(), background_color: colour.optional(), text_color: colour.optional(), logo_url: z.null().optional() })
+        .optional(),
+      /** Consent shown before biometric steps (issue 24); a null or empty text shows the default. */
+      consent: z.object({ text: z.string().trim().max(4000).nullable().optional(), privacy_url: httpUrl.nullable().optional() }).optional(),
+      signup: z
+        .object({
+          enabled: z.boolean().optional(),
+          template: z.string().max(100).nullable().optional(),
+          ask_name: z.boolean().optional(),
+          ask_phone: z.boolean().optional(),
+        })
+        .optional(),
+      retention: z
+        .object({ images_days: z.number().int().min(1).max(3650).nullable().optional(), unconfirmed_signup_days: z.number().int().min(1).max(365).optional() })
+        .optional(),
+      /** Duplicate detection (issue 23): review (default), flag only, or off. */
+      duplicates: z
+        .object({ mode: z.enum(DUPLICATE_MODES) })
+        .strict()
+        .optional(),
+    })
+    .strict();
 
-const knowledgeBody = z.object({
-  questions: z
-    .array(
-      z.object({
-        id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/),
-        prompt: z.string().trim().min(1).max(500),
-        kind: z.enum(['text', 'choice', 'date', 'number']),
-        choices: z
-          .array(z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/), label: z.string().trim().min(1).max(200) }))
-          .max(20)
-          .optional(),
-        /** Accepted answers in clear text; omitted: keep the stored ones of the question with this id. */
-        answers: z.array(z.string().min(1).max(200)).min(1).max(20).optional(),
-      }),
-    )
-    .max(100),
-  ask: z.number().int().min(1).max(100),
-  pass_threshold: z.number().int().min(1).max(100),
-  max_attempts: z.number().int().min(1).max(20),
-});
-
-/** What the dashboard reads: account settings without knowledge answer hashes, plus dashboard settings. */
-async function settingsView(ctx: AppContext) {
-  const [s, d] = await Promise.all([readSettings(ctx.db), readDashboardSettings(ctx.db)]);
-  return {
-    account_name: s.account_name,
-    default_completion_url: s.default_completion_url,
-    custom_domain: s.custom_domain,
-    allowed_origins: s.allowed_origins,
-    link_lifetime_hours: s.link_lifetime_hours,
-    handoff_enabled: s.handoff_enabled,
-    two_step_sms_allowed: s.two_step_sms_allowed,
-    bank_deposit_ttl_days: s.bank_deposit_ttl_days,
-    default_locale: s.default_locale,
-    allowed_countries: s.allowed_countries,
-    default_template: s.default_template,
-    reverification_template: s.reverification_template,
-    branding: s.branding,
-    consent: { ...s.consent, text_version: consentTextVersion(s) },
-    knowledge: s.knowledge
-      ? {
-          ask: s.knowledge.ask,
-          pass_threshold: s.knowledge.pass_threshold,
-          max_attempts: s.knowledge.max_attempts,
-          questions: s.knowledge.questions.map((q) => ({
-            id: q.id,
-            prompt: q.prompt,
-            kind: q.kind,
-            choices: q.choices ?? null,
-            answers_stored: q.answer_hashes.length,
-          })),
-        }
-      : null,
-    signup: d.signup,
-    retention: d.retention,
-    duplicates: d.duplicates,
-  };
-}
-
-/** General settings, branding (with the logo upload), knowledge questions and geolocation rules. */
+/**
+ * General settings (with the methods' own, such as the allowed countries) and branding (with the
+ * logo upload). A method's other admin routes (the knowledge questions) are in its folder.
+ */
 export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    const methods = methodSettings();
+    const patchBody = settingsPatch(methods);
     app.addContentTypeParser(
       ['image/png', 'image/jpeg', 'image/webp', 'application/octet-stream'],
       { parseAs: 'buffer', bodyLimit: LOGO_MAX_BYTES },
@@ -146,7 +96,7 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
 
     app.get('/admin/api/settings', { schema: { hide: true, response: { 200: SettingsAnswer } } }, async () => ({ data: await settingsView(ctx) }));
 
-    app.patch('/admin/api/settings', { schema: { hide: true, body: settingsPatch, response: { 200: SettingsAnswer } } }, async (req) => {
+    app.patch('/admin/api/settings', { schema: { hide: true, body: patchBody, response: { 200: SettingsAnswer } } }, async (req) => {
       const body = req.body;
       const current = await readSettings(ctx.db);
       if (body.signup?.template) {
@@ -167,7 +117,6 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           'two_step_sms_allowed',
           'bank_deposit_ttl_days',
           'default_locale',
-          'allowed_countries',
         ] as const;
         for (const key of simple) {
           const value = body[key];
@@ -178,6 +127,7 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
               (key === 'custom_domain' && typeof value === 'string' ? value.replace(/\/+$/, '') : value) as AccountSettings[typeof key],
             );
         }
+        for (const key of Object.keys(methods) as (keyof AccountSettings)[]) await saveMethodSetting(trx, key, (body as Partial<AccountSettings>)[key]);
         if (body.branding) {
           const branding = { ...current.branding };
           for (const [k, v] of Object.entries(body.branding)) if (v !== undefined) branding[k as keyof typeof branding] = v;
@@ -225,47 +175,6 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       });
       return { logo_url: logoUrl };
     });
-
-    app.put('/admin/api/knowledge', { schema: { hide: true, body: knowledgeBody, response: { 200: SettingsAnswer } } }, async (req) => {
-      const body = req.body;
-      const current = (await readSettings(ctx.db)).knowledge;
-      const ids = new Set<string>();
-      const questions: KnowledgeQuestionSetting[] = [];
-      for (const q of body.questions) {
-        if (ids.has(q.id)) throw fieldError('questions', `Question id ${q.id} is used twice.`);
-        ids.add(q.id);
-        if (q.answers) {
-          try {
-            questions.push(
-              knowledgeQuestion(ctx.config.secret, {
-                id: q.id,
-                prompt: q.prompt,
-                kind: q.kind,
-                ...(q.choices ? { choices: q.choices } : {}),
-                answers: q.answers,
-              }),
-            );
-          } catch (error: unknown) {
-            throw fieldError('questions', error instanceof Error ? error.message : 'Invalid question.');
-          }
-        } else {
-          const kept = current?.questions.find((c) => c.id === q.id && c.kind === q.kind);
-          if (!kept) throw fieldError('questions', `Question ${q.id} needs its accepted answers.`);
-          questions.push({ ...kept, prompt: q.prompt, ...(q.choices ? { choices: q.choices } : {}) });
-        }
-      }
-      if (questions.length > 0 && body.ask > questions.length) throw fieldError('ask', 'Cannot ask more questions than there are.');
-      if (body.pass_threshold > body.ask) throw fieldError('pass_threshold', 'The pass threshold cannot exceed the number of questions asked.');
-      await ctx.db.transaction().execute(async (trx) => {
-        await writeSetting(
-          trx,
-          'knowledge',
-          questions.length ? { questions, ask: body.ask, pass_threshold: body.pass_threshold, max_attempts: body.max_attempts } : null,
-        );
-        await recordAudit(trx, ctx.clock, req, { action: 'knowledge.update', targetType: 'settings', details: { questions: questions.length, ask: body.ask } });
-      });
-      return { data: await settingsView(ctx) };
-    });
   };
 }
 
@@ -285,6 +194,11 @@ export function logoRoute(ctx: AppContext): FastifyPluginAsyncZod {
         .send(blob.bytes);
     });
   };
+}
+
+/** A method's setting as sent; omitted (undefined) leaves it as it is. */
+async function saveMethodSetting<K extends keyof AccountSettings>(trx: Executor, key: K, value: AccountSettings[K] | undefined): Promise<void> {
+  if (value !== undefined) await writeSetting(trx, key, value);
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {
