@@ -14,16 +14,10 @@ import type { GreyPlane } from '../raster.js';
 import { packageFile } from '../engines.js';
 import type { OcrResult } from './ocr.js';
 import { boxesToLines } from './paddle-lines.js';
+import type { TextBox } from './label-pairing.js';
 
-/** One text box: its text, recogniser confidence (0-100) and place on the page read. */
-export interface PaddleBox {
-  readonly text: string;
-  readonly confidence: number;
-  readonly x: number;
-  readonly y: number;
-  readonly w: number;
-  readonly h: number;
-}
+/** One text box: its text, recogniser confidence (0-100) and place on the page read (the pairing's box). */
+export type PaddleBox = TextBox;
 
 interface PaddleEngine {
   readonly det: Session;
