@@ -14,7 +14,7 @@ export function typescriptPool<Task, Result>(module: URL, handler: string, optio
     // waited seconds while later ones ran (issue 2).
     stricterFIFO: true,
     ...options,
-    filename: fileURLToPath(new URL('./typescript-worker.mjs', import.meta.url)),
+    filename: fileURLToPath(new URL('./typescript-worker.cjs', import.meta.url)),
     workerData: { module: module.href, handler },
   });
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { threadId } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { typescriptPool } from '../../../server/threads/typescript-pool.js';
@@ -27,6 +28,23 @@ describe('typescriptPool', () => {
       const finished: number[] = [];
       await Promise.all(Array.from({ length: 8 }, (_, n) => pool.run({ n, ms: 5 }).then((r) => finished.push(r.n))));
       expect(finished).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    } finally {
+      await pool.destroy();
+    }
+  });
+
+  it('gives piscina a CommonJS entry, so its require() never loads an ES module', async () => {
+    // On Node 20.19+ a require() of an ES module that meets an import() of the same graph can
+    // abort the process (a V8 fatal error; it took down a CI test fork). piscina require()s its
+    // entry first: that entry must load as CommonJS, with require(esm) switched off too.
+    const pool = typescriptPool<{ n: number; ms: number }, { n: number; thread: number }>(new URL('../../fixtures/threads/tasks.ts', import.meta.url), 'busy', {
+      maxThreads: 1,
+    });
+    try {
+      const entry = pool.options.filename ?? '';
+      expect(entry.endsWith('.cjs')).toBe(true);
+      const loaded = spawnSync(process.execPath, ['--no-experimental-require-module', '-e', `require(${JSON.stringify(entry)})`], { encoding: 'utf8' });
+      expect(loaded.stderr).not.toContain('ERR_REQUIRE_ESM');
     } finally {
       await pool.destroy();
     }
