@@ -3,7 +3,7 @@ import { moveVerification } from '../../services/verifications.js';
 import { findUserById, findUserVerification } from '../../store/repos/users-repo.js';
 import type { SessionKit } from '../method.js';
 import { hubFor } from './hub.js';
-import { closeUndecided, findCall, overdueCalls, type LiveVideoCall, removeUserCall } from './repo.js';
+import { closeUndecided, overdueCalls, type LiveVideoCall, removeUserCall } from './repo.js';
 import { LIVE_VIDEO_METHOD_ID } from './rules.js';
 
 /**
@@ -31,11 +31,11 @@ const WAITABLE = new Set<number>([VerificationStatus.assigned, VerificationStatu
  * The user's method may have been changed by someone else (an operator resets, approves or
  * rejects it on the dashboard or through the API): a call in progress needs `processing`, a user
  * waiting needs a method still open. Otherwise the call (or the wait) ends for both sides with
- * `method_changed`, and the new status stands. Called on the user's progress notices and heartbeat.
+ * `method_changed`, and the new status stands. Called on the user's progress notices and heartbeat
+ * with the call row as the socket just read it.
  */
-export async function endIfMethodChanged(kit: SessionKit, userId: number, userConn: string): Promise<boolean> {
+export async function endIfMethodChanged(kit: SessionKit, userId: number, userConn: string, call: LiveVideoCall | undefined): Promise<boolean> {
   const { ctx } = kit;
-  const call = await findCall(ctx.db, userId);
   if (!call || call.user_conn !== userConn) return false;
   const status = (await findUserVerification(ctx.db, userId, LIVE_VIDEO_METHOD_ID))?.status;
   const stillFits = call.state === 'in_call' ? status === VerificationStatus.processing : status !== undefined && WAITABLE.has(status);

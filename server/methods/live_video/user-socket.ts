@@ -85,7 +85,7 @@ export function handleUserSocket(kit: SessionKit, socket: WebSocket, req: Fastif
       if (await endIfUserDeleted(kit, userId, lastCall)) {
         send(socket, { type: 'ended', reason: 'method_changed' });
         socket.close(1000, 'user deleted');
-      } else await endIfMethodChanged(kit, userId, conn);
+      } else await endIfMethodChanged(kit, userId, conn, call);
     };
     const checkMethod = () => {
       queue = queue.then(check).then(
