@@ -95,8 +95,14 @@ export class VerifyFlow extends VerifyFlowAttributes {
     client: () => this.flowSession.client,
     session: () => this.flowSession.view,
     setSession: (session) => (this.flowSession.view = session),
-    listening: () => !([FLOW_PHASE.done, FLOW_PHASE.handoff, FLOW_PHASE.completing] as FlowPhase[]).includes(this.phase),
+    listening: () => this.phase !== FLOW_PHASE.handoff && this.phase !== FLOW_PHASE.completing,
     checking: () => this.phase === FLOW_PHASE.checking,
+    completed: () => this.phase === FLOW_PHASE.done,
+    reopen: () => {
+      // No redirect while the user is told: the retry is theirs to take.
+      this.countdown.stop();
+      this.phase = FLOW_PHASE.checking;
+    },
     onScreen: () => (this.phase === FLOW_PHASE.steps ? this.currentMethod?.key : undefined),
     finish: () => void this.finish(),
   });
