@@ -1,10 +1,20 @@
 import type { FaceMethodKey } from '../../../src/api/contract.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { reopenVerification } from '../defaults.js';
-import type { ServerMethod } from '../method.js';
+import { z } from 'zod';
+import type { MethodSettings, ServerMethod } from '../method.js';
 import { faceRoutes } from './routes.js';
 import { FACE_ATTEMPTS } from './rules.js';
 import { faceState } from './use-cases.js';
+
+/**
+ * The seconds the Liveness widget gives each move before the attempt ends (30 by default):
+ * shorter ends a failed attempt, and brings the help and the other ways forward, sooner; never
+ * longer than the challenge lives for.
+ */
+const livenessSettings: MethodSettings = {
+  liveness_move_seconds: z.number().int().min(10).max(30).optional(),
+};
 
 /** A method captured with the front camera: a challenge, one frame per step, analysed on the server. */
 export function faceMethod(key: FaceMethodKey, methodIds: readonly number[]): ServerMethod {
@@ -15,6 +25,7 @@ export function faceMethod(key: FaceMethodKey, methodIds: readonly number[]): Se
     biometric: true,
     routes: faceRoutes,
     view: (_input, base) => Promise.resolve({ ...base, key, needs: { active_liveness: key === 'liveness' } }),
+    ...(key === 'liveness' ? { settings: livenessSettings } : {}),
     // While a challenge can still be handed out (the last one goes to review on failure).
     canRetryRejected: async (ctx, userId) => ((await faceState(key).read(ctx.db, userId))?.attempts_used ?? 0) <= FACE_ATTEMPTS,
     // A retry starts from a new challenge. After a rejection the attempts count on (no endless

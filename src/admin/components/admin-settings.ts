@@ -115,6 +115,7 @@ export class AdminSettings extends AdminView {
         handoff_enabled: f.get('handoff_enabled') === 'on',
         two_step_sms_allowed: f.get('two_step_sms_allowed') === 'on',
         bank_deposit_ttl_days: Number(f.get('bank_deposit_ttl_days')),
+        liveness_move_seconds: Number(f.get('liveness_move_seconds')),
         default_locale: String(f.get('default_locale')) || null,
       },
       'General settings saved.',
@@ -255,6 +256,10 @@ export class AdminSettings extends AdminView {
         <label
           >Bank: days to enter the micro-deposits
           <input type="number" name="bank_deposit_ttl_days" min="1" max="60" required .value=${String(d.bank_deposit_ttl_days)}
+        /></label>
+        <label
+          >Liveness: seconds for each move before the attempt ends
+          <input type="number" name="liveness_move_seconds" min="10" max="30" required .value=${String(d.liveness_move_seconds)}
         /></label>
         <div><button type="submit">Save general settings</button></div>
       </form>

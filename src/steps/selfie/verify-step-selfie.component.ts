@@ -58,7 +58,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     stepTimeoutMs: { type: Number, attribute: 'step-timeout-ms' },
   };
 
-  /** A move not done within this time ends the attempt (the server counts attempts; see {@link FaceChallenge}). */
+  /** A move not done within this time ends the attempt (the server counts attempts; see {@link FaceChallenge}); a challenge's `move_ms` (the account's setting) wins. */
   declare stepTimeoutMs: number;
   /** Three attempts failed: show help and the other ways forward before the last one. */
   declare private needsHelp: boolean;
@@ -218,7 +218,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     if (update.completed !== null && update.face) {
       this.captureStep(update.completed);
       this.enterStep();
-    } else if (performance.now() - this.stepStartedAt > this.stepTimeoutMs) {
+    } else if (performance.now() - this.stepStartedAt > (this.challenge?.move_ms ?? this.stepTimeoutMs)) {
       this.attemptTimedOut();
     }
   }

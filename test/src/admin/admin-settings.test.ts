@@ -12,6 +12,7 @@ const SAVED: SettingsView = {
   handoff_enabled: true,
   two_step_sms_allowed: false,
   bank_deposit_ttl_days: 7,
+  liveness_move_seconds: 30,
   default_locale: null,
   allowed_countries: null,
   default_template: null,
