@@ -1,20 +1,11 @@
 import type { FaceMethodKey } from '../../../src/api/contract.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { reopenVerification } from '../defaults.js';
-import { z } from 'zod';
-import type { MethodSettings, ServerMethod } from '../method.js';
+import type { ServerMethod } from '../method.js';
 import { faceRoutes } from './routes.js';
 import { FACE_ATTEMPTS } from './rules.js';
+import { livenessSettings } from './settings.js';
 import { faceState } from './use-cases.js';
-
-/**
- * The seconds the Liveness widget gives each move before the attempt ends (30 by default):
- * shorter ends a failed attempt, and brings the help and the other ways forward, sooner; never
- * longer than the challenge lives for.
- */
-const livenessSettings: MethodSettings = {
-  liveness_move_seconds: z.number().int().min(10).max(30).optional(),
-};
 
 /** A method captured with the front camera: a challenge, one frame per step, analysed on the server. */
 export function faceMethod(key: FaceMethodKey, methodIds: readonly number[]): ServerMethod {
