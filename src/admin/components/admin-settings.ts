@@ -7,6 +7,7 @@ import './admin-duplicates-setting.js';
 import { knowledgeFields, knowledgeRequest } from './knowledge-questions.js';
 import { lines, PREVIEW_DELAY_MS, previewUrl, UNSET_COLOURS, type Branding, type SettingsView } from './settings-model.js';
 import type { LogoAnswer, SettingsAnswer } from '../../api/admin/settings.js';
+import { states } from '../../internal/lit-states.js';
 
 export { PREVIEW_DELAY_MS, PREVIEW_PATH, previewUrl, type SettingsView } from './settings-model.js';
 
@@ -36,11 +37,7 @@ export class AdminSettings extends AdminView {
   ];
   static override properties = {
     ...AdminView.properties,
-    data: { state: true },
-    preview: { state: true },
-    draftName: { state: true },
-    previewSrc: { state: true },
-    templates: { state: true },
+    ...states('data', 'preview', 'draftName', 'previewSrc', 'templates'),
   };
   declare data: SettingsView | undefined;
   /** Branding as edited (before saving), for the live preview. */

@@ -16,6 +16,7 @@ import { StepElement } from '../step-element.js';
 import { challengeText, faceHintText, tooManyFramesText } from './selfie-texts.js';
 import { colourAt, timedPlan, type TimedPlan } from './timed-capture.js';
 import styles from './verify-step-selfie.styles.js';
+import { states } from '../../internal/lit-states.js';
 
 export { challengeText, faceHintText };
 
@@ -48,13 +49,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   static override styles = [sharedStyles, styles];
   static override properties = {
     ...StepElement.properties,
-    phase: { state: true },
-    instruction: { state: true },
-    hint: { state: true },
-    error: { state: true },
-    stepIndex: { state: true },
-    needsHelp: { state: true },
-    flashing: { state: true },
+    ...states('phase', 'instruction', 'hint', 'error', 'stepIndex', 'needsHelp', 'flashing'),
     stepTimeoutMs: { type: Number, attribute: 'step-timeout-ms' },
   };
 
