@@ -12,7 +12,7 @@ import type { GreyPlane } from '../raster.js';
 import { growQuad, rectToQuad, distance, type Point, type Quad } from '../warp.js';
 
 /** The symbol as measured in the rough rectification: edges as functions of position. */
-interface Fit {
+export interface SymbolFit {
   /** Homography from rough-plane coordinates to the photo. */
   readonly h: readonly number[];
   /** Quadratic coefficients [a, b, c] of the top and bottom edges: y = a x² + b x + c. */
@@ -123,7 +123,7 @@ function crossing(p: Float64Array, from: number, step: 1 | -1, thr: number): num
 }
 
 /** Measures the symbol's edges in the rough plane; null when they cannot be told from the paper. */
-function measure(r: GreyPlane): Omit<Fit, 'h'> | null {
+function measure(r: GreyPlane): Omit<SymbolFit, 'h'> | null {
   const { data, width, height } = r;
   const dark = (x: number, y: number): number => 255 - data[y * width + x]!;
   // Top and bottom: per column band, the darkness profile down the plane; the symbol is the
@@ -203,7 +203,7 @@ function measure(r: GreyPlane): Omit<Fit, 'h'> | null {
  * The symbol's fitted edges in the photo, or null when they cannot be measured (the locator's
  * box is not a barcode, or its edges are lost in the blur).
  */
-export function fitSymbol(g: GreyPlane, quad: Quad): Fit | null {
+export function fitSymbol(g: GreyPlane, quad: Quad): SymbolFit | null {
   const rough = roughPlane(g, quad);
   if (!rough) return null;
   const m = measure(rough.plane);
@@ -211,7 +211,7 @@ export function fitSymbol(g: GreyPlane, quad: Quad): Fit | null {
 }
 
 /** The symbol's corners in the rough plane: where its ends (lines x = p y + q) meet its edges (curves y(x)). */
-function corners(f: Fit): { tl: Point; tr: Point; bl: Point; br: Point } {
+function corners(f: SymbolFit): { tl: Point; tr: Point; bl: Point; br: Point } {
   const endAt = (line: readonly [number, number], curve: readonly [number, number, number]): Point => {
     let y = poly(curve, line[1]);
     for (let i = 0; i < 6; i++) y = poly(curve, line[0] * y + line[1]);
@@ -221,7 +221,7 @@ function corners(f: Fit): { tl: Point; tr: Point; bl: Point; br: Point } {
 }
 
 /** Where the symbol's (u, v) lands in the photo: u along the rows (0 left end, 1 right), v across (0 top, 1 bottom). */
-function patchPoint(f: Fit, c: ReturnType<typeof corners>, u: number, v: number): Point {
+function patchPoint(f: SymbolFit, c: ReturnType<typeof corners>, u: number, v: number): Point {
   const xt = c.tl.x + (c.tr.x - c.tl.x) * u;
   const xb = c.bl.x + (c.br.x - c.bl.x) * u;
   const yt = poly(f.top, xt);
@@ -241,7 +241,7 @@ function cubic(t: number): number {
  * The symbol resampled with its rows level: `scale` output pixels per photo pixel along the
  * rows, a quiet zone of `margin` of its length at each end and of its height above and below.
  */
-export function straighten(g: GreyPlane, f: Fit, scale: number, margin = 0.04): GreyPlane | null {
+export function straighten(g: GreyPlane, f: SymbolFit, scale: number, margin = 0.04): GreyPlane | null {
   const k = corners(f);
   const a = patchPoint(f, k, 0, 0.5);
   const b = patchPoint(f, k, 1, 0.5);
@@ -332,7 +332,7 @@ export function smoothColumns(g: GreyPlane, r: number): GreyPlane {
  * while the codewords between average to a mid grey. An MRZ or a text block averages grey at its ends too; a colour band is solid
  * throughout. Share of ink: 0 paper, 1 the darkest ink of the symbol.
  */
-export function looksLikePdf417(g: GreyPlane, f: Fit): boolean {
+export function looksLikePdf417(g: GreyPlane, f: SymbolFit): boolean {
   const p = straighten(g, f, 1, 0.04);
   if (!p || p.width < 40) return false;
   const { data, width, height } = p;

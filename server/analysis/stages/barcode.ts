@@ -10,7 +10,7 @@ import { getZxing } from '../engines.js';
 import { stretchGrey, type GreyPlane } from '../raster.js';
 import { distance, growQuad, warpQuad, type Quad } from '../warp.js';
 import { AamvaFormatError, aamvaToProcessor, parseAamva, type AamvaRecord, type ProcessorField } from './aamva.js';
-import { fitSymbol, looksLikePdf417, sharpenRows, smoothColumns, straighten } from './barcode-fit.js';
+import { fitSymbol, looksLikePdf417, sharpenRows, smoothColumns, straighten, type SymbolFit } from './barcode-fit.js';
 import { locateBarcode } from './barcode-locate.js';
 
 /** Outcome of the barcode stage. */
@@ -213,10 +213,8 @@ const STRAIGHTENED: readonly { readonly filter: (g: GreyPlane) => GreyPlane; rea
   { filter: (g) => sharpenRows(smoothColumns(g, 3), 3, 2.5) },
 ];
 
-async function decodeStraightened(g: GreyPlane, quad: Quad): Promise<string | null> {
-  const fit = fitSymbol(g, quad);
-  // Only a block with a PDF417's start or stop bar: an MRZ line or a text block is located too.
-  const plane = fit && looksLikePdf417(g, fit) && straighten(g, fit, Math.min(3, MAX_RECTIFIED_SIDE / Math.max(1, distance(quad[0], quad[1]))));
+async function decodeStraightened(g: GreyPlane, fit: SymbolFit, quad: Quad): Promise<string | null> {
+  const plane = straighten(g, fit, Math.min(3, MAX_RECTIFIED_SIDE / Math.max(1, distance(quad[0], quad[1]))));
   if (!plane) return null;
   for (const attempt of STRAIGHTENED) {
     const hit = await decodeOnce(attempt.filter(plane), attempt.binarizer);
@@ -232,7 +230,7 @@ async function decodeStraightened(g: GreyPlane, quad: Quad): Promise<string | nu
  * edge-density locator puts it), then straightened along its own fitted edges (a PDF417 only);
  * only when zxing located a symbol are the filtered retries of the whole image run (most documents have no PDF417, and each attempt costs ~100-300 ms).
  */
-export async function decodePdf417(input: GreyPlane): Promise<{ text: string; angle: number } | null> {
+export async function decodePdf417(input: GreyPlane): Promise<{ text: string; angle: number } | { text: null; symbol: Quad | null }> {
   // Stretched first (a dim capture's bars span a few dozen grey levels): the fixed and global
   // binarisers, and the white corners a rotation opens, assume a page that spans the range.
   const g = stretchGrey(input);
@@ -255,29 +253,27 @@ export async function decodePdf417(input: GreyPlane): Promise<{ text: string; an
     const text = quad ? await decodeRectified(g, quad) : null;
     if (text) return { text, angle: 0 };
   }
-  if (own) {
-    const text = await decodeStraightened(g, own);
+  // Whether the block located is a PDF417 at all (its start or stop bar seen): it tells a
+  // licence back whose symbol is unreadable from a page without one.
+  const fit = own && fitSymbol(g, own);
+  const symbol = own && fit && looksLikePdf417(g, fit) ? own : null;
+  if (symbol && fit) {
+    const text = await decodeStraightened(g, fit, symbol);
     if (text) return { text, angle: 0 };
   }
-  if (!located) return null;
-  for (const retry of RETRIES) {
-    const attempt = await decodeOnce(await filtered(deskewed, (s) => retry.filter(s, deskewed)), retry.binarizer);
-    if (attempt.text) return { text: attempt.text, angle: first };
+  if (located) {
+    for (const retry of RETRIES) {
+      const attempt = await decodeOnce(await filtered(deskewed, (s) => retry.filter(s, deskewed)), retry.binarizer);
+      if (attempt.text) return { text: attempt.text, angle: first };
+    }
   }
-  return null;
+  return { text: null, symbol };
 }
 
 /** The barcode stage: decode, parse AAMVA when possible, map to `document_processor`. */
 export async function runBarcode(g: GreyPlane, today: Date): Promise<BarcodeResult> {
   const hit = await decodePdf417(g);
-  if (!hit) {
-    // Whether a PDF417 is there at all: it tells a licence back whose symbol is unreadable
-    // from a page without one (the quality and MRZ verdicts depend on it).
-    const s = stretchGrey(g);
-    const symbol = locateBarcode(s);
-    const fit = symbol && fitSymbol(s, symbol);
-    return symbol && fit && looksLikePdf417(s, fit) ? { found: false, fields: {}, symbol } : { found: false, fields: {} };
-  }
+  if (hit.text === null) return hit.symbol ? { found: false, fields: {}, symbol: hit.symbol } : { found: false, fields: {} };
   try {
     const aamva = parseAamva(hit.text);
     return { found: true, text: hit.text, deskewAngle: hit.angle, aamva, fields: aamvaToProcessor(aamva, today) };
