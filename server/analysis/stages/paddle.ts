@@ -15,6 +15,7 @@ import { packageFile } from '../engines.js';
 import type { OcrResult } from './ocr.js';
 import { boxesToLines } from './paddle-lines.js';
 import type { TextBox } from './label-pairing.js';
+import { readLexicon } from './label-lexicon.js';
 
 /** One text box: its text, recogniser confidence (0-100) and place on the page read (the pairing's box). */
 export type PaddleBox = TextBox;
@@ -26,6 +27,8 @@ interface PaddleEngine {
   readonly chars: readonly string[];
   /** Classes a document's Latin print can hold (the model's dictionary is mostly Chinese). */
   readonly allowed: Uint8Array;
+  /** Character → class index. */
+  readonly index: ReadonlyMap<string, number>;
   readonly ort: typeof import('onnxruntime-node');
 }
 
@@ -49,7 +52,7 @@ export function getPaddle(): Promise<PaddleEngine> {
     chars.forEach((c, i) => {
       if (i === 0 || /^[ -~]$/.test(c)) allowed[i] = 1;
     });
-    return { det, rec, chars, allowed, ort };
+    return { det, rec, chars, allowed, index: new Map(chars.map((c, i) => [c, i] as const).filter(([c]) => c !== '')), ort };
   })();
   return engine;
 }
@@ -208,7 +211,9 @@ export async function readBoxes(g: GreyPlane): Promise<PaddleBox[]> {
     const [, steps, classes] = out.dims as readonly number[];
     if (classes !== e.chars.length) throw new Error(`PaddleOCR dictionary holds ${e.chars.length} classes, the model ${classes}`);
     const { text, confidence } = decode(out.data as Float32Array, steps!, classes!, e);
-    if (text) boxes.push({ text, confidence, x, y, w, h });
+    // Short boxes may be labels read as noise: scored against the label list (label-lexicon.ts).
+    const lexicon = text.length <= 16 ? readLexicon(out.data as Float32Array, steps!, classes!, (ch) => e.index.get(ch) ?? -1) : undefined;
+    if (text) boxes.push({ text, confidence, x, y, w, h, ...(lexicon ? { lexicon } : {}) });
   }
   return boxes;
 }
