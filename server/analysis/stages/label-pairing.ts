@@ -232,7 +232,8 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
 function fieldsFor(value: string): readonly string[] {
   if (value === 'NONE') return ['RSTR', 'END'];
   if (/^[MFX]$/.test(value)) return ['SEX', 'CLASS', 'RSTR', 'END'];
-  if (/^[A-Z0-9]{1,2}$/.test(value)) return ['CLASS', 'RSTR', 'END'];
+  // With a letter: a lone number is more often a label's field number ("15" of "15 SEX").
+  if (/^[A-Z0-9]{1,2}$/.test(value) && /[A-Z]/.test(value)) return ['CLASS', 'RSTR', 'END'];
   if (/^(?:BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK)$/.test(value)) return ['EYES'];
   // A long run of letters and digits (not a date): the discriminator or the licence number.
   if (/^[A-Z0-9/]{8,}$/.test(value) && /\d{3}/.test(value) && !/^\d{1,2}\/\d{1,2}\/\d{2,4}$/.test(value)) return ['DD', 'DLN'];

@@ -112,3 +112,10 @@ describe('a stacked development front read by PaddleOCR', { timeout: 600_000 }, 
     expect(f['Full Name']?.value).toBe(`${id.first} ${id.middle} ${id.last}`);
   });
 });
+
+describe('a field number is not a value', () => {
+  it('leaves a lone number under a label box unpaired ("15" of "15 SEX")', () => {
+    const rows = [rowOf(box('aa', 400, 300, 12, garbled({ END: -10 }))), rowOf(box('15', 400, 314, 16), box('NONE', 600, 314, 18))];
+    expect(pairLabels(rows).map((l) => l.text)).not.toContain('END 15');
+  });
+});
