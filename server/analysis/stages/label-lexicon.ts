@@ -47,28 +47,49 @@ const logAdd = (a: number, b: number): number => {
   return a > b ? a + Math.log1p(Math.exp(b - a)) : b + Math.log1p(Math.exp(a - b));
 };
 
-/** log P(text | step probabilities) under CTC (blank = class 0); -Infinity when a character is not in the dictionary. */
-export function ctcLogProb(probs: Float32Array, steps: number, classes: number, text: readonly number[]): number {
+/**
+ * log P of each step's class, for the classes `used` (blank first): one table per box, so each
+ * label string's CTC pass reads logs instead of computing them.
+ */
+function logTable(probs: Float32Array, steps: number, classes: number, used: readonly number[]): Float64Array {
+  const K = used.length;
+  const out = new Float64Array(steps * K);
+  for (let t = 0; t < steps; t++) for (let k = 0; k < K; k++) out[t * K + k] = Math.log(Math.max(1e-12, probs[t * classes + used[k]!]!));
+  return out;
+}
+
+/** CTC forward pass over a log table; `cols` are the string's columns in it (column 0 is the blank). */
+function ctcOnTable(table: Float64Array, steps: number, K: number, cols: readonly number[]): number {
   const ext: number[] = [0];
-  for (const c of text) ext.push(c, 0);
+  for (const c of cols) ext.push(c, 0);
   const S = ext.length;
-  if (text.some((c) => c < 0) || steps < text.length) return -Infinity;
-  const lp = (t: number, c: number): number => Math.log(Math.max(1e-12, probs[t * classes + c]!));
+  if (steps < cols.length) return -Infinity;
   let alpha = new Float64Array(S).fill(-Infinity);
-  alpha[0] = lp(0, ext[0]!);
-  if (S > 1) alpha[1] = lp(0, ext[1]!);
+  let next = new Float64Array(S);
+  alpha[0] = table[ext[0]!]!;
+  alpha[1] = table[ext[1]!]!;
   for (let t = 1; t < steps; t++) {
-    const next = new Float64Array(S).fill(-Infinity);
-    // Only states that can still reach the end in the steps left matter; all are kept for brevity.
     for (let s = 0; s < S; s++) {
       let a = alpha[s]!;
       if (s >= 1) a = logAdd(a, alpha[s - 1]!);
       if (s >= 2 && ext[s] !== 0 && ext[s] !== ext[s - 2]) a = logAdd(a, alpha[s - 2]!);
-      if (a !== -Infinity) next[s] = a + lp(t, ext[s]!);
+      next[s] = a === -Infinity ? a : a + table[t * K + ext[s]!]!;
     }
-    alpha = next;
+    [alpha, next] = [next, alpha];
   }
-  return logAdd(alpha[S - 1]!, S > 1 ? alpha[S - 2]! : -Infinity);
+  return logAdd(alpha[S - 1]!, alpha[S - 2]!);
+}
+
+/** log P(text | step probabilities) under CTC (blank = class 0); -Infinity when a character is not in the dictionary. */
+export function ctcLogProb(probs: Float32Array, steps: number, classes: number, text: readonly number[]): number {
+  if (text.some((c) => c < 0)) return -Infinity;
+  const used = [0, ...new Set(text)];
+  return ctcOnTable(
+    logTable(probs, steps, classes, used),
+    steps,
+    used.length,
+    text.map((c) => used.indexOf(c)),
+  );
 }
 
 /** How a box reads against the label list. */
@@ -81,20 +102,29 @@ export interface LexiconReading {
 
 /**
  * Scores a box's step probabilities against every label string. `index` maps a character to its
- * class (the dictionary's), -1 when absent.
+ * class (the dictionary's), -1 when absent; `bestPath` is log P of the model's own best path (the
+ * decoder has each step's maximum at hand).
  */
-export function readLexicon(probs: Float32Array, steps: number, classes: number, index: (ch: string) => number): LexiconReading {
-  let bestPath = 0;
-  for (let t = 0; t < steps; t++) {
-    let m = 0;
-    for (let c = 0; c < classes; c++) m = Math.max(m, probs[t * classes + c]!);
-    bestPath += Math.log(Math.max(1e-12, m));
-  }
+export function readLexicon(probs: Float32Array, steps: number, classes: number, index: (ch: string) => number, bestPath: number): LexiconReading {
   const scores: Record<string, number> = {};
-  for (const e of ENTRIES) {
+  // One log table for every character the label strings use.
+  const strings = ENTRIES.map((e) => [...e.text].map(index));
+  const used = [0, ...new Set(strings.flat().filter((c) => c >= 0))];
+  const column = new Map(used.map((c, k) => [c, k] as const));
+  const table = logTable(probs, steps, classes, used);
+  ENTRIES.forEach((e, n) => {
     const key = e.label ?? 'ADDRESS';
-    scores[key] = Math.max(scores[key] ?? -Infinity, ctcLogProb(probs, steps, classes, [...e.text].map(index)));
-  }
+    const text = strings[n]!;
+    const lp = text.some((c) => c < 0)
+      ? -Infinity
+      : ctcOnTable(
+          table,
+          steps,
+          used.length,
+          text.map((c) => column.get(c)!),
+        );
+    scores[key] = Math.max(scores[key] ?? -Infinity, lp);
+  });
   return { scores, bestPath };
 }
 

@@ -140,21 +140,26 @@ function regions(prob: Float32Array, W: number, H: number): Rect[] {
  * the time steps follow the line from left to right, so a gap between two characters much wider
  * than the line's usual pitch is read as a space.
  */
-function decode(probs: Float32Array, steps: number, classes: number, e: PaddleEngine): { text: string; confidence: number } {
+function decode(probs: Float32Array, steps: number, classes: number, e: PaddleEngine): { text: string; confidence: number; bestPath: number } {
   const out: { c: string; t: number }[] = [];
   let prev = -1;
   let sum = 0;
+  // log P of the best path over every class (the label lexicon's yardstick, label-lexicon.ts).
+  let bestPath = 0;
   for (let t = 0; t < steps; t++) {
     let best = 0;
     let bestP = -1;
+    let top = 0;
     const row = t * classes;
     for (let c = 0; c < classes; c++) {
       const p = probs[row + c]!;
+      if (p > top) top = p;
       if (p > bestP && e.allowed[c]) {
         bestP = p;
         best = c;
       }
     }
+    bestPath += Math.log(Math.max(1e-12, top));
     if (best !== 0 && best !== prev) {
       out.push({ c: e.chars[best] ?? '', t });
       sum += bestP;
@@ -172,7 +177,7 @@ function decode(probs: Float32Array, steps: number, classes: number, e: PaddleEn
     if (i > 0 && o.c !== ' ' && out[i - 1]!.c !== ' ' && gap >= Math.max(2 * pitch, pitch + 2)) text += ' ';
     text += o.c;
   });
-  return { text: text.replace(/\s+/g, ' ').trim(), confidence: out.length ? Math.round((100 * sum) / out.length) : 0 };
+  return { text: text.replace(/\s+/g, ' ').trim(), confidence: out.length ? Math.round((100 * sum) / out.length) : 0, bestPath };
 }
 
 /** Detects and reads every text box of a grey page (upright: the caller deskews). */
@@ -210,9 +215,9 @@ export async function readBoxes(g: GreyPlane): Promise<PaddleBox[]> {
     const out = recOut[e.rec.outputNames[0]!]!;
     const [, steps, classes] = out.dims as readonly number[];
     if (classes !== e.chars.length) throw new Error(`PaddleOCR dictionary holds ${e.chars.length} classes, the model ${classes}`);
-    const { text, confidence } = decode(out.data as Float32Array, steps!, classes!, e);
+    const { text, confidence, bestPath } = decode(out.data as Float32Array, steps!, classes!, e);
     // Short boxes may be labels read as noise: scored against the label list (label-lexicon.ts).
-    const lexicon = text.length <= 16 ? readLexicon(out.data as Float32Array, steps!, classes!, (ch) => e.index.get(ch) ?? -1) : undefined;
+    const lexicon = text.length <= 16 ? readLexicon(out.data as Float32Array, steps!, classes!, (ch) => e.index.get(ch) ?? -1, bestPath) : undefined;
     if (text) boxes.push({ text, confidence, x, y, w, h, ...(lexicon ? { lexicon } : {}) });
   }
   return boxes;

@@ -31,6 +31,13 @@ function steps(text: string, sure = 0.9): { probs: Float32Array; steps: number; 
   return { probs, steps: path.length, classes };
 }
 
+/** The lexicon reading of made-up steps, with their best path as the decoder gives it. */
+function read(s: { probs: Float32Array; steps: number; classes: number }): LexiconReading {
+  let best = 0;
+  for (let t = 0; t < s.steps; t++) best += Math.log(Math.max(...s.probs.subarray(t * s.classes, (t + 1) * s.classes)));
+  return readLexicon(s.probs, s.steps, s.classes, index, best);
+}
+
 describe('label lexicon', () => {
   it('scores a string by CTC: the string the steps spell is the likeliest', () => {
     const s = steps('9CLASS');
@@ -44,13 +51,13 @@ describe('label lexicon', () => {
 
   it('takes a box as a label only when one field explains it clearly', () => {
     const clear = steps('9CLASS');
-    expect(lexiconLabel(readLexicon(clear.probs, clear.steps, clear.classes, index))).toBe('CLASS');
+    expect(lexiconLabel(read(clear))).toBe('CLASS');
     // A lone field number ("9": CLASS or END?) is far from every label string: none is named.
     const number = steps('9');
-    expect(lexiconLabel(readLexicon(number.probs, number.steps, number.classes, index))).toBeNull();
+    expect(lexiconLabel(read(number))).toBeNull();
     // A value ("NONE") is no label.
     const value = steps('NONE');
-    expect(lexiconLabel(readLexicon(value.probs, value.steps, value.classes, index))).toBeNull();
+    expect(lexiconLabel(read(value))).toBeNull();
   });
 });
 
