@@ -228,6 +228,28 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
   return out.filter((l) => l.text);
 }
 
+/** The field a label names, in the lexicon's terms ("12 RSTR:", "RESTRICTIONS" → RSTR). */
+function fieldOfLabel(label: string): string {
+  const word = label
+    .replace(/^\d{1,2}[a-z]?\s*/i, '')
+    .replace(/[:.]$/, '')
+    .toUpperCase();
+  return SAME_FIELD[word] ?? word;
+}
+const SAME_FIELD: Readonly<Record<string, string>> = {
+  RESTR: 'RSTR',
+  RESTRICTIONS: 'RSTR',
+  ENDORSE: 'END',
+  ENDORSEMENTS: 'END',
+  DL: 'DLN',
+  'DL NO': 'DLN',
+  'LIC NO': 'DLN',
+  EXPIRES: 'EXP',
+  ISSUED: 'ISS',
+  HEIGHT: 'HGT',
+  'DATE OF BIRTH': 'DOB',
+};
+
 /** Fields a short value of this shape can be the value of (the ones a licence front prints once). */
 function fieldsFor(value: string): readonly string[] {
   if (value === 'NONE') return ['RSTR', 'END'];
@@ -251,7 +273,7 @@ function fieldsFor(value: string): readonly string[] {
  */
 function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: Set<TextBox>): { label: Span; value: Value }[] {
   const labelBoxes = new Set(labels.flatMap((l) => rows[l.row]!.boxes.slice(l.from, l.to)));
-  const used = new Set(labels.map((l) => l.text.replace(/^\d{1,2}[a-z]?\s*/i, '').toUpperCase()));
+  const used = new Set(labels.map((l) => fieldOfLabel(l.text)));
   const cands: { row: number; i: number; lrow: number; li: number; fields: readonly string[] }[] = [];
   rows.forEach((row, r) =>
     row.boxes.forEach((v, i) => {

@@ -126,3 +126,17 @@ describe('a field number is not a value', () => {
     expect(pairLabels(rows).map((l) => l.text)).not.toContain('END 15');
   });
 });
+
+describe('a field is read once', () => {
+  it('does not pair a second value with a field whose label was read in another spelling', () => {
+    // RESTRICTIONS read beside its value: a lone letter under an unread box is not restrictions too.
+    const rows = [
+      rowOf(box('RESTRICTIONS', 40, 200, 14), box('B', 200, 200, 18)),
+      rowOf(box('aa', 400, 300, 12, garbled({ RSTR: -10, CLASS: -30, END: -30 }))),
+      rowOf(box('A', 400, 314, 16), box('NONE', 600, 314, 18)),
+    ];
+    const lines = pairLabels(rows).map((l) => l.text);
+    expect(lines).toContain('RESTRICTIONS B');
+    expect(lines).not.toContain('RSTR A');
+  });
+});
