@@ -82,10 +82,11 @@ describe('method modules and the registry', () => {
     expect(chainToRegistry(join(ROOT, 'server/session/actions.ts'))?.at(-1)).toBe('server/methods/registry.ts');
   });
 
-  // Each in a fresh module graph (the test runner's registry emptied) in which the method's module
-  // comes first; the registry it reaches then must list every method whole.
+  // Each in a fresh module graph (the test runner's registry emptied; the file runs isolated, see
+  // vitest.config.ts) in which the method's module comes first; the registry it reaches then must
+  // list every method whole. The first one loads the whole server: a generous timeout.
   const entries = folders.map((dir) => join(dir, 'index.ts')).filter((f) => existsSync(f));
-  it.each(entries.map((f) => [relative(ROOT, f), f]))('%s can be the first module imported', async (_name, file) => {
+  it.each(entries.map((f) => [relative(ROOT, f), f]))('%s can be the first module imported', { timeout: 120_000 }, async (_name, file) => {
     vi.resetModules();
     const method: Record<string, unknown> = await import(pathToFileURL(file).href);
     const registry: typeof import('../../../server/methods/registry.js') = await import(pathToFileURL(REGISTRY).href);
