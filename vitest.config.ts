@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-/** Files that mock modules (`vi.mock`): with a module graph shared between files, the mock would leak. */
-const MOCKING_FILES = ['test/server/adapters.test.ts'];
+/**
+ * Files that need a module graph of their own: one mocks modules (`vi.mock`), one empties the graph
+ * (`vi.resetModules`) to import each method first; shared with the files after them, the mock
+ * would leak and the reset would load the server's modules again.
+ */
+const ISOLATED_FILES = ['test/server/adapters.test.ts', 'test/server/methods/module-graph.test.ts'];
 
 export default defineConfig({
   test: {
@@ -18,14 +22,14 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['test/server/**/*.test.ts', 'test/bin/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/bench/**/*.test.ts', 'test/scripts/**/*.test.ts'],
-          exclude: MOCKING_FILES,
+          exclude: ISOLATED_FILES,
           // Each fork runs file after file in one module graph: every file builds its own servers
           // and databases, and loading the server's modules anew for each of 80 files took about
           // a third of the pass.
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'mocking', include: MOCKING_FILES } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED_FILES } },
     ],
   },
 });

@@ -35,7 +35,7 @@ function filesStartingTestServers(): string[] {
   );
 }
 
-// The base config's projects (one for files that mock modules) do not apply: none of those starts a test server.
+// The base config's projects (one for files that need a module graph of their own) do not apply: none of those starts a test server.
 const { projects: _projects, ...baseTest } = base.test ?? {};
 
 export default defineConfig({

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { SettingsView } from '../../src/api/admin/settings.js';
@@ -27,8 +28,9 @@ export interface ViewInput {
 
 /**
  * What the session core lends a method's routes and use cases. Handed in (not imported) so that a
- * method module never imports the core that lists it: the registry → method → core → registry
- * cycle cannot arise.
+ * method module never imports the registry, directly or through a module that does (the session
+ * core, the hosted page's headers): the registry → method → … → registry cycle cannot arise
+ * (`test/server/methods/module-graph.test.ts`).
  */
 export interface SessionKit {
   ctx: AppContext;
@@ -39,6 +41,10 @@ export interface SessionKit {
   result(user: UserRow, key: MethodKey): Promise<MethodResult>;
   /** Tells the outbox and the user's progress streams that something changed. */
   changed(userId: number): void;
+  /** Sets the hosted page's security headers on a page the method serves itself (its Permissions-Policy is the registry's). */
+  hostedHeaders(reply: FastifyReply, nonce: string, settings: AccountSettings): void;
+  /** Throws 403 `session_consent_required` unless the user consented to the current text (a biometric method's socket checks it itself). */
+  requireConsent(userId: number): Promise<void>;
 }
 
 /** The session routes of a method: a Fastify plugin registered inside the session scope. */

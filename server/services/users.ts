@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { Role, resolveUserStatus, type UserStatus } from '../domain/catalogue.js';
 import { errors } from '../errors.js';
+import { linkBase } from '../links/link-base.js';
 import { buildMagicLink } from '../links/magic-link.js';
 import { deleteOutboxMessagesOf } from '../notify/outbox.js';
 import { deleteWaitingJobsOfUser } from '../queue/table-queue.js';
@@ -63,12 +64,6 @@ function prepareCustomVerifyData(secret: string, text: string): PreparedVerifyDa
   const problems = documentSectionProblems(JSON.parse(text));
   if (problems.length) throw errors.validation({ custom_verify_data: problems });
   return prepared;
-}
-
-/** The base of links: the account's custom domain when set, else the configured base URL. */
-export async function linkBase(ctx: AppContext, ex: Executor = ctx.db, known?: AccountSettings): Promise<string> {
-  const settings = known ?? (await readSettings(ex));
-  return (settings.custom_domain ?? ctx.config.baseUrl).replace(/\/+$/, '');
 }
 
 /** A fresh signed magic link for the user (spec 2.5). */

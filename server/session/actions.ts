@@ -1,14 +1,17 @@
 import type { MethodKey } from '../../src/api/contract.js';
 import type { AppContext } from '../context.js';
+import { hostedSecurityHeaders } from '../http/hosted/security-headers.js';
 import { VerificationStatus } from '../domain/catalogue.js';
 import { checkMagicLink, magicLinkQuery, refusalOf, type LinkRefusal } from '../links/magic-link.js';
 import type { MethodResult, SessionKit } from '../methods/method.js';
-import { methodForKey } from '../methods/registry.js';
+import { browserPermissions, methodForKey } from '../methods/registry.js';
 import { setUserStatus } from '../services/verifications.js';
 import type { UserRow } from '../store/schema.js';
 import { findUserById, findUserByLinkKey, updateUserRow } from '../store/repos/users-repo.js';
+import { readSettings } from '../store/repos/settings-repo.js';
 import type { SessionLimits } from './limits.js';
 import { sessionErrors } from '../errors.js';
+import { requireConsent } from './consent.js';
 import { countryOfIp } from './ip-country.js';
 import { notifyProgress } from './progress.js';
 import { createSession, type SessionRecord } from './sessions.js';
@@ -38,6 +41,8 @@ export function sessionKit(ctx: AppContext, limits: SessionLimits): SessionKit {
     requireOpen: (user, key) => requireOpen(ctx, user, key),
     result: (user, key) => methodResult(ctx, user, key),
     changed: (userId) => done(ctx, userId),
+    hostedHeaders: (reply, nonce, settings) => hostedSecurityHeaders(reply, nonce, settings, browserPermissions()),
+    requireConsent: async (userId) => requireConsent(ctx.db, await readSettings(ctx.db), userId),
   };
 }
 

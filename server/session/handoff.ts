@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HANDOFF_QUERY_PARAM, HOSTED_PAGE_PATH, type HandoffResponse } from '../../src/api/contract.js';
 import type { AppContext } from '../context.js';
-import { linkBase } from '../services/users.js';
+import { linkBase } from '../links/link-base.js';
 import type { Executor } from '../store/database.js';
 import type { UserRow } from '../store/schema.js';
 import { readSettings } from '../store/repos/settings-repo.js';

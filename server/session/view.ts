@@ -15,8 +15,6 @@ import { isSubmitted } from './status.js';
 import { consentView } from './consent.js';
 import { safeHttpUrl } from './safe-url.js';
 
-export { safeHttpUrl };
-
 const STATUS_KEY: Record<number, VerificationStatusKey> = {
   [VerificationStatus.assigned]: 'assigned',
   [VerificationStatus.processing]: 'processing',

@@ -295,7 +295,8 @@ export type HandoffClaimRequest = z.infer<typeof HandoffClaimRequest>;
  *   the first event is sent immediately on connect;
  * - `event: handoff` — data {@link HandoffProgress} when the phone claims or finishes;
  * - comment lines (`: ping`) every 20 s as keep-alive.
- * The stream ends when the state becomes `completed`.
+ * The stream ends when the state is `completed` and no method is `processing` (until then a
+ * refusal by the analysis, which reopens the flow, still reaches the page).
  */
 export const HandoffProgress = z.object({
   phase: z.enum(['claimed', 'finished']),

@@ -97,15 +97,15 @@ export class SessionClient {
   }
 
   /** `POST /session/start` with the magic link. */
-  async start(link: string): Promise<StartSessionResponse> {
-    const result = await this.request<StartSessionResponse>('POST', SESSION_ROUTES.start, { link }, false);
+  async start(link: string, signal?: AbortSignal): Promise<StartSessionResponse> {
+    const result = await this.request<StartSessionResponse>('POST', SESSION_ROUTES.start, { link }, false, signal);
     this.remember(result);
     return result;
   }
 
   /** `POST /session/handoff/claim` with a hand-off token (phone side). */
-  async claimHandoff(token: string): Promise<StartSessionResponse> {
-    const result = await this.request<StartSessionResponse>('POST', SESSION_ROUTES.handoffClaim, { token }, false);
+  async claimHandoff(token: string, signal?: AbortSignal): Promise<StartSessionResponse> {
+    const result = await this.request<StartSessionResponse>('POST', SESSION_ROUTES.handoffClaim, { token }, false, signal);
     this.remember(result);
     return result;
   }

@@ -159,22 +159,23 @@ const LINE_PITCH = 2.2;
  * source's resolution with a margin of about half a line. After the groups come lone lines as
  * long as an MRZ's, each with room for the line below or above it: a finger or a highlight
  * joined to the other line leaves that one no line shape (two development passports), while
- * the OCR still reads it.
+ * the OCR still reads it. The lines are found on `g` and the zones cut from `source` (the same
+ * page, unsmoothed, when `g` was smoothed to find them).
  */
-export function locateMrz(g: GreyPlane, max = 2): LocatedMrz[] {
+export function locateMrz(g: GreyPlane, max = 2, source: GreyPlane = g): LocatedMrz[] {
   const lines = linesOf(g);
   const found = groups(lines);
   const out: LocatedMrz[] = [];
   for (const group of found.slice(0, max)) {
     const lineHeight = group.reduce((t, r) => t + r.short, 0) / group.length;
-    const zone = zoneOf(g, groupQuad(group), lineHeight, group.length);
+    const zone = zoneOf(source, groupQuad(group), lineHeight, group.length);
     if (zone) out.push(zone);
   }
   const grouped = new Set(found.flat());
   const lone = lines.filter((r) => !grouped.has(r) && r.long >= 0.4 * Math.max(g.width, g.height)).sort((a, b) => b.cy - a.cy);
   for (const r of lone.slice(0, 1)) {
     for (const pitches of [1, -1]) {
-      const zone = zoneOf(g, extended(r, pitches), r.short, 2);
+      const zone = zoneOf(source, extended(r, pitches), r.short, 2);
       if (zone) out.push(zone);
     }
   }

@@ -43,8 +43,12 @@ export const TAMPER_SETTINGS = {
   localCleanRatio: 0.12,
   /** …and when at least this share of the blocks in and round it hold structure (the pasted text). */
   minInkedShare: 0.04,
-  /** Minimum connected too-clean blocks to report. */
-  minBlocks: 6,
+  /**
+   * Minimum connected too-clean blocks to report. A pasted field's fill spans 14-29 blocks on
+   * 720-1080 px captures; 6 JPEG-zeroed blocks of paper between an MRZ line and the page's edge
+   * (development passport 10, JPEG 71) are not a field.
+   */
+  minBlocks: 8,
   /** The image must carry at least this much noise for the test to mean anything. */
   minImageSigma: 0.2,
 } as const;
@@ -139,7 +143,7 @@ export function detectPastedRegions(g: GreyPlane): TamperResult {
       // as phones save) wipes the noise out of smooth 8x8 blocks here and there on the desk and
       // the paper, and those are only somewhat cleaner than their neighbours; a pasted fill is
       // almost noiseless beside them and holds the new text.
-      const around = ringSigma(sigma, clean, bw, bh, x0, y0, x1, y1);
+      const around = ringSigma(sigma, clean, inked, bw, bh, x0, y0, x1, y1);
       const local = s / count < around * TAMPER_SETTINGS.localCleanRatio;
       if (local && inkedShare(inked, bw, bh, x0, y0, x1, y1) >= TAMPER_SETTINGS.minInkedShare)
         regions.push({ box: [x0 * B, y0 * B, (x1 - x0 + 1) * B, (y1 - y0 + 1) * B], blocks: count, sigma: s / count, imageSigma: median });
@@ -148,14 +152,25 @@ export function detectPastedRegions(g: GreyPlane): TamperResult {
   return { suspicious: regions.length > 0, regions, imageSigma: median };
 }
 
-/** Median noise sigma of the flat blocks in a band {@link RING} blocks wide round a box of blocks. */
-function ringSigma(sigma: Float32Array, clean: Uint8Array, bw: number, bh: number, x0: number, y0: number, x1: number, y1: number): number {
+/**
+ * Median noise sigma of the flat blocks in a band {@link RING} blocks wide round a box of blocks.
+ * Blocks touching a structured one are left out: the blurred edge of a glyph next to them
+ * reads as noise to the operator, so on a page with text all round (a passport's MRZ band,
+ * development passport 10 at JPEG 71) the plain paper between the lines looked far cleaner
+ * than its "noisy" neighbours and was called pasted.
+ */
+function ringSigma(sigma: Float32Array, clean: Uint8Array, inked: Uint8Array, bw: number, bh: number, x0: number, y0: number, x1: number, y1: number): number {
   const values: number[] = [];
+  const nearInk = (x: number, y: number): boolean => {
+    for (let ny = Math.max(0, y - 1); ny <= Math.min(bh - 1, y + 1); ny++)
+      for (let nx = Math.max(0, x - 1); nx <= Math.min(bw - 1, x + 1); nx++) if (inked[ny * bw + nx]) return true;
+    return false;
+  };
   for (let y = Math.max(0, y0 - RING); y <= Math.min(bh - 1, y1 + RING); y++) {
     for (let x = Math.max(0, x0 - RING); x <= Math.min(bw - 1, x1 + RING); x++) {
       if (x >= x0 && x <= x1 && y >= y0 && y <= y1) continue;
       const i = y * bw + x;
-      if (sigma[i]! >= 0 && !clean[i]) values.push(sigma[i]!);
+      if (sigma[i]! >= 0 && !clean[i] && !nearInk(x, y)) values.push(sigma[i]!);
     }
   }
   values.sort((a, b) => a - b);

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { methodById } from '../../domain/catalogue.js';
 import { pickLocale } from '../../notify/messages.js';
 import { readSettings, type AccountSettings } from '../../store/repos/settings-repo.js';
+import { browserPermissions } from '../../methods/registry.js';
 import { findTemplate } from '../../store/repos/templates-repo.js';
 import { renderHostedPage, WEB_DIST } from '../hosted/routes.js';
 import { hostedSecurityHeaders, newNonce } from '../hosted/security-headers.js';
@@ -64,7 +65,7 @@ export function brandingPreviewRoute(ctx: AppContext, options: { webDist?: strin
       const template = saved.default_template ? await findTemplate(ctx.db, { name: saved.default_template }) : undefined;
       const methodNames = (template?.methodIds ?? []).map((id) => methodById(id)?.name ?? '').filter(Boolean);
       const nonce = newNonce();
-      hostedSecurityHeaders(reply, nonce, settings);
+      hostedSecurityHeaders(reply, nonce, settings, browserPermissions());
       void reply.header('x-frame-options', 'SAMEORIGIN');
       const locale = req.query.lang ?? pickLocale(req.headers['accept-language'], saved.default_locale);
       const html = await renderHostedPage({ webDist, settings, nonce, locale, methodNames, preview: true });

@@ -1,6 +1,6 @@
 import type { AccountSettings } from '../../store/repos/settings-repo.js';
 import type { MessageLocale } from '../../notify/messages.js';
-import { safeHttpUrl } from '../../session/view.js';
+import { safeHttpUrl } from '../../session/safe-url.js';
 import { HOSTED_PAGE_DATA_ID, type HostedPageData } from '../../../src/api/contract.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */

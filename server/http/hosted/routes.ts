@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { HANDOFF_QUERY_PARAM, HOSTED_PAGE_PATH, WEB_ASSET_PREFIX, type MethodKey } from '../../../src/api/contract.js';
 import type { AppContext } from '../../context.js';
 import { methodById } from '../../domain/catalogue.js';
-import { stepKeyOf } from '../../methods/registry.js';
+import { browserPermissions, stepKeyOf } from '../../methods/registry.js';
 import { pickLocale, type MessageLocale } from '../../notify/messages.js';
 import { checkLink } from '../../session/actions.js';
 import { assignedVerifications, flowCompleted } from '../../session/view.js';
@@ -59,7 +59,7 @@ function pagesPlugin(ctx: AppContext, webDist: string): FastifyPluginAsyncZod {
       const settings = await readSettings(ctx.db);
       req.cspNonce = nonce;
       req.hostedSettings = settings;
-      hostedSecurityHeaders(reply, nonce, settings);
+      hostedSecurityHeaders(reply, nonce, settings, browserPermissions());
       void reply.header('vary', 'Accept-Language');
     });
 

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { browserPermissions } from '../../methods/registry.js';
-import { safeHttpUrl } from '../../session/view.js';
+import { safeHttpUrl } from '../../session/safe-url.js';
 import { readSettings, type AccountSettings } from '../../store/repos/settings-repo.js';
 
 /** A fresh CSP nonce (128 bits) for one response. */
@@ -41,9 +40,13 @@ export function isSameHost(origin: string, host: string | undefined): boolean {
 /** Features denied outright unless some method needs them (the microphone: Voice, Live Video). */
 const DENIED_FEATURES: readonly string[] = ['microphone', 'payment', 'usb'];
 
-/** The hosted page's Permissions-Policy: the features some method's capture needs (the method registry), for our own origin only. */
-export function hostedPermissionsPolicy(): string {
-  const granted: readonly string[] = browserPermissions();
+/**
+ * The hosted page's Permissions-Policy: the features some method's capture needs (`granted`, the
+ * registry's `browserPermissions()`), for our own origin only. Handed in rather than read from the
+ * registry here: method modules serve hosted pages too (the sign-in callback), and a module they
+ * import must not import the registry that lists them.
+ */
+export function hostedPermissionsPolicy(granted: readonly string[]): string {
   return [...granted.map((p) => `${p}=(self)`), ...DENIED_FEATURES.filter((f) => !granted.includes(f)).map((f) => `${f}=()`)].join(', ');
 }
 
@@ -52,9 +55,10 @@ export function hostedPermissionsPolicy(): string {
  * (no `unsafe-inline` scripts or style elements, no `unsafe-eval`; `wasm-unsafe-eval` only, for the
  * on-device face model's WebAssembly; inline style attributes allowed), `frame-ancestors` limited
  * to our own origin and the account's customer origins (modal embed), the browser features the
- * methods need for our own origin only, and no referrer (the link carries a signature).
+ * methods need (`granted`, see {@link hostedPermissionsPolicy}) for our own origin only, and no
+ * referrer (the link carries a signature).
  */
-export function hostedSecurityHeaders(reply: FastifyReply, nonce: string, settings: AccountSettings): void {
+export function hostedSecurityHeaders(reply: FastifyReply, nonce: string, settings: AccountSettings, granted: readonly string[]): void {
   const logo = safeHttpUrl(settings.branding.logo_url);
   const logoOrigin = logo ? originOf(logo) : null;
   const csp = [
@@ -80,7 +84,7 @@ export function hostedSecurityHeaders(reply: FastifyReply, nonce: string, settin
   void reply.headers({
     'content-security-policy': csp,
     'referrer-policy': 'no-referrer',
-    'permissions-policy': hostedPermissionsPolicy(),
+    'permissions-policy': hostedPermissionsPolicy(granted),
     'x-content-type-options': 'nosniff',
     'cross-origin-resource-policy': 'same-origin',
     'cache-control': 'no-store',

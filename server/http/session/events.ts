@@ -20,7 +20,7 @@ export function closeAllStreams(): void {
 /**
  * `GET /session/events`: Server-Sent Events. A `session` event at once and on every change, a
  * `handoff` event when the phone claims or finishes, `: ping` every 20 s; the stream ends once the
- * state is `completed`, or when the user is gone or banned.
+ * state is `completed` with nothing left `processing`, or when the user is gone or banned.
  */
 export function streamSessionEvents(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, auth: Authenticated): void {
   // CORS and no-store were set by the onRequest hook; hijacked replies skip later hooks, so copy them.
@@ -68,7 +68,9 @@ export function streamSessionEvents(ctx: AppContext, req: FastifyRequest, reply:
         last = json;
         res.write(`event: session\ndata: ${json}\n\n`);
       }
-      if (view.state === 'completed') close();
+      // A flow completed while something sent is still checked keeps its stream: a later refusal
+      // reopens the flow, and the page still open offers the retry (issue 20).
+      if (view.state === 'completed' && !view.methods.some((m) => m.status === 'processing')) close();
     } catch (error: unknown) {
       req.log.error({ err: error }, 'session event stream failed');
       close();

@@ -13,7 +13,7 @@ import { CODE_TTL_MINUTES, NOTIFY_QUEUE, type NotifyCodeJob } from '../../notify
 import { createUser, magicLinkFor } from '../../services/users.js';
 import { moveVerification } from '../../services/verifications.js';
 import { keyedHash, randomToken, safeEqual, sha256Hex } from '../../crypto/tokens.js';
-import { safeHttpUrl } from '../../session/view.js';
+import { safeHttpUrl } from '../../session/safe-url.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
 import { findUserById, findUserVerification, updateUserRow } from '../../store/repos/users-repo.js';
 import { csrfGuard } from '../admin/auth.js';

@@ -5,7 +5,8 @@ import type { AppContext } from '../../context.js';
 import { errors } from '../../errors.js';
 import { findUserById, findUserByReference, listUsers, type UserSortField } from '../../store/repos/users-repo.js';
 import { readUserView, userView, userViews } from '../../services/user-view.js';
-import { createUser, deleteUser, linkBase, magicLinkFor, updateUser } from '../../services/users.js';
+import { linkBase } from '../../links/link-base.js';
+import { createUser, deleteUser, magicLinkFor, updateUser } from '../../services/users.js';
 import { bearerSecurity, commonErrors, errorBody, userSchema } from '../schemas.js';
 import {
   createUserBody,

@@ -6,6 +6,7 @@ import { registerBankPayoutWorker } from './payouts.js';
 import { deleteBankData } from './repo.js';
 import { attemptsLeft } from './rules.js';
 import { bankRoutes } from './routes.js';
+import { bankSettings } from './settings.js';
 import { currentAccount, newDepositsLeft, stageOf } from './use-cases.js';
 
 /**
@@ -19,6 +20,7 @@ export const bankMethod: ServerMethod = {
   permissions: [],
   routes: bankRoutes,
   adminRoutes: bankPayoutAdminRoutes,
+  settings: bankSettings,
   async view({ ctx, user, verification }, base) {
     const row = await currentAccount(ctx.db, user.id, verification.method_id);
     const now = ctx.clock.now();

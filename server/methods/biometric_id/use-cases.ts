@@ -12,7 +12,7 @@ import { keyedHash, safeEqual, sha256Hex } from '../../crypto/tokens.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
 import { allowedOrigins } from '../../http/hosted/security-headers.js';
-import { linkBase } from '../../services/users.js';
+import { linkBase } from '../../links/link-base.js';
 import { sessionErrors } from '../../errors.js';
 import type { Authenticated } from '../../session/sessions.js';
 import { methodState } from '../../session/state-repo.js';

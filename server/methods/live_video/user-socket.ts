@@ -4,10 +4,8 @@ import type { RawData, WebSocket } from 'ws';
 import * as z from 'zod/mini';
 import { LiveVideoUserMessage } from '../../../src/api/contract.js';
 import { ApiError, errors } from '../../errors.js';
-import { requireConsent } from '../../session/consent.js';
 import { sessionErrors } from '../../errors.js';
 import { authenticate, csrfMatches } from '../../session/sessions.js';
-import { readSettings } from '../../store/repos/settings-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import type { SessionKit } from '../method.js';
 import { onProgress } from '../../session/progress.js';
@@ -63,7 +61,9 @@ export function handleUserSocket(kit: SessionKit, socket: WebSocket, req: Fastif
     const auth = await authenticate(ctx, token, req.ip);
     if (!auth) throw sessionErrors.auth();
     if (!csrfMatches(ctx.config.secret, auth.session, csrf)) throw sessionErrors.csrf();
-    await requireConsent(ctx.db, await readSettings(ctx.db), auth.user.id);
+    await (
+      await import('../../session/consent.js')
+    ).requireConsent(ctx.db, await (await import('../../store/repos/settings-repo.js')).readSettings(ctx.db), auth.user.id);
     await reopenAbandoned(kit, auth.user.id);
     await kit.requireOpen(auth.user, 'live_video');
     user = auth.user;

@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod/mini';
 import { ApiError } from '../../errors.js';
-import { hostedSecurityHeaders, newNonce } from '../../http/hosted/security-headers.js';
+import { newNonce } from '../../http/hosted/security-headers.js';
 import { pickLocale } from '../../notify/messages.js';
 import { randomToken, safeEqual, sha256Hex } from '../../session/tokens.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
@@ -44,7 +44,7 @@ export const oidcCallbackRoutes: MethodRoutes = (kit) => async (app) => {
   const page = async (req: FastifyRequest, reply: FastifyReply, which: SignInPage) => {
     const settings = await readSettings(ctx.db);
     const nonce = newNonce();
-    hostedSecurityHeaders(reply, nonce, settings);
+    kit.hostedHeaders(reply, nonce, settings);
     const locale = pickLocale(req.headers['accept-language'], settings.default_locale);
     return reply
       .code(STATUS[which])

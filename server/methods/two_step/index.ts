@@ -8,6 +8,7 @@ import { twoStepEnrolment } from './enrolment.js';
 import { deleteTwoStepData, findFactor, recoveryCodesLeft, TWO_STEP_CODE_KEY } from './repo.js';
 import { attemptsLeft, TWO_STEP_CODE_LENGTH } from './rules.js';
 import { twoStepRoutes } from './routes.js';
+import { twoStepSettings } from './settings.js';
 
 /**
  * Two-Step Authentication (spec method 10): the user turns on a second factor (an authenticator
@@ -19,6 +20,7 @@ export const twoStepMethod: ServerMethod = {
   methodIds: [10],
   permissions: [],
   routes: twoStepRoutes,
+  settings: twoStepSettings,
   async view({ ctx, user, verification, settings }, base) {
     const factor = await findFactor(ctx.db, user.id);
     const enabled = factor?.enabled_at ? (factor.factor === 'sms' ? 'sms' : 'totp') : null;

@@ -5,33 +5,11 @@
 import * as z from 'zod/mini';
 import { ConsentRecord } from '../consent.js';
 import { dataOf, page } from './common.js';
-import { USER_STATUSES } from './user-statuses.js';
+import { User } from '../user.js';
 
-/** A user as the API shows it (spec 2.1), in the spec's field order. */
-export const AdminUser = z.object({
-  id: z.int(),
-  first_name: z.string(),
-  last_name: z.string(),
-  username: z.string(),
-  email: z.string(),
-  verifications: z.array(z.object({ id: z.int(), name: z.string(), status: z.object({ value: z.int(), friendly: z.string() }) })),
-  phone: z.nullable(z.string()),
-  avatar: z.string(),
-  address: z.nullable(z.string()),
-  country_id: z.nullable(z.int()),
-  role_id: z.int(),
-  status: z.enum(USER_STATUSES),
-  birthday: z.nullable(z.string()),
-  last_login: z.nullable(z.string()),
-  two_factor_country_code: z.nullable(z.int()),
-  two_factor_phone: z.nullable(z.string()),
-  /** The second factor turned on through Two-Step Authentication (spec user fields). */
-  two_factor_options: z.nullable(z.record(z.string(), z.unknown())),
-  email_verified_at: z.nullable(z.string()),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-export type AdminUser = z.infer<typeof AdminUser>;
+/** A user as the API shows it: the spec's user (`../user.ts`), which the customer API shows too. */
+export const AdminUser = User;
+export type AdminUser = User;
 
 export const UsersPage = page(AdminUser);
 export const UserAnswer = dataOf(AdminUser);

@@ -10,10 +10,14 @@ export interface ChecksFlow {
   client(): SessionClient | null;
   session(): SessionView | null;
   setSession(session: SessionView): void;
-  /** Whether the live stream still matters (not done, handing off or completing). */
+  /** Whether the live stream still matters (not handing off or completing). */
   listening(): boolean;
   /** The flow is on the "being checked" screen. */
   checking(): boolean;
+  /** The flow completed and shows its result: a refusal now reopens it. */
+  completed(): boolean;
+  /** Back to the "being checked" screen, to show a refusal that came after completion. */
+  reopen(): void;
   /** The step on screen, left to its element (its completion event moves the flow). */
   onScreen(): string | undefined;
   /** All checks passed, or the wait ran out: complete. */
@@ -24,6 +28,8 @@ export interface ChecksFlow {
  * The flow's follow-up of what the user sent (issues 22 and 24): follows the progress stream while
  * a method is `processing`, keeps the method the server refused meanwhile (shown live until the
  * user goes to it), and holds completion, within the flow's `check-wait`, until the checks are in.
+ * The stream is followed past completion too: a refusal slower than `check-wait` reopens the flow
+ * on the server, and the page, while still open, shows it with its retry (issue 20).
  */
 export class FlowChecks {
   /** A method the server refused after it was sent. */
@@ -71,17 +77,17 @@ export class FlowChecks {
     const moved = (m: MethodView) => (m.key === onScreen ? undefined : next.methods.find((n) => n.key === m.key && n.status !== m.status));
     this.flow.setSession({ ...session, state: next.state, methods: session.methods.map((m) => moved(m) ?? m) });
     const first = refused[0];
-    const checking = this.flow.checking();
     if (!first) {
       // Waiting for the checks and they all passed: on to completion.
-      if (checking && !this.refused && !next.methods.some((m) => m.status === 'processing')) this.flow.finish();
+      if (this.flow.checking() && !this.refused && !next.methods.some((m) => m.status === 'processing')) this.flow.finish();
       return;
     }
     this.refused = first;
     this.wait.reset();
     this.host.requestUpdate();
     emit(this.host, 'verify-error', { code: 'method_rejected', message: first.reason ?? 'A step was not accepted.', retryable: first.can_retry });
+    if (this.flow.completed()) this.flow.reopen();
     // On the "being checked" screen its heading changes: focus goes to it, as for a new screen.
-    if (checking) void this.host.updateComplete.then(() => (this.host.renderRoot.querySelector('#checking-title') as HTMLElement | null)?.focus());
+    if (this.flow.checking()) void this.host.updateComplete.then(() => (this.host.renderRoot.querySelector('#checking-title') as HTMLElement | null)?.focus());
   }
 }

@@ -24,11 +24,15 @@ export function resolveAssetBase(assetBase: string, apiBase: string): string {
  * Opens the session the flow was given: a hand-off token (the phone side), a magic link, or the
  * hosted page's cookie session; and the progress store that lets a reload resume it.
  */
-export async function openSession(client: SessionClient, from: { handoff: string; link: string }): Promise<{ session: SessionView; store: ProgressStore }> {
+export async function openSession(
+  client: SessionClient,
+  from: { handoff: string; link: string },
+  signal?: AbortSignal,
+): Promise<{ session: SessionView; store: ProgressStore }> {
   let session: SessionView;
-  if (from.handoff) session = (await client.claimHandoff(from.handoff)).session;
-  else if (from.link) session = (await client.start(from.link)).session;
-  else session = await client.session();
+  if (from.handoff) session = (await client.claimHandoff(from.handoff, signal)).session;
+  else if (from.link) session = (await client.start(from.link, signal)).session;
+  else session = await client.session(signal);
   const storeId = from.handoff ? `handoff:${session.csrf_token.slice(0, 8)}` : from.link ? progressIdForLink(from.link) : 'hosted';
   return { session, store: new ProgressStore(storeId) };
 }

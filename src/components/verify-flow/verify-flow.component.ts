@@ -2,22 +2,23 @@ import { ContextProvider } from '@lit/context';
 import { msg, updateWhenLocaleChanges } from '@lit/localize';
 import { html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { VerifyFlowAttributes } from './verify-flow-attributes.component.js';
-import type { MethodResult, MethodView, SessionView } from '../../api/contract.js';
-import { ApiError, SessionClient } from '../../api/session-client.js';
+import type { MethodView, SessionView } from '../../api/contract.js';
+import { ApiError } from '../../api/session-client.js';
 import { FaceModelController } from '../../controllers/face-model-controller.js';
 import { RedirectCountdown } from '../../controllers/redirect-countdown.js';
 import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
-import { openSession, progressPercent, resolveApiBase, resolveAssetBase } from './flow-session.js';
-import { MethodStarts } from './method-starts.js';
+import { progressPercent, resolveApiBase, resolveAssetBase } from './flow-session.js';
+import { FlowSessionController } from './flow-session-controller.js';
+import { entryIndex, FlowNavigation } from './flow-navigation.js';
 import { emit, VerifyError } from '../../events/events.js';
 import { fromApiError } from '../../internal/errors.js';
 import { flowContext, type FlowContext } from '../../internal/flow-context.js';
 import { StepCompleteEvent, StepErrorEvent, StepHandoffEvent } from '../../internal/step-events.js';
 import { directionOf, pickLocale, useLocale, type Locale } from '../../localization.js';
-import { needsConsent, stepFor } from '../../steps/registry.js';
+import { stepFor } from '../../steps/registry.js';
 import type { ConsentDecisionEvent } from '../../steps/consent/verify-consent.component.js';
 import { brandingStyle, paintFlow } from './branding-style.js';
-import { FLOW_PHASE, isMethodDone, safeRedirect, type FlowPhase } from './flow-phase.js';
+import { FLOW_PHASE, isMethodDone, type FlowPhase } from './flow-phase.js';
 import { renderHeader, renderIntro } from './intro-view.js';
 import { renderDone, renderFailure, renderHandedBack, renderHandoff, renderLoading } from './result-views.js';
 import { liveAnnouncement, renderRejected, renderStep, renderStepDone, renderStepsScreen } from './step-views.js';
@@ -61,56 +62,72 @@ export class VerifyFlow extends VerifyFlowAttributes {
 
   static override properties: PropertyDeclarations = {
     phase: { type: String, reflect: true },
-    session: { state: true },
     index: { state: true },
     failure: { state: true },
     notice: { state: true },
     locale: { state: true },
-    result: { state: true },
   };
 
   private readonly countdown = new RedirectCountdown(this);
   /** The current screen (read-only). */
   declare phase: FlowPhase;
-  declare private session: SessionView | null;
   declare private index: number;
   declare private failure: VerifyError | null;
   declare private notice: string;
   declare private locale: Locale;
-  declare private result: MethodResult | null;
+  /** The session, its client and saved progress (issue 19: loading aborts with the element). */
+  private readonly flowSession = new FlowSessionController(this);
+  private readonly nav = new FlowNavigation(this, {
+    session: this.flowSession,
+    stepIndex: () => this.index,
+    showStep: (index, consent) => {
+      this.notice = '';
+      this.index = index;
+      this.phase = consent ? FLOW_PHASE.consent : FLOW_PHASE.steps;
+    },
+    shown: (method) => this.checks.seen(method.key),
+    follow: () => this.checks.follow(),
+    focusSoon: (selector) => this.focusSoon(selector),
+    fail: (error) => this.fail(error),
+    finish: () => this.finish(),
+  });
   private readonly checks = new FlowChecks(this, {
-    client: () => this.client,
-    session: () => this.session,
-    setSession: (session) => (this.session = session),
-    listening: () => !([FLOW_PHASE.done, FLOW_PHASE.handoff, FLOW_PHASE.completing] as FlowPhase[]).includes(this.phase),
+    client: () => this.flowSession.client,
+    session: () => this.flowSession.view,
+    setSession: (session) => (this.flowSession.view = session),
+    listening: () => this.phase !== FLOW_PHASE.handoff && this.phase !== FLOW_PHASE.completing,
     checking: () => this.phase === FLOW_PHASE.checking,
+    completed: () => this.phase === FLOW_PHASE.done,
+    reopen: () => {
+      // No redirect while the user is told: the retry is theirs to take.
+      this.countdown.stop();
+      this.phase = FLOW_PHASE.checking;
+    },
     onScreen: () => (this.phase === FLOW_PHASE.steps ? this.currentMethod?.key : undefined),
     finish: () => void this.finish(),
   });
 
-  private client: SessionClient | null = null;
-  private store: ProgressStore | null = null;
   private completion: { reference_id: string | null; redirect_url: string | null } | null = null;
   private readonly provider = new ContextProvider(this, { context: flowContext, initialValue: undefined });
   private readonly faceModels = new FaceModelController(this);
-  private lastAnnouncedIndex = -1;
 
   constructor() {
     super();
     updateWhenLocaleChanges(this);
     this.phase = FLOW_PHASE.intro;
-    this.session = null;
     this.index = 0;
     this.failure = null;
     this.notice = '';
     this.locale = 'en';
-    this.result = null;
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     const root = super.createRenderRoot();
     // Steps report with non-composed events: they reach the shadow root, never the page.
-    root.addEventListener(StepCompleteEvent.eventName, (e) => void this.onStepComplete(e as StepCompleteEvent));
+    root.addEventListener(StepCompleteEvent.eventName, (e) => {
+      e.stopPropagation();
+      void this.nav.afterStep((e as StepCompleteEvent).result);
+    });
     root.addEventListener(StepErrorEvent.eventName, (e) => this.onStepError(e as StepErrorEvent));
     root.addEventListener(StepHandoffEvent.eventName, () => this.showHandoff());
     return root;
@@ -118,7 +135,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
 
   /** The session as last read (null before start). */
   get currentSession(): SessionView | null {
-    return this.session;
+    return this.flowSession.view;
   }
 
   /** The locale in use (one of the shipped locales). */
@@ -133,14 +150,15 @@ export class VerifyFlow extends VerifyFlowAttributes {
 
   /** The method of the step on screen. */
   get currentMethod(): MethodView | null {
-    return this.session?.methods[this.index] ?? null;
+    return this.flowSession.view?.methods[this.index] ?? null;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     void this.applyLocale();
-    // Only from the intro: moving the element in the page must not start a second session.
-    if (this.autoStart && this.phase === FLOW_PHASE.intro) void this.start();
+    // Only from the intro: moving the element in the page must not start a second session. A
+    // session still opening when the element left was aborted: it opens again now.
+    if ((this.autoStart && this.phase === FLOW_PHASE.intro) || (this.phase === FLOW_PHASE.starting && this.flowSession.interrupted)) void this.start();
   }
 
   /**
@@ -160,7 +178,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
   }
 
   private async applyLocale(): Promise<void> {
-    const locale = pickLocale(this.language, this.session?.locale, navigator.language);
+    const locale = pickLocale(this.language, this.flowSession.view?.locale, navigator.language);
     try {
       await useLocale(locale);
     } catch {
@@ -177,16 +195,16 @@ export class VerifyFlow extends VerifyFlowAttributes {
       this.notice = msg('This is a preview: nothing is started or sent.', { id: 'flow.preview' });
       return;
     }
-    if (this.phase === FLOW_PHASE.starting) return;
+    if (this.phase === FLOW_PHASE.starting && this.flowSession.loading) return;
     this.phase = FLOW_PHASE.starting;
     this.failure = null;
     emit(this, 'verify-start', { mode: 'inline' });
-    this.client = new SessionClient({ baseUrl: resolveApiBase(this.apiBase, this.link) });
+    const opening = this.flowSession.open(resolveApiBase(this.apiBase, this.link), { handoff: this.handoff, link: this.link });
     this.provider.setValue(this.contextValue(false));
     try {
-      const opened = await openSession(this.client, { handoff: this.handoff, link: this.link });
-      this.store = opened.store;
-      await this.loadSession(opened.session);
+      const opened = await opening;
+      // Aborted: the element left the page (it opens again when it comes back), nothing changes.
+      if (opened) await this.begin(opened.session, entryIndex(opened.session, opened.saved));
     } catch (error: unknown) {
       // The link's flow was already completed: nothing starts, and the person is told they are done.
       if (error instanceof ApiError && error.error_type === 'session_flow_completed') {
@@ -198,10 +216,8 @@ export class VerifyFlow extends VerifyFlowAttributes {
     }
   }
 
-  private async loadSession(session: SessionView): Promise<void> {
-    this.session = session;
-    const saved = await this.store?.load();
-    this.choices = { ...(saved?.choices ?? {}) };
+  /** The session opened: the steps from `entry` (the saved or first open step), or the end. */
+  private async begin(session: SessionView, entry: number): Promise<void> {
     this.provider.setValue(this.contextValue(session.handoff_enabled && !session.via_handoff));
     if (!this.language) await this.applyLocale();
     emit(this, 'verify-ready', { methods: session.methods.map((m) => m.key) });
@@ -212,109 +228,39 @@ export class VerifyFlow extends VerifyFlowAttributes {
       return;
     }
     this.checks.follow();
-    const firstOpen = session.methods.findIndex((m) => !isMethodDone(m));
-    const savedIndex = saved ? session.methods.findIndex((m) => m.key === saved.method && !isMethodDone(m)) : -1;
-    if (firstOpen < 0) {
+    if (entry < 0) {
       await this.finish();
       return;
     }
     // goTo() shows the steps once the step's module has loaded.
-    await this.goTo(savedIndex >= 0 ? savedIndex : firstOpen);
+    await this.goTo(entry);
   }
 
   /** Shows step `index` (0-based). */
   async goTo(index: number): Promise<void> {
-    const methods = this.session?.methods ?? [];
-    if (index < 0 || index >= methods.length) return;
-    const previous = this.currentMethod?.key ?? null;
-    const method = methods[index]!;
-    this.notice = '';
-    try {
-      await stepFor(method.key)?.load();
-    } catch (error: unknown) {
-      this.fail(new VerifyError('network', msg('Part of the page could not be loaded.', { id: 'flow.chunk-failed' }), 'error', true, { cause: error }));
-      return;
-    }
-    // A biometric step waits for consent to the current text; its routes refuse without it too.
-    const consent = needsConsent(method.key) && !isMethodDone(method) && !this.session?.consent.given;
-    if (consent) await import('../../steps/consent/verify-consent.js');
-    // Index and phase change together: a render between them showed the step before its consent.
-    this.index = index;
-    this.checks.seen(method.key);
-    this.phase = consent ? FLOW_PHASE.consent : FLOW_PHASE.steps;
-    void this.store?.save({ method: method.key, choices: this.choices });
-    if (!consent) this.starts.record(this.client, method);
-    if (this.lastAnnouncedIndex !== index) {
-      this.lastAnnouncedIndex = index;
-      emit(this, 'verify-step-change', { index, total: methods.length, method: method.key, previous: previous === method.key ? null : previous });
-    }
-    await this.focusSoon('#step-title');
+    await this.nav.goTo(index);
   }
-
-  private readonly starts = new MethodStarts((error) => this.fail(error));
-  private choices: Record<string, string> = {};
 
   private contextValue(handoffEnabled: boolean): FlowContext {
     return {
-      client: this.client!,
+      client: this.flowSession.client!,
       assetBase: this.assetBase_(),
       handoffEnabled,
-      choices: this.choices,
+      choices: this.flowSession.choices,
       faceModel: () => this.faceModels.get(this.assetBase_()),
-      saveChoice: (name, value) => {
-        this.choices = { ...this.choices, [name]: value };
-        void this.store?.save({ method: this.currentMethod?.key ?? null, choices: this.choices });
-      },
+      saveChoice: (name, value) => this.flowSession.saveChoice(name, value, this.currentMethod),
     };
   }
 
   /** Models and wasm of this flow's service. */
   private assetBase_(): string {
-    return resolveAssetBase(this.assetBase, this.client!.baseUrl);
+    return resolveAssetBase(this.assetBase, this.flowSession.client!.baseUrl);
   }
 
   /** Focuses `selector` once the next render is done (a new screen's heading). */
   private async focusSoon(selector: string): Promise<void> {
     await this.updateComplete;
     (this.renderRoot.querySelector(selector) as HTMLElement | null)?.focus();
-  }
-
-  /** Puts a rejected method back to `assigned` (when the server allows a retry); `thenShow`: and goes to it. */
-  private async retryMethod(method: MethodView, thenShow = false): Promise<void> {
-    if (!this.client || method.key === 'other') return;
-    try {
-      const result = await this.client.retryMethod(method.key);
-      this.replaceMethod(result.method, result.state);
-      this.starts.record(this.client, result.method);
-    } catch (error: unknown) {
-      const mapped = fromApiError(error);
-      emit(this, 'verify-error', { code: mapped.code, message: mapped.message, retryable: mapped.retryable });
-    }
-    if (thenShow) await this.goTo(this.session?.methods.findIndex((m) => m.key === method.key) ?? -1);
-  }
-
-  private replaceMethod(method: MethodView, state: SessionView['state']): void {
-    const session = this.session;
-    if (!session) return;
-    this.session = { ...session, state, methods: session.methods.map((m) => (m.key === method.key ? method : m)) };
-  }
-
-  private async onStepComplete(event: StepCompleteEvent): Promise<void> {
-    event.stopPropagation();
-    const session = this.session;
-    if (!session) return;
-    const { method, state } = event.result;
-    session.methods = session.methods.map((m) => (m.key === method.key ? method : m));
-    session.state = state;
-    this.session = { ...session };
-    this.checks.follow();
-    if (state === 'ready_to_complete' || state === 'completed' || session.methods.every(isMethodDone)) {
-      await this.finish();
-      return;
-    }
-    const next = session.methods.findIndex((m, i) => i > this.index && !isMethodDone(m));
-    const wrap = next >= 0 ? next : session.methods.findIndex((m) => !isMethodDone(m));
-    if (wrap >= 0) await this.goTo(wrap);
   }
 
   private onStepError(event: StepErrorEvent): void {
@@ -327,13 +273,14 @@ export class VerifyFlow extends VerifyFlowAttributes {
   /** The consent screen's decision: on to the step, or a clean way out (`verify-error` `consent_declined`). */
   private async onConsent(event: ConsentDecisionEvent): Promise<void> {
     event.stopPropagation();
-    this.session = event.session;
+    this.flowSession.view = event.session;
     if (event.decision === 'given') await this.goTo(this.index);
     else this.fail(new VerifyError('consent_declined', 'The user did not consent to the biometric steps.', 'error', true));
   }
 
   private showHandoff(): void {
-    if (!this.session?.handoff_enabled || this.session.via_handoff) return;
+    const session = this.flowSession.view;
+    if (!session?.handoff_enabled || session.via_handoff) return;
     this.phase = FLOW_PHASE.handoff;
     void this.focusSoon('#handoff-title');
     void import('../../steps/handoff/verify-handoff.js');
@@ -342,19 +289,20 @@ export class VerifyFlow extends VerifyFlowAttributes {
   private async onHandoffSession(event: CustomEvent<SessionView>): Promise<void> {
     event.stopPropagation();
     const session = event.detail;
-    this.session = session;
+    this.flowSession.view = session;
     if (session.state === 'ready_to_complete' || session.state === 'completed') await this.finish();
   }
 
   private async finish(): Promise<void> {
-    if (!this.client || !this.session || this.phase === FLOW_PHASE.completing || this.phase === FLOW_PHASE.done) return;
-    if (this.session.via_handoff) {
+    const session = this.flowSession.view;
+    if (!this.flowSession.client || !session || this.phase === FLOW_PHASE.completing || this.phase === FLOW_PHASE.done) return;
+    if (session.via_handoff) {
       // The phone side: the desktop that handed off completes and redirects.
       this.phase = FLOW_PHASE.handedBack;
-      await this.store?.clear();
+      await this.flowSession.clearProgress();
       return;
     }
-    if (this.checks.hold(this.session, this.checkWait)) {
+    if (this.checks.hold(session, this.checkWait)) {
       if (this.phase === FLOW_PHASE.checking) return;
       this.phase = FLOW_PHASE.checking;
       this.checks.follow();
@@ -363,12 +311,10 @@ export class VerifyFlow extends VerifyFlowAttributes {
     this.checks.release();
     this.phase = FLOW_PHASE.completing;
     try {
-      const done = await this.client.complete();
-      this.completion = { reference_id: done.reference_id, redirect_url: safeRedirect(done.redirect_url) };
-      this.session = { ...this.session, state: 'completed' };
+      this.completion = await this.flowSession.complete();
       this.phase = FLOW_PHASE.done;
-      await this.store?.clear();
-      emit(this, 'verify-complete', { reference_id: done.reference_id, status: 'completed', redirect_url: this.completion.redirect_url });
+      await this.flowSession.clearProgress();
+      emit(this, 'verify-complete', { reference_id: this.completion.reference_id, status: 'completed', redirect_url: this.completion.redirect_url });
       await this.focusSoon('#result-title');
       if (this.completion.redirect_url && !this.stay) this.countdown.start(this.completion.redirect_url, this.redirectDelay);
     } catch (error: unknown) {
@@ -390,21 +336,19 @@ export class VerifyFlow extends VerifyFlowAttributes {
   /** Branding colours and the progress bar's width, through the CSSOM (see `paintFlow`). */
   protected override updated(): void {
     const open = this.currentMethod !== null && !isMethodDone(this.currentMethod);
-    paintFlow(
-      this.renderRoot,
-      brandingStyle(this.session?.branding ?? this.branding, this, this.applyBranding),
-      this.session ? progressPercent(this.session, open) : null,
-    );
+    const session = this.flowSession.view;
+    paintFlow(this.renderRoot, brandingStyle(session?.branding ?? this.branding, this, this.applyBranding), session ? progressPercent(session, open) : null);
   }
 
   protected override render() {
     const dir = directionOf(this.locale);
+    const session = this.flowSession.view;
     return html`
       <div part="base" class="flow" dir=${dir} lang=${this.locale}>
-        ${renderHeader(this.session?.branding ?? this.branding)}
+        ${renderHeader(session?.branding ?? this.branding)}
         <!-- Not a <main>: the page around the flow (ours or the customer's) has its own. -->
         <div class="phase">${this.renderPhase()}</div>
-        <div class="visually-hidden" role="status" aria-live="polite">${liveAnnouncement(this.phase, this.index, this.session, this.currentMethod)}</div>
+        <div class="visually-hidden" role="status" aria-live="polite">${liveAnnouncement(this.phase, this.index, session, this.currentMethod)}</div>
       </div>
     `;
   }
@@ -434,8 +378,8 @@ export class VerifyFlow extends VerifyFlowAttributes {
       case FLOW_PHASE.checking:
         return renderChecking({
           refused: this.checks.refused,
-          handoff: Boolean(this.session?.handoff_enabled && !this.session.via_handoff),
-          onRetry: (method) => void this.retryMethod(method, true),
+          handoff: Boolean(this.flowSession.view?.handoff_enabled && !this.flowSession.view.via_handoff),
+          onRetry: (method) => void this.nav.retry(method, true),
           onHandoff: () => this.showHandoff(),
         });
       case FLOW_PHASE.failed:
@@ -450,14 +394,14 @@ export class VerifyFlow extends VerifyFlowAttributes {
   }
 
   private renderSteps(): TemplateResult {
-    const session = this.session!;
-    const refused = this.checks.refused;
+    const session = this.flowSession.view!;
+    const method = this.currentMethod!;
     return renderStepsScreen({
       session,
       index: this.index,
       consent: this.phase === FLOW_PHASE.consent,
-      refused,
-      body: () => this.renderStepBody(this.currentMethod!, isMethodDone(this.currentMethod!)),
+      refused: this.checks.refused,
+      body: () => this.renderStepBody(method, isMethodDone(method)),
       onGo: (index) => void this.goTo(index),
       onConsent: (e) => void this.onConsent(e),
       onHandoff: () => this.showHandoff(),
@@ -466,9 +410,9 @@ export class VerifyFlow extends VerifyFlowAttributes {
 
   private renderStepBody(method: MethodView, done: boolean): TemplateResult {
     if (done) {
-      const next = this.session!.methods.findIndex((m) => !isMethodDone(m));
-      return renderStepDone(this.currentMethod, next, () => void this.goTo(next));
+      const next = this.flowSession.view!.methods.findIndex((m) => !isMethodDone(m));
+      return renderStepDone(method, next, () => void this.goTo(next));
     }
-    return method.status === 'rejected' ? renderRejected(method, () => void this.retryMethod(method)) : renderStep(method);
+    return method.status === 'rejected' ? renderRejected(method, () => void this.nav.retry(method)) : renderStep(method);
   }
 }

@@ -1,5 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminUser } from '../../../src/api/admin/users.js';
+import { User } from '../../../src/api/user.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
@@ -47,6 +49,49 @@ describe('GET /api/openapi.json', () => {
     for (const key of ['two_factor_method', 'proof', 'enabled_at', 'totp_drift_steps', 'recovery_codes_left', 'two_factor_phone'])
       expect(twoStep).toContain(`\`${key}\``);
     expect(twoStep).toContain('two_factor_options');
+  });
+
+  it("describes the spec's user (spec 2.1) as the shared contract does, which the dashboard reads too", async () => {
+    const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { components: { schemas: Record<string, unknown> } };
+    const int = { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 };
+    const nullable = (type: string) => ({ type: [type, 'null'] });
+    // As answered (output): no other keys; as sent (input, `UserInput`): other keys are stripped.
+    const user = (output: boolean) => {
+      const object = (properties: Record<string, unknown>) => ({
+        type: 'object',
+        properties,
+        required: Object.keys(properties),
+        ...(output ? { additionalProperties: false } : {}),
+      });
+      return object({
+        id: int,
+        first_name: { type: 'string' },
+        last_name: { type: 'string' },
+        username: { type: 'string' },
+        email: { type: 'string' },
+        verifications: { type: 'array', items: object({ id: int, name: { type: 'string' }, status: object({ value: int, friendly: { type: 'string' } }) }) },
+        phone: nullable('string'),
+        avatar: { type: 'string' },
+        address: nullable('string'),
+        country_id: { anyOf: [int, { type: 'null' }] },
+        role_id: int,
+        status: { type: 'string', enum: ['Unconfirmed', 'Active', 'Verified', 'Banned', 'Review'] },
+        birthday: nullable('string'),
+        last_login: nullable('string'),
+        two_factor_country_code: { anyOf: [int, { type: 'null' }] },
+        two_factor_phone: nullable('string'),
+        two_factor_options: { anyOf: [{ type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} }, { type: 'null' }] },
+        email_verified_at: nullable('string'),
+        created_at: { type: 'string' },
+        updated_at: { type: 'string' },
+      });
+    };
+    // Key order included: the document is the same, byte for byte, as when the user was written twice.
+    expect(JSON.stringify(doc.components.schemas.User)).toBe(JSON.stringify(user(true)));
+    expect(JSON.stringify(doc.components.schemas.UserInput)).toBe(JSON.stringify(user(false)));
+    // One definition: the server's schema is built from the contract the dashboard reads.
+    expect(AdminUser).toBe(User);
+    expect(Object.keys(user(true).properties)).toEqual(Object.keys(User.shape));
   });
 
   it('serves interactive docs at /docs', async () => {

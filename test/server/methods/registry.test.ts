@@ -36,7 +36,7 @@ describe('method registry', () => {
 
   it('grants the hosted page the browser features the methods need, and denies the rest', () => {
     expect(browserPermissions()).toEqual(['camera', 'geolocation', 'microphone', 'publickey-credentials-create', 'publickey-credentials-get']);
-    expect(hostedPermissionsPolicy()).toBe(
+    expect(hostedPermissionsPolicy(browserPermissions())).toBe(
       'camera=(self), geolocation=(self), microphone=(self), publickey-credentials-create=(self), publickey-credentials-get=(self), payment=(), usb=()',
     );
   });

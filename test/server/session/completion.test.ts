@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, type SessionClient } from '../../../src/api/session-client.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { client, configureKnowledge, createTemplate, createUser, KNOWLEDGE_ANSWERS, local } from './fixtures.js';
+import { writeSetting } from '../../../server/store/repos/settings-repo.js';
+import { client, configureKnowledge, createTemplate, createUser, failure, KNOWLEDGE_ANSWERS, local, sessionFor } from './fixtures.js';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -101,5 +102,38 @@ describe('a magic link after the flow was completed (issue 18, point 5)', () => 
     const reset = await server.api(`/api/users/${id}/verifications`, { method: 'PATCH', body: { verification_id: 21, status: 'reset' } });
     expect(reset.status).toBe(200);
     expect(await startWith(link)).toEqual({ status: 200, type: 'ok' });
+  });
+});
+
+describe('methods not assigned and completion', () => {
+  it('answers 404 for a method the template does not have, 409 for completing too early', async () => {
+    const { session } = await sessionFor(server, [1]);
+    const e = await failure(session.startMethod('phone'));
+    expect(e.status).toBe(404);
+    expect(e.error_type).toBe('session_method_not_assigned');
+    const early = await failure(session.complete());
+    expect(early.status).toBe(409);
+    expect(early.error_type).toBe('session_incomplete');
+  });
+
+  it('redirects to the account default when the user has no URL, never to a non-http(s) URL', async () => {
+    await writeSetting(server.verity.ctx.db, 'default_completion_url', 'https://bank.example/after?reference_id=spoof&status=x');
+    await configureKnowledge(server, { ask: 1, pass: 1 });
+    const { session, id } = await sessionFor(server, [21]);
+    // The API refuses such URLs; the redirect must not trust the stored value either.
+    await server.verity.ctx.db
+      .updateTable('users')
+      .set({ completion_url: 'javascript:alert(1)', redirect_url: 'data:text/html,x' })
+      .where('id', '=', id)
+      .execute();
+    const k = (await session.session()).methods[0]!;
+    if (k.key !== 'knowledge') throw new Error('no knowledge step');
+    await session.submitKnowledge({ answers: k.needs.questions.map((q) => ({ question_id: q.id, answer: KNOWLEDGE_ANSWERS[q.id]! })) });
+    const done = await session.complete();
+    expect(done.reference_id).toBeNull();
+    const url = new URL(done.redirect_url!);
+    expect(url.origin + url.pathname).toBe('https://bank.example/after');
+    expect(url.searchParams.getAll('status')).toEqual(['completed']);
+    expect(url.searchParams.has('reference_id')).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import sharp from 'sharp';
+import { ANALYSIS_QUEUE, type AnalysisJob } from '../../../server/domain/analysis-jobs.js';
 import { insertTemplate } from '../../../server/store/repos/templates-repo.js';
 import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { knowledgeQuestion } from '../../../server/methods/knowledge/rules.js';
@@ -93,3 +95,39 @@ export async function failure(p: Promise<unknown>): Promise<ApiError> {
   }
   throw new Error('expected the call to fail');
 }
+
+/** A new user with a template of `methodIds`, in a started session that consented to biometric steps. */
+export async function sessionFor(
+  server: TestServer,
+  methodIds: number[],
+  extra: Record<string, unknown> = {},
+): Promise<{ session: SessionClient; id: number }> {
+  const template = await createTemplate(server, `tmpl_m${methodIds.join('_')}_${Math.random().toString(36).slice(2, 6)}`, methodIds);
+  const { id, link } = await createUser(server, { email: `m${Math.random().toString(36).slice(2, 8)}@example.com`, template_id: template, ...extra });
+  const session = client(server);
+  await session.start(local(server, link));
+  await giveConsent(session);
+  return { session, id };
+}
+
+/** The analysis jobs queued so far (start the server without workers, or they are consumed). */
+export async function analysisJobs(server: TestServer): Promise<AnalysisJob[]> {
+  const rows = await server.verity.ctx.db.selectFrom('jobs').select('payload').where('queue', '=', ANALYSIS_QUEUE).execute();
+  return rows.map((r) => JSON.parse(r.payload) as AnalysisJob);
+}
+
+/** The user's event types, oldest first. */
+export async function eventTypes(server: TestServer, id: number): Promise<string[]> {
+  const rows = await server.verity.ctx.db.selectFrom('events').select('type').where('user_id', '=', id).orderBy('occurred_at').orderBy('id').execute();
+  return rows.map((r) => r.type);
+}
+
+/** A small real PNG, and a small real JPEG: uploads checked by their content. */
+export const pngImage = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: '#778899' } })
+    .png()
+    .toBuffer();
+export const jpegImage = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: '#998877' } })
+    .jpeg()
+    .toBuffer();

@@ -15,7 +15,7 @@ import type { Executor } from '../../../store/database.js';
 import { templateRefusal } from '../../../domain/flow-coverage.js';
 import { findTemplate } from '../../../store/repos/templates-repo.js';
 import { httpUrl } from '../../schemas.js';
-import { LogoAnswer, SettingsAnswer } from '../../../../src/api/admin/settings.js';
+import { LogoAnswer, SettingsAnswer, SettingsView } from '../../../../src/api/admin/settings.js';
 import { settingsView } from './settings-view.js';
 
 /** Logos are re-encoded to PNG at most this wide/high, so what we serve is always our own bytes. */
@@ -34,51 +34,68 @@ const origin = z
   .refine((u) => new URL(u).origin === u.replace(/\/$/, ''), 'An origin is scheme://host[:port] without a path.');
 
 /**
- * The general settings' body: the core's fields and, after `default_locale`, the fields the methods
- * own (`ServerMethod.settings`: the geolocation's `allowed_countries`). Built when the routes are
- * (the registry is complete by then); the order is the audit's `fields` order.
+ * The general settings' body: the core's fields and the fields the methods own
+ * (`ServerMethod.settings`: Two-Step's `two_step_sms_allowed`, Bank's `bank_deposit_ttl_days`,
+ * Geolocation's `allowed_countries`). Built when the routes are (the registry is complete by
+ * then). Its fields are in the answer's (`SettingsView`) order, wherever they are declared: that
+ * order is the audit's `fields` and the validation errors' order.
  */
 const settingsPatch = (methods: MethodSettings) =>
   z
-    .object({
-      account_name: z.string().trim().min(1).max(100).optional(),
-      default_completion_url: httpUrl.nullable().optional(),
-      custom_domain: httpUrl.nullable().optional(),
-      allowed_origins: z.array(origin).max(50).optional(),
-      link_lifetime_hours: z
-        .number()
-        .int()
-        .min(1)
-        .max(24 * 30)
-        .optional(),
-      handoff_enabled: z.boolean().optional(),
-      two_step_sms_allowed: z.boolean().optional(),
-      bank_deposit_ttl_days: z.number().int().min(1).max(60).optional(),
-      default_locale: z.enum(['en', 'es', 'fr', 'de', 'pt', 'ar']).nullable().optional(),
-      ...methods,
-      branding: z
-        .object({ primary_color: colour.optional(), background_color: colour.optional(), text_color: colour.optional(), logo_url: z.null().optional() })
-        .optional(),
-      /** Consent shown before biometric steps (issue 24); a null or empty text shows the default. */
-      consent: z.object({ text: z.string().trim().max(4000).nullable().optional(), privacy_url: httpUrl.nullable().optional() }).optional(),
-      signup: z
-        .object({
-          enabled: z.boolean().optional(),
-          template: z.string().max(100).nullable().optional(),
-          ask_name: z.boolean().optional(),
-          ask_phone: z.boolean().optional(),
-        })
-        .optional(),
-      retention: z
-        .object({ images_days: z.number().int().min(1).max(3650).nullable().optional(), unconfirmed_signup_days: z.number().int().min(1).max(365).optional() })
-        .optional(),
-      /** Duplicate detection (issue 23): review (default), flag only, or off. */
-      duplicates: z
-        .object({ mode: z.enum(DUPLICATE_MODES) })
-        .strict()
-        .optional(),
-    })
+    .object(
+      inAnswerOrder({
+        account_name: z.string().trim().min(1).max(100).optional(),
+        default_completion_url: httpUrl.nullable().optional(),
+        custom_domain: httpUrl.nullable().optional(),
+        allowed_origins: z.array(origin).max(50).optional(),
+        link_lifetime_hours: z
+          .number()
+          .int()
+          .min(1)
+          .max(24 * 30)
+          .optional(),
+        handoff_enabled: z.boolean().optional(),
+        default_locale: z.enum(['en', 'es', 'fr', 'de', 'pt', 'ar']).nullable().optional(),
+        ...methods,
+        branding: z
+          .object({ primary_color: colour.optional(), background_color: colour.optional(), text_color: colour.optional(), logo_url: z.null().optional() })
+          .optional(),
+        /** Consent shown before biometric steps (issue 24); a null or empty text shows the default. */
+        consent: z.object({ text: z.string().trim().max(4000).nullable().optional(), privacy_url: httpUrl.nullable().optional() }).optional(),
+        signup: z
+          .object({
+            enabled: z.boolean().optional(),
+            template: z.string().max(100).nullable().optional(),
+            ask_name: z.boolean().optional(),
+            ask_phone: z.boolean().optional(),
+          })
+          .optional(),
+        retention: z
+          .object({
+            images_days: z.number().int().min(1).max(3650).nullable().optional(),
+            unconfirmed_signup_days: z.number().int().min(1).max(365).optional(),
+          })
+          .optional(),
+        /** Duplicate detection (issue 23): review (default), flag only, or off. */
+        duplicates: z
+          .object({ mode: z.enum(DUPLICATE_MODES) })
+          .strict()
+          .optional(),
+      }),
+    )
     .strict();
+
+const ANSWER_ORDER: readonly string[] = Object.keys(SettingsView.shape);
+
+/** `fields` with its keys in `SettingsView`'s order; a field the answer lacks is a mistake (see docs/adding-a-method.md). */
+function inAnswerOrder<T extends object>(fields: T): T {
+  const at = (key: string) => {
+    const i = ANSWER_ORDER.indexOf(key);
+    if (i < 0) throw new Error(`Setting ${key} is missing from SettingsView (src/api/admin/settings.ts).`);
+    return i;
+  };
+  return Object.fromEntries(Object.entries(fields).sort(([a], [b]) => at(a) - at(b))) as T;
+}
 
 /**
  * General settings (with the methods' own, such as the allowed countries) and branding (with the
@@ -114,8 +131,6 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           'allowed_origins',
           'link_lifetime_hours',
           'handoff_enabled',
-          'two_step_sms_allowed',
-          'bank_deposit_ttl_days',
           'default_locale',
         ] as const;
         for (const key of simple) {

@@ -3,6 +3,8 @@ import { prepareInput } from '../../../../server/analysis/input.js';
 import { fitRaster, toGrey } from '../../../../server/analysis/raster.js';
 import { detectRecapture } from '../../../../server/analysis/stages/recapture.js';
 import { detectPastedRegions } from '../../../../server/analysis/stages/tamper.js';
+import { HALVES } from '../../../fixtures/hard/config.js';
+import { hardPhoto } from '../../../fixtures/hard/set.js';
 import { documentPhoto, recapturedLicence, tamperedLicence } from '../../../fixtures/set.js';
 import { CAPTURES } from '../captures.js';
 
@@ -50,6 +52,13 @@ describe('detectPastedRegions on captures made differently', { timeout: 240_000 
       if (await suspicious(await CAPTURES.frontAuto(p))) flagged.push(`front ${p}`);
     }
     expect(flagged).toEqual([]);
+  });
+
+  it('does not call the plain paper round a passport’s MRZ lines pasted (development passport 10, JPEG 71)', async () => {
+    // The flat blocks next to the glyphs read as noisy (their blurred edges), so the paper
+    // between the lines looked far cleaner than its surroundings; and a 6-block strip of
+    // JPEG-zeroed paper under the second line is no field.
+    expect(await suspicious(await hardPhoto(HALVES.dev, 10, 'passport'))).toBe(false);
   });
 
   it('still finds a date of birth pasted on a patch of the paper’s own colour', async () => {

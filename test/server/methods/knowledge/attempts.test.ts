@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../src/api/session-client.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { client, configureKnowledge, createTemplate, createUser, local } from '../../session/fixtures.js';
+import { client, configureKnowledge, createTemplate, createUser, eventTypes, failure, KNOWLEDGE_ANSWERS, local, sessionFor } from '../../session/fixtures.js';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -37,5 +37,30 @@ describe('knowledge attempts', () => {
       true,
     );
     expect((await session.session()).methods[0]!.status).toBe('rejected');
+  });
+});
+
+describe('knowledge', () => {
+  it('fails below the threshold with attempts left, then rejects when attempts run out', async () => {
+    await configureKnowledge(server, { attempts: 2 });
+    const { session, id } = await sessionFor(server, [21]);
+    const view = await session.session();
+    const k = view.methods[0]!;
+    if (k.key !== 'knowledge') throw new Error('no knowledge step');
+    expect(JSON.stringify(view)).not.toContain('answer_hashes');
+    const wrong = { answers: k.needs.questions.map((q) => ({ question_id: q.id, answer: q.kind === 'choice' ? 'basic' : '1999-01-01' })) };
+    const first = await failure(session.submitKnowledge(wrong));
+    expect(first.error_type).toBe('session_knowledge_failed');
+    expect(first.details.attempts_left).toBe(1);
+    const second = await failure(session.submitKnowledge(wrong));
+    expect(second.status).toBe(429);
+    expect(second.error_type).toBe('session_attempts_exceeded');
+    const after = (await session.session()).methods[0]!;
+    expect(after.status).toBe('rejected');
+    expect(after.can_retry).toBe(false);
+    expect(await eventTypes(server, id)).toContain('verification.rejected');
+    // Right answers no longer help.
+    const late = await failure(session.submitKnowledge({ answers: k.needs.questions.map((q) => ({ question_id: q.id, answer: KNOWLEDGE_ANSWERS[q.id]! })) }));
+    expect(late.status).toBe(409);
   });
 });

@@ -2,7 +2,7 @@ import { expect, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { VerifyFlow } from '../../../../src/components/verify-flow/verify-flow.js';
 import type { VerifyCompleteDetail, VerifyErrorDetail } from '../../../../src/events/events.js';
-import { deep, METHODS, session, until } from '../../fixtures/double.js';
+import { calls, deep, METHODS, session, until } from '../../fixtures/double.js';
 import { startFlow, stepText } from '../../fixtures/flow-harness.js';
 
 const VOICE = 'verify-step-voice';
@@ -102,5 +102,41 @@ describe('<verify-flow> waits for the checks of what was sent before completing'
     );
     expect(slow.flow.phase).to.equal('checking');
     await until(() => deep(slow.flow, '#result-title'), 8000, 'done once the wait ran out');
+  });
+
+  it('a refusal that comes after check-wait ran out and the flow completed: the open page says so and offers the retry (issue 20)', async () => {
+    const { flow, key } = await startFlow(
+      {
+        session: session([METHODS.voice()]),
+        analysis: [{ outcome: 'rejected', afterMs: 3000, reason: 'VOICE_DIGITS_MISMATCH', can_retry: true }],
+      },
+      VOICE,
+      { checkWait: 1 },
+    );
+    const errors: VerifyErrorDetail[] = [];
+    let completions = 0;
+    flow.addEventListener('verify-error', (e) => errors.push(e.detail));
+    flow.addEventListener('verify-complete', () => (completions += 1));
+    await recordAndSend(flow);
+
+    // The analysis is slower than the flow waits: the flow completes and says so.
+    await until(() => deep(flow, '#result-title') && completions === 1, 8000, 'done once the wait ran out');
+
+    // Then the analysis refuses it: the page, still open, tells the user and offers the retry.
+    const alert = await until(() => deep(flow, '.checking .refusal[role="alert"]'), 8000, 'the late refusal');
+    expect(alert.textContent).to.contain('The digits heard were not the ones shown.');
+    expect(deep(flow, '#checking-title')!.textContent).to.equal('A step was not accepted');
+    expect(deep(flow, '#result-title')).to.equal(null);
+    expect(errors.map((e) => e.code)).to.include('method_rejected');
+    expect(flow.phase).to.equal('checking');
+    await until(() => deep(flow, '#checking-title') === flow.shadowRoot!.activeElement, 3000, 'focus on the refusal heading');
+    await expect(flow).to.be.accessible();
+
+    // The retry leads back to the step; sent again and accepted, the flow completes again.
+    button(flow, 'Do this step again')!.click();
+    await until(() => deep(flow, VOICE, '#voice-phrase'), 5000, 'the voice step again');
+    expect((await calls(key)).some((c) => c.method === 'POST' && c.path === '/session/methods/voice/retry')).to.equal(true);
+    await recordAndSend(flow);
+    await until(() => deep(flow, '#result-title') && completions === 2, 8000, 'done again');
   });
 });

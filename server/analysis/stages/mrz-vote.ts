@@ -1,0 +1,60 @@
+/**
+ * Several OCR readings of one MRZ zone combined into one. Check digits cover the document
+ * number, the dates and the personal number, never the names, and they cannot tell G from 6 or
+ * A from 0 (letter values are digit values plus 10): a single reading's misread name letter
+ * (dev passports: OMAR read GMAR by the binarised OCR-B pass, OKONKWO read OKONKNO by the legacy
+ * engine) passed every check. Engines err in different places, so each character is taken from
+ * the majority of the readings; the checks then judge the result.
+ */
+
+/** The most common shape (line count and lengths) among the readings; readings of another shape do not vote. */
+function shapeOf(reads: readonly (readonly string[])[]): string | null {
+  const counts = new Map<string, number>();
+  for (const r of reads) counts.set(r.map((l) => l.length).join(), (counts.get(r.map((l) => l.length).join()) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [shape, n] of counts) if (best === null || n > counts.get(best)!) best = shape;
+  return best;
+}
+
+/**
+ * Per position, the character most readings agree on; on a tie, the earliest reading's (the
+ * readings come best engine first). Null when there are no readings.
+ */
+export function voteLines(reads: readonly (readonly string[])[]): string[] | null {
+  const shape = shapeOf(reads);
+  if (shape === null) return null;
+  const voters = reads.filter((r) => r.map((l) => l.length).join() === shape);
+  return voters[0]!.map((line, li) =>
+    [...line]
+      .map((_, col) => {
+        const tally = new Map<string, number>();
+        for (const r of voters) tally.set(r[li]![col]!, (tally.get(r[li]![col]!) ?? 0) + 1);
+        let pick = voters[0]![li]![col]!;
+        for (const r of voters) if (tally.get(r[li]![col]!)! > tally.get(pick)!) pick = r[li]![col]!;
+        return pick;
+      })
+      .join(''),
+  );
+}
+
+/**
+ * The line sets to parse, most trusted first: the vote; the vote with one of its lines taken
+ * as one reading read it (a finger or a highlight over one line can leave the majority wrong
+ * there while one engine read it); then each reading as it was. Without a vote (one reading)
+ * that reading alone.
+ */
+export function consensusReadings(reads: readonly (readonly string[])[]): string[][] {
+  const vote = reads.length >= 2 ? voteLines(reads) : null;
+  const out: string[][] = [];
+  const add = (lines: readonly string[]): void => {
+    if (!out.some((o) => o.join('\n') === lines.join('\n'))) out.push([...lines]);
+  };
+  if (vote) {
+    add(vote);
+    for (let li = 0; li < vote.length; li++) {
+      for (const r of reads) if (r.length === vote.length && r[li]!.length === vote[li]!.length) add(vote.map((l, k) => (k === li ? r[li]! : l)));
+    }
+  }
+  for (const r of reads) add(r);
+  return out;
+}

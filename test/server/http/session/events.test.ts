@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SessionStreamEvent } from '../../../../src/api/session-client.js';
+import { VerificationStatus, type VerificationStatusValue } from '../../../../server/domain/catalogue.js';
+import { moveVerification } from '../../../../server/services/verifications.js';
+import { notifyProgress } from '../../../../server/session/progress.js';
+import { startTestServer, type TestServer } from '../../../helpers/server.js';
+import { client, configureKnowledge, createTemplate, createUser, local } from '../../session/fixtures.js';
+
+/** Knowledge, our method id: a step of its own whose status the test moves as an analysis would. */
+const KNOWLEDGE = 21;
+
+let server: TestServer;
+beforeEach(async () => {
+  server = await startTestServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+/** Waits until `events` holds an event matching `test` (the stream runs in the background). */
+async function until(events: SessionStreamEvent[], test: (e: SessionStreamEvent) => boolean, ms = 8000): Promise<SessionStreamEvent> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const found = events.find(test);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no such event; got ${JSON.stringify(events.map((e) => (e.type === 'session' ? e.data.state : e.type)))}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Moves the user's step as the analysis does when it decides (the same service call), and tells the streams. */
+async function decide(userId: number, status: VerificationStatusValue, remarks?: string): Promise<void> {
+  await server.verity.ctx.db.transaction().execute((trx) => moveVerification(trx, server.clock, userId, KNOWLEDGE, status, remarks ? { remarks } : {}));
+  notifyProgress(userId);
+}
+
+describe('GET /session/events after completion (issue 20)', () => {
+  it('stays open while something sent is still checked, so a refusal after completion reaches the page; ends once nothing is', async () => {
+    await configureKnowledge(server, { ask: 1, pass: 1 });
+    const template = await createTemplate(server, 'tmpl_events', [KNOWLEDGE]);
+    const { id, link } = await createUser(server, { email: 'events@example.com', template_id: template });
+    const desktop = client(server);
+    await desktop.start(local(server, link));
+    // Sent and being checked: the flow may complete (the wait for the checks ran out).
+    await decide(id, VerificationStatus.processing);
+    const events: SessionStreamEvent[] = [];
+    const abort = new AbortController();
+    let ended = false;
+    const following = desktop
+      .follow((e) => events.push(e), abort.signal)
+      .then(() => (ended = true))
+      .catch((e: unknown) => {
+        if (!(e instanceof DOMException)) throw e;
+      });
+    try {
+      await until(events, (e) => e.type === 'session' && e.data.methods[0]?.status === 'processing');
+      await desktop.complete();
+      await until(events, (e) => e.type === 'session' && e.data.state === 'completed');
+      expect(ended).toBe(false);
+
+      // The analysis refuses it later: the flow is reopened and the page still hears of it.
+      await decide(id, VerificationStatus.rejected, 'The answers did not match.');
+      const reopened = await until(events, (e) => e.type === 'session' && e.data.methods[0]?.status === 'rejected');
+      expect(reopened.type === 'session' && reopened.data.state).toBe('in_progress');
+      expect(reopened.type === 'session' && reopened.data.methods[0]?.reason).toBe('The answers did not match.');
+      expect(ended).toBe(false);
+    } finally {
+      abort.abort();
+      await following;
+    }
+
+    // Completed with nothing left to check: the stream says so once and ends.
+    await decide(id, VerificationStatus.complete);
+    const last: SessionStreamEvent[] = [];
+    await desktop.follow((e) => last.push(e), AbortSignal.timeout(8000));
+    expect(last.map((e) => e.type === 'session' && e.data.state)).toEqual(['completed']);
+  });
+});
