@@ -150,6 +150,9 @@ export interface PadOutcome {
   readonly flash?: number;
 }
 
+/** The reason of a session whose step the widget's gate never ended (refused on the device, not by the server). */
+export const DEVICE_TIMEOUT = 'TIMED_OUT_ON_DEVICE';
+
 export const PAD_KINDS: readonly LiveKind[] = LIVE_KINDS;
 
 /** The horizontal turn measure of the (first) face in a frame, undefined without one. */
@@ -193,6 +196,15 @@ export async function evalLiveness(
   for (const kind of kinds) {
     for (const face of faces) {
       const s = await denseSession(half, face, kind);
+      // A replay needs a recording: the victim's widget must have sent one (none is counted either way).
+      if (s.device !== null && kind !== 'bona-fide') continue;
+      if (s.device !== null) {
+        // The recorded person's widget never ended a step: nothing reached the server.
+        const outcome: PadOutcome = { kind, face, decision: 'rejected', reasons: [`${DEVICE_TIMEOUT}:${s.device}`] };
+        out.push(outcome);
+        onSession?.(outcome);
+        continue;
+      }
       const straight = s.frames.filter((f) => f.challenge === 'neutral').at(-1)!;
       const direction = turnAsked(await turnOf(straight.bytes), await lastTurns(s.frames.filter((f) => f.challenge === 'turn')));
       const frames = s.frames.map((f) => ({ bytes: f.bytes, step: f.step, challenge: f.challenge === 'turn' ? direction : f.challenge }));

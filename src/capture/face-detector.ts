@@ -7,13 +7,9 @@
  */
 import type { FaceDetector } from '@mediapipe/tasks-vision';
 
-/** A face found in a frame, coordinates normalised to 0..1 of the frame. */
-export interface DetectedFace {
-  box: { x: number; y: number; width: number; height: number };
-  /** BlazeFace keypoints: right eye, left eye, nose tip, mouth, right ear tragion, left ear tragion. */
-  keypoints: Array<{ x: number; y: number }>;
-  score: number;
-}
+import type { DetectedFace } from './detected-face.js';
+
+export type { DetectedFace } from './detected-face.js';
 
 /** Anything the detector can read a frame from. */
 export type FrameSource = HTMLVideoElement | HTMLCanvasElement | HTMLImageElement | ImageBitmap | OffscreenCanvas;

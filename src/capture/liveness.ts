@@ -4,7 +4,7 @@
  * and the measured geometry for each step and checks them again.
  */
 import type { ChallengeStep } from '../api/contract.js';
-import type { DetectedFace } from './face-detector.js';
+import type { DetectedFace } from './detected-face.js';
 
 /** Problems that stop a face frame from counting, in rank order. */
 export const FACE_HINTS = ['TOO_DARK', 'NO_FACE', 'MULTIPLE_FACES', 'TOO_FAR', 'TOO_CLOSE', 'NOT_CENTERED'] as const;
@@ -18,7 +18,11 @@ export const LIVENESS_LIMITS = {
   maxFaceWidth: 0.8,
   /** |yaw| at most this counts as looking straight. */
   straightYaw: 0.15,
-  /** |yaw| at least this counts as a turn. */
+  /**
+   * A turn is a yaw change of at least this from the straight look's (the server measures the
+   * turn from the straight look too: a face that looked a little aside passed an absolute gate
+   * with half the turn, which the server then refused).
+   */
   turnYaw: 0.3,
   /** Face width growth (vs. the straight frame) that counts as coming closer. */
   closerRatio: 1.2,
@@ -54,16 +58,19 @@ export function faceHint(faces: DetectedFace[], meanLuma: number, limits = LIVEN
   return null;
 }
 
-/** Whether `face` performs `step`; `baselineWidth` is the face width when looking straight. */
-export function meetsStep(step: ChallengeStep, face: DetectedFace, baselineWidth: number | null, limits = LIVENESS_LIMITS): boolean {
+/**
+ * Whether `face` performs `step`; `baselineWidth` and `baselineYaw` are the face's width and yaw
+ * when it looked straight.
+ */
+export function meetsStep(step: ChallengeStep, face: DetectedFace, baselineWidth: number | null, limits = LIVENESS_LIMITS, baselineYaw = 0): boolean {
   const yaw = yawOf(face);
   switch (step) {
     case 'look_straight':
       return Math.abs(yaw) <= limits.straightYaw;
     case 'turn_left':
-      return yaw >= limits.turnYaw;
+      return yaw - baselineYaw >= limits.turnYaw;
     case 'turn_right':
-      return yaw <= -limits.turnYaw;
+      return baselineYaw - yaw >= limits.turnYaw;
     case 'come_closer':
       return baselineWidth !== null && face.box.width >= baselineWidth * limits.closerRatio && Math.abs(yaw) <= limits.turnYaw;
     case 'flash':
@@ -92,6 +99,7 @@ export class ChallengeJudge {
   private index = 0;
   private held = 0;
   private baselineWidth: number | null = null;
+  private baselineYaw = 0;
 
   constructor(
     readonly steps: readonly ChallengeStep[],
@@ -133,13 +141,16 @@ export class ChallengeJudge {
     }
     const face = faces[0]!;
     this.baselineWidth ??= face.box.width;
-    if (!meetsStep(step, face, this.baselineWidth, this.limits)) {
+    if (!meetsStep(step, face, this.baselineWidth, this.limits, this.baselineYaw)) {
       this.held = 0;
       return { hint, completed: null, face: null };
     }
     this.held += 1;
     if (this.held < this.limits.holdFrames) return { hint, completed: null, face: null };
-    if (step === 'look_straight') this.baselineWidth = face.box.width;
+    if (step === 'look_straight') {
+      this.baselineWidth = face.box.width;
+      this.baselineYaw = yawOf(face);
+    }
     const completed = this.index;
     this.index += 1;
     this.held = 0;

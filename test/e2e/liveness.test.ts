@@ -4,7 +4,7 @@
  * fake camera a printed photo of a face (the halftoned, photographed print of the evaluation's
  * attacks, test/fixtures/hard/attacks.ts), written at test time as a y4m file into a temporary
  * folder. The print looks straight, so the widget goes on to the screen flash; it cannot turn or
- * come closer, so every attempt fails. After three, the page shows help and the other ways
+ * come closer, so every attempt fails (after the account's 10 s for the move). After three, the page shows help and the other ways
  * forward, and the one last try goes to a person with the server's analysis of what it saw:
  * rejected, the flash not followed. Nothing loops, and nothing is accepted.
  */
@@ -64,6 +64,9 @@ beforeAll(async () => {
   site = await startCustomerSite();
   await writeSetting(server.verity.ctx.db, 'account_name', 'Acme Bank');
   await writeSetting(server.verity.ctx.db, 'handoff_enabled', true);
+  // The account gives each move 10 s (the dashboard's setting, 30 by default): each attempt of
+  // the print, which cannot turn, ends that much sooner.
+  await writeSetting(server.verity.ctx.db, 'liveness_move_seconds', 10);
   await insertTemplate(server.verity.ctx.db, {
     name: 'tmpl_liveness',
     label: 'Liveness',

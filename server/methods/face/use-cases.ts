@@ -14,6 +14,7 @@ import { sessionErrors } from '../../errors.js';
 import { methodState, type MethodState } from '../../session/state-repo.js';
 import { safeEqual } from '../../session/tokens.js';
 import { deleteUploads, insertUpload, uploadsOf, uploadsOfChallenge } from '../../session/uploads-repo.js';
+import { readSettings } from '../../store/repos/settings-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { acceptSessionUpload, parseJsonField } from '../uploads.js';
@@ -74,6 +75,8 @@ export async function newFaceChallenge(kit: SessionKit, user: UserRow, key: Face
   const reset = v.status === VerificationStatus.reset;
   const steps = challengeSteps(key);
   const rule = framesRule(key);
+  // The account's time for each move (10–30 s: every step still fits in the challenge's life).
+  const moveMs = key === 'liveness' ? (await readSettings(ctx.db)).liveness_move_seconds * 1000 : null;
   const now = ctx.clock.now();
   const old = await uploadsOf(ctx.db, user.id, key);
   // The attempt is counted in one step with its check: challenges asked for at once share the limit.
@@ -109,6 +112,7 @@ export async function newFaceChallenge(kit: SessionKit, user: UserRow, key: Face
     review_on_failure: challenge.review_on_failure,
     ...(challenge.flash_colours ? { flash: { colours: challenge.flash_colours, colour_ms: FLASH_COLOUR_MS } } : {}),
     ...(steps.includes('blink') ? { blink: { window_ms: BLINK_WINDOW_MS, frames: BLINK_FRAMES, min_frames: BLINK_MIN_FRAMES } } : {}),
+    ...(moveMs !== null ? { move_ms: moveMs } : {}),
   };
 }
 

@@ -30,6 +30,8 @@ export interface AccountSettings {
   two_step_sms_allowed: boolean;
   /** Days a Bank method's micro-deposits may be entered before they expire (new ones may then be asked for). */
   bank_deposit_ttl_days: number;
+  /** Seconds the Liveness widget gives each move (and the straight look) before the attempt ends. */
+  liveness_move_seconds: number;
   /** Default locale (BCP 47) of the hosted page and of messages; null: the browser's / English. */
   default_locale: string | null;
   /** Hosted page branding; colours are `#rrggbb`. */
@@ -69,6 +71,7 @@ export const DEFAULT_SETTINGS: AccountSettings = {
   handoff_enabled: true,
   two_step_sms_allowed: false,
   bank_deposit_ttl_days: 7,
+  liveness_move_seconds: 30,
   default_locale: null,
   branding: { logo_url: null, primary_color: null, background_color: null, text_color: null },
 };

@@ -7,6 +7,7 @@ import type { AuditEntry, OutboxMessage } from '../../api/admin/developers.js';
 import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';
 import { AdminView } from './admin-view.js';
+import { states } from '../../internal/lit-states.js';
 
 /** "12 messages", "1 e-mail", "no texts": the outbox's total for the chosen channel. */
 export function outboxCount(total: number, channel: '' | 'email' | 'sms'): string {
@@ -18,14 +19,7 @@ export function outboxCount(total: number, channel: '' | 'email' | 'sms'): strin
 export class AdminActivity extends AdminView {
   static override properties = {
     ...AdminView.properties,
-    outbox: { state: true },
-    outboxPage: { state: true },
-    outboxChannel: { state: true },
-    audit: { state: true },
-    auditPage: { state: true },
-    admins: { state: true },
-    invite: { state: true },
-    totp: { state: true },
+    ...states('outbox', 'outboxPage', 'outboxChannel', 'audit', 'auditPage', 'admins', 'invite', 'totp'),
   };
   declare outbox: Page<OutboxMessage> | undefined;
   declare outboxPage: number;

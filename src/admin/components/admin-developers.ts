@@ -6,6 +6,7 @@ import type { DeliveriesPage, Delivery, DeliveryDetail, Endpoint, EndpointWithSe
 import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';
 import { AdminView } from './admin-view.js';
+import { states } from '../../internal/lit-states.js';
 
 /** Methods with a step in Verity's flow (ids of spec 2.2). */
 const WATCHABLE_METHODS = [
@@ -32,15 +33,7 @@ async function copy(text: string): Promise<void> {
 export class AdminDevelopers extends AdminView {
   static override properties = {
     ...AdminView.properties,
-    keys: { state: true },
-    keysPage: { state: true },
-    newKey: { state: true },
-    endpoints: { state: true },
-    secret: { state: true },
-    deliveries: { state: true },
-    deliveriesPage: { state: true },
-    deliveryState: { state: true },
-    delivery: { state: true },
+    ...states('keys', 'keysPage', 'newKey', 'endpoints', 'secret', 'deliveries', 'deliveriesPage', 'deliveryState', 'delivery'),
   };
   declare keys: Page<ApiKeyRow> | undefined;
   declare keysPage: number;

@@ -5,6 +5,7 @@ import { LiveVideoAgent } from '../live-video-agent.js';
 import { adminStyles } from '../styles.js';
 import { AdminView } from './admin-view.js';
 import type { CallContext, CallContextAnswer, StillAnswer } from '../../api/admin/live-video.js';
+import { states } from '../../internal/lit-states.js';
 
 type Decision = 'approve' | 'reject' | 'review';
 
@@ -62,13 +63,7 @@ export class AdminLiveVideo extends AdminView {
 
   static override properties = {
     ...AdminView.properties,
-    waiting: { state: true },
-    callUser: { state: true },
-    context: { state: true },
-    remote: { state: true },
-    connected: { state: true },
-    decision: { state: true },
-    secondsLeft: { state: true },
+    ...states('waiting', 'callUser', 'context', 'remote', 'connected', 'decision', 'secondsLeft'),
   };
 
   declare waiting: LiveVideoWaiting[];

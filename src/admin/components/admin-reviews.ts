@@ -7,6 +7,7 @@ import { adminStyles } from '../styles.js';
 import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';
 import { AdminView } from './admin-view.js';
+import { states } from '../../internal/lit-states.js';
 
 /**
  * The checks the queue filters by (`GET /admin/api/reviews?flag=`), in words, grouped as a reviewer
@@ -120,10 +121,7 @@ export class AdminReviews extends AdminView {
 
   static override properties = {
     ...AdminView.properties,
-    page: { state: true },
-    filters: { state: true },
-    result: { state: true },
-    templates: { state: true },
+    ...states('page', 'filters', 'result', 'templates'),
   };
   declare page: number;
   declare filters: Filters;

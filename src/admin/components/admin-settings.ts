@@ -7,6 +7,7 @@ import './admin-duplicates-setting.js';
 import { knowledgeFields, knowledgeRequest } from './knowledge-questions.js';
 import { lines, PREVIEW_DELAY_MS, previewUrl, UNSET_COLOURS, type Branding, type SettingsView } from './settings-model.js';
 import type { LogoAnswer, SettingsAnswer } from '../../api/admin/settings.js';
+import { states } from '../../internal/lit-states.js';
 
 export { PREVIEW_DELAY_MS, PREVIEW_PATH, previewUrl, type SettingsView } from './settings-model.js';
 
@@ -36,11 +37,7 @@ export class AdminSettings extends AdminView {
   ];
   static override properties = {
     ...AdminView.properties,
-    data: { state: true },
-    preview: { state: true },
-    draftName: { state: true },
-    previewSrc: { state: true },
-    templates: { state: true },
+    ...states('data', 'preview', 'draftName', 'previewSrc', 'templates'),
   };
   declare data: SettingsView | undefined;
   /** Branding as edited (before saving), for the live preview. */
@@ -115,6 +112,7 @@ export class AdminSettings extends AdminView {
         handoff_enabled: f.get('handoff_enabled') === 'on',
         two_step_sms_allowed: f.get('two_step_sms_allowed') === 'on',
         bank_deposit_ttl_days: Number(f.get('bank_deposit_ttl_days')),
+        liveness_move_seconds: Number(f.get('liveness_move_seconds')),
         default_locale: String(f.get('default_locale')) || null,
       },
       'General settings saved.',
@@ -255,6 +253,10 @@ export class AdminSettings extends AdminView {
         <label
           >Bank: days to enter the micro-deposits
           <input type="number" name="bank_deposit_ttl_days" min="1" max="60" required .value=${String(d.bank_deposit_ttl_days)}
+        /></label>
+        <label
+          >Liveness: seconds for each move before the attempt ends
+          <input type="number" name="liveness_move_seconds" min="10" max="30" required .value=${String(d.liveness_move_seconds)}
         /></label>
         <div><button type="submit">Save general settings</button></div>
       </form>

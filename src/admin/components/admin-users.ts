@@ -9,6 +9,7 @@ import type { PageChangeEvent } from './admin-pager.js';
 import './admin-pager.js';
 import './admin-link-panel.js';
 import { AdminView } from './admin-view.js';
+import { states } from '../../internal/lit-states.js';
 
 const SORTS = [
   ['-created_at', 'Newest first'],
@@ -25,13 +26,7 @@ const SORTS = [
 export class AdminUsers extends AdminView {
   static override properties = {
     ...AdminView.properties,
-    page: { state: true },
-    search: { state: true },
-    statusFilter: { state: true },
-    sort: { state: true },
-    result: { state: true },
-    templates: { state: true },
-    created: { state: true },
+    ...states('page', 'search', 'statusFilter', 'sort', 'result', 'templates', 'created'),
   };
   declare page: number;
   declare search: string;

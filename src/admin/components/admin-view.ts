@@ -3,6 +3,7 @@ import { AdminApiError, type AdminApi } from '../api.js';
 import { adminStyles } from '../styles.js';
 import './admin-confirm.js';
 import type { AdminConfirm } from './admin-confirm.js';
+import { states } from '../../internal/lit-states.js';
 
 /**
  * Base of the dashboard's views: the API client handed down by `<admin-app>`, a status line read
@@ -14,8 +15,7 @@ export class AdminView extends LitElement {
 
   static override properties = {
     api: { attribute: false },
-    status: { state: true },
-    error: { state: true },
+    ...states('status', 'error'),
   };
 
   /** The client of the admin JSON routes. */

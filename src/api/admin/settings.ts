@@ -48,6 +48,8 @@ export const SettingsView = z.object({
   bank_deposit_ttl_days: z.int(),
   default_locale: z.nullable(z.string()),
   allowed_countries: z.nullable(z.array(z.string())),
+  /** Seconds the Liveness widget gives each move before the attempt ends (10–60, 30 by default). */
+  liveness_move_seconds: z.int(),
   default_template: z.nullable(z.string()),
   reverification_template: z.nullable(z.string()),
   branding: Branding,

@@ -62,6 +62,11 @@ export const FaceChallenge = z.object({
   flash: z.optional(z.object({ colours: z.array(z.string()), colour_ms: z.int() })),
   /** `liveness` only (its `blink` step): frames spread over `window_ms` (at most `frames`, at least `min_frames`) in which the eyes close and open. */
   blink: z.optional(z.object({ window_ms: z.int(), frames: z.int(), min_frames: z.int() })),
+  /**
+   * `liveness` only: how long the widget waits for each move (and the straight look) before the
+   * attempt ends, from the account's `liveness_move_seconds` (30 s by default).
+   */
+  move_ms: z.optional(z.int()),
 });
 export type FaceChallenge = z.infer<typeof FaceChallenge>;
 

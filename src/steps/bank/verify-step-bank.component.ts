@@ -7,6 +7,7 @@ import { sharedStyles } from '../../internal/shared-styles.js';
 import { StepElement } from '../step-element.js';
 import { parseDeposit } from './amounts.js';
 import styles from './verify-step-bank.styles.js';
+import { states } from '../../internal/lit-states.js';
 
 type BankMethod = MethodViewOf<'bank'>;
 /** The account form, the amounts form, or the note that the deposits expired. */
@@ -20,13 +21,7 @@ export class VerifyStepBank extends StepElement<BankMethod> {
   static override styles = [sharedStyles, styles];
   static override properties = {
     ...StepElement.properties,
-    phase: { state: true },
-    kind: { state: true },
-    needs: { state: true },
-    busy: { state: true },
-    error: { state: true },
-    invalid: { state: true },
-    attemptsLeft: { state: true },
+    ...states('phase', 'kind', 'needs', 'busy', 'error', 'invalid', 'attemptsLeft'),
   };
 
   declare private phase: Phase;

@@ -13,6 +13,7 @@ import { ApiError } from '../../api/session-client.js';
 import { pluralMsg } from '../../internal/plural.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { StepElement } from '../step-element.js';
+import { states } from '../../internal/lit-states.js';
 
 type BiometricIdMethod = MethodViewOf<'biometric_id'>;
 
@@ -38,10 +39,7 @@ export class VerifyStepBiometricId extends StepElement<BiometricIdMethod> {
   static override styles = [sharedStyles];
   static override properties = {
     ...StepElement.properties,
-    phase: { state: true },
-    busy: { state: true },
-    error: { state: true },
-    attemptsLeft: { state: true },
+    ...states('phase', 'busy', 'error', 'attemptsLeft'),
   };
 
   declare private phase: Phase;

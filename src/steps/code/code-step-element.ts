@@ -2,6 +2,7 @@ import type { MethodView } from '../../api/contract.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { StepElement } from '../step-element.js';
 import { codeRefusal, ResendCountdown, typedCode, type CodeRefusal } from './code-entry.js';
+import { states } from '../../internal/lit-states.js';
 
 /**
  * Base of the steps where the user asks for a one-time code and types it (e-mail/SMS, Payment
@@ -11,9 +12,7 @@ export abstract class CodeStepElement<M extends MethodView> extends StepElement<
   static override styles = [sharedStyles];
   static override properties = {
     ...StepElement.properties,
-    sent: { state: true },
-    busy: { state: true },
-    error: { state: true },
+    ...states('sent', 'busy', 'error'),
   };
 
   declare protected sent: boolean;

@@ -3,6 +3,7 @@ import { html, nothing } from 'lit';
 import type { MethodViewOf } from '../../api/contract.js';
 import { codeField, resendLabel, sendRefusal, type CodeRefusal } from './code-entry.js';
 import { CodeStepElement } from './code-step-element.js';
+import { states } from '../../internal/lit-states.js';
 
 type CodeMethod = MethodViewOf<'email'> | MethodViewOf<'phone'>;
 
@@ -13,8 +14,7 @@ type CodeMethod = MethodViewOf<'email'> | MethodViewOf<'phone'>;
 export class VerifyStepCode extends CodeStepElement<CodeMethod> {
   static override properties = {
     ...CodeStepElement.properties,
-    attemptsLeft: { state: true },
-    mustResend: { state: true },
+    ...states('attemptsLeft', 'mustResend'),
   };
 
   declare private attemptsLeft: number;

@@ -14,6 +14,7 @@ import { documentTypeName } from './document-type-names.js';
 import { issueHint, uploadProblemText } from './document-messages.js';
 import { CaptureStepElement } from '../capture-step-element.js';
 import styles from './verify-step-document.styles.js';
+import { states } from '../../internal/lit-states.js';
 
 /** Screens of the document step. */
 export const DOCUMENT_PHASE = {
@@ -47,12 +48,7 @@ export class VerifyStepDocument extends CaptureStepElement<MethodViewOf<'documen
   static override styles = [sharedStyles, styles];
   static override properties = {
     ...CaptureStepElement.properties,
-    phase: { state: true },
-    documentType: { state: true },
-    side: { state: true },
-    captures: { state: true },
-    busy: { state: true },
-    checking: { state: true },
+    ...states('phase', 'documentType', 'side', 'captures', 'busy', 'checking'),
   };
 
   /** Consecutive good frames before the picture is taken automatically. */

@@ -5,6 +5,7 @@ import { ApiError } from '../../api/session-client.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { StepElement } from '../step-element.js';
+import { states } from '../../internal/lit-states.js';
 
 /** Why the browser gave no position. */
 export type GeolocationProblem = 'denied' | 'timeout' | 'unavailable' | 'unsupported';
@@ -24,9 +25,7 @@ export class VerifyStepGeolocation extends StepElement<MethodViewOf<'geolocation
   static override styles = [sharedStyles];
   static override properties = {
     ...StepElement.properties,
-    busy: { state: true },
-    problem: { state: true },
-    rejected: { state: true },
+    ...states('busy', 'problem', 'rejected'),
   };
 
   declare private busy: boolean;

@@ -5,6 +5,7 @@ import { ApiError } from '../../api/session-client.js';
 import { pluralMsg } from '../../internal/plural.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { StepElement } from '../step-element.js';
+import { states } from '../../internal/lit-states.js';
 
 /** Client-side check of one answer; returns an error message or '' when acceptable. */
 export function validateAnswer(question: KnowledgeQuestion, answer: string): string {
@@ -22,10 +23,7 @@ export class VerifyStepKnowledge extends StepElement<MethodViewOf<'knowledge'>> 
   static override styles = [sharedStyles];
   static override properties = {
     ...StepElement.properties,
-    busy: { state: true },
-    errors: { state: true },
-    failure: { state: true },
-    attemptsLeft: { state: true },
+    ...states('busy', 'errors', 'failure', 'attemptsLeft'),
   };
 
   declare private busy: boolean;

@@ -9,6 +9,7 @@ import { StepElement } from '../step-element.js';
 import './call-countdown.js';
 import { PeerCall } from './peer-call.js';
 import { liveVideoStyles } from './verify-step-live-video.styles.js';
+import { states } from '../../internal/lit-states.js';
 
 /** Where the user is: before joining, asking for the camera, in the queue, in the call. */
 export type LiveVideoPhase = 'ready' | 'starting' | 'waiting' | 'call';
@@ -22,12 +23,7 @@ export class VerifyStepLiveVideo extends StepElement<MethodViewOf<'live_video'>>
   static override styles = [sharedStyles, liveVideoStyles];
   static override properties = {
     ...StepElement.properties,
-    phase: { state: true },
-    position: { state: true },
-    problem: { state: true },
-    notice: { state: true },
-    remote: { state: true },
-    secondsLeft: { state: true },
+    ...states('phase', 'position', 'problem', 'notice', 'remote', 'secondsLeft'),
   };
 
   declare phase: LiveVideoPhase;

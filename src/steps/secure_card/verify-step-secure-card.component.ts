@@ -11,6 +11,7 @@ import { issueHint, uploadProblemText } from '../document/document-messages.js';
 import { CaptureStepElement } from '../capture-step-element.js';
 import { cardRejectionText } from './card-messages.js';
 import styles from './verify-step-secure-card.styles.js';
+import { states } from '../../internal/lit-states.js';
 
 /** Screens of the Secure Card step. */
 export const CARD_PHASE = {
@@ -50,9 +51,7 @@ export class VerifyStepSecureCard extends CaptureStepElement<MethodViewOf<'secur
   static override styles = [sharedStyles, styles];
   static override properties = {
     ...CaptureStepElement.properties,
-    phase: { state: true },
-    scan: { state: true },
-    reason: { state: true },
+    ...states('phase', 'scan', 'reason'),
   };
 
   /** Consecutive good frames before the picture is taken automatically. */

@@ -16,6 +16,7 @@ import { StepElement } from '../step-element.js';
 import { challengeText, faceHintText, tooManyFramesText } from './selfie-texts.js';
 import { colourAt, timedPlan, type TimedPlan } from './timed-capture.js';
 import styles from './verify-step-selfie.styles.js';
+import { states } from '../../internal/lit-states.js';
 
 export { challengeText, faceHintText };
 
@@ -48,17 +49,11 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   static override styles = [sharedStyles, styles];
   static override properties = {
     ...StepElement.properties,
-    phase: { state: true },
-    instruction: { state: true },
-    hint: { state: true },
-    error: { state: true },
-    stepIndex: { state: true },
-    needsHelp: { state: true },
-    flashing: { state: true },
+    ...states('phase', 'instruction', 'hint', 'error', 'stepIndex', 'needsHelp', 'flashing'),
     stepTimeoutMs: { type: Number, attribute: 'step-timeout-ms' },
   };
 
-  /** A move not done within this time ends the attempt (the server counts attempts; see {@link FaceChallenge}). */
+  /** A move not done within this time ends the attempt (the server counts attempts; see {@link FaceChallenge}); a challenge's `move_ms` (the account's setting) wins. */
   declare stepTimeoutMs: number;
   /** Three attempts failed: show help and the other ways forward before the last one. */
   declare private needsHelp: boolean;
@@ -218,7 +213,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     if (update.completed !== null && update.face) {
       this.captureStep(update.completed);
       this.enterStep();
-    } else if (performance.now() - this.stepStartedAt > this.stepTimeoutMs) {
+    } else if (performance.now() - this.stepStartedAt > (this.challenge?.move_ms ?? this.stepTimeoutMs)) {
       this.attemptTimedOut();
     }
   }

@@ -7,6 +7,7 @@ import { sharedStyles } from '../../internal/shared-styles.js';
 import { qrPath } from '../handoff/qr.js';
 import { StepElement } from '../step-element.js';
 import styles from './verify-step-two-step.styles.js';
+import { states } from '../../internal/lit-states.js';
 
 type TwoStepMethod = MethodViewOf<'two_step'>;
 /** What the step shows: the choice, the QR set-up, the phone for SMS, a code, or the recovery codes. */
@@ -21,15 +22,7 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
   static override styles = [sharedStyles, styles];
   static override properties = {
     ...StepElement.properties,
-    phase: { state: true },
-    channel: { state: true },
-    enrolment: { state: true },
-    verified: { state: true },
-    busy: { state: true },
-    error: { state: true },
-    status: { state: true },
-    attemptsLeft: { state: true },
-    destination: { state: true },
+    ...states('phase', 'channel', 'enrolment', 'verified', 'busy', 'error', 'status', 'attemptsLeft', 'destination'),
   };
 
   declare private phase: Phase;

@@ -9,6 +9,7 @@ import { CameraWayForwardController } from '../camera-way-forward.js';
 import selfieStyles from '../selfie/verify-step-selfie.styles.js';
 import { StepElement } from '../step-element.js';
 import { record, recordingType, type Recording } from './video-recorder.js';
+import { states } from '../../internal/lit-states.js';
 
 /** Screens of the video step. */
 export const VIDEO_PHASE = { intro: 'intro', ready: 'ready', preparing: 'preparing', recording: 'recording', sending: 'sending', failed: 'failed' } as const;
@@ -56,11 +57,7 @@ export class VerifyStepVideo extends StepElement<MethodViewOf<'video'>> {
   ];
   static override properties = {
     ...StepElement.properties,
-    phase: { state: true },
-    challenge: { state: true },
-    guide: { state: true },
-    elapsed: { state: true },
-    error: { state: true },
+    ...states('phase', 'challenge', 'guide', 'elapsed', 'error'),
   };
 
   declare private phase: VideoPhase;

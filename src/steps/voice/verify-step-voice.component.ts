@@ -6,6 +6,7 @@ import { pluralMsg } from '../../internal/plural.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { StepElement } from '../step-element.js';
 import { microphoneError, startRecording, type MicrophoneError, type Recording } from './record-wav.js';
+import { states } from '../../internal/lit-states.js';
 
 type VoiceMethod = MethodViewOf<'voice'>;
 /** `idle`: no phrase yet; `phrase`: shown, not recording; `recording`; `sending`: converting and uploading. */
@@ -40,11 +41,7 @@ export class VerifyStepVoice extends StepElement<VoiceMethod> {
   ];
   static override properties = {
     ...StepElement.properties,
-    phase: { state: true },
-    phrase: { state: true },
-    error: { state: true },
-    seconds: { state: true },
-    attemptsLeft: { state: true },
+    ...states('phase', 'phrase', 'error', 'seconds', 'attemptsLeft'),
   };
 
   declare private phase: Phase;

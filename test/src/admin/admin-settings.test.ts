@@ -12,6 +12,7 @@ const SAVED: SettingsView = {
   handoff_enabled: true,
   two_step_sms_allowed: false,
   bank_deposit_ttl_days: 7,
+  liveness_move_seconds: 30,
   default_locale: null,
   allowed_countries: null,
   default_template: null,
@@ -153,5 +154,19 @@ describe('<admin-settings> knowledge questions', () => {
     await until(() => puts.length === 2, 'second save');
     expect(puts[1]!.questions.map((q) => q.prompt)).to.deep.equal(['City of birth?']);
     await expect(el).to.be.accessible();
+  });
+});
+
+describe('<admin-settings> general settings', () => {
+  it('saves the seconds Liveness gives each move with the other general settings', async () => {
+    const { el, calls } = await settings();
+    const input = $<HTMLInputElement>(el, 'input[name="liveness_move_seconds"]')!;
+    expect(input.value).to.equal('30');
+    expect(input.labels?.[0]?.textContent).to.contain('Liveness: seconds for each move');
+    expect([input.min, input.max]).to.deep.equal(['10', '30']);
+    input.value = '12';
+    $<HTMLFormElement>(el, 'form[aria-labelledby="general"]')!.requestSubmit();
+    await until(() => calls.some((c) => c.method === 'PATCH'), 'the save');
+    expect(calls.find((c) => c.method === 'PATCH')!.body).to.include({ liveness_move_seconds: 12, bank_deposit_ttl_days: 7 });
   });
 });

@@ -260,6 +260,7 @@ export function dashboardRoutes(): Record<string, unknown> {
         handoff_enabled: true,
         two_step_sms_allowed: false,
         bank_deposit_ttl_days: 10,
+        liveness_move_seconds: 30,
         default_locale: null,
         allowed_countries: ['GB', 'EU'],
         branding: { logo_url: null, primary_color: '#112233', background_color: null, text_color: null },

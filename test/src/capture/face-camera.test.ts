@@ -51,12 +51,12 @@ describe('<verify-step-selfie> on the fake camera (real face detection)', () => 
   it('after three failed attempts shows help and the phone, and sends the last try to a person with its dense frames', async function () {
     this.timeout(120_000);
     const { flow, key } = await startFlow(
-      { session: session([METHODS.liveness()], { handoff_enabled: true }), challenge: ['look_straight', 'turn_left'], faceAttemptsUsed: 2 },
+      // The account gives each move 2 s (the challenge's move_ms), far below the step's own 30 s.
+      { session: session([METHODS.liveness()], { handoff_enabled: true }), challenge: ['look_straight', 'turn_left'], faceAttemptsUsed: 2, moveMs: 2_000 },
       'verify-step-liveness',
     );
     const step = deep<VerifyStepSelfie>(flow, 'verify-step-liveness')!;
-    // The still face never turns: each attempt times out on the turn (quickly, for the test).
-    step.stepTimeoutMs = 2_000;
+    // The still face never turns: each attempt times out on the turn, after the account's time.
     buttonByText(flow, 'verify-step-liveness', 'Start the camera')!.click();
     await until(() => stepText(flow, 'verify-step-liveness').includes('The moves did not work three times.'), 60_000, 'help after the third attempt');
     expect(stepText(flow, 'verify-step-liveness')).to.contain('Turn your head slowly');

@@ -47,6 +47,21 @@ describe('liveness judgement', () => {
     expect(meetsStep('come_closer', face(0, 0.36), 0.35)).to.equal(false);
   });
 
+  it('measures a turn from the straight look, as the server does', () => {
+    // A face that looked straight at -0.14 has turned right by 0.19 at -0.33, by 0.31 at -0.45.
+    expect(meetsStep('turn_right', face(-0.33), null, undefined, -0.14)).to.equal(false);
+    expect(meetsStep('turn_right', face(-0.45), null, undefined, -0.14)).to.equal(true);
+    expect(meetsStep('turn_left', face(0.2), null, undefined, -0.12)).to.equal(true);
+    const judge = new ChallengeJudge(['look_straight', 'turn_right']);
+    for (let i = 0; i < 3; i++) judge.push([face(-0.14)], 120);
+    expect(judge.current).to.equal('turn_right');
+    // -0.33 is past the old absolute gate (0.3) but only 0.19 from the straight look: not a turn yet.
+    for (let i = 0; i < 3; i++) expect(judge.push([face(-0.33)], 120).completed).to.equal(null);
+    let completed: number | null = null;
+    for (let i = 0; i < 3; i++) completed = judge.push([face(-0.45)], 120).completed ?? completed;
+    expect(completed).to.equal(1);
+  });
+
   it('walks through a sequence, each move held for several frames, in order', () => {
     const judge = new ChallengeJudge(['look_straight', 'turn_right', 'come_closer']);
     const feed = (f: DetectedFace[], times: number) => {

@@ -19,6 +19,7 @@ export async function settingsView(ctx: AppContext): Promise<SettingsView> {
     bank_deposit_ttl_days: s.bank_deposit_ttl_days,
     default_locale: s.default_locale,
     allowed_countries: s.allowed_countries,
+    liveness_move_seconds: s.liveness_move_seconds,
     default_template: s.default_template,
     reverification_template: s.reverification_template,
     branding: s.branding,
