@@ -5,7 +5,7 @@
  * error are shown (genuine captures refused or flagged, and fraud accepted). Images are made on
  * first use and cached under test/.fixtures-cache/. Method and results: docs/analysis.md.
  *
- * Usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|attacks|faces|liveness] [--kinds K1,K2] [--out FILE]
+ * Usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|backs|backs-stress|attacks|faces|liveness] [--kinds K1,K2] [--out FILE]
  *   --people  identities per half (default 52, so 104 in all); each brings a licence front,
  *             a licence back, a passport and two forgeries (a pasted date of birth or a
  *             screen replay, alternating, and a re-typed date of birth).
@@ -14,6 +14,8 @@
  *             without the rest of the pipeline (fast: the way to reach 5,000+ impostor pairs),
  *             `liveness` only the presentation-attack sessions, `attacks` only the document
  *             forgeries (no genuine captures: pair it with a `documents` run for false rejects);
+ *             `backs` only the licence backs (their refusals and decode rate), `backs-stress`
+ *             the development backs under a harder capture sweep (development half only);
  *             default documents and liveness.
  *   --scores  also write the face match's raw pair scores to FILE.<half>.json.
  *   --kinds   liveness presentations to run, comma-separated (default all: bona-fide,print,
@@ -24,6 +26,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { closeEngines } from '../server/analysis/engines.js';
 import { HALVES, type HalfConfig, type HalfName } from '../test/fixtures/hard/config.js';
+import { evalBackStress } from './eval/back-stress.js';
 import { evalDocuments, type FraudResult, type GenuineResult } from './eval/documents.js';
 import { faceMatchTables } from './eval/face-report.js';
 import { documentPortraits, evalLiveness, PAD_KINDS, portraitOf, type Portrait } from './eval/faces.js';
@@ -47,11 +50,12 @@ if (
   !Number.isInteger(PEOPLE) ||
   PEOPLE < 1 ||
   !['dev', 'heldout', 'both'].includes(HALF) ||
-  !['all', 'documents', 'attacks', 'faces', 'liveness'].includes(PART) ||
+  !['all', 'documents', 'backs', 'backs-stress', 'attacks', 'faces', 'liveness'].includes(PART) ||
+  (PART === 'backs-stress' && HALF !== 'dev') ||
   KINDS_RUN.some((k) => !PAD_KINDS.includes(k))
 ) {
   process.stderr.write(
-    'usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|attacks|faces|liveness] [--kinds K1,K2] [--out FILE]\n',
+    'usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|backs|backs-stress|attacks|faces|liveness] [--kinds K1,K2] [--out FILE]\n(backs-stress: --half dev only)\n',
   );
   process.exit(2);
 }
@@ -134,6 +138,8 @@ async function evalHalf(half: HalfConfig): Promise<void> {
   );
   if (PART === 'all' || PART === 'documents') await evalDocumentsAndFaces(half);
   if (PART === 'attacks') await attackTable(half);
+  if (PART === 'backs') genuineTables((await evalDocuments(half, PEOPLE, today, progress, false, ['licence-back'])).genuine);
+  if (PART === 'backs-stress') await evalBackStress(PEOPLE, today, print, progress);
   if (PART === 'faces') {
     const found = await documentPortraits(half, PEOPLE, progress);
     await faceMatchTables(half, found.portraits, found.tried, print, SCORES && `${SCORES}.${half.name}.json`);

@@ -96,11 +96,18 @@ export async function evalDocuments(
   today: Date,
   progress: (s: string) => void,
   attacksOnly = false,
+  kinds: readonly HardKind[] = ['licence-front', 'licence-back', 'passport'],
 ): Promise<{ genuine: GenuineResult[]; fraud: FraudResult[] }> {
   const out: GenuineResult[] = [];
   const frauds: FraudResult[] = [];
+  // Only some kinds (`--part backs`): no forgeries, they are licence fronts.
+  const withFraud = kinds.includes('licence-front');
   for (const [p, id] of hardPeople(half, n).entries()) {
-    if (!attacksOnly) for (const kind of ['licence-front', 'licence-back', 'passport'] as HardKind[]) out.push(await genuine(half, p, id, kind, today));
+    if (!attacksOnly) for (const kind of kinds) out.push(await genuine(half, p, id, kind, today));
+    if (!withFraud) {
+      progress(`${half.name}: ${p + 1}/${n} people`);
+      continue;
+    }
     frauds.push(await fraud(half, p, p % 2 === 0 ? 'pasted-dob' : 'screen-replay', today));
     frauds.push(await fraud(half, p, 'retyped-dob', today));
     progress(`${half.name}: ${p + 1}/${n} people`);

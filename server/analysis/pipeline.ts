@@ -21,7 +21,7 @@ import { runOcr, uprightPage } from './stages/ocr.js';
 import { paddleOcrIfAvailable } from './stages/paddle.js';
 import { chooseFields } from './stages/reading-choice.js';
 import { FRONT_FIELDS, printedFields } from './stages/printed-fields.js';
-import { assessQuality, fieldsReadable, qualityReason, type QualityIssue } from './stages/quality.js';
+import { assessQuality, fieldsReadable, glareOverSymbol, QUALITY_THRESHOLDS, QualityIssue, qualityReason } from './stages/quality.js';
 import { detectRecapture } from './stages/recapture.js';
 import { ChallengeSignals } from './stages/challenge-signals.js';
 import { decideSelfie, SELFIE_MATCH_THRESHOLD, type LivenessFrame } from './stages/selfie.js';
@@ -127,7 +127,10 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   // A licence back with an AAMVA barcode has no MRZ: the MRZ search is skipped then.
   const codes = (async () => {
     const barcode = await timed(timings, 'barcode', () => runBarcode(grey, today));
-    const mrz = barcode.aamva ? { found: false, fields: {} } : await timed(timings, 'mrz', () => runMrz(grey, today));
+    const read = barcode.aamva ? { found: false, fields: {} } : await timed(timings, 'mrz', () => runMrz(grey, today));
+    // A page with a PDF417 on it is a licence back: an MRZ read there that fails its checks is
+    // the unreadable symbol read as text, no reason to refuse the back as a failed MRZ.
+    const mrz = barcode.symbol && read.data?.valid === false ? { found: false, fields: {} } : read;
     return { barcode, mrz };
   })();
   const [deskewedOcr, { barcode, mrz }, faces] = await Promise.all([
@@ -172,9 +175,17 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   }
   // A cut-off edge, glare, blur and a poor exposure refuse the capture only when they kept its
   // fields from being read.
-  const worst = quality.issues[0];
+  // On a licence back the symbol is what must be read. On a page whose whole paper the exposure
+  // clipped, saturation says nothing of where a highlight is, and the page-wide check fires on
+  // small print blurred pale: there glare counts only when it washes out the symbol's bars.
+  const clippedBack = barcode.symbol && quality.metrics.clippedPaper >= QUALITY_THRESHOLDS.minClippedPaper;
+  const issues =
+    clippedBack && quality.issues.includes(QualityIssue.Glare) && !glareOverSymbol(grey, barcode.symbol!)
+      ? quality.issues.filter((i) => i !== QualityIssue.Glare)
+      : quality.issues;
+  const worst = issues[0];
   if (worst && !fieldsReadable({ barcode: Boolean(barcode.aamva), mrzValid: mrz.data?.valid === true, printed })) {
-    return refuse(worst, quality.issues);
+    return refuse(worst, issues);
   }
   content.document_processor = mergeFields(barcode.fields, mrz.fields, printed);
   if (mrz.data) content.mrz_data = [mrz.data];

@@ -228,7 +228,8 @@ const STEPS: Record<string, (page: Page) => Promise<void>> = {
     // A head that only looks straight: it passes the look and sits through the flash, then cannot
     // make the move asked, so each attempt fails on the device; after three, the last try is sent
     // for a person to check. (A head that makes every move still cannot follow the flash: the
-    // server refuses it, later than the flow waits for, so the user could not be offered again.)
+    // server refuses it later than the flow waits for, when the completion redirect has already
+    // taken the user away from the page that would offer the retry.)
     await cameraPlays(videoTimeline([]));
     for (let attempt = 0; attempt < 4; attempt++) {
       await step.getByRole('button', { name: /Start the camera|Try once more/ }).click();

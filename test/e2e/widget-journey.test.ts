@@ -168,13 +168,15 @@ describe('the widget against a running Verity', () => {
   }, 180_000);
 
   it('<verify-flow> inline on the customer page → every step → verify-complete and redirect', async () => {
+    // The page waits 3 s (its check-wait) for the checks of the uploads, which no analysis decides
+    // here, then completes: as the hosted page does after its 20 s in the test above.
     const template = await templateWithEverything();
     const email = 'e2e-inline@example.com';
     const phone = '+33612345679';
     const { link } = await createUser(server, { email, phone, template_id: template, reference_id: 'cust-e2e-2', completion_url: `${siteUrl}/done` });
     const magic = local(server, link);
     pageHtml = `<!doctype html><html lang="en"><title>Shop</title><h1>Shop</h1>
-      <verify-flow link="${magic}"></verify-flow>
+      <verify-flow link="${magic}" check-wait="3"></verify-flow>
       <script>document.querySelector('verify-flow').addEventListener('verify-complete', (e) => { window.completeDetail = e.detail; });</script>
       <script src="${server.url}/web/verity.js"></script></html>`;
     const page = await context.newPage();

@@ -10,6 +10,7 @@
  * Input: rows of boxes (tesseract's lines of words, or PaddleOCR's boxes grouped into rows), in
  * reading order. A box is a word or a phrase; a label may span several boxes ("LAST" "NAME").
  */
+import { lexiconLabel, type LexiconReading } from './label-lexicon.js';
 import type { OcrLine } from './ocr.js';
 
 export interface TextBox {
@@ -19,6 +20,8 @@ export interface TextBox {
   readonly y: number;
   readonly w: number;
   readonly h: number;
+  /** The box scored against the list of labels (PaddleOCR's boxes; label-lexicon.ts). */
+  readonly lexicon?: LexiconReading;
 }
 
 /** A row of boxes, left to right, with the OCR's own text for it when it has one. */
@@ -101,7 +104,9 @@ function findLabels(rows: readonly BoxRow[]): Span[] {
         const s = spanOf(rows, r, i, i + n);
         // The boxes of one label sit a word space apart, not a column apart.
         const tight = row.boxes.slice(i + 1, i + n).every((b, k) => b.x - (row.boxes[i + k]!.x + row.boxes[i + k]!.w) < 1.5 * s.h);
-        const canon = tight ? labelOf(s.text) : null;
+        // A box whose free reading is no label may still read as one from the closed list.
+        const lex = n === 1 ? row.boxes[i]!.lexicon : undefined;
+        const canon = tight ? (labelOf(s.text) ?? (lex ? lexiconLabel(lex) : null)) : null;
         if (canon) found = { ...s, text: canon };
       }
       if (found) {
@@ -189,6 +194,7 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
     for (const b of rows[value.row]!.boxes.slice(value.from, value.to)) taken.add(b);
     pairs.push({ label, value });
   }
+  pairs.push(...pairsByShape(rows, labels, taken));
   const unread = unreadLabelRows(rows);
   if (pairs.length === 0)
     return rows
@@ -211,16 +217,127 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
       out.push({
         text: `${label.text} ${vs.map((b) => b.text).join(' ')}`,
         confidence: Math.min(label.confidence, ...vs.map((b) => b.confidence)),
+        height: medianHeight(vs),
       });
     }
     const rest = row.boxes.filter((b) => !moved.has(b));
     if (rest.length === row.boxes.length) out.push(rowLine(row));
-    else if (rest.length) out.push({ text: rest.map((b) => b.text).join(' '), confidence: Math.min(...rest.map((b) => b.confidence)) });
+    else if (rest.length)
+      out.push({ text: rest.map((b) => b.text).join(' '), confidence: Math.min(...rest.map((b) => b.confidence)), height: medianHeight(rest) });
   });
   return out.filter((l) => l.text);
 }
 
+/** The field a label names, in the lexicon's terms ("12 RSTR:", "RESTRICTIONS" → RSTR). */
+function fieldOfLabel(label: string): string {
+  const word = label
+    .replace(/^\d{1,2}[a-z]?\s*/i, '')
+    .replace(/[:.]$/, '')
+    .toUpperCase();
+  return SAME_FIELD[word] ?? word;
+}
+const SAME_FIELD: Readonly<Record<string, string>> = {
+  RESTR: 'RSTR',
+  RESTRICTIONS: 'RSTR',
+  ENDORSE: 'END',
+  ENDORSEMENTS: 'END',
+  DL: 'DLN',
+  'DL NO': 'DLN',
+  'LIC NO': 'DLN',
+  EXPIRES: 'EXP',
+  ISSUED: 'ISS',
+  HEIGHT: 'HGT',
+  'DATE OF BIRTH': 'DOB',
+};
+
+/** Fields a short value of this shape can be the value of (the ones a licence front prints once). */
+function fieldsFor(value: string): readonly string[] {
+  if (value === 'NONE') return ['RSTR', 'END'];
+  if (/^[MFX]$/.test(value)) return ['SEX', 'CLASS', 'RSTR', 'END'];
+  // With a letter: a lone number is more often a label's field number ("15" of "15 SEX").
+  if (/^[A-Z0-9]{1,2}$/.test(value) && /[A-Z]/.test(value)) return ['CLASS', 'RSTR', 'END'];
+  if (/^(?:BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK)$/.test(value)) return ['EYES'];
+  // A long run of letters and digits (not a date): the discriminator or the licence number.
+  if (/^[A-Z0-9/]{8,}$/.test(value) && /\d{3}/.test(value) && !/^\d{1,2}\/\d{1,2}\/\d{2,4}$/.test(value)) return ['DD', 'DLN'];
+  return [];
+}
+
+/**
+ * Values whose label above them the recogniser could not read even from the closed list. A
+ * short code ("A", "NONE", "GRN") or a long alphanumeric run printed under a small box, with no
+ * label of its own, is paired with the field whose label strings best explain that small box's
+ * pixels, among the fields a value of that shape can belong to (a lone letter: class,
+ * restrictions, endorsements, sex when M/F/X; NONE: restrictions or endorsements). A field is
+ * read once per front: fields already labelled are out, and the clearest choices go first
+ * (largest lead over the next field), so a second NONE takes what the first left.
+ */
+function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: Set<TextBox>): { label: Span; value: Value }[] {
+  const labelBoxes = new Set(labels.flatMap((l) => rows[l.row]!.boxes.slice(l.from, l.to)));
+  const used = new Set(labels.map((l) => fieldOfLabel(l.text)));
+  const cands: { row: number; i: number; lrow: number; li: number; fields: readonly string[] }[] = [];
+  rows.forEach((row, r) =>
+    row.boxes.forEach((v, i) => {
+      const fields = fieldsFor(v.text).filter((f) => !used.has(f));
+      if (!fields.length || taken.has(v) || labelBoxes.has(v)) return;
+      // A lone letter's box is about as tall as the label's: the value row's print size decides.
+      const vh = Math.max(v.h, median(row.boxes.map((b) => b.h)));
+      // The small box right above it, starting under it (a label is left-aligned over its value).
+      let best: { lrow: number; li: number; d: number } | null = null;
+      rows.forEach((lr, r2) =>
+        lr.boxes.forEach((b, li) => {
+          if (!b.lexicon || b === v || taken.has(b) || labelBoxes.has(b) || b.h >= 0.85 * vh) return;
+          const gap = v.y - (b.y + b.h);
+          if (gap < -0.5 * b.h || gap > 1.2 * vh || Math.abs(b.x - v.x) > 1.5 * vh || centreY(b) >= centreY(v)) return;
+          const d = Math.max(0, gap) + Math.abs(b.x - v.x);
+          if (!best || d < best.d) best = { lrow: r2, li, d };
+        }),
+      );
+      if (best) cands.push({ row: r, i, lrow: (best as { lrow: number }).lrow, li: (best as { li: number }).li, fields });
+    }),
+  );
+  const out: { label: Span; value: Value }[] = [];
+  const boxTaken = new Set<TextBox>();
+  const all = [...cands];
+  while (cands.length) {
+    // The candidate whose best free field leads its next free field the most goes first.
+    let pick: { k: number; field: string; lead: number } | null = null;
+    cands.forEach((c, k) => {
+      const scores = rows[c.lrow]!.boxes[c.li]!.lexicon!.scores;
+      const free = c.fields.filter((f) => !used.has(f)).sort((a, b) => (scores[b] ?? -Infinity) - (scores[a] ?? -Infinity));
+      if (!free.length) return;
+      const lead = free.length > 1 ? (scores[free[0]!] ?? -Infinity) - (scores[free[1]!] ?? -Infinity) : Infinity;
+      if (!pick || lead > pick.lead) pick = { k, field: free[0]!, lead };
+    });
+    if (!pick) break;
+    const { k, field, lead } = pick as { k: number; field: string; lead: number };
+    const c = cands.splice(k, 1)[0]!;
+    const [v, l] = [rows[c.row]!.boxes[c.i]!, rows[c.lrow]!.boxes[c.li]!];
+    if (lead < MIN_SHAPE_LEAD || boxTaken.has(l)) continue;
+    used.add(field);
+    boxTaken.add(l);
+    taken.add(v);
+    out.push({ label: { ...spanOf(rows, c.lrow, c.li, c.li + 1), text: field }, value: { row: c.row, from: c.i, to: c.i + 1 } });
+  }
+  // Restrictions and endorsements both NONE, neither label readable: which NONE is which does not
+  // change what is read. Taken only when exactly two NONE are left on the page, one under a label box.
+  const nones = rows.flatMap((row, r) => row.boxes.map((b, i) => ({ b, r, i })).filter(({ b }) => b.text === 'NONE' && !taken.has(b)));
+  const labelled = all.find((c) => rows[c.row]!.boxes[c.i]!.text === 'NONE' && !boxTaken.has(rows[c.lrow]!.boxes[c.li]!));
+  if (!used.has('RSTR') && !used.has('END') && nones.length === 2 && labelled) {
+    const l = spanOf(rows, labelled.lrow, labelled.li, labelled.li + 1);
+    nones.forEach(({ b, r, i }, k) => {
+      taken.add(b);
+      // Each value needs a label span of its own: the unread one is the value itself, under a field name.
+      const at = b === rows[labelled.row]!.boxes[labelled.i] ? l : spanOf(rows, r, i, i + 1);
+      out.push({ label: { ...at, text: k === 0 ? 'RSTR' : 'END' }, value: { row: r, from: i, to: i + 1 } });
+    });
+  }
+  return out;
+}
+/** How much better (nats) the chosen field's label must explain the box than the next free field's. */
+const MIN_SHAPE_LEAD = 1;
+
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const medianHeight = (bs: readonly TextBox[]): number => median(bs.map((b) => b.h));
 
 /**
  * Rows of small print right above a row of larger print holding no value (no run of digits, no
@@ -251,5 +368,6 @@ function unreadLabelRows(rows: readonly BoxRow[]): Set<number> {
 }
 
 function rowLine(row: BoxRow): OcrLine {
-  return { text: (row.text ?? row.boxes.map((b) => b.text).join(' ')).replace(/\s+/g, ' ').trim(), confidence: row.confidence };
+  const text = (row.text ?? row.boxes.map((b) => b.text).join(' ')).replace(/\s+/g, ' ').trim();
+  return row.boxes.length ? { text, confidence: row.confidence, height: medianHeight(row.boxes) } : { text, confidence: row.confidence };
 }

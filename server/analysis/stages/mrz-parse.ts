@@ -276,6 +276,11 @@ export function mrzToProcessor(result: ParseResult, today: Date): Record<string,
   return out;
 }
 
+/** How many check digits hold on the lines as read, before any correction (0 when they do not parse). */
+export function checksHolding(lines: readonly string[]): number {
+  return tryParse(lines)?.details.filter((d) => d.field?.endsWith('CheckDigit') && d.valid).length ?? 0;
+}
+
 /** Parses and corrects the MRZ lines in OCR text; null when none parse. */
 export function readMrz(text: string, today: Date): MrzResult | null {
   const lines = pickMrzLines(text);

@@ -6,6 +6,7 @@
  * engine) passed every check. Engines err in different places, so each character is taken from
  * the majority of the readings; the checks then judge the result.
  */
+import { checksHolding } from './mrz-parse.js';
 
 /** The most common shape (line count and lengths) among the readings; readings of another shape do not vote. */
 function shapeOf(reads: readonly (readonly string[])[]): string | null {
@@ -45,6 +46,20 @@ export function voteLines(reads: readonly (readonly string[])[]): string[] | nul
  */
 export function consensusReadings(reads: readonly (readonly string[])[]): string[][] {
   const vote = reads.length >= 2 ? voteLines(reads) : null;
+  // The names line (the first of TD2/TD3, the third of TD1) has no check digit: there the
+  // readings whose check digits hold best as read win ties, not the engine order. On blurred
+  // pages the binarised OCR-B pass misread a letter the grey pass read right while the legacy
+  // reading was shifted, three different letters at one place (development passports 0 and 5
+  // blurred or downscaled: IVAROV, NSUYEN). Lines with check digits keep the engine order.
+  if (vote) {
+    const ranked = reads
+      .map((lines, k) => ({ lines, k, holding: checksHolding(lines) }))
+      .sort((a, b) => b.holding - a.holding || a.k - b.k)
+      .map((r) => r.lines);
+    const names = vote.length === 3 ? 2 : 0;
+    const byChecks = voteLines(ranked);
+    if (byChecks && byChecks.length === vote.length) vote[names] = byChecks[names]!;
+  }
   const out: string[][] = [];
   const add = (lines: readonly string[]): void => {
     if (!out.some((o) => o.join('\n') === lines.join('\n'))) out.push([...lines]);

@@ -13,6 +13,8 @@ import { pairLabels, type BoxRow } from './label-pairing.js';
 export interface OcrLine {
   readonly text: string;
   readonly confidence: number;
+  /** Median height of its words on the page read, when the reader gave boxes: print size tells a value from a label. */
+  readonly height?: number;
 }
 
 export interface OcrResult {

@@ -15,6 +15,7 @@ import { packageFile } from '../engines.js';
 import type { OcrResult } from './ocr.js';
 import { boxesToLines } from './paddle-lines.js';
 import type { TextBox } from './label-pairing.js';
+import { readLexicon } from './label-lexicon.js';
 
 /** One text box: its text, recogniser confidence (0-100) and place on the page read (the pairing's box). */
 export type PaddleBox = TextBox;
@@ -26,6 +27,8 @@ interface PaddleEngine {
   readonly chars: readonly string[];
   /** Classes a document's Latin print can hold (the model's dictionary is mostly Chinese). */
   readonly allowed: Uint8Array;
+  /** Character → class index. */
+  readonly index: ReadonlyMap<string, number>;
   readonly ort: typeof import('onnxruntime-node');
 }
 
@@ -49,7 +52,7 @@ export function getPaddle(): Promise<PaddleEngine> {
     chars.forEach((c, i) => {
       if (i === 0 || /^[ -~]$/.test(c)) allowed[i] = 1;
     });
-    return { det, rec, chars, allowed, ort };
+    return { det, rec, chars, allowed, index: new Map(chars.map((c, i) => [c, i] as const).filter(([c]) => c !== '')), ort };
   })();
   return engine;
 }
@@ -137,21 +140,26 @@ function regions(prob: Float32Array, W: number, H: number): Rect[] {
  * the time steps follow the line from left to right, so a gap between two characters much wider
  * than the line's usual pitch is read as a space.
  */
-function decode(probs: Float32Array, steps: number, classes: number, e: PaddleEngine): { text: string; confidence: number } {
+function decode(probs: Float32Array, steps: number, classes: number, e: PaddleEngine): { text: string; confidence: number; bestPath: number } {
   const out: { c: string; t: number }[] = [];
   let prev = -1;
   let sum = 0;
+  // log P of the best path over every class (the label lexicon's yardstick, label-lexicon.ts).
+  let bestPath = 0;
   for (let t = 0; t < steps; t++) {
     let best = 0;
     let bestP = -1;
+    let top = 0;
     const row = t * classes;
     for (let c = 0; c < classes; c++) {
       const p = probs[row + c]!;
+      if (p > top) top = p;
       if (p > bestP && e.allowed[c]) {
         bestP = p;
         best = c;
       }
     }
+    bestPath += Math.log(Math.max(1e-12, top));
     if (best !== 0 && best !== prev) {
       out.push({ c: e.chars[best] ?? '', t });
       sum += bestP;
@@ -169,7 +177,7 @@ function decode(probs: Float32Array, steps: number, classes: number, e: PaddleEn
     if (i > 0 && o.c !== ' ' && out[i - 1]!.c !== ' ' && gap >= Math.max(2 * pitch, pitch + 2)) text += ' ';
     text += o.c;
   });
-  return { text: text.replace(/\s+/g, ' ').trim(), confidence: out.length ? Math.round((100 * sum) / out.length) : 0 };
+  return { text: text.replace(/\s+/g, ' ').trim(), confidence: out.length ? Math.round((100 * sum) / out.length) : 0, bestPath };
 }
 
 /** Detects and reads every text box of a grey page (upright: the caller deskews). */
@@ -207,8 +215,10 @@ export async function readBoxes(g: GreyPlane): Promise<PaddleBox[]> {
     const out = recOut[e.rec.outputNames[0]!]!;
     const [, steps, classes] = out.dims as readonly number[];
     if (classes !== e.chars.length) throw new Error(`PaddleOCR dictionary holds ${e.chars.length} classes, the model ${classes}`);
-    const { text, confidence } = decode(out.data as Float32Array, steps!, classes!, e);
-    if (text) boxes.push({ text, confidence, x, y, w, h });
+    const { text, confidence, bestPath } = decode(out.data as Float32Array, steps!, classes!, e);
+    // Short boxes may be labels read as noise: scored against the label list (label-lexicon.ts).
+    const lexicon = text.length <= 16 ? readLexicon(out.data as Float32Array, steps!, classes!, (ch) => e.index.get(ch) ?? -1, bestPath) : undefined;
+    if (text) boxes.push({ text, confidence, x, y, w, h, ...(lexicon ? { lexicon } : {}) });
   }
   return boxes;
 }

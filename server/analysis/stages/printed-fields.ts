@@ -9,7 +9,7 @@
  */
 import { JURISDICTIONS } from '../jurisdictions.js';
 import { ageOn, type ProcessorField } from './aamva.js';
-import type { OcrResult } from './ocr.js';
+import type { OcrLine, OcrResult } from './ocr.js';
 
 /** Fields every licence front prints: one missing from tesseract's reading calls PaddleOCR in. */
 export const FRONT_FIELDS = [
@@ -70,10 +70,52 @@ const NAME_LABEL = /^(?:LN|FN|LAST|FIRST|NAME|[12])$/;
  * the OCR's garbled form of one (a short token holding anything but capitals: "w", "»", "4a").
  */
 function stripLabel(text: string): string {
+  // A name label paired with its value by geometry ("GIVEN NAMES AALIYAH LEE").
+  const named = /^(?:\d{1,2}[a-z]?\s+)?(?:FAMILY NAME|GIVEN NAMES?|LAST NAME|FIRST NAME)[:.]?\s+(?=[A-Z])/.exec(text);
+  if (named) return text.slice(named[0].length);
   const [head, ...rest] = text.split(' ');
   if (!head || rest.length === 0) return text;
   if (NAME_LABEL.test(head) || (head.length <= 3 && /[^A-Z]/.test(head))) return rest.join(' ').trim();
   return text;
+}
+
+/** Words of a card's header, never a holder's name. */
+const HEADER_WORD = /\b(?:DRIVER|DRIVERS|LICEN[CS]E|IDENTIFICATION|CARD|USA|STATE|PERMIT|COMMERCIAL|REAL)\b/;
+/** A label's word in a line: a label row the OCR half read ("EN NAMES" for "2 GIVEN NAMES"), not a name. */
+const LABEL_WORD = /\b(?:NAMES?|FAMILY|GIVEN|ADDRESS)\b/;
+/** A whole line that is only labels ("LAST NAME", "DOB EXP ISS"): printed above values, not a value. */
+const LABEL_LINE = /^(?:(?:\d{1,2}[a-z]?|LN|FN|LAST|FIRST|FAMILY|GIVEN|NAMES?|ADDRESS|DOB|EXP|ISS|SEX|HGT|EYES|CLASS|RSTR|END|DD)\s*)+$/;
+
+/**
+ * The holder's names by their place when no label names them and the line order does not give
+ * them (a row of dates printed between the names and the address, an unread label row between
+ * them): an AAMVA front prints the family name then the given names, in capitals and in print
+ * at least as large as the address, above the street line. Going up from the street, lines
+ * holding a digit (dates, numbers) or only labels are passed over, and so is smaller print (a
+ * label the OCR garbled into capitals, "ONOO RES"); the first two lines left that are only
+ * capital words are the given names (lower) and the family name (upper). A header line (the
+ * state, DRIVER LICENSE) ends the search.
+ */
+function namesAbove(lines: readonly OcrLine[], street: number): { family: string; given: string; familyLine: number; givenLine: number } | null {
+  const streetH = lines[street]?.height;
+  const found: { text: string; i: number }[] = [];
+  for (let i = street - 1; i >= 0 && found.length < 2; i--) {
+    const text = stripLabel(lines[i]!.text.trim());
+    const h = lines[i]!.height;
+    if (HEADER_WORD.test(text) || stateNamed(text)) break;
+    if (/\d/.test(text) || LABEL_LINE.test(text) || LABEL_WORD.test(text)) continue;
+    if (streetH !== undefined && h !== undefined && h < 0.8 * streetH) continue;
+    if (!/^[A-Z][A-Z'-]*(?: [A-Z][A-Z'-]*)*$/.test(text) || text.replace(/[^A-Z]/g, '').length < 2) return null;
+    found.push({ text, i });
+  }
+  if (found.length < 2) return null;
+  const [given, family] = found as [{ text: string; i: number }, { text: string; i: number }];
+  return { family: family.text, given: given.text, familyLine: family.i, givenLine: given.i };
+}
+
+/** Whether a line names a jurisdiction ("CALIFORNIA", "NEW YORK"): a header line. */
+function stateNamed(text: string): boolean {
+  return Object.values(JURISDICTIONS).some((name) => new RegExp(`(?:^|[^A-Z])${name.toUpperCase()}(?:$|[^A-Z])`).test(text));
 }
 
 /** Drops a field-number token before a street number ("8 9100 E SAGUARO BLVD", "g¢ 17 BEACON HILL RD"). */
@@ -192,7 +234,12 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
     if (!out['Full Name'] && cityIdx >= 3) {
       const family = stripLabel(lines[cityIdx - 3]!);
       const givenNames = stripLabel(lines[cityIdx - 2]!);
-      if (/^[A-Z][A-Z' -]+$/.test(family) && /^[A-Z][A-Z' -]+$/.test(givenNames)) putName(family, givenNames, Math.min(conf(cityIdx - 3), conf(cityIdx - 2)));
+      if (/^[A-Z][A-Z' -]+$/.test(family) && /^[A-Z][A-Z' -]+$/.test(givenNames) && !LABEL_WORD.test(family) && !LABEL_WORD.test(givenNames))
+        putName(family, givenNames, Math.min(conf(cityIdx - 3), conf(cityIdx - 2)));
+    }
+    if (!out['Full Name']) {
+      const names = namesAbove(ocr.lines, cityIdx - 1);
+      if (names) putName(names.family, names.given, Math.min(conf(names.familyLine), conf(names.givenLine)));
     }
   }
 
@@ -230,7 +277,7 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   const sex = labelled(all, 'SEX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? lone('[MFX]');
   if (sex) put('Sex', sex.toUpperCase(), 60);
   const EYE_CODES = 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK';
-  const eyes = labelled(all, 'EYES?|EVES|EYS', EYE_CODES) ?? lone(EYE_CODES);
+  const eyes = labelled(all, 'EYES?|EVES|EYS', EYE_CODES) ?? lone(EYE_CODES) ?? new RegExp(`^\\s*(${EYE_CODES})\\s*$`, 'm').exec(all)?.[1] ?? null;
   if (eyes) put('Eyes Color', eyes, 60);
   // "cass E": the small capital L of CLASS is lost as often as not.
   const cls = labelled(all, 'CLASS|CLAS|CASS', '[A-Z0-9]{1,2}');
@@ -241,8 +288,12 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   if (rstr) put('DL Restriction Code', rstr, 60);
   const end = labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*');
   if (end) put('DL Endorsed', end.replace(/^ONONE$/, 'NONE'), 60);
-  const dd = /(?<![A-Z])DD\s*[:.]?\s*([A-Z0-9][A-Z0-9 /]{4,30}[A-Z0-9])\s*$/m.exec(all);
-  if (dd) put('Document Discriminator', dd[1]!, 50);
+  // The discriminator's run, with the spaces a reader puts into it taken out ("N4106 408913KT"): a
+  // group after a space joins it only when it holds a digit or a slash, so a signature or name
+  // printed further along the line does not.
+  const dd = /(?<![A-Z])DD\s*[:.]?\s*([A-Z0-9/]+(?: +[A-Z0-9]*[0-9/][A-Z0-9/]*)*)(?![^\s])/m.exec(all);
+  const ddValue = dd?.[1]!.replace(/ +/g, '');
+  if (ddValue && /^[A-Z0-9][A-Z0-9/]{4,30}[A-Z0-9]$/.test(ddValue)) put('Document Discriminator', ddValue, 50);
   const state = headerState(lines);
   if (state) {
     put('Issuing State Code', state, 60);

@@ -9,6 +9,7 @@
  * whose contrast can be stretched back is not badly exposed, whatever its mean brightness.
  */
 import { fitRaster, laplacianVariance, toGrey, type GreyPlane, type Raster } from '../raster.js';
+import { growQuad, type Point, type Quad } from '../warp.js';
 
 /** Closed set of quality failures. */
 export const QualityIssue = {
@@ -59,6 +60,10 @@ export const QUALITY_THRESHOLDS = {
    */
   minWashedRing: 0.3,
   washedInkFloor: 130,
+  /** Median luma from which a blank tile counts as paper (for `clippedPaper`). */
+  paperLuma: 180,
+  /** Share of the paper blown from which the page is clipped by its exposure. */
+  minClippedPaper: 0.3,
   /** Fraction of a border strip crossed by strong edges above this = content cut off. */
   maxBorderEdgeDensity: 0.04,
 } as const;
@@ -74,6 +79,8 @@ export interface QualityMetrics {
   readonly blownFraction: number;
   /** Share of the image in saturated blobs judged to be highlights hiding content. */
   readonly glareFraction: number;
+  /** Share of the blank paper-like tiles that are blown: near 1 when the exposure clips the whole page. */
+  readonly clippedPaper: number;
   /** Edge density of the top, right, bottom, left border strips. */
   readonly borderEdgeDensity: readonly [number, number, number, number];
 }
@@ -253,10 +260,10 @@ function tileStats(r: Raster): { cols: number; rows: number; blown: Float32Array
  * among the content tiles within {@link GLARE_REACH} tiles of it, enough are washed out (their
  * darkest pixels lifted). Saturated areas with no content round them hide nothing readable.
  */
-function glare(r: Raster): { blownFraction: number; glareFraction: number } {
+function glare(r: Raster): { blownFraction: number; glareFraction: number; clippedPaper: number } {
   const { cols, rows, blown, floor, median } = tileStats(r);
   const total = cols * rows;
-  if (!total) return { blownFraction: 0, glareFraction: 0 };
+  if (!total) return { blownFraction: 0, glareFraction: 0, clippedPaper: 0 };
   const t = QUALITY_THRESHOLDS;
   const isBlown = (k: number): boolean => blown[k]! >= 0.6;
   // Per tile: 0 = blank or blown, 1 = content with dark ink, 2 = content washed out.
@@ -264,6 +271,15 @@ function glare(r: Raster): { blownFraction: number; glareFraction: number } {
   for (let k = 0; k < total; k++) {
     if (isBlown(k) || median[k]! - floor[k]! < 25) continue;
     kind[k] = floor[k]! >= t.washedInkFloor ? 2 : 1;
+  }
+  // Blank paper-like tiles, and how many of them are blown: a phone exposing for a white card
+  // clips its whole paper, and saturation then says nothing about where a highlight is.
+  let paper = 0;
+  let clipped = 0;
+  for (let k = 0; k < total; k++) {
+    if (kind[k] || median[k]! < t.paperLuma) continue;
+    paper++;
+    if (isBlown(k)) clipped++;
   }
   let blownTiles = 0;
   let glareTiles = 0;
@@ -283,8 +299,63 @@ function glare(r: Raster): { blownFraction: number; glareFraction: number } {
     }
     if (washed >= 3 && washed >= content * t.minWashedRing) glareTiles++;
   }
-  return { blownFraction: blownTiles / total, glareFraction: glareTiles / total };
+  return { blownFraction: blownTiles / total, glareFraction: glareTiles / total, clippedPaper: paper ? clipped / paper : 0 };
 }
+
+const inside = (q: Quad, p: Point): boolean => {
+  // Convex quad: the point is on the same side of all four edges.
+  let sign = 0;
+  for (let i = 0; i < 4; i++) {
+    const a = q[i]!;
+    const b = q[(i + 1) % 4]!;
+    const c = Math.sign((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x));
+    if (c !== 0 && sign !== 0 && c !== sign) return false;
+    if (c !== 0) sign = c;
+  }
+  return true;
+};
+
+/**
+ * Whether a highlight hides a located PDF417 (issue 20). What a licence back must give is its
+ * symbol: a back whose paper is clipped by a bright exposure, with its small print lifted pale
+ * by blur and a finger at its edge, raises the page-wide glare check though nothing over the
+ * symbol is washed out. Glare hides the symbol when more than {@link SYMBOL_GLARE_SHARE} of
+ * the tiles inside it have their darkest bars lifted above `washedInkFloor` (blown white among
+ * its bars is the clipped paper of its spaces, not a highlight); tiles ~16 px at 1000 px, as
+ * in {@link glare}.
+ */
+export function glareOverSymbol(g: GreyPlane, located: Quad): boolean {
+  // The tiles well inside the symbol: its box's edge tiles hold paper (the quiet zone).
+  const quad = growQuad(located, -0.06, -0.2);
+  const t = Math.max(6, Math.round((16 * Math.max(g.width, g.height)) / 1000));
+  const xs = quad.map((p) => p.x);
+  const ys = quad.map((p) => p.y);
+  let tiles = 0;
+  let hidden = 0;
+  const hist = new Uint32Array(256);
+  for (let ty = Math.max(0, Math.floor(Math.min(...ys) / t)); (ty + 1) * t <= Math.min(g.height, Math.max(...ys) + t); ty++) {
+    for (let tx = Math.max(0, Math.floor(Math.min(...xs) / t)); (tx + 1) * t <= Math.min(g.width, Math.max(...xs) + t); tx++) {
+      if (!inside(quad, { x: (tx + 0.5) * t, y: (ty + 0.5) * t })) continue;
+      hist.fill(0);
+      for (let y = ty * t; y < ty * t + t; y++) for (let x = tx * t; x < tx * t + t; x++) hist[g.data[y * g.width + x]!]!++;
+      let acc = 0;
+      let floor = 255;
+      for (let v = 0; v < 256; v++) {
+        acc += hist[v]!;
+        if (acc >= Math.max(3, (t * t) / 85)) {
+          floor = v;
+          break;
+        }
+      }
+      tiles++;
+      if (floor >= QUALITY_THRESHOLDS.washedInkFloor) hidden++;
+    }
+  }
+  return tiles > 0 && hidden / tiles > SYMBOL_GLARE_SHARE;
+}
+
+/** Share of a symbol's tiles blown or washed out from which glare hides it. */
+const SYMBOL_GLARE_SHARE = 0.05;
 
 /** Measures the capture quality of a (working) raster. */
 export async function assessQuality(raster: Raster): Promise<QualityResult> {

@@ -61,9 +61,7 @@ export function handleUserSocket(kit: SessionKit, socket: WebSocket, req: Fastif
     const auth = await authenticate(ctx, token, req.ip);
     if (!auth) throw sessionErrors.auth();
     if (!csrfMatches(ctx.config.secret, auth.session, csrf)) throw sessionErrors.csrf();
-    await (
-      await import('../../session/consent.js')
-    ).requireConsent(ctx.db, await (await import('../../store/repos/settings-repo.js')).readSettings(ctx.db), auth.user.id);
+    await kit.requireConsent(auth.user.id);
     await reopenAbandoned(kit, auth.user.id);
     await kit.requireOpen(auth.user, 'live_video');
     user = auth.user;

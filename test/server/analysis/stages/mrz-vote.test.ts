@@ -48,6 +48,13 @@ describe('consensusReadings', () => {
     // …before the third reading as it was, whose first line (OHAR) lost the vote.
     expect(at(OCRB_GREY)).toBeLessThan(at([LEGACY[0]!, OCRB_GREY[1]!]));
   });
+
+  it('lets the reading whose check digits hold break a three-way tie on the names line (development passport 0, blurred)', () => {
+    const binarised = ['P<USAIVAROV<<XAVIER<WEI<<<<<<<<<<<<<<<<<<<<<', 'G018130876USA7304040M280404C<<<<<<<<<<<<<<Q0'];
+    const grey = ['P<USAIVANOV<<XAVIER<WEI<<<<<<<<<<<<<<<<<<<<<', 'G018130876USA7304040M2804040<<<<<<<<<<<<<<06'];
+    const legacy = ['PUSA1VA0V<<1AV153<511<<<<<4<<<44<<<<<<<<<<<<', '6018130876USA73060L0I280L0401<<<<<<<<<<<1<06'];
+    expect(consensusReadings([binarised, grey, legacy])[0]![0]).toBe(grey[0]);
+  });
 });
 
 describe('correctMrz on the sex field', () => {

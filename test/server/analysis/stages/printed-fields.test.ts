@@ -257,3 +257,67 @@ describe('printedFields on small phone uploads', () => {
     expect(out['DL Restriction Code']).toBeUndefined();
   });
 });
+
+describe('printedFields: names by their place, the discriminator as one run', () => {
+  /** Lines with the print height of their words (a label is smaller than the values). */
+  const sized = (rows: ReadonlyArray<readonly [string, number]>) => ({
+    text: rows.map(([t]) => t).join('\n'),
+    confidence: 90,
+    lines: rows.map(([text, height]) => ({ text, confidence: 90, height })),
+  });
+
+  it('finds the family and given names above the street when a row of dates is printed between', () => {
+    // Labels above the values unread, the dates between the names and the address (as some
+    // states print them): the names are the two lines in capitals nearest above the street.
+    const out = printedFields(
+      sized([
+        ['DRIVER LICENSE', 30],
+        ['W500IJB415JZ', 26],
+        ['BROWN', 26],
+        ['HANNAH ZOE', 24],
+        ['POS EO 1SS', 12],
+        ['10/06/1965 10/06/2029 03/22/2025', 22],
+        ['6021 MAPLE AVE', 22],
+        ['SEATTLE, WA 98142', 22],
+      ]),
+      today,
+    );
+    expect(out['Full Name']?.value).toBe('HANNAH ZOE BROWN');
+    expect(out['Last Name']?.value).toBe('BROWN');
+    expect(out['First Name']?.value).toBe('HANNAH');
+  });
+
+  it('passes over a label row read in capitals, and stops at the header', () => {
+    // "EN NAMES": tesseract's reading of "2 GIVEN NAMES" printed above the given names.
+    const out = printedFields(ocr(['OHIO DRIVER LICENSE', 'OKONKWO', 'EN NAMES', 'MARIA OLGA', '940 LAKE SHORE DR', 'COLUMBUS, OH 43211']), today);
+    expect(out['Full Name']?.value).toBe('MARIA OLGA OKONKWO');
+    // One name line only: the header is not taken for a family name.
+    const one = printedFields(ocr(['OHIO DRIVER LICENSE', '12/25/1970', 'MARIA OLGA', '940 LAKE SHORE DR', 'COLUMBUS, OH 43211']), today);
+    expect(one['Full Name']).toBeUndefined();
+    // Smaller print above the street is a garbled label, not a name.
+    const small = printedFields(
+      sized([
+        ['BROWN', 26],
+        ['HANNAH ZOE', 24],
+        ['ONOO RES', 12],
+        ['04/04/1973', 22],
+        ['6021 MAPLE AVE', 22],
+        ['SEATTLE, WA 98142', 22],
+      ]),
+      today,
+    );
+    expect(small['Full Name']?.value).toBe('HANNAH ZOE BROWN');
+  });
+
+  it('reads a name whose label was paired with it by geometry', () => {
+    const out = printedFields(ocr(['ILLINOIS DRIVER LICENSE', 'OCONNOR', 'GIVEN NAMES AALIYAH LEE', '7235 OLD MILL RD', 'CHICAGO, IL 60674']), today);
+    expect(out['Full Name']?.value).toBe('AALIYAH LEE OCONNOR');
+  });
+
+  it('reads the discriminator as one run, without the spaces a reader put in or what follows it', () => {
+    expect(printedFields(ocr(['DDN4106 408913KT']), today)['Document Discriminator']?.value).toBe('N4106408913KT');
+    expect(printedFields(ocr(['DD 02818130446ON O.DAVIS']), today)['Document Discriminator']?.value).toBe('02818130446ON');
+    expect(printedFields(ocr(['5 DD 68/58/48860684BU/BW F3/87']), today)['Document Discriminator']?.value).toBe('68/58/48860684BU/BWF3/87');
+    expect(printedFields(ocr(['DD 12345678 OMAR DAVIS']), today)['Document Discriminator']?.value).toBe('12345678');
+  });
+});

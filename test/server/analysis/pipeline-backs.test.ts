@@ -1,0 +1,61 @@
+/**
+ * Licence backs whose PDF417 does not decode (issue 20): a genuine back is refused only for
+ * what keeps its symbol from being read, never for its white paper clipped by a bright scene
+ * or for the symbol misread as an MRZ. Development captures from the stress sweep
+ * (test/fixtures/hard/back-stress.ts); a highlight over the symbol is still glare.
+ */
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { analyseDocument } from '../../../server/analysis/index.js';
+import { prepareInput } from '../../../server/analysis/input.js';
+import { fitRaster, stretchGrey, toGrey } from '../../../server/analysis/raster.js';
+import { locateBarcode } from '../../../server/analysis/stages/barcode-locate.js';
+import { assessQuality, glareOverSymbol, QualityIssue } from '../../../server/analysis/stages/quality.js';
+import { backStressPhoto } from '../../fixtures/hard/back-stress.js';
+
+const today = new Date('2026-06-01T00:00:00Z');
+
+/** A specular highlight (saturated core, soft halo) centred on the located symbol. */
+async function highlightOverSymbol(bytes: Buffer): Promise<Buffer> {
+  const g = stretchGrey(toGrey((await prepareInput(bytes)).raster));
+  const q = locateBarcode(g)!;
+  const cx = q.reduce((s, p) => s + p.x, 0) / 4;
+  const cy = q.reduce((s, p) => s + p.y, 0) / 4;
+  const r = Math.round(g.width * 0.12);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${g.width}" height="${g.height}"><defs><radialGradient id="s"><stop offset="0" stop-color="#fff" stop-opacity="1"/><stop offset="0.45" stop-color="#fff" stop-opacity="1"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs><ellipse cx="${Math.round(cx)}" cy="${Math.round(cy)}" rx="${r}" ry="${Math.round(r * 0.7)}" fill="url(#s)"/></svg>`;
+  return sharp(bytes)
+    .composite([{ input: Buffer.from(svg) }])
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
+
+describe('glare on a licence back is judged over its symbol', { timeout: 300_000 }, () => {
+  it('finds no glare over the symbol of a bright back whose small print blur lifts pale, and finds a highlight put over it', async () => {
+    const bytes = await backStressPhoto(2, 'bright-finger');
+    const input = await prepareInput(bytes);
+    const quality = await assessQuality(input.raster);
+    // The page-wide check fires (the header and footer print are washed out next to clipped paper)...
+    expect(quality.issues).toContain(QualityIssue.Glare);
+    expect(quality.metrics.clippedPaper).toBeGreaterThan(0.8);
+    const g = toGrey(await fitRaster(input.raster, 2000));
+    // ...but the symbol's bars keep their dark floor.
+    expect(glareOverSymbol(g, locateBarcode(stretchGrey(g))!)).toBe(false);
+    const lit = toGrey(await fitRaster((await prepareInput(await highlightOverSymbol(bytes))).raster, 2000));
+    expect(glareOverSymbol(lit, locateBarcode(stretchGrey(lit))!)).toBe(true);
+  });
+});
+
+describe('analyseDocument on licence backs whose symbol does not decode', { timeout: 900_000 }, () => {
+  it('does not refuse a bright back held by a finger for glare (stress sweep, all conditions, back 5)', async () => {
+    const a = await analyseDocument({ bytes: await backStressPhoto(5, 'all') }, { today });
+    expect(a.evidence?.barcode).not.toBe(true);
+    expect(a.failure_code).not.toBe(QualityIssue.Glare);
+  });
+
+  it('does not read the symbol as a failed MRZ (steeper angle, back 5)', async () => {
+    const a = await analyseDocument({ bytes: await backStressPhoto(5, 'tilt') }, { today });
+    expect(a.evidence?.barcode).not.toBe(true);
+    expect(a.failure_code).not.toBe('MRZ_CHECK_FAILED');
+    expect(a.content?.mrz_data).toEqual([]);
+  });
+});
