@@ -65,40 +65,48 @@ function cubic(t: number): number {
   return 0;
 }
 
+/** Catmull-Rom weights of the four pixels around a sample, for each axis (reused: one sample at a time). */
+const wx = [0, 0, 0, 0];
+const wy = [0, 0, 0, 0];
+
 /**
- * Samples `quad` of `g` into an upright `width` x `height` plane. Points outside the image
- * read as white (paper), so a quad reaching past the border adds a quiet zone, not a frame.
+ * The grey level of `g` at the image point (`x`, `y`) (pixel centres at .5), bicubic. Points
+ * outside the image read as white (paper), so a sample past the border adds a quiet zone, not a frame.
  */
+export function sampleBicubic(g: GreyPlane, x: number, y: number): number {
+  const { data, width: gw, height: gh } = g;
+  const sx = x - 0.5;
+  const sy = y - 0.5;
+  const ix = Math.floor(sx);
+  const iy = Math.floor(sy);
+  for (let k = 0; k < 4; k++) {
+    wx[k] = cubic(sx - ix - (k - 1));
+    wy[k] = cubic(sy - iy - (k - 1));
+  }
+  let v = 0;
+  for (let j = 0; j < 4; j++) {
+    const py = iy + j - 1;
+    let row = 0;
+    for (let i = 0; i < 4; i++) {
+      const px = ix + i - 1;
+      row += wx[i]! * (px < 0 || py < 0 || px >= gw || py >= gh ? 255 : data[py * gw + px]!);
+    }
+    v += wy[j]! * row;
+  }
+  return v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
+}
+
+/** Samples `quad` of `g` into an upright `width` x `height` plane (outside the image: white). */
 export function warpQuad(g: GreyPlane, quad: Quad, width: number, height: number): GreyPlane | null {
   const h = rectToQuad(width, height, quad);
   if (!h) return null;
   const out = new Uint8Array(width * height);
-  const { data, width: gw, height: gh } = g;
-  const px = (x: number, y: number): number => (x < 0 || y < 0 || x >= gw || y >= gh ? 255 : data[y * gw + x]!);
-  const wx = [0, 0, 0, 0];
-  const wy = [0, 0, 0, 0];
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const cx = x + 0.5;
       const cy = y + 0.5;
       const d = h[6]! * cx + h[7]! * cy + h[8]!;
-      const sx = (h[0]! * cx + h[1]! * cy + h[2]!) / d - 0.5;
-      const sy = (h[3]! * cx + h[4]! * cy + h[5]!) / d - 0.5;
-      const ix = Math.floor(sx);
-      const iy = Math.floor(sy);
-      const fx = sx - ix;
-      const fy = sy - iy;
-      for (let k = 0; k < 4; k++) {
-        wx[k] = cubic(fx - (k - 1));
-        wy[k] = cubic(fy - (k - 1));
-      }
-      let v = 0;
-      for (let j = 0; j < 4; j++) {
-        let row = 0;
-        for (let i = 0; i < 4; i++) row += wx[i]! * px(ix + i - 1, iy + j - 1);
-        v += wy[j]! * row;
-      }
-      out[y * width + x] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
+      out[y * width + x] = sampleBicubic(g, (h[0]! * cx + h[1]! * cy + h[2]!) / d, (h[3]! * cx + h[4]! * cy + h[5]!) / d);
     }
   }
   return { data: out, width, height };

@@ -9,7 +9,7 @@
  * profile averaged down the rows, and the strip between them resampled with its rows level.
  */
 import type { GreyPlane } from '../raster.js';
-import { growQuad, rectToQuad, distance, type Point, type Quad } from '../warp.js';
+import { growQuad, rectToQuad, distance, sampleBicubic, type Point, type Quad } from '../warp.js';
 
 /** The symbol as measured in the rough rectification: edges as functions of position. */
 export interface SymbolFit {
@@ -229,14 +229,6 @@ function patchPoint(f: SymbolFit, c: ReturnType<typeof corners>, u: number, v: n
   return apply(f.h, xt + (xb - xt) * v, yt + (yb - yt) * v);
 }
 
-/** Catmull-Rom weight. */
-function cubic(t: number): number {
-  const a = Math.abs(t);
-  if (a < 1) return 1.5 * a * a * a - 2.5 * a * a + 1;
-  if (a < 2) return -0.5 * a * a * a + 2.5 * a * a - 4 * a + 2;
-  return 0;
-}
-
 /**
  * The symbol resampled with its rows level: `scale` output pixels per photo pixel along the
  * rows, a quiet zone of `margin` of its length at each end and of its height above and below.
@@ -255,30 +247,11 @@ export function straighten(g: GreyPlane, f: SymbolFit, scale: number, margin = 0
   const height = Math.round(short * scale * (1 + 2 * mv));
   if (width * height > 8e6) return null;
   const out = new Uint8Array(width * height);
-  const { data, width: gw, height: gh } = g;
-  const px = (x: number, y: number): number => (x < 0 || y < 0 || x >= gw || y >= gh ? 255 : data[y * gw + x]!);
-  const wx = [0, 0, 0, 0];
-  const wy = [0, 0, 0, 0];
   for (let y = 0; y < height; y++) {
     const v = ((y + 0.5) / height) * (1 + 2 * mv) - mv;
     for (let x = 0; x < width; x++) {
-      const u = ((x + 0.5) / width) * (1 + 2 * margin) - margin;
-      const p = patchPoint(f, k, u, v);
-      const sx = p.x - 0.5;
-      const sy = p.y - 0.5;
-      const ix = Math.floor(sx);
-      const iy = Math.floor(sy);
-      for (let k = 0; k < 4; k++) {
-        wx[k] = cubic(sx - ix - (k - 1));
-        wy[k] = cubic(sy - iy - (k - 1));
-      }
-      let s = 0;
-      for (let j = 0; j < 4; j++) {
-        let row = 0;
-        for (let i = 0; i < 4; i++) row += wx[i]! * px(ix + i - 1, iy + j - 1);
-        s += wy[j]! * row;
-      }
-      out[y * width + x] = s < 0 ? 0 : s > 255 ? 255 : Math.round(s);
+      const p = patchPoint(f, k, ((x + 0.5) / width) * (1 + 2 * margin) - margin, v);
+      out[y * width + x] = sampleBicubic(g, p.x, p.y);
     }
   }
   return { data: out, width, height };
