@@ -1,15 +1,5 @@
 import type { AppContext } from '../context.js';
-import type {
-  AnalyseDocumentInput,
-  AnalyseDocumentOptions,
-  AnalyseFramesInput,
-  AnalyseSelfieInput,
-  AnalyseSelfieOptions,
-  DocumentAnalysis,
-  FramesResult,
-  LivenessChallenge,
-  SelfieResult,
-} from '../analysis/index.js';
+import type { DocumentAnalysis, LivenessChallenge, SelfieResult } from '../analysis/index.js';
 import type { ChallengeStep } from '../../src/api/contract.js';
 import { DOCUMENT_METHOD_ID, VerificationStatus, type VerificationStatusValue } from '../domain/catalogue.js';
 import { documentDecision } from '../domain/document-rules.js';
@@ -17,16 +7,15 @@ import { checkRequirements, documentRequirementsOf, statusWithRequirements, type
 import { ANALYSIS_QUEUE, type AnalysisJob, type DocumentAnalysisJob, type FaceAnalysisJob } from '../domain/analysis-jobs.js';
 import { PermanentFailure } from '../queue/queue.js';
 import { timeAnalysis } from '../metrics/metrics.js';
-import type { Executor } from '../store/database.js';
 import type { DocumentJobRow, UserRow } from '../store/schema.js';
 import { findUserById } from '../store/repos/users-repo.js';
 import { DOCUMENT_JOB_KIND, DocumentJobStatus, moveDocument, type DocumentJobPayload } from './document-jobs.js';
 import { moveVerification } from './verifications.js';
 import { notifyProgress } from '../session/progress.js';
 import { repointUploads } from '../session/uploads-repo.js';
-import { findVerificationStatus } from '../store/repos/verifications-repo.js';
 import { deleteDocumentJob, findDocumentJob, finishProcessingDocumentJob, insertDocumentJob, updateDocumentJob } from '../store/repos/document-jobs-repo.js';
 import { runVideo } from '../methods/video/analysis-job.js';
+import { stillProcessing, type AnalysisEngine } from './analysis-engine.js';
 import { faceReference } from './face-reference.js';
 import { detectDuplicates, documentIdentity, sentToReviewByDuplicates, statusWithDuplicates, type DocumentIdentity } from '../duplicates/detect.js';
 
@@ -39,13 +28,6 @@ function documentEvidence(results: readonly DocumentAnalysis[]): { documents: Do
     documents: results.map((r) => documentIdentity(r.content)).filter((d): d is DocumentIdentity => d !== null),
     faces: results.map((r) => r.portrait_embedding).filter((e): e is number[] => e !== null),
   };
-}
-
-/** What the runner needs of the analysis engine; `AnalysisPool` (worker threads) provides it. */
-export interface AnalysisEngine {
-  analyseDocument(input: AnalyseDocumentInput, options?: AnalyseDocumentOptions): Promise<DocumentAnalysis>;
-  analyseSelfie(input: AnalyseSelfieInput, options?: AnalyseSelfieOptions): Promise<SelfieResult>;
-  analyseFrames(input: AnalyseFramesInput): Promise<FramesResult>;
 }
 
 export type AnalysisQueueJob = AnalysisJob | DocumentJobPayload;
@@ -128,12 +110,6 @@ async function analyseAndStore(
  */
 function derivativeKey(job: Pick<DocumentJobRow, 'doc_id' | 'blob_key'>): string {
   return job.blob_key.replace(/\/[^/]+$/, `/${job.doc_id}.jpg`);
-}
-
-export async function stillProcessing(ex: Executor, userId: number, methodId: number): Promise<boolean> {
-  const row = await findVerificationStatus(ex, userId, methodId);
-  // A reviewer (or the API) may have decided meanwhile: never overwrite their decision.
-  return row?.status === VerificationStatus.processing;
 }
 
 /**

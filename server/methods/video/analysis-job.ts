@@ -3,7 +3,7 @@ import { VerificationStatus, type VerificationStatusValue } from '../../domain/c
 import type { VideoAnalysisJob } from '../../domain/analysis-jobs.js';
 import { timeAnalysis } from '../../metrics/metrics.js';
 import { PermanentFailure } from '../../queue/queue.js';
-import { stillProcessing, type AnalysisEngine } from '../../services/analysis-runner.js';
+import { stillProcessing, type AnalysisEngine } from '../../services/analysis-engine.js';
 import { faceReference } from '../../services/face-reference.js';
 import { moveVerification } from '../../services/verifications.js';
 import { notifyProgress } from '../../session/progress.js';
