@@ -1,11 +1,12 @@
 /**
- * The widget's steps, one entry per method key: the one list `<verify-flow>` renders from and the
- * embed's iframe permissions come from. Adding a method adds one entry here (and its folder).
+ * The widget's steps, one entry per method key: the one list `<verify-flow>` renders from. The
+ * browser features each step needs are its line in `permissions.ts` (apart, so `<verify-button>`
+ * builds the embed's iframe `allow` without loading the flow's code). Adding a method adds one
+ * entry here, one line there (and its folder).
  */
 import { msg } from '@lit/localize';
 import { html, type TemplateResult } from 'lit';
 import type { MethodKey, MethodView } from '../api/contract.js';
-import { STEP_PERMISSIONS, type StepPermission } from './permissions.js';
 import { cardRejectionText } from './secure_card/card-messages.js';
 
 /** One method's step in the widget. */
@@ -17,8 +18,6 @@ export interface WebStep {
   load(): Promise<unknown>;
   /** The localised title of the step. */
   title(): string;
-  /** Browser features its capture needs (from `permissions.ts`). */
-  readonly permissions: readonly StepPermission[];
   /**
    * True when its capture is biometric (face, voice, an identity document's portrait): the flow
    * asks for consent before it (issue 24). A new camera, microphone or biometric step opts in here,
@@ -40,7 +39,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-email',
     load: () => import('./code/verify-step-code.js'),
     title: () => msg('Confirm your e-mail address', { id: 'method.email' }),
-    permissions: STEP_PERMISSIONS.email,
     render: (method) => html`<verify-step-email .method=${method}></verify-step-email>`,
   },
   {
@@ -48,7 +46,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-phone',
     load: () => import('./code/verify-step-code.js'),
     title: () => msg('Confirm your phone number', { id: 'method.phone' }),
-    permissions: STEP_PERMISSIONS.phone,
     render: (method) => html`<verify-step-phone .method=${method}></verify-step-phone>`,
   },
   {
@@ -56,7 +53,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-geolocation',
     load: () => import('./geolocation/verify-step-geolocation.js'),
     title: () => msg('Share your location', { id: 'method.geolocation' }),
-    permissions: STEP_PERMISSIONS.geolocation,
     render: (method) => html`<verify-step-geolocation .method=${method}></verify-step-geolocation>`,
   },
   {
@@ -64,7 +60,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-knowledge',
     load: () => import('./knowledge/verify-step-knowledge.js'),
     title: () => msg('Answer a few questions', { id: 'method.knowledge' }),
-    permissions: STEP_PERMISSIONS.knowledge,
     render: (method) => html`<verify-step-knowledge .method=${method}></verify-step-knowledge>`,
   },
   {
@@ -72,7 +67,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-document',
     load: () => import('./document/verify-step-document.js'),
     title: () => msg('Photograph your ID document', { id: 'method.document' }),
-    permissions: STEP_PERMISSIONS.document_id,
     biometric: true,
     render: (method) => html`<verify-step-document .method=${method}></verify-step-document>`,
   },
@@ -81,7 +75,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-selfie',
     load: () => import('./selfie/verify-step-selfie.js'),
     title: () => msg('Take a selfie', { id: 'method.selfie' }),
-    permissions: STEP_PERMISSIONS.selfie,
     biometric: true,
     usesFaceModel: true,
     render: (method) => html`<verify-step-selfie .method=${method}></verify-step-selfie>`,
@@ -91,7 +84,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-liveness',
     load: () => import('./selfie/verify-step-selfie.js'),
     title: () => msg('Show that it is really you', { id: 'method.liveness' }),
-    permissions: STEP_PERMISSIONS.liveness,
     biometric: true,
     usesFaceModel: true,
     render: (method) => html`<verify-step-liveness .method=${method}></verify-step-liveness>`,
@@ -101,7 +93,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-secure-card',
     load: () => import('./secure_card/verify-step-secure-card.js'),
     title: () => msg('Photograph your payment card', { id: 'method.secure_card' }),
-    permissions: STEP_PERMISSIONS.secure_card,
     biometric: true,
     reasonText: cardRejectionText,
     render: (method) => html`<verify-step-secure-card .method=${method}></verify-step-secure-card>`,
@@ -111,7 +102,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-two-step',
     load: () => import('./two_step/verify-step-two-step.js'),
     title: () => msg('Turn on two-step authentication', { id: 'method.two_step' }),
-    permissions: STEP_PERMISSIONS.two_step,
     render: (method) => html`<verify-step-two-step .method=${method}></verify-step-two-step>`,
   },
   {
@@ -119,7 +109,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-biometric-id',
     load: () => import('./biometric_id/verify-step-biometric-id.js'),
     title: () => msg('Confirm it is you with a passkey', { id: 'method.biometric_id' }),
-    permissions: STEP_PERMISSIONS.biometric_id,
     render: (method) => html`<verify-step-biometric-id .method=${method}></verify-step-biometric-id>`,
   },
   {
@@ -127,7 +116,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-social-account',
     load: () => import('./social-account/verify-step-social-account.js'),
     title: () => msg('Sign in with an account you have', { id: 'method.social-account' }),
-    permissions: STEP_PERMISSIONS.social_account,
     render: (method) => html`<verify-step-social-account .method=${method}></verify-step-social-account>`,
   },
   {
@@ -135,7 +123,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-payment-account',
     load: () => import('./payment-account/verify-step-payment-account.js'),
     title: () => msg('Confirm your payment account', { id: 'method.payment-account' }),
-    permissions: STEP_PERMISSIONS.payment_account,
     render: (method) => html`<verify-step-payment-account .method=${method}></verify-step-payment-account>`,
   },
   {
@@ -143,7 +130,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-video',
     load: () => import('./video/verify-step-video.js'),
     title: () => msg('Record a short video of your face', { id: 'method.video' }),
-    permissions: STEP_PERMISSIONS.video,
     biometric: true,
     render: (method) => html`<verify-step-video .method=${method}></verify-step-video>`,
   },
@@ -152,7 +138,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-voice',
     load: () => import('./voice/verify-step-voice.js'),
     title: () => msg('Read a few digits aloud', { id: 'method.voice' }),
-    permissions: STEP_PERMISSIONS.voice,
     biometric: true,
     render: (method) => html`<verify-step-voice .method=${method}></verify-step-voice>`,
     reasonText: (reason) =>
@@ -168,7 +153,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-bank',
     load: () => import('./bank/verify-step-bank.js'),
     title: () => msg('Confirm your bank account', { id: 'method.bank' }),
-    permissions: STEP_PERMISSIONS.bank,
     render: (method) => html`<verify-step-bank .method=${method}></verify-step-bank>`,
   },
   {
@@ -176,7 +160,6 @@ export const WEB_STEPS: readonly WebStep[] = [
     tag: 'verify-step-live-video',
     load: () => import('./live_video/verify-step-live-video.js'),
     title: () => msg('Talk to an agent on video', { id: 'method.live_video' }),
-    permissions: STEP_PERMISSIONS.live_video,
     biometric: true,
     render: (method) => html`<verify-step-live-video .method=${method}></verify-step-live-video>`,
   },
