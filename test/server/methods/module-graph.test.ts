@@ -81,7 +81,7 @@ describe('method modules and the registry', () => {
         .map((f) => join(dir, f)),
     );
     expect(modules.length).toBeGreaterThan(50);
-    const chains = modules.map(chainToRegistry).filter((c) => c !== null);
+    const chains = modules.map((m) => chainToRegistry(m)).filter((c) => c !== null);
     expect(chains.map((c) => c.join(' → '))).toEqual([]);
   });
 
