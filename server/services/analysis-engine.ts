@@ -4,27 +4,15 @@
  * Its own module so a method's analysis job (methods/video) and the runner that dispatches to it
  * do not import each other.
  */
-import type {
-  AnalyseDocumentInput,
-  AnalyseDocumentOptions,
-  AnalyseFramesInput,
-  AnalyseSelfieInput,
-  AnalyseSelfieOptions,
-  DocumentAnalysis,
-  FramesResult,
-  SelfieResult,
-} from '../analysis/index.js';
+import type { AnalysisPool } from '../analysis/pool.js';
 import { VerificationStatus } from '../domain/catalogue.js';
 import type { Executor } from '../store/database.js';
 import { findVerificationStatus } from '../store/repos/verifications-repo.js';
 
 /** What the runner needs of the analysis engine; `AnalysisPool` (worker threads) provides it. */
-export interface AnalysisEngine {
-  analyseDocument(input: AnalyseDocumentInput, options?: AnalyseDocumentOptions): Promise<DocumentAnalysis>;
-  analyseSelfie(input: AnalyseSelfieInput, options?: AnalyseSelfieOptions): Promise<SelfieResult>;
-  analyseFrames(input: AnalyseFramesInput): Promise<FramesResult>;
-}
+export type AnalysisEngine = Pick<AnalysisPool, 'analyseDocument' | 'analyseSelfie' | 'analyseFrames'>;
 
+/** Whether the user's verification of this method still waits for the analysis. */
 export async function stillProcessing(ex: Executor, userId: number, methodId: number): Promise<boolean> {
   const row = await findVerificationStatus(ex, userId, methodId);
   // A reviewer (or the API) may have decided meanwhile: never overwrite their decision.
