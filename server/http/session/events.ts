@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { sessionView } from '../../session/view.js';
 import { onHandoff, onProgress } from '../../session/progress.js';
-import type { Authenticated } from '../../session/sessions.js';
+import type { Authenticated, SessionRecord } from '../../session/sessions.js';
 import { findUserById } from '../../store/repos/users-repo.js';
 
 /** Keep-alive comment interval (contract: every 20 s). */
@@ -12,6 +12,14 @@ const POLL_MS = 3_000;
 
 /** Open streams, closed when the server shuts down (they would otherwise hold it open). */
 const openStreams = new Set<() => void>();
+
+/**
+ * Streams one session may hold open at once: its page and a few more tabs. Each stream re-reads
+ * the session every few seconds, so one token opening thousands would hold the server's
+ * connections and load its database; past this, the session's oldest stream is closed.
+ */
+export const MAX_STREAMS_PER_SESSION = 4;
+const streamsBySession = new Map<SessionRecord['id'], (() => void)[]>();
 
 export function closeAllStreams(): void {
   for (const close of [...openStreams]) close();
@@ -48,6 +56,9 @@ export function streamSessionEvents(ctx: AppContext, req: FastifyRequest, reply:
     if (closed) return;
     closed = true;
     openStreams.delete(close);
+    const siblings = streamsBySession.get(auth.session.id)?.filter((c) => c !== close) ?? [];
+    if (siblings.length > 0) streamsBySession.set(auth.session.id, siblings);
+    else streamsBySession.delete(auth.session.id);
     for (const c of cleanups) c();
     res.end();
   };
@@ -98,6 +109,9 @@ export function streamSessionEvents(ctx: AppContext, req: FastifyRequest, reply:
     () => clearInterval(poll),
   );
   openStreams.add(close);
+  const ofSession = [...(streamsBySession.get(auth.session.id) ?? []), close];
+  streamsBySession.set(auth.session.id, ofSession);
+  if (ofSession.length > MAX_STREAMS_PER_SESSION) ofSession[0]!();
   req.raw.on('close', close);
   res.on('error', close);
   void push();

@@ -3,6 +3,7 @@ import type { SessionStreamEvent } from '../../../../src/api/session-client.js';
 import { VerificationStatus, type VerificationStatusValue } from '../../../../server/domain/catalogue.js';
 import { moveVerification } from '../../../../server/services/verifications.js';
 import { notifyProgress } from '../../../../server/session/progress.js';
+import { MAX_STREAMS_PER_SESSION } from '../../../../server/http/session/events.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { client, configureKnowledge, createTemplate, createUser, local } from '../../session/fixtures.js';
 
@@ -74,5 +75,43 @@ describe('GET /session/events after completion (issue 20)', () => {
     const last: SessionStreamEvent[] = [];
     await desktop.follow((e) => last.push(e), AbortSignal.timeout(8000));
     expect(last.map((e) => e.type === 'session' && e.data.state)).toEqual(['completed']);
+  });
+});
+
+describe('GET /session/events, many at once', () => {
+  it(`one session holds at most ${MAX_STREAMS_PER_SESSION} streams: opening one more closes its oldest, the others keep flowing`, async () => {
+    await configureKnowledge(server, { ask: 1, pass: 1 });
+    const template = await createTemplate(server, 'tmpl_streams', [KNOWLEDGE]);
+    const { id, link } = await createUser(server, { email: 'streams@example.com', template_id: template });
+    const desktop = client(server);
+    await desktop.start(local(server, link));
+    const abort = new AbortController();
+    const streams = Array.from({ length: MAX_STREAMS_PER_SESSION + 2 }, () => ({ events: [] as SessionStreamEvent[], ended: false }));
+    const following: Promise<unknown>[] = [];
+    try {
+      for (const stream of streams) {
+        following.push(
+          desktop
+            .follow((e) => stream.events.push(e), abort.signal)
+            .then(() => (stream.ended = true))
+            .catch((e: unknown) => {
+              if (!(e instanceof DOMException)) throw e;
+            }),
+        );
+        // Opened in order: each has its first event before the next opens.
+        await until(stream.events, (e) => e.type === 'session');
+      }
+      const deadline = Date.now() + 8000;
+      while (!(streams[0]!.ended && streams[1]!.ended) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(streams.map((s) => s.ended)).toEqual([true, true, false, false, false, false]);
+
+      // The streams left open still hear of a change.
+      await decide(id, VerificationStatus.processing);
+      for (const stream of streams.slice(2)) await until(stream.events, (e) => e.type === 'session' && e.data.methods[0]?.status === 'processing');
+      expect(streams[0]!.events.some((e) => e.type === 'session' && e.data.methods[0]?.status === 'processing')).toBe(false);
+    } finally {
+      abort.abort();
+      await Promise.all(following);
+    }
   });
 });
