@@ -4,7 +4,7 @@ import { insertTemplate } from '../../../server/store/repos/templates-repo.js';
 import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { knowledgeQuestion } from '../../../server/methods/knowledge/rules.js';
 import { listOutbox, type OutboxMessage } from '../../../server/notify/outbox.js';
-import { ApiError, SessionClient } from '../../../src/api/session-client.js';
+import { ApiError, SessionClient, type SessionStreamEvent } from '../../../src/api/session-client.js';
 import type { TestServer } from '../../helpers/server.js';
 
 /** Creates a template from method ids (spec ids; 22 is Selfie) and returns its `tmpl_…` name. */
@@ -77,6 +77,31 @@ export async function createUser(server: TestServer, body: Record<string, unknow
   const res = await server.api('/api/users', { body });
   if (res.status !== 200) throw new Error(`create user: ${res.status} ${res.text}`);
   return { id: Number(res.body.id), link: String(res.body.magic_link) };
+}
+
+/** A new user whose template holds only `methodIds` (more user fields in `extra`), the widget's session started on their link. */
+export async function startedSession(
+  server: TestServer,
+  methodIds: number[],
+  extra: Record<string, unknown> = {},
+): Promise<{ id: number; session: SessionClient }> {
+  const suffix = Math.random().toString(36).slice(2, 8);
+  const template = await createTemplate(server, `tmpl_${suffix}`, methodIds);
+  const { id, link } = await createUser(server, { email: `u${suffix}@example.com`, template_id: template, ...extra });
+  const session = client(server);
+  await session.start(local(server, link));
+  return { id, session };
+}
+
+/** Waits until `events` holds an event matching `test` (the stream runs in the background). */
+export async function untilEvent(events: SessionStreamEvent[], test: (e: SessionStreamEvent) => boolean, ms = 8000): Promise<SessionStreamEvent> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const found = events.find(test);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no such event; got ${JSON.stringify(events.map((e) => (e.type === 'session' ? e.data.state : e.type)))}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** Consents to the current consent text (biometric steps refuse without it, issue 24); returns the session view. */

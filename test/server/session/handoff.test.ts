@@ -3,7 +3,7 @@ import type { SessionStreamEvent } from '../../../src/api/session-client.js';
 import { ApiError } from '../../../src/api/session-client.js';
 import { writeSetting } from '../../../server/store/repos/settings-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { client, configureKnowledge, createTemplate, createUser, KNOWLEDGE_ANSWERS, local } from './fixtures.js';
+import { client, configureKnowledge, createTemplate, createUser, KNOWLEDGE_ANSWERS, local, untilEvent } from './fixtures.js';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -12,17 +12,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-
-/** Waits until `events` holds an event matching `test` (the stream runs in the background). */
-async function until(events: SessionStreamEvent[], test: (e: SessionStreamEvent) => boolean, ms = 5000): Promise<SessionStreamEvent> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = events.find(test);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no such event; got ${events.map((e) => e.type).join(', ')}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('cross-device hand-off and live progress', () => {
   it('the phone claims a one-time token, works, finishes; the desktop follows over SSE', async () => {
@@ -39,7 +28,7 @@ describe('cross-device hand-off and live progress', () => {
       .catch((e: unknown) => {
         if (!(e instanceof DOMException)) throw e;
       });
-    const first = await until(events, (e) => e.type === 'session');
+    const first = await untilEvent(events, (e) => e.type === 'session');
     expect(first.type === 'session' && first.data.state).toBe('in_progress');
 
     const handoff = await desktop.createHandoff();
@@ -55,7 +44,7 @@ describe('cross-device hand-off and live progress', () => {
     const claimed = await phone.claimHandoff(token);
     expect(claimed.session.via_handoff).toBe(true);
     expect(claimed.session_token).not.toBe(desktop.token);
-    await until(events, (e) => e.type === 'handoff' && e.data.phase === 'claimed');
+    await untilEvent(events, (e) => e.type === 'handoff' && e.data.phase === 'claimed');
 
     // Single use: a second claim fails, and the short link is gone.
     const again = await phone.claimHandoff(token).catch((e: unknown) => e);
@@ -66,11 +55,11 @@ describe('cross-device hand-off and live progress', () => {
     const k = claimed.session.methods[0]!;
     if (k.key !== 'knowledge') throw new Error('no knowledge step');
     await phone.submitKnowledge({ answers: k.needs.questions.map((q) => ({ question_id: q.id, answer: KNOWLEDGE_ANSWERS[q.id]! })) });
-    await until(events, (e) => e.type === 'session' && e.data.state === 'ready_to_complete');
+    await untilEvent(events, (e) => e.type === 'session' && e.data.state === 'ready_to_complete');
     const done = await phone.complete();
     expect(done.reference_id).toBe('r-9');
-    await until(events, (e) => e.type === 'handoff' && e.data.phase === 'finished');
-    await until(events, (e) => e.type === 'session' && e.data.state === 'completed');
+    await untilEvent(events, (e) => e.type === 'handoff' && e.data.phase === 'finished');
+    await untilEvent(events, (e) => e.type === 'session' && e.data.state === 'completed');
     // The stream ends once completed.
     await following;
     abort.abort();

@@ -5,7 +5,7 @@ import { moveVerification } from '../../../../server/services/verifications.js';
 import { notifyProgress } from '../../../../server/session/progress.js';
 import { MAX_STREAMS_PER_SESSION } from '../../../../server/http/session/events.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { client, configureKnowledge, createTemplate, createUser, local } from '../../session/fixtures.js';
+import { client, configureKnowledge, createTemplate, createUser, local, untilEvent } from '../../session/fixtures.js';
 
 /** Knowledge, our method id: a step of its own whose status the test moves as an analysis would. */
 const KNOWLEDGE = 21;
@@ -17,17 +17,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-
-/** Waits until `events` holds an event matching `test` (the stream runs in the background). */
-async function until(events: SessionStreamEvent[], test: (e: SessionStreamEvent) => boolean, ms = 8000): Promise<SessionStreamEvent> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = events.find(test);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no such event; got ${JSON.stringify(events.map((e) => (e.type === 'session' ? e.data.state : e.type)))}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Moves the user's step as the analysis does when it decides (the same service call), and tells the streams. */
 async function decide(userId: number, status: VerificationStatusValue, remarks?: string): Promise<void> {
@@ -54,14 +43,14 @@ describe('GET /session/events after completion (issue 20)', () => {
         if (!(e instanceof DOMException)) throw e;
       });
     try {
-      await until(events, (e) => e.type === 'session' && e.data.methods[0]?.status === 'processing');
+      await untilEvent(events, (e) => e.type === 'session' && e.data.methods[0]?.status === 'processing');
       await desktop.complete();
-      await until(events, (e) => e.type === 'session' && e.data.state === 'completed');
+      await untilEvent(events, (e) => e.type === 'session' && e.data.state === 'completed');
       expect(ended).toBe(false);
 
       // The analysis refuses it later: the flow is reopened and the page still hears of it.
       await decide(id, VerificationStatus.rejected, 'The answers did not match.');
-      const reopened = await until(events, (e) => e.type === 'session' && e.data.methods[0]?.status === 'rejected');
+      const reopened = await untilEvent(events, (e) => e.type === 'session' && e.data.methods[0]?.status === 'rejected');
       expect(reopened.type === 'session' && reopened.data.state).toBe('in_progress');
       expect(reopened.type === 'session' && reopened.data.methods[0]?.reason).toBe('The answers did not match.');
       expect(ended).toBe(false);
@@ -99,7 +88,7 @@ describe('GET /session/events, many at once', () => {
             }),
         );
         // Opened in order: each has its first event before the next opens.
-        await until(stream.events, (e) => e.type === 'session');
+        await untilEvent(stream.events, (e) => e.type === 'session');
       }
       const deadline = Date.now() + 8000;
       while (!(streams[0]!.ended && streams[1]!.ended) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -107,7 +96,7 @@ describe('GET /session/events, many at once', () => {
 
       // The streams left open still hear of a change.
       await decide(id, VerificationStatus.processing);
-      for (const stream of streams.slice(2)) await until(stream.events, (e) => e.type === 'session' && e.data.methods[0]?.status === 'processing');
+      for (const stream of streams.slice(2)) await untilEvent(stream.events, (e) => e.type === 'session' && e.data.methods[0]?.status === 'processing');
       expect(streams[0]!.events.some((e) => e.type === 'session' && e.data.methods[0]?.status === 'processing')).toBe(false);
     } finally {
       abort.abort();

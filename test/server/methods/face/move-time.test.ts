@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../../../helpers/server.js';
 import { type AdminClient, adminTestServer } from '../../http/admin/admin-client.js';
-import { client, createTemplate, createUser, giveConsent, local } from '../../session/fixtures.js';
+import { giveConsent, startedSession } from '../../session/fixtures.js';
 
 let server: TestServer;
 let admin: AdminClient;
@@ -11,10 +11,7 @@ adminTestServer((t) => ({ server, admin } = t));
 const patch = (body: unknown) => admin.request('PATCH', '/admin/api/settings', body);
 
 async function faceSession(methodId: number) {
-  const template = await createTemplate(server, `tmpl_move_${Math.random().toString(36).slice(2, 8)}`, [methodId]);
-  const { link } = await createUser(server, { email: `mv${Math.random().toString(36).slice(2, 8)}@example.com`, template_id: template });
-  const session = client(server);
-  await session.start(local(server, link));
+  const { session } = await startedSession(server, [methodId]);
   await giveConsent(session);
   return session;
 }

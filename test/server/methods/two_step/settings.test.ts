@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../../../helpers/server.js';
 import { type AdminClient, adminTestServer } from '../../http/admin/admin-client.js';
-import { client, createTemplate, createUser, failure, local } from '../../session/fixtures.js';
+import { failure, startedSession } from '../../session/fixtures.js';
 
 let server: TestServer;
 let admin: AdminClient;
@@ -11,10 +11,7 @@ adminTestServer((t) => ({ server, admin } = t));
 const patch = (body: unknown) => admin.request('PATCH', '/admin/api/settings', body);
 
 async function twoStepStep() {
-  const template = await createTemplate(server, `tmpl_2fa_${Math.random().toString(36).slice(2, 8)}`, [10]);
-  const { link } = await createUser(server, { email: `tfa${Math.random().toString(36).slice(2, 8)}@example.com`, template_id: template });
-  const session = client(server);
-  await session.start(local(server, link));
+  const { session } = await startedSession(server, [10]);
   const step = (await session.session()).methods[0]!;
   if (step.key !== 'two_step') throw new Error('no two-step step');
   return { session, step };
