@@ -6,7 +6,7 @@ import { templates as fr } from '../../src/locales/fr.js';
 import { templates as pt } from '../../src/locales/pt.js';
 import { pickLocale, directionOf, useLocale } from '../../src/localization.js';
 import { localizeKnown, messageId, type MessageTable } from '../../src/internal/message-table.js';
-import { AGREED, CAPTURED } from '../../src/steps/consent/consent-captures.js';
+import { AGREED, CAPTURED } from '../../src/steps/consent/consent-texts.js';
 import { CAPTURE_HINTS, issueHint, UPLOAD_PROBLEMS } from '../../src/steps/document/document-messages.js';
 import { DOCUMENT_TYPE_NAMES } from '../../src/steps/document/document-type-names.js';
 import { SIGN_IN_PROBLEMS } from '../../src/steps/oidc/sign-in-texts.js';
