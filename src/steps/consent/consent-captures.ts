@@ -5,6 +5,7 @@
  */
 import { msg, str } from '@lit/localize';
 import type { MethodKey } from '../../api/routes.js';
+import { localize, messageTable } from '../../internal/message-table.js';
 import { getLocale } from '../../localization.js';
 
 /** One kind of capture a consent covers, in the order the screen lists them. */
@@ -46,35 +47,23 @@ function list(items: string[]): string {
   return new Intl.ListFormat(getLocale(), { type: 'conjunction' }).format(items);
 }
 
-function whatIsCaptured(c: Capture): string {
-  switch (c) {
-    case 'document':
-      return msg('pictures of your identity document', { id: 'consent.capture.document' });
-    case 'face':
-      return msg('pictures or a video of your face', { id: 'consent.capture.face' });
-    case 'card':
-      return msg('a picture of your payment card, its number blacked out on your device', { id: 'consent.capture.card' });
-    case 'voice':
-      return msg('a recording of your voice', { id: 'consent.capture.voice' });
-    case 'call':
-      return msg('a live video call with an agent', { id: 'consent.capture.call' });
-  }
-}
+/** What each capture takes, as the default text lists it. */
+export const CAPTURED = messageTable<Capture>('consent.capture', {
+  document: 'pictures of your identity document',
+  face: 'pictures or a video of your face',
+  card: 'a picture of your payment card, its number blacked out on your device',
+  voice: 'a recording of your voice',
+  call: 'a live video call with an agent',
+});
 
-function whatIAgreeTo(c: Capture): string {
-  switch (c) {
-    case 'document':
-      return msg('my identity document', { id: 'consent.agree.document' });
-    case 'face':
-      return msg('my face', { id: 'consent.agree.face' });
-    case 'card':
-      return msg('my payment card', { id: 'consent.agree.card' });
-    case 'voice':
-      return msg('my voice', { id: 'consent.agree.voice' });
-    case 'call':
-      return msg('a video call with an agent', { id: 'consent.agree.call' });
-  }
-}
+/** What each capture takes, as the box the user ticks names it. */
+export const AGREED = messageTable<Capture>('consent.agree', {
+  document: 'my identity document',
+  face: 'my face',
+  card: 'my payment card',
+  voice: 'my voice',
+  call: 'a video call with an agent',
+});
 
 /** The default consent text for these captures, in the user's language (an account may set its own). */
 export function defaultConsentText(captures: readonly Capture[]): string {
@@ -84,7 +73,7 @@ export function defaultConsentText(captures: readonly Capture[]): string {
       { id: 'consent.default-text' },
     );
   return msg(
-    str`To verify your identity, the next steps capture ${list(captures.map(whatIsCaptured))}. What is captured is used only to verify you (a face or a voice is biometric data), kept no longer than needed, and never sold. You can withdraw your consent by leaving now: nothing is captured without it.`,
+    str`To verify your identity, the next steps capture ${list(captures.map((c) => localize(CAPTURED, c)))}. What is captured is used only to verify you (a face or a voice is biometric data), kept no longer than needed, and never sold. You can withdraw your consent by leaving now: nothing is captured without it.`,
     { id: 'consent.default-text-list' },
   );
 }
@@ -93,5 +82,7 @@ export function defaultConsentText(captures: readonly Capture[]): string {
 export function agreeLabel(captures: readonly Capture[]): string {
   if (captures.length === 0 || isDocumentAndFace(captures))
     return msg('I agree that my document and face are captured and checked to verify my identity.', { id: 'consent.agree' });
-  return msg(str`I agree to the capture and checking of ${list(captures.map(whatIAgreeTo))} to verify my identity.`, { id: 'consent.agree-list' });
+  return msg(str`I agree to the capture and checking of ${list(captures.map((c) => localize(AGREED, c)))} to verify my identity.`, {
+    id: 'consent.agree-list',
+  });
 }
