@@ -280,9 +280,11 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // The foot mark is often lost ("HGT 5-10\"") when the dash is kept; the inch mark too
   // ("HGT5-10"), and then only a height's own values are taken (3-7 ft, 00-11 in, no digit or
   // date separator around it, which a date or a postal code would have).
-  const HEIGHT = /(?<!\d)(\d)\s*(?:['"’]\s*-?|-)\s*(\d{2})\s*["”]|(?<![\d/.-])([3-7])\s*-\s*(0\d|1[01])(?![\d/.-])/;
+  // With its foot mark kept, the inch mark may be read as anything ("6'-03-").
+  const HEIGHT =
+    /(?<!\d)(\d)\s*(?:['"’]\s*-?|-)\s*(\d{2})\s*["”]|(?<![\d/.-])([3-7])\s*-\s*(0\d|1[01])(?![\d/.-])|(?<!\d)([3-7])\s*['’]\s*-?\s*(0\d|1[01])(?!\d)/;
   const height = HEIGHT.exec(all);
-  if (height) put('Height', `${height[1] ?? height[3]}'-${height[2] ?? height[4]}"`, 60);
+  if (height) put('Height', `${height[1] ?? height[3] ?? height[5]}'-${height[2] ?? height[4] ?? height[6]}"`, 60);
   // With their labels unread (small print above the values), sex and eye colour are still known
   // by their shape on the line holding the height: a lone M/F/X, an eye colour code. Class,
   // restrictions and endorsements have no such shape: they need their label.
@@ -315,7 +317,11 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
       return m ? [...l.slice(m[0].length).matchAll(/^\s*[:.]?\s*([A-Z0-9/]+(?: +[A-Z0-9]*[0-9/][A-Z0-9/]*)*)(?![^\s])/g)] : [];
     }),
   ].map((m) => m[1]!.replace(/ +/g, ''));
-  const ddValue = ddRuns.find((v) => /^[A-Z0-9][A-Z0-9/]{4,30}[A-Z0-9]$/.test(v) && /\d/.test(v) && findDates([v]).length === 0);
+  // Nor is the street line a label was wrongly paired with ("DD 7220ELMSTREET": "8 ADDRESS" read as DD).
+  const streetRun = String(out['Address Street']?.value ?? '').replace(/\s+/g, '');
+  const ddValue = ddRuns.find(
+    (v) => /^[A-Z0-9][A-Z0-9/]{4,30}[A-Z0-9]$/.test(v) && /\d/.test(v) && findDates([v]).length === 0 && !(streetRun && v.includes(streetRun)),
+  );
   if (ddValue) put('Document Discriminator', ddValue, 50);
   const state = headerState(lines);
   if (state) {

@@ -20,6 +20,13 @@ describe('printedFields on small print read by the OCR', () => {
     expect(printedFields(ocr(['ISS 2024-09-18', 'SEATTLE, WA 98142-1234', 'CODE 5-14']), today)['Height']).toBeUndefined();
   });
 
+  it('reads a height whose inch mark was read as a dash, and sex and eyes beside it (PaddleOCR, variant front 14)', () => {
+    const out = printedFields(ocr(["M 6'-03- GRY C"]), today);
+    expect(out['Height']?.value).toBe(`6'-03"`);
+    expect(out['Sex']?.value).toBe('M');
+    expect(out['Eyes Color']?.value).toBe('GRY');
+  });
+
   it('takes the eye colour from the height line once the height is read without its inch mark (front 2)', () => {
     expect(printedFields(ocr(['SF 4-11 UEES GRN']), today)['Eyes Color']?.value).toBe('GRN');
   });
@@ -44,6 +51,9 @@ describe('printedFields on small print read by the OCR', () => {
     // PaddleOCR read "DOB 05/14/1959" as "DD 00805/14/1959"; the discriminator is further down.
     const paddle = printedFields(ocr(['OREGON DRIVER LICENSE', 'DD 00805/14/1959', 'CLASS M', 'DD68758808790608312575']), today);
     expect(paddle['Document Discriminator']?.value).toBe('68758808790608312575');
+    // A street line wrongly paired with the DD label is no discriminator (PaddleOCR, variant front 0).
+    const paired = printedFields(ocr(['IVANOV', 'XAVIER WEI', 'DD 7220ELMSTREET', '7220 ELM STREET', 'SACRAMENTO, CA 95835']), today);
+    expect(paired['Document Discriminator']).toBeUndefined();
     // A street starting with 500 is no "5 DD".
     expect(printedFields(ocr(['500 MAIN ST 2']), today)['Document Discriminator']).toBeUndefined();
   });
