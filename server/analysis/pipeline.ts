@@ -237,6 +237,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   const evidence = {
     barcode: Boolean(barcode.aamva),
     mrz: mrz.data ? (mrz.data.valid ? ('valid' as const) : ('invalid' as const)) : null,
+    mrz_doubts: [...new Set((mrz.doubts ?? []).map((d) => d.field))],
     face: portrait !== undefined,
   };
   if (mrz.data && !mrz.data.valid) {
