@@ -6,6 +6,7 @@ import { CameraController } from '../../controllers/camera-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { CameraWayForwardController } from '../camera-way-forward.js';
+import { challengeText } from '../selfie/selfie-texts.js';
 import selfieStyles from '../selfie/verify-step-selfie.styles.js';
 import { StepElement } from '../step-element.js';
 import { record, recordingType, type Recording } from './video-recorder.js';
@@ -31,7 +32,7 @@ export function moveText(move: VideoMove): string {
 export function guideAt(moves: readonly VideoMove[], elapsed: number, total = RECORDING_MS): { index: number; text: string } {
   const share = (total - 2 * STRAIGHT_MS) / moves.length;
   const index = Math.floor((elapsed - STRAIGHT_MS) / share);
-  if (elapsed < STRAIGHT_MS || index >= moves.length) return { index: -1, text: msg('Look straight at the camera.', { id: 'selfie.step.straight' }) };
+  if (elapsed < STRAIGHT_MS || index >= moves.length) return { index: -1, text: challengeText('look_straight') };
   return { index, text: moveText(moves[index]!) };
 }
 
