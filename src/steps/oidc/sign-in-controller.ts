@@ -6,22 +6,27 @@
  * leaves a link to open the sign-in by hand (a click on a link is never blocked).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { MethodResult, MethodView, OidcMethodKey, SignInStatus } from '../../api/contract.js';
+import type { MethodResult, OidcMethodKey, SignInStatus } from '../../api/contract.js';
 import type { SessionClient } from '../../api/session-client.js';
+import { signInProblem } from './sign-in-texts.js';
 
 /** How often the session is read while the user is at the provider. */
 const POLL_MS = 2000;
 
 export type SignInPhase = 'idle' | 'starting' | 'waiting';
 
-/** What the controller needs from its step. */
-export interface SignInHost extends ReactiveControllerHost {
-  readonly method: MethodView;
-  readonly signInClient: SessionClient;
+/**
+ * What the controller needs from its step, as functions (so the step's own members stay
+ * protected): the session client, and where the outcome goes.
+ */
+export interface SignInHooks {
+  readonly client: () => SessionClient;
   /** The step moved on (complete, in review): hand the result to the flow. */
-  signInFinished(result: MethodResult): void;
-  /** The sign-in ended without proving anything, or failed to start; `error` is the thrown value when there is one. */
-  signInFailed(status: SignInStatus, error?: unknown): void;
+  readonly finished: (result: MethodResult) => void;
+  /** Tells the flow about an error the session client threw; returns its wording. */
+  readonly report: (error: unknown) => string;
+  /** Shows why the sign-in ended without proving anything, or failed to start. */
+  readonly failed: (problem: string) => void;
 }
 
 export class SignInController implements ReactiveController {
@@ -35,7 +40,10 @@ export class SignInController implements ReactiveController {
   #window: Window | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly host: SignInHost) {
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly hooks: SignInHooks,
+  ) {
     host.addController(this);
   }
 
@@ -55,7 +63,7 @@ export class SignInController implements ReactiveController {
     this.phase = 'starting';
     this.host.requestUpdate();
     try {
-      const { url } = await this.host.signInClient.startSignIn(key, providerId);
+      const { url } = await this.hooks.client().startSignIn(key, providerId);
       this.url = url;
       if (this.#window) this.#window.location.href = url;
       this.phase = 'waiting';
@@ -63,7 +71,7 @@ export class SignInController implements ReactiveController {
     } catch (error: unknown) {
       this.#closeWindow();
       this.phase = 'idle';
-      this.host.signInFailed('none', error);
+      this.#fail('none', error);
     }
     this.host.requestUpdate();
   }
@@ -76,12 +84,12 @@ export class SignInController implements ReactiveController {
     this.url = null;
     this.host.requestUpdate();
     try {
-      await this.host.signInClient.cancelSignIn(key);
+      await this.hooks.client().cancelSignIn(key);
     } catch (error: unknown) {
-      this.host.signInFailed('cancelled', error);
+      this.#fail('cancelled', error);
       return;
     }
-    this.host.signInFailed('cancelled');
+    this.#fail('cancelled');
   }
 
   #schedule(key: OidcMethodKey): void {
@@ -91,19 +99,19 @@ export class SignInController implements ReactiveController {
   async #poll(key: OidcMethodKey): Promise<void> {
     if (this.phase !== 'waiting') return;
     try {
-      const session = await this.host.signInClient.session();
+      const session = await this.hooks.client().session();
       const method = session.methods.find((m) => m.key === key);
       if (method && (method.key === 'social_account' || method.key === 'payment_account')) {
         const done = method.status !== 'assigned' && method.status !== 'reset';
         const signIn = method.needs.sign_in;
         if (done || signIn === 'done') {
           this.#finish();
-          this.host.signInFinished({ method, state: session.state });
+          this.hooks.finished({ method, state: session.state });
           return;
         }
         if (signIn !== 'pending') {
           this.#finish();
-          this.host.signInFailed(signIn);
+          this.#fail(signIn);
           return;
         }
       }
@@ -116,6 +124,11 @@ export class SignInController implements ReactiveController {
       this.host.requestUpdate();
     }
     this.#schedule(key);
+  }
+
+  /** The failure's wording: the thrown error's when there is one, else what the status means. */
+  #fail(status: SignInStatus, error?: unknown): void {
+    this.hooks.failed(error === undefined ? signInProblem(status) : this.hooks.report(error));
   }
 
   #finish(): void {

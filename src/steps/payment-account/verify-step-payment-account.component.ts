@@ -1,10 +1,10 @@
 import { msg, str } from '@lit/localize';
 import { html, nothing } from 'lit';
-import type { MethodResult, MethodViewOf, SignInStatus } from '../../api/contract.js';
-import { ApiError, type SessionClient } from '../../api/session-client.js';
+import type { MethodViewOf } from '../../api/contract.js';
+import { ApiError } from '../../api/session-client.js';
 import { codeField, confirmButton, resendLabel, sendRefusal, type CodeRefusal } from '../code/code-entry.js';
 import { CodeStepElement } from '../code/code-step-element.js';
-import { SignInController, type SignInHost } from '../oidc/sign-in-controller.js';
+import { SignInController } from '../oidc/sign-in-controller.js';
 import { signInProblem, waitingView } from '../oidc/sign-in-texts.js';
 
 type PaymentMethod = MethodViewOf<'payment_account'>;
@@ -14,8 +14,13 @@ type PaymentMethod = MethodViewOf<'payment_account'>;
  * where the account configured a payment provider, the user then signs in with it (the same
  * sign-in as Social Account).
  */
-export class VerifyStepPaymentAccount extends CodeStepElement<PaymentMethod> implements SignInHost {
-  private readonly signIn = new SignInController(this);
+export class VerifyStepPaymentAccount extends CodeStepElement<PaymentMethod> {
+  private readonly signIn = new SignInController(this, {
+    client: () => this.client,
+    finished: (result) => this.complete(result),
+    report: (error) => this.report(error).message,
+    failed: (problem) => (this.error = problem),
+  });
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -23,18 +28,6 @@ export class VerifyStepPaymentAccount extends CodeStepElement<PaymentMethod> imp
     this.sent = this.method.needs.code_sent;
     if (this.method.needs.resend_available_at) this.countdown.start(Date.parse(this.method.needs.resend_available_at));
     if (this.method.needs.email_verified) this.error = signInProblem(this.method.needs.sign_in);
-  }
-
-  get signInClient(): SessionClient {
-    return this.client;
-  }
-
-  signInFinished(result: MethodResult): void {
-    this.complete(result);
-  }
-
-  signInFailed(status: SignInStatus, error?: unknown): void {
-    this.error = error === undefined ? signInProblem(status) : this.report(error).message;
   }
 
   private async send(event: SubmitEvent): Promise<void> {

@@ -1,9 +1,8 @@
 import { msg, str } from '@lit/localize';
 import { html, nothing } from 'lit';
-import type { MethodResult, MethodViewOf, SignInStatus } from '../../api/contract.js';
-import type { SessionClient } from '../../api/session-client.js';
+import type { MethodViewOf } from '../../api/contract.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
-import { SignInController, type SignInHost } from '../oidc/sign-in-controller.js';
+import { SignInController } from '../oidc/sign-in-controller.js';
 import { signInProblem, waitingView } from '../oidc/sign-in-texts.js';
 import { StepElement } from '../step-element.js';
 
@@ -12,14 +11,19 @@ import { StepElement } from '../step-element.js';
  * window of its own; the step follows the sign-in through the session and moves on when the
  * provider has vouched for the account.
  */
-export class VerifyStepSocialAccount extends StepElement<MethodViewOf<'social_account'>> implements SignInHost {
+export class VerifyStepSocialAccount extends StepElement<MethodViewOf<'social_account'>> {
   static override styles = [sharedStyles];
   static override properties = { ...StepElement.properties, problem: { state: true }, provider: { state: true } };
 
   declare private problem: string;
   /** The provider being signed in with (its name in the waiting text). */
   declare private provider: string;
-  private readonly signIn = new SignInController(this);
+  private readonly signIn = new SignInController(this, {
+    client: () => this.client,
+    finished: (result) => this.complete(result),
+    report: (error) => this.report(error).message,
+    failed: (problem) => (this.problem = problem),
+  });
 
   constructor() {
     super();
@@ -30,18 +34,6 @@ export class VerifyStepSocialAccount extends StepElement<MethodViewOf<'social_ac
   override connectedCallback(): void {
     super.connectedCallback();
     if (this.method) this.problem = signInProblem(this.method.needs.sign_in);
-  }
-
-  get signInClient(): SessionClient {
-    return this.client;
-  }
-
-  signInFinished(result: MethodResult): void {
-    this.complete(result);
-  }
-
-  signInFailed(status: SignInStatus, error?: unknown): void {
-    this.problem = error === undefined ? signInProblem(status) : this.report(error).message;
   }
 
   private choose(id: number, name: string): void {
