@@ -21,6 +21,8 @@
  *   --kinds   liveness presentations to run, comma-separated (default all: bona-fide,print,
  *             print-closer,screen,replay-injected,photo-sequence), one kind after another.
  *   --faces   liveness: only these demo faces of the half, comma-separated (default all).
+ *   --sessions liveness: sessions per face and presentation (default 1); each more is another
+ *             take of the same person (its own camera noise, flash colours and blink moment).
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -46,7 +48,10 @@ const PART = arg('--part') ?? 'all';
 const SCORES = arg('--scores');
 const KINDS_RUN = (arg('--kinds')?.split(',') ?? PAD_KINDS) as LiveKind[];
 const FACES_RUN = arg('--faces')?.split(',').map(Number);
+const SESSIONS = Number(arg('--sessions') ?? 1);
 if (
+  !Number.isInteger(SESSIONS) ||
+  SESSIONS < 1 ||
   !Number.isInteger(PEOPLE) ||
   PEOPLE < 1 ||
   !['dev', 'heldout', 'both'].includes(HALF) ||
@@ -55,7 +60,7 @@ if (
   KINDS_RUN.some((k) => !PAD_KINDS.includes(k))
 ) {
   process.stderr.write(
-    'usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|backs|backs-stress|attacks|faces|liveness] [--kinds K1,K2] [--out FILE]\n(backs-stress: --half dev only)\n',
+    'usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|backs|backs-stress|attacks|faces|liveness] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress: --half dev only)\n',
   );
   process.exit(2);
 }
@@ -188,10 +193,11 @@ async function livenessTables(half: HalfConfig): Promise<void> {
     half,
     (p) =>
       progress(
-        `${half.name} liveness: face ${p.face} ${p.kind}: ${p.decision}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.flash !== undefined ? `, flash ${p.flash.toFixed(2)}` : ''}`,
+        `${half.name} liveness: face ${p.face}${p.take ? ` take ${p.take}` : ''} ${p.kind}: ${p.decision}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.flash !== undefined ? `, flash ${p.flash.toFixed(2)}` : ''}`,
       ),
     KINDS_RUN,
     FACES_RUN,
+    SESSIONS,
   );
   const rates = padRates(pad.map((p) => ({ attack: p.kind !== 'bona-fide', species: p.kind, accepted: p.decision === 'complete' })));
   const notRejected = padRates(pad.map((p) => ({ attack: p.kind !== 'bona-fide', species: p.kind, accepted: p.decision !== 'rejected' })));
