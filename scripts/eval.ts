@@ -5,7 +5,10 @@
  * error are shown (genuine captures refused or flagged, and fraud accepted). Images are made on
  * first use and cached under test/.fixtures-cache/. Method and results: docs/analysis.md.
  *
- * Usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|backs|backs-stress|attacks|faces|liveness] [--kinds K1,K2] [--out FILE]
+ * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|fronts|attacks|faces|liveness] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]
+ *   --half    `dev-variant`: the development identities in other fonts, with the `stacked`
+ *             layout and harsher uploads (test/fixtures/hard/config.ts), to check that a change
+ *             tuned on `dev` is no fit to its fonts before the held-out half is spent.
  *   --people  identities per half (default 52, so 104 in all); each brings a licence front,
  *             a licence back, a passport and two forgeries (a pasted date of birth or a
  *             screen replay, alternating, and a re-typed date of birth).
@@ -16,6 +19,8 @@
  *             forgeries (no genuine captures: pair it with a `documents` run for false rejects);
  *             `backs` only the licence backs (their refusals and decode rate), `backs-stress`
  *             the development backs under a harder capture sweep (development half only);
+ *             `fronts` only the genuine licence fronts: their refusals, each printed field's
+ *             exact rate and every misread (expected → read), to tune the front reader on;
  *             default documents and liveness.
  *   --scores  also write the face match's raw pair scores to FILE.<half>.json.
  *   --kinds   liveness presentations to run, comma-separated (default all: bona-fide,print,
@@ -49,19 +54,24 @@ const SCORES = arg('--scores');
 const KINDS_RUN = (arg('--kinds')?.split(',') ?? PAD_KINDS) as LiveKind[];
 const FACES_RUN = arg('--faces')?.split(',').map(Number);
 const SESSIONS = Number(arg('--sessions') ?? 1);
+const USAGE =
+  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|fronts|attacks|faces|liveness] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
+// `--help` used to fall through to the defaults and start the whole evaluation (an hour of CPU).
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 if (
   !Number.isInteger(SESSIONS) ||
   SESSIONS < 1 ||
   !Number.isInteger(PEOPLE) ||
   PEOPLE < 1 ||
-  !['dev', 'heldout', 'both'].includes(HALF) ||
-  !['all', 'documents', 'backs', 'backs-stress', 'attacks', 'faces', 'liveness'].includes(PART) ||
+  !['dev', 'heldout', 'both', 'dev-variant'].includes(HALF) ||
+  !['all', 'documents', 'backs', 'backs-stress', 'fronts', 'attacks', 'faces', 'liveness'].includes(PART) ||
   (PART === 'backs-stress' && HALF !== 'dev') ||
   KINDS_RUN.some((k) => !PAD_KINDS.includes(k))
 ) {
-  process.stderr.write(
-    'usage: npm run eval -- [--people N] [--half dev|heldout|both] [--part all|documents|backs|backs-stress|attacks|faces|liveness] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress: --half dev only)\n',
-  );
+  process.stderr.write(USAGE);
   process.exit(2);
 }
 const today = new Date('2026-06-01T00:00:00Z');
@@ -137,13 +147,18 @@ function genuineTables(g: GenuineResult[]): void {
 
 async function evalHalf(half: HalfConfig): Promise<void> {
   const started = Date.now();
-  print(`\n### ${half.name === 'dev' ? 'Development' : 'Held-out'} half (${half.name})\n`);
+  print(`\n### ${half.name === 'heldout' ? 'Held-out half' : half.name === 'dev' ? 'Development half' : 'Development variant'} (${half.name})\n`);
   print(
     `${PEOPLE} identities (seeds from ${half.seedBase}); fonts ${half.fonts.join(', ')}; licence layouts ${half.licenceLayouts.join(', ')}; passport layouts ${half.passportLayouts.join(', ')}; ${half.faces.length} faces (demo faces ${half.faces[0]}–${half.faces.at(-1)}).`,
   );
   if (PART === 'all' || PART === 'documents') await evalDocumentsAndFaces(half);
   if (PART === 'attacks') await attackTable(half);
   if (PART === 'backs') genuineTables((await evalDocuments(half, PEOPLE, today, progress, false, ['licence-back'])).genuine);
+  if (PART === 'fronts') {
+    const fronts = (await evalDocuments(half, PEOPLE, today, progress, false, ['licence-front'], false)).genuine;
+    genuineTables(fronts);
+    misreadList(fronts);
+  }
   if (PART === 'backs-stress') await evalBackStress(PEOPLE, today, print, progress);
   if (PART === 'faces') {
     const found = await documentPortraits(half, PEOPLE, progress);
@@ -151,6 +166,17 @@ async function evalHalf(half: HalfConfig): Promise<void> {
   }
   if (PART === 'all' || PART === 'liveness') await livenessTables(half);
   print(`\n_${half.name}: ${Math.round((Date.now() - started) / 1000)} s._`);
+}
+
+/** Every front field not read exactly, by field: which person, what was printed, what was read. */
+function misreadList(fronts: readonly GenuineResult[]): void {
+  print('\n#### Front fields misread (person: printed → read)\n');
+  const byField = new Map<string, string[]>();
+  for (const x of fronts)
+    for (const [k, m] of Object.entries(x.misreads))
+      byField.set(k, [...(byField.get(k) ?? []), `${x.person}: ${m.expected} → ${m.read === null ? '(nothing)' : JSON.stringify(m.read)}`]);
+  for (const [k, xs] of byField) print(`- ${k} (${xs.length}): ${xs.join('; ')}`);
+  if (byField.size === 0) print('None.');
 }
 
 /** The document forgeries alone (`--part attacks`): quick to re-run while a check is tuned. */

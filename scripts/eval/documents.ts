@@ -26,6 +26,8 @@ export interface GenuineResult {
   readonly mrzExact: boolean;
   /** Expected field → read exactly. */
   readonly fields: Record<string, boolean>;
+  /** Expected field → what was expected and what was read (null: nothing), for the misreads list. */
+  readonly misreads: Record<string, { readonly expected: string; readonly read: string | null }>;
   readonly face: number;
   readonly portrait: number[] | null;
   readonly ms: number;
@@ -52,7 +54,12 @@ async function genuine(half: HalfConfig, person: number, id: Identity, kind: Har
   const ms = Math.round(performance.now() - t);
   const got = a.content?.document_processor ?? {};
   const fields: Record<string, boolean> = {};
-  for (const [k, v] of Object.entries(expectedFields(id, readingOf(kind)))) fields[k] = same(got[k]?.value, v);
+  const misreads: GenuineResult['misreads'] = {};
+  for (const [k, v] of Object.entries(expectedFields(id, readingOf(kind)))) {
+    const value = got[k]?.value;
+    fields[k] = same(value, v);
+    if (!fields[k]) misreads[k] = { expected: v, read: typeof value === 'string' ? value : null };
+  }
   const mrz = a.content?.mrz_data[0];
   const capture = hardCaptureParams(half, person, kind);
   const style = hardStyle(half, person, kind);
@@ -70,6 +77,7 @@ async function genuine(half: HalfConfig, person: number, id: Identity, kind: Har
     barcode: a.evidence?.barcode === true,
     mrzExact: mrz !== undefined && JSON.stringify(mrz.lines) === JSON.stringify(passportMrz(id)),
     fields,
+    misreads,
     face: id.face,
     portrait: a.portrait_embedding,
     ms,
@@ -88,7 +96,8 @@ async function fraud(half: HalfConfig, person: number, attack: FraudResult['atta
 /**
  * Runs the genuine captures of `n` people (unless `attacksOnly`) and two forgeries per person: a
  * pasted DOB or a screen replay, alternating, and a re-typed DOB (a forgery made another way, so
- * that a check tuned on the pasted one cannot flatter itself).
+ * that a check tuned on the pasted one cannot flatter itself). The forgeries are licence fronts:
+ * by default they run only when fronts do (`--part backs` has none), and `--part fronts` skips them.
  */
 export async function evalDocuments(
   half: HalfConfig,
@@ -97,11 +106,10 @@ export async function evalDocuments(
   progress: (s: string) => void,
   attacksOnly = false,
   kinds: readonly HardKind[] = ['licence-front', 'licence-back', 'passport'],
+  withFraud = kinds.includes('licence-front'),
 ): Promise<{ genuine: GenuineResult[]; fraud: FraudResult[] }> {
   const out: GenuineResult[] = [];
   const frauds: FraudResult[] = [];
-  // Only some kinds (`--part backs`): no forgeries, they are licence fronts.
-  const withFraud = kinds.includes('licence-front');
   for (const [p, id] of hardPeople(half, n).entries()) {
     if (!attacksOnly) for (const kind of kinds) out.push(await genuine(half, p, id, kind, today));
     if (!withFraud) {

@@ -133,17 +133,24 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     const mrz = barcode.symbol && read.data?.valid === false ? { found: false, fields: {} } : read;
     return { barcode, mrz };
   })();
-  const [deskewedOcr, { barcode, mrz }, faces] = await Promise.all([
+  // The forgery and screen checks use this thread too, while OCR is still in its workers: after
+  // them, they made the whole page wait on this thread alone once OCR had finished.
+  const checks = (async () => {
+    await new Promise((next) => setImmediate(next)); // OCR's work reaches its workers first
+    const tamper = await timed(timings, 'tamper', () => detectPastedRegions(grey));
+    // The quantisation lattice survives only in the JPEG's own pixels: not in a PDF's rendering,
+    // a PNG, or a raster downscaled for work.
+    const asSaved = prepared.mediaType === 'image/jpeg' && prepared.raster.width === prepared.decodedWidth;
+    const grid = asSaved ? await timed(timings, 'jpeg_grid', () => detectGridInconsistency(prepared.raster)) : null;
+    const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster, 'document'));
+    return { tamper, grid, recapture };
+  })();
+  const [deskewedOcr, { barcode, mrz }, faces, { tamper, grid, recapture }] = await Promise.all([
     timed(timings, 'ocr', () => runOcr(grey)),
     codes,
     timed(timings, 'faces', () => documentFaces(work)),
+    checks,
   ]);
-  const tamper = await timed(timings, 'tamper', () => detectPastedRegions(grey));
-  // The quantisation lattice survives only in the JPEG's own pixels: not in a PDF's rendering,
-  // a PNG, or a raster downscaled for work.
-  const asSaved = prepared.mediaType === 'image/jpeg' && prepared.raster.width === prepared.decodedWidth;
-  const grid = asSaved ? await timed(timings, 'jpeg_grid', () => detectGridInconsistency(prepared.raster)) : null;
-  const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster, 'document'));
 
   let ocr = deskewedOcr;
   let printed = printedFields(ocr, today);

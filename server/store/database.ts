@@ -11,6 +11,19 @@ export type Db = Kysely<Database>;
 /** A connection or an open transaction: repositories accept either so callers compose them atomically. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/** The tables a method declares of its own (`methods/<key>/tables.ts`), as kysely's `withTables` takes them. */
+type OwnTables = Record<string, object>;
+/** A connection or transaction typed with a method's own tables as well. */
+export type ExecutorWith<T extends OwnTables> = Kysely<Database & T> | Transaction<Database & T>;
+
+/**
+ * What each method's tables module exports as its `xdb(ex)`: the same connection or transaction,
+ * typed with the method's tables as well (one function for every method's tables).
+ */
+export function withOwnTables<T extends OwnTables>(): (ex: Executor) => ExecutorWith<T> {
+  return (ex) => ex.withTables<T>() as ExecutorWith<T>;
+}
+
 /**
  * The better-sqlite3 connection under each SQLite database, keyed by the database's dialect
  * adapter, which its transactions share (so a transaction finds the connection too). Read by

@@ -128,6 +128,19 @@ export const adminStyles = css`
   .ok {
     color: var(--verity-ok, #166534);
   }
+  .feedback {
+    position: sticky;
+    bottom: 0;
+    z-index: 1;
+  }
+  .feedback > p:not(:empty) {
+    margin: 0 0 var(--verity-space-2, 0.5rem);
+    padding: var(--verity-space-2, 0.5rem) 0.75rem;
+    background: var(--verity-surface, #fff);
+    border: 1px solid var(--verity-border, #d5d9e0);
+    border-radius: var(--verity-radius, 6px);
+    box-shadow: 0 2px 8px rgb(0 0 0 / 12%);
+  }
   .secret {
     font-family: var(--verity-mono, ui-monospace, monospace);
     background: var(--verity-surface-2, #eef1f5);

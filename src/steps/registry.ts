@@ -1,13 +1,15 @@
 /**
  * The widget's steps, one entry per method key: the one list `<verify-flow>` renders from. The
  * browser features each step needs are its line in `permissions.ts` (apart, so `<verify-button>`
- * builds the embed's iframe `allow` without loading the flow's code). Adding a method adds one
- * entry here, one line there (and its folder).
+ * builds the embed's iframe `allow` without loading the flow's code). Adding a method adds its
+ * line and its title here, one line there (and its folder).
  */
-import { msg } from '@lit/localize';
 import { html, type TemplateResult } from 'lit';
+import { Directive, directive } from 'lit/directive.js';
 import type { MethodKey, MethodView } from '../api/contract.js';
+import { localize, localizeKnown, messageTable } from '../internal/message-table.js';
 import { cardRejectionText } from './secure_card/card-messages.js';
+import { VOICE_REASONS } from './voice/voice-reasons.js';
 
 /** One method's step in the widget. */
 export interface WebStep {
@@ -28,141 +30,72 @@ export interface WebStep {
   readonly usesFaceModel?: boolean;
   /** The user-facing text of a refusal reason the method's server gives as a code (`CARD_EXPIRED`), else null. */
   readonly reasonText?: (reason: string | null) => string | null;
-  /** The step element for a method view (lit templates cannot take a tag from a variable). */
+  /** The step element for a method view. */
   render(method: MethodView): TemplateResult;
 }
 
+/** Each step's title, keyed by its method (ids `method.<key>`). */
+export const STEP_TITLES = messageTable<MethodKey>('method', {
+  email: 'Confirm your e-mail address',
+  phone: 'Confirm your phone number',
+  geolocation: 'Share your location',
+  knowledge: 'Answer a few questions',
+  document_id: 'Photograph your ID document',
+  selfie: 'Take a selfie',
+  liveness: 'Show that it is really you',
+  secure_card: 'Photograph your payment card',
+  two_step: 'Turn on two-step authentication',
+  biometric_id: 'Confirm it is you with a passkey',
+  social_account: 'Sign in with an account you have',
+  payment_account: 'Confirm your payment account',
+  video: 'Record a short video of your face',
+  voice: 'Read a few digits aloud',
+  bank: 'Confirm your bank account',
+  live_video: 'Talk to an agent on video',
+});
+
+/**
+ * Puts the step element of `tag` in its place with `.method` set, as `html\`<verify-step-x
+ * .method=…>\`` would (lit templates cannot take a tag from a variable): the element is kept while
+ * the tag stays the same, so a re-render or a retry of the same step keeps its state.
+ */
+class StepElementDirective extends Directive {
+  private element: (HTMLElement & { method?: MethodView }) | undefined;
+
+  render(tag: string, method: MethodView): HTMLElement {
+    if (this.element?.localName !== tag) this.element = document.createElement(tag);
+    this.element.method = method;
+    return this.element;
+  }
+}
+const stepElement = directive(StepElementDirective);
+
+/** A registry entry: the tag is `verify-step-<key>` with dashes unless `more.tag` names another; the title is the key's in {@link STEP_TITLES}. */
+function step(key: MethodKey, load: () => Promise<unknown>, more: Partial<Pick<WebStep, 'tag' | 'biometric' | 'usesFaceModel' | 'reasonText'>> = {}): WebStep {
+  const tag = more.tag ?? `verify-step-${key.replaceAll('_', '-')}`;
+  return { key, load, ...more, tag, title: () => localize(STEP_TITLES, key), render: (method) => html`${stepElement(tag, method)}` };
+}
+
+const BIOMETRIC = { biometric: true } as const;
+
 /** Every step, in no particular order (the template decides the flow's order). */
 export const WEB_STEPS: readonly WebStep[] = [
-  {
-    key: 'email',
-    tag: 'verify-step-email',
-    load: () => import('./code/verify-step-code.js'),
-    title: () => msg('Confirm your e-mail address', { id: 'method.email' }),
-    render: (method) => html`<verify-step-email .method=${method}></verify-step-email>`,
-  },
-  {
-    key: 'phone',
-    tag: 'verify-step-phone',
-    load: () => import('./code/verify-step-code.js'),
-    title: () => msg('Confirm your phone number', { id: 'method.phone' }),
-    render: (method) => html`<verify-step-phone .method=${method}></verify-step-phone>`,
-  },
-  {
-    key: 'geolocation',
-    tag: 'verify-step-geolocation',
-    load: () => import('./geolocation/verify-step-geolocation.js'),
-    title: () => msg('Share your location', { id: 'method.geolocation' }),
-    render: (method) => html`<verify-step-geolocation .method=${method}></verify-step-geolocation>`,
-  },
-  {
-    key: 'knowledge',
-    tag: 'verify-step-knowledge',
-    load: () => import('./knowledge/verify-step-knowledge.js'),
-    title: () => msg('Answer a few questions', { id: 'method.knowledge' }),
-    render: (method) => html`<verify-step-knowledge .method=${method}></verify-step-knowledge>`,
-  },
-  {
-    key: 'document_id',
-    tag: 'verify-step-document',
-    load: () => import('./document/verify-step-document.js'),
-    title: () => msg('Photograph your ID document', { id: 'method.document' }),
-    biometric: true,
-    render: (method) => html`<verify-step-document .method=${method}></verify-step-document>`,
-  },
-  {
-    key: 'selfie',
-    tag: 'verify-step-selfie',
-    load: () => import('./selfie/verify-step-selfie.js'),
-    title: () => msg('Take a selfie', { id: 'method.selfie' }),
-    biometric: true,
-    usesFaceModel: true,
-    render: (method) => html`<verify-step-selfie .method=${method}></verify-step-selfie>`,
-  },
-  {
-    key: 'liveness',
-    tag: 'verify-step-liveness',
-    load: () => import('./selfie/verify-step-selfie.js'),
-    title: () => msg('Show that it is really you', { id: 'method.liveness' }),
-    biometric: true,
-    usesFaceModel: true,
-    render: (method) => html`<verify-step-liveness .method=${method}></verify-step-liveness>`,
-  },
-  {
-    key: 'secure_card',
-    tag: 'verify-step-secure-card',
-    load: () => import('./secure_card/verify-step-secure-card.js'),
-    title: () => msg('Photograph your payment card', { id: 'method.secure_card' }),
-    biometric: true,
-    reasonText: cardRejectionText,
-    render: (method) => html`<verify-step-secure-card .method=${method}></verify-step-secure-card>`,
-  },
-  {
-    key: 'two_step',
-    tag: 'verify-step-two-step',
-    load: () => import('./two_step/verify-step-two-step.js'),
-    title: () => msg('Turn on two-step authentication', { id: 'method.two_step' }),
-    render: (method) => html`<verify-step-two-step .method=${method}></verify-step-two-step>`,
-  },
-  {
-    key: 'biometric_id',
-    tag: 'verify-step-biometric-id',
-    load: () => import('./biometric_id/verify-step-biometric-id.js'),
-    title: () => msg('Confirm it is you with a passkey', { id: 'method.biometric_id' }),
-    render: (method) => html`<verify-step-biometric-id .method=${method}></verify-step-biometric-id>`,
-  },
-  {
-    key: 'social_account',
-    tag: 'verify-step-social-account',
-    load: () => import('./social-account/verify-step-social-account.js'),
-    title: () => msg('Sign in with an account you have', { id: 'method.social-account' }),
-    render: (method) => html`<verify-step-social-account .method=${method}></verify-step-social-account>`,
-  },
-  {
-    key: 'payment_account',
-    tag: 'verify-step-payment-account',
-    load: () => import('./payment-account/verify-step-payment-account.js'),
-    title: () => msg('Confirm your payment account', { id: 'method.payment-account' }),
-    render: (method) => html`<verify-step-payment-account .method=${method}></verify-step-payment-account>`,
-  },
-  {
-    key: 'video',
-    tag: 'verify-step-video',
-    load: () => import('./video/verify-step-video.js'),
-    title: () => msg('Record a short video of your face', { id: 'method.video' }),
-    biometric: true,
-    render: (method) => html`<verify-step-video .method=${method}></verify-step-video>`,
-  },
-  {
-    key: 'voice',
-    tag: 'verify-step-voice',
-    load: () => import('./voice/verify-step-voice.js'),
-    title: () => msg('Read a few digits aloud', { id: 'method.voice' }),
-    biometric: true,
-    render: (method) => html`<verify-step-voice .method=${method}></verify-step-voice>`,
-    reasonText: (reason) =>
-      (<Record<string, (() => string) | undefined>>{
-        VOICE_NO_SPEECH: () => msg('No speech was heard in the recording. Read the digits aloud, close to the microphone.', { id: 'voice.reason.no-speech' }),
-        VOICE_TOO_SHORT: () => msg('The recording was too short. Read all the digits before you stop.', { id: 'voice.reason.too-short' }),
-        VOICE_TOO_QUIET: () => msg('The recording was too quiet. Speak louder or closer to the microphone.', { id: 'voice.reason.too-quiet' }),
-        VOICE_DIGITS_MISMATCH: () => msg('The digits heard were not the ones shown. Read each digit clearly, one by one.', { id: 'voice.reason.mismatch' }),
-      })[reason ?? '']?.() ?? null,
-  },
-  {
-    key: 'bank',
-    tag: 'verify-step-bank',
-    load: () => import('./bank/verify-step-bank.js'),
-    title: () => msg('Confirm your bank account', { id: 'method.bank' }),
-    render: (method) => html`<verify-step-bank .method=${method}></verify-step-bank>`,
-  },
-  {
-    key: 'live_video',
-    tag: 'verify-step-live-video',
-    load: () => import('./live_video/verify-step-live-video.js'),
-    title: () => msg('Talk to an agent on video', { id: 'method.live_video' }),
-    biometric: true,
-    render: (method) => html`<verify-step-live-video .method=${method}></verify-step-live-video>`,
-  },
+  step('email', () => import('./code/verify-step-code.js')),
+  step('phone', () => import('./code/verify-step-code.js')),
+  step('geolocation', () => import('./geolocation/verify-step-geolocation.js')),
+  step('knowledge', () => import('./knowledge/verify-step-knowledge.js')),
+  step('document_id', () => import('./document/verify-step-document.js'), { ...BIOMETRIC, tag: 'verify-step-document' }),
+  step('selfie', () => import('./selfie/verify-step-selfie.js'), { ...BIOMETRIC, usesFaceModel: true }),
+  step('liveness', () => import('./selfie/verify-step-selfie.js'), { ...BIOMETRIC, usesFaceModel: true }),
+  step('secure_card', () => import('./secure_card/verify-step-secure-card.js'), { ...BIOMETRIC, reasonText: cardRejectionText }),
+  step('two_step', () => import('./two_step/verify-step-two-step.js')),
+  step('biometric_id', () => import('./biometric_id/verify-step-biometric-id.js')),
+  step('social_account', () => import('./social-account/verify-step-social-account.js')),
+  step('payment_account', () => import('./payment-account/verify-step-payment-account.js')),
+  step('video', () => import('./video/verify-step-video.js'), BIOMETRIC),
+  step('voice', () => import('./voice/verify-step-voice.js'), { ...BIOMETRIC, reasonText: (reason) => localizeKnown(VOICE_REASONS, reason) }),
+  step('bank', () => import('./bank/verify-step-bank.js')),
+  step('live_video', () => import('./live_video/verify-step-live-video.js'), BIOMETRIC),
 ];
 
 /** The step of a method key; undefined for `other` (a method this page cannot perform). */

@@ -69,7 +69,9 @@ const NAME_LABEL = /^(?:LN|FN|LAST|FIRST|NAME|[12])$/;
  * Strips a leading label token from a value line: an AAMVA field number, a known label, or
  * the OCR's garbled form of one (a short token holding anything but capitals: "w", "»", "4a").
  */
-function stripLabel(text: string): string {
+function stripLabel(raw: string): string {
+  // Debris glued before a name ("«IVANOV": a field number read as a mark) is no part of it: a name starts with a letter.
+  const text = raw.replace(/^[^A-Za-z0-9\s]+(?=[A-Z])/, '');
   // A name label paired with its value by geometry ("GIVEN NAMES AALIYAH LEE").
   const named = /^(?:\d{1,2}[a-z]?\s+)?(?:FAMILY NAME|GIVEN NAMES?|LAST NAME|FIRST NAME)[:.]?\s+(?=[A-Z])/.exec(text);
   if (named) return text.slice(named[0].length);
@@ -125,6 +127,13 @@ function stripStreetLabel(text: string): string {
 }
 
 /**
+ * The discriminator's label at the start of a line: DD, or the AAMVA field number 5 before it,
+ * with its D read as O or 0 ("DO 6X75…", "5.00 A8117624531"), as small print often is.
+ */
+// "5 00" needs its separator: "500 MAIN ST" is a street.
+const DD_START = /^(?:5\s*[.:]?\s*)?(?:DD|D[O0]|[O0]D)(?![A-Z])|^5(?:\s*[.:]\s*|\s+)[O0]{2}(?![A-Z0-9])/;
+
+/**
  * Document number candidates: tokens of 6-15 letters and digits with at least three digits,
  * once a glued label is cut off ("DLN", "4d", and OCR debris such as "«oin" that holds no
  * capital). An O between digits is a 0 (no format puts a letter O inside a digit run).
@@ -133,17 +142,20 @@ function documentNumber(lines: readonly string[]): string | null {
   let best: { value: string; score: number } | null = null;
   lines.forEach((line, i) => {
     // The document discriminator line holds long number-like runs too.
-    if (/^(?:\S{0,2}\s+)?DD/i.test(line) || /\bDD\s*[:.]?\s*[A-Z0-9]/.test(line)) return;
+    if (/^(?:\S{0,2}\s+)?DD/i.test(line) || /\bDD\s*[:.]?\s*[A-Z0-9]/.test(line) || DD_START.test(line)) return;
     if (findDates([line]).length > 0 && !/\b(?:DLN?|LIC|NO)\b/i.test(line)) return;
     const labelled = /(?:4d|DLN|DL|LIC|NO\.?|#)/i.test(line.slice(0, 8));
     for (const raw of line.split(/\s+/)) {
       // A leading S is often read as $ or § ("$10182152" for S10182152).
-      let token = raw.replace(/^[$§](?=\d{6})/, 'S').replace(/^[^A-Z0-9]*?(?:4d)?(?:DLN|DL|LIC)?(?=[A-Z0-9]{6})/, '');
+      let token = raw.replace(/^[$§](?=\d{6})/, 'S').replace(/^[^A-Z0-9]*?(?:4d[.:]?)?(?:DLN|DL|LIC)?[.:]?(?=[A-Z0-9]{6})/, '');
       token = token.replace(/^[^A-Z0-9]+/, '').replace(/[^A-Z0-9]+$/, '');
       if (!/^[A-Z0-9]{6,15}$/.test(token)) continue;
       token = token.replace(/(?<=\d)O(?=\d)/g, '0');
       const digits = token.replace(/\D/g, '').length;
-      if (digits < 3 || /^\d{5}(?:\d{4})?$/.test(token)) continue;
+      // Five digits are a postal code; nine are one with its dash lost only after a state code
+      // ("DENVER, CO 802891234"): many states issue nine-digit licence numbers (Colorado's 727762807).
+      const zip9 = /^\d{9}$/.test(token) && /(?:^|[^A-Z])[A-Z]{2}[,.]?\s*$/.test(line.slice(0, line.indexOf(raw)));
+      if (digits < 3 || /^\d{5}$/.test(token) || zip9) continue;
       // Earlier lines and labelled ones win: the number sits at the top of an AAMVA front.
       const score = (labelled ? 100 : 0) + digits - i;
       if (!best || score > best.score) best = { value: token, score };
@@ -265,10 +277,14 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   if (issue && issue !== birth && issue !== expiry && issue.iso <= todayIso) put('Date of Issue', issue.iso, conf(issue.line));
 
   const all = lines.join('\n');
-  // The foot mark is often lost ("HGT 5-10\"") when the dash is kept.
-  const HEIGHT = /(?<!\d)(\d)\s*(?:['"’]\s*-?|-)\s*(\d{2})\s*["”]/;
+  // The foot mark is often lost ("HGT 5-10\"") when the dash is kept; the inch mark too
+  // ("HGT5-10"), and then only a height's own values are taken (3-7 ft, 00-11 in, no digit or
+  // date separator around it, which a date or a postal code would have).
+  // With its foot mark kept, the inch mark may be read as anything ("6'-03-").
+  const HEIGHT =
+    /(?<!\d)(\d)\s*(?:['"’]\s*-?|-)\s*(\d{2})\s*["”]|(?<![\d/.-])([3-7])\s*-\s*(0\d|1[01])(?![\d/.-])|(?<!\d)([3-7])\s*['’]\s*-?\s*(0\d|1[01])(?!\d)/;
   const height = HEIGHT.exec(all);
-  if (height) put('Height', `${height[1]}'-${height[2]}"`, 60);
+  if (height) put('Height', `${height[1] ?? height[3] ?? height[5]}'-${height[2] ?? height[4] ?? height[6]}"`, 60);
   // With their labels unread (small print above the values), sex and eye colour are still known
   // by their shape on the line holding the height: a lone M/F/X, an eye colour code. Class,
   // restrictions and endorsements have no such shape: they need their label.
@@ -280,7 +296,8 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   const eyes = labelled(all, 'EYES?|EVES|EYS', EYE_CODES) ?? lone(EYE_CODES) ?? new RegExp(`^\\s*(${EYE_CODES})\\s*$`, 'm').exec(all)?.[1] ?? null;
   if (eyes) put('Eyes Color', eyes, 60);
   // "cass E": the small capital L of CLASS is lost as often as not.
-  const cls = labelled(all, 'CLASS|CLAS|CASS', '[A-Z0-9]{1,2}');
+  // "9.CLAS5 D": the last S read as 5. "SCLASS C": glued to the end of the label before it.
+  const cls = labelled(all, 'CLAS5|CLASS|CLAS|CASS', '[A-Z0-9]{1,2}') ?? /CLASS[ \t]*[:.]?[ \t]*([A-Z0-9]{1,2})(?![A-Za-z0-9])/.exec(all)?.[1] ?? null;
   if (cls) put('DL Class', cls, 60);
   // "ENDONONE": OCR sometimes doubles a letter between a glued label and NONE.
   // "128STR NONE": the R of a numbered RSTR lost; only taken before NONE (STREET holds STR too).
@@ -291,9 +308,21 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // The discriminator's run, with the spaces a reader puts into it taken out ("N4106 408913KT"): a
   // group after a space joins it only when it holds a digit or a slash, so a signature or name
   // printed further along the line does not.
-  const dd = /(?<![A-Z])DD\s*[:.]?\s*([A-Z0-9/]+(?: +[A-Z0-9]*[0-9/][A-Z0-9/]*)*)(?![^\s])/m.exec(all);
-  const ddValue = dd?.[1]!.replace(/ +/g, '');
-  if (ddValue && /^[A-Z0-9][A-Z0-9/]{4,30}[A-Z0-9]$/.test(ddValue)) put('Document Discriminator', ddValue, 50);
+  // A date is no discriminator: "DD 00805/14/1959" is a garbled "DOB 05/14/1959". The label may
+  // be garbled too at a line's start (DD_START).
+  const ddRuns = [
+    ...all.matchAll(/(?<![A-Z])DD\s*[:.]?\s*([A-Z0-9/]+(?: +[A-Z0-9]*[0-9/][A-Z0-9/]*)*)(?![^\s])/gm),
+    ...lines.flatMap((l) => {
+      const m = DD_START.exec(l);
+      return m ? [...l.slice(m[0].length).matchAll(/^\s*[:.]?\s*([A-Z0-9/]+(?: +[A-Z0-9]*[0-9/][A-Z0-9/]*)*)(?![^\s])/g)] : [];
+    }),
+  ].map((m) => m[1]!.replace(/ +/g, ''));
+  // Nor is the street line a label was wrongly paired with ("DD 7220ELMSTREET": "8 ADDRESS" read as DD).
+  const streetRun = String(out['Address Street']?.value ?? '').replace(/\s+/g, '');
+  const ddValue = ddRuns.find(
+    (v) => /^[A-Z0-9][A-Z0-9/]{4,30}[A-Z0-9]$/.test(v) && /\d/.test(v) && findDates([v]).length === 0 && !(streetRun && v.includes(streetRun)),
+  );
+  if (ddValue) put('Document Discriminator', ddValue, 50);
   const state = headerState(lines);
   if (state) {
     put('Issuing State Code', state, 60);

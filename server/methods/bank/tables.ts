@@ -1,6 +1,5 @@
-import type { Generated, Kysely, Transaction } from 'kysely';
-import type { Executor } from '../../store/database.js';
-import type { Database } from '../../store/schema.js';
+import type { Generated } from 'kysely';
+import { withOwnTables } from '../../store/database.js';
 
 /** The Bank tables (migration `0023-bank`). */
 // A type alias (not an interface) so it satisfies kysely's `withTables` index-signature constraint.
@@ -60,9 +59,5 @@ export interface BankPayoutTable {
   paid_by: string | null;
 }
 
-export type BankExecutor = Kysely<Database & BankTables> | Transaction<Database & BankTables>;
-
 /** The same connection or transaction, typed with the Bank tables as well. */
-export function bdb(ex: Executor): BankExecutor {
-  return ex.withTables<BankTables>() as BankExecutor;
-}
+export const bdb = withOwnTables<BankTables>();

@@ -1,6 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Executor } from '../../store/database.js';
-import type { Database } from '../../store/schema.js';
+import { withOwnTables } from '../../store/database.js';
 
 /** The Biometric ID tables (migration `0020-passkeys`). */
 // A type alias (not an interface) so it satisfies kysely's `withTables` index-signature constraint.
@@ -31,9 +29,5 @@ export interface PasskeyCredentialTable {
   last_used_at: string | null;
 }
 
-export type PasskeyExecutor = Kysely<Database & PasskeyTables> | Transaction<Database & PasskeyTables>;
-
 /** The same connection or transaction, typed with the passkey table as well. */
-export function pdb(ex: Executor): PasskeyExecutor {
-  return ex.withTables<PasskeyTables>() as PasskeyExecutor;
-}
+export const pdb = withOwnTables<PasskeyTables>();

@@ -178,6 +178,11 @@ class PasskeyRefused extends Error {}
 
 type Rp = { rpId: string; origins: string[] };
 
+/** What both ceremonies check of the browser's response: the challenge, this page's origin and relying party, the user verified. */
+function expectations(rp: Rp, expectedChallenge: (c: string) => boolean) {
+  return { expectedChallenge, expectedOrigin: rp.origins, expectedRPID: rp.rpId, requireUserVerification: true };
+}
+
 async function register(
   kit: SessionKit,
   userId: number,
@@ -187,13 +192,7 @@ async function register(
   now: Date,
 ): Promise<Outcome> {
   const info = await userVerified(async () => {
-    const r = await verifyRegistrationResponse({
-      response,
-      expectedChallenge,
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.rpId,
-      requireUserVerification: true,
-    });
+    const r = await verifyRegistrationResponse({ response, ...expectations(rp, expectedChallenge) });
     return r.verified ? r.registrationInfo : undefined;
   });
   if (await findCredential(kit.ctx.db, userId, info.credential.id)) throw new PasskeyRefused('This passkey is already registered.');
@@ -241,14 +240,7 @@ async function assert(
   if (!stored || stored.rp_id !== rp.rpId) throw new PasskeyRefused('This passkey is not the one registered for your verification.');
   const credential = { id: stored.credential_id, publicKey: Buffer.from(stored.public_key, 'base64url'), counter: stored.counter };
   const info = await userVerified(async () => {
-    const r = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge,
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.rpId,
-      credential,
-      requireUserVerification: true,
-    });
+    const r = await verifyAuthenticationResponse({ response, credential, ...expectations(rp, expectedChallenge) });
     return r.verified ? r.authenticationInfo : undefined;
   });
   // A counter that did not move forward (a cloned authenticator, or the same assertion twice at once).

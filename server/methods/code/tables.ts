@@ -1,6 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../store/schema.js';
-import type { Executor } from '../../store/database.js';
+import { withOwnTables } from '../../store/database.js';
 
 /** The one-time code table (created by migration `0003-sessions`). */
 // A type alias (not an interface) so it satisfies kysely's `withTables` index-signature constraint.
@@ -24,9 +22,5 @@ export interface VerificationCodeTable {
   sends_in_window: number;
 }
 
-export type CodeExecutor = Kysely<Database & CodeTables> | Transaction<Database & CodeTables>;
-
 /** The same connection or transaction, typed with the code table as well. */
-export function cdb(ex: Executor): CodeExecutor {
-  return ex.withTables<CodeTables>() as CodeExecutor;
-}
+export const cdb = withOwnTables<CodeTables>();

@@ -1,6 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Executor } from '../../store/database.js';
-import type { Database } from '../../store/schema.js';
+import { withOwnTables } from '../../store/database.js';
 
 /** The Live Video table (migration `0026-live-video`). */
 // A type alias (not an interface) so it satisfies kysely's `withTables` index-signature constraint.
@@ -26,9 +24,5 @@ export interface LiveVideoCallTable {
   seen_at: string;
 }
 
-export type LiveVideoExecutor = Kysely<Database & LiveVideoTables> | Transaction<Database & LiveVideoTables>;
-
 /** The same connection or transaction, typed with the Live Video table as well. */
-export function ldb(ex: Executor): LiveVideoExecutor {
-  return ex.withTables<LiveVideoTables>() as LiveVideoExecutor;
-}
+export const ldb = withOwnTables<LiveVideoTables>();

@@ -1,6 +1,5 @@
-import type { Generated, Kysely, Transaction } from 'kysely';
-import type { Database } from '../../store/schema.js';
-import type { Executor } from '../../store/database.js';
+import type { Generated } from 'kysely';
+import { withOwnTables } from '../../store/database.js';
 
 /** Tables of migration `0019-oidc` (sign-in providers and sign-ins in flight). */
 // A type alias (not an interface) so it satisfies kysely's `withTables` index-signature constraint.
@@ -63,9 +62,5 @@ export interface OidcLoginTable {
   outcome: string | null;
 }
 
-export type OidcExecutor = Kysely<Database & OidcTables> | Transaction<Database & OidcTables>;
-
 /** The same connection or transaction, typed with the OIDC tables as well. */
-export function odb(ex: Executor): OidcExecutor {
-  return ex.withTables<OidcTables>() as OidcExecutor;
-}
+export const odb = withOwnTables<OidcTables>();

@@ -1,6 +1,5 @@
-import type { Generated, Kysely, Transaction } from 'kysely';
-import type { Executor } from '../../store/database.js';
-import type { Database } from '../../store/schema.js';
+import type { Generated } from 'kysely';
+import { withOwnTables } from '../../store/database.js';
 
 /** The Secure Card table (migration `0022-secure-card`). */
 // A type alias (not an interface) so it satisfies kysely's `withTables` index-signature constraint.
@@ -33,9 +32,5 @@ export interface SecureCardCheckTable {
   created_at: string;
 }
 
-export type SecureCardExecutor = Kysely<Database & SecureCardTables> | Transaction<Database & SecureCardTables>;
-
 /** The same connection or transaction, typed with the Secure Card table as well. */
-export function cdb(ex: Executor): SecureCardExecutor {
-  return ex.withTables<SecureCardTables>() as SecureCardExecutor;
-}
+export const cdb = withOwnTables<SecureCardTables>();

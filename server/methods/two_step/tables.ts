@@ -1,6 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Executor } from '../../store/database.js';
-import type { Database } from '../../store/schema.js';
+import { withOwnTables } from '../../store/database.js';
 import type { CodeTables } from '../code/tables.js';
 
 /** The Two-Step tables (migration `0018-two-step`). */
@@ -40,9 +38,5 @@ export interface TwoStepRecoveryCodeTable {
   used_at: string | null;
 }
 
-export type TwoStepExecutor = Kysely<Database & TwoStepTables & CodeTables> | Transaction<Database & TwoStepTables & CodeTables>;
-
 /** The same connection or transaction, typed with the Two-Step tables (and the code table) as well. */
-export function tdb(ex: Executor): TwoStepExecutor {
-  return ex.withTables<TwoStepTables & CodeTables>() as TwoStepExecutor;
-}
+export const tdb = withOwnTables<TwoStepTables & CodeTables>();

@@ -1,6 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Executor } from '../../store/database.js';
-import type { Database } from '../../store/schema.js';
+import { withOwnTables } from '../../store/database.js';
 
 /** The Video method's table (migration `0025-video`). */
 // A type alias (not an interface) so it satisfies kysely's `withTables` index-signature constraint.
@@ -16,9 +14,5 @@ export interface VideoFrameHashTable {
   created_at: string;
 }
 
-export type VideoExecutor = Kysely<Database & VideoTables> | Transaction<Database & VideoTables>;
-
 /** The same connection or transaction, typed with the Video table as well. */
-export function vdb(ex: Executor): VideoExecutor {
-  return ex.withTables<VideoTables>() as VideoExecutor;
-}
+export const vdb = withOwnTables<VideoTables>();

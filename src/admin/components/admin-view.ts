@@ -51,10 +51,16 @@ export class AdminView extends LitElement {
     return dialog ? dialog.ask(message, confirmLabel) : false;
   }
 
-  /** The live regions and the confirmation dialog; every view renders this once. */
+  /**
+   * The live regions and the confirmation dialog; every view renders this once, mostly below its
+   * forms. The regions stick to the bottom of the window, so the outcome of a save near the top of
+   * a long view (Settings) is seen where the user is, not only heard.
+   */
   protected feedback(): TemplateResult {
-    return html`<p role="status" class="ok">${this.status || nothing}</p>
-      <p role="alert" class="error">${this.error || nothing}</p>
+    return html`<div class="feedback">
+        <p role="status" class="ok">${this.status || nothing}</p>
+        <p role="alert" class="error">${this.error || nothing}</p>
+      </div>
       <admin-confirm></admin-confirm>`;
   }
 

@@ -25,6 +25,11 @@ export interface NavigatedFlow {
   finish(): Promise<void>;
 }
 
+/** Tells the page a flow error (`verify-error`): what the flow fails with, a step reports or a retry meets. */
+export function emitError(host: HTMLElement, error: VerifyError): void {
+  emit(host, 'verify-error', { code: error.code, message: error.message, retryable: error.retryable });
+}
+
 /** Where a session opens: the step a reload left when still open, else the first open one; -1 when every step is done. */
 export function entryIndex(session: SessionView, saved: SavedProgress | null): number {
   const savedIndex = saved ? session.methods.findIndex((m) => m.key === saved.method && !isMethodDone(m)) : -1;
@@ -37,15 +42,15 @@ export function entryIndex(session: SessionView, saved: SavedProgress | null): n
  * (`verify-step-change`), goes on after a step is done and puts a refused step back for a retry.
  */
 export class FlowNavigation {
-  readonly #starts: MethodStarts;
-  #lastAnnounced = -1;
+  private readonly starts: MethodStarts;
+  private lastAnnounced = -1;
 
   constructor(
     /** The element events are sent from. */
     private readonly host: HTMLElement,
     private readonly flow: NavigatedFlow,
   ) {
-    this.#starts = new MethodStarts((error) => flow.fail(error));
+    this.starts = new MethodStarts((error) => flow.fail(error));
   }
 
   /** Shows step `index` (0-based); out of range does nothing. */
@@ -67,9 +72,9 @@ export class FlowNavigation {
     this.flow.showStep(index, consent);
     this.flow.shown(method);
     state.saveProgress(method);
-    if (!consent) this.#starts.record(state.client, method);
-    if (this.#lastAnnounced !== index) {
-      this.#lastAnnounced = index;
+    if (!consent) this.starts.record(state.client, method);
+    if (this.lastAnnounced !== index) {
+      this.lastAnnounced = index;
       emit(this.host, 'verify-step-change', { index, total: methods.length, method: method.key, previous: previous === method.key ? null : previous });
     }
     await this.flow.focusSoon('#step-title');
@@ -96,10 +101,9 @@ export class FlowNavigation {
     const state = this.flow.session;
     if (!state.client || method.key === 'other') return;
     try {
-      this.#starts.record(state.client, await state.retry(method.key));
+      this.starts.record(state.client, await state.retry(method.key));
     } catch (error: unknown) {
-      const mapped = fromApiError(error);
-      emit(this.host, 'verify-error', { code: mapped.code, message: mapped.message, retryable: mapped.retryable });
+      emitError(this.host, fromApiError(error));
     }
     if (thenShow) await this.goTo(state.view?.methods.findIndex((m) => m.key === method.key) ?? -1);
   }

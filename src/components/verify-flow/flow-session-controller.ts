@@ -23,10 +23,11 @@ export class FlowSessionController implements ReactiveController {
   client: SessionClient | null = null;
   /** Small step choices saved for a reload (e.g. the document type). */
   choices: Record<string, string> = {};
-  #view: SessionView | null = null;
-  #store: ProgressStore | null = null;
-  #abort: AbortController | null = null;
-  #interrupted = false;
+  // TS-private rather than #fields: the widget's ES2021 build turns each #field into a WeakMap and helper calls.
+  private current: SessionView | null = null;
+  private store: ProgressStore | null = null;
+  private abort: AbortController | null = null;
+  private leftWhileOpening = false;
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
@@ -34,22 +35,22 @@ export class FlowSessionController implements ReactiveController {
 
   /** The session as last read (null before it opened). */
   get view(): SessionView | null {
-    return this.#view;
+    return this.current;
   }
 
   set view(session: SessionView | null) {
-    this.#view = session;
+    this.current = session;
     this.host.requestUpdate();
   }
 
   /** Whether an opening is in flight. */
   get loading(): boolean {
-    return this.#abort !== null;
+    return this.abort !== null;
   }
 
   /** Whether the host left the page while the session was opening (it was aborted, to open again on return). */
   get interrupted(): boolean {
-    return this.#interrupted;
+    return this.leftWhileOpening;
   }
 
   /**
@@ -59,17 +60,17 @@ export class FlowSessionController implements ReactiveController {
    * answered (an `ApiError`), for the host to show as today.
    */
   async open(baseUrl: string, from: { handoff: string; link: string }): Promise<OpenedSession | null> {
-    this.#abort?.abort();
+    this.abort?.abort();
     const abort = new AbortController();
-    this.#abort = abort;
-    this.#interrupted = false;
+    this.abort = abort;
+    this.leftWhileOpening = false;
     const client = new SessionClient({ baseUrl });
     this.client = client;
     try {
       const opened = await openSession(client, from, abort.signal);
       const saved = await opened.store.load();
       if (abort.signal.aborted) return null;
-      this.#store = opened.store;
+      this.store = opened.store;
       this.choices = { ...(saved?.choices ?? {}) };
       this.view = opened.session;
       return { session: opened.session, saved };
@@ -77,13 +78,13 @@ export class FlowSessionController implements ReactiveController {
       if (abort.signal.aborted) return null;
       throw error;
     } finally {
-      if (this.#abort === abort) this.#abort = null;
+      if (this.abort === abort) this.abort = null;
     }
   }
 
   /** Remembers the step on screen (and the choices) for a reload. */
   saveProgress(method: MethodView | null): void {
-    void this.#store?.save({ method: method?.key ?? null, choices: this.choices });
+    void this.store?.save({ method: method?.key ?? null, choices: this.choices });
   }
 
   /** Keeps one step choice, saved with the step on screen. */
@@ -94,39 +95,38 @@ export class FlowSessionController implements ReactiveController {
 
   /** Forgets the saved progress (the flow finished here). */
   clearProgress(): Promise<void> {
-    return this.#store?.clear() ?? Promise.resolve();
+    return this.store?.clear() ?? Promise.resolve();
   }
 
   /** A step's result: its method replaced, the flow's state updated. */
   applyResult(result: MethodResult): SessionView | null {
-    const session = this.#view;
+    const session = this.current;
     if (!session) return null;
     // Changed in place too: a step still holding this view reads the new statuses.
     session.methods = session.methods.map((m) => (m.key === result.method.key ? result.method : m));
     session.state = result.state;
     this.view = { ...session };
-    return this.#view;
+    return this.current;
   }
 
   /** `POST /session/methods/{key}/retry`: the rejected method back to `assigned`; its new view. */
   async retry(key: MethodKey): Promise<MethodView> {
     const result = await this.client!.retryMethod(key);
-    const session = this.#view;
-    if (session) this.view = { ...session, state: result.state, methods: session.methods.map((m) => (m.key === result.method.key ? result.method : m)) };
+    this.applyResult(result);
     return result.method;
   }
 
   /** `POST /session/complete`: the state becomes `completed`; the redirect is kept only when http(s). */
   async complete(): Promise<Pick<CompleteResponse, 'reference_id' | 'redirect_url'>> {
     const done = await this.client!.complete();
-    if (this.#view) this.view = { ...this.#view, state: 'completed' };
+    if (this.current) this.view = { ...this.current, state: 'completed' };
     return { reference_id: done.reference_id, redirect_url: safeRedirect(done.redirect_url) };
   }
 
   hostDisconnected(): void {
-    if (!this.#abort) return;
-    this.#abort.abort();
-    this.#abort = null;
-    this.#interrupted = true;
+    if (!this.abort) return;
+    this.abort.abort();
+    this.abort = null;
+    this.leftWhileOpening = true;
   }
 }

@@ -9,15 +9,15 @@ import { isMethodDone } from './flow-phase.js';
  * not the user's problem (the submit reports real ones) except an expired session.
  */
 export class MethodStarts {
-  readonly #started = new Set<string>();
+  private readonly started = new Set<string>();
 
   constructor(private readonly onExpired: (error: VerifyError) => void) {}
 
   record(client: SessionClient | null, method: MethodView): void {
-    if (!client || method.key === 'other' || isMethodDone(method) || method.status === 'rejected' || this.#started.has(method.key)) return;
-    this.#started.add(method.key);
+    if (!client || method.key === 'other' || isMethodDone(method) || method.status === 'rejected' || this.started.has(method.key)) return;
+    this.started.add(method.key);
     client.startMethod(method.key).catch((error: unknown) => {
-      this.#started.delete(method.key);
+      this.started.delete(method.key);
       const mapped = fromApiError(error);
       if (mapped.code === 'session_expired') this.onExpired(mapped);
     });

@@ -9,7 +9,7 @@ import { RedirectCountdown } from '../../controllers/redirect-countdown.js';
 import { ProgressStore, progressIdForLink } from '../../controllers/progress-store.js';
 import { progressPercent, resolveApiBase, resolveAssetBase } from './flow-session.js';
 import { FlowSessionController } from './flow-session-controller.js';
-import { entryIndex, FlowNavigation } from './flow-navigation.js';
+import { emitError, entryIndex, FlowNavigation } from './flow-navigation.js';
 import { emit, VerifyError } from '../../events/events.js';
 import { fromApiError } from '../../internal/errors.js';
 import { flowContext, type FlowContext } from '../../internal/flow-context.js';
@@ -266,7 +266,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
   private onStepError(event: StepErrorEvent): void {
     event.stopPropagation();
     const { error } = event;
-    emit(this, 'verify-error', { code: error.code, message: error.message, retryable: error.retryable });
+    emitError(this, error);
     if (error.code === 'session_expired') this.fail(error);
   }
 
@@ -325,7 +325,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
   private fail(error: VerifyError): void {
     this.failure = error;
     this.phase = FLOW_PHASE.failed;
-    emit(this, 'verify-error', { code: error.code, message: error.message, retryable: error.retryable });
+    emitError(this, error);
     void this.focusSoon('#failure-title');
   }
 

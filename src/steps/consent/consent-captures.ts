@@ -1,11 +1,11 @@
 /**
  * What a flow's biometric steps capture, so that the consent screen names exactly that: a
  * template with a payment card and a voice step is not asked about "document and face". Small and
- * without the consent element, because the flow's own bundle titles the screen.
+ * without the consent element, because the flow's own bundle titles the screen; the texts the
+ * consent element shows are in `consent-texts.ts`, loaded with it.
  */
-import { msg, str } from '@lit/localize';
+import { msg } from '@lit/localize';
 import type { MethodKey } from '../../api/routes.js';
-import { getLocale } from '../../localization.js';
 
 /** One kind of capture a consent covers, in the order the screen lists them. */
 export const CAPTURES = ['document', 'face', 'card', 'voice', 'call'] as const;
@@ -37,61 +37,4 @@ export function consentTitle(captures: readonly Capture[]): string {
   if (camera && microphone) return msg('Before we use your camera and microphone', { id: 'consent.title-both' });
   if (microphone) return msg('Before we use your microphone', { id: 'consent.title-microphone' });
   return msg('Before we use your camera', { id: 'consent.title' });
-}
-
-/** The text written for the usual pair: an identity document and a face (and its translations). */
-const isDocumentAndFace = (captures: readonly Capture[]) => captures.length === 2 && captures[0] === 'document' && captures[1] === 'face';
-
-function list(items: string[]): string {
-  return new Intl.ListFormat(getLocale(), { type: 'conjunction' }).format(items);
-}
-
-function whatIsCaptured(c: Capture): string {
-  switch (c) {
-    case 'document':
-      return msg('pictures of your identity document', { id: 'consent.capture.document' });
-    case 'face':
-      return msg('pictures or a video of your face', { id: 'consent.capture.face' });
-    case 'card':
-      return msg('a picture of your payment card, its number blacked out on your device', { id: 'consent.capture.card' });
-    case 'voice':
-      return msg('a recording of your voice', { id: 'consent.capture.voice' });
-    case 'call':
-      return msg('a live video call with an agent', { id: 'consent.capture.call' });
-  }
-}
-
-function whatIAgreeTo(c: Capture): string {
-  switch (c) {
-    case 'document':
-      return msg('my identity document', { id: 'consent.agree.document' });
-    case 'face':
-      return msg('my face', { id: 'consent.agree.face' });
-    case 'card':
-      return msg('my payment card', { id: 'consent.agree.card' });
-    case 'voice':
-      return msg('my voice', { id: 'consent.agree.voice' });
-    case 'call':
-      return msg('a video call with an agent', { id: 'consent.agree.call' });
-  }
-}
-
-/** The default consent text for these captures, in the user's language (an account may set its own). */
-export function defaultConsentText(captures: readonly Capture[]): string {
-  if (captures.length === 0 || isDocumentAndFace(captures))
-    return msg(
-      'To verify your identity, the next steps take pictures of your identity document and of your face with your camera. From them we read the data on the document and compare your face with its photo (biometric data). They are used only to verify you, kept no longer than needed, and never sold. You can withdraw your consent by leaving now: nothing is captured without it.',
-      { id: 'consent.default-text' },
-    );
-  return msg(
-    str`To verify your identity, the next steps capture ${list(captures.map(whatIsCaptured))}. What is captured is used only to verify you (a face or a voice is biometric data), kept no longer than needed, and never sold. You can withdraw your consent by leaving now: nothing is captured without it.`,
-    { id: 'consent.default-text-list' },
-  );
-}
-
-/** The label of the box the user ticks, naming these captures. */
-export function agreeLabel(captures: readonly Capture[]): string {
-  if (captures.length === 0 || isDocumentAndFace(captures))
-    return msg('I agree that my document and face are captured and checked to verify my identity.', { id: 'consent.agree' });
-  return msg(str`I agree to the capture and checking of ${list(captures.map(whatIAgreeTo))} to verify my identity.`, { id: 'consent.agree-list' });
 }

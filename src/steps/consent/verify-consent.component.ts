@@ -6,7 +6,8 @@ import { fromApiError } from '../../internal/errors.js';
 import { flowContext } from '../../internal/flow-context.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { StepErrorEvent } from '../../internal/step-events.js';
-import { agreeLabel, defaultConsentText, type Capture } from './consent-captures.js';
+import type { Capture } from './consent-captures.js';
+import { agreeLabel, defaultConsentText } from './consent-texts.js';
 
 /** The consent screen's answer to the flow: the session after the decision was recorded. */
 export class ConsentDecisionEvent extends Event {

@@ -1,23 +1,19 @@
 import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { SignInStatus } from '../../api/contract.js';
+import { localizeKnown, messageTable } from '../../internal/message-table.js';
 import type { SignInController } from './sign-in-controller.js';
 
+/** Why a sign-in proved nothing, in words for the user, by how it ended. */
+export const SIGN_IN_PROBLEMS = messageTable<Exclude<SignInStatus, 'none' | 'pending' | 'done'>>('signin', {
+  cancelled: 'The sign-in was cancelled. You can try again.',
+  provider_error: 'The provider could not sign you in. Try again, or try later.',
+  invalid_response: 'We could not check the answer from the provider. Please try again.',
+  expired: 'The sign-in took too long. Please start again.',
+});
+
 /** Why the last sign-in proved nothing, in words for the user; empty when there is nothing to say. */
-export function signInProblem(status: SignInStatus | 'none'): string {
-  switch (status) {
-    case 'cancelled':
-      return msg('The sign-in was cancelled. You can try again.', { id: 'signin.cancelled' });
-    case 'provider_error':
-      return msg('The provider could not sign you in. Try again, or try later.', { id: 'signin.provider-error' });
-    case 'invalid_response':
-      return msg('We could not check the answer from the provider. Please try again.', { id: 'signin.invalid' });
-    case 'expired':
-      return msg('The sign-in took too long. Please start again.', { id: 'signin.expired' });
-    default:
-      return '';
-  }
-}
+export const signInProblem = (status: SignInStatus | 'none'): string => localizeKnown(SIGN_IN_PROBLEMS, status) ?? '';
 
 /** What the step shows while the user signs in at the provider: where to look, a link when the window was blocked, Cancel. */
 export function waitingView(signIn: SignInController, provider: string, onCancel: () => void): TemplateResult {

@@ -13,6 +13,7 @@ import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { CameraWayForwardController } from '../camera-way-forward.js';
 import { StepElement } from '../step-element.js';
+import { faceViewport } from './face-viewport.js';
 import { challengeText, faceHintText, tooManyFramesText } from './selfie-texts.js';
 import { colourAt, timedPlan, type TimedPlan } from './timed-capture.js';
 import styles from './verify-step-selfie.styles.js';
@@ -412,11 +413,11 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
           : nothing
       }
       ${this.flashing ? html`<div class="flash" aria-hidden="true"></div>` : nothing}
-      <div class="viewport ${this.flashing ? 'flashing' : ''}" ?hidden=${this.phase !== SELFIE_PHASE.live && this.phase !== SELFIE_PHASE.preparing}>
-        <video part="video" muted playsinline aria-label=${msg('Camera preview', { id: 'doc.preview' })}></video>
-        <div class="oval" aria-hidden="true"></div>
-      </div>
-      ${this.phase === SELFIE_PHASE.preparing ? html`<p role="status">${msg('Starting the camera…', { id: 'doc.starting' })}</p>` : nothing}
+      ${faceViewport({
+        shown: this.phase === SELFIE_PHASE.live || this.phase === SELFIE_PHASE.preparing,
+        preparing: this.phase === SELFIE_PHASE.preparing,
+        flashing: this.flashing,
+      })}
       ${
         this.phase === SELFIE_PHASE.live
           ? html`<p class="instruction" role="status" aria-live="assertive">

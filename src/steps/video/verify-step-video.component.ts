@@ -6,6 +6,8 @@ import { CameraController } from '../../controllers/camera-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { CameraWayForwardController } from '../camera-way-forward.js';
+import { faceViewport } from '../selfie/face-viewport.js';
+import { challengeText } from '../selfie/selfie-texts.js';
 import selfieStyles from '../selfie/verify-step-selfie.styles.js';
 import { StepElement } from '../step-element.js';
 import { record, recordingType, type Recording } from './video-recorder.js';
@@ -31,7 +33,7 @@ export function moveText(move: VideoMove): string {
 export function guideAt(moves: readonly VideoMove[], elapsed: number, total = RECORDING_MS): { index: number; text: string } {
   const share = (total - 2 * STRAIGHT_MS) / moves.length;
   const index = Math.floor((elapsed - STRAIGHT_MS) / share);
-  if (elapsed < STRAIGHT_MS || index >= moves.length) return { index: -1, text: msg('Look straight at the camera.', { id: 'selfie.step.straight' }) };
+  if (elapsed < STRAIGHT_MS || index >= moves.length) return { index: -1, text: challengeText('look_straight') };
   return { index, text: moveText(moves[index]!) };
 }
 
@@ -194,11 +196,7 @@ export class VerifyStepVideo extends StepElement<MethodViewOf<'video'>> {
     return html`
       ${this.phase === VIDEO_PHASE.intro ? this.renderIntro() : nothing}
       ${this.phase === VIDEO_PHASE.ready && this.challenge ? this.renderReady(this.challenge) : nothing}
-      <div class="viewport" ?hidden=${this.phase !== VIDEO_PHASE.recording && this.phase !== VIDEO_PHASE.preparing}>
-        <video part="video" muted playsinline aria-label=${msg('Camera preview', { id: 'doc.preview' })}></video>
-        <div class="oval" aria-hidden="true"></div>
-      </div>
-      ${this.phase === VIDEO_PHASE.preparing ? html`<p role="status">${msg('Starting the camera…', { id: 'doc.starting' })}</p>` : nothing}
+      ${faceViewport({ shown: this.phase === VIDEO_PHASE.recording || this.phase === VIDEO_PHASE.preparing, preparing: this.phase === VIDEO_PHASE.preparing })}
       ${
         this.phase === VIDEO_PHASE.recording
           ? html`<p class="instruction" role="status" aria-live="assertive">${this.guide}</p>

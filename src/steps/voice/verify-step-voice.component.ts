@@ -2,6 +2,7 @@ import { msg, str } from '@lit/localize';
 import { css, html, nothing } from 'lit';
 import type { MethodViewOf, VoicePhrase } from '../../api/contract.js';
 import { ApiError } from '../../api/session-client.js';
+import { localize, messageTable } from '../../internal/message-table.js';
 import { pluralMsg } from '../../internal/plural.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { StepElement } from '../step-element.js';
@@ -9,6 +10,16 @@ import { microphoneError, startRecording, type MicrophoneError, type Recording }
 import { states } from '../../internal/lit-states.js';
 
 type VoiceMethod = MethodViewOf<'voice'>;
+
+/** Why the microphone cannot record, in the user's words. */
+export const MICROPHONE_ERRORS = messageTable<MicrophoneError>('voice.mic', {
+  denied: 'Microphone access is blocked. Allow the microphone for this page in the browser settings (the icon next to the address) and try again.',
+  'not-found': 'No microphone was found on this device.',
+  'in-use': 'The microphone is in use by another app or tab. Close it and try again.',
+  insecure: 'The microphone only works on a secure (https) page.',
+  unsupported: 'This browser cannot record sound. Try another browser or device.',
+});
+
 /** `idle`: no phrase yet; `phrase`: shown, not recording; `recording`; `sending`: converting and uploading. */
 type Phase = 'idle' | 'phrase' | 'recording' | 'sending';
 
@@ -132,20 +143,7 @@ export class VerifyStepVoice extends StepElement<VoiceMethod> {
   }
 
   private micMessage(code: MicrophoneError): string {
-    switch (code) {
-      case 'denied':
-        return msg('Microphone access is blocked. Allow the microphone for this page in the browser settings (the icon next to the address) and try again.', {
-          id: 'voice.mic-denied',
-        });
-      case 'not-found':
-        return msg('No microphone was found on this device.', { id: 'voice.mic-not-found' });
-      case 'in-use':
-        return msg('The microphone is in use by another app or tab. Close it and try again.', { id: 'voice.mic-in-use' });
-      case 'insecure':
-        return msg('The microphone only works on a secure (https) page.', { id: 'voice.mic-insecure' });
-      default:
-        return msg('This browser cannot record sound. Try another browser or device.', { id: 'voice.mic-unsupported' });
-    }
+    return localize(MICROPHONE_ERRORS, code);
   }
 
   private explain(error: unknown): string {

@@ -170,3 +170,41 @@ describe('<admin-settings> general settings', () => {
     expect(calls.find((c) => c.method === 'PATCH')!.body).to.include({ liveness_move_seconds: 12, bank_deposit_ttl_days: 7 });
   });
 });
+
+describe('<admin-settings> outcome of a save', () => {
+  /** Whether `p` is on screen and nothing of the view covers its middle. */
+  function inSight(el: AdminSettings, p: Element): boolean {
+    const r = p.getBoundingClientRect();
+    const hit = el.shadowRoot!.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight && hit === p;
+  }
+
+  it('shows "saved" and a refusal in the window of a user who saved at the top of the long page', async () => {
+    let refuse = false;
+    const fake = fakeApi({
+      'GET /admin/api/settings': () => ({ body: { data: SAVED } }),
+      'GET /admin/api/templates': TEMPLATES,
+      'PATCH /admin/api/settings': () =>
+        refuse
+          ? {
+              status: 422,
+              body: { error_type: 'api_invalid_error', error_message: 'Invalid request.', errors: { link_lifetime_hours: 'Must be at most 720.' } },
+            }
+          : { body: { data: SAVED } },
+    });
+    const el = await fixture<AdminSettings>(html`<admin-settings .api=${fake.api}></admin-settings>`);
+    await until(() => $(el, 'form[aria-labelledby="general"]') !== null, 'general form');
+    // The page is far taller than the window: the live regions are rendered below every section.
+    expect(el.getBoundingClientRect().height).to.be.greaterThan(window.innerHeight * 2);
+    window.scrollTo(0, 0);
+    $<HTMLButtonElement>(el, 'form[aria-labelledby=general] button[type=submit]')!.click();
+    const status = $(el, '[role=status]')!;
+    await until(() => status.textContent === 'General settings saved.', 'saved');
+    expect(inSight(el, status)).to.equal(true);
+    refuse = true;
+    $<HTMLButtonElement>(el, 'form[aria-labelledby=general] button[type=submit]')!.click();
+    const alert = $(el, '[role=alert]')!;
+    await until(() => (alert.textContent ?? '') !== '', 'refused');
+    expect(inSight(el, alert)).to.equal(true);
+  });
+});

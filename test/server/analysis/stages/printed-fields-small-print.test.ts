@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { printedFields } from '../../../../server/analysis/stages/printed-fields.js';
+
+const today = new Date('2026-06-01T00:00:00Z');
+const ocr = (texts: string[]) => ({ text: texts.join('\n'), confidence: 90, lines: texts.map((text) => ({ text, confidence: 90 })) });
+
+// Lines as tesseract or PaddleOCR returned them for fronts of the evaluation's development half
+// (issue 20, point 3): the printed value was there, the parser dropped it or took another.
+describe('printedFields on small print read by the OCR', () => {
+  it('reads a family name with debris glued before it (tesseract, development front 0)', () => {
+    const out = printedFields(ocr(['© CALIFORNIA', 'won JO580908', '«IVANOV', '2 XAVIER WEI', '= 7220 ELM STREET', 'SACRAMENTO, CA 95835']), today);
+    expect(out['Full Name']?.value).toBe('XAVIER WEI IVANOV');
+    expect(out['Last Name']?.value).toBe('IVANOV');
+  });
+
+  it('reads a height whose inch mark was lost, and no height from a date or a postal code (PaddleOCR, front 5)', () => {
+    expect(printedFields(ocr(['SEX M HGT5-10 EYES BLU']), today)['Height']?.value).toBe(`5'-10"`);
+    expect(printedFields(ocr(['SF 4-11 UEES GRN']), today)['Height']?.value).toBe(`4'-11"`);
+    // Neither a date nor a ZIP+4 is a height, and 5-14 has no such inch count.
+    expect(printedFields(ocr(['ISS 2024-09-18', 'SEATTLE, WA 98142-1234', 'CODE 5-14']), today)['Height']).toBeUndefined();
+  });
+
+  it('reads a height whose inch mark was read as a dash, and sex and eyes beside it (PaddleOCR, variant front 14)', () => {
+    const out = printedFields(ocr(["M 6'-03- GRY C"]), today);
+    expect(out['Height']?.value).toBe(`6'-03"`);
+    expect(out['Sex']?.value).toBe('M');
+    expect(out['Eyes Color']?.value).toBe('GRY');
+  });
+
+  it('takes the eye colour from the height line once the height is read without its inch mark (front 2)', () => {
+    expect(printedFields(ocr(['SF 4-11 UEES GRN']), today)['Eyes Color']?.value).toBe('GRN');
+  });
+
+  it('reads CLASS with its last S read as 5, or glued to the label before it (PaddleOCR, fronts 9 and 7)', () => {
+    expect(printedFields(ocr(['4a155 12/13/2024 9.CLAS5 D']), today)['DL Class']?.value).toBe('D');
+    expect(printedFields(ocr(['4as5 11/22/2018 SCLASS C']), today)['DL Class']?.value).toBe('C');
+  });
+
+  it('reads a nine-digit licence number, and not the discriminator under a garbled DD (tesseract and PaddleOCR, front 9)', () => {
+    const tess = printedFields(ocr(['COLORADO', '5.00 A8117624531 YD', 'AVA LOPEZ', 'won 727762807', '1 LOPEZ', '2 AVA INGRID']), today);
+    expect(tess['Document Number']?.value).toBe('727762807');
+    expect(printedFields(ocr(['COLORADO USA DRIVER LICENSE', '4d.DLN727762807']), today)['Document Number']?.value).toBe('727762807');
+    // Nine digits after a state code are a ZIP+4 whose dash was lost.
+    expect(printedFields(ocr(['DENVER, CO 802891234']), today)['Document Number']).toBeUndefined();
+  });
+
+  it('reads the discriminator under a garbled DD label, and never a date as one (front 10)', () => {
+    expect(printedFields(ocr(['5.00 A8117624531 YD']), today)['Document Discriminator']?.value).toBe('A8117624531');
+    // Tesseract's reading of front 10: DD read as DO (its X for an 8 is the recogniser's).
+    expect(printedFields(ocr(['DO 6X75880879060831 2575']), today)['Document Discriminator']?.value).toBe('6X758808790608312575');
+    // PaddleOCR read "DOB 05/14/1959" as "DD 00805/14/1959"; the discriminator is further down.
+    const paddle = printedFields(ocr(['OREGON DRIVER LICENSE', 'DD 00805/14/1959', 'CLASS M', 'DD68758808790608312575']), today);
+    expect(paddle['Document Discriminator']?.value).toBe('68758808790608312575');
+    // A street line wrongly paired with the DD label is no discriminator (PaddleOCR, variant front 0).
+    const paired = printedFields(ocr(['IVANOV', 'XAVIER WEI', 'DD 7220ELMSTREET', '7220 ELM STREET', 'SACRAMENTO, CA 95835']), today);
+    expect(paired['Document Discriminator']).toBeUndefined();
+    // A street starting with 500 is no "5 DD".
+    expect(printedFields(ocr(['500 MAIN ST 2']), today)['Document Discriminator']).toBeUndefined();
+  });
+});
