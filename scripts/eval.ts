@@ -5,7 +5,7 @@
  * error are shown (genuine captures refused or flagged, and fraud accepted). Images are made on
  * first use and cached under test/.fixtures-cache/. Method and results: docs/analysis.md.
  *
- * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|fronts|attacks|faces|liveness] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]
+ * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports-stress|fronts|attacks|faces|liveness] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]
  *   --half    `dev-variant`: the development identities in other fonts, with the `stacked`
  *             layout and harsher uploads (test/fixtures/hard/config.ts), to check that a change
  *             tuned on `dev` is no fit to its fonts before the held-out half is spent.
@@ -19,6 +19,9 @@
  *             forgeries (no genuine captures: pair it with a `documents` run for false rejects);
  *             `backs` only the licence backs (their refusals and decode rate), `backs-stress`
  *             the development backs under a harder capture sweep (development half only);
+ *             `passports-stress` the development passports under theirs (dim, blur, small,
+ *             all at once; development half only): MRZ exact, accepted with a wrong MRZ,
+ *             sent to review, refused;
  *             `fronts` only the genuine licence fronts: their refusals, each printed field's
  *             exact rate and every misread (expected → read), to tune the front reader on;
  *             default documents and liveness.
@@ -35,6 +38,7 @@ import { closeEngines } from '../server/analysis/engines.js';
 import { HALVES, type HalfConfig, type HalfName } from '../test/fixtures/hard/config.js';
 import { evalBackStress } from './eval/back-stress.js';
 import { evalDocuments, type FraudResult, type GenuineResult } from './eval/documents.js';
+import { evalPassportStress } from './eval/passport-stress.js';
 import { faceMatchTables } from './eval/face-report.js';
 import { documentPortraits, evalLiveness, PAD_KINDS, portraitOf, type Portrait } from './eval/faces.js';
 import type { LiveKind } from '../test/fixtures/hard/liveness-sessions.js';
@@ -55,7 +59,7 @@ const KINDS_RUN = (arg('--kinds')?.split(',') ?? PAD_KINDS) as LiveKind[];
 const FACES_RUN = arg('--faces')?.split(',').map(Number);
 const SESSIONS = Number(arg('--sessions') ?? 1);
 const USAGE =
-  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|fronts|attacks|faces|liveness] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
+  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports-stress|fronts|attacks|faces|liveness] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress, passports-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
 // `--help` used to fall through to the defaults and start the whole evaluation (an hour of CPU).
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.stdout.write(USAGE);
@@ -67,8 +71,8 @@ if (
   !Number.isInteger(PEOPLE) ||
   PEOPLE < 1 ||
   !['dev', 'heldout', 'both', 'dev-variant'].includes(HALF) ||
-  !['all', 'documents', 'backs', 'backs-stress', 'fronts', 'attacks', 'faces', 'liveness'].includes(PART) ||
-  (PART === 'backs-stress' && HALF !== 'dev') ||
+  !['all', 'documents', 'backs', 'backs-stress', 'passports-stress', 'fronts', 'attacks', 'faces', 'liveness'].includes(PART) ||
+  ((PART === 'backs-stress' || PART === 'passports-stress') && HALF !== 'dev') ||
   KINDS_RUN.some((k) => !PAD_KINDS.includes(k))
 ) {
   process.stderr.write(USAGE);
@@ -85,10 +89,10 @@ const R = (r: Rate): string => formatRate(r);
 const KINDS = ['licence-front', 'licence-back', 'passport'] as const;
 
 function genuineTables(g: GenuineResult[]): void {
-  const flagged = (x: GenuineResult): boolean => x.photoshopped || x.screen;
+  const flagged = (x: GenuineResult): boolean => x.photoshopped || x.screen || x.mrzUncertain;
   const bad = (x: GenuineResult): boolean => x.status === 'Failed' || flagged(x);
   print('\n#### Genuine captures refused or flagged (false rejects)\n');
-  print('| document | refused (Failed) | flagged (photoshopped or screen) | refused or flagged |');
+  print('| document | refused (Failed) | flagged (photoshopped, screen, or MRZ uncertain) | refused or flagged |');
   print('|---|---|---|---|');
   for (const k of [...KINDS, 'all'] as const) {
     const xs = k === 'all' ? g : g.filter((x) => x.kind === k);
@@ -96,7 +100,9 @@ function genuineTables(g: GenuineResult[]): void {
   }
   const reasons = new Map<string, number>();
   for (const x of g) {
-    const why = [x.failure, x.photoshopped ? 'photoshopped' : null, x.screen ? 'internet_detection' : null].filter(Boolean).join(' + ');
+    const why = [x.failure, x.photoshopped ? 'photoshopped' : null, x.screen ? 'internet_detection' : null, x.mrzUncertain ? 'mrz_uncertain' : null]
+      .filter(Boolean)
+      .join(' + ');
     if (why) reasons.set(`${x.kind}: ${why}`, (reasons.get(`${x.kind}: ${why}`) ?? 0) + 1);
   }
   print(`\nWhy: ${[...reasons].map(([k, v]) => `${k} ×${v}`).join('; ') || 'nothing raised'}.`);
@@ -126,6 +132,9 @@ function genuineTables(g: GenuineResult[]): void {
   const fronts = g.filter((x) => x.kind === 'licence-front');
   print(`- Licence backs decoded (PDF417 → AAMVA): ${R(rateOf(backs, (x) => x.barcode))}`);
   print(`- Passports, MRZ both lines exact: ${R(rateOf(passports, (x) => x.mrzExact))}`);
+  print(
+    `- Passports accepted with a wrong MRZ (every check digit held, nothing raised): ${R(rateOf(passports, (x) => x.status === 'Success' && x.mrzValid && !x.mrzExact && !flagged(x)))}`,
+  );
   const pooled = fronts.flatMap((x) => Object.values(x.fields));
   print(`- Licence fronts, printed fields exact (all fields pooled): ${R(rateOf(pooled, (x) => x))}`);
   print('\n| field | front (printed, OCR) | back (barcode) | passport (MRZ) |');
@@ -160,6 +169,7 @@ async function evalHalf(half: HalfConfig): Promise<void> {
     misreadList(fronts);
   }
   if (PART === 'backs-stress') await evalBackStress(PEOPLE, today, print, progress);
+  if (PART === 'passports-stress') await evalPassportStress(PEOPLE, today, print, progress);
   if (PART === 'faces') {
     const found = await documentPortraits(half, PEOPLE, progress);
     await faceMatchTables(half, found.portraits, found.tried, print, SCORES && `${SCORES}.${half.name}.json`);

@@ -24,6 +24,10 @@ export interface GenuineResult {
   readonly screen: boolean;
   readonly barcode: boolean;
   readonly mrzExact: boolean;
+  /** An MRZ was read and passed every check digit. */
+  readonly mrzValid: boolean;
+  /** A valid MRZ sent to review because its OCR passes did not vouch for a field (`mrz_uncertain`). */
+  readonly mrzUncertain: boolean;
   /** Expected field → read exactly. */
   readonly fields: Record<string, boolean>;
   /** Expected field → what was expected and what was read (null: nothing), for the misreads list. */
@@ -76,6 +80,8 @@ async function genuine(half: HalfConfig, person: number, id: Identity, kind: Har
     screen: a.content?.ai_analysis.internet_detection === true,
     barcode: a.evidence?.barcode === true,
     mrzExact: mrz !== undefined && JSON.stringify(mrz.lines) === JSON.stringify(passportMrz(id)),
+    mrzValid: a.evidence?.mrz === 'valid',
+    mrzUncertain: (a.evidence?.mrz_doubts?.length ?? 0) > 0,
     fields,
     misreads,
     face: id.face,

@@ -244,6 +244,8 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   const evidence = {
     barcode: Boolean(barcode.aamva),
     mrz: mrz.data ? (mrz.data.valid ? ('valid' as const) : ('invalid' as const)) : null,
+    // Only when there are some: a valid MRZ the passes vouch for keeps the evidence it had.
+    ...(mrz.doubts?.length ? { mrz_doubts: [...new Set(mrz.doubts.map((d) => d.field))] } : {}),
     face: portrait !== undefined,
   };
   if (mrz.data && !mrz.data.valid) {

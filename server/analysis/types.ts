@@ -101,9 +101,16 @@ export interface DocumentAnalysis {
   /**
    * Where the `document_processor` fields came from: a decoded AAMVA barcode, an MRZ (and
    * whether its check digits hold), or only OCR of printed text (not machine-verifiable).
-   * Null when the analysis stopped before reading the document.
+   * Null when the analysis stopped before reading the document. `mrz_doubts`: the MRZ fields of
+   * a valid MRZ its OCR passes do not vouch for (stages/mrz-doubt.ts: names, sex, nationality,
+   * issuing_state, document_code, document_number, optional_data); absent or empty when none.
    */
-  readonly evidence: { readonly barcode: boolean; readonly mrz: 'valid' | 'invalid' | null; readonly face: boolean } | null;
+  readonly evidence: {
+    readonly barcode: boolean;
+    readonly mrz: 'valid' | 'invalid' | null;
+    readonly mrz_doubts?: readonly string[];
+    readonly face: boolean;
+  } | null;
   /** Milliseconds spent per stage. */
   readonly timings: Record<string, number>;
 }

@@ -4,7 +4,8 @@ import { VerificationStatus, type VerificationStatusValue } from './catalogue.js
 /**
  * The verification status an analysis supports. Complete only when the document carried
  * machine-readable data (a valid MRZ or a barcode) and nothing was flagged; a document that
- * passed but could not be authenticated that way, or was flagged, goes to a reviewer.
+ * passed but could not be authenticated that way, or was flagged (an MRZ whose OCR passes disagreed
+ * where no check digit can tell: `mrz_uncertain`), goes to a reviewer.
  */
 export function documentDecision(result: DocumentAnalysis): { status: VerificationStatusValue; flags: string[] } {
   if (result.status === 'Failed' || !result.content) return { status: VerificationStatus.rejected, flags: [] };
@@ -16,6 +17,9 @@ export function documentDecision(result: DocumentAnalysis): { status: Verificati
   // OCR'd fields also land in document_processor; only a barcode or a valid MRZ authenticates.
   const machineReadable = result.evidence?.barcode === true || result.evidence?.mrz === 'valid';
   if (!machineReadable) flags.push('no_machine_readable_data');
+  // A valid MRZ can still hold a wrong name or number the check digits cannot see (issue 20):
+  // where the OCR passes did not vouch for a character, a person compares the MRZ with the page.
+  if (result.evidence?.mrz === 'valid' && (result.evidence.mrz_doubts?.length ?? 0) > 0) flags.push('mrz_uncertain');
   return { status: flags.length ? VerificationStatus.complete_in_review : VerificationStatus.complete, flags };
 }
 

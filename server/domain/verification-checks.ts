@@ -54,9 +54,15 @@ export function documentChecks(job: StoredDocumentJob): VerificationCheck[] {
       : check('machine_readable_data', 'passed'),
     mrz.length === 0
       ? check('mrz_check_digits', 'not_run', 'The document has no MRZ, or it was not read.')
-      : mrz.every((m) => m.valid !== false)
-        ? check('mrz_check_digits', 'passed')
-        : check('mrz_check_digits', 'failed', 'A check digit of the MRZ does not hold.'),
+      : mrz.some((m) => m.valid === false)
+        ? check('mrz_check_digits', 'failed', 'A check digit of the MRZ does not hold.')
+        : flagged('mrz_uncertain')
+          ? check(
+              'mrz_check_digits',
+              'flagged',
+              'The check digits hold, but the MRZ readings disagreed where no check digit can tell (a name, the sex, the nationality, or G/6 in the number): compare the MRZ with the page.',
+            )
+          : check('mrz_check_digits', 'passed'),
     c.photoshopped === undefined
       ? check('photoshopped', 'not_run')
       : c.photoshopped

@@ -31,6 +31,21 @@ export async function uploadsOfChallenge(ex: Executor, userId: number, methodKey
     .execute();
 }
 
+/** A method's own upload (a face frame, a recording): no document type or side. */
+export type MethodUpload = Omit<Insertable<SessionUploadTable>, 'document_type' | 'side'>;
+
+/**
+ * Stores a method's upload in place of the `replaced` ones (a retaken frame, a new recording);
+ * call it inside the caller's transaction so the swap is all or nothing.
+ */
+export async function replaceUploads(ex: Executor, replaced: readonly Pick<SessionUpload, 'id'>[], row: MethodUpload): Promise<void> {
+  await deleteUploads(
+    ex,
+    replaced.map((r) => r.id),
+  );
+  await insertUpload(ex, { ...row, document_type: null, side: null });
+}
+
 export async function deleteUploads(ex: Executor, ids: readonly string[]): Promise<void> {
   if (ids.length > 0) await sdb(ex).deleteFrom('session_uploads').where('id', 'in', ids).execute();
 }

@@ -32,8 +32,33 @@ export abstract class CaptureStepElement<M extends MethodView> extends StepEleme
     });
   }
 
+  /** The screen on show: `camera`, `upload` and `submitting` are drawn here, the step's others by {@link renderOwnScreen}. */
+  protected abstract readonly phase: string;
+
   /** Shows the step's camera or file picker screen. */
   protected abstract showScreen(screen: 'camera' | 'upload'): void;
+
+  /** The camera screen (through {@link renderCameraScreen}). */
+  protected abstract renderCamera(): TemplateResult;
+
+  /** The file picker screen (through {@link renderUploadScreen}). */
+  protected abstract renderUpload(): TemplateResult;
+
+  /** The step's own screens (choosing, review and the like). */
+  protected abstract renderOwnScreen(): TemplateResult;
+
+  protected override render(): TemplateResult {
+    switch (this.phase) {
+      case 'camera':
+        return this.renderCamera();
+      case 'upload':
+        return this.renderUpload();
+      case 'submitting':
+        return html`<p role="status">${msg('Sending…', { id: 'doc.sending' })}</p>`;
+      default:
+        return this.renderOwnScreen();
+    }
+  }
 
   /** Takes the picture from the live camera (auto-capture or the button). */
   abstract takePicture(): Promise<void>;

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { movedCloser, printedPhoto, screenReplay } from '../fixtures/hard/attacks.js';
 import { applyH, homography } from '../fixtures/hard/capture.js';
-import { DEV, HELDOUT } from '../fixtures/hard/config.js';
+import { DEV, DEV_VARIANT, HELDOUT } from '../fixtures/hard/config.js';
 import { hardIdentity } from '../fixtures/hard/identities.js';
 import { hardCaptureParams, hardPeople, hardStyle, makeHardPhoto } from '../fixtures/hard/set.js';
 
@@ -58,9 +58,17 @@ describe('hard evaluation set', () => {
     expect([...scenes].sort()).toEqual(['bright', 'dim', 'normal']);
   });
 
+  it('keeps the held-out half out of the development variant (fonts, layouts, faces, seeds)', () => {
+    expect(disjoint(DEV_VARIANT.fonts, HELDOUT.fonts)).toBe(true);
+    expect(disjoint(DEV_VARIANT.fonts, DEV.fonts)).toBe(true);
+    expect(disjoint(DEV_VARIANT.licenceLayouts, HELDOUT.licenceLayouts)).toBe(true);
+    expect(disjoint(DEV_VARIANT.faces, HELDOUT.faces)).toBe(true);
+    expect(DEV_VARIANT.seedBase).toBe(DEV.seedBase);
+  });
+
   it('draws with fonts that are installed (fontconfig would silently substitute a missing one)', () => {
     const families = execFileSync('fc-list', [':', 'family'], { encoding: 'utf8' });
-    for (const f of [...DEV.fonts, ...HELDOUT.fonts, ...DEV.signatureFonts, ...HELDOUT.signatureFonts, 'OCR B'])
+    for (const f of [...DEV.fonts, ...HELDOUT.fonts, ...DEV_VARIANT.fonts, ...DEV.signatureFonts, ...HELDOUT.signatureFonts, 'OCR B'])
       expect(families.split('\n').some((l) => l.split(',').includes(f))).toBe(true);
   });
 

@@ -6,6 +6,7 @@
  */
 import { parse as parseMrz, type Details, type ParseResult } from 'mrz';
 import { ageOn, type ProcessorField } from './aamva.js';
+import type { MrzDoubt } from './mrz-doubt.js';
 import { clearStrayFiller, padLine } from './mrz-filler.js';
 
 /** One `mrz_data` entry. */
@@ -28,6 +29,10 @@ export interface MrzResult {
   readonly found: boolean;
   readonly data?: MrzData;
   readonly fields: Record<string, ProcessorField>;
+  /** The zone as each OCR pass read it (best engine first), before any vote or correction. */
+  readonly passes?: readonly (readonly string[])[];
+  /** Characters of a valid MRZ the passes do not vouch for (mrz-doubt.ts); empty or absent when none. */
+  readonly doubts?: readonly MrzDoubt[];
 }
 
 /** Characters OCR confuses in MRZs, and what each could really be. */
@@ -139,9 +144,14 @@ const failingChecks = (r: ParseResult): Details[] => r.details.filter((d) => !d.
 /**
  * Check-digit-guided correction: for every failing check, tries single-character swaps from
  * {@link CONFUSIONS} inside the characters that check covers, keeping a swap only when it
- * reduces the number of failing fields. At most `maxSwaps` swaps in total.
+ * reduces the number of failing fields. At most `maxSwaps` swaps in total. `seen`, when given,
+ * holds per line and column what each OCR pass read there.
  */
-export function correctMrz(lines: readonly string[], maxSwaps = 3): { result: ParseResult; lines: string[]; corrections: MrzData['corrections'] } | null {
+export function correctMrz(
+  lines: readonly string[],
+  maxSwaps = 3,
+  seen?: readonly (readonly (readonly string[])[])[],
+): { result: ParseResult; lines: string[]; corrections: MrzData['corrections'] } | null {
   let current = [...lines];
   let result = tryParse(current);
   if (!result) return null;
@@ -185,6 +195,14 @@ export function correctMrz(lines: readonly string[], maxSwaps = 3): { result: Pa
         }
       }
     }
+    // A swap makes a letter of a digit or a filler only where some pass read that letter: a noisy
+    // document number passed its check by chance so (dim development passport 4: 0 → D where
+    // the passes read 0, 0 and noise).
+    const alternatives = (p: { line: number; col: number }): readonly string[] => {
+      const read = seen?.[p.line]?.[p.col];
+      const was = current[p.line]![p.col]!;
+      return CONFUSIONS[was]!.filter((alt) => !read || /[A-Z]/.test(was) || !/[A-Z]/.test(alt) || read.includes(alt));
+    };
     const swap = (lines: string[], p: { line: number; col: number }, alt: string): string[] => {
       const out = [...lines];
       const l = out[p.line]!;
@@ -208,17 +226,16 @@ export function correctMrz(lines: readonly string[], maxSwaps = 3): { result: Pa
     };
     // Single swaps first, then pairs (two confusions in one field leave its check failing after one).
     for (const p of positions) {
-      for (const alt of CONFUSIONS[current[p.line]![p.col]!]!)
-        consider(swap(current, p, alt), [{ line: p.line, column: p.col, from: current[p.line]![p.col]!, to: alt }]);
+      for (const alt of alternatives(p)) consider(swap(current, p, alt), [{ line: p.line, column: p.col, from: current[p.line]![p.col]!, to: alt }]);
     }
     if (!best && swaps + 2 <= maxSwaps) {
       for (let i = 0; i < positions.length; i++) {
         for (let j = i + 1; j < positions.length; j++) {
           const p = positions[i]!;
           const q = positions[j]!;
-          for (const a of CONFUSIONS[current[p.line]![p.col]!]!) {
+          for (const a of alternatives(p)) {
             const once = swap(current, p, a);
-            for (const b of CONFUSIONS[current[q.line]![q.col]!]!) {
+            for (const b of alternatives(q)) {
               consider(swap(once, q, b), [
                 { line: p.line, column: p.col, from: current[p.line]![p.col]!, to: a },
                 { line: q.line, column: q.col, from: current[q.line]![q.col]!, to: b },
@@ -287,15 +304,19 @@ export function readMrz(text: string, today: Date): MrzResult | null {
   return lines ? readMrzLines(lines, today) : null;
 }
 
-/** Parses and corrects MRZ lines already picked out (see {@link pickMrzLines}); null when they do not parse. */
-export function readMrzLines(lines: readonly string[], today: Date): MrzResult | null {
+/**
+ * Parses and corrects MRZ lines already picked out (see {@link pickMrzLines}); null when they do
+ * not parse. `seen`: what the OCR passes read at each character (mrz-align.ts `seenAt`), which
+ * limits the repairs.
+ */
+export function readMrzLines(lines: readonly string[], today: Date, seen?: readonly (readonly (readonly string[])[])[]): MrzResult | null {
   // Text that fails every check digit as read is not a misread MRZ but something else read as
   // one (a licence back whose PDF417 did not decode gave such a read): no MRZ, rather than a failed
   // one. Judged before correction, which can always trade a few characters for a passing check.
   const raw = tryParse(lines);
   const checks = raw?.details.filter((d) => d.field?.endsWith('CheckDigit')) ?? [];
   if (checks.length > 0 && checks.every((d) => !d.valid)) return null;
-  const corrected = correctMrz(lines);
+  const corrected = correctMrz(lines, 3, seen);
   if (!corrected) return null;
   const { result } = corrected;
   const data: MrzData = {

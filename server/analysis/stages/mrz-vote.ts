@@ -6,6 +6,7 @@
  * engine) passed every check. Engines err in different places, so each character is taken from
  * the majority of the readings; the checks then judge the result.
  */
+import { alignTo } from './mrz-align.js';
 import { checksHolding } from './mrz-parse.js';
 
 /** The most common shape (line count and lengths) among the readings; readings of another shape do not vote. */
@@ -17,25 +18,56 @@ function shapeOf(reads: readonly (readonly string[])[]): string | null {
   return best;
 }
 
+/** Levenshtein distance between two lines (unit costs). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1), prev[j]! + 1, row[j - 1]! + 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
 /**
- * Per position, the character most readings agree on; on a tie, the earliest reading's (the
+ * One line voted from several readings of it, alignment-aware: each reading in turn is the
+ * reference, the others are aligned to it (mrz-align.ts) and each of its characters is taken
+ * from the majority of the characters aligned there (its own on a tie). Of the readings and
+ * those votes, the line closest to all readings (least total edit distance) wins; the earliest
+ * on a tie. A reading that dropped or added a character is shifted after it: compared column by
+ * column it outvoted the right letter (development passport 6 blurred, LIANM<GIDEON read beside
+ * LIAM<GIDEON: the vote made LIAN).
+ */
+function voteLine(all: readonly string[]): string {
+  // A reading far from every other (a pass that read noise, or another line) votes for nothing.
+  const near = all.filter((l, i) => all.some((o, j) => j !== i && editDistance(l, o) <= l.length / 3));
+  const lines = near.length >= 2 ? near : all;
+  const candidates: string[] = [];
+  for (const ref of lines) {
+    candidates.push(ref);
+    const aligned = lines.map((l) => alignTo(ref, l));
+    const voted = [...ref].map((own, col) => {
+      const tally = new Map<string, number>();
+      for (const a of aligned) if (a[col] !== null) tally.set(a[col]!, (tally.get(a[col]!) ?? 0) + 1);
+      let pick = own;
+      for (const [c, n] of tally) if (n > tally.get(pick)!) pick = c;
+      return pick;
+    });
+    candidates.push(voted.join(''));
+  }
+  const cost = (c: string): number => lines.reduce((sum, l) => sum + editDistance(c, l), 0);
+  return candidates.reduce((best, c) => (cost(c) < cost(best) ? c : best), candidates[0]!);
+}
+
+/**
+ * Each line voted from the readings (see {@link voteLine}); on a tie, the earliest reading's (the
  * readings come best engine first). Null when there are no readings.
  */
 export function voteLines(reads: readonly (readonly string[])[]): string[] | null {
   const shape = shapeOf(reads);
   if (shape === null) return null;
   const voters = reads.filter((r) => r.map((l) => l.length).join() === shape);
-  return voters[0]!.map((line, li) =>
-    [...line]
-      .map((_, col) => {
-        const tally = new Map<string, number>();
-        for (const r of voters) tally.set(r[li]![col]!, (tally.get(r[li]![col]!) ?? 0) + 1);
-        let pick = voters[0]![li]![col]!;
-        for (const r of voters) if (tally.get(r[li]![col]!)! > tally.get(pick)!) pick = r[li]![col]!;
-        return pick;
-      })
-      .join(''),
-  );
+  return voters[0]!.map((_, li) => voteLine(voters.map((r) => r[li]!)));
 }
 
 /**

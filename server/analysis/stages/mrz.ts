@@ -11,7 +11,9 @@ import { getTesseract, ocrbDataDir, type OcrEngineKind } from '../engines.js';
 import { cropGrey, stretchGrey, type GreyPlane } from '../raster.js';
 import { estimateSkew } from './barcode.js';
 import { locateMrz, type LocatedMrz } from './mrz-locate.js';
-import { pickMrzLines, readMrz, readMrzLines, type MrzResult } from './mrz-parse.js';
+import { pickMrzLines, readMrzLines, type MrzResult } from './mrz-parse.js';
+import { seenAt } from './mrz-align.js';
+import { mrzDoubts } from './mrz-doubt.js';
 import { consensusReadings } from './mrz-vote.js';
 
 export { correctMrz, mrzToProcessor, pickMrzLines, readMrz, type MrzData, type MrzResult } from './mrz-parse.js';
@@ -101,6 +103,32 @@ export async function runMrz(input: GreyPlane, today: Date): Promise<MrzResult> 
   return located ?? banded;
 }
 
+/** `document_processor` fields each doubted MRZ field feeds. */
+const DOUBTED_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  names: ['Full Name', 'First Name', 'Last Name'],
+  sex: ['Sex'],
+  nationality: ['countryName'],
+  issuing_state: ['Issuing State Code'],
+  document_number: ['Document Number'],
+};
+
+/**
+ * A valid MRZ with the characters its passes do not vouch for (mrz-doubt.ts): the fields they
+ * feed drop to the confidence of an MRZ that failed its checks, and the pipeline sends the
+ * document to review (documentDecision).
+ */
+function withDoubts(read: MrzResult): MrzResult {
+  if (!read.data?.valid || !read.passes) return read;
+  const doubts = mrzDoubts(read.data.lines, read.passes);
+  if (doubts.length === 0) return read;
+  const fields = { ...read.fields };
+  for (const d of doubts) for (const k of DOUBTED_FIELDS[d.field] ?? []) if (fields[k]) fields[k] = { ...fields[k], confidence: DOUBTED_CONFIDENCE };
+  return { ...read, fields, doubts };
+}
+
+/** Confidence of a field a doubted MRZ character feeds (that of an MRZ whose checks fail, mrz-parse.ts). */
+const DOUBTED_CONFIDENCE = 60;
+
 /** OCR engines for the MRZ, best first (see {@link readBandedMrz}). */
 const mrzEngines = (): OcrEngineKind[] => (ocrbDataDir() ? ['mrz-ocrb', 'mrz'] : ['mrz']);
 
@@ -165,18 +193,41 @@ async function readZone(zone: LocatedMrz, today: Date, noisy: boolean): Promise<
     const lines = text.includes('<') ? pickMrzLines(text) : null;
     if (lines) reads.push(lines);
     if (k === 1 && reads.length === 2 && reads[0]!.join() === reads[1]!.join()) {
-      const read = readMrzLines(reads[0]!, today);
-      if (read?.data?.valid) return read;
+      const read = readMrzLines(reads[0]!, today, seenAt(reads[0]!, reads));
+      if (read?.data?.valid) return withDoubts({ ...read, passes: reads });
     }
   }
+  const first = readPasses(reads, today);
+  if (first?.data?.valid && !first.doubts?.length) return first;
+  // Not read, or read with characters the passes do not vouch for: the OCR-B model reads the zone
+  // again in grey at two other glyph heights (its errors move with the scale), and all readings vote.
+  if (!ocrbDataDir()) return first;
+  for (const factor of REREAD_HEIGHTS) {
+    const text = await ocrBand(zone.plane, 0, zone.plane.height, zone.lineHeight * factor, 'mrz-ocrb', false, noisy);
+    const lines = text.includes('<') ? pickMrzLines(text) : null;
+    if (lines) reads.push(lines);
+  }
+  const again = readPasses(reads, today);
+  return first?.data?.valid && !again?.data?.valid ? first : (again ?? first);
+}
+
+/** Line heights (× the located one) the zone is read again at when the first passes leave doubts (the first read at 0.85). */
+const REREAD_HEIGHTS = [0.65, 1.1] as const;
+
+/**
+ * The MRZ from the readings of one zone by the OCR passes (best engine first): the line sets of
+ * the vote (mrz-vote.ts) parsed and corrected in turn, the first valid one taken with what the
+ * passes do not vouch for (mrz-doubt.ts), else the one failing fewest checks. Null when none parse.
+ */
+export function readPasses(reads: readonly (readonly string[])[], today: Date): MrzResult | null {
   let best: MrzResult | null = null;
   for (const lines of consensusReadings(reads)) {
-    const read = readMrzLines(lines, today);
+    const read = readMrzLines(lines, today, seenAt(lines, reads));
     if (!read) continue;
-    if (read.data!.valid) return read;
+    if (read.data!.valid) return withDoubts({ ...read, passes: reads });
     if (!best || read.data!.failing_checks.length < best.data!.failing_checks.length) best = read;
   }
-  return best;
+  return best && { ...best, passes: reads };
 }
 
 /** The lowest wide rows of the deskewed page (the search before issue 20's locator; a fallback). */
@@ -202,17 +253,20 @@ async function readBandedMrz(input: GreyPlane, today: Date): Promise<MrzResult> 
   for (const [top, bottom] of attempts) {
     let best: MrzResult | null = null;
     let sawFiller = false;
+    const passes: string[][] = [];
     for (const engine of engines) {
       const text = await ocrBand(g, top, bottom, lineHeight, engine);
       // An MRZ always has filler '<'s; without any, the lowest lines are ordinary text.
       if (!text.includes('<')) continue;
       sawFiller = true;
-      const read = readMrz(text, today);
+      const lines = pickMrzLines(text);
+      if (lines) passes.push(lines);
+      const read = lines && readMrzLines(lines, today, seenAt(lines, [lines]));
       if (!read) continue;
-      if (read.data!.valid) return read;
+      if (read.data!.valid) return withDoubts({ ...read, passes });
       if (!best || read.data!.failing_checks.length < best.data!.failing_checks.length) best = read;
     }
-    if (best) return best;
+    if (best) return { ...best, passes };
     if (!sawFiller) break;
   }
   return { found: false, fields: {} };

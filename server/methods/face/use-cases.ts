@@ -13,7 +13,7 @@ import { ANALYSIS_QUEUE, type AnalysisImage, type FaceAnalysisJob } from '../../
 import { sessionErrors } from '../../errors.js';
 import { methodState, type MethodState } from '../../session/state-repo.js';
 import { safeEqual } from '../../session/tokens.js';
-import { deleteUploads, insertUpload, uploadsOf, uploadsOfChallenge } from '../../session/uploads-repo.js';
+import { replaceUploads, uploadsOf, uploadsOfChallenge } from '../../session/uploads-repo.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import type { MethodResult, SessionKit } from '../method.js';
@@ -171,16 +171,10 @@ export async function uploadFaceFrame(
   await ctx.blobs.put(blobKey, bytes, mediaType);
   const replaced = sameStep.filter((f) => f.frameIndex === frameIndex).map((f) => f.row);
   await ctx.db.transaction().execute(async (trx) => {
-    await deleteUploads(
-      trx,
-      replaced.map((f) => f.id),
-    );
-    await insertUpload(trx, {
+    await replaceUploads(trx, replaced, {
       id,
       user_id: user.id,
       method_key: key,
-      document_type: null,
-      side: null,
       challenge_id: challenge.id,
       step_index: index,
       step: fields.step,

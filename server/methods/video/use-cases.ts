@@ -14,7 +14,7 @@ import { moveVerification } from '../../services/verifications.js';
 import { sessionErrors } from '../../errors.js';
 import { methodState } from '../../session/state-repo.js';
 import { safeEqual } from '../../session/tokens.js';
-import { deleteUploads, insertUpload, uploadsOfChallenge, type SessionUpload } from '../../session/uploads-repo.js';
+import { deleteUploads, replaceUploads, uploadsOfChallenge, type SessionUpload } from '../../session/uploads-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import { checkSize } from '../../uploads/accept-upload.js';
 import { isAnalysisInputError, InputErrorCode } from '../../analysis/errors.js';
@@ -114,16 +114,10 @@ async function storeUpload(
   const blobKey = `users/${user.id}/video/${id}`;
   await ctx.blobs.put(blobKey, upload.bytes, upload.mediaType);
   await ctx.db.transaction().execute(async (trx) => {
-    await deleteUploads(
-      trx,
-      upload.replaces.map((r) => r.id),
-    );
-    await insertUpload(trx, {
+    await replaceUploads(trx, upload.replaces, {
       id,
       user_id: user.id,
       method_key: VIDEO_KEY,
-      document_type: null,
-      side: null,
       challenge_id: challengeId,
       step_index: upload.index,
       step: upload.kind,

@@ -4,7 +4,7 @@ import { VerificationStatus } from '../../domain/catalogue.js';
 import { sessionErrors } from '../../errors.js';
 import { methodState } from '../../session/state-repo.js';
 import { safeEqual } from '../../session/tokens.js';
-import { deleteUploads, insertUpload, uploadsOf } from '../../session/uploads-repo.js';
+import { replaceUploads, uploadsOf } from '../../session/uploads-repo.js';
 import { moveVerification } from '../../services/verifications.js';
 import type { UserRow } from '../../store/schema.js';
 import type { MethodResult, SessionKit } from '../method.js';
@@ -86,16 +86,10 @@ export async function uploadRecording(kit: SessionKit, user: UserRow, phraseId: 
         return { next: { ...previous, phrase: { ...phrase, used: true } }, result: phrase.digits };
       });
       // One recording kept per method: the one being checked.
-      await deleteUploads(
-        trx,
-        old.map((o) => o.id),
-      );
-      await insertUpload(trx, {
+      await replaceUploads(trx, old, {
         id,
         user_id: user.id,
         method_key: 'voice',
-        document_type: null,
-        side: null,
         challenge_id: phraseId,
         step_index: null,
         step: null,

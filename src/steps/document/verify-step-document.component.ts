@@ -54,7 +54,7 @@ export class VerifyStepDocument extends CaptureStepElement<MethodViewOf<'documen
   /** Consecutive good frames before the picture is taken automatically. */
   static autoCaptureFrames = 5;
 
-  declare private phase: DocumentPhase;
+  declare protected phase: DocumentPhase;
   declare private documentType: DocumentTypeOption | null;
   declare private side: DocumentSide;
   declare private captures: Partial<Record<DocumentSide, SideCapture>>;
@@ -199,19 +199,8 @@ export class VerifyStepDocument extends CaptureStepElement<MethodViewOf<'documen
     return side === 'front' ? msg('front', { id: 'doc.side.front' }) : msg('back', { id: 'doc.side.back' });
   }
 
-  protected override render() {
-    switch (this.phase) {
-      case DOCUMENT_PHASE.chooseType:
-        return this.renderChooseType();
-      case DOCUMENT_PHASE.camera:
-        return this.renderCamera();
-      case DOCUMENT_PHASE.upload:
-        return this.renderUpload();
-      case DOCUMENT_PHASE.review:
-        return this.renderReview();
-      case DOCUMENT_PHASE.submitting:
-        return html`<p role="status">${msg('Sending…', { id: 'doc.sending' })}</p>`;
-    }
+  protected override renderOwnScreen(): TemplateResult {
+    return this.phase === DOCUMENT_PHASE.chooseType ? this.renderChooseType() : this.renderReview();
   }
 
   private renderChooseType(): TemplateResult {
@@ -250,7 +239,7 @@ export class VerifyStepDocument extends CaptureStepElement<MethodViewOf<'documen
     `;
   }
 
-  private renderCamera(): TemplateResult {
+  protected override renderCamera(): TemplateResult {
     const sideText = this.sideLabel(this.side);
     const passport = shapeOf(this.documentType?.key).kind === 'passport_page';
     const prompt = passport
@@ -259,7 +248,7 @@ export class VerifyStepDocument extends CaptureStepElement<MethodViewOf<'documen
     return this.renderCameraScreen(prompt, `guide ${passport ? 'passport' : 'card'}`);
   }
 
-  private renderUpload(): TemplateResult {
+  protected override renderUpload(): TemplateResult {
     const sideText = this.sideLabel(this.side);
     const label = msg(str`Choose a photo or scan of the ${sideText} (JPG, PNG or PDF, under 10 MB)`, { id: 'doc.upload.label' });
     return this.renderUploadScreen(label, 'image/jpeg,image/png,application/pdf', this.checking);

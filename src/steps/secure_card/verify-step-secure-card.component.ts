@@ -59,7 +59,7 @@ export class VerifyStepSecureCard extends CaptureStepElement<MethodViewOf<'secur
   /** Where the OCR comes from; null: under the flow's asset base (`…/web/vendor/tesseract/`). */
   static ocrAssets: OcrAssets | null = null;
 
-  declare private phase: CardPhase;
+  declare protected phase: CardPhase;
   declare private scan: (CardScan & { url: string | null; source: 'camera' | 'upload' }) | null;
   declare private reason: string | null;
   private reader: Promise<CardReader> | null = null;
@@ -205,23 +205,17 @@ export class VerifyStepSecureCard extends CaptureStepElement<MethodViewOf<'secur
     else void this.openCamera();
   }
 
-  protected override render() {
+  protected override renderOwnScreen(): TemplateResult {
     switch (this.phase) {
       case CARD_PHASE.intro:
         return this.renderIntro();
-      case CARD_PHASE.camera:
-        return this.renderCamera();
-      case CARD_PHASE.upload:
-        return this.renderUpload();
       case CARD_PHASE.reading:
         return html`<p role="status">${msg('Reading the card on this device…', { id: 'card.reading' })}</p>`;
       case CARD_PHASE.review:
         return this.renderReview();
       case CARD_PHASE.unreadable:
         return this.renderUnreadable();
-      case CARD_PHASE.submitting:
-        return html`<p role="status">${msg('Sending…', { id: 'doc.sending' })}</p>`;
-      case CARD_PHASE.rejected:
+      default:
         return this.renderRejected();
     }
   }
@@ -242,11 +236,11 @@ export class VerifyStepSecureCard extends CaptureStepElement<MethodViewOf<'secur
     `;
   }
 
-  private renderCamera(): TemplateResult {
+  protected override renderCamera(): TemplateResult {
     return this.renderCameraScreen(msg('Show the front of your card to the camera, inside the frame.', { id: 'card.show' }), 'guide');
   }
 
-  private renderUpload(): TemplateResult {
+  protected override renderUpload(): TemplateResult {
     return this.renderUploadScreen(
       msg('Choose a photo of the front of your card (JPG or PNG, under 10 MB)', { id: 'card.upload.label' }),
       'image/jpeg,image/png',

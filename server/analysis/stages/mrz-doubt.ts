@@ -1,0 +1,105 @@
+/**
+ * Where an MRZ that passes every check digit may still hold a wrong value (issue 20): the check
+ * digits cover neither the names, the sex, the nationality nor the issuing state, and they cannot
+ * tell G from 6 or L from 1 (a letter's value is its digit's plus 10). On blurred, dim and small
+ * development passports 4 of 8 readings passed every check with a wrong name letter or a wrong
+ * document number; a person should look at those rather than the service accept them.
+ */
+import { seenAt } from './mrz-align.js';
+
+/** Why a character of an MRZ that passed its checks is not to be trusted. */
+export const MrzDoubtKind = {
+  /** No check digit covers the character, and the OCR passes did not agree on it by a majority. */
+  PassesDisagree: 'passes_disagree',
+  /** A check digit covers the digit but cannot tell it from a look-alike letter (6/G, 1/L), and fewer than 3 passes of 4 read it. */
+  CheckBlind: 'check_blind',
+  /** A repair made a letter a digit (or the reverse) where every pass read the other kind. */
+  RepairChangedKind: 'repair_changed_kind',
+} as const;
+export type MrzDoubtKind = (typeof MrzDoubtKind)[keyof typeof MrzDoubtKind];
+
+/** One doubted character of the MRZ as finally read. */
+export interface MrzDoubt {
+  readonly kind: MrzDoubtKind;
+  readonly line: number;
+  readonly column: number;
+  /** The MRZ field it belongs to (`names`, `sex`, `nationality`, `issuing_state`, `document_code`, `document_number`, `optional_data`). */
+  readonly field: string;
+  /** The character taken. */
+  readonly chosen: string;
+  /** What the passes read there, in pass order (aligned; a pass that dropped it is left out). */
+  readonly read: readonly string[];
+}
+
+type Kind = 'digit' | 'letter' | 'filler';
+const kindOf = (c: string): Kind => (c === '<' ? 'filler' : /\d/.test(c) ? 'digit' : 'letter');
+
+/**
+ * Digits a check digit cannot tell from a look-alike letter (G = 16 and L = 21 weigh as 6 and 1).
+ * Only the digit is doubted: OCR reads a blurred G as 6 (the legacy engine does so even on sharp
+ * pages), hardly a 6 as G, so a G most passes read is trusted.
+ */
+const CHECK_BLIND: Readonly<Record<string, string>> = { '6': 'G', '1': 'L' };
+
+/**
+ * The field of a character, and what guards it: `none` (no check digit), `numeric` (digits only,
+ * checked: dates and check digits), `alphanumeric` (checked, letters and digits both allowed).
+ * ICAO 9303 layouts: TD3 (2 × 44) and TD2 (2 × 36) share the second line's layout; TD1 (3 × 30).
+ */
+function fieldAt(lineCount: number, width: number, line: number, col: number): { field: string; guard: 'none' | 'numeric' | 'alphanumeric' } {
+  const head = (): { field: string; guard: 'none' } => ({ field: col < 2 ? 'document_code' : 'issuing_state', guard: 'none' });
+  if (lineCount === 3) {
+    if (line === 0)
+      return col < 5
+        ? head()
+        : col === 14
+          ? { field: 'document_number', guard: 'numeric' }
+          : { field: col < 14 ? 'document_number' : 'optional_data', guard: 'alphanumeric' };
+    if (line === 2) return { field: 'names', guard: 'none' };
+    if (col === 7) return { field: 'sex', guard: 'none' };
+    if (col >= 15 && col <= 17) return { field: 'nationality', guard: 'none' };
+    if (col >= 18 && col <= 28) return { field: 'optional_data', guard: 'alphanumeric' };
+    return { field: col < 7 ? 'birth_date' : col === 29 ? 'composite' : 'expiry_date', guard: 'numeric' };
+  }
+  if (line === 0) return col < 5 ? head() : { field: 'names', guard: 'none' };
+  if (col < 9) return { field: 'document_number', guard: 'alphanumeric' };
+  if (col >= 10 && col <= 12) return { field: 'nationality', guard: 'none' };
+  if (col === 20) return { field: 'sex', guard: 'none' };
+  // Optional data runs to the composite check digit (TD2), or to its own check digit before it (TD3).
+  if (col >= 28 && col < width - (width === 44 ? 2 : 1)) return { field: 'optional_data', guard: 'alphanumeric' };
+  return { field: col === 9 ? 'document_number' : col < 20 ? 'birth_date' : col < 28 ? 'expiry_date' : 'composite', guard: 'numeric' };
+}
+
+/**
+ * The characters of `lines` (an MRZ that passed its checks) that the OCR passes do not vouch
+ * for. Each pass's reading is aligned to the lines (a pass that dropped a character is not
+ * shifted against them). Where no check digit covers a character, more than half of the passes
+ * that read it must have read the character taken; a pass that is noise there breaks that
+ * majority too, and a name read by one pass among noise is not vouched for. In a field that
+ * allows letters and digits, a character of the other kind than every pass read is doubted (a
+ * repair made it), and so is a 6 or 1 that fewer than 3 passes of 4 read (the check digit
+ * would hold for G or L as well).
+ */
+export function mrzDoubts(lines: readonly string[], passes: readonly (readonly string[])[]): MrzDoubt[] {
+  const seen = seenAt(lines, passes);
+  const doubts: MrzDoubt[] = [];
+  lines.forEach((line, li) => {
+    [...line].forEach((chosen, col) => {
+      const read = seen[li]![col]!;
+      if (read.length === 0) return;
+      const { field, guard } = fieldAt(lines.length, line.length, li, col);
+      const agree = read.filter((c) => c === chosen).length;
+      const add = (kind: MrzDoubtKind): void => void doubts.push({ kind, line: li, column: col, field, chosen, read });
+      if (guard === 'none') {
+        if (agree * 2 <= read.length) add(MrzDoubtKind.PassesDisagree);
+      } else if (guard === 'alphanumeric') {
+        const kinds = new Set(read.map(kindOf));
+        if (kinds.size === 1 && !kinds.has(kindOf(chosen)) && kindOf(chosen) !== 'filler') add(MrzDoubtKind.RepairChangedKind);
+        // Three passes of four: one pass's slip is common on a dim page (a 1 read 5, E or Q), while the
+        // 6 a dim development passport's G became was read by two passes of three.
+        else if (CHECK_BLIND[chosen] && agree * 4 < read.length * 3) add(MrzDoubtKind.CheckBlind);
+      }
+    });
+  });
+  return doubts;
+}
