@@ -10,6 +10,7 @@ import { prepareInput } from '../../server/analysis/input.js';
 import { fitRaster, rasterFrom } from '../../server/analysis/raster.js';
 import { cosineSimilarity, detectFaces, type DetectedFace } from '../../server/analysis/stages/face.js';
 import { documentFaces } from '../../server/analysis/stages/portrait.js';
+import { portraitScaleDescriptor } from '../../server/analysis/stages/selfie-descriptor.js';
 import type { LivenessChallenge, SelfieDecision } from '../../server/analysis/stages/selfie.js';
 import type { HalfConfig } from '../../test/fixtures/hard/config.js';
 import { SELFIE_KINDS } from '../../test/fixtures/hard/selfies.js';
@@ -19,11 +20,16 @@ import { hardPeople, hardPhoto, hardSelfie } from '../../test/fixtures/hard/set.
 /** Selfies per face and degradation (three draws each: 264 selfies per half). */
 const SEEDS_PER_KIND = 3;
 
-/** The selfie's faces, the one nearest the centre first. */
-async function selfieFaces(b: Buffer): Promise<DetectedFace[]> {
+/**
+ * The selfie's faces, the one nearest the centre first, and that face's descriptor as the
+ * selfie is matched against a portrait (at a portrait's scale, as `analyseSelfie` does).
+ */
+async function selfieFaces(b: Buffer): Promise<{ faces: DetectedFace[]; match: readonly number[] | undefined }> {
   const r = await rasterFrom(sharp(b));
   const d = (f: DetectedFace): number => Math.hypot(f.box[0] + f.box[2] / 2 - r.width / 2, f.box[1] + f.box[3] / 2 - r.height / 2);
-  return (await detectFaces(r)).sort((a, c) => d(a) - d(c));
+  const faces = (await detectFaces(r)).sort((a, c) => d(a) - d(c));
+  const first = faces[0];
+  return { faces, match: first?.embedding && ((await portraitScaleDescriptor(r, first)) ?? first.embedding) };
 }
 
 /** A second face at least a quarter the size of the first: what the selfie decision calls MULTIPLE_FACES. */
@@ -123,9 +129,8 @@ export async function evalFaceMatch(half: HalfConfig, portraits: readonly Portra
   for (const face of half.faces) {
     for (const kind of SELFIE_KINDS) {
       for (let n = 0; n < SEEDS_PER_KIND; n++) {
-        const faces = await selfieFaces(await hardSelfie(half, face, kind, n));
+        const { faces, match: embedding } = await selfieFaces(await hardSelfie(half, face, kind, n));
         if (hasSecondFace(faces)) secondFace++;
-        const embedding = faces[0]?.embedding;
         if (embedding) selfies.push({ face, kind, embedding });
         else missing++;
       }

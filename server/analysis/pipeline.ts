@@ -13,6 +13,7 @@ import { runDlp } from './stages/dlp.js';
 import { classifyDocument } from './stages/doc-type.js';
 import { editorSoftware, exifEntries } from './stages/exif.js';
 import { annotateFace, detectFaces, faceSimilarity, type DetectedFace } from './stages/face.js';
+import { portraitScaleDescriptor } from './stages/selfie-descriptor.js';
 import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
 import { runMrz } from './stages/mrz.js';
@@ -233,10 +234,11 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     portraitEmbedding = portrait.embedding ? [...portrait.embedding] : null;
   }
   if (options.selfie) {
-    const selfieFaces = await timed(timings, 'selfie', async () => detectFaces((await prepareInput(options.selfie!)).raster));
-    const s = selfieFaces[0];
-    if (s?.embedding && portraitEmbedding) {
-      content.ai_analysis.selfie_check = (await faceSimilarity(s.embedding, portraitEmbedding)) >= SELFIE_MATCH_THRESHOLD;
+    const selfieRaster = (await prepareInput(options.selfie)).raster;
+    const s = (await timed(timings, 'selfie', () => detectFaces(selfieRaster)))[0];
+    const matched = s && portraitEmbedding ? ((await portraitScaleDescriptor(selfieRaster, s)) ?? s.embedding) : undefined;
+    if (matched && portraitEmbedding) {
+      content.ai_analysis.selfie_check = (await faceSimilarity(matched, portraitEmbedding)) >= SELFIE_MATCH_THRESHOLD;
     }
   }
 
@@ -337,9 +339,13 @@ export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseS
     const held = all[i + 1]?.step !== frame.step || frame.step === undefined;
     if (!screenReplay && held) screenReplay = (await detectRecapture(prepared.raster)).screen;
   }
+  // Only the match with the portrait uses the portrait-scale descriptor; frames are compared
+  // with the selfie's own (same scale on both sides).
+  const atScale = reference && selfie[0] ? await timed(timings, 'selfie_match', () => portraitScaleDescriptor(selfieInput.raster, selfie[0]!)) : null;
   const decision = await decideSelfie({
     selfie,
     ...(reference ? { reference } : {}),
+    ...(atScale ? { selfieAtPortraitScale: atScale } : {}),
     frames,
     ...(options.requireReference !== undefined ? { requireReference: options.requireReference } : {}),
     ...(options.activeLiveness !== undefined ? { activeLiveness: options.activeLiveness } : {}),

@@ -4,6 +4,7 @@ import type { BankAccountKind, BankNeeds, MethodResult, MethodViewOf } from '../
 import { ApiError } from '../../api/session-client.js';
 import { pluralMsg } from '../../internal/plural.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
+import { confirmButton } from '../code/code-entry.js';
 import { StepElement } from '../step-element.js';
 import { parseDeposit } from './amounts.js';
 import styles from './verify-step-bank.styles.js';
@@ -216,9 +217,7 @@ export class VerifyStepBank extends StepElement<BankMethod> {
           ${this.field('second', msg(str`Second deposit (${currency})`, { id: 'bank.second' }), { ltr: true, decimal: true, autocomplete: 'off', hint: '0.00' })}
         </div>
         ${this.renderError()}
-        <div class="actions">
-          <button type="submit" ?disabled=${this.busy || this.attemptsLeft === 0}>${msg('Confirm', { id: 'code.confirm' })}</button>
-        </div>
+        <div class="actions">${confirmButton(this.busy || this.attemptsLeft === 0)}</div>
       </form>
     `;
   }

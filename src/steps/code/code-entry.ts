@@ -1,6 +1,7 @@
 /**
  * The parts of entering a one-time code that the e-mail/SMS step and the Payment Account step
- * share: the resend countdown, the code field, and what a refused send or code says.
+ * share: the resend countdown, the code field, and what a refused send or code says. The
+ * "Confirm" submit button is also the Bank deposits' and Two-Step's.
  */
 import { msg, str } from '@lit/localize';
 import { html, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
@@ -102,6 +103,11 @@ export function codeField(field: { id: string; name?: string; errorId: string; l
       <p id=${field.errorId} class="error" role="alert">${field.error}</p>
     </div>
   `;
+}
+
+/** The submit button of a form that checks what was entered (a code, the deposits). */
+export function confirmButton(disabled: boolean): TemplateResult {
+  return html`<button type="submit" ?disabled=${disabled}>${msg('Confirm', { id: 'code.confirm' })}</button>`;
 }
 
 /** The "send again" button's label: the countdown while it runs. */

@@ -1,7 +1,7 @@
 import { msg, str } from '@lit/localize';
 import { html, nothing } from 'lit';
 import type { MethodViewOf } from '../../api/contract.js';
-import { codeField, resendLabel, sendRefusal, type CodeRefusal } from './code-entry.js';
+import { codeField, confirmButton, resendLabel, sendRefusal, type CodeRefusal } from './code-entry.js';
 import { CodeStepElement } from './code-step-element.js';
 import { states } from '../../internal/lit-states.js';
 
@@ -91,7 +91,7 @@ export class VerifyStepCode extends CodeStepElement<CodeMethod> {
       <form @submit=${(e: SubmitEvent) => void this.verify(e)} novalidate>
         ${codeField({ id: 'code', name: 'code', errorId: 'code-error', length: this.method.needs.code_length, error: this.error, disabled: this.mustResend })}
         <div class="actions">
-          <button type="submit" ?disabled=${this.busy || this.mustResend}>${msg('Confirm', { id: 'code.confirm' })}</button>
+          ${confirmButton(this.busy || this.mustResend)}
           <button type="button" class="secondary" ?disabled=${this.busy || waiting > 0} @click=${() => void this.send()}>
             ${resendLabel(waiting, msg('Send a new code', { id: 'code.resend' }))}
           </button>

@@ -2,7 +2,7 @@ import { msg, str } from '@lit/localize';
 import { html, nothing } from 'lit';
 import type { MethodResult, MethodViewOf, SignInStatus } from '../../api/contract.js';
 import { ApiError, type SessionClient } from '../../api/session-client.js';
-import { codeField, resendLabel, sendRefusal, type CodeRefusal } from '../code/code-entry.js';
+import { codeField, confirmButton, resendLabel, sendRefusal, type CodeRefusal } from '../code/code-entry.js';
 import { CodeStepElement } from '../code/code-step-element.js';
 import { SignInController, type SignInHost } from '../oidc/sign-in-controller.js';
 import { signInProblem, waitingView } from '../oidc/sign-in-texts.js';
@@ -115,7 +115,7 @@ export class VerifyStepPaymentAccount extends CodeStepElement<PaymentMethod> imp
       <form @submit=${(e: SubmitEvent) => void this.verify(e)} novalidate>
         ${codeField({ id: 'payment-code', errorId: 'payment-error', length: this.method.needs.code_length, error: this.error })}
         <div class="actions">
-          <button type="submit" ?disabled=${this.busy}>${msg('Confirm', { id: 'code.confirm' })}</button>
+          ${confirmButton(this.busy)}
           <button type="button" class="secondary" ?disabled=${this.busy} @click=${() => (this.sent = false)}>
             ${msg('Use another address', { id: 'payment.other-address' })}
           </button>

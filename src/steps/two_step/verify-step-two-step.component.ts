@@ -5,6 +5,7 @@ import { ApiError } from '../../api/session-client.js';
 import { pluralMsg } from '../../internal/plural.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
 import { qrPath } from '../handoff/qr.js';
+import { confirmButton } from '../code/code-entry.js';
 import { StepElement } from '../step-element.js';
 import styles from './verify-step-two-step.styles.js';
 import { states } from '../../internal/lit-states.js';
@@ -310,9 +311,7 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
           />
         </div>
         ${this.renderMessages()}
-        <div class="actions">
-          <button type="submit" ?disabled=${this.busy || this.attemptsLeft === 0}>${msg('Confirm', { id: 'code.confirm' })}</button>
-        </div>
+        <div class="actions">${confirmButton(this.busy || this.attemptsLeft === 0)}</div>
       </form>
     `;
   }

@@ -1,0 +1,55 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { analyseSelfie } from '../../../../server/analysis/index.js';
+import { prepareInput } from '../../../../server/analysis/input.js';
+import { fitRaster, rasterFrom } from '../../../../server/analysis/raster.js';
+import { cosineSimilarity, detectFaces, type DetectedFace } from '../../../../server/analysis/stages/face.js';
+import { documentFaces } from '../../../../server/analysis/stages/portrait.js';
+import { portraitScaleDescriptor } from '../../../../server/analysis/stages/selfie-descriptor.js';
+import { decideSelfie, SELFIE_MATCH_THRESHOLD } from '../../../../server/analysis/stages/selfie.js';
+import { DEV } from '../../../fixtures/hard/config.js';
+import { hardIdentity } from '../../../fixtures/hard/identities.js';
+import { hardPhoto, hardSelfie } from '../../../fixtures/hard/set.js';
+
+/** A face whose descriptor is `v`. */
+const faceWith = (v: number[]): DetectedFace => ({ box: [0, 0, 100, 100], score: 1, emotions: {}, turn: 0, embedding: v });
+
+describe('selfie descriptor at a portrait scale', { timeout: 300_000 }, () => {
+  it('matches the portrait with the portrait-scale descriptor when one is given, not the selfie’s own', async () => {
+    const reference = faceWith([1, 0]);
+    const own = faceWith([0.3, Math.sqrt(1 - 0.09)]);
+    const r = await decideSelfie({ selfie: [own], reference, selfieAtPortraitScale: [0.95, Math.sqrt(1 - 0.95 ** 2)] });
+    expect(r.similarity).toBeCloseTo(0.95, 6);
+    expect(r.decision).toBe('complete');
+  });
+
+  it('accepts the holder’s sharp selfie against a photographed licence, which its own descriptor only sent to review', async () => {
+    // Development licence front 14: a 104 px portrait. The holder's plain selfie scored 0.685
+    // with its own descriptor (review); described at a portrait’s scale, 0.785 (docs/analysis.md).
+    const document = await hardPhoto(DEV, 14, 'licence-front');
+    const holder = hardIdentity(DEV.seedBase, 14, DEV.faces).face;
+    const selfie = await hardSelfie(DEV, holder, 'plain', 0);
+    const [portrait] = await documentFaces(await fitRaster((await prepareInput(document)).raster, 2000));
+    const selfieRaster = await rasterFrom(sharp(selfie));
+    const [face] = await detectFaces(selfieRaster);
+    expect(cosineSimilarity(portrait!.embedding!, face!.embedding!)).toBeLessThan(SELFIE_MATCH_THRESHOLD);
+    const atScale = await portraitScaleDescriptor(selfieRaster, face!);
+    expect(atScale).toHaveLength(1024);
+
+    const r = await analyseSelfie({ selfie }, { referenceDocument: document });
+    expect(r.similarity).toBeGreaterThanOrEqual(SELFIE_MATCH_THRESHOLD);
+    expect(r.selfie_check).toBe(true);
+    expect(r.reasons).not.toContain('FACE_MATCH_UNCERTAIN');
+    expect(r.reasons).not.toContain('FACE_MISMATCH');
+  });
+
+  it('does not accept other people against the same licence', async () => {
+    const document = await hardPhoto(DEV, 14, 'licence-front');
+    const holder = hardIdentity(DEV.seedBase, 14, DEV.faces).face;
+    for (const other of DEV.faces.filter((f) => f !== holder).slice(0, 3)) {
+      const r = await analyseSelfie({ selfie: await hardSelfie(DEV, other, 'plain', 0) }, { referenceDocument: document });
+      expect(r.selfie_check, `face ${other}: ${r.similarity?.toFixed(3)}`).toBe(false);
+      expect(r.decision).not.toBe('complete');
+    }
+  });
+});
