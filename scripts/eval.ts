@@ -5,7 +5,7 @@
  * error are shown (genuine captures refused or flagged, and fraud accepted). Images are made on
  * first use and cached under test/.fixtures-cache/. Method and results: docs/analysis.md.
  *
- * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports-stress|fronts|attacks|faces|liveness] [--kinds K1,K2] [--out FILE]
+ * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports-stress|fronts|attacks|faces|liveness] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]
  *   --half    `dev-variant`: the development identities in other fonts, with the `stacked`
  *             layout and harsher uploads (test/fixtures/hard/config.ts), to check that a change
  *             tuned on `dev` is no fit to its fonts before the held-out half is spent.
@@ -29,6 +29,8 @@
  *   --kinds   liveness presentations to run, comma-separated (default all: bona-fide,print,
  *             print-closer,screen,replay-injected,photo-sequence), one kind after another.
  *   --faces   liveness: only these demo faces of the half, comma-separated (default all).
+ *   --sessions liveness: sessions per face and presentation (default 1); each more is another
+ *             take of the same person (its own camera noise, flash colours and blink moment).
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -55,14 +57,17 @@ const PART = arg('--part') ?? 'all';
 const SCORES = arg('--scores');
 const KINDS_RUN = (arg('--kinds')?.split(',') ?? PAD_KINDS) as LiveKind[];
 const FACES_RUN = arg('--faces')?.split(',').map(Number);
+const SESSIONS = Number(arg('--sessions') ?? 1);
 const USAGE =
-  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports-stress|fronts|attacks|faces|liveness] [--kinds K1,K2] [--out FILE]\n(backs-stress, passports-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
+  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports-stress|fronts|attacks|faces|liveness] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress, passports-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
 // `--help` used to fall through to the defaults and start the whole evaluation (an hour of CPU).
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.stdout.write(USAGE);
   process.exit(0);
 }
 if (
+  !Number.isInteger(SESSIONS) ||
+  SESSIONS < 1 ||
   !Number.isInteger(PEOPLE) ||
   PEOPLE < 1 ||
   !['dev', 'heldout', 'both', 'dev-variant'].includes(HALF) ||
@@ -224,10 +229,11 @@ async function livenessTables(half: HalfConfig): Promise<void> {
     half,
     (p) =>
       progress(
-        `${half.name} liveness: face ${p.face} ${p.kind}: ${p.decision}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.flash !== undefined ? `, flash ${p.flash.toFixed(2)}` : ''}`,
+        `${half.name} liveness: face ${p.face}${p.take ? ` take ${p.take}` : ''} ${p.kind}: ${p.decision}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.flash !== undefined ? `, flash ${p.flash.toFixed(2)}` : ''}`,
       ),
     KINDS_RUN,
     FACES_RUN,
+    SESSIONS,
   );
   const rates = padRates(pad.map((p) => ({ attack: p.kind !== 'bona-fide', species: p.kind, accepted: p.decision === 'complete' })));
   const notRejected = padRates(pad.map((p) => ({ attack: p.kind !== 'bona-fide', species: p.kind, accepted: p.decision !== 'rejected' })));

@@ -149,6 +149,8 @@ export async function evalFaceMatch(half: HalfConfig, portraits: readonly Portra
 export interface PadOutcome {
   readonly kind: LiveKind;
   readonly face: number;
+  /** Which take of the face's session (0: the first). */
+  readonly take: number;
   readonly decision: SelfieDecision;
   readonly reasons: readonly string[];
   /** Correlation of the face's chroma with the session's flash colours, when measurable. */
@@ -188,42 +190,45 @@ async function lastTurns(frames: readonly { bytes: Buffer }[]): Promise<(number 
  * for), decided by `analyseSelfie`. The turn asked for is the one
  * the frames make (the attacker's best case: a real challenge draws the direction at random).
  * `onSession` hears each session's outcome as it is decided (a half takes tens of minutes);
- * `kinds` and `faces` limit the presentations and faces run.
+ * `kinds` and `faces` limit the presentations and faces run; `takes` sessions are made per face.
  */
 export async function evalLiveness(
   half: HalfConfig,
   onSession?: (outcome: PadOutcome) => void,
   kinds: readonly LiveKind[] = PAD_KINDS,
   faces: readonly number[] = half.faces,
+  takes = 1,
 ): Promise<PadOutcome[]> {
   const out: PadOutcome[] = [];
   // Presentation by presentation, so a run cut short has whole rows for the kinds it finished.
   for (const kind of kinds) {
-    for (const face of faces) {
-      const s = await denseSession(half, face, kind);
-      // A replay needs a recording: the victim's widget must have sent one (none is counted either way).
-      if (s.device !== null && kind !== 'bona-fide') continue;
-      if (s.device !== null) {
-        // The recorded person's widget never ended a step: nothing reached the server.
-        const outcome: PadOutcome = { kind, face, decision: 'rejected', reasons: [`${DEVICE_TIMEOUT}:${s.device}`] };
+    for (let take = 0; take < takes; take++)
+      for (const face of faces) {
+        const s = await denseSession(half, face, kind, take);
+        // A replay needs a recording: the victim's widget must have sent one (none is counted either way).
+        if (s.device !== null && kind !== 'bona-fide') continue;
+        if (s.device !== null) {
+          // The recorded person's widget never ended a step: nothing reached the server.
+          const outcome: PadOutcome = { kind, face, take, decision: 'rejected', reasons: [`${DEVICE_TIMEOUT}:${s.device}`] };
+          out.push(outcome);
+          onSession?.(outcome);
+          continue;
+        }
+        const straight = s.frames.filter((f) => f.challenge === 'neutral').at(-1)!;
+        const direction = turnAsked(await turnOf(straight.bytes), await lastTurns(s.frames.filter((f) => f.challenge === 'turn')));
+        const frames = s.frames.map((f) => ({ bytes: f.bytes, step: f.step, challenge: f.challenge === 'turn' ? direction : f.challenge }));
+        const r = await analyseSelfie({ selfie: s.selfie, frames }, { activeLiveness: true, flashColours: s.colours, requireBlink: true });
+        const outcome: PadOutcome = {
+          kind,
+          face,
+          take,
+          decision: r.decision,
+          reasons: r.reasons,
+          ...(r.flash_correlation !== undefined ? { flash: r.flash_correlation } : {}),
+        };
         out.push(outcome);
         onSession?.(outcome);
-        continue;
       }
-      const straight = s.frames.filter((f) => f.challenge === 'neutral').at(-1)!;
-      const direction = turnAsked(await turnOf(straight.bytes), await lastTurns(s.frames.filter((f) => f.challenge === 'turn')));
-      const frames = s.frames.map((f) => ({ bytes: f.bytes, step: f.step, challenge: f.challenge === 'turn' ? direction : f.challenge }));
-      const r = await analyseSelfie({ selfie: s.selfie, frames }, { activeLiveness: true, flashColours: s.colours, requireBlink: true });
-      const outcome: PadOutcome = {
-        kind,
-        face,
-        decision: r.decision,
-        reasons: r.reasons,
-        ...(r.flash_correlation !== undefined ? { flash: r.flash_correlation } : {}),
-      };
-      out.push(outcome);
-      onSession?.(outcome);
-    }
   }
   return out;
 }
