@@ -29,7 +29,7 @@ describe('a liveness move played to the widget (eval)', () => {
     expect(m.kept).toEqual([0, 1, 2, 3, 4]);
   });
 
-  it('keeps only frames where the detector found one face, the last six of them', async () => {
+  it('keeps only frames where the detector found one face, six of them spread over the move', async () => {
     const m = await play('turn_left', [
       view(0),
       view(0.1),
@@ -45,7 +45,21 @@ describe('a liveness move played to the widget (eval)', () => {
     ]);
     // The face-less frame breaks the hold: the gate ends the move on frame 10, not 9.
     expect(m.completed).toBe(true);
-    expect(m.kept).toEqual([4, 5, 6, 8, 9, 10]);
+    expect(m.kept).toEqual([0, 1, 4, 6, 8, 10]);
+  });
+
+  it('sends a frame from the middle of a turn that lingers near its end (the last six alone had none)', async () => {
+    const yaws = [0, 0.05, 0.1, 0.15, 0.2, 0.28, 0.28, 0.28, 0.28, 0.28, 0.28, 0.31, 0.31, 0.31];
+    const m = await play(
+      'turn_left',
+      yaws.map((y) => view(y)),
+    );
+    expect(m.completed).toBe(true);
+    expect(m.kept).toHaveLength(6);
+    expect(m.kept.at(-1)).toBe(13);
+    // The server's continuity rule: a frame strictly between 25 % and 75 % of the final turn.
+    const shares = m.kept.slice(0, -1).map((i) => yaws[i]! / 0.31);
+    expect(shares.some((s) => s > 0.25 && s < 0.75)).toBe(true);
   });
 
   it('measures the turn from the straight look, as the widget does', async () => {

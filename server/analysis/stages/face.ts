@@ -22,8 +22,8 @@ export interface DetectedFace {
   /** Liveness score from the package's liveness model, 0-1. */
   readonly live?: number;
   /**
-   * Horizontal head turn in image space: nose tip offset from the eyes' midpoint divided by
-   * the distance between the outer eye corners. Negative = turned towards the image's left.
+   * Horizontal head turn in image space, the widget's yaw on the mesh ({@link turnFromMesh}).
+   * Negative = turned towards the image's left.
    */
   readonly turn: number;
   /**
@@ -38,16 +38,38 @@ export interface DetectedFace {
 /** Longest side faces are detected at: enough for a document portrait, bounded for speed. */
 const FACE_SIDE = 1280;
 
+/** Mean (x, y) of mesh points `idx`. */
+function meanPoint(mesh: readonly (readonly (number | undefined)[])[], idx: readonly number[]): readonly [number, number] {
+  let x = 0;
+  let y = 0;
+  for (const i of idx) {
+    x += mesh[i]![0] ?? 0;
+    y += mesh[i]![1] ?? 0;
+  }
+  return [x / idx.length, y / idx.length];
+}
+
+/**
+ * The head turn measured as the widget measures it (`yawOf` in src/capture/liveness.ts): the nose
+ * tip's offset from the middle of the eye centres, in eye-centre distances, clamped to -1..1. The
+ * eye centres are the iris centres when the iris model ran (BlazeFace's eye keypoints are the eye's
+ * centre), else the middle of each eye's corners. Measured on the outer eye corners instead, a turn
+ * the widget saw change by 0.29 changed by 0.119 here and was refused after the widget accepted it.
+ */
+export function turnFromMesh(mesh: readonly (readonly (number | undefined)[])[]): number {
+  if (mesh.length < 468) return 0;
+  const iris = mesh.length >= 478;
+  const right = iris ? meanPoint(mesh, [468]) : meanPoint(mesh, [33, 133]);
+  const left = iris ? meanPoint(mesh, [473]) : meanPoint(mesh, [362, 263]);
+  const nose = meanPoint(mesh, [1]);
+  const span = Math.hypot(left[0] - right[0], left[1] - right[1]);
+  if (span === 0) return 0;
+  return Math.max(-1, Math.min(1, (nose[0] - (left[0] + right[0]) / 2) / span));
+}
+
 function toDetected(f: FaceResult, scale: number): DetectedFace {
   const mesh = f.mesh;
-  let turn = 0;
-  if (mesh.length > 263) {
-    const nose = mesh[1]!;
-    const a = mesh[33]!;
-    const b = mesh[263]!;
-    const span = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
-    turn = (nose[0] - (a[0] + b[0]) / 2) / span;
-  }
+  const turn = turnFromMesh(mesh);
   const emotions: Record<string, number> = {};
   for (const e of f.emotion ?? []) emotions[e.emotion] = e.score;
   const out: DetectedFace = {

@@ -64,8 +64,12 @@ export const FRAME_SAME_PERSON_THRESHOLD = 0.5;
 export const MIN_FACE_SHARE = 0.6;
 /** Mean anti-spoof (`real`) score below this = likely a photo or screen of a face. */
 export const ANTISPOOF_THRESHOLD = 0.4;
-/** Minimum change of the head-turn measure for a turn challenge. */
-export const TURN_DELTA = 0.18;
+/**
+ * Minimum change of the head-turn measure for a turn challenge. The measure is the widget's yaw
+ * (face.ts `turnFromMesh`), whose gate is 0.3: two-thirds of it leaves room for the widget's
+ * detector (BlazeFace keypoints) and the server's (mesh iris centres) placing the eyes apart.
+ */
+export const TURN_DELTA = 0.2;
 /** Minimum growth of the face box area for the `closer` challenge. */
 export const CLOSER_RATIO = 1.35;
 

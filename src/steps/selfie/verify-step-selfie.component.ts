@@ -6,6 +6,7 @@ import type { DetectedFace } from '../../capture/face-detector.js';
 import type { FaceModel } from '../../capture/face-model.js';
 import { ChallengeJudge, isTimedStep, yawOf, type FaceHint } from '../../capture/liveness.js';
 import { meanLuma, toLuma } from '../../capture/quality.js';
+import { poolMoveFrame, spreadOverMove } from '../../capture/move-frames.js';
 import { FrameSampler, toJpeg } from '../../capture/video-frames.js';
 import { CameraController, CAMERA_STATE } from '../../controllers/camera-controller.js';
 import { FrameLoopController } from '../../controllers/frame-loop-controller.js';
@@ -87,7 +88,10 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   private readonly sampler = new FrameSampler(ANALYSIS_WIDTH);
   private lastHint: FaceHint | null | undefined = undefined;
   private detectMs: number[] = [];
-  /** The frames of the move under way, newest last (at most the challenge's `frames_per_step`). */
+  /**
+   * The frames of the step under way, newest last: a move's pool spread over the whole move
+   * (move-frames.ts), a timed step's frames on its clock.
+   */
   private dense: DenseFrame[] = [];
   private lastDenseAt = 0;
   /** The canvas the next frame is drawn into (see {@link frameCanvas}). */
@@ -278,14 +282,12 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     return canvas;
   }
 
-  /** Keeps the frame as one of the move's dense frames (the oldest goes when there are enough). */
+  /** Keeps the frame in the move's pool (thinned over the whole move when it is full). */
   private keepDense(canvas: HTMLCanvasElement, face: DetectedFace, now: number): void {
     this.lastDenseAt = now;
     if (canvas === this.spare) this.spare = null;
     const evidence: FaceEvidence = { box: face.box, keypoints: face.keypoints, score: face.score, yaw: yawOf(face), t: Math.round(now - this.startedAt) };
-    this.dense.push({ canvas, evidence });
-    const keep = this.challenge?.frames_per_step ?? 1;
-    if (this.dense.length > keep) this.dense.splice(0, this.dense.length - keep);
+    this.dense = poolMoveFrame(this.dense, { canvas, evidence }, this.challenge?.frames_per_step ?? 1, (f) => f.evidence.t);
   }
 
   /**
@@ -313,7 +315,14 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
   private captureStep(index: number): void {
     const challenge = this.challenge!;
     const step = challenge.steps[index]!;
-    const kept = step === 'look_straight' ? this.dense.slice(-1) : this.dense.slice();
+    // A move sends its frames spread from its start to the held pose (at most `frames_per_step`);
+    // a timed step already holds exactly its frames.
+    const kept =
+      step === 'look_straight'
+        ? this.dense.slice(-1)
+        : isTimedStep(step)
+          ? this.dense.slice()
+          : spreadOverMove(this.dense, challenge.frames_per_step ?? 1, (f) => f.evidence.t);
     this.dense = [];
     // Uploads run one after another in the background, in step and frame order.
     this.uploads = this.uploads
