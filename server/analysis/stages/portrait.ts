@@ -60,18 +60,25 @@ async function facesInTiles(raster: Raster): Promise<DetectedFace[]> {
   return found.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
 }
 
+/** The face's box grown by `margin` of its longer side on every side, within the raster; null when under 8 px. */
+export function faceRegion(raster: Raster, face: DetectedFace, margin: number): { left: number; top: number; width: number; height: number } | null {
+  const [x, y, w, h] = face.box;
+  const m = Math.max(w, h) * margin;
+  const left = Math.max(0, Math.floor(x - m));
+  const top = Math.max(0, Math.floor(y - m));
+  const width = Math.min(raster.width - left, Math.ceil(w + 2 * m));
+  const height = Math.min(raster.height - top, Math.ceil(h + 2 * m));
+  return width < 8 || height < 8 ? null : { left, top, width, height };
+}
+
 /**
  * The descriptor of `face` taken again from a smoothed crop around it (see above), trying the
  * crop sides in turn; the face's own when no crop shows a face.
  */
 async function recropped(raster: Raster, face: DetectedFace): Promise<DetectedFace> {
-  const [x, y, w, h] = face.box;
-  const m = Math.max(w, h) * RECROP_MARGIN;
-  const left = Math.max(0, Math.floor(x - m));
-  const top = Math.max(0, Math.floor(y - m));
-  const width = Math.min(raster.width - left, Math.ceil(w + 2 * m));
-  const height = Math.min(raster.height - top, Math.ceil(h + 2 * m));
-  if (width < 8 || height < 8) return face;
+  const region = faceRegion(raster, face, RECROP_MARGIN);
+  if (!region) return face;
+  const { left, top, width, height } = region;
   for (const side of RECROP_SIDES) {
     const crop = await rasterFrom(
       sharpFromRaster(raster)

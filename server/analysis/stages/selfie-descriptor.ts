@@ -13,6 +13,7 @@
  */
 import { rasterFrom, sharpFromRaster, type Raster } from '../raster.js';
 import { detectFaces, type DetectedFace } from './face.js';
+import { faceRegion } from './portrait.js';
 
 /**
  * Longer side of the face box, in pixels, the selfie is scaled to: the small end of the portraits
@@ -33,14 +34,10 @@ const CROP_SIDE = 320;
  * above; null when the detector finds no face in that crop (the caller keeps the face's own).
  */
 export async function portraitScaleDescriptor(raster: Raster, face: DetectedFace, side = MATCH_FACE_SIDE): Promise<number[] | null> {
-  const [x, y, w, h] = face.box;
-  const m = Math.max(w, h) * MARGIN;
-  const left = Math.max(0, Math.floor(x - m));
-  const top = Math.max(0, Math.floor(y - m));
-  const width = Math.min(raster.width - left, Math.ceil(w + 2 * m));
-  const height = Math.min(raster.height - top, Math.ceil(h + 2 * m));
-  if (width < 8 || height < 8) return null;
-  const k = side / Math.max(w, h);
+  const region = faceRegion(raster, face, MARGIN);
+  if (!region) return null;
+  const { left, top, width, height } = region;
+  const k = side / Math.max(face.box[2], face.box[3]);
   // Two steps: sharp applies a blur after its resize, and the smoothing belongs at the small scale.
   const small = await rasterFrom(
     sharpFromRaster(raster)

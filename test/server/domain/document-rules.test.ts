@@ -4,43 +4,14 @@
  * OCR passes disagreed where no check digit can tell (issue 20) goes to review, not complete.
  */
 import { describe, expect, it } from 'vitest';
-import type { DocumentAnalysis, DocumentContent } from '../../../server/analysis/index.js';
+import type { DocumentAnalysis } from '../../../server/analysis/index.js';
 import { VerificationStatus } from '../../../server/domain/catalogue.js';
 import { documentDecision } from '../../../server/domain/document-rules.js';
+import { successfulAnalysis } from '../../helpers/document-analysis.js';
 import { documentChecks } from '../../../server/domain/verification-checks.js';
 
 function passport(mrzDoubts?: readonly string[]): DocumentAnalysis {
-  const content: DocumentContent = {
-    hash: 'h',
-    name: 'document.jpg',
-    original_name: 'passport',
-    extension: 'jpg',
-    type: 'image/jpeg',
-    size: 10,
-    time: 0,
-    doc_type: 'passport',
-    doc_type_id: 1,
-    mrz_data: [],
-    exif_data: [],
-    valid_address: [],
-    valid_user_address: [],
-    photoshopped: false,
-    ai_analysis: { internet_detection: false },
-    dlp_analysis: { info_types: [] },
-    document_processor: {},
-  };
-  return {
-    status: 'Success',
-    reason: null,
-    failure_code: null,
-    doc_type: 'passport',
-    content,
-    derivative: null,
-    derivative_type: 'image/jpeg',
-    portrait_embedding: null,
-    evidence: { barcode: false, mrz: 'valid', face: true, ...(mrzDoubts ? { mrz_doubts: mrzDoubts } : {}) },
-    timings: {},
-  };
+  return successfulAnalysis({}, { barcode: false, mrz: 'valid', face: true, ...(mrzDoubts ? { mrz_doubts: mrzDoubts } : {}) });
 }
 
 describe('documentDecision', () => {

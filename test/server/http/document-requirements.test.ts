@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentAnalysis, DocumentContent } from '../../../server/analysis/index.js';
 import { ANALYSIS_QUEUE, type DocumentAnalysisJob } from '../../../server/domain/analysis-jobs.js';
 import { markDocumentProcessing } from '../../../server/services/document-jobs.js';
+import { successfulAnalysis } from '../../helpers/document-analysis.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
 import { items, startTestServer, type Json, type TestServer } from '../../helpers/server.js';
 
@@ -38,38 +39,15 @@ afterAll(async () => {
 
 /** A successful reading: an MRZ's fields (confidence 95) unless `fields` says otherwise. */
 function reading(fields: Fields, extra: Partial<DocumentContent> = {}, machineReadable = true): DocumentAnalysis {
-  const content: DocumentContent = {
-    hash: 'h',
-    name: 'document.jpg',
-    original_name: 'front',
-    extension: 'jpg',
-    type: 'image/jpeg',
-    size: 10,
-    time: 0,
-    doc_type: 'passport',
-    doc_type_id: 1,
-    mrz_data: [],
-    exif_data: [],
-    valid_address: [],
-    valid_user_address: [],
-    photoshopped: false,
-    ai_analysis: { name_match: { full_name: true, last_name: true }, internet_detection: false },
-    dlp_analysis: { info_types: [] },
-    document_processor: fields,
-    ...extra,
-  };
-  return {
-    status: 'Success',
-    reason: null,
-    failure_code: null,
-    doc_type: content.doc_type ?? null,
-    content,
-    derivative: null,
-    derivative_type: 'image/jpeg',
-    portrait_embedding: null,
-    evidence: { barcode: false, mrz: machineReadable ? 'valid' : null, face: false },
-    timings: {},
-  };
+  return successfulAnalysis(
+    {
+      original_name: 'front',
+      ai_analysis: { name_match: { full_name: true, last_name: true }, internet_detection: false },
+      document_processor: fields,
+      ...extra,
+    },
+    { barcode: false, mrz: machineReadable ? 'valid' : null, face: false },
+  );
 }
 
 const MRZ = 95;
