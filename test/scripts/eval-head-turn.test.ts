@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { rasterFrom } from '../../server/analysis/raster.js';
 import { detectFaces } from '../../server/analysis/stages/face.js';
+import { TURN_DELTA } from '../../server/analysis/stages/selfie.js';
 import { LIVENESS_LIMITS, yawOf } from '../../src/capture/liveness.js';
 import { clearOf, demoPhoto, FACE_BOXES, portraitSource } from '../fixtures/faces.js';
 import { headTurnFrames } from '../fixtures/hard/head-turn.js';
@@ -60,5 +61,19 @@ describe('bona fide subjects of the liveness set', { timeout: 240_000 }, () => {
     expect(yNose).not.toBeNull();
     expect(Math.abs(yNose!)).toBeLessThanOrEqual(LIVENESS_LIMITS.straightYaw);
     expect(yBox === null || Math.abs(yBox) > LIVENESS_LIMITS.straightYaw).toBe(true);
+  });
+
+  it('gives the server the turn the widget saw (development face 0 from a 30° relief turn)', async () => {
+    // Equal to 3 decimals: the widget normalises x and y by the frame's sides. Placed on its nose, face 0 looks straight at a 30° relief turn; at 6° the widget's yaw has
+    // moved 0.29. On the outer eye corners the server measured 0.7 of that (0.21; 0.119 on a
+    // session's frames, refused): it now measures the widget's yaw on the same points.
+    const frames = await headTurnFrames(0, [30, 6], { anchor: 'landmarks' });
+    const faces = await Promise.all(frames.map(async (b) => (await detectFaces(await rasterFrom(sharp(b))))[0]));
+    const yaws = await Promise.all(frames.map(widgetYaw));
+    expect(faces[0]!.turn).toBeCloseTo(yaws[0]!, 3);
+    expect(faces[1]!.turn).toBeCloseTo(yaws[1]!, 3);
+    const serverDelta = faces[0]!.turn - faces[1]!.turn;
+    expect(serverDelta).toBeGreaterThan(0.25);
+    expect(serverDelta).toBeGreaterThanOrEqual(TURN_DELTA);
   });
 });
