@@ -9,9 +9,11 @@ const ISOLATED_FILES = ['test/server/adapters.test.ts', 'test/server/methods/mod
 
 export default defineConfig({
   test: {
-    // Two cores: one fork per core keeps SQLite files, native addons and timing steady.
+    // Three forks on two cores: the test files mostly wait (browsers, timers, sockets): with two
+    // forks the embedded pass used 0.93 of the 2 cores on average (CPU 692 s in 743 s); a third
+    // fork fills that wait (scale pass 349 -> 213 s on a fresh clone, docs/performance.md).
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Drops the scratch PostgreSQL databases of the run at the end (scale switch, test/server/scale).
