@@ -40,7 +40,7 @@ describe('softDecodePdf417', { timeout: 300_000 }, () => {
     expect(softDecodePdf417({ data, width: g.width, height: g.height }, fit)).toBeNull();
   });
 
-  it('returns nothing on the same back drawn with 1.35-module rows, whose inner rows blur into each other', async () => {
+  it('returns nothing on the same back drawn with 1.5-module rows, whose inner rows blur into each other', async () => {
     const g = await grey(await backStressPhoto(0, 'blur', 'thin'));
     const q = locateBarcode(g);
     const fit = q && fitSymbol(g, q);
