@@ -73,18 +73,31 @@ describe('face frames sent twice at once', () => {
   });
 
   it('selfie: the submit and a retaken frame at once: the job names files that exist', async () => {
-    const { session, id } = await sessionFor(server, [22]);
-    const c = await session.faceChallenge('selfie');
-    await send(session, 'selfie', c, 0, 0, 100, await image('#998877'))();
-    const outcomes = await atOnce([send(session, 'selfie', c, 0, 0, 150, await image('#887766')), () => session.submitFace('selfie', c.challenge_id)]);
-    // The submit always passes; the retake either came first (and is in the job) or finds the challenge used.
-    expect(outcomes[1]).toBe('200');
-    expect(['200', '410 session_challenge_expired', '409 session_method_state_error']).toContain(outcomes[0]);
-    const rows = await server.verity.ctx.db.selectFrom('jobs').select('payload').where('queue', '=', ANALYSIS_QUEUE).execute();
-    expect(rows).toHaveLength(1);
-    const job = JSON.parse(rows[0]!.payload) as AnalysisJob;
-    if (job.kind !== 'face') throw new Error('no face job');
-    for (const frame of job.frames) expect(await server.verity.ctx.blobs.get(frame.blobKey)).toBeDefined();
-    expect((await stored(id)).filesMatchRows).toBe(true);
+    // The submit is sent a little after the retake (it has less to do), at several offsets, so
+    // that it lands while the retake is being checked and stored.
+    const big = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#887766' } })
+      .jpeg()
+      .toBuffer();
+    for (const delayMs of [0, 5, 10, 20, 40]) {
+      const { session, id } = await sessionFor(server, [22]);
+      const c = await session.faceChallenge('selfie');
+      await send(session, 'selfie', c, 0, 0, 100, await image('#998877'))();
+      const later = () => new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => session.submitFace('selfie', c.challenge_id));
+      const outcomes = await atOnce([send(session, 'selfie', c, 0, 0, 150, big), later]);
+      // The submit always passes; the retake came first (and is in the job) or finds the challenge used.
+      expect(outcomes[1]).toBe('200');
+      expect(['200', '410 session_challenge_expired', '409 session_method_state_error']).toContain(outcomes[0]);
+      const rows = await server.verity.ctx.db
+        .selectFrom('jobs')
+        .select('payload')
+        .where('queue', '=', ANALYSIS_QUEUE)
+        .where('payload', 'like', `%"userId":${id},%`)
+        .execute();
+      expect(rows).toHaveLength(1);
+      const job = JSON.parse(rows[0]!.payload) as AnalysisJob;
+      if (job.kind !== 'face') throw new Error('no face job');
+      for (const frame of job.frames) expect(await server.verity.ctx.blobs.get(frame.blobKey), `the job's frame, submit ${delayMs} ms later`).toBeDefined();
+      expect((await stored(id)).filesMatchRows).toBe(true);
+    }
   });
 });
