@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { CodeMethodKey, CodeSentResponse } from '../../../src/api/contract.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
-import { seal } from '../../notify/seal.js';
+import { sealNotifyCode } from '../../crypto/seal.js';
 import { NOTIFY_QUEUE, type NotifyCodeJob } from '../../notify/jobs.js';
 import { moveVerification } from '../../services/verifications.js';
 import { sessionErrors } from '../../errors.js';
@@ -72,10 +72,10 @@ export async function issueCode(kit: SessionKit, user: UserRow, v: UserVerificat
       kind: 'code',
       userId: user.id,
       channel: target.channel,
-      sealed: seal(ctx.config.secret, code),
+      sealed: sealNotifyCode(ctx.config.secret, code),
       expiresAt,
       locale: locale ?? '',
-      ...(target.to !== undefined ? { sealedTo: seal(ctx.config.secret, target.to) } : {}),
+      ...(target.to !== undefined ? { sealedTo: sealNotifyCode(ctx.config.secret, target.to) } : {}),
     };
     await ctx.queue.enqueue(NOTIFY_QUEUE, job, { maxAttempts: 8 }, trx);
   });
