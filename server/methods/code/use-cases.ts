@@ -58,6 +58,17 @@ export function draftCode(existing: CodeRow | undefined, now: Date, length: numb
   return { code, row };
 }
 
+/**
+ * Stores `row`, drafted from `existing`, as the live code of `store`; refused as a resend too soon
+ * when another send stored a code since (two sends at once send one code: the limits hold).
+ */
+export async function claimSend(trx: Executor, userId: number, store: CodeStoreKey, row: CodeRow, existing: CodeRow | undefined, now: Date): Promise<void> {
+  if (await saveCode(trx, userId, store, row, existing)) return;
+  const sent = await findCode(trx, userId, store);
+  const next = sent ? nextSendAt(sent, now) : new Date(now.getTime() + 1000);
+  throw sessionErrors.resendTooSoon(Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000)));
+}
+
 /** Sends a new code (also the resend) to `target`; the previous code of its store stops working. */
 export async function issueCode(kit: SessionKit, user: UserRow, v: UserVerificationRow, target: CodeTarget, locale: string | null): Promise<CodeSentResponse> {
   const { ctx } = kit;
@@ -66,7 +77,7 @@ export async function issueCode(kit: SessionKit, user: UserRow, v: UserVerificat
   const { code, row } = draftCode(existing, now, CODE_LENGTH, (c) => codeHash(ctx.config.secret, user.id, target, c));
   const expiresAt = row.expires_at;
   await ctx.db.transaction().execute(async (trx) => {
-    await saveCode(trx, user.id, target.store, row, existing !== undefined);
+    await claimSend(trx, user.id, target.store, row, existing, now);
     if (v.started_at === null) await markStarted(trx, user.id, v.method_id, now);
     const job: NotifyCodeJob = {
       kind: 'code',
