@@ -187,14 +187,14 @@ export async function uploadVideoFrame(kit: SessionKit, user: UserRow, fields: V
   const mediaType = await acceptSessionUpload(bytes, FRAME_MEDIA_TYPES);
   const hash = createHash('sha256').update(bytes).digest('hex');
   // Checked first without storing anything, then where the frame is stored (with its hash).
-  const replay = async (ex: Executor): Promise<boolean> => {
-    const seenFor = await challengeOfFrame(ex, hash);
+  const replay = async (ex: Executor, locked = false): Promise<boolean> => {
+    const seenFor = await challengeOfFrame(ex, hash, locked);
     if (seenFor !== undefined && seenFor !== challengeId) throw sessionErrors.uploadInvalid('This frame was already sent for another challenge.');
     return seenFor === undefined;
   };
   await replay(ctx.db);
   const id = await storeUpload(kit, user, challengeId, { kind: UPLOAD_KIND.frame, index, bytes, mediaType, meta: { t } }, place, async (trx) => {
-    if (await replay(trx)) await rememberFrame(trx, { hash, user_id: user.id, challenge_id: challengeId, created_at: ctx.clock.now().toISOString() });
+    if (await replay(trx, true)) await rememberFrame(trx, { hash, user_id: user.id, challenge_id: challengeId, created_at: ctx.clock.now().toISOString() });
   });
   return { upload_id: id };
 }
