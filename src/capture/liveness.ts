@@ -47,13 +47,16 @@ export function yawOf(face: DetectedFace): number {
 }
 
 /**
- * The offset of `nose` from the middle of the eyes, projected on the eye line (right eye to
- * left eye) and divided by the eye distance, clamped to -1..1; 0 when the eyes coincide. The
- * server measures the turn with the same function on the face mesh (server/analysis/stages/face.ts).
+ * The offset of `nose` from the middle of the eyes, projected on the eye line and divided by the
+ * eye distance, clamped to -1..1; 0 when the eyes coincide. The server measures the turn with the
+ * same function on the face mesh (server/analysis/stages/face.ts).
  */
 export function eyeLineOffset(rightEye: Point, leftEye: Point, nose: Point): number {
-  const ex = leftEye.x - rightEye.x;
-  const ey = leftEye.y - rightEye.y;
+  // The eye line oriented towards the image's right, whichever eye a detector lists first (the
+  // sign then means what it meant in image x: positive when the nose moves to the image's right).
+  const flip = leftEye.x < rightEye.x ? -1 : 1;
+  const ex = flip * (leftEye.x - rightEye.x);
+  const ey = flip * (leftEye.y - rightEye.y);
   const span2 = ex * ex + ey * ey;
   if (span2 === 0) return 0;
   const dx = nose.x - (leftEye.x + rightEye.x) / 2;

@@ -94,6 +94,11 @@ describe('the head turn the server measures', () => {
         aspect: 480 / 600,
       };
       expect(yawOf(narrow)).toBeCloseTo(0.3, 10);
+      // Whichever eye a detector lists first (the server's mesh lists the image's right one first).
+      const swapped: WidgetFace = { ...narrow, keypoints: [p(m[473]!), p(m[468]!), p(m[1]!)] };
+      expect(yawOf(swapped)).toBeCloseTo(0.3, 10);
+      const mirrored = m.map(([x, y]): [number, number] => [600 - x, y]);
+      expect(turnFromMesh(mirrored)).toBeCloseTo(-0.3, 10);
     }
   });
 });
