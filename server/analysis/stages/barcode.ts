@@ -270,6 +270,19 @@ export async function decodePdf417(input: GreyPlane): Promise<{ text: string; an
   return { text: null, symbol };
 }
 
+/**
+ * Whether the page may hold a PDF417: a block of barcode-dense edges whose start or stop bar is
+ * seen (barcode-locate.ts, barcode-fit.ts). With a portrait also on the page (a licence front, a
+ * passport's data page), a page where this is false is not searched (pipeline.ts): on the
+ * development backs every symbol, decoded or not, showed its bars here, and no back a portrait.
+ */
+export function mayHoldPdf417(input: GreyPlane): boolean {
+  const g = stretchGrey(input);
+  const own = locateBarcode(g);
+  const fit = own && fitSymbol(g, own);
+  return Boolean(own && fit && looksLikePdf417(g, fit));
+}
+
 /** The barcode stage: decode, parse AAMVA when possible, map to `document_processor`. */
 export async function runBarcode(g: GreyPlane, today: Date): Promise<BarcodeResult> {
   const hit = await decodePdf417(g);
