@@ -34,6 +34,17 @@ export interface BarcodeResult {
  * is rotated. PDF417 bars and text lines give strong peaks at the content's own 0/90°.
  */
 export function estimateSkew(g: GreyPlane): number {
+  // The OCR, the MRZ's row search and PaddleOCR's page each ask it of the same working page.
+  const known = skews.get(g);
+  if (known !== undefined) return known;
+  const angle = skewOnce(g);
+  skews.set(g, angle);
+  return angle;
+}
+
+const skews = new WeakMap<GreyPlane, number>();
+
+function skewOnce(g: GreyPlane): number {
   const { width, height } = g;
   // Smooth first: the staircase edges of a rotated raster are axis-aligned and would pull the
   // estimate to 0°. A 3x3 box blur followed by the Sobel operator removes that bias.
