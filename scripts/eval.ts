@@ -5,7 +5,7 @@
  * error are shown (genuine captures refused or flagged, and fraud accepted). Images are made on
  * first use and cached under test/.fixtures-cache/. Method and results: docs/analysis.md.
  *
- * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports-stress|fronts|attacks|faces|liveness] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]
+ * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]
  *   --half    `dev-variant`: the development identities in other fonts, with the `stacked`
  *             layout and harsher uploads (test/fixtures/hard/config.ts), to check that a change
  *             tuned on `dev` is no fit to its fonts before the held-out half is spent.
@@ -25,6 +25,10 @@
  *             `fronts` only the genuine licence fronts: their refusals, each printed field's
  *             exact rate and every misread (expected → read), to tune the front reader on;
  *             default documents and liveness.
+ *   --rows    `thin`: licence backs (in `documents`, `backs` and `backs-stress`) drawn with the
+ *             PDF417 rows 1.35-1.5 modules tall that the set drew until 2026-11-27, a stress
+ *             variant reported on its own; default `standard`, rows 3-4 modules tall as encoders
+ *             draw them (test/fixtures/hard/documents.ts: `BackRows`).
  *   --scores  also write the face match's raw pair scores to FILE.<half>.json.
  *   --kinds   liveness presentations to run, comma-separated (default all: bona-fide,print,
  *             print-closer,screen,replay-injected,photo-sequence), one kind after another.
@@ -36,6 +40,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { closeEngines } from '../server/analysis/engines.js';
 import { HALVES, type HalfConfig, type HalfName } from '../test/fixtures/hard/config.js';
+import type { BackRows } from '../test/fixtures/hard/documents.js';
 import { evalBackStress } from './eval/back-stress.js';
 import { evalDocuments, type FraudResult, type GenuineResult } from './eval/documents.js';
 import { evalPassportStress } from './eval/passport-stress.js';
@@ -58,8 +63,9 @@ const SCORES = arg('--scores');
 const KINDS_RUN = (arg('--kinds')?.split(',') ?? PAD_KINDS) as LiveKind[];
 const FACES_RUN = arg('--faces')?.split(',').map(Number);
 const SESSIONS = Number(arg('--sessions') ?? 1);
+const ROWS = (arg('--rows') ?? 'standard') as BackRows;
 const USAGE =
-  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports-stress|fronts|attacks|faces|liveness] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress, passports-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
+  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress, passports-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
 // `--help` used to fall through to the defaults and start the whole evaluation (an hour of CPU).
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.stdout.write(USAGE);
@@ -73,6 +79,7 @@ if (
   !['dev', 'heldout', 'both', 'dev-variant'].includes(HALF) ||
   !['all', 'documents', 'backs', 'backs-stress', 'passports-stress', 'fronts', 'attacks', 'faces', 'liveness'].includes(PART) ||
   ((PART === 'backs-stress' || PART === 'passports-stress') && HALF !== 'dev') ||
+  !['standard', 'thin'].includes(ROWS) ||
   KINDS_RUN.some((k) => !PAD_KINDS.includes(k))
 ) {
   process.stderr.write(USAGE);
@@ -131,6 +138,28 @@ function genuineTables(g: GenuineResult[]): void {
   const passports = g.filter((x) => x.kind === 'passport');
   const fronts = g.filter((x) => x.kind === 'licence-front');
   print(`- Licence backs decoded (PDF417 → AAMVA): ${R(rateOf(backs, (x) => x.barcode))}`);
+  // A wrong decode is worse than none: every decoded back's fields against the card's.
+  const wrong = backs.filter((x) => x.barcode && Object.values(x.fields).some((ok) => !ok));
+  print(
+    `- Licence backs decoded with a value unlike the card's: ${R(rateOf(backs, (x) => wrong.includes(x)))}${wrong.length ? ` (${wrong.map((x) => `${x.person}: ${Object.keys(x.misreads).join(', ')}`).join('; ')})` : ''}`,
+  );
+  if (backs.length) {
+    const cpu = backs.map((x) => x.cpuMs).sort((a, b) => a - b);
+    const med = (xs: readonly number[]): string => (xs.length ? `${xs[Math.floor(xs.length / 2)]}` : '—');
+    print(
+      `- CPU time per back (this process, user + system): median ${med(cpu)} ms, mean ${Math.round(cpu.reduce((a, b) => a + b, 0) / cpu.length)} ms, max ${cpu.at(-1)} ms; decoded ${med(
+        backs
+          .filter((x) => x.barcode)
+          .map((x) => x.cpuMs)
+          .sort((a, b) => a - b),
+      )} ms, not decoded ${med(
+        backs
+          .filter((x) => !x.barcode)
+          .map((x) => x.cpuMs)
+          .sort((a, b) => a - b),
+      )} ms (medians)`,
+    );
+  }
   print(`- Passports, MRZ both lines exact: ${R(rateOf(passports, (x) => x.mrzExact))}`);
   print(
     `- Passports accepted with a wrong MRZ (every check digit held, nothing raised): ${R(rateOf(passports, (x) => x.status === 'Success' && x.mrzValid && !x.mrzExact && !flagged(x)))}`,
@@ -158,17 +187,17 @@ async function evalHalf(half: HalfConfig): Promise<void> {
   const started = Date.now();
   print(`\n### ${half.name === 'heldout' ? 'Held-out half' : half.name === 'dev' ? 'Development half' : 'Development variant'} (${half.name})\n`);
   print(
-    `${PEOPLE} identities (seeds from ${half.seedBase}); fonts ${half.fonts.join(', ')}; licence layouts ${half.licenceLayouts.join(', ')}; passport layouts ${half.passportLayouts.join(', ')}; ${half.faces.length} faces (demo faces ${half.faces[0]}–${half.faces.at(-1)}).`,
+    `${PEOPLE} identities (seeds from ${half.seedBase}); licence backs' PDF417 rows ${ROWS === 'thin' ? '1.35-1.5 modules tall (the `thin` stress variant)' : '3-4 modules tall'}; fonts ${half.fonts.join(', ')}; licence layouts ${half.licenceLayouts.join(', ')}; passport layouts ${half.passportLayouts.join(', ')}; ${half.faces.length} faces (demo faces ${half.faces[0]}–${half.faces.at(-1)}).`,
   );
   if (PART === 'all' || PART === 'documents') await evalDocumentsAndFaces(half);
   if (PART === 'attacks') await attackTable(half);
-  if (PART === 'backs') genuineTables((await evalDocuments(half, PEOPLE, today, progress, false, ['licence-back'])).genuine);
+  if (PART === 'backs') genuineTables((await evalDocuments(half, PEOPLE, today, progress, false, ['licence-back'], false, ROWS)).genuine);
   if (PART === 'fronts') {
     const fronts = (await evalDocuments(half, PEOPLE, today, progress, false, ['licence-front'], false)).genuine;
     genuineTables(fronts);
     misreadList(fronts);
   }
-  if (PART === 'backs-stress') await evalBackStress(PEOPLE, today, print, progress);
+  if (PART === 'backs-stress') await evalBackStress(PEOPLE, today, print, progress, ROWS);
   if (PART === 'passports-stress') await evalPassportStress(PEOPLE, today, print, progress);
   if (PART === 'faces') {
     const found = await documentPortraits(half, PEOPLE, progress);
@@ -206,7 +235,7 @@ function fraudTable(fraud: readonly FraudResult[]): void {
 }
 
 async function evalDocumentsAndFaces(half: HalfConfig): Promise<void> {
-  const docs = await evalDocuments(half, PEOPLE, today, progress);
+  const docs = await evalDocuments(half, PEOPLE, today, progress, false, undefined, undefined, ROWS);
   genuineTables(docs.genuine);
   fraudTable(docs.fraud);
 

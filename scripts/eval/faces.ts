@@ -10,7 +10,7 @@ import { prepareInput } from '../../server/analysis/input.js';
 import { fitRaster, rasterFrom } from '../../server/analysis/raster.js';
 import { cosineSimilarity, detectFaces, type DetectedFace } from '../../server/analysis/stages/face.js';
 import { documentFaces } from '../../server/analysis/stages/portrait.js';
-import { portraitScaleDescriptor } from '../../server/analysis/stages/selfie-descriptor.js';
+import { matchDescriptor } from '../../server/analysis/stages/selfie-descriptor.js';
 import type { LivenessChallenge, SelfieDecision } from '../../server/analysis/stages/selfie.js';
 import type { HalfConfig } from '../../test/fixtures/hard/config.js';
 import { SELFIE_KINDS } from '../../test/fixtures/hard/selfies.js';
@@ -29,7 +29,7 @@ async function selfieFaces(b: Buffer): Promise<{ faces: DetectedFace[]; match: r
   const d = (f: DetectedFace): number => Math.hypot(f.box[0] + f.box[2] / 2 - r.width / 2, f.box[1] + f.box[3] / 2 - r.height / 2);
   const faces = (await detectFaces(r)).sort((a, c) => d(a) - d(c));
   const first = faces[0];
-  return { faces, match: first?.embedding && ((await portraitScaleDescriptor(r, first)) ?? first.embedding) };
+  return { faces, match: (first && (await matchDescriptor(r, first))) ?? undefined };
 }
 
 /** A second face at least a quarter the size of the first: what the selfie decision calls MULTIPLE_FACES. */

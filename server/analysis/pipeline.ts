@@ -12,8 +12,8 @@ import { mayHoldPdf417, runBarcode, type BarcodeResult } from './stages/barcode.
 import { runDlp } from './stages/dlp.js';
 import { classifyDocument, readsAsLicenceFront } from './stages/doc-type.js';
 import { editorSoftware, exifEntries } from './stages/exif.js';
-import { annotateFace, detectFaces, faceSimilarity, type DetectedFace } from './stages/face.js';
-import { portraitScaleDescriptor } from './stages/selfie-descriptor.js';
+import { annotateFace, detectFaces, type DetectedFace } from './stages/face.js';
+import { matchDescriptor } from './stages/selfie-descriptor.js';
 import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
 import { finishMrz, searchMrz, textBands, type MrzResult } from './stages/mrz.js';
@@ -25,7 +25,7 @@ import { FRONT_FIELDS, printedFields } from './stages/printed-fields.js';
 import { assessQuality, fieldsReadable, glareOverSymbol, QUALITY_THRESHOLDS, QualityIssue, qualityReason } from './stages/quality.js';
 import { detectRecapture } from './stages/recapture.js';
 import { ChallengeSignals } from './stages/challenge-signals.js';
-import { decideSelfie, SELFIE_MATCH_THRESHOLD, type LivenessFrame } from './stages/selfie.js';
+import { decideSelfie, matchPortrait, type LivenessFrame } from './stages/selfie.js';
 import { detectGridInconsistency } from './stages/jpeg-grid.js';
 import { detectPastedRegions } from './stages/tamper.js';
 import type {
@@ -251,10 +251,8 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   if (options.selfie) {
     const selfieRaster = (await prepareInput(options.selfie)).raster;
     const s = (await timed(timings, 'selfie', () => detectFaces(selfieRaster)))[0];
-    const matched = s && portraitEmbedding ? ((await portraitScaleDescriptor(selfieRaster, s)) ?? s.embedding) : undefined;
-    if (matched && portraitEmbedding) {
-      content.ai_analysis.selfie_check = (await faceSimilarity(matched, portraitEmbedding)) >= SELFIE_MATCH_THRESHOLD;
-    }
+    const matched = s && portraitEmbedding ? await matchDescriptor(selfieRaster, s) : null;
+    if (matched && portraitEmbedding) content.ai_analysis.selfie_check = matchPortrait(matched, portraitEmbedding).band === 'match';
   }
 
   timings['total'] = Math.round(performance.now() - started);
@@ -306,17 +304,22 @@ export async function analyseFrames(input: AnalyseFramesInput): Promise<FramesRe
   const timings: Record<string, number> = {};
   const frames: DetectedFace[][] = [];
   let screenReplay = false;
+  let neutralMatch: number[] | null = null;
   for (const [i, bytes] of input.frames.entries()) {
     try {
       const { prepared, faces } = await timed(timings, `frame_${i}`, () => facesOfImage(bytes));
       if (i === 0) screenReplay = (await timed(timings, 'moire', () => detectRecapture(prepared.raster))).screen;
+      // The first frame with a face is the video's straight look, the one matched with the portrait.
+      if (faces[0] && !frames.some((f) => f.length > 0)) {
+        neutralMatch = await timed(timings, 'neutral_match', () => matchDescriptor(prepared.raster, faces[0]!));
+      }
       frames.push(faces);
     } catch (err: unknown) {
       if (!(err instanceof AnalysisInputError)) throw err;
       frames.push([]);
     }
   }
-  return { frames, screenReplay, timings };
+  return { frames, screenReplay, ...(neutralMatch ? { neutralMatch } : {}), timings };
 }
 
 /**
@@ -356,7 +359,7 @@ export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseS
   }
   // Only the match with the portrait uses the portrait-scale descriptor; frames are compared
   // with the selfie's own (same scale on both sides).
-  const atScale = reference && selfie[0] ? await timed(timings, 'selfie_match', () => portraitScaleDescriptor(selfieInput.raster, selfie[0]!)) : null;
+  const atScale = reference && selfie[0] ? await timed(timings, 'selfie_match', () => matchDescriptor(selfieInput.raster, selfie[0]!)) : null;
   const decision = await decideSelfie({
     selfie,
     ...(reference ? { reference } : {}),

@@ -168,5 +168,10 @@ export interface FramesResult {
   readonly frames: readonly (readonly DetectedFace[])[];
   /** True when the moiré check found a screen in the first frame (the straight look). */
   readonly screenReplay: boolean;
+  /**
+   * The first face's descriptor for matching a document portrait (`matchDescriptor`), taken on
+   * the first frame with a face (the straight look); absent when no frame has one.
+   */
+  readonly neutralMatch?: readonly number[];
   readonly timings: Record<string, number>;
 }

@@ -35,8 +35,11 @@ export interface ViewInput {
 export interface SessionKit {
   ctx: AppContext;
   limits: SessionLimits;
-  /** The user's assigned verification for `key`, when the user may act on it (404 / 409 otherwise). */
-  requireOpen(user: UserRow, key: MethodKey): Promise<UserVerificationRow>;
+  /**
+   * The user's assigned verification for `key`, when the user may act on it (404 / 409 otherwise);
+   * read through `ex` when given (a transaction checking again what it is about to change).
+   */
+  requireOpen(user: UserRow, key: MethodKey, ex?: Executor): Promise<UserVerificationRow>;
   /** The method's view after a change, with the flow's state. */
   result(user: UserRow, key: MethodKey): Promise<MethodResult>;
   /** Tells the outbox and the user's progress streams that something changed. */

@@ -1,4 +1,5 @@
 import type { MethodKey } from '../../src/api/contract.js';
+import type { Executor } from '../store/database.js';
 import type { AppContext } from '../context.js';
 import { hostedSecurityHeaders } from '../http/hosted/security-headers.js';
 import { VerificationStatus } from '../domain/catalogue.js';
@@ -25,8 +26,8 @@ function done(ctx: AppContext, userId: number): void {
   notifyProgress(userId);
 }
 
-async function requireOpen(ctx: AppContext, user: UserRow, key: MethodKey) {
-  const v = await verificationFor(ctx.db, user.id, key);
+async function requireOpen(ctx: AppContext, user: UserRow, key: MethodKey, ex: Executor = ctx.db) {
+  const v = await verificationFor(ex, user.id, key);
   if (!v) throw sessionErrors.notAssigned();
   if (!isOpen(v.status))
     throw sessionErrors.state(v.status === VerificationStatus.rejected ? 'This step was rejected; retry it first.' : 'This step is already done.');
@@ -38,7 +39,7 @@ export function sessionKit(ctx: AppContext, limits: SessionLimits): SessionKit {
   return {
     ctx,
     limits,
-    requireOpen: (user, key) => requireOpen(ctx, user, key),
+    requireOpen: (user, key, ex) => requireOpen(ctx, user, key, ex),
     result: (user, key) => methodResult(ctx, user, key),
     changed: (userId) => done(ctx, userId),
     hostedHeaders: (reply, nonce, settings) => hostedSecurityHeaders(reply, nonce, settings, browserPermissions()),

@@ -1,4 +1,5 @@
 import type { Executor } from '../store/database.js';
+import { isPostgres } from '../store/migrations/helpers.js';
 import { sdb } from './tables.js';
 
 /**
@@ -8,6 +9,13 @@ import { sdb } from './tables.js';
  */
 export interface MethodState<T> {
   read(ex: Executor, userId: number): Promise<T | undefined>;
+  /**
+   * {@link read} inside a transaction `trx`, holding the state until it ends: the per-user,
+   * per-method lock under a read-check-write of the method's other rows (its uploads). On
+   * PostgreSQL the row is locked (`FOR UPDATE`; a concurrent `readLocked` or `update` waits for
+   * the commit, then reads what it wrote); SQLite runs one transaction at a time.
+   */
+  readLocked(trx: Executor, userId: number): Promise<T | undefined>;
   write(ex: Executor, userId: number, data: T, now: Date): Promise<void>;
   clear(ex: Executor, userId: number): Promise<void>;
   /**
@@ -27,6 +35,12 @@ export function methodState<T>(key: string): MethodState<T> {
   return {
     async read(ex, userId) {
       const row = await sdb(ex).selectFrom('method_state').select('data').where('user_id', '=', userId).where('method_key', '=', key).executeTakeFirst();
+      return row ? (JSON.parse(row.data) as T) : undefined;
+    },
+    async readLocked(trx, userId) {
+      let query = sdb(trx).selectFrom('method_state').select('data').where('user_id', '=', userId).where('method_key', '=', key);
+      if (isPostgres(trx)) query = query.forUpdate();
+      const row = await query.executeTakeFirst();
       return row ? (JSON.parse(row.data) as T) : undefined;
     },
     async write(ex, userId, data, now) {

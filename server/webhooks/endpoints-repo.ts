@@ -6,9 +6,19 @@ export async function insertEndpoint(ex: Executor, row: Insertable<WebhookEndpoi
   return ex.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Changes an endpoint's columns; undefined when there is no such endpoint. */
-export async function patchEndpoint(ex: Executor, id: number, patch: Updateable<WebhookEndpointTable>): Promise<EndpointRow | undefined> {
-  return ex.updateTable('webhook_endpoints').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+/**
+ * Changes an endpoint's columns; undefined when there is no such endpoint, or, with
+ * `expectedSecret`, when its secret is no longer that one (another rotation came first).
+ */
+export async function patchEndpoint(
+  ex: Executor,
+  id: number,
+  patch: Updateable<WebhookEndpointTable>,
+  expectedSecret?: string,
+): Promise<EndpointRow | undefined> {
+  let q = ex.updateTable('webhook_endpoints').set(patch).where('id', '=', id);
+  if (expectedSecret !== undefined) q = q.where('secret', '=', expectedSecret);
+  return q.returningAll().executeTakeFirst();
 }
 
 export async function findEndpoint(ex: Executor, id: number): Promise<EndpointRow | undefined> {

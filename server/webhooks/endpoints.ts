@@ -180,19 +180,31 @@ export async function rotateSecret(
   serverSecret: string,
   overlapMs = DEFAULT_ROTATION_OVERLAP_MS,
 ): Promise<{ row: EndpointRow; secret: string } | undefined> {
-  const existing = await findEndpoint(ex, id);
-  if (!existing) return undefined;
-  if (overlapMs > 0) openSigningSecret(serverSecret, existing.secret, existing.id);
-  const secret = generateSigningSecret();
-  const row = await patchEndpoint(ex, id, {
-    secret: sealSigningSecret(serverSecret, secret),
-    previous_secret: overlapMs > 0 ? existing.secret : null,
-    previous_secret_expires_at: overlapMs > 0 ? new Date(now.getTime() + overlapMs).toISOString() : null,
-    updated_at: now.toISOString(),
-  });
-  if (!row) throw new Error(`webhook endpoint ${id} was deleted during the rotation`);
-  return { row, secret };
+  // The write names the secret it read: of two rotations at once, the later one keeps the
+  // earlier's new secret as its previous one (both answers still sign), instead of dropping it.
+  for (let round = 0; round < ROTATION_ROUNDS; round++) {
+    const existing = await findEndpoint(ex, id);
+    if (!existing) return undefined;
+    if (overlapMs > 0) openSigningSecret(serverSecret, existing.secret, existing.id);
+    const secret = generateSigningSecret();
+    const row = await patchEndpoint(
+      ex,
+      id,
+      {
+        secret: sealSigningSecret(serverSecret, secret),
+        previous_secret: overlapMs > 0 ? existing.secret : null,
+        previous_secret_expires_at: overlapMs > 0 ? new Date(now.getTime() + overlapMs).toISOString() : null,
+        updated_at: now.toISOString(),
+      },
+      existing.secret,
+    );
+    if (row) return { row, secret };
+  }
+  throw new Error(`webhook endpoint ${id}: the rotation kept meeting other rotations`);
 }
+
+/** Rounds of read-and-retry before a contended rotation gives up; far above real contention. */
+const ROTATION_ROUNDS = 20;
 
 function jsonOrNull(v: number[] | null): string | null {
   return v === null ? null : JSON.stringify(v);

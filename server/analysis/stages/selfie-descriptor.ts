@@ -52,3 +52,13 @@ export async function portraitScaleDescriptor(raster: Raster, face: DetectedFace
   const again = (await detectFaces(crop)).sort((a, b) => off(a) - off(b))[0];
   return again?.embedding ? [...again.embedding] : null;
 }
+
+/**
+ * The descriptor a live face (selfie, video frame) is matched against a document portrait with,
+ * for every method (`matchPortrait` in selfie.ts): at a portrait's scale, or the face's own when
+ * the detector finds no face in that crop; null when the face has no descriptor.
+ */
+export async function matchDescriptor(raster: Raster, face: DetectedFace): Promise<number[] | null> {
+  if (!face.embedding) return null;
+  return (await portraitScaleDescriptor(raster, face)) ?? [...face.embedding];
+}

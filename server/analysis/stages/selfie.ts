@@ -14,7 +14,7 @@
  * Before, they only sent the capture to review, where a good print looks like a face.
  */
 import type { DetectedFace } from './face.js';
-import { faceSimilarity } from './face.js';
+import { cosineSimilarity, faceSimilarity } from './face.js';
 import { FLASH_CORRELATION_MIN } from './flash.js';
 import { PLANAR_RESIDUAL_MAX, planarityResidual, turnIsContinuous } from './liveness.js';
 
@@ -48,6 +48,23 @@ export type FaceMatchBand = 'match' | 'uncertain' | 'different';
 export function faceMatchBand(similarity: number): FaceMatchBand {
   if (similarity >= SELFIE_MATCH_THRESHOLD) return 'match';
   return similarity >= SELFIE_REVIEW_THRESHOLD ? 'uncertain' : 'different';
+}
+
+/** A face compared with a document portrait: the similarity and its band. */
+export interface PortraitMatch {
+  readonly similarity: number;
+  readonly band: FaceMatchBand;
+}
+
+/**
+ * The one comparison of a live face with a document portrait, for every method that makes it
+ * (selfie, liveness, video, the document's optional selfie check). `descriptor` is the face's
+ * descriptor as `matchDescriptor` (selfie-descriptor.ts) takes it: the thresholds above were set
+ * on that descriptor, and a face's own descriptor scores lower against the same portrait.
+ */
+export function matchPortrait(descriptor: readonly number[], portrait: readonly number[]): PortraitMatch {
+  const similarity = cosineSimilarity(descriptor, portrait);
+  return { similarity, band: faceMatchBand(similarity) };
 }
 /**
  * Frames of one capture below this similarity to the selfie are another person. Lower than the
@@ -249,8 +266,9 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
   let similarity: number | undefined;
   const matched = e.selfieAtPortraitScale ?? selfie.embedding;
   if (e.reference?.embedding && matched) {
-    similarity = await faceSimilarity(matched, e.reference.embedding);
-    const band = faceMatchBand(similarity);
+    const match = matchPortrait(matched, e.reference.embedding);
+    similarity = match.similarity;
+    const band = match.band;
     if (band === 'uncertain') reasons.add(SelfieReason.FaceMatchUncertain);
     if (band === 'different') {
       reasons.add(SelfieReason.FaceMismatch);

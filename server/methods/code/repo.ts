@@ -13,15 +13,30 @@ export async function findCode(ex: Executor, userId: number, key: CodeStoreKey):
   return cdb(ex).selectFrom('verification_codes').selectAll().where('user_id', '=', userId).where('method_key', '=', key).executeTakeFirst();
 }
 
-/** Stores the user's one live code for `key`, replacing the previous one. */
-export async function saveCode(ex: Executor, userId: number, key: CodeStoreKey, row: CodeRow, replacing: boolean): Promise<void> {
+/**
+ * Stores the user's one live code for `key` over `previous`, the row the new one was drafted
+ * from (none: the first code), in one conditional statement: false when another send stored a
+ * code since that read (of two sends at once, one sends; the resend limits hold).
+ */
+export async function saveCode(ex: Executor, userId: number, key: CodeStoreKey, row: CodeRow, previous: CodeRow | undefined): Promise<boolean> {
   const t = cdb(ex);
-  if (replacing) await t.updateTable('verification_codes').set(row).where('user_id', '=', userId).where('method_key', '=', key).execute();
-  else
-    await t
+  if (!previous) {
+    const r = await t
       .insertInto('verification_codes')
       .values({ user_id: userId, method_key: key, ...row })
-      .execute();
+      .onConflict((oc) => oc.columns(['user_id', 'method_key']).doNothing())
+      .executeTakeFirst();
+    return (r.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+  const r = await t
+    .updateTable('verification_codes')
+    .set(row)
+    .where('user_id', '=', userId)
+    .where('method_key', '=', key)
+    .where('code_hash', '=', previous.code_hash)
+    .where('sent_at', '=', previous.sent_at)
+    .executeTakeFirst();
+  return r.numUpdatedRows > 0n;
 }
 
 /**

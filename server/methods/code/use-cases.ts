@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { CodeMethodKey, CodeSentResponse } from '../../../src/api/contract.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
-import { seal } from '../../notify/seal.js';
+import { sealNotifyCode } from '../../crypto/seal.js';
 import { NOTIFY_QUEUE, type NotifyCodeJob } from '../../notify/jobs.js';
 import { moveVerification } from '../../services/verifications.js';
 import { sessionErrors } from '../../errors.js';
@@ -58,6 +58,17 @@ export function draftCode(existing: CodeRow | undefined, now: Date, length: numb
   return { code, row };
 }
 
+/**
+ * Stores `row`, drafted from `existing`, as the live code of `store`; refused as a resend too soon
+ * when another send stored a code since (two sends at once send one code: the limits hold).
+ */
+export async function claimSend(trx: Executor, userId: number, store: CodeStoreKey, row: CodeRow, existing: CodeRow | undefined, now: Date): Promise<void> {
+  if (await saveCode(trx, userId, store, row, existing)) return;
+  const sent = await findCode(trx, userId, store);
+  const next = sent ? nextSendAt(sent, now) : new Date(now.getTime() + 1000);
+  throw sessionErrors.resendTooSoon(Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000)));
+}
+
 /** Sends a new code (also the resend) to `target`; the previous code of its store stops working. */
 export async function issueCode(kit: SessionKit, user: UserRow, v: UserVerificationRow, target: CodeTarget, locale: string | null): Promise<CodeSentResponse> {
   const { ctx } = kit;
@@ -66,16 +77,16 @@ export async function issueCode(kit: SessionKit, user: UserRow, v: UserVerificat
   const { code, row } = draftCode(existing, now, CODE_LENGTH, (c) => codeHash(ctx.config.secret, user.id, target, c));
   const expiresAt = row.expires_at;
   await ctx.db.transaction().execute(async (trx) => {
-    await saveCode(trx, user.id, target.store, row, existing !== undefined);
+    await claimSend(trx, user.id, target.store, row, existing, now);
     if (v.started_at === null) await markStarted(trx, user.id, v.method_id, now);
     const job: NotifyCodeJob = {
       kind: 'code',
       userId: user.id,
       channel: target.channel,
-      sealed: seal(ctx.config.secret, code),
+      sealed: sealNotifyCode(ctx.config.secret, code),
       expiresAt,
       locale: locale ?? '',
-      ...(target.to !== undefined ? { sealedTo: seal(ctx.config.secret, target.to) } : {}),
+      ...(target.to !== undefined ? { sealedTo: sealNotifyCode(ctx.config.secret, target.to) } : {}),
     };
     await ctx.queue.enqueue(NOTIFY_QUEUE, job, { maxAttempts: 8 }, trx);
   });

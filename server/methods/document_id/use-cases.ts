@@ -13,6 +13,7 @@ import { moveDocumentWorkflow, moveVerification } from '../../services/verificat
 import { ANALYSIS_QUEUE, type DocumentAnalysisJob } from '../../domain/analysis-jobs.js';
 import { sessionErrors } from '../../errors.js';
 import { isOpen } from '../../session/status.js';
+import { lockVerification } from '../../session/verification-repo.js';
 import { insertUpload, uploadsOf, type SessionUpload } from '../../session/uploads-repo.js';
 import type { Executor } from '../../store/database.js';
 import type { UserRow } from '../../store/schema.js';
@@ -86,6 +87,13 @@ export async function submitDocument(kit: SessionKit, user: UserRow, body: Docum
   if (Object.keys(errs).length > 0 || !front) throw sessionErrors.validation(errs);
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
+    // Checked again holding the step (on PostgreSQL, its row lock): of two submits at once, the
+    // second sees what the first did and is refused as it would be after it, never queued twice.
+    await lockVerification(trx, user.id, DOCUMENT_METHOD_ID);
+    await kit.requireOpen(user, 'document_id', trx);
+    if (!(await documentTypesFor(trx, user.id)).some((t) => t.key === option.key)) {
+      throw sessionErrors.validation({ document_type: ['This document type is not accepted here.'] });
+    }
     const workflow = workflowForDocument(await workflowCandidates(trx, user.id), { documentType: option.key });
     if (workflow !== null) await moveDocumentWorkflow(trx, ctx.clock, user.id, workflow, VerificationStatus.processing, null);
     else await moveVerification(trx, ctx.clock, user.id, DOCUMENT_METHOD_ID, VerificationStatus.processing);

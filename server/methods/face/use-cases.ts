@@ -13,7 +13,8 @@ import { ANALYSIS_QUEUE, type AnalysisImage, type FaceAnalysisJob } from '../../
 import { sessionErrors } from '../../errors.js';
 import { methodState, type MethodState } from '../../session/state-repo.js';
 import { safeEqual } from '../../session/tokens.js';
-import { replaceUploads, uploadsOf, uploadsOfChallenge } from '../../session/uploads-repo.js';
+import { replaceUploads, uploadsOf, uploadsOfChallenge, type SessionUpload } from '../../session/uploads-repo.js';
+import type { Executor } from '../../store/database.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import type { MethodResult, SessionKit } from '../method.js';
@@ -78,9 +79,8 @@ export async function newFaceChallenge(kit: SessionKit, user: UserRow, key: Face
   // The account's time for each move (10–30 s: every step still fits in the challenge's life).
   const moveMs = key === 'liveness' ? (await readSettings(ctx.db)).liveness_move_seconds * 1000 : null;
   const now = ctx.clock.now();
-  const old = await uploadsOf(ctx.db, user.id, key);
   // The attempt is counted in one step with its check: challenges asked for at once share the limit.
-  const { challenge, attempt } = await ctx.db.transaction().execute(async (trx) => {
+  const { challenge, attempt, old } = await ctx.db.transaction().execute(async (trx) => {
     const made = await faceState(key).update(trx, user.id, now, (previous) => {
       const attempt = (reset ? 0 : (previous?.attempts_used ?? 0)) + 1;
       if (attempt > FACE_ATTEMPTS + 1) throw sessionErrors.attemptsExceeded('No attempts are left for this step.');
@@ -96,8 +96,11 @@ export async function newFaceChallenge(kit: SessionKit, user: UserRow, key: Face
       };
       return { next: { challenge, attempts_used: attempt }, result: { challenge, attempt } };
     });
+    // Read after the update, which holds the state (on PostgreSQL, its row lock), as a frame's
+    // upload does: a frame stored just before is deleted with its file, none after.
+    const old = await uploadsOf(trx, user.id, key);
     await deleteFrames(trx, user.id, key);
-    return made;
+    return { ...made, old };
   });
   for (const o of old) await ctx.blobs.delete(o.blob_key);
   return {
@@ -116,23 +119,21 @@ export async function newFaceChallenge(kit: SessionKit, user: UserRow, key: Face
   };
 }
 
-async function liveChallenge(kit: SessionKit, user: UserRow, key: FaceMethodKey, challengeId: string) {
-  const state = await faceState(key).read(kit.ctx.db, user.id);
+/** The live challenge `challengeId` names (410 otherwise); `locked`: held until `ex`'s transaction ends. */
+async function liveChallenge(kit: SessionKit, ex: Executor, user: UserRow, key: FaceMethodKey, challengeId: string, locked = false) {
+  const state = locked ? await faceState(key).readLocked(ex, user.id) : await faceState(key).read(ex, user.id);
   const challenge = state?.challenge;
   if (!challenge || !safeEqual(challenge.id, challengeId) || challenge.expires_at <= kit.ctx.clock.now().toISOString()) throw sessionErrors.challengeExpired();
   return challenge;
 }
 
-export async function uploadFaceFrame(
-  kit: SessionKit,
-  user: UserRow,
-  key: FaceMethodKey,
-  fields: FaceFrameFields,
-  bytes: Buffer,
-): Promise<{ frame_id: string }> {
-  const { ctx } = kit;
-  await kit.requireOpen(user, key);
-  const challenge = await liveChallenge(kit, user, key, fields.challenge_id);
+/**
+ * Where a frame goes in its challenge, checked against the frames stored so far (order, timing on
+ * the server's clock): the live challenge and the frames the new one replaces (a retake of the
+ * same step and frame index). With `locked`, inside the transaction that stores the frame.
+ */
+async function placeFrame(kit: SessionKit, ex: Executor, user: UserRow, key: FaceMethodKey, fields: FaceFrameFields, locked: boolean) {
+  const challenge = await liveChallenge(kit, ex, user, key, fields.challenge_id, locked);
   const index = Number(fields.step_index);
   if (!Number.isSafeInteger(index) || index >= challenge.steps.length || challenge.steps[index] !== fields.step) {
     throw sessionErrors.uploadInvalid('This frame does not answer the expected challenge step.');
@@ -143,7 +144,7 @@ export async function uploadFaceFrame(
   }
   const evidence = parseJsonField(FaceEvidence, fields.evidence, 'evidence');
   if (!evidence) throw sessionErrors.validation({ evidence: ['Required.'] });
-  const frames = await uploadsOfChallenge(ctx.db, user.id, key, challenge.id);
+  const frames = await uploadsOfChallenge(ex, user.id, key, challenge.id);
   const placed = frames.map((f) => ({ row: f, meta: JSON.parse(f.meta) as FrameMeta })).map((f) => ({ ...f, frameIndex: f.meta.frame_index ?? 0 }));
   for (let i = 0; i < index; i++) {
     if (!placed.some((f) => f.row.step_index === i)) throw sessionErrors.uploadInvalid('Frames must be sent in step order.');
@@ -155,7 +156,7 @@ export async function uploadFaceFrame(
   }
   // Timing on the server's clock (issue 20): a step's frames come together, and no frame may
   // claim more time since the challenge was shown than has passed since the server issued it.
-  const now = ctx.clock.now();
+  const now = kit.ctx.clock.now();
   const first = sameStep.find((f) => f.frameIndex === 0 && frameIndex > 0);
   if (first && now.getTime() - Date.parse(first.row.created_at) > STEP_WINDOW_MS) throw sessionErrors.challengeExpired();
   if (challenge.issued_at && evidence.t > now.getTime() - Date.parse(challenge.issued_at) + CLOCK_SLACK_MS) {
@@ -165,67 +166,100 @@ export async function uploadFaceFrame(
     .filter((f) => (f.row.step_index ?? 0) < index || (f.row.step_index === index && f.frameIndex < frameIndex))
     .reduce((t, f) => Math.max(t, f.meta.t), Number.NEGATIVE_INFINITY);
   if (evidence.t <= before) throw sessionErrors.uploadInvalid('Frames must be captured one after another.');
+  return { challenge, index, frameIndex, evidence, replaced: sameStep.filter((f) => f.frameIndex === frameIndex).map((f) => f.row) };
+}
+
+/**
+ * One frame of the live challenge. Checked before its file is stored (a refused frame writes
+ * nothing), then checked again and stored in one transaction holding the challenge: of two frames
+ * sent at once for the same step and frame index, one replaces the other (as a retake would), and
+ * a frame racing a new challenge finds its challenge gone.
+ */
+export async function uploadFaceFrame(
+  kit: SessionKit,
+  user: UserRow,
+  key: FaceMethodKey,
+  fields: FaceFrameFields,
+  bytes: Buffer,
+): Promise<{ frame_id: string }> {
+  const { ctx } = kit;
+  await kit.requireOpen(user, key);
+  await placeFrame(kit, ctx.db, user, key, fields, false);
   const mediaType = await acceptSessionUpload(bytes, FRAME_MEDIA_TYPES);
   const id = `frm_${randomBytes(12).toString('base64url')}`;
   const blobKey = `users/${user.id}/session/${id}`;
   await ctx.blobs.put(blobKey, bytes, mediaType);
-  const replaced = sameStep.filter((f) => f.frameIndex === frameIndex).map((f) => f.row);
-  await ctx.db.transaction().execute(async (trx) => {
-    await replaceUploads(trx, replaced, {
-      id,
-      user_id: user.id,
-      method_key: key,
-      challenge_id: challenge.id,
-      step_index: index,
-      step: fields.step,
-      blob_key: blobKey,
-      media_type: mediaType,
-      size: bytes.length,
-      meta: JSON.stringify({ ...evidence, frame_index: frameIndex } satisfies FrameMeta),
-      created_at: now.toISOString(),
+  let replaced: SessionUpload[];
+  try {
+    replaced = await ctx.db.transaction().execute(async (trx) => {
+      const place = await placeFrame(kit, trx, user, key, fields, true);
+      await replaceUploads(trx, place.replaced, {
+        id,
+        user_id: user.id,
+        method_key: key,
+        challenge_id: place.challenge.id,
+        step_index: place.index,
+        step: fields.step,
+        blob_key: blobKey,
+        media_type: mediaType,
+        size: bytes.length,
+        meta: JSON.stringify({ ...place.evidence, frame_index: place.frameIndex } satisfies FrameMeta),
+        created_at: ctx.clock.now().toISOString(),
+      });
+      return place.replaced;
     });
-  });
+  } catch (error: unknown) {
+    await ctx.blobs.delete(blobKey);
+    throw error;
+  }
   for (const r of replaced) await ctx.blobs.delete(r.blob_key);
   return { frame_id: id };
 }
 
+/**
+ * Submits the challenge's frames. The frames are read and the challenge used up (single use) in
+ * the transaction that queues the job, holding the challenge: a frame sent at the same moment is
+ * either in the job or refused, never swapped for another under it.
+ */
 export async function submitFace(kit: SessionKit, user: UserRow, key: FaceMethodKey, challengeId: string): Promise<MethodResult> {
   const { ctx } = kit;
   const v = await kit.requireOpen(user, key);
-  const challenge = await liveChallenge(kit, user, key, challengeId);
-  const frames = await uploadsOfChallenge(ctx.db, user.id, key, challenge.id);
-  const byStep = challenge.steps.map((step, i) =>
-    frames
-      .filter((f) => f.step_index === i && f.step === step)
-      .map((row) => ({ row, meta: JSON.parse(row.meta) as FrameMeta }))
-      .sort((a, b) => (a.meta.frame_index ?? 0) - (b.meta.frame_index ?? 0)),
-  );
-  const minMove = challenge.min_frames_per_move ?? 1;
-  // The last attempt goes to a reviewer whatever was captured, as long as the face was (issue 20).
-  const missing = challenge.review_on_failure
-    ? (byStep[0]?.length ?? 0) === 0
-    : byStep.some((f, i) => f.length < stepFrames(challenge.steps[i] as ChallengeStep, challenge.frames_per_step ?? 1, minMove).min);
-  if (missing) throw sessionErrors.uploadInvalid('Frames are missing for some challenge step.');
-  const now = ctx.clock.now();
-  const job: FaceAnalysisJob = {
-    kind: 'face',
-    userId: user.id,
-    methodId: v.method_id,
-    methodKey: key,
-    challengeId: challenge.id,
-    steps: challenge.steps as ChallengeStep[],
-    frames: byStep.flatMap((step, i) =>
-      step.map(({ row, meta }) => {
-        const image: AnalysisImage = { uploadId: row.id, blobKey: row.blob_key, mediaType: row.media_type, size: row.size };
-        const { frame_index: _frameIndex, ...evidence } = meta;
-        return { ...image, stepIndex: i, step: row.step as ChallengeStep, evidence };
-      }),
-    ),
-    ...(challenge.review_on_failure ? { reviewOnFailure: true } : {}),
-    ...(challenge.flash_colours ? { flashColours: challenge.flash_colours } : {}),
-    submittedAt: now.toISOString(),
-  };
   await ctx.db.transaction().execute(async (trx) => {
+    const challenge = await liveChallenge(kit, trx, user, key, challengeId, true);
+    const frames = await uploadsOfChallenge(trx, user.id, key, challenge.id);
+    const byStep = challenge.steps.map((step, i) =>
+      frames
+        .filter((f) => f.step_index === i && f.step === step)
+        .map((row) => ({ row, meta: JSON.parse(row.meta) as FrameMeta }))
+        .sort((a, b) => (a.meta.frame_index ?? 0) - (b.meta.frame_index ?? 0)),
+    );
+    const minMove = challenge.min_frames_per_move ?? 1;
+    // The last attempt goes to a reviewer whatever was captured, as long as the face was (issue 20).
+    const missing = challenge.review_on_failure
+      ? (byStep[0]?.length ?? 0) === 0
+      : byStep.some((f, i) => f.length < stepFrames(challenge.steps[i] as ChallengeStep, challenge.frames_per_step ?? 1, minMove).min);
+    if (missing) throw sessionErrors.uploadInvalid('Frames are missing for some challenge step.');
+    const now = ctx.clock.now();
+    const job: FaceAnalysisJob = {
+      kind: 'face',
+      userId: user.id,
+      methodId: v.method_id,
+      methodKey: key,
+      challengeId: challenge.id,
+      steps: challenge.steps as ChallengeStep[],
+      frames: byStep.flatMap((step, i) =>
+        step.map(({ row, meta }) => {
+          const image: AnalysisImage = { uploadId: row.id, blobKey: row.blob_key, mediaType: row.media_type, size: row.size };
+          const { frame_index: _frameIndex, ...evidence } = meta;
+          return { ...image, stepIndex: i, step: row.step as ChallengeStep, evidence };
+        }),
+      ),
+      ...(challenge.review_on_failure ? { reviewOnFailure: true } : {}),
+      ...(challenge.flash_colours ? { flashColours: challenge.flash_colours } : {}),
+      submittedAt: now.toISOString(),
+    };
+    const state = await faceState(key).read(trx, user.id);
+    await faceState(key).write(trx, user.id, { ...state, challenge: null }, now);
     await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.processing, { attributes: { challenge_steps: challenge.steps.length } });
     await ctx.queue.enqueue(ANALYSIS_QUEUE, job, { maxAttempts: 5 }, trx);
   });

@@ -7,9 +7,9 @@ import { maskPhone } from '../../session/masking.js';
 import { markStarted } from '../../session/verification-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
-import { findCode, saveCode } from '../code/repo.js';
+import { findCode } from '../code/repo.js';
 import { nextSendAt } from '../code/rules.js';
-import { draftCode } from '../code/use-cases.js';
+import { claimSend, draftCode } from '../code/use-cases.js';
 import type { SessionKit } from '../method.js';
 import { findFactor, savePendingFactor, TWO_STEP_CODE_KEY } from './repo.js';
 import { attemptsLeft, TWO_STEP_CODE_LENGTH } from './rules.js';
@@ -53,7 +53,7 @@ export async function sendTwoStepSms(kit: SessionKit, user: UserRow, body: TwoSt
         now,
       );
     }
-    await saveCode(trx, user.id, TWO_STEP_CODE_KEY, row, existing !== undefined);
+    await claimSend(trx, user.id, TWO_STEP_CODE_KEY, row, existing, now);
     if (v.started_at === null) await markStarted(trx, user.id, v.method_id, now);
     const job: NotifyCodeJob = {
       kind: 'code',

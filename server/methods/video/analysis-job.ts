@@ -54,6 +54,7 @@ export async function runVideo(ctx: AppContext, engine: Pick<AnalysisEngine, 'an
     moves: job.moves,
     frames: found.frames.map((faces, i) => ({ t: job.frames[i]!.t, faces })),
     ...(reference.embedding ? { reference: reference.embedding } : {}),
+    ...(found.neutralMatch ? { neutralMatch: found.neutralMatch } : {}),
     requireReference: reference.required,
     screenReplay: found.screenReplay,
   });

@@ -4,7 +4,8 @@
  * (server/analysis/stages): the head-turn test of a challenge (`checkChallenge`), a second
  * person (`hasSecondFace`), the same person across frames (`FRAME_SAME_PERSON_THRESHOLD`), the
  * planarity of a turn (a print or a screen turns as a plane), the anti-spoof score and the
- * face-match bands against the document portrait (`faceMatchBand`).
+ * match with the document portrait (`matchPortrait`, on the straight look's `matchDescriptor`:
+ * the selfie's comparison, so one face scores the same against one portrait in either method).
  */
 import type { VideoMove } from '../../../src/api/contract.js';
 import type { DetectedFace } from '../../analysis/stages/face.js';
@@ -15,8 +16,8 @@ import {
   FRAME_SAME_PERSON_THRESHOLD,
   TURN_DELTA,
   checkChallenge,
-  faceMatchBand,
   hasSecondFace,
+  matchPortrait,
   type FaceMatchBand,
 } from '../../analysis/stages/selfie.js';
 
@@ -57,6 +58,11 @@ export interface VideoEvidence {
   readonly frames: readonly VideoFrameFaces[];
   /** The user's document portrait descriptor, when they have one. */
   readonly reference?: readonly number[];
+  /**
+   * The straight look's descriptor for matching the portrait (`FramesResult.neutralMatch`);
+   * without it the first face's own descriptor is matched, as a selfie's is when that crop fails.
+   */
+  readonly neutralMatch?: readonly number[];
   /** The user has a document method: without a portrait the match goes to review. */
   readonly requireReference: boolean;
   /** The moiré check found a screen in the straight frame. */
@@ -150,9 +156,11 @@ export function decideVideo(e: VideoEvidence): VideoAnalysis {
 
   let faceMatch: VideoFaceMatch = 'no_reference';
   let score: number | undefined;
-  if (e.reference && neutral.embedding) {
-    score = cosineSimilarity(neutral.embedding, e.reference);
-    faceMatch = faceMatchBand(score);
+  const descriptor = e.neutralMatch ?? neutral.embedding;
+  if (e.reference && descriptor) {
+    const match = matchPortrait(descriptor, e.reference);
+    score = match.similarity;
+    faceMatch = match.band;
     if (faceMatch === 'different') fail(VideoReason.FaceMismatch);
     if (faceMatch === 'uncertain') reasons.add(VideoReason.FaceMatchUncertain);
   } else if (e.requireReference) {

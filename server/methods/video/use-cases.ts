@@ -15,6 +15,7 @@ import { sessionErrors } from '../../errors.js';
 import { methodState } from '../../session/state-repo.js';
 import { safeEqual } from '../../session/tokens.js';
 import { deleteUploads, replaceUploads, uploadsOfChallenge, type SessionUpload } from '../../session/uploads-repo.js';
+import type { Executor } from '../../store/database.js';
 import type { UserRow } from '../../store/schema.js';
 import { checkSize } from '../../uploads/accept-upload.js';
 import { isAnalysisInputError, InputErrorCode } from '../../analysis/errors.js';
@@ -53,14 +54,6 @@ interface UploadMeta {
 
 const metaOf = (row: SessionUpload): UploadMeta => JSON.parse(row.meta) as UploadMeta;
 
-async function dropUploads(kit: SessionKit, rows: readonly SessionUpload[]): Promise<void> {
-  await deleteUploads(
-    kit.ctx.db,
-    rows.map((r) => r.id),
-  );
-  for (const r of rows) await kit.ctx.blobs.delete(r.blob_key);
-}
-
 /**
  * A new random challenge (replacing any previous one and its uploads), counted as an attempt in
  * the same atomic update that checks the limit: challenges asked for at once share it.
@@ -77,12 +70,22 @@ export async function newVideoChallenge(kit: SessionKit, user: UserRow): Promise
     issued_at: now.toISOString(),
     expires_at: new Date(now.getTime() + VIDEO_TTL_MS).toISOString(),
   };
-  const attempt = await videoState.update(ctx.db, user.id, now, (previous) => {
-    const attempt = (reset ? 0 : (previous?.attempts_used ?? 0)) + 1;
-    if (attempt > VIDEO_ATTEMPTS) throw sessionErrors.attemptsExceeded('No attempts are left for this step.');
-    return { next: { challenge, attempts_used: attempt }, result: attempt };
+  const { attempt, dropped } = await ctx.db.transaction().execute(async (trx) => {
+    const attempt = await videoState.update(trx, user.id, now, (previous) => {
+      const attempt = (reset ? 0 : (previous?.attempts_used ?? 0)) + 1;
+      if (attempt > VIDEO_ATTEMPTS) throw sessionErrors.attemptsExceeded('No attempts are left for this step.');
+      return { next: { challenge, attempts_used: attempt }, result: attempt };
+    });
+    // Read after the update, which holds the state (on PostgreSQL, its row lock) as an upload
+    // does: an upload stored just before goes with its file, one racing it finds its challenge gone.
+    const dropped = await uploadsNotOf(trx, user.id, challenge.id);
+    await deleteUploads(
+      trx,
+      dropped.map((r) => r.id),
+    );
+    return { attempt, dropped };
   });
-  await dropUploads(kit, await uploadsNotOf(ctx.db, user.id, challenge.id));
+  for (const r of dropped) await ctx.blobs.delete(r.blob_key);
   return {
     challenge_id: challenge.id,
     moves: challenge.moves,
@@ -96,39 +99,68 @@ export async function newVideoChallenge(kit: SessionKit, user: UserRow): Promise
   };
 }
 
-/** The challenge `challengeId` names, when it is the user's live one (410 otherwise). */
-async function liveChallenge(kit: SessionKit, user: UserRow, challengeId: string): Promise<NonNullable<VideoState['challenge']>> {
-  const challenge = (await videoState.read(kit.ctx.db, user.id))?.challenge;
+/** The challenge `challengeId` names, when it is the user's live one (410 otherwise); `locked`: held until `ex`'s transaction ends. */
+async function liveChallenge(
+  kit: SessionKit,
+  user: UserRow,
+  challengeId: string,
+  ex: Executor = kit.ctx.db,
+  locked = false,
+): Promise<NonNullable<VideoState['challenge']>> {
+  const challenge = (locked ? await videoState.readLocked(ex, user.id) : await videoState.read(ex, user.id))?.challenge;
   if (!challenge || !safeEqual(challenge.id, challengeId) || challenge.expires_at <= kit.ctx.clock.now().toISOString()) throw sessionErrors.challengeExpired();
   return challenge;
 }
 
+/**
+ * Where an upload goes, checked against the live challenge and the uploads stored so far: the
+ * rows it replaces. Run once before the file is stored (a refused upload writes nothing) and
+ * again, `locked`, in the transaction that stores it.
+ */
+type Placement = (ex: Executor, locked: boolean) => Promise<readonly SessionUpload[]>;
+
+/**
+ * Stores the file, then its row in place of the rows `place` finds under the held challenge: of
+ * two uploads of the same slot at once, one replaces the other (as a resend would); an upload
+ * racing a new challenge or the submit finds its challenge gone. `also` runs in the same transaction.
+ */
 async function storeUpload(
   kit: SessionKit,
   user: UserRow,
   challengeId: string,
-  upload: { kind: string; index: number; bytes: Buffer; mediaType: string; meta: UploadMeta; replaces: readonly SessionUpload[] },
+  upload: { kind: string; index: number; bytes: Buffer; mediaType: string; meta: UploadMeta },
+  place: Placement,
+  also?: (trx: Executor) => Promise<void>,
 ): Promise<string> {
   const { ctx } = kit;
   const id = `vid_${randomBytes(12).toString('base64url')}`;
   const blobKey = `users/${user.id}/video/${id}`;
   await ctx.blobs.put(blobKey, upload.bytes, upload.mediaType);
-  await ctx.db.transaction().execute(async (trx) => {
-    await replaceUploads(trx, upload.replaces, {
-      id,
-      user_id: user.id,
-      method_key: VIDEO_KEY,
-      challenge_id: challengeId,
-      step_index: upload.index,
-      step: upload.kind,
-      blob_key: blobKey,
-      media_type: upload.mediaType,
-      size: upload.bytes.length,
-      meta: JSON.stringify(upload.meta),
-      created_at: ctx.clock.now().toISOString(),
+  let replaced: readonly SessionUpload[];
+  try {
+    replaced = await ctx.db.transaction().execute(async (trx) => {
+      const replaces = await place(trx, true);
+      await also?.(trx);
+      await replaceUploads(trx, replaces, {
+        id,
+        user_id: user.id,
+        method_key: VIDEO_KEY,
+        challenge_id: challengeId,
+        step_index: upload.index,
+        step: upload.kind,
+        blob_key: blobKey,
+        media_type: upload.mediaType,
+        size: upload.bytes.length,
+        meta: JSON.stringify(upload.meta),
+        created_at: ctx.clock.now().toISOString(),
+      });
+      return replaces;
     });
-  });
-  for (const r of upload.replaces) await ctx.blobs.delete(r.blob_key);
+  } catch (error: unknown) {
+    await ctx.blobs.delete(blobKey);
+    throw error;
+  }
+  for (const r of replaced) await ctx.blobs.delete(r.blob_key);
   return id;
 }
 
@@ -136,30 +168,34 @@ async function storeUpload(
 export async function uploadVideoFrame(kit: SessionKit, user: UserRow, fields: VideoFrameFields, bytes: Buffer): Promise<{ upload_id: string }> {
   const { ctx } = kit;
   await kit.requireOpen(user, VIDEO_KEY);
-  const challenge = await liveChallenge(kit, user, fields.challenge_id);
   const index = Number(fields.index);
   const t = Number(fields.t);
-  if (index >= MAX_FRAMES) throw sessionErrors.uploadInvalid(`A recording takes at most ${MAX_FRAMES} frames.`);
-  const frames = (await uploadsOfChallenge(ctx.db, user.id, VIDEO_KEY, challenge.id)).filter((u) => u.step === UPLOAD_KIND.frame);
-  for (let i = 0; i < index; i++) if (!frames.some((f) => f.step_index === i)) throw sessionErrors.uploadInvalid('Frames must be sent in order.');
-  if (frames.some((f) => (f.step_index ?? 0) > index)) throw sessionErrors.uploadInvalid('A later frame has been sent already.');
-  const previous = frames.find((f) => f.step_index === index - 1);
-  const elapsed = ctx.clock.now().getTime() - Date.parse(challenge.issued_at);
-  const problem = frameTimeProblem(t, previous ? (metaOf(previous).t ?? 0) : null, elapsed, CLOCK_SLACK_MS);
-  if (problem) throw sessionErrors.uploadInvalid(problem);
+  const place: Placement = async (ex, locked) => {
+    const challenge = await liveChallenge(kit, user, fields.challenge_id, ex, locked);
+    if (index >= MAX_FRAMES) throw sessionErrors.uploadInvalid(`A recording takes at most ${MAX_FRAMES} frames.`);
+    const frames = (await uploadsOfChallenge(ex, user.id, VIDEO_KEY, challenge.id)).filter((u) => u.step === UPLOAD_KIND.frame);
+    for (let i = 0; i < index; i++) if (!frames.some((f) => f.step_index === i)) throw sessionErrors.uploadInvalid('Frames must be sent in order.');
+    if (frames.some((f) => (f.step_index ?? 0) > index)) throw sessionErrors.uploadInvalid('A later frame has been sent already.');
+    const previous = frames.find((f) => f.step_index === index - 1);
+    const elapsed = ctx.clock.now().getTime() - Date.parse(challenge.issued_at);
+    const problem = frameTimeProblem(t, previous ? (metaOf(previous).t ?? 0) : null, elapsed, CLOCK_SLACK_MS);
+    if (problem) throw sessionErrors.uploadInvalid(problem);
+    return frames.filter((f) => f.step_index === index);
+  };
+  await place(ctx.db, false);
+  const challengeId = fields.challenge_id;
   const mediaType = await acceptSessionUpload(bytes, FRAME_MEDIA_TYPES);
   const hash = createHash('sha256').update(bytes).digest('hex');
-  const seenFor = await challengeOfFrame(ctx.db, hash);
-  if (seenFor !== undefined && seenFor !== challenge.id) throw sessionErrors.uploadInvalid('This frame was already sent for another challenge.');
-  const id = await storeUpload(kit, user, challenge.id, {
-    kind: UPLOAD_KIND.frame,
-    index,
-    bytes,
-    mediaType,
-    meta: { t },
-    replaces: frames.filter((f) => f.step_index === index),
+  // Checked first without storing anything, then where the frame is stored (with its hash).
+  const replay = async (ex: Executor): Promise<boolean> => {
+    const seenFor = await challengeOfFrame(ex, hash);
+    if (seenFor !== undefined && seenFor !== challengeId) throw sessionErrors.uploadInvalid('This frame was already sent for another challenge.');
+    return seenFor === undefined;
+  };
+  await replay(ctx.db);
+  const id = await storeUpload(kit, user, challengeId, { kind: UPLOAD_KIND.frame, index, bytes, mediaType, meta: { t } }, place, async (trx) => {
+    if (await replay(trx)) await rememberFrame(trx, { hash, user_id: user.id, challenge_id: challengeId, created_at: ctx.clock.now().toISOString() });
   });
-  if (seenFor === undefined) await rememberFrame(ctx.db, { hash, user_id: user.id, challenge_id: challenge.id, created_at: ctx.clock.now().toISOString() });
   return { upload_id: id };
 }
 
@@ -181,15 +217,11 @@ export async function uploadVideoRecording(kit: SessionKit, user: UserRow, field
   const found = await fileTypeFromBuffer(bytes);
   const mediaType = RECORDING_MEDIA_TYPES.find((m) => m === found?.mime);
   if (!mediaType) throw sessionErrors.uploadInvalid('Only WebM and MP4 recordings are accepted.');
-  const previous = (await uploadsOfChallenge(ctx.db, user.id, VIDEO_KEY, challenge.id)).filter((u) => u.step === UPLOAD_KIND.recording);
-  const id = await storeUpload(kit, user, challenge.id, {
-    kind: UPLOAD_KIND.recording,
-    index: 0,
-    bytes,
-    mediaType,
-    meta: { duration_ms: durationMs },
-    replaces: previous,
-  });
+  const place: Placement = async (ex, locked) => {
+    const live = await liveChallenge(kit, user, fields.challenge_id, ex, locked);
+    return (await uploadsOfChallenge(ex, user.id, VIDEO_KEY, live.id)).filter((u) => u.step === UPLOAD_KIND.recording);
+  };
+  const id = await storeUpload(kit, user, challenge.id, { kind: UPLOAD_KIND.recording, index: 0, bytes, mediaType, meta: { duration_ms: durationMs } }, place);
   return { upload_id: id };
 }
 
@@ -197,37 +229,39 @@ const imageOf = (row: SessionUpload): AnalysisImage => ({ uploadId: row.id, blob
 
 /**
  * Uses the challenge up (one atomic update: two submits at once make one job) and queues the
- * analysis in the transaction that moves the method to `processing`.
+ * analysis in the transaction that moves the method to `processing`. The uploads are read after
+ * that update, which holds the challenge: an upload sent at the same moment is in the job or
+ * refused, never swapped for another under it.
  */
 export async function submitVideo(kit: SessionKit, user: UserRow, challengeId: string): Promise<MethodResult> {
   const { ctx } = kit;
   const v = await kit.requireOpen(user, VIDEO_KEY);
   const challenge = await liveChallenge(kit, user, challengeId);
-  const uploads = await uploadsOfChallenge(ctx.db, user.id, VIDEO_KEY, challenge.id);
-  const frames = uploads.filter((u) => u.step === UPLOAD_KIND.frame).sort((a, b) => (a.step_index ?? 0) - (b.step_index ?? 0));
-  const recording = uploads.find((u) => u.step === UPLOAD_KIND.recording);
-  const durationMs = recording ? (metaOf(recording).duration_ms ?? null) : null;
-  const problem = captureProblem(
-    frames.map((f) => metaOf(f).t ?? 0),
-    durationMs,
-  );
-  if (problem || !recording || durationMs === null) throw sessionErrors.uploadInvalid(problem ?? 'The recording is missing.');
   const now = ctx.clock.now();
-  const job: VideoAnalysisJob = {
-    kind: 'video',
-    userId: user.id,
-    methodId: v.method_id,
-    challengeId: challenge.id,
-    moves: challenge.moves,
-    frames: frames.map((f) => ({ ...imageOf(f), t: metaOf(f).t ?? 0 })),
-    recording: { ...imageOf(recording), durationMs },
-    submittedAt: now.toISOString(),
-  };
   await ctx.db.transaction().execute(async (trx) => {
     await videoState.update(trx, user.id, now, (state) => {
       if (!state?.challenge || state.challenge.id !== challenge.id) throw sessionErrors.challengeExpired();
       return { next: { ...state, challenge: null }, result: undefined };
     });
+    const uploads = await uploadsOfChallenge(trx, user.id, VIDEO_KEY, challenge.id);
+    const frames = uploads.filter((u) => u.step === UPLOAD_KIND.frame).sort((a, b) => (a.step_index ?? 0) - (b.step_index ?? 0));
+    const recording = uploads.find((u) => u.step === UPLOAD_KIND.recording);
+    const durationMs = recording ? (metaOf(recording).duration_ms ?? null) : null;
+    const problem = captureProblem(
+      frames.map((f) => metaOf(f).t ?? 0),
+      durationMs,
+    );
+    if (problem || !recording || durationMs === null) throw sessionErrors.uploadInvalid(problem ?? 'The recording is missing.');
+    const job: VideoAnalysisJob = {
+      kind: 'video',
+      userId: user.id,
+      methodId: v.method_id,
+      challengeId: challenge.id,
+      moves: challenge.moves,
+      frames: frames.map((f) => ({ ...imageOf(f), t: metaOf(f).t ?? 0 })),
+      recording: { ...imageOf(recording), durationMs },
+      submittedAt: now.toISOString(),
+    };
     await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.processing, { attributes: { challenge: challenge.moves } });
     await ctx.queue.enqueue(ANALYSIS_QUEUE, job, { maxAttempts: 5 }, trx);
   });

@@ -4,7 +4,7 @@ import { VerificationStatus } from '../../domain/catalogue.js';
 import { sessionErrors } from '../../errors.js';
 import { methodState } from '../../session/state-repo.js';
 import { safeEqual } from '../../session/tokens.js';
-import { replaceUploads, uploadsOf } from '../../session/uploads-repo.js';
+import { replaceUploads, uploadsOf, type SessionUpload } from '../../session/uploads-repo.js';
 import { moveVerification } from '../../services/verifications.js';
 import type { UserRow } from '../../store/schema.js';
 import type { MethodResult, SessionKit } from '../method.js';
@@ -74,10 +74,10 @@ export async function uploadRecording(kit: SessionKit, user: UserRow, phraseId: 
   const now = ctx.clock.now();
   const id = `voi_${randomBytes(12).toString('base64url')}`;
   const blobKey = `users/${user.id}/session/${id}.wav`;
-  const old = await uploadsOf(ctx.db, user.id, 'voice');
   await ctx.blobs.put(blobKey, bytes, VOICE_MEDIA_TYPE);
+  let old: SessionUpload[];
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    old = await ctx.db.transaction().execute(async (trx) => {
       const digits = await voiceState.update(trx, user.id, now, (previous) => {
         const phrase = previous?.phrase;
         if (!phrase || phrase.used || !safeEqual(phrase.id, phraseId) || phrase.expires_at <= now.toISOString()) {
@@ -85,7 +85,10 @@ export async function uploadRecording(kit: SessionKit, user: UserRow, phraseId: 
         }
         return { next: { ...previous, phrase: { ...phrase, used: true } }, result: phrase.digits };
       });
-      // One recording kept per method: the one being checked.
+      // One recording kept per method: the one being checked. Read after the phrase is spent, which
+      // holds the state (on PostgreSQL, its row lock) until the commit: no other recording can
+      // be stored in between, so the rows replaced are the rows there.
+      const old = await uploadsOf(trx, user.id, 'voice');
       await replaceUploads(trx, old, {
         id,
         user_id: user.id,
@@ -102,6 +105,7 @@ export async function uploadRecording(kit: SessionKit, user: UserRow, phraseId: 
       await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.processing, { remarks: null });
       const job: VoiceJob = { userId: user.id, methodId: v.method_id, phraseId, digits, uploadId: id, blobKey, submittedAt: now.toISOString() };
       await ctx.queue.enqueue(VOICE_QUEUE, job, { maxAttempts: 3 }, trx);
+      return old;
     });
   } catch (error: unknown) {
     await ctx.blobs.delete(blobKey);

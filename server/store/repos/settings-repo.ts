@@ -1,5 +1,6 @@
 import type { Executor } from '../database.js';
 import { invalidateReadCaches, ReadCache } from '../read-cache.js';
+import { isPostgres } from '../migrations/helpers.js';
 
 /** Account-wide settings (one account per deployment), stored as JSON values by key. */
 export interface AccountSettings {
@@ -98,6 +99,26 @@ export async function writeSetting<K extends keyof AccountSettings>(ex: Executor
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value) }))
     .execute();
   invalidateReadCaches();
+}
+
+/**
+ * One setting read inside a transaction `trx` and held until it ends, for a change merged into it
+ * (branding, consent): never the read cache. On PostgreSQL its row is made when missing and locked
+ * (`FOR UPDATE`): two merges at once apply one after the other, the later keeping the earlier's
+ * fields instead of writing back what it read before; SQLite runs one transaction at a time.
+ */
+export async function readSettingLocked<K extends keyof AccountSettings>(trx: Executor, key: K): Promise<AccountSettings[K]> {
+  const postgres = isPostgres(trx);
+  if (postgres)
+    await trx
+      .insertInto('settings')
+      .values({ key, value: JSON.stringify(DEFAULT_SETTINGS[key]) })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+  let query = trx.selectFrom('settings').select('value').where('key', '=', key);
+  if (postgres) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return row ? (JSON.parse(row.value) as AccountSettings[K]) : DEFAULT_SETTINGS[key];
 }
 
 /** The stored rows of these setting keys (other modules' settings, kept beside the account's). */

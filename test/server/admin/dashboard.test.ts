@@ -291,6 +291,27 @@ describe('dashboard settings', () => {
     }
   });
 
+  it('two branding changes and a logo at once keep all three (each merged into what is stored)', async () => {
+    const png = await sharp({ create: { width: 90, height: 30, channels: 4, background: '#00ff00' } })
+      .png()
+      .toBuffer();
+    const logo = () =>
+      fetch(`${server.url}/admin/api/branding/logo`, {
+        method: 'POST',
+        headers: { cookie: admin.cookie!, origin: server.config.baseUrl, 'content-type': 'image/png' },
+        body: png,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { logo_url: string } }));
+    const [a, b, c] = await Promise.all([
+      admin.request('PATCH', '/admin/api/settings', { branding: { primary_color: '#111111' } }),
+      admin.request('PATCH', '/admin/api/settings', { branding: { text_color: '#222222' }, consent: { text: 'We keep your images for 30 days.' } }),
+      logo(),
+    ]);
+    expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
+    const s = (await admin.request('GET', '/admin/api/settings')).body.data;
+    expect(s.branding).toMatchObject({ primary_color: '#111111', text_color: '#222222', logo_url: c.body.logo_url });
+    expect(s.consent.text).toBe('We keep your images for 30 days.');
+  });
+
   it('accepts a logo only when its content is an image, re-encodes it and serves it publicly', async () => {
     const png = await sharp({ create: { width: 900, height: 300, channels: 4, background: '#ff0000' } })
       .png()

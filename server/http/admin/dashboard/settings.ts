@@ -10,7 +10,7 @@ import { errors, fieldError } from '../../../errors.js';
 import { knowledgeRefusal } from '../../../methods/knowledge/facts.js';
 import type { MethodSettings } from '../../../methods/method.js';
 import { methodSettings } from '../../../methods/registry.js';
-import { readSettings, writeSetting, type AccountSettings } from '../../../store/repos/settings-repo.js';
+import { readSettingLocked, readSettings, writeSetting, type AccountSettings } from '../../../store/repos/settings-repo.js';
 import type { Executor } from '../../../store/database.js';
 import { templateRefusal } from '../../../domain/flow-coverage.js';
 import { findTemplate } from '../../../store/repos/templates-repo.js';
@@ -143,13 +143,14 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
             );
         }
         for (const key of Object.keys(methods) as (keyof AccountSettings)[]) await saveMethodSetting(trx, key, (body as Partial<AccountSettings>)[key]);
+        // Merged into what is stored now, held until the commit: two changes at once keep both.
         if (body.branding) {
-          const branding = { ...current.branding };
+          const branding = { ...(await readSettingLocked(trx, 'branding')) };
           for (const [k, v] of Object.entries(body.branding)) if (v !== undefined) branding[k as keyof typeof branding] = v;
           await writeSetting(trx, 'branding', branding);
         }
         if (body.consent) {
-          const consent = { ...current.consent, ...definedOnly(body.consent) };
+          const consent = { ...(await readSettingLocked(trx, 'consent')), ...definedOnly(body.consent) };
           await writeSetting(trx, 'consent', { text: consent.text?.trim() || null, privacy_url: consent.privacy_url ?? null });
         }
         if (body.signup || body.retention) {
@@ -184,8 +185,7 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       const logoUrl = `${ctx.config.baseUrl}${LOGO_PATH_PREFIX}${name}`;
       // The blob is content-addressed and written first: a rolled-back change leaves at most an unused file.
       await ctx.db.transaction().execute(async (trx) => {
-        const current = await readSettings(trx);
-        await writeSetting(trx, 'branding', { ...current.branding, logo_url: logoUrl });
+        await writeSetting(trx, 'branding', { ...(await readSettingLocked(trx, 'branding')), logo_url: logoUrl });
         await recordAudit(trx, ctx.clock, req, { action: 'branding.logo', targetType: 'settings', details: { file: name, bytes: png.length } });
       });
       return { logo_url: logoUrl };

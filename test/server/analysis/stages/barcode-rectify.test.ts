@@ -42,7 +42,8 @@ describe('locateBarcode', () => {
     const w = Math.hypot(q[1].x - q[0].x, q[1].y - q[0].y);
     const h = Math.hypot(q[3].x - q[0].x, q[3].y - q[0].y);
     expect(w).toBeGreaterThan(g.width * 0.4);
-    expect(w / h).toBeGreaterThan(4);
+    // 19 rows of 3-4 modules under 273 modules: about 4:1, the box a little taller than the bars.
+    expect(w / h).toBeGreaterThan(3);
   }, 60_000);
 
   it('finds no barcode on a licence front', async () => {

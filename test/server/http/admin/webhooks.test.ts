@@ -48,6 +48,19 @@ describe('/admin/api/webhooks endpoints', () => {
     expect(reveal.body.signing_secret).toBe(secret);
   });
 
+  it('two rotations at once both answer a secret that still signs: the later keeps the earlier as its previous', async () => {
+    const { id } = await createEndpoint();
+    const rotate = () => admin.request('POST', `/admin/api/webhooks/endpoints/${id}/secret/rotate`, { overlap_hours: 2 });
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all([rotate(), rotate()]);
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+      const given = answers.map((r) => String(r.body.signing_secret));
+      const reveal = await admin.request('POST', `/admin/api/webhooks/endpoints/${id}/secret/reveal`);
+      // Each answer is one of the two secrets that sign now: none was dropped by the other rotation.
+      expect([reveal.body.signing_secret, reveal.body.previous_signing_secret].map(String).sort()).toEqual(given.sort());
+    }
+  });
+
   it('validates the URL, the event types and the methods', async () => {
     expect((await admin.request('POST', '/admin/api/webhooks/endpoints', { url: 'ftp://x.example/' })).body.error_type).toBe('api_validation_error');
     expect((await admin.request('POST', '/admin/api/webhooks/endpoints', { url: receiver.url, events: ['user.deleted'] })).status).toBe(422);

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../../helpers/manual-clock.js';
 import type { SessionClient } from '../../../../src/api/session-client.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { client, createTemplate, createUser, latestCode, local } from '../../session/fixtures.js';
+import { atOnce } from '../../../helpers/stored-uploads.js';
+import { client, createTemplate, createUser, latestCode, local, outboxFor } from '../../session/fixtures.js';
 
 let server: TestServer;
 let session: SessionClient;
@@ -50,6 +51,53 @@ describe('e-mail and SMS codes', () => {
     const types = results.map((e) => e.error_type).sort();
     expect(types.filter((t) => t === 'session_code_invalid')).toHaveLength(5);
     expect(types.filter((t) => t === 'session_attempts_exceeded')).toHaveLength(7);
+  });
+
+  it('the same wrong code guessed twice at once on the last try: one is compared, the counter stops at 5', async () => {
+    await session.sendCode('email');
+    const code = await latestCode(server, email);
+    for (let i = 1; i <= 4; i++) await failure(session.verifyCode('email', wrong(code, i)));
+    const guess = wrong(code, 9);
+    const outcomes = await atOnce([() => session.verifyCode('email', guess), () => session.verifyCode('email', guess)]);
+    expect(outcomes.sort()).toEqual(['422 session_code_invalid', '429 session_attempts_exceeded']);
+    // Past the limit, the right code twice at once is refused twice and completes nothing.
+    expect(await atOnce([() => session.verifyCode('email', code), () => session.verifyCode('email', code)])).toEqual([
+      '429 session_attempts_exceeded',
+      '429 session_attempts_exceeded',
+    ]);
+    const row = await server.verity.ctx.db
+      .withTables<{ verification_codes: { attempts: number; used_at: string | null } }>()
+      .selectFrom('verification_codes')
+      .select(['attempts', 'used_at'])
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ attempts: 5, used_at: null });
+    expect((await session.session()).methods.find((m) => m.key === 'email')?.status).toBe('assigned');
+  });
+
+  it('the right code twice at once on the last try completes once', async () => {
+    await session.sendCode('phone');
+    const code = await latestCode(server, phone);
+    for (let i = 1; i <= 4; i++) await failure(session.verifyCode('phone', wrong(code, i)));
+    const outcomes = await atOnce([() => session.verifyCode('phone', code), () => session.verifyCode('phone', code)]);
+    // The other finds no try left, or (when it arrives after the first completed) a completed step.
+    expect(outcomes.filter((o) => o === '200')).toHaveLength(1);
+    expect(outcomes.filter((o) => o !== '200')[0]).toMatch(/^(429 session_attempts_exceeded|409 session_method_state_error)$/);
+    const events = await server.verity.ctx.db.selectFrom('events').select('type').where('type', '=', 'verification.completed').execute();
+    expect(events).toHaveLength(1);
+  });
+
+  it('a code asked for twice at once is sent once: the other is a resend too soon, never a 500; so is a resend', async () => {
+    const clock = server.clock as ManualClock;
+    for (let round = 0; round < 2; round++) {
+      const outcomes = await atOnce([() => session.sendCode('email'), () => session.sendCode('email')]);
+      expect(outcomes.sort()).toEqual(['200', '429 api_rate_limit_error']);
+      clock.advance(61_000);
+    }
+    await server.verity.ctx.queue.whenIdle();
+    // Two messages in all, one per round: the second of each pair sent nothing.
+    expect(await outboxFor(server, email)).toHaveLength(2);
+    const code = await latestCode(server, email);
+    expect((await session.verifyCode('email', code)).method.status).toBe('complete');
   });
 
   it('accepts a code once: a second use is refused', async () => {

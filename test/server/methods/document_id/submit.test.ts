@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findWorkflow, insertTemplate } from '../../../../server/store/repos/templates-repo.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
+import { atOnce, storedUploads } from '../../../helpers/stored-uploads.js';
 import { analysisJobs, client, createUser, eventTypes, failure, giveConsent, jpegImage, local, pngImage, sessionFor } from '../../session/fixtures.js';
 
 let server: TestServer;
@@ -73,6 +74,25 @@ describe('document upload and submit', () => {
     expect(job.front.blobKey.startsWith(`users/${id}/`)).toBe(true);
     // Nothing fakes the result: the session side leaves the method processing for the analysis engine.
     expect((await session.session()).methods[0]!.status).toBe('processing');
+  });
+});
+
+describe('document uploads and submits at the same moment', () => {
+  it('the same side twice at once: each is its own upload with its file (an upload replaces nothing); one submit of two at once', async () => {
+    const { session, id } = await sessionFor(server, [3]);
+    const bytes = await jpegImage();
+    const side = () => session.uploadDocument({ document_type: 'passport', side: 'front', source: 'upload' }, new Blob([new Uint8Array(bytes)]), 'p.jpg');
+    const [a, b] = await Promise.all([side(), side()]);
+    expect(a.upload_id).not.toBe(b.upload_id);
+    const { rows, files } = await storedUploads(server, id);
+    expect(rows.map((r) => r.blob_key).sort()).toEqual(files);
+    expect(files).toHaveLength(2);
+    const submit = (upload: string) => () => session.submitDocument({ document_type: 'passport', front_upload_id: upload });
+    const outcomes = await atOnce([submit(a.upload_id), submit(b.upload_id)]);
+    expect(outcomes.filter((o) => o === '200')).toHaveLength(1);
+    expect(outcomes.filter((o) => o !== '200')).toEqual(['409 session_method_state_error']);
+    expect(await analysisJobs(server)).toHaveLength(1);
+    expect((await eventTypes(server, id)).filter((t) => t === 'verification.pending')).toHaveLength(1);
   });
 });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseDocument, analyseFrames, analyseSelfie } from '../../../../server/analysis/index.js';
 import { prepareInput } from '../../../../server/analysis/input.js';
 import { detectFaces } from '../../../../server/analysis/stages/face.js';
+import { SELFIE_MATCH_THRESHOLD, SELFIE_REVIEW_THRESHOLD } from '../../../../server/analysis/stages/selfie.js';
 import { VerificationStatus } from '../../../../server/domain/catalogue.js';
 import { DocumentJobStatus } from '../../../../server/services/document-jobs.js';
 import type { VideoMove } from '../../../../src/api/contract.js';
@@ -27,11 +28,11 @@ afterAll(async () => {
 });
 
 /** Records `frames` for a new challenge (made by `framesFor` from its moves), submits, and waits for the analysis. */
-async function record(framesFor: (moves: readonly VideoMove[]) => Promise<Buffer[]>, options: { reference?: number[] } = {}) {
+async function record(framesFor: (moves: readonly VideoMove[]) => Promise<Buffer[]>, options: { reference?: number[]; exact?: boolean } = {}) {
   const { session, id } = await videoUser(server);
   if (options.reference) await givePortrait(id, options.reference);
   const challenge = await session.videoChallenge();
-  await sendCapture(server, session, challenge, await framesFor(challenge.moves));
+  await sendCapture(server, session, challenge, await framesFor(challenge.moves), options.exact);
   expect((await session.submitVideo(challenge.challenge_id)).method.status).toBe('processing');
   await server.verity.ctx.queue.whenIdle();
   return { ...(await videoRow(server, id)), challenge, id };
@@ -86,13 +87,22 @@ describe('video analysis', { timeout: 240_000 }, () => {
   it('matches the face to the document portrait of the same person, and rejects another person', async () => {
     const same = await record((moves) => movingFrames(FACE, moves), { reference: await embeddingOf(await portrait(FACE, { width: 360 })) });
     expect(same.attributes).toMatchObject({ face_match: 'match', decision: 'complete' });
-    expect(same.attributes['face_match_score'] as number).toBeGreaterThanOrEqual(0.66);
+    expect(same.attributes['face_match_score'] as number).toBeGreaterThanOrEqual(SELFIE_MATCH_THRESHOLD);
 
     const other = await record((moves) => movingFrames(FACE, moves), { reference: await embeddingOf(await portrait(18, { width: 360 })) });
     expect(other.status).toBe(VerificationStatus.rejected);
     expect(other.attributes).toMatchObject({ face_match: 'different', moved_as_asked: true });
     expect(other.attributes['reasons']).toContain('VIDEO_FACE_MISMATCH');
-    expect(other.attributes['face_match_score'] as number).toBeLessThan(0.52);
+    expect(other.attributes['face_match_score'] as number).toBeLessThan(SELFIE_REVIEW_THRESHOLD);
+  });
+
+  it('scores the straight look against the portrait exactly as the selfie method scores it as a selfie', async () => {
+    const reference = await embeddingOf(await portrait(FACE, { width: 360 }));
+    const r = await record((moves) => movingFrames(FACE, moves), { reference, exact: true });
+    const straight = (await movingFrames(FACE, r.challenge.moves))[0]!;
+    const asSelfie = await analyseSelfie({ selfie: straight }, { referenceEmbedding: reference });
+    expect(r.attributes['face_match']).toBe('match');
+    expect(r.attributes['face_match_score'] as number).toBeCloseTo(asSelfie.similarity!, 3);
   });
 
   it('rejects a video with nobody in it', async () => {

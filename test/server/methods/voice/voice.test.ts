@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VerificationStatus } from '../../../../server/domain/catalogue.js';
 import { sdb } from '../../../../server/session/tables.js';
-import { VOICE_QUEUE } from '../../../../server/methods/voice/worker.js';
 import { encodeWav } from '../../../../server/methods/voice/wav.js';
 import type { SessionClient } from '../../../../src/api/session-client.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
+import { atOnce, storedUploads } from '../../../helpers/stored-uploads.js';
 import { digitWords, speak, synthetic } from '../../../helpers/speech.js';
 import { client, createTemplate, createUser, failure, giveConsent, local } from '../../session/fixtures.js';
 
@@ -140,14 +140,29 @@ describe('voice: reading a random phrase of digits', () => {
     expect(expired.status).toBe(410);
   });
 
-  it('takes one of the same recording sent twice at once', async () => {
-    const { session } = await voiceSession();
+  it('takes one of the same recording sent twice at once: one row and its file; a retry replaces it', async () => {
+    const { session, id } = await voiceSession();
     const phrase = await session.voicePhrase();
-    const audio = wav(speak(digitWords(phrase.digits)));
-    const results = await Promise.allSettled([session.uploadVoice(phrase.phrase_id, audio), session.uploadVoice(phrase.phrase_id, audio)]);
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const rows = await server.verity.ctx.db.selectFrom('jobs').select('id').where('queue', '=', VOICE_QUEUE).execute();
-    expect(rows.length).toBeLessThanOrEqual(1);
+    const wrong = [...phrase.digits].map((d) => other(d)).join('');
+    const audio = wav(speak(digitWords(wrong)));
+    const outcomes = await atOnce([() => session.uploadVoice(phrase.phrase_id, audio), () => session.uploadVoice(phrase.phrase_id, audio)]);
+    expect(outcomes.sort()).toEqual(['200', '410 session_challenge_expired']);
+    const first = await storedUploads(server, id);
+    expect(first.rows.map((r) => r.challenge_id)).toEqual([phrase.phrase_id]);
+    expect(first.files).toEqual(first.rows.map((r) => r.blob_key));
+    expect((await settled(id)).status).toBe(VerificationStatus.rejected);
+    // The retry's recording, sent twice at once, replaces the first: one row, one file, still.
+    await session.retryMethod('voice');
+    const again = await session.voicePhrase();
+    const retry = wav(speak(digitWords(again.digits)));
+    expect((await atOnce([() => session.uploadVoice(again.phrase_id, retry), () => session.uploadVoice(again.phrase_id, retry)])).sort()).toEqual([
+      '200',
+      '410 session_challenge_expired',
+    ]);
+    const second = await storedUploads(server, id);
+    expect(second.rows.map((r) => r.challenge_id)).toEqual([again.phrase_id]);
+    expect(second.files).toEqual(second.rows.map((r) => r.blob_key));
+    expect((await settled(id)).status).toBe(VerificationStatus.complete);
   });
 
   it('hands out no more than three phrases, even asked for at once', async () => {
