@@ -42,7 +42,7 @@ export default {
         'test/src/**/*.test.ts',
         '!test/src/capture/face-camera.test.ts',
         '!test/src/capture/face-flash.test.ts',
-        '!test/src/steps/passport-camera.test.ts',
+        '!test/src/steps/document_id/passport-camera.test.ts',
       ],
     },
     {
@@ -52,7 +52,7 @@ export default {
     },
     {
       name: 'passport-camera',
-      files: ['test/src/steps/passport-camera.test.ts'],
+      files: ['test/src/steps/document_id/passport-camera.test.ts'],
       browsers: [chromium(cameras.passport)],
     },
   ],

@@ -26,7 +26,7 @@
  *             exact rate and every misread (expected → read), to tune the front reader on;
  *             default documents and liveness.
  *   --rows    `thin`: licence backs (in `documents`, `backs` and `backs-stress`) drawn with the
- *             PDF417 rows 1.35-1.5 modules tall that the set drew until 2026-11-27, a stress
+ *             PDF417 rows 1.5 modules tall that the set drew until 2026-11-27, a stress
  *             variant reported on its own; default `standard`, rows 3-4 modules tall as encoders
  *             draw them (test/fixtures/hard/documents.ts: `BackRows`).
  *   --scores  also write the face match's raw pair scores to FILE.<half>.json.
@@ -187,7 +187,7 @@ async function evalHalf(half: HalfConfig): Promise<void> {
   const started = Date.now();
   print(`\n### ${half.name === 'heldout' ? 'Held-out half' : half.name === 'dev' ? 'Development half' : 'Development variant'} (${half.name})\n`);
   print(
-    `${PEOPLE} identities (seeds from ${half.seedBase}); licence backs' PDF417 rows ${ROWS === 'thin' ? '1.35-1.5 modules tall (the `thin` stress variant)' : '3-4 modules tall'}; fonts ${half.fonts.join(', ')}; licence layouts ${half.licenceLayouts.join(', ')}; passport layouts ${half.passportLayouts.join(', ')}; ${half.faces.length} faces (demo faces ${half.faces[0]}–${half.faces.at(-1)}).`,
+    `${PEOPLE} identities (seeds from ${half.seedBase}); licence backs' PDF417 rows ${ROWS === 'thin' ? '1.5 modules tall (the `thin` stress variant)' : '3-4 modules tall'}; fonts ${half.fonts.join(', ')}; licence layouts ${half.licenceLayouts.join(', ')}; passport layouts ${half.passportLayouts.join(', ')}; ${half.faces.length} faces (demo faces ${half.faces[0]}–${half.faces.at(-1)}).`,
   );
   if (PART === 'all' || PART === 'documents') await evalDocumentsAndFaces(half);
   if (PART === 'attacks') await attackTable(half);

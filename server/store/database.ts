@@ -12,7 +12,7 @@ export type Db = Kysely<Database>;
 export type Executor = Kysely<Database> | Transaction<Database>;
 
 /** The tables a method declares of its own (`methods/<key>/tables.ts`), as kysely's `withTables` takes them. */
-type OwnTables = Record<string, object>;
+export type OwnTables = Record<string, object>;
 /** A connection or transaction typed with a method's own tables as well. */
 export type ExecutorWith<T extends OwnTables> = Kysely<Database & T> | Transaction<Database & T>;
 

@@ -48,16 +48,15 @@ export abstract class CaptureStepElement<M extends MethodView> extends StepEleme
   protected abstract renderOwnScreen(): TemplateResult;
 
   protected override render(): TemplateResult {
-    switch (this.phase) {
-      case 'camera':
-        return this.renderCamera();
-      case 'upload':
-        return this.renderUpload();
-      case 'submitting':
-        return html`<p role="status">${msg('Sending…', { id: 'doc.sending' })}</p>`;
-      default:
-        return this.renderOwnScreen();
-    }
+    return this.screen(
+      this.phase,
+      {
+        camera: () => this.renderCamera(),
+        upload: () => this.renderUpload(),
+        submitting: () => html`<p role="status">${msg('Sending…', { id: 'doc.sending' })}</p>`,
+      },
+      () => this.renderOwnScreen(),
+    );
   }
 
   /** Takes the picture from the live camera (auto-capture or the button). */

@@ -4,13 +4,14 @@
  */
 import { ContextConsumer } from '@lit/context';
 import { updateWhenLocaleChanges } from '@lit/localize';
-import { LitElement } from 'lit';
+import { LitElement, type TemplateResult } from 'lit';
 import type { MethodResult, MethodView } from '../api/contract.js';
 import type { SessionClient } from '../api/session-client.js';
 import type { VerifyError } from '../events/events.js';
 import { fromApiError } from '../internal/errors.js';
 import { flowContext, type FlowContext } from '../internal/flow-context.js';
 import { StepCompleteEvent, StepErrorEvent, StepHandoffEvent } from '../internal/step-events.js';
+import { StepAction } from './step-action.js';
 
 export abstract class StepElement<M extends MethodView = MethodView> extends LitElement {
   static override properties = { method: { attribute: false } };
@@ -52,5 +53,19 @@ export abstract class StepElement<M extends MethodView = MethodView> extends Lit
   /** Asks the flow to offer the cross-device hand-off. */
   protected requestHandoff(): void {
     this.dispatchEvent(new StepHandoffEvent());
+  }
+
+  /**
+   * The action of a step that submits something ({@link StepAction}): `explain` words the step's
+   * own failures (undefined for the others, which are reported to the flow); `attemptsLeft` until
+   * the method's view says.
+   */
+  protected submitting(explain: (error: unknown) => string | undefined, attemptsLeft = 0): StepAction {
+    return new StepAction(this, { attemptsLeft, explain, report: (error) => this.report(error) });
+  }
+
+  /** The screen on show for `phase`: its entry in `screens`, else `otherwise`. */
+  protected screen<P extends string>(phase: P, screens: Partial<Record<P, () => TemplateResult>>, otherwise: () => TemplateResult): TemplateResult {
+    return (screens[phase] ?? otherwise)();
   }
 }

@@ -12,6 +12,7 @@ import { distance, growQuad, warpQuad, type Quad } from '../warp.js';
 import { AamvaFormatError, aamvaToProcessor, parseAamva, type AamvaRecord, type ProcessorField } from './aamva.js';
 import { fitSymbol, looksLikePdf417, sharpenRows, smoothColumns, straighten, type SymbolFit } from './barcode-fit.js';
 import { locateBarcode } from './barcode-locate.js';
+import { softDecodePdf417 } from './pdf417-soft.js';
 
 /** Outcome of the barcode stage. */
 export interface BarcodeResult {
@@ -241,6 +242,16 @@ async function decodeStraightened(g: GreyPlane, fit: SymbolFit, quad: Quad): Pro
  * edge-density locator puts it), then straightened along its own fitted edges (a PDF417 only);
  * only when zxing located a symbol are the filtered retries of the whole image run (most documents have no PDF417, and each attempt costs ~100-300 ms).
  */
+function isAamva(text: string): boolean {
+  try {
+    parseAamva(text);
+    return true;
+  } catch (err: unknown) {
+    if (err instanceof AamvaFormatError) return false;
+    throw err;
+  }
+}
+
 export async function decodePdf417(input: GreyPlane): Promise<{ text: string; angle: number } | { text: null; symbol: Quad | null }> {
   // Stretched first (a dim capture's bars span a few dozen grey levels): the fixed and global
   // binarisers, and the white corners a rotation opens, assume a page that spans the range.
@@ -271,6 +282,11 @@ export async function decodePdf417(input: GreyPlane): Promise<{ text: string; an
   if (symbol && fit) {
     const text = await decodeStraightened(g, fit, symbol);
     if (text) return { text, angle: 0 };
+    // zxing decides each bar before it reads a codeword; the soft reader compares whole
+    // codewords in grey and tells Reed-Solomon which ones it is unsure of (pdf417-soft.ts).
+    // A soft read counts only as a valid AAMVA record: anything else is left undecoded.
+    const soft = softDecodePdf417(g, fit);
+    if (soft && isAamva(soft)) return { text: soft, angle: 0 };
   }
   if (located) {
     for (const retry of RETRIES) {

@@ -18,10 +18,17 @@
  * found the face in 3 of the 8, and two of them then matched; docs/analysis.md, 2026-11-27).
  */
 import { rasterFrom, sharpFromRaster, type Raster } from '../raster.js';
-import { detectFaces, type DetectedFace } from './face.js';
+import { detectFaces, l2Normalise, type DetectedFace } from './face.js';
 
-/** Sides of the smoothed crop the portrait's descriptor is taken from, tried in turn until one shows a face. */
-const RECROP_SIDES = [320, 200] as const;
+/**
+ * Sides of the smoothed crop the portrait's descriptor is taken from: the descriptors of those
+ * that show a face are averaged (a face described at two scales varies less with the print and
+ * the capture than at one; development half, first draw of each selfie kind, 326 genuine / 3,241
+ * impostor pairs: TAR at FAR ≤ 0.1 % 83.7 → 85.3 %, at ≤ 0.01 % 77.9 → 81.3 %; docs/analysis.md).
+ */
+const RECROP_SIDES = [320, 256] as const;
+/** Tried when no crop of {@link RECROP_SIDES} shows a face. */
+const RECROP_FALLBACK_SIDE = 200;
 /** Margin around the face box in that crop, as a share of the box's longer side. */
 const RECROP_MARGIN = 0.6;
 /** Gaussian σ (pixels of the capture) that smooths halftone and JPEG blocks before resizing. */
@@ -71,28 +78,42 @@ export function faceRegion(raster: Raster, face: DetectedFace, margin: number): 
   return width < 8 || height < 8 ? null : { left, top, width, height };
 }
 
+/** The descriptor of the face nearest the centre of a smoothed crop of `region` whose longer side is `side`. */
+async function descriptorAt(raster: Raster, region: NonNullable<ReturnType<typeof faceRegion>>, side: number): Promise<readonly number[] | undefined> {
+  const { width, height } = region;
+  const crop = await rasterFrom(
+    sharpFromRaster(raster)
+      .extract(region)
+      .blur(RECROP_SMOOTH)
+      .resize({ width: Math.round((side * width) / Math.max(width, height)), kernel: 'lanczos3' }),
+  );
+  const cx = crop.width / 2;
+  const cy = crop.height / 2;
+  const off = (f: DetectedFace): number => Math.hypot(f.box[0] + f.box[2] / 2 - cx, f.box[1] + f.box[3] / 2 - cy);
+  return (await detectFaces(crop)).sort((a, b) => off(a) - off(b))[0]?.embedding;
+}
+
+/** The normalised mean of unit descriptors (each L2-normalised first). */
+export function meanDescriptor(descriptors: readonly (readonly number[])[]): number[] {
+  const units = descriptors.map(l2Normalise);
+  return l2Normalise(units[0]!.map((_, i) => units.reduce((sum, u) => sum + u[i]!, 0)));
+}
+
 /**
- * The descriptor of `face` taken again from a smoothed crop around it (see above), trying the
- * crop sides in turn; the face's own when no crop shows a face.
+ * The descriptor of `face` taken again from smoothed crops around it (see above): the mean over
+ * the crop sides that show a face, else the fallback side's, else the face's own.
  */
 async function recropped(raster: Raster, face: DetectedFace): Promise<DetectedFace> {
   const region = faceRegion(raster, face, RECROP_MARGIN);
   if (!region) return face;
-  const { left, top, width, height } = region;
+  const found: (readonly number[])[] = [];
   for (const side of RECROP_SIDES) {
-    const crop = await rasterFrom(
-      sharpFromRaster(raster)
-        .extract({ left, top, width, height })
-        .blur(RECROP_SMOOTH)
-        .resize({ width: Math.round((side * width) / Math.max(width, height)), kernel: 'lanczos3' }),
-    );
-    const cx = crop.width / 2;
-    const cy = crop.height / 2;
-    const off = (f: DetectedFace): number => Math.hypot(f.box[0] + f.box[2] / 2 - cx, f.box[1] + f.box[3] / 2 - cy);
-    const again = (await detectFaces(crop)).sort((a, b) => off(a) - off(b))[0];
-    if (again?.embedding) return { ...face, embedding: again.embedding };
+    const d = await descriptorAt(raster, region, side);
+    if (d) found.push(d);
   }
-  return face;
+  if (found.length > 0) return { ...face, embedding: meanDescriptor(found) };
+  const fallback = await descriptorAt(raster, region, RECROP_FALLBACK_SIDE);
+  return fallback ? { ...face, embedding: fallback } : face;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Executor } from '../../store/database.js';
 import { BANK_MAX_ATTEMPTS } from './rules.js';
 import type { Insertable, Selectable } from 'kysely';
 import { bdb, type BankAccountTable, type BankPayoutTable } from './tables.js';
+import { takeOneTry } from '../tries-repo.js';
 
 export async function findAccount(ex: Executor, userId: number): Promise<BankAccountTable | undefined> {
   return bdb(ex).selectFrom('bank_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
@@ -39,16 +40,8 @@ export async function newRound(
 }
 
 /** Takes one try, atomically: the tries now used, or undefined when none is left. */
-export async function takeTry(ex: Executor, userId: number): Promise<number | undefined> {
-  const row = await bdb(ex)
-    .updateTable('bank_accounts')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('user_id', '=', userId)
-    .where('attempts', '<', BANK_MAX_ATTEMPTS)
-    .where('locked', '=', 0)
-    .returning('attempts')
-    .executeTakeFirst();
-  return row?.attempts;
+export function takeTry(ex: Executor, userId: number): Promise<number | undefined> {
+  return takeOneTry(bdb(ex), 'bank_accounts', BANK_MAX_ATTEMPTS, (eb) => eb.and([eb('user_id', '=', userId), eb('locked', '=', 0)]));
 }
 
 /** Marks the deposits confirmed, once: false when another request did already. */

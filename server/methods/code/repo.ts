@@ -2,6 +2,7 @@ import type { CodeMethodKey } from '../../../src/api/contract.js';
 import type { Executor } from '../../store/database.js';
 import { CODE_MAX_ATTEMPTS } from './rules.js';
 import { cdb, type VerificationCodeTable } from './tables.js';
+import { takeOneTry, useOnce } from '../tries-repo.js';
 
 /** Whose codes: the e-mail and phone steps, the Two-Step method's SMS codes, and the payment account's e-mail. */
 export type CodeStoreKey = CodeMethodKey | 'two_step' | 'payment_account';
@@ -43,31 +44,15 @@ export async function saveCode(ex: Executor, userId: number, key: CodeStoreKey, 
  * Counts one try against the code with `codeHash`, atomically (so parallel guesses cannot exceed
  * the limit): the tries now used, or undefined when none is left or the code was used or replaced.
  */
-export async function countTry(ex: Executor, userId: number, key: CodeStoreKey, codeHash: string): Promise<number | undefined> {
-  const counted = await cdb(ex)
-    .updateTable('verification_codes')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('user_id', '=', userId)
-    .where('method_key', '=', key)
-    .where('code_hash', '=', codeHash)
-    .where('attempts', '<', CODE_MAX_ATTEMPTS)
-    .where('used_at', 'is', null)
-    .returning('attempts')
-    .executeTakeFirst();
-  return counted?.attempts;
+export function countTry(ex: Executor, userId: number, key: CodeStoreKey, codeHash: string): Promise<number | undefined> {
+  return takeOneTry(cdb(ex), 'verification_codes', CODE_MAX_ATTEMPTS, (eb) =>
+    eb.and([eb('user_id', '=', userId), eb('method_key', '=', key), eb('code_hash', '=', codeHash), eb('used_at', 'is', null)]),
+  );
 }
 
 /** Uses the code up, once: false when a parallel request used or replaced it first. */
-export async function consumeCode(ex: Executor, userId: number, key: CodeStoreKey, codeHash: string, now: Date): Promise<boolean> {
-  const consumed = await cdb(ex)
-    .updateTable('verification_codes')
-    .set({ used_at: now.toISOString() })
-    .where('user_id', '=', userId)
-    .where('method_key', '=', key)
-    .where('code_hash', '=', codeHash)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(consumed.numUpdatedRows) > 0;
+export function consumeCode(ex: Executor, userId: number, key: CodeStoreKey, codeHash: string, now: Date): Promise<boolean> {
+  return useOnce(cdb(ex), 'verification_codes', now, (eb) => eb.and([eb('user_id', '=', userId), eb('method_key', '=', key), eb('code_hash', '=', codeHash)]));
 }
 
 /** The user's codes go with the user (the foreign key cascades too; explicit deletes keep every database alike). */

@@ -17,6 +17,7 @@ import { replaceUploads, uploadsOf, uploadsOfChallenge, type SessionUpload } fro
 import type { Executor } from '../../store/database.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
 import type { UserRow } from '../../store/schema.js';
+import { challengeAttempts, type ChallengeAttempts } from '../challenge-attempts.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { acceptSessionUpload, parseJsonField } from '../uploads.js';
 import { deleteFrames } from './repo.js';
@@ -65,6 +66,17 @@ export function faceState(key: FaceMethodKey): MethodState<FaceChallengeState> {
   return states[key];
 }
 
+/** After {@link FACE_ATTEMPTS} challenges one more is handed out, which goes to review on failure. */
+const attempts: Record<FaceMethodKey, ChallengeAttempts<FaceChallengeState>> = {
+  selfie: challengeAttempts(states.selfie, FACE_ATTEMPTS + 1, (attempts_used) => ({ challenge: null, attempts_used })),
+  liveness: challengeAttempts(states.liveness, FACE_ATTEMPTS + 1, (attempts_used) => ({ challenge: null, attempts_used })),
+};
+
+/** The attempts of `key`'s challenges. */
+export function faceAttempts(key: FaceMethodKey): ChallengeAttempts<FaceChallengeState> {
+  return attempts[key];
+}
+
 /**
  * A new randomised challenge (replacing any previous one and its frames), counted as an attempt:
  * after {@link FACE_ATTEMPTS} one more is handed out that goes to review on failure, then none.
@@ -82,8 +94,7 @@ export async function newFaceChallenge(kit: SessionKit, user: UserRow, key: Face
   // The attempt is counted in one step with its check: challenges asked for at once share the limit.
   const { challenge, attempt, old } = await ctx.db.transaction().execute(async (trx) => {
     const made = await faceState(key).update(trx, user.id, now, (previous) => {
-      const attempt = (reset ? 0 : (previous?.attempts_used ?? 0)) + 1;
-      if (attempt > FACE_ATTEMPTS + 1) throw sessionErrors.attemptsExceeded('No attempts are left for this step.');
+      const attempt = attempts[key].next(previous, reset);
       const challenge = {
         id: `chl_${randomBytes(12).toString('base64url')}`,
         steps,

@@ -2,6 +2,7 @@ import { VerificationStatus } from '../../domain/catalogue.js';
 import type { Executor } from '../../store/database.js';
 import { TWO_STEP_MAX_ATTEMPTS } from './rules.js';
 import { tdb, type TwoStepFactorTable } from './tables.js';
+import { takeOneTry, useOnce } from '../tries-repo.js';
 
 /** The key of the Two-Step method's SMS codes in `verification_codes`. */
 export const TWO_STEP_CODE_KEY = 'two_step';
@@ -32,15 +33,8 @@ export async function savePendingFactor(
  * Takes one try, atomically (so parallel codes cannot exceed the limit): the tries now used, or
  * undefined when none is left.
  */
-export async function takeTry(ex: Executor, userId: number): Promise<number | undefined> {
-  const row = await tdb(ex)
-    .updateTable('two_step_factors')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('user_id', '=', userId)
-    .where('attempts', '<', TWO_STEP_MAX_ATTEMPTS)
-    .returning('attempts')
-    .executeTakeFirst();
-  return row?.attempts;
+export function takeTry(ex: Executor, userId: number): Promise<number | undefined> {
+  return takeOneTry(tdb(ex), 'two_step_factors', TWO_STEP_MAX_ATTEMPTS, (eb) => eb('user_id', '=', userId));
 }
 
 /**
@@ -107,15 +101,8 @@ export async function saveRecoveryCodes(ex: Executor, userId: number, hashes: re
 }
 
 /** Uses a recovery code up, once: false when it is unknown or was used (also by a parallel request). */
-export async function useRecoveryCode(ex: Executor, userId: number, hash: string, now: Date): Promise<boolean> {
-  const used = await tdb(ex)
-    .updateTable('two_step_recovery_codes')
-    .set({ used_at: now.toISOString() })
-    .where('user_id', '=', userId)
-    .where('code_hash', '=', hash)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return used.numUpdatedRows > 0n;
+export function useRecoveryCode(ex: Executor, userId: number, hash: string, now: Date): Promise<boolean> {
+  return useOnce(tdb(ex), 'two_step_recovery_codes', now, (eb) => eb.and([eb('user_id', '=', userId), eb('code_hash', '=', hash)]));
 }
 
 export async function recoveryCodesLeft(ex: Executor, userId: number): Promise<number> {

@@ -1,10 +1,9 @@
 import { VerificationStatus } from '../../domain/catalogue.js';
-import { reopenVerification } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
 import { deleteVideoData } from './repo.js';
 import { videoRoutes } from './routes.js';
-import { MAX_DURATION_MS, MAX_FRAMES, MIN_DURATION_MS, MIN_FRAMES, VIDEO_ATTEMPTS } from './rules.js';
-import { videoState } from './use-cases.js';
+import { MAX_DURATION_MS, MAX_FRAMES, MIN_DURATION_MS, MIN_FRAMES, VIDEO_CHALLENGES } from './rules.js';
+import { videoAttempts } from './use-cases.js';
 
 /**
  * Video (spec method 5): a short video selfie recorded while following a random challenge of
@@ -18,8 +17,8 @@ export const videoMethod: ServerMethod = {
   biometric: true,
   routes: videoRoutes,
   async view({ ctx, user, verification }, base) {
-    const used = (await videoState.read(ctx.db, user.id))?.attempts_used ?? 0;
-    const open = verification.status !== VerificationStatus.rejected || used < VIDEO_ATTEMPTS;
+    const used = await videoAttempts.used(ctx.db, user.id);
+    const open = verification.status !== VerificationStatus.rejected || used < VIDEO_CHALLENGES.attempts;
     return {
       ...base,
       key: 'video',
@@ -28,19 +27,12 @@ export const videoMethod: ServerMethod = {
         max_duration_ms: MAX_DURATION_MS,
         min_frames: MIN_FRAMES,
         max_frames: MAX_FRAMES,
-        attempts_left: open ? Math.max(0, VIDEO_ATTEMPTS - used) : 0,
+        attempts_left: open ? Math.max(0, VIDEO_CHALLENGES.attempts - used) : 0,
       },
     };
   },
-  // While a challenge can still be handed out; a reset by the customer or an operator gives them back.
-  canRetryRejected: async (ctx, userId) => ((await videoState.read(ctx.db, userId))?.attempts_used ?? 0) < VIDEO_ATTEMPTS,
-  async reopen(trx, ctx, userId, verification) {
-    const used = (await videoState.read(trx, userId))?.attempts_used ?? 0;
-    await reopenVerification(trx, ctx, userId, verification);
-    // After a rejection the attempts count on (no endless loop); a reset starts them again.
-    if (verification.status === VerificationStatus.rejected) await videoState.write(trx, userId, { challenge: null, attempts_used: used }, ctx.clock.now());
-    else await videoState.clear(trx, userId);
-  },
+  canRetryRejected: videoAttempts.canRetryRejected,
+  reopen: videoAttempts.reopen,
   docs: {
     proves:
       "The user recorded a 3-6 second video selfie with the device's camera while making a random sequence of head turns the server drew for that recording (a single-use challenge valid for 2 minutes; every frame is bound to it and timed within it, and a frame already sent for another challenge is refused). The browser samples 8-12 frames from the recording as it is made and sends them with the recording. The server found exactly one face in the frames (at most one frame in five without one), the same person throughout, the turns asked for in their order and no other, turns that do not move as a flat picture does, anti-spoofing scores above the selfie's threshold and no screen moiré; and, when the user has an identity document, it matched the face to the document portrait with the selfie's bands (0.66 and above a match, 0.52-0.66 review, below 0.52 rejected). It does not prove the person is live beyond these checks: a 3-D rendering of the face turned on cue would pass them. Three attempts.",

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { isPostgres } from '../../store/migrations/helpers.js';
 import { sdb } from '../../session/tables.js';
 import type { SessionUpload } from '../../session/uploads-repo.js';
 import type { Executor } from '../../store/database.js';
@@ -15,8 +17,15 @@ export async function uploadsNotOf(ex: Executor, userId: number, keep: string | 
   return q.execute();
 }
 
-/** The challenge a frame with this content was first sent for, if any (any user's). */
-export async function challengeOfFrame(ex: Executor, hash: string): Promise<string | undefined> {
+/**
+ * The challenge a frame with this content was first sent for, if any (any user's). With `locked`,
+ * inside the transaction that remembers it: on PostgreSQL the content's hash is held until the
+ * commit (an advisory transaction lock; the frame may be any user's, so no row of theirs is there
+ * to lock), so the same frame sent at once for two challenges is taken for one; SQLite runs one
+ * transaction at a time.
+ */
+export async function challengeOfFrame(ex: Executor, hash: string, locked = false): Promise<string | undefined> {
+  if (locked && isPostgres(ex)) await sql`select pg_advisory_xact_lock(hashtextextended(${hash}, 0))`.execute(ex);
   const row = await vdb(ex).selectFrom('video_frame_hashes').select('challenge_id').where('hash', '=', hash).executeTakeFirst();
   return row?.challenge_id;
 }

@@ -1,12 +1,14 @@
 import { randomInt } from 'node:crypto';
 import type { VideoMove } from '../../../src/api/contract.js';
+import type { ChallengeRule } from '../challenge-attempts.js';
 
 /**
- * A video challenge must be recorded and sent within this time of being issued: reading the
- * moves and recording takes well under a minute, and a short window leaves little time to
- * prepare a fake recording once the moves are known.
+ * A video challenge must be recorded and sent within 2 minutes of being issued: reading the moves
+ * and recording takes well under a minute, and a short window leaves little time to prepare a
+ * fake recording once the moves are known. Three challenges (attempts) per method; then 429
+ * `session_attempts_exceeded`.
  */
-export const VIDEO_TTL_MS = 2 * 60 * 1000;
+export const VIDEO_CHALLENGES: ChallengeRule = { ttlMs: 2 * 60 * 1000, attempts: 3 };
 /** The recording's length bounds (the issue's 3-6 s), in ms; the widget records 5 s. */
 export const MIN_DURATION_MS = 3000;
 export const MAX_DURATION_MS = 6000;
@@ -18,8 +20,6 @@ export const MAX_FRAMES = 12;
  * instant cannot show moves made over seconds.
  */
 export const MIN_FRAME_SPAN_MS = 2000;
-/** Normal attempts (challenges) before the method answers 429 `session_attempts_exceeded`. */
-export const VIDEO_ATTEMPTS = 3;
 
 /**
  * The move sequences a challenge is drawn from: two or three turns, alternating, so each starts

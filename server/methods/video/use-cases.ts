@@ -20,6 +20,7 @@ import type { UserRow } from '../../store/schema.js';
 import { checkSize } from '../../uploads/accept-upload.js';
 import { isAnalysisInputError, InputErrorCode } from '../../analysis/errors.js';
 import { CLOCK_SLACK_MS } from '../face/rules.js';
+import { challengeAttempts } from '../challenge-attempts.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { acceptSessionUpload } from '../uploads.js';
 import { challengeOfFrame, rememberFrame, UPLOAD_KIND, uploadsNotOf, VIDEO_KEY } from './repo.js';
@@ -28,8 +29,7 @@ import {
   MAX_FRAMES,
   MIN_DURATION_MS,
   MIN_FRAMES,
-  VIDEO_ATTEMPTS,
-  VIDEO_TTL_MS,
+  VIDEO_CHALLENGES,
   captureProblem,
   drawMoves,
   durationAllowed,
@@ -45,6 +45,7 @@ export interface VideoState {
 }
 
 export const videoState = methodState<VideoState>(VIDEO_KEY);
+export const videoAttempts = challengeAttempts(videoState, VIDEO_CHALLENGES.attempts, (attempts_used) => ({ challenge: null, attempts_used }));
 
 /** What a stored upload's `meta` holds. */
 interface UploadMeta {
@@ -68,12 +69,11 @@ export async function newVideoChallenge(kit: SessionKit, user: UserRow): Promise
     id: `vch_${randomBytes(16).toString('base64url')}`,
     moves: drawMoves(),
     issued_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + VIDEO_TTL_MS).toISOString(),
+    expires_at: new Date(now.getTime() + VIDEO_CHALLENGES.ttlMs).toISOString(),
   };
   const { attempt, dropped } = await ctx.db.transaction().execute(async (trx) => {
     const attempt = await videoState.update(trx, user.id, now, (previous) => {
-      const attempt = (reset ? 0 : (previous?.attempts_used ?? 0)) + 1;
-      if (attempt > VIDEO_ATTEMPTS) throw sessionErrors.attemptsExceeded('No attempts are left for this step.');
+      const attempt = videoAttempts.next(previous, reset);
       return { next: { challenge, attempts_used: attempt }, result: attempt };
     });
     // Read after the update, which holds the state (on PostgreSQL, its row lock) as an upload
@@ -95,7 +95,7 @@ export async function newVideoChallenge(kit: SessionKit, user: UserRow): Promise
     min_frames: MIN_FRAMES,
     max_frames: MAX_FRAMES,
     attempt,
-    attempts_left: Math.max(0, VIDEO_ATTEMPTS - attempt),
+    attempts_left: Math.max(0, VIDEO_CHALLENGES.attempts - attempt),
   };
 }
 
@@ -187,14 +187,14 @@ export async function uploadVideoFrame(kit: SessionKit, user: UserRow, fields: V
   const mediaType = await acceptSessionUpload(bytes, FRAME_MEDIA_TYPES);
   const hash = createHash('sha256').update(bytes).digest('hex');
   // Checked first without storing anything, then where the frame is stored (with its hash).
-  const replay = async (ex: Executor): Promise<boolean> => {
-    const seenFor = await challengeOfFrame(ex, hash);
+  const replay = async (ex: Executor, locked = false): Promise<boolean> => {
+    const seenFor = await challengeOfFrame(ex, hash, locked);
     if (seenFor !== undefined && seenFor !== challengeId) throw sessionErrors.uploadInvalid('This frame was already sent for another challenge.');
     return seenFor === undefined;
   };
   await replay(ctx.db);
   const id = await storeUpload(kit, user, challengeId, { kind: UPLOAD_KIND.frame, index, bytes, mediaType, meta: { t } }, place, async (trx) => {
-    if (await replay(trx)) await rememberFrame(trx, { hash, user_id: user.id, challenge_id: challengeId, created_at: ctx.clock.now().toISOString() });
+    if (await replay(trx, true)) await rememberFrame(trx, { hash, user_id: user.id, challenge_id: challengeId, created_at: ctx.clock.now().toISOString() });
   });
   return { upload_id: id };
 }

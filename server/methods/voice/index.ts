@@ -1,10 +1,9 @@
 import { VerificationStatus } from '../../domain/catalogue.js';
-import { reopenVerification } from '../defaults.js';
 import type { ServerMethod } from '../method.js';
 import { RECOGNISER } from './recogniser.js';
-import { MAX_SECONDS, PHRASE_LENGTH, VOICE_ATTEMPTS } from './rules.js';
+import { MAX_SECONDS, PHRASE_LENGTH, PHRASES } from './rules.js';
 import { voiceRoutes } from './routes.js';
-import { voiceState } from './use-cases.js';
+import { voiceAttempts } from './use-cases.js';
 import { registerVoiceWorker } from './worker.js';
 
 /**
@@ -19,22 +18,14 @@ export const voiceMethod: ServerMethod = {
   biometric: true,
   routes: voiceRoutes,
   async view({ ctx, user, verification }, base) {
-    const used = verification.status === VerificationStatus.reset ? 0 : ((await voiceState.read(ctx.db, user.id))?.attempts_used ?? 0);
-    return { ...base, key: 'voice', needs: { phrase_length: PHRASE_LENGTH, max_seconds: MAX_SECONDS, attempts_left: Math.max(0, VOICE_ATTEMPTS - used) } };
+    const used = verification.status === VerificationStatus.reset ? 0 : await voiceAttempts.used(ctx.db, user.id);
+    return { ...base, key: 'voice', needs: { phrase_length: PHRASE_LENGTH, max_seconds: MAX_SECONDS, attempts_left: Math.max(0, PHRASES.attempts - used) } };
   },
-  // While a phrase can still be handed out; a reset by the customer or an operator starts again.
-  canRetryRejected: async (ctx, userId) => ((await voiceState.read(ctx.db, userId))?.attempts_used ?? 0) < VOICE_ATTEMPTS,
-  async reopen(trx, ctx, userId, verification) {
-    const state = await voiceState.read(trx, userId);
-    await reopenVerification(trx, ctx, userId, verification);
-    // After a rejection the attempts count on (no endless loop); a reset gives them back.
-    if (verification.status === VerificationStatus.rejected && state)
-      await voiceState.write(trx, userId, { phrase: null, attempts_used: state.attempts_used }, ctx.clock.now());
-    else await voiceState.clear(trx, userId);
-  },
+  canRetryRejected: voiceAttempts.canRetryRejected,
+  reopen: voiceAttempts.reopen,
   workers: registerVoiceWorker,
   docs: {
-    proves: `A live reading of a fresh random phrase: the user read aloud ${PHRASE_LENGTH} digits drawn by the server for this attempt (single-use, valid 3 minutes) and the recording, analysed off the request, holds speech (WebRTC voice activity detection), is long and loud enough, and the digits recognised offline (${RECOGNISER.name}) are the phrase's ("oh" counts as zero). It does not identify the speaker. Rejections: \`VOICE_NO_SPEECH\`, \`VOICE_TOO_SHORT\`, \`VOICE_TOO_QUIET\`, \`VOICE_DIGITS_MISMATCH\` (in \`remarks\`); ${VOICE_ATTEMPTS} phrases per method. The recording is kept under the dashboard's retention period for captured images and deleted with the user.`,
+    proves: `A live reading of a fresh random phrase: the user read aloud ${PHRASE_LENGTH} digits drawn by the server for this attempt (single-use, valid 3 minutes) and the recording, analysed off the request, holds speech (WebRTC voice activity detection), is long and loud enough, and the digits recognised offline (${RECOGNISER.name}) are the phrase's ("oh" counts as zero). It does not identify the speaker. Rejections: \`VOICE_NO_SPEECH\`, \`VOICE_TOO_SHORT\`, \`VOICE_TOO_QUIET\`, \`VOICE_DIGITS_MISMATCH\` (in \`remarks\`); ${PHRASES.attempts} phrases per method. The recording is kept under the dashboard's retention period for captured images and deleted with the user.`,
     attributes: {
       speech_detected: 'True when speech was found in the recording.',
       digits_matched: 'True when the digits recognised are the phrase read (the method is then complete).',

@@ -1,11 +1,14 @@
 import { randomInt } from 'node:crypto';
+import type { ChallengeRule } from '../challenge-attempts.js';
 
 /** Digits in a phrase: enough that guessing one is 1 in a million, short enough to read in ~4 s. */
 export const PHRASE_LENGTH = 6;
-/** A phrase must be answered within this time: reading takes seconds; a short window leaves no time to fetch a recording made for it. */
-export const PHRASE_TTL_MS = 3 * 60 * 1000;
-/** Phrases per method: each is an attempt; a rejection may be retried while some are left. */
-export const VOICE_ATTEMPTS = 3;
+/**
+ * A phrase must be answered within 3 minutes: reading takes seconds; a short window leaves no time
+ * to fetch a recording made for it. Three phrases per method: each is an attempt; a rejection may
+ * be retried while some are left.
+ */
+export const PHRASES: ChallengeRule = { ttlMs: 3 * 60 * 1000, attempts: 3 };
 /** Longest recording taken, in seconds. */
 export const MAX_SECONDS = 20;
 /** Shortest recording taken: six digits cannot be read in less. */

@@ -7,8 +7,9 @@ import { safeEqual } from '../../session/tokens.js';
 import { replaceUploads, uploadsOf, type SessionUpload } from '../../session/uploads-repo.js';
 import { moveVerification } from '../../services/verifications.js';
 import type { UserRow } from '../../store/schema.js';
+import { challengeAttempts } from '../challenge-attempts.js';
 import type { MethodResult, SessionKit } from '../method.js';
-import { MAX_SECONDS, MIN_SECONDS, PHRASE_TTL_MS, VOICE_ATTEMPTS, drawPhrase } from './rules.js';
+import { MAX_SECONDS, MIN_SECONDS, PHRASES, drawPhrase } from './rules.js';
 import { VOICE_QUEUE, type VoiceJob } from './worker.js';
 import { parseWav, WavError } from './wav.js';
 
@@ -19,6 +20,7 @@ export interface VoiceState {
 }
 
 export const voiceState = methodState<VoiceState>('voice');
+export const voiceAttempts = challengeAttempts(voiceState, PHRASES.attempts, (attempts_used) => ({ phrase: null, attempts_used }));
 
 /**
  * A new random phrase, replacing any earlier one (which can then no longer be answered), counted
@@ -33,12 +35,11 @@ export async function newPhrase(kit: SessionKit, user: UserRow): Promise<VoicePh
   const phrase = {
     id: `vph_${randomBytes(12).toString('base64url')}`,
     digits: drawPhrase(),
-    expires_at: new Date(now.getTime() + PHRASE_TTL_MS).toISOString(),
+    expires_at: new Date(now.getTime() + PHRASES.ttlMs).toISOString(),
     used: false,
   };
   const attempt = await voiceState.update(ctx.db, user.id, now, (previous) => {
-    const attempt = (reset ? 0 : (previous?.attempts_used ?? 0)) + 1;
-    if (attempt > VOICE_ATTEMPTS) throw sessionErrors.attemptsExceeded('No attempts are left for this step.');
+    const attempt = voiceAttempts.next(previous, reset);
     return { next: { phrase, attempts_used: attempt }, result: attempt };
   });
   return {
@@ -48,7 +49,7 @@ export async function newPhrase(kit: SessionKit, user: UserRow): Promise<VoicePh
     min_seconds: MIN_SECONDS,
     max_seconds: MAX_SECONDS,
     attempt,
-    attempts_left: VOICE_ATTEMPTS - attempt,
+    attempts_left: PHRASES.attempts - attempt,
   };
 }
 
@@ -118,5 +119,5 @@ export async function uploadRecording(kit: SessionKit, user: UserRow, phraseId: 
 
 /** Phrases the user may still ask for (the view's `attempts_left`). */
 export async function voiceAttemptsLeft(kit: Pick<SessionKit, 'ctx'>, userId: number): Promise<number> {
-  return Math.max(0, VOICE_ATTEMPTS - ((await voiceState.read(kit.ctx.db, userId))?.attempts_used ?? 0));
+  return Math.max(0, PHRASES.attempts - (await voiceAttempts.used(kit.ctx.db, userId)));
 }

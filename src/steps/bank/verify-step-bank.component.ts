@@ -22,27 +22,22 @@ export class VerifyStepBank extends StepElement<BankMethod> {
   static override styles = [sharedStyles, styles];
   static override properties = {
     ...StepElement.properties,
-    ...states('phase', 'kind', 'needs', 'busy', 'error', 'invalid', 'attemptsLeft'),
+    ...states('phase', 'kind', 'needs', 'invalid'),
   };
 
   declare private phase: Phase;
   declare private kind: BankAccountKind;
   declare private needs: BankNeeds | null;
-  declare private busy: boolean;
-  declare private error: string;
   /** The fields the last error is about. */
   declare private invalid: ReadonlySet<string>;
-  declare private attemptsLeft: number;
+  private readonly action = this.submitting((error) => this.explain(error), 3);
 
   constructor() {
     super();
     this.phase = 'account';
     this.kind = 'iban';
     this.needs = null;
-    this.busy = false;
-    this.error = '';
     this.invalid = new Set();
-    this.attemptsLeft = 3;
   }
 
   override connectedCallback(): void {
@@ -53,27 +48,22 @@ export class VerifyStepBank extends StepElement<BankMethod> {
   private adopt(needs: BankNeeds): void {
     this.needs = needs;
     this.phase = needs.stage;
-    this.attemptsLeft = needs.attempts_left;
+    this.action.attemptsLeft = needs.attempts_left;
   }
 
+  /** Runs `work` through the action; after a failure the first field it is about has the focus. */
   private async run(work: () => Promise<void>): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    this.error = '';
-    this.invalid = new Set();
-    try {
+    const outcome = await this.action.run(async () => {
+      this.invalid = new Set();
       await work();
-    } catch (error: unknown) {
-      this.error = this.explain(error);
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLInputElement>('input[aria-invalid="true"]')?.focus();
-    } finally {
-      this.busy = false;
-    }
+    });
+    if (outcome !== 'failed') return;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>('input[aria-invalid="true"]')?.focus();
   }
 
-  private explain(error: unknown): string {
-    if (!(error instanceof ApiError)) return this.report(error).message;
+  private explain(error: unknown): string | undefined {
+    if (!(error instanceof ApiError)) return undefined;
     switch (error.error_type) {
       case 'api_validation_error': {
         const fields = Object.keys(error.errors ?? {});
@@ -84,7 +74,7 @@ export class VerifyStepBank extends StepElement<BankMethod> {
         return msg('Enter the name on the account.', { id: 'bank.holder-invalid' });
       }
       case 'session_code_invalid': {
-        const left = (this.attemptsLeft = error.details.attempts_left ?? Math.max(0, this.attemptsLeft - 1));
+        const left = this.action.wrongTry(error);
         this.invalid = new Set(['first', 'second']);
         return pluralMsg(left, 'bank.wrong', {
           one: str`These are not the amounts we sent. ${left} try left.`,
@@ -95,13 +85,12 @@ export class VerifyStepBank extends StepElement<BankMethod> {
         this.phase = 'expired';
         return '';
       case 'session_attempts_exceeded':
-        this.attemptsLeft = 0;
-        this.report(error);
+        this.action.ranOut(error);
         return msg('Too many wrong tries. This step was stopped.', { id: 'bank.exceeded' });
       case 'session_method_state_error':
         return msg('Your deposits are already on their way. Enter them when they arrive.', { id: 'bank.already-sent' });
       default:
-        return this.report(error).message;
+        return undefined;
     }
   }
 
@@ -121,7 +110,7 @@ export class VerifyStepBank extends StepElement<BankMethod> {
             account_number: this.value('account_number'),
           };
     if (body.holder_name.trim().length < 2) {
-      this.error = msg('Enter the name on the account.', { id: 'bank.holder-invalid' });
+      this.action.error = msg('Enter the name on the account.', { id: 'bank.holder-invalid' });
       this.invalid = new Set(['holder_name']);
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('input[name="holder_name"]')?.focus());
       return Promise.resolve();
@@ -139,7 +128,7 @@ export class VerifyStepBank extends StepElement<BankMethod> {
     const first = parseDeposit(this.value('first'));
     const second = parseDeposit(this.value('second'));
     if (first === null || second === null) {
-      this.error = msg('Enter each deposit as it shows on your statement, e.g. 0.12.', { id: 'bank.amount-format' });
+      this.action.error = msg('Enter each deposit as it shows on your statement, e.g. 0.12.', { id: 'bank.amount-format' });
       this.invalid = new Set([...(first === null ? ['first'] : []), ...(second === null ? ['second'] : [])]);
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('input[aria-invalid="true"]')?.focus());
       return Promise.resolve();
@@ -195,7 +184,7 @@ export class VerifyStepBank extends StepElement<BankMethod> {
         }
         ${this.renderError()}
         <div class="actions">
-          <button type="submit" ?disabled=${this.busy}>${msg('Send the deposits', { id: 'bank.send' })}</button>
+          <button type="submit" ?disabled=${this.action.busy}>${msg('Send the deposits', { id: 'bank.send' })}</button>
         </div>
       </form>
     `;
@@ -217,7 +206,7 @@ export class VerifyStepBank extends StepElement<BankMethod> {
           ${this.field('second', msg(str`Second deposit (${currency})`, { id: 'bank.second' }), { ltr: true, decimal: true, autocomplete: 'off', hint: '0.00' })}
         </div>
         ${this.renderError()}
-        <div class="actions">${confirmButton(this.busy || this.attemptsLeft === 0)}</div>
+        <div class="actions">${confirmButton(this.action.busy || this.action.attemptsLeft === 0)}</div>
       </form>
     `;
   }
@@ -253,23 +242,23 @@ export class VerifyStepBank extends StepElement<BankMethod> {
         maxlength="64"
         aria-invalid=${invalid ? 'true' : 'false'}
         aria-describedby=${invalid ? 'step-error' : nothing}
-        ?disabled=${this.phase === 'amounts' && this.attemptsLeft === 0}
+        ?disabled=${this.phase === 'amounts' && this.action.attemptsLeft === 0}
       />
     </div>`;
   }
 
   private renderError() {
-    return html`<p id="step-error" class="error" role="alert">${this.error}</p>`;
+    return html`<p id="step-error" class="error" role="alert">${this.action.error}</p>`;
   }
 
   private choose(kind: BankAccountKind): void {
     this.kind = kind;
-    this.error = '';
+    this.action.error = '';
     this.invalid = new Set();
   }
 
   private restart(): void {
-    this.error = '';
+    this.action.error = '';
     this.phase = 'account';
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('input[name="holder_name"]')?.focus());
   }

@@ -39,26 +39,21 @@ export class VerifyStepBiometricId extends StepElement<BiometricIdMethod> {
   static override styles = [sharedStyles];
   static override properties = {
     ...StepElement.properties,
-    ...states('phase', 'busy', 'error', 'attemptsLeft'),
+    ...states('phase'),
   };
 
   declare private phase: Phase;
-  declare private busy: boolean;
-  declare private error: string;
-  declare private attemptsLeft: number;
+  private readonly action = this.submitting((error) => this.explain(error), 5);
 
   constructor() {
     super();
     this.phase = 'checking';
-    this.busy = false;
-    this.error = '';
-    this.attemptsLeft = 5;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     if (!this.method) return;
-    this.attemptsLeft = this.method.needs.attempts_left;
+    this.action.attemptsLeft = this.method.needs.attempts_left;
     void this.checkSupport();
   }
 
@@ -77,10 +72,7 @@ export class VerifyStepBiometricId extends StepElement<BiometricIdMethod> {
   }
 
   private async run(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    this.error = '';
-    try {
+    await this.action.run(async () => {
       const { ceremony, options } = await this.client.passkeyOptions();
       const credential =
         ceremony === 'register'
@@ -88,23 +80,19 @@ export class VerifyStepBiometricId extends StepElement<BiometricIdMethod> {
           : await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON });
       const result = await this.client.verifyPasskey({ credential } as unknown as PasskeyVerifyRequest);
       this.complete(result);
-    } catch (error: unknown) {
-      this.error = this.explain(error);
-    } finally {
-      this.busy = false;
-    }
-    if (this.error) {
+    });
+    if (this.action.error) {
       // Back on the same button, for the retry (it was disabled while the prompt was open).
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLButtonElement>('button#passkey-go')?.focus();
     }
   }
 
-  private explain(error: unknown): string {
+  private explain(error: unknown): string | undefined {
     if (error instanceof ApiError) {
       switch (error.error_type) {
         case 'session_passkey_invalid': {
-          const left = (this.attemptsLeft = error.details.attempts_left ?? Math.max(0, this.attemptsLeft - 1));
+          const left = this.action.wrongTry(error);
           return pluralMsg(left, 'passkey.invalid', {
             one: str`Your passkey could not be checked. ${left} try left.`,
             other: str`Your passkey could not be checked. ${left} tries left.`,
@@ -113,11 +101,10 @@ export class VerifyStepBiometricId extends StepElement<BiometricIdMethod> {
         case 'session_challenge_expired':
           return msg('The passkey prompt expired. Try again.', { id: 'passkey.expired' });
         case 'session_attempts_exceeded':
-          this.attemptsLeft = 0;
-          this.report(error);
+          this.action.ranOut(error);
           return msg('Too many failed tries. This step was stopped.', { id: 'passkey.exceeded' });
         default:
-          return this.report(error).message;
+          return undefined;
       }
     }
     // The user closed the prompt, it timed out, or the device refused: nothing was sent, nothing changed.
@@ -132,7 +119,7 @@ export class VerifyStepBiometricId extends StepElement<BiometricIdMethod> {
     if (error instanceof Error && error.name === 'InvalidStateError') {
       return msg('This device already holds a passkey for this verification. Use it, or try another device.', { id: 'passkey.exists' });
     }
-    return this.report(error).message;
+    return undefined;
   }
 
   protected override render() {
@@ -149,9 +136,15 @@ export class VerifyStepBiometricId extends StepElement<BiometricIdMethod> {
             : msg('Confirm it is you with the passkey you created before, using your fingerprint, face or screen lock.', { id: 'passkey.intro-assert' })
         }
       </p>
-      <p id="step-error" class="error" role="alert">${this.error}</p>
+      <p id="step-error" class="error" role="alert">${this.action.error}</p>
       <div class="actions">
-        <button type="button" id="passkey-go" aria-describedby="step-error" ?disabled=${this.busy || this.attemptsLeft === 0} @click=${() => void this.run()}>
+        <button
+          type="button"
+          id="passkey-go"
+          aria-describedby="step-error"
+          ?disabled=${this.action.busy || this.action.attemptsLeft === 0}
+          @click=${() => void this.run()}
+        >
           ${register ? msg('Create a passkey', { id: 'passkey.create' }) : msg('Use my passkey', { id: 'passkey.use' })}
         </button>
       </div>

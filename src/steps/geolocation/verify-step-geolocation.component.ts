@@ -25,18 +25,16 @@ export class VerifyStepGeolocation extends StepElement<MethodViewOf<'geolocation
   static override styles = [sharedStyles];
   static override properties = {
     ...StepElement.properties,
-    ...states('busy', 'problem', 'rejected'),
+    ...states('problem'),
   };
 
-  declare private busy: boolean;
   declare private problem: GeolocationProblem | null;
-  declare private rejected: string;
+  /** The submit; its message is the server's refusal (outside the allowed countries, say). */
+  private readonly action = this.submitting((error) => this.explain(error));
 
   constructor() {
     super();
-    this.busy = false;
     this.problem = null;
-    this.rejected = '';
   }
 
   private position(): Promise<GeolocationPosition> {
@@ -55,22 +53,18 @@ export class VerifyStepGeolocation extends StepElement<MethodViewOf<'geolocation
 
   /** Asks for the position and submits it. */
   async share(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    this.problem = null;
-    this.rejected = '';
-    let position: GeolocationPosition;
-    try {
-      position = await this.position();
-    } catch (error: unknown) {
-      const problem = 'geolocation' in navigator ? geolocationProblem(error as { code: number }) : 'unsupported';
-      this.problem = problem;
-      const code = problem === 'denied' ? 'geolocation_denied' : problem === 'timeout' ? 'geolocation_timeout' : 'geolocation_unavailable';
-      this.report(new VerifyError(code, `Geolocation ${problem}`, 'warning', true, { cause: error }));
-      this.busy = false;
-      return;
-    }
-    try {
+    await this.action.run(async () => {
+      this.problem = null;
+      let position: GeolocationPosition;
+      try {
+        position = await this.position();
+      } catch (error: unknown) {
+        const problem = 'geolocation' in navigator ? geolocationProblem(error as { code: number }) : 'unsupported';
+        this.problem = problem;
+        const code = problem === 'denied' ? 'geolocation_denied' : problem === 'timeout' ? 'geolocation_timeout' : 'geolocation_unavailable';
+        this.report(new VerifyError(code, `Geolocation ${problem}`, 'warning', true, { cause: error }));
+        return;
+      }
       this.complete(
         await this.client.submitGeolocation({
           latitude: position.coords.latitude,
@@ -79,16 +73,14 @@ export class VerifyStepGeolocation extends StepElement<MethodViewOf<'geolocation
           timestamp: position.timestamp,
         }),
       );
-    } catch (error: unknown) {
-      if (error instanceof ApiError && error.error_type === 'session_location_rejected') {
-        this.rejected = error.error_message;
-        this.report(error);
-      } else {
-        this.rejected = this.report(error).message;
-      }
-    } finally {
-      this.busy = false;
-    }
+    });
+  }
+
+  /** The server's refusal in its own words (the flow is told too); other errors are the flow's. */
+  private explain(error: unknown): string | undefined {
+    if (!(error instanceof ApiError) || error.error_type !== 'session_location_rejected') return undefined;
+    this.report(error);
+    return error.error_message;
   }
 
   private problemText(): string {
@@ -112,12 +104,12 @@ export class VerifyStepGeolocation extends StepElement<MethodViewOf<'geolocation
       <p>${msg('We check that you are where you say you are. Your browser will ask to share your location once.', { id: 'geo.intro' })}</p>
       ${countries?.length ? html`<p class="muted">${msg(str`Accepted countries: ${countries.join(', ')}.`, { id: 'geo.countries' })}</p>` : nothing}
       ${this.problem ? html`<p class="error" role="alert">${this.problemText()}</p>` : nothing}
-      ${this.rejected ? html`<p class="error" role="alert">${this.rejected}</p>` : nothing}
+      ${this.action.error ? html`<p class="error" role="alert">${this.action.error}</p>` : nothing}
       <div class="actions">
         <button
           type="button"
-          ?disabled=${this.busy || this.method.status === 'rejected'}
-          aria-busy=${this.busy ? 'true' : 'false'}
+          ?disabled=${this.action.busy || this.method.status === 'rejected'}
+          aria-busy=${this.action.busy ? 'true' : 'false'}
           @click=${() => void this.share()}
         >
           ${this.problem ? msg('Try again', { id: 'geo.retry' }) : msg('Share my location', { id: 'geo.share' })}

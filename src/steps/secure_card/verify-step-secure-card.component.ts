@@ -7,7 +7,7 @@ import { checkUpload } from '../../capture/file-check.js';
 import { QualityCaptureController } from '../../controllers/quality-capture-controller.js';
 import { VerifyError } from '../../events/events.js';
 import { sharedStyles } from '../../internal/shared-styles.js';
-import { issueHint, uploadProblemText } from '../document/document-messages.js';
+import { issueHint, uploadProblemText } from '../document_id/document-messages.js';
 import { CaptureStepElement } from '../capture-step-element.js';
 import { cardRejectionText } from './card-messages.js';
 import styles from './verify-step-secure-card.styles.js';

@@ -23,19 +23,17 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
   static override styles = [sharedStyles, styles];
   static override properties = {
     ...StepElement.properties,
-    ...states('phase', 'channel', 'enrolment', 'verified', 'busy', 'error', 'status', 'attemptsLeft', 'destination'),
+    ...states('phase', 'channel', 'enrolment', 'verified', 'status', 'destination'),
   };
 
   declare private phase: Phase;
   declare private channel: TwoStepVerifyRequest['channel'];
   declare private enrolment: TotpEnrolment | null;
   declare private verified: TwoStepVerified | null;
-  declare private busy: boolean;
-  declare private error: string;
   /** Polite announcements (copied, code sent). */
   declare private status: string;
-  declare private attemptsLeft: number;
   declare private destination: string;
+  private readonly action = this.submitting((error) => this.explain(error), 5);
 
   constructor() {
     super();
@@ -43,10 +41,7 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
     this.channel = 'totp';
     this.enrolment = null;
     this.verified = null;
-    this.busy = false;
-    this.error = '';
     this.status = '';
-    this.attemptsLeft = 5;
     this.destination = '';
   }
 
@@ -54,7 +49,7 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
     super.connectedCallback();
     if (!this.method) return;
     const needs = this.method.needs;
-    this.attemptsLeft = needs.attempts_left;
+    this.action.attemptsLeft = needs.attempts_left;
     this.destination = needs.sms?.destination_masked ?? '';
     if (needs.mode === 'prove') {
       this.channel = needs.enabled_factor === 'sms' ? 'sms' : 'totp';
@@ -66,24 +61,17 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
   }
 
   private async run(work: () => Promise<void>): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    this.error = '';
-    this.status = '';
-    try {
+    await this.action.run(async () => {
+      this.status = '';
       await work();
-    } catch (error: unknown) {
-      this.error = this.explain(error);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
-  private explain(error: unknown): string {
-    if (!(error instanceof ApiError)) return this.report(error).message;
+  private explain(error: unknown): string | undefined {
+    if (!(error instanceof ApiError)) return undefined;
     switch (error.error_type) {
       case 'session_code_invalid': {
-        const left = (this.attemptsLeft = error.details.attempts_left ?? Math.max(0, this.attemptsLeft - 1));
+        const left = this.action.wrongTry(error);
         return pluralMsg(left, 'two-step.invalid', {
           one: str`That code is not right. ${left} try left.`,
           other: str`That code is not right. ${left} tries left.`,
@@ -94,15 +82,14 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
           ? msg('This set-up has expired. Start again for a new QR code.', { id: 'two-step.enrol-expired' })
           : msg('That code has expired or was already used. Use a new one.', { id: 'two-step.expired' });
       case 'session_attempts_exceeded':
-        this.attemptsLeft = 0;
-        this.report(error);
+        this.action.ranOut(error);
         return msg('Too many wrong codes. This step was stopped.', { id: 'two-step.exceeded' });
       case 'api_rate_limit_error':
         return msg('Please wait before asking for another code.', { id: 'code.wait' });
       case 'api_validation_error':
         return msg('Enter a mobile number with its country code, e.g. +44 7911 123456.', { id: 'two-step.phone-invalid' });
       default:
-        return this.report(error).message;
+        return undefined;
     }
   }
 
@@ -121,7 +108,7 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
     return this.run(async () => {
       const sent = await this.client.sendTwoStepSms(phone);
       this.destination = sent.destination_masked;
-      this.attemptsLeft = sent.attempts_left;
+      this.action.attemptsLeft = sent.attempts_left;
       this.channel = 'sms';
       this.phase = 'code';
       this.status = msg(str`We sent a code to ${sent.destination_masked}.`, { id: 'two-step.sms-sent' });
@@ -136,7 +123,7 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
     const length = this.method.needs.code_length;
     const code = this.channel === 'recovery' ? input.value.trim() : input.value.replace(/\D/g, '');
     if (this.channel !== 'recovery' && code.length !== length) {
-      this.error = msg(str`Enter the ${length}-digit code.`, { id: 'code.length' });
+      this.action.error = msg(str`Enter the ${length}-digit code.`, { id: 'code.length' });
       input.focus();
       return Promise.resolve();
     }
@@ -167,18 +154,11 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
   }
 
   protected override render() {
-    switch (this.phase) {
-      case 'scan':
-        return this.renderScan();
-      case 'phone':
-        return this.renderPhone();
-      case 'code':
-        return this.renderCode();
-      case 'codes':
-        return this.renderRecoveryCodes();
-      default:
-        return this.renderChoice();
-    }
+    return this.screen(
+      this.phase,
+      { scan: () => this.renderScan(), phone: () => this.renderPhone(), code: () => this.renderCode(), codes: () => this.renderRecoveryCodes() },
+      () => this.renderChoice(),
+    );
   }
 
   private renderChoice() {
@@ -187,19 +167,19 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
       return html`<p>${msg(str`We will text a code to ${this.destination}.`, { id: 'code.intro-phone' })}</p>
         ${this.renderMessages()}
         <div class="actions">
-          <button type="button" ?disabled=${this.busy} @click=${() => void this.sendSms()}>${msg('Send code', { id: 'code.send' })}</button>
+          <button type="button" ?disabled=${this.action.busy} @click=${() => void this.sendSms()}>${msg('Send code', { id: 'code.send' })}</button>
         </div>`;
     }
     return html`
       <p>${msg('Add a second step to protect your account: a code from an authenticator app on your phone.', { id: 'two-step.intro' })}</p>
       ${this.renderMessages()}
       <div class="actions">
-        <button type="button" ?disabled=${this.busy} @click=${() => void this.startTotp()}>
+        <button type="button" ?disabled=${this.action.busy} @click=${() => void this.startTotp()}>
           ${msg('Set up an authenticator app', { id: 'two-step.start-app' })}
         </button>
         ${
           needs.sms_allowed
-            ? html`<button type="button" class="secondary" ?disabled=${this.busy} @click=${() => this.go('phone')}>
+            ? html`<button type="button" class="secondary" ?disabled=${this.action.busy} @click=${() => this.go('phone')}>
                 ${msg('Use text messages instead', { id: 'two-step.use-sms' })}
               </button>`
             : nothing
@@ -243,12 +223,12 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
       <form @submit=${(e: SubmitEvent) => void this.sendSms(e)} novalidate>
         <div class="field">
           <label for="phone">${msg('Mobile number', { id: 'two-step.phone-label' })}</label>
-          <input id="phone" name="phone" type="tel" autocomplete="tel" dir="ltr" aria-invalid=${this.error ? 'true' : 'false'} aria-describedby="step-error" />
+          <input id="phone" name="phone" type="tel" autocomplete="tel" dir="ltr" aria-invalid=${this.action.ariaInvalid} aria-describedby="step-error" />
         </div>
         ${this.renderMessages()}
         <div class="actions">
-          <button type="submit" ?disabled=${this.busy}>${msg('Send code', { id: 'code.send' })}</button>
-          <button type="button" class="secondary" ?disabled=${this.busy} @click=${() => this.go('choose')}>
+          <button type="submit" ?disabled=${this.action.busy}>${msg('Send code', { id: 'code.send' })}</button>
+          <button type="button" class="secondary" ?disabled=${this.action.busy} @click=${() => this.go('choose')}>
             ${msg('Use an authenticator app instead', { id: 'two-step.use-app' })}
           </button>
         </div>
@@ -271,7 +251,7 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
       <div class="actions">
         ${
           this.channel === 'sms'
-            ? html`<button type="button" class="link" ?disabled=${this.busy} @click=${() => void this.sendSms()}>
+            ? html`<button type="button" class="link" ?disabled=${this.action.busy} @click=${() => void this.sendSms()}>
                 ${msg('Send a new code', { id: 'code.resend' })}
               </button>`
             : nothing
@@ -305,13 +285,13 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
             autocomplete=${recovery ? 'off' : 'one-time-code'}
             maxlength=${recovery ? 11 : this.method.needs.code_length}
             spellcheck="false"
-            aria-invalid=${this.error ? 'true' : 'false'}
+            aria-invalid=${this.action.ariaInvalid}
             aria-describedby="step-error"
-            ?disabled=${this.attemptsLeft === 0}
+            ?disabled=${this.action.attemptsLeft === 0}
           />
         </div>
         ${this.renderMessages()}
-        <div class="actions">${confirmButton(this.busy || this.attemptsLeft === 0)}</div>
+        <div class="actions">${confirmButton(this.action.busy || this.action.attemptsLeft === 0)}</div>
       </form>
     `;
   }
@@ -341,7 +321,7 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
 
   /** The error (announced at once) and the polite status line, shared by every phase. */
   private renderMessages() {
-    return html`<p id="step-error" class="error" role="alert">${this.error}</p>
+    return html`<p id="step-error" class="error" role="alert">${this.action.error}</p>
       <p class="visually-hidden" role="status" aria-live="polite">${this.status}</p>`;
   }
 
@@ -352,13 +332,13 @@ export class VerifyStepTwoStep extends StepElement<TwoStepMethod> {
   }
 
   private go(phase: Phase): void {
-    this.error = '';
+    this.action.error = '';
     this.phase = phase;
   }
 
   private switchChannel(channel: TwoStepVerifyRequest['channel']): void {
     this.channel = channel;
-    this.error = '';
+    this.action.error = '';
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('input#code')?.focus());
   }
 }

@@ -52,14 +52,13 @@ export class VerifyStepVoice extends StepElement<VoiceMethod> {
   ];
   static override properties = {
     ...StepElement.properties,
-    ...states('phase', 'phrase', 'error', 'seconds', 'attemptsLeft'),
+    ...states('phase', 'phrase', 'seconds'),
   };
 
   declare private phase: Phase;
   declare private phrase: VoicePhrase | null;
-  declare private error: string;
   declare private seconds: number;
-  declare private attemptsLeft: number;
+  private readonly action = this.submitting((error) => this.explain(error), 3);
   private recording: Recording | null = null;
   private timer: number | undefined;
 
@@ -67,14 +66,12 @@ export class VerifyStepVoice extends StepElement<VoiceMethod> {
     super();
     this.phase = 'idle';
     this.phrase = null;
-    this.error = '';
     this.seconds = 0;
-    this.attemptsLeft = 3;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.method) this.attemptsLeft = this.method.needs.attempts_left;
+    if (this.method) this.action.attemptsLeft = this.method.needs.attempts_left;
   }
 
   override disconnectedCallback(): void {
@@ -85,23 +82,20 @@ export class VerifyStepVoice extends StepElement<VoiceMethod> {
   }
 
   private async askPhrase(): Promise<void> {
-    this.error = '';
-    try {
+    await this.action.run(async () => {
       this.phrase = await this.client.voicePhrase();
-      this.attemptsLeft = this.phrase.attempts_left;
+      this.action.attemptsLeft = this.phrase.attempts_left;
       this.phase = 'phrase';
       await this.focusOn('#voice-record');
-    } catch (error: unknown) {
-      this.error = this.explain(error);
-    }
+    });
   }
 
   private async record(): Promise<void> {
-    this.error = '';
+    this.action.error = '';
     try {
       this.recording = await startRecording();
     } catch (error: unknown) {
-      this.error = this.micMessage(microphoneError(error));
+      this.action.error = this.micMessage(microphoneError(error));
       return;
     }
     this.phase = 'recording';
@@ -122,14 +116,13 @@ export class VerifyStepVoice extends StepElement<VoiceMethod> {
     this.stopTimer();
     this.recording = null;
     this.phase = 'sending';
-    try {
+    const outcome = await this.action.run(async () => {
       const audio = await recording.stop();
       this.complete(await this.client.uploadVoice(phrase.phrase_id, audio));
-    } catch (error: unknown) {
-      this.error = this.explain(error);
-      this.phase = this.phrase ? 'phrase' : 'idle';
-      await this.focusOn(this.phrase ? '#voice-record' : '#voice-phrase');
-    }
+    });
+    if (outcome !== 'failed') return;
+    this.phase = this.phrase ? 'phrase' : 'idle';
+    await this.focusOn(this.phrase ? '#voice-record' : '#voice-phrase');
   }
 
   private stopTimer(): void {
@@ -146,28 +139,27 @@ export class VerifyStepVoice extends StepElement<VoiceMethod> {
     return localize(MICROPHONE_ERRORS, code);
   }
 
-  private explain(error: unknown): string {
+  private explain(error: unknown): string | undefined {
     if (error instanceof ApiError) {
       switch (error.error_type) {
         case 'session_challenge_expired':
           this.phrase = null;
           return msg('This phrase has expired. Ask for a new one.', { id: 'voice.expired' });
         case 'session_attempts_exceeded':
-          this.attemptsLeft = 0;
+          this.action.ranOut(error);
           this.phrase = null;
-          this.report(error);
           return msg('No more phrases can be given for this step.', { id: 'voice.exceeded' });
         case 'session_upload_invalid':
         case 'session_upload_too_large':
           return msg('The recording could not be used. Record the phrase again.', { id: 'voice.invalid' });
         default:
-          return this.report(error).message;
+          return undefined;
       }
     }
     if (error instanceof DOMException || error instanceof TypeError) {
       return msg('The recording could not be read by this browser. Record the phrase again.', { id: 'voice.decode' });
     }
-    return this.report(error).message;
+    return undefined;
   }
 
   protected override render() {
@@ -179,7 +171,7 @@ export class VerifyStepVoice extends StepElement<VoiceMethod> {
         })}
       </p>
       ${phrase ? this.renderPhrase(phrase) : nothing}
-      <p id="step-error" class="error" role="alert">${this.error}</p>
+      <p id="step-error" class="error" role="alert">${this.action.error}</p>
       <div class="actions">${this.renderAction()}</div>
     `;
   }
@@ -217,7 +209,7 @@ export class VerifyStepVoice extends StepElement<VoiceMethod> {
   }
 
   private renderAsk() {
-    const left = this.attemptsLeft;
+    const left = this.action.attemptsLeft;
     return html`
       <button type="button" id="voice-phrase" aria-describedby="step-error voice-left" ?disabled=${left === 0} @click=${() => void this.askPhrase()}>
         ${msg('Show my phrase', { id: 'voice.ask' })}

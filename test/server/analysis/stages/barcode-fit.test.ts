@@ -29,7 +29,7 @@ function column(g: GreyPlane, x: number, a: number, b: number): number {
 describe('PDF417 straightened along its fitted edges', { timeout: 300_000 }, () => {
   it('decodes development back 2 photographed at a steeper angle through a wider lens into the identity on the card', async () => {
     const id = hardPeople(HALVES.dev, 3)[2]!;
-    // The thin-row variant (1.35-1.5-module rows): the back the straightening was built on, which
+    // The thin-row variant (1.5-module rows): the back the straightening was built on, which
     // only it decodes.
     const out = await runBarcode(await grey(await backStressPhoto(2, 'tilt', 'thin')), today);
     expect(out.aamva).toBeDefined();

@@ -3,13 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { prepareInput } from '../../../../server/analysis/input.js';
 import { fitRaster, rasterFrom } from '../../../../server/analysis/raster.js';
 import { cosineSimilarity, detectFaces } from '../../../../server/analysis/stages/face.js';
-import { documentFaces, tileBoxes } from '../../../../server/analysis/stages/portrait.js';
+import { documentFaces, meanDescriptor, tileBoxes } from '../../../../server/analysis/stages/portrait.js';
 import { faceMatchBand, SELFIE_REVIEW_THRESHOLD } from '../../../../server/analysis/stages/selfie.js';
 import { DEV } from '../../../fixtures/hard/config.js';
 import { hardIdentity } from '../../../fixtures/hard/identities.js';
 import { hardPhoto, hardSelfie } from '../../../fixtures/hard/set.js';
 
 describe('document portrait', { timeout: 240_000 }, () => {
+  it('averages crop descriptors as unit vectors, so a longer descriptor does not outweigh a shorter one', () => {
+    const mean = meanDescriptor([
+      [3, 0],
+      [0, 0.5],
+    ]);
+    expect(mean[0]).toBeCloseTo(Math.SQRT1_2, 9);
+    expect(mean[1]).toBeCloseTo(Math.SQRT1_2, 9);
+    expect(meanDescriptor([[0.6, 0.8]])).toEqual([0.6, 0.8].map((x) => expect.closeTo(x, 9) as number));
+  });
+
   it('tiles cover every pixel of the image, overlapping, each smaller than it', () => {
     for (const [w, h] of [
       [843, 632],

@@ -23,18 +23,19 @@ describe('selfie descriptor at a portrait scale', { timeout: 300_000 }, () => {
     expect(r.decision).toBe('complete');
   });
 
-  it('accepts the holder’s sharp selfie against a photographed licence, which its own descriptor only sent to review', async () => {
-    // Development licence front 14: a 104 px portrait. The holder's plain selfie scored 0.685
-    // with its own descriptor (review); described at a portrait’s scale, 0.785 (docs/analysis.md).
+  it('accepts the holder’s sharp selfie against a photographed licence, closer at a portrait’s scale than with its own descriptor', async () => {
+    // Development licence front 14: a 104 px portrait. With the portrait's 320 px crop alone the
+    // holder's plain selfie scored 0.685 with its own descriptor (review) and 0.785 at a
+    // portrait's scale; with the 320 and 256 px crops averaged, 0.70 and more (docs/analysis.md).
     const document = await hardPhoto(DEV, 14, 'licence-front');
     const holder = hardIdentity(DEV.seedBase, 14, DEV.faces).face;
     const selfie = await hardSelfie(DEV, holder, 'plain', 0);
     const [portrait] = await documentFaces(await fitRaster((await prepareInput(document)).raster, 2000));
     const selfieRaster = await rasterFrom(sharp(selfie));
     const [face] = await detectFaces(selfieRaster);
-    expect(cosineSimilarity(portrait!.embedding!, face!.embedding!)).toBeLessThan(SELFIE_MATCH_THRESHOLD);
     const atScale = await portraitScaleDescriptor(selfieRaster, face!);
     expect(atScale).toHaveLength(1024);
+    expect(cosineSimilarity(portrait!.embedding!, atScale!)).toBeGreaterThan(cosineSimilarity(portrait!.embedding!, face!.embedding!) + 0.03);
 
     const r = await analyseSelfie({ selfie }, { referenceDocument: document });
     expect(r.similarity).toBeGreaterThanOrEqual(SELFIE_MATCH_THRESHOLD);

@@ -49,6 +49,22 @@ describe('video uploads sent twice at once', () => {
     expect(await stored(id)).toEqual({ slots: ['frame/0', 'frame/1', 'recording/0'], filesMatchRows: true });
   });
 
+  it("the same frame sent at once for two users' challenges is taken for one: the other is a replay", async () => {
+    const [one, two] = await Promise.all([videoUser(server), videoUser(server)]);
+    const [c1, c2] = await Promise.all([one.session.videoChallenge(), two.session.videoChallenge()]);
+    advance(server, 2000);
+    // Large enough that both are checked before either is stored.
+    const bytes = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#405060' } })
+      .jpeg()
+      .toBuffer();
+    const send = (session: typeof one.session, challengeId: string) => () =>
+      session.uploadVideoFrame({ challenge_id: challengeId, index: '0', t: '300' }, blob(bytes));
+    expect((await atOnce([send(one.session, c1.challenge_id), send(two.session, c2.challenge_id)])).sort()).toEqual(['200', '422 session_upload_invalid']);
+    const kept = [await stored(one.id), await stored(two.id)];
+    expect(kept.map((k) => k.slots).sort()).toEqual([[], ['frame/0']]);
+    expect(kept.every((k) => k.filesMatchRows)).toBe(true);
+  });
+
   it('a frame sent while a new challenge is handed out: its row and file go with the old challenge, or it is refused', async () => {
     const { session, id } = await videoUser(server);
     const c = await session.videoChallenge();

@@ -1,12 +1,12 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import type { VerifyFlow } from '../../../src/components/verify-flow/verify-flow.js';
+import type { VerifyFlow } from '../../../../src/components/verify-flow/verify-flow.js';
 import { setUserAgent } from '@web/test-runner-commands';
-import type { VerifyErrorDetail } from '../../../src/events/events.js';
-import type { VerifyStepDocument } from '../../../src/steps/document/verify-step-document.js';
-import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
-import { buttonByText, startFlow, stepText } from '../fixtures/flow-harness.js';
-import { drawDocumentScene } from '../fixtures/scenes.js';
-import { brokenPdf, pdfWithPages } from '../fixtures/pdf-pages.js';
+import type { VerifyErrorDetail } from '../../../../src/events/events.js';
+import type { VerifyStepDocument } from '../../../../src/steps/document_id/verify-step-document.js';
+import { calls, deep, METHODS, session, until } from '../../fixtures/double.js';
+import { buttonByText, startFlow, stepText } from '../../fixtures/flow-harness.js';
+import { drawDocumentScene } from '../../fixtures/scenes.js';
+import { brokenPdf, pdfWithPages } from '../../fixtures/pdf-pages.js';
 
 const TAG = 'verify-step-document';
 

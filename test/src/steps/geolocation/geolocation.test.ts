@@ -1,8 +1,8 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import type { VerifyErrorDetail } from '../../../src/events/events.js';
-import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
-import { buttonByText, startFlow, stepText } from '../fixtures/flow-harness.js';
+import type { VerifyErrorDetail } from '../../../../src/events/events.js';
+import { calls, deep, METHODS, session, until } from '../../fixtures/double.js';
+import { buttonByText, startFlow, stepText } from '../../fixtures/flow-harness.js';
 
 const TAG = 'verify-step-geolocation';
 

@@ -1,6 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing';
-import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
-import { buttonByText, startFlow, stepText } from '../fixtures/flow-harness.js';
+import { calls, deep, METHODS, session, until } from '../../fixtures/double.js';
+import { buttonByText, startFlow, stepText } from '../../fixtures/flow-harness.js';
 
 const TAG = 'verify-step-social-account';
 

@@ -1,7 +1,7 @@
 import { expect, oneEvent } from '@open-wc/testing';
-import type { VerifyCompleteDetail } from '../../../src/events/events.js';
-import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
-import { buttonByText, startFlow, stepText } from '../fixtures/flow-harness.js';
+import type { VerifyCompleteDetail } from '../../../../src/events/events.js';
+import { calls, deep, METHODS, session, until } from '../../fixtures/double.js';
+import { buttonByText, startFlow, stepText } from '../../fixtures/flow-harness.js';
 
 const TAG = 'verify-step-email';
 

@@ -1,10 +1,10 @@
 // Runs in its own Chromium whose fake camera plays a passport open at its data page, filling the
 // passport frame (test/src/fixtures/passport-scene.mjs, made into a y4m at test time).
 import { expect, oneEvent } from '@open-wc/testing';
-import type { MethodView } from '../../../src/api/contract.js';
-import type { VerifyStepDocument } from '../../../src/steps/document/verify-step-document.js';
-import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
-import { buttonByText, startFlow, stepText } from '../fixtures/flow-harness.js';
+import type { MethodView } from '../../../../src/api/contract.js';
+import type { VerifyStepDocument } from '../../../../src/steps/document_id/verify-step-document.js';
+import { calls, deep, METHODS, session, until } from '../../fixtures/double.js';
+import { buttonByText, startFlow, stepText } from '../../fixtures/flow-harness.js';
 
 const TAG = 'verify-step-document';
 

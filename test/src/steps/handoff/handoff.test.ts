@@ -1,8 +1,8 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import '../../../src/components/verify-flow/verify-flow.js';
-import type { VerifyFlow } from '../../../src/components/verify-flow/verify-flow.js';
-import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
-import { startFlow } from '../fixtures/flow-harness.js';
+import '../../../../src/components/verify-flow/verify-flow.js';
+import type { VerifyFlow } from '../../../../src/components/verify-flow/verify-flow.js';
+import { calls, deep, METHODS, session, until } from '../../fixtures/double.js';
+import { startFlow } from '../../fixtures/flow-harness.js';
 
 describe('cross-device hand-off', () => {
   it('shows a QR code and a short link; the phone claims the session, and the desktop follows live and completes when the phone is done', async () => {

@@ -1,6 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing';
-import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
-import { startFlow, stepText } from '../fixtures/flow-harness.js';
+import { calls, deep, METHODS, session, until } from '../../fixtures/double.js';
+import { startFlow, stepText } from '../../fixtures/flow-harness.js';
 
 const TAG = 'verify-step-knowledge';
 const ACCEPTED = { q1: 'Hillside', q2: 'lyon' };

@@ -1,0 +1,49 @@
+/**
+ * The soft PDF417 reader (issue 20) on licence backs of the development stress sweep: it reads
+ * a motion-blurred symbol's codewords in grey and decodes the card's own payload, and where the
+ * codewords cannot be read well enough it returns nothing rather than a wrong text.
+ */
+import { describe, expect, it } from 'vitest';
+import { prepareInput } from '../../../../server/analysis/input.js';
+import { stretchGrey, toGrey, type GreyPlane } from '../../../../server/analysis/raster.js';
+import { fitSymbol } from '../../../../server/analysis/stages/barcode-fit.js';
+import { locateBarcode } from '../../../../server/analysis/stages/barcode-locate.js';
+import { softDecodePdf417 } from '../../../../server/analysis/stages/pdf417-soft.js';
+import { aamvaPayload } from '../../../fixtures/aamva.js';
+import { backStressPhoto } from '../../../fixtures/hard/back-stress.js';
+import { DEV } from '../../../fixtures/hard/config.js';
+import { hardPeople } from '../../../fixtures/hard/set.js';
+
+async function grey(bytes: Buffer): Promise<GreyPlane> {
+  return stretchGrey(toGrey((await prepareInput(bytes)).raster));
+}
+
+describe('softDecodePdf417', { timeout: 300_000 }, () => {
+  it('decodes the payload of a motion-blurred development back (stress sweep, blur, back 0)', async () => {
+    const g = await grey(await backStressPhoto(0, 'blur'));
+    const fit = fitSymbol(g, locateBarcode(g)!);
+    expect(fit).not.toBeNull();
+    expect(softDecodePdf417(g, fit!)).toBe(aamvaPayload(hardPeople(DEV, 1)[0]!));
+  });
+
+  it('returns nothing, not a wrong text, when a third of the symbol is wiped out', async () => {
+    const g = await grey(await backStressPhoto(0, 'blur'));
+    const q = locateBarcode(g)!;
+    const fit = fitSymbol(g, q)!;
+    // Paper over the middle third of the symbol's length, every row.
+    const xs = q.map((p) => p.x);
+    const ys = q.map((p) => p.y);
+    const [a, b] = [Math.min(...xs), Math.max(...xs)];
+    const data = Uint8Array.from(g.data);
+    for (let y = Math.floor(Math.min(...ys)); y <= Math.ceil(Math.max(...ys)); y++)
+      for (let x = Math.round(a + (b - a) * 0.4); x < Math.round(a + (b - a) * 0.7); x++) data[y * g.width + x] = 230;
+    expect(softDecodePdf417({ data, width: g.width, height: g.height }, fit)).toBeNull();
+  });
+
+  it('returns nothing on the same back drawn with 1.5-module rows, whose inner rows blur into each other', async () => {
+    const g = await grey(await backStressPhoto(0, 'blur', 'thin'));
+    const q = locateBarcode(g);
+    const fit = q && fitSymbol(g, q);
+    expect(fit ? softDecodePdf417(g, fit) : null).toBeNull();
+  });
+});
