@@ -11,7 +11,7 @@ import { fitRaster, rasterFrom } from '../../server/analysis/raster.js';
 import { cosineSimilarity, detectFaces, type DetectedFace } from '../../server/analysis/stages/face.js';
 import { documentFaces } from '../../server/analysis/stages/portrait.js';
 import { matchDescriptor } from '../../server/analysis/stages/selfie-descriptor.js';
-import type { LivenessChallenge, SelfieDecision } from '../../server/analysis/stages/selfie.js';
+import type { ChallengeOutcome, LivenessChallenge, SelfieDecision } from '../../server/analysis/stages/selfie.js';
 import type { HalfConfig } from '../../test/fixtures/hard/config.js';
 import { SELFIE_KINDS } from '../../test/fixtures/hard/selfies.js';
 import { denseSession, LIVE_KINDS, type LiveKind } from '../../test/fixtures/hard/liveness-sessions.js';
@@ -155,6 +155,10 @@ export interface PadOutcome {
   readonly reasons: readonly string[];
   /** Correlation of the face's chroma with the session's flash colours, when measurable. */
   readonly flash?: number;
+  /** The turn as the server judged it: its measured change, planarity residual and continuity. */
+  readonly turn?: { readonly measured: number; readonly planarity?: number; readonly continuous?: boolean };
+  /** Mean anti-spoof score over the selfie and frames. */
+  readonly antispoof?: number;
 }
 
 /** The reason of a session whose step the widget's gate never ended (refused on the device, not by the server). */
@@ -182,6 +186,19 @@ async function lastTurns(frames: readonly { bytes: Buffer }[]): Promise<(number 
   const out: (number | undefined)[] = frames.map(() => undefined);
   for (let i = frames.length - 1; i >= 0; i--) if ((out[i] = await turnOf(frames[i]!.bytes)) !== undefined) break;
   return out;
+}
+
+/** The turn's outcome as the server judged it, for the eval's per-session line. */
+function turnOutcome(challenges: readonly ChallengeOutcome[]): Pick<PadOutcome, 'turn'> {
+  const t = challenges.find((c) => c.challenge === 'turn_left' || c.challenge === 'turn_right');
+  if (!t) return {};
+  return {
+    turn: {
+      measured: t.measured,
+      ...(t.planarity !== undefined ? { planarity: t.planarity } : {}),
+      ...(t.continuous !== undefined ? { continuous: t.continuous } : {}),
+    },
+  };
 }
 
 /**
@@ -225,6 +242,8 @@ export async function evalLiveness(
           decision: r.decision,
           reasons: r.reasons,
           ...(r.flash_correlation !== undefined ? { flash: r.flash_correlation } : {}),
+          ...turnOutcome(r.challenges),
+          ...(r.antispoof !== undefined ? { antispoof: r.antispoof } : {}),
         };
         out.push(outcome);
         onSession?.(outcome);

@@ -8,15 +8,15 @@ import { prepareInput, type PreparedInput } from './input.js';
 import { fitRaster, toGrey, type Raster } from './raster.js';
 import { compareAddress, documentAddress } from './stages/address.js';
 import type { ProcessorField } from './stages/aamva.js';
-import { runBarcode } from './stages/barcode.js';
+import { mayHoldPdf417, runBarcode, type BarcodeResult } from './stages/barcode.js';
 import { runDlp } from './stages/dlp.js';
-import { classifyDocument } from './stages/doc-type.js';
+import { classifyDocument, readsAsLicenceFront } from './stages/doc-type.js';
 import { editorSoftware, exifEntries } from './stages/exif.js';
 import { annotateFace, detectFaces, type DetectedFace } from './stages/face.js';
 import { matchDescriptor } from './stages/selfie-descriptor.js';
 import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
-import { runMrz } from './stages/mrz.js';
+import { finishMrz, searchMrz, textBands, type MrzResult } from './stages/mrz.js';
 import { matchName } from './stages/name-match.js';
 import { runOcr, uprightPage } from './stages/ocr.js';
 import { paddleOcrIfAvailable } from './stages/paddle.js';
@@ -48,6 +48,9 @@ async function timed<T>(timings: Record<string, number>, name: string, fn: () =>
     timings[name] = Math.round(performance.now() - t);
   }
 }
+
+/** The barcode stage's outcome on a page not searched for a PDF417. */
+const NO_BARCODE: BarcodeResult = { found: false, fields: {} };
 
 /** Merges field sources; earlier sources win (barcode and MRZ are checksummed, OCR is not). */
 function mergeFields(...sources: Record<string, ProcessorField>[]): Record<string, ProcessorField> {
@@ -125,10 +128,27 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   const work: Raster = await timed(timings, 'downscale', () => fitRaster(prepared.raster, 2000));
   const grey = toGrey(work);
   // OCR and MRZ run in tesseract's worker threads; barcode and faces on this thread meanwhile.
-  // A licence back with an AAMVA barcode has no MRZ: the MRZ search is skipped then.
+  const ocrRead = timed(timings, 'ocr', () => runOcr(grey));
+  const facesFound = timed(timings, 'faces', () => documentFaces(work));
+  // A page is searched only for what it can hold (measured in docs/performance.md: ~1 s of CPU
+  // on a front that holds neither). A portrait and no block with a PDF417's start or stop bar: a
+  // licence front or a passport's page, no PDF417 (the search's timing is then absent). A
+  // licence back with an AAMVA barcode has no MRZ. When the MRZ's lines are not found, the
+  // fallbacks (smoothed page, lowest rows) wait for the OCR and are skipped on a page it read as
+  // a licence front with nothing MRZ-like (their timing, `mrz_fallback`, is then absent).
   const codes = (async () => {
-    const barcode = await timed(timings, 'barcode', () => runBarcode(grey, today));
-    const read = barcode.aamva ? { found: false, fields: {} } : await timed(timings, 'mrz', () => runMrz(grey, today));
+    const portrait = (await facesFound).length > 0;
+    const barcode = portrait && !mayHoldPdf417(grey) ? NO_BARCODE : await timed(timings, 'barcode', () => runBarcode(grey, today));
+    let read: MrzResult = { found: false, fields: {} };
+    if (!barcode.aamva) {
+      const first = await timed(timings, 'mrz', () => searchMrz(grey, today));
+      if (first.read?.data?.valid) read = first.read;
+      // Waiting for the OCR delays the fallbacks, so it is done only where nothing hints at an
+      // MRZ: no zone read, and no row of text as wide as an MRZ's (no licence front of the
+      // development halves had one, 2 of the 3 passports whose zone was not located did).
+      else if (first.read || textBands(first.page).length > 0 || !readsAsLicenceFront((await ocrRead).text))
+        read = await timed(timings, 'mrz_fallback', () => finishMrz(grey, today, first));
+    }
     // A page with a PDF417 on it is a licence back: an MRZ read there that fails its checks is
     // the unreadable symbol read as text, no reason to refuse the back as a failed MRZ.
     const mrz = barcode.symbol && read.data?.valid === false ? { found: false, fields: {} } : read;
@@ -146,12 +166,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster, 'document'));
     return { tamper, grid, recapture };
   })();
-  const [deskewedOcr, { barcode, mrz }, faces, { tamper, grid, recapture }] = await Promise.all([
-    timed(timings, 'ocr', () => runOcr(grey)),
-    codes,
-    timed(timings, 'faces', () => documentFaces(work)),
-    checks,
-  ]);
+  const [deskewedOcr, { barcode, mrz }, faces, { tamper, grid, recapture }] = await Promise.all([ocrRead, codes, facesFound, checks]);
 
   let ocr = deskewedOcr;
   let printed = printedFields(ocr, today);

@@ -91,6 +91,18 @@ export function laplacianVariance(g: GreyPlane): number {
  * Returns the plane itself when it already spans most of the range.
  */
 export function stretchGrey(g: GreyPlane): GreyPlane {
+  // The barcode, MRZ and OCR stages each stretch the same working page: once is enough (planes
+  // are never written to after they are made).
+  const known = stretched.get(g);
+  if (known) return known;
+  const out = stretchOnce(g);
+  stretched.set(g, out);
+  return out;
+}
+
+const stretched = new WeakMap<GreyPlane, GreyPlane>();
+
+function stretchOnce(g: GreyPlane): GreyPlane {
   const hist = new Uint32Array(256);
   for (const v of g.data) hist[v]!++;
   const at = (p: number): number => {

@@ -4,4 +4,9 @@ export interface DetectedFace {
   /** BlazeFace keypoints: right eye, left eye, nose tip, mouth, right ear tragion, left ear tragion. */
   keypoints: Array<{ x: number; y: number }>;
   score: number;
+  /**
+   * The frame's width over its height: box and keypoints are normalised by different sides, so a
+   * slanted line (a tilted head's eyes) needs it to be measured. Absent: taken as 1.
+   */
+  aspect?: number;
 }

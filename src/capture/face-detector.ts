@@ -97,6 +97,7 @@ function toFaces(
       box: { x: box.originX / size.width, y: box.originY / size.height, width: box.width / size.width, height: box.height / size.height },
       keypoints: detection.keypoints.map((k) => ({ x: k.x, y: k.y })),
       score: detection.categories[0]?.score ?? 0,
+      aspect: size.width / size.height,
     });
   }
   return faces;

@@ -31,17 +31,43 @@ export const LIVENESS_LIMITS = {
 } as const;
 
 /**
- * Head yaw from keypoints: how far the nose tip sits from the middle of the eyes, in eye
- * distances, clamped to -1..1. Positive when the user turns to their left (their nose moves to
- * the right of a non-mirrored camera image).
+ * Head yaw from keypoints: how far the nose tip sits from the middle of the eyes along the line
+ * through the eyes, in eye distances, clamped to -1..1. Positive when the user turns to their
+ * left (their nose moves to the right of a non-mirrored camera image). Along the eye line, not
+ * the image's x: the nose sits about 0.6 eye distances below the eyes, so a head tilted 25° read
+ * as turned by 0.25 in image x, and such a user was never let past the straight look.
  */
 export function yawOf(face: DetectedFace): number {
   const [rightEye, leftEye, nose] = face.keypoints;
   if (!rightEye || !leftEye || !nose) return 0;
-  const eyeDistance = Math.hypot(leftEye.x - rightEye.x, leftEye.y - rightEye.y);
-  if (eyeDistance === 0) return 0;
-  const midX = (leftEye.x + rightEye.x) / 2;
-  return Math.max(-1, Math.min(1, (nose.x - midX) / eyeDistance));
+  // Keypoints are normalised by the frame's width (x) and height (y): back to one unit first.
+  const aspect = face.aspect ?? 1;
+  const square = (p: Point): Point => ({ x: p.x * aspect, y: p.y });
+  return eyeLineOffset(square(rightEye), square(leftEye), square(nose));
+}
+
+/**
+ * The offset of `nose` from the middle of the eyes, projected on the eye line and divided by the
+ * eye distance, clamped to -1..1; 0 when the eyes coincide. The server measures the turn with the
+ * same function on the face mesh (server/analysis/stages/face.ts).
+ */
+export function eyeLineOffset(rightEye: Point, leftEye: Point, nose: Point): number {
+  // The eye line oriented towards the image's right, whichever eye a detector lists first (the
+  // sign then means what it meant in image x: positive when the nose moves to the image's right).
+  const flip = leftEye.x < rightEye.x ? -1 : 1;
+  const ex = flip * (leftEye.x - rightEye.x);
+  const ey = flip * (leftEye.y - rightEye.y);
+  const span2 = ex * ex + ey * ey;
+  if (span2 === 0) return 0;
+  const dx = nose.x - (leftEye.x + rightEye.x) / 2;
+  const dy = nose.y - (leftEye.y + rightEye.y) / 2;
+  return Math.max(-1, Math.min(1, (dx * ex + dy * ey) / span2));
+}
+
+/** A point in a frame. */
+export interface Point {
+  readonly x: number;
+  readonly y: number;
 }
 
 /** The first problem with a frame's faces, or null when exactly one usable face is present. */

@@ -37,17 +37,20 @@ describe('bona fide subjects of the liveness set', { timeout: 240_000 }, () => {
     expect((await pixels(await portraitSource(10, true))).equals(original)).toBe(true);
   });
 
-  it('turns photos of heads tilted aside upright', async () => {
-    // Development faces 1 (head tilted ~40°) and 9 (~25°): upright, a 12° relief turn makes the
-    // widget see them look straight; as photographed, the tilt reads as a turn and it does not.
+  it('sees a head tilted aside look straight, as photographed or turned upright', async () => {
+    // Development face 1 tilts its head ~46°: measured along the image's x, its nose (below the
+    // eyes) read as turned and the widget never let it past the straight look; measured along
+    // the eyes it looks straight as photographed (0.03 at a 12° relief turn). Face 9 (tilted ~27°
+    // and turned aside) looks straight upright at 12°.
+    const [tilted] = await headTurnFrames(1, [12], { anchor: 'box' });
+    const yTilted = await widgetYaw(tilted!);
+    expect(yTilted).not.toBeNull();
+    expect(Math.abs(yTilted!)).toBeLessThanOrEqual(LIVENESS_LIMITS.straightYaw);
     for (const face of [1, 9]) {
       const [upright] = await headTurnFrames(face, [12], { anchor: 'upright' });
-      const [asTaken] = await headTurnFrames(face, [12], { anchor: 'box' });
       const yUpright = await widgetYaw(upright!);
-      const yAsTaken = await widgetYaw(asTaken!);
       expect(yUpright).not.toBeNull();
       expect(Math.abs(yUpright!)).toBeLessThanOrEqual(LIVENESS_LIMITS.straightYaw);
-      expect(yAsTaken === null || Math.abs(yAsTaken) > LIVENESS_LIMITS.straightYaw).toBe(true);
     }
   });
 

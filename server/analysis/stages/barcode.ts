@@ -35,6 +35,17 @@ export interface BarcodeResult {
  * is rotated. PDF417 bars and text lines give strong peaks at the content's own 0/90°.
  */
 export function estimateSkew(g: GreyPlane): number {
+  // The OCR, the MRZ's row search and PaddleOCR's page each ask it of the same working page.
+  const known = skews.get(g);
+  if (known !== undefined) return known;
+  const angle = skewOnce(g);
+  skews.set(g, angle);
+  return angle;
+}
+
+const skews = new WeakMap<GreyPlane, number>();
+
+function skewOnce(g: GreyPlane): number {
   const { width, height } = g;
   // Smooth first: the staircase edges of a rotated raster are axis-aligned and would pull the
   // estimate to 0°. A 3x3 box blur followed by the Sobel operator removes that bias.
@@ -284,6 +295,19 @@ export async function decodePdf417(input: GreyPlane): Promise<{ text: string; an
     }
   }
   return { text: null, symbol };
+}
+
+/**
+ * Whether the page may hold a PDF417: a block of barcode-dense edges whose start or stop bar is
+ * seen (barcode-locate.ts, barcode-fit.ts). With a portrait also on the page (a licence front, a
+ * passport's data page), a page where this is false is not searched (pipeline.ts): on the
+ * development backs every symbol, decoded or not, showed its bars here, and no back a portrait.
+ */
+export function mayHoldPdf417(input: GreyPlane): boolean {
+  const g = stretchGrey(input);
+  const own = locateBarcode(g);
+  const fit = own && fitSymbol(g, own);
+  return Boolean(own && fit && looksLikePdf417(g, fit));
 }
 
 /** The barcode stage: decode, parse AAMVA when possible, map to `document_processor`. */

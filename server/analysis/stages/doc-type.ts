@@ -37,3 +37,15 @@ export function classifyDocument(e: DocTypeEvidence): { doc_type: DocType; doc_t
   if (/IDENTIFICATION\s+CARD|IDENTITY\s+CARD|\bID\s+CARD\b|CARTE D'IDENTIT/.test(t)) return pick(DocType.IdCard);
   return pick(DocType.Other);
 }
+
+/** A run of 28 or more MRZ characters without a space: an MRZ line (TD1 30, TD3 44), whatever OCR made of its fillers. */
+const MRZ_RUN = /[A-Z0-9<]{28,}/;
+
+/**
+ * Whether the OCR's text is a licence front's and nothing on it reads like an MRZ: the pipeline
+ * then skips the MRZ search's fallbacks. An ID card is not taken (a TD1 card carries an MRZ), nor
+ * a page naming a passport.
+ */
+export function readsAsLicenceFront(text: string): boolean {
+  return classifyDocument({ text }).doc_type === DocType.DrivingLicence && !/<</.test(text) && !MRZ_RUN.test(text.toUpperCase());
+}

@@ -4,6 +4,7 @@
  * and the `face_annotation` likelihoods of the document portrait.
  */
 import type { FaceResult } from '@vladmandic/human';
+import { eyeLineOffset } from '../../../src/capture/liveness.js';
 import { getFaceEngine } from '../engines.js';
 import { cropGrey, fitRaster, laplacianVariance, toGrey, type Raster } from '../raster.js';
 import type { Likelihood } from './dlp.js';
@@ -51,7 +52,8 @@ function meanPoint(mesh: readonly (readonly (number | undefined)[])[], idx: read
 
 /**
  * The head turn measured as the widget measures it (`yawOf` in src/capture/liveness.ts): the nose
- * tip's offset from the middle of the eye centres, in eye-centre distances, clamped to -1..1. The
+ * tip's offset from the middle of the eye centres along the eye line (a tilted head is not a
+ * turned one), in eye-centre distances, clamped to -1..1. The
  * eye centres are the iris centres when the iris model ran (BlazeFace's eye keypoints are the eye's
  * centre), else the middle of each eye's corners. Measured on the outer eye corners instead, a turn
  * the widget saw change by 0.29 changed by 0.119 here and was refused after the widget accepted it.
@@ -62,9 +64,8 @@ export function turnFromMesh(mesh: readonly (readonly (number | undefined)[])[])
   const right = iris ? meanPoint(mesh, [468]) : meanPoint(mesh, [33, 133]);
   const left = iris ? meanPoint(mesh, [473]) : meanPoint(mesh, [362, 263]);
   const nose = meanPoint(mesh, [1]);
-  const span = Math.hypot(left[0] - right[0], left[1] - right[1]);
-  if (span === 0) return 0;
-  return Math.max(-1, Math.min(1, (nose[0] - (left[0] + right[0]) / 2) / span));
+  const at = (p: readonly [number, number]): { x: number; y: number } => ({ x: p[0], y: p[1] });
+  return eyeLineOffset(at(right), at(left), at(nose));
 }
 
 function toDetected(f: FaceResult, scale: number): DetectedFace {

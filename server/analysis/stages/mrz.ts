@@ -96,7 +96,34 @@ async function ocrBand(g: GreyPlane, top: number, bottom: number, lineHeight: nu
  * document has its MRZ), OCRs them, and parses and corrects what it reads.
  */
 export async function runMrz(input: GreyPlane, today: Date): Promise<MrzResult> {
-  const located = await readLocatedMrz(input, today);
+  const first = await searchMrz(input, today);
+  return first.read?.data?.valid ? first.read : finishMrz(input, today, first);
+}
+
+/** The first MRZ search: long parallel lines located on the page and read. */
+export interface MrzSearch {
+  /** What the located zones read as (null: no zone read as an MRZ, or none found). */
+  readonly read: MrzResult | null;
+  /** Whether the locator found line groups at all. */
+  readonly zonesFound: boolean;
+  /** The stretched page the zones were found on. */
+  readonly page: GreyPlane;
+}
+
+/**
+ * The MRZ's lines located and read (mrz-locate.ts): on a clean passport this is the whole
+ * search. When it reads nothing valid, {@link finishMrz} runs the fallbacks; the pipeline skips
+ * them on a page the OCR already read as a licence front with nothing MRZ-like on it.
+ */
+export async function searchMrz(input: GreyPlane, today: Date): Promise<MrzSearch> {
+  const page = stretchGrey(input);
+  const zones = locateMrz(page);
+  return { read: await readZones(zones, today), zonesFound: zones.length > 0, page };
+}
+
+/** The fallbacks after {@link searchMrz}: the page smoothed (a dim, noisy capture), then the lowest wide rows. */
+export async function finishMrz(input: GreyPlane, today: Date, first: MrzSearch): Promise<MrzResult> {
+  const located = await readLocatedMrz(first, today);
   if (located?.data?.valid) return located;
   const banded = await readBandedMrz(input, today);
   if (banded.found && (banded.data?.valid || !located)) return banded;
@@ -136,13 +163,11 @@ const mrzEngines = (): OcrEngineKind[] => (ocrbDataDir() ? ['mrz-ocrb', 'mrz'] :
  * The MRZ found as a group of long parallel text lines and rectified (mrz-locate.ts): the
  * reading that holds under perspective. Null when no such group reads as an MRZ.
  */
-async function readLocatedMrz(input: GreyPlane, today: Date): Promise<MrzResult | null> {
-  const page = stretchGrey(input);
-  const zones = locateMrz(page);
-  const plain = await readZones(zones, today);
+async function readLocatedMrz(first: MrzSearch, today: Date): Promise<MrzResult | null> {
+  const { read: plain, zonesFound, page } = first;
   if (plain?.data?.valid) return plain;
   // Line groups found and none read as an MRZ: a page of ordinary text (a licence front).
-  if (zones.length > 0 && !plain) return null;
+  if (zonesFound && !plain) return null;
   // A dim page stretched is mostly sensor noise: its edges fill every block and no line shape
   // is left (dev passports photographed dimmer and noisier: no zone found on 3 of 4). Smoothed,
   // the lines show again; the zones are cut from the page as it was and read smoothed too.

@@ -44,7 +44,20 @@ function medianGrey(g: GreyPlane): number {
  * and tesseract's global threshold then split white corners from everything else (a dim
  * development front read no line at all deskewed, 10 as taken).
  */
-export async function uprightPage(g: GreyPlane, deskew = true): Promise<GreyPlane> {
+export function uprightPage(g: GreyPlane, deskew = true): Promise<GreyPlane> {
+  // tesseract's pass and PaddleOCR's read the same upright page: turned once.
+  const known = upright.get(g)?.[deskew ? 1 : 0];
+  if (known) return known;
+  const made = turnUpright(g, deskew);
+  const pair = upright.get(g) ?? [undefined, undefined];
+  pair[deskew ? 1 : 0] = made;
+  upright.set(g, pair);
+  return made;
+}
+
+const upright = new WeakMap<GreyPlane, [Promise<GreyPlane> | undefined, Promise<GreyPlane> | undefined]>();
+
+async function turnUpright(g: GreyPlane, deskew: boolean): Promise<GreyPlane> {
   const angle = deskew ? -estimateSkew(g) : 0;
   const page = stretchGrey(g);
   if (Math.abs(angle) < 0.3) return page;

@@ -188,6 +188,37 @@ function labelled(all: string, label: string, value: string): string | null {
   return m ? m[1]!.toUpperCase() : null;
 }
 
+/** A restriction or endorsement value, unless its codes run past the `max` characters the AAMVA field holds (NONE is always one). */
+function codes(value: string | null, max: number): string | null {
+  if (value === null || /^O?NONE$/.test(value)) return value;
+  return value.replace(/,/g, '').length <= max ? value : null;
+}
+
+/** Whether `yyyy-mm-dd` is a day of the calendar, in 1900-2099. */
+function calendarDay(yyyy: number, mm: number, dd: number): boolean {
+  const d = new Date(Date.UTC(yyyy, mm - 1, dd));
+  return yyyy >= 1900 && yyyy <= 2099 && d.getUTCMonth() === mm - 1 && d.getUTCDate() === dd;
+}
+
+/**
+ * MM/DD/YYYY dates whose slashes the OCR misread: both read as 1 or 7 ("1272512022" for
+ * 12/25/2022), or one lost ("0821/2018" for 08/21/2018). A run of digits is ambiguous (a licence
+ * number can be one), so these are taken only after a date's label, and only a calendar day.
+ */
+export function slashDates(lines: readonly string[]): FoundDate[] {
+  const out: FoundDate[] = [];
+  const shapes = [/(?<!\d)(\d{2})[17](\d{2})[17](\d{4})(?!\d)/g, /(?<![\d/])(\d{2})(\d{2})\/(\d{4})(?!\d)/g, /(?<!\d)(\d{2})\/(\d{2})(\d{4})(?![\d/])/g];
+  lines.forEach((text, line) => {
+    for (const shape of shapes) {
+      for (const m of text.matchAll(shape)) {
+        const [mm, dd, yyyy] = [Number(m[1]), Number(m[2]), Number(m[3])];
+        if (calendarDay(yyyy, mm, dd)) out.push({ iso: `${m[3]}-${m[1]}-${m[2]}`, line, raw: m[0], index: m.index });
+      }
+    }
+  });
+  return out;
+}
+
 /** Fields from OCR text; `today` decides which dates are past and future. */
 export function printedFields(ocr: OcrResult, today: Date): Record<string, ProcessorField> {
   const lines = ocr.lines.map((l) => l.text.trim());
@@ -257,7 +288,6 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
 
   // Dates: a label right before a date names it (DOB, EXP, ISS, even garbled: "poe", "ExP", "1s");
   // the rest by order: birth = earliest (at least 10 years ago), expiry = latest, issue = a past one between.
-  const dates = findDates(lines).sort((a, b) => a.iso.localeCompare(b.iso));
   const labelOf = (d: FoundDate): 'birth' | 'expiry' | 'issue' | null => {
     const before = lines[d.line]!.slice(Math.max(0, d.index - 6), d.index).toUpperCase();
     if (/(?:DOB|BIRTH|D0B|P[O0][BES]|[O0]{2}8?)\s*[:.]?\s*$/.test(before)) return 'birth';
@@ -265,6 +295,8 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
     if (/(?:ISS|ISSUED|[1IL][S58][S5]?)\s*[:.]?\s*$/.test(before)) return 'issue';
     return null;
   };
+  // Dates whose slashes the OCR misread (slashDates) count only after a date's label.
+  const dates = [...findDates(lines), ...slashDates(lines).filter((d) => labelOf(d) !== null)].sort((a, b) => a.iso.localeCompare(b.iso));
   const byLabel = (kind: 'birth' | 'expiry' | 'issue'): FoundDate | undefined => dates.find((d) => labelOf(d) === kind);
   const birth = byLabel('birth') ?? dates.find((d) => ageOn(d.iso, today) >= 10 && labelOf(d) === null);
   if (birth && ageOn(birth.iso, today) >= 10) {
@@ -301,9 +333,11 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   if (cls) put('DL Class', cls, 60);
   // "ENDONONE": OCR sometimes doubles a letter between a glued label and NONE.
   // "128STR NONE": the R of a numbered RSTR lost; only taken before NONE (STREET holds STR too).
-  const rstr = labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*') ?? labelled(all, '[RI1]?STR', 'NONE');
+  // A run longer than the field holds is something else after the label (a discriminator:
+  // "END DD76001920385107918858"): AAMVA gives restrictions 12 characters, endorsements 5.
+  const rstr = codes(labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*'), 12) ?? labelled(all, '[RI1]?STR', 'NONE');
   if (rstr) put('DL Restriction Code', rstr, 60);
-  const end = labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*');
+  const end = codes(labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*'), 5);
   if (end) put('DL Endorsed', end.replace(/^ONONE$/, 'NONE'), 60);
   // The discriminator's run, with the spaces a reader puts into it taken out ("N4106 408913KT"): a
   // group after a space joins it only when it holds a digit or a slash, so a signature or name

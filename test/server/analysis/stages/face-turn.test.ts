@@ -70,4 +70,35 @@ describe('the head turn the server measures', () => {
     expect(turnFromMesh(meshOf(straight, false))).toBeCloseTo(0, 10);
     expect(turnFromMesh(meshOf(turned, false))).toBeCloseTo((0.3 - 0.05) / 1.1, 10);
   });
+
+  it('reads a tilted head as the same turn as an upright one, on the device and on the server', () => {
+    // The head tilted 25° about the middle of its face (held-out faces 11 and 14 tilt their heads):
+    // measured along the image's x, the nose 0.6 eye distances below the eyes read as a 0.25 turn.
+    const tilt = (mesh: [number, number][], deg: number): [number, number][] => {
+      const [c, s] = [Math.cos((deg * Math.PI) / 180), Math.sin((deg * Math.PI) / 180)];
+      return mesh.map(([x, y]) => [300 + (x - 300) * c - (y - 230) * s, 230 + (x - 300) * s + (y - 230) * c]);
+    };
+    for (const deg of [-25, 25]) {
+      expect(turnFromMesh(tilt(meshOf(straight), deg))).toBeCloseTo(0, 10);
+      expect(turnFromMesh(tilt(meshOf(turned), deg))).toBeCloseTo(0.3, 10);
+      const looking = widgetFace(tilt(meshOf(straight), deg));
+      expect(meetsStep('look_straight', looking, null)).toBe(true);
+      expect(yawOf(widgetFace(tilt(meshOf(turned), deg)))).toBeCloseTo(0.3, 10);
+      // BlazeFace normalises x by the frame's width and y by its height (a 480 × 600 frame here).
+      const p = (q: [number, number]): { x: number; y: number } => ({ x: q[0] / 480, y: q[1] / 600 });
+      const m = tilt(meshOf(turned), deg);
+      const narrow: WidgetFace = {
+        box: { x: 0.3, y: 0.17, width: 0.6, height: 0.58 },
+        keypoints: [p(m[468]!), p(m[473]!), p(m[1]!)],
+        score: 0.9,
+        aspect: 480 / 600,
+      };
+      expect(yawOf(narrow)).toBeCloseTo(0.3, 10);
+      // Whichever eye a detector lists first (the server's mesh lists the image's right one first).
+      const swapped: WidgetFace = { ...narrow, keypoints: [p(m[473]!), p(m[468]!), p(m[1]!)] };
+      expect(yawOf(swapped)).toBeCloseTo(0.3, 10);
+      const mirrored = m.map(([x, y]): [number, number] => [600 - x, y]);
+      expect(turnFromMesh(mirrored)).toBeCloseTo(-0.3, 10);
+    }
+  });
 });

@@ -57,4 +57,24 @@ describe('printedFields on small print read by the OCR', () => {
     // A street starting with 500 is no "5 DD".
     expect(printedFields(ocr(['500 MAIN ST 2']), today)['Document Discriminator']).toBeUndefined();
   });
+
+  it('takes no endorsements or restrictions longer than the AAMVA field holds (a discriminator after the label)', () => {
+    const out = printedFields(ocr(['9a END DD76001920385107918858', '12 RSTR 8001920385107918858']), today);
+    expect(out['DL Endorsed']).toBeUndefined();
+    expect(out['DL Restriction Code']).toBeUndefined();
+    // Codes within the field's length, with or without commas, and NONE are still read.
+    expect(printedFields(ocr(['END H,N,T,X RSTR B,C']), today)['DL Endorsed']?.value).toBe('H,N,T,X');
+    expect(printedFields(ocr(['END H,N,T,X RSTR B,C']), today)['DL Restriction Code']?.value).toBe('B,C');
+    expect(printedFields(ocr(['9a END NONE']), today)['DL Endorsed']?.value).toBe('NONE');
+  });
+
+  it('reads a date whose slashes were read as 1 and 7, or lost, after its label only', () => {
+    const out = printedFields(ocr(['DOB 0311471985', 'EXP 1272512029', 'ISS 0821/2021']), today);
+    expect(out['Date of Birth']?.value).toBe('1985-03-14');
+    expect(out['Date of Expiry']?.value).toBe('2029-12-25');
+    expect(out['Date of Issue']?.value).toBe('2021-08-21');
+    // Without a date's label the same digits may be a licence number; no calendar day, no date.
+    expect(printedFields(ocr(['4d DLN 1272512029']), today)['Date of Expiry']).toBeUndefined();
+    expect(printedFields(ocr(['EXP 1373212029']), today)['Date of Expiry']).toBeUndefined();
+  });
 });
