@@ -2,10 +2,10 @@
  * PDF417's codeword patterns and its Reed-Solomon code over GF(929) (issue 20: the groundwork of
  * a reader that names the codewords it is unsure of), checked against symbols bwip-js draws.
  */
-import bwipjs from 'bwip-js/node';
 import { describe, expect, it } from 'vitest';
 import { PDF417_PATTERNS } from '../../../../server/analysis/stages/pdf417-patterns.js';
 import { correctErasures, ecCodewords } from '../../../../server/analysis/stages/pdf417-rs.js';
+import { drawnSymbolCodewords } from '../../../helpers/pdf417-symbol.js';
 
 /** The bar and space widths of a 17-module pattern. */
 function widths(pattern: number): number[] {
@@ -25,21 +25,7 @@ function widths(pattern: number): number[] {
 /** The codewords of a symbol bwip-js draws from raw codewords, read back through the pattern table. */
 function drawnCodewords(data: readonly number[], columns: number, eclevel: number): { word: number[]; rows: number } {
   const text = data.map((v) => `^${String(v).padStart(3, '0')}`).join('');
-  const [sym] = bwipjs.raw({ bcid: 'pdf417', text, raw: true, columns, eclevel, rowmult: 1 } as Parameters<typeof bwipjs.raw>[0]) as unknown as {
-    pixs: number[];
-    pixx: number;
-    pixy: number;
-  }[];
-  const { pixs, pixx, pixy } = sym!;
-  const lookup = PDF417_PATTERNS.map((c) => new Map(c.map((p, v) => [p, v])));
-  const word: number[] = [];
-  for (let r = 0; r < pixy; r++) {
-    for (let c = 1; c <= columns; c++) {
-      const at = r * pixx + 17 + 17 * c;
-      word.push(lookup[r % 3]!.get(parseInt(pixs.slice(at, at + 17).join(''), 2)) ?? -1);
-    }
-  }
-  return { word, rows: pixy };
+  return drawnSymbolCodewords({ text, raw: true, columns, eclevel });
 }
 
 const DATA = Array.from({ length: 44 }, (_, i) => (i * 37 + 11) % 900);

@@ -3,30 +3,16 @@
  * bwip-js encodes: text compaction in each of its submodes, byte and numeric compaction, and
  * licence payloads; anything it does not decode is refused, never guessed.
  */
-import bwipjs from 'bwip-js/node';
 import { describe, expect, it } from 'vitest';
-import { PDF417_PATTERNS } from '../../../../server/analysis/stages/pdf417-patterns.js';
 import { codewordsToText } from '../../../../server/analysis/stages/pdf417-text.js';
+import { drawnSymbolCodewords } from '../../../helpers/pdf417-symbol.js';
 import { aamvaPayload } from '../../../fixtures/aamva.js';
 import { DEV } from '../../../fixtures/hard/config.js';
 import { hardPeople } from '../../../fixtures/hard/set.js';
 
 /** The data codewords (length descriptor first, error correction left out) of the symbol bwip-js draws for `text`. */
 function encoded(text: string, binarytext = false): number[] {
-  const columns = 6;
-  const [sym] = bwipjs.raw({ bcid: 'pdf417', text, columns, eclevel: 2, rowmult: 1, binarytext } as Parameters<typeof bwipjs.raw>[0]) as unknown as {
-    pixs: number[];
-    pixx: number;
-    pixy: number;
-  }[];
-  const { pixs, pixx, pixy } = sym!;
-  const lookup = PDF417_PATTERNS.map((c) => new Map(c.map((p, v) => [p, v])));
-  const word: number[] = [];
-  for (let r = 0; r < pixy; r++)
-    for (let c = 1; c <= columns; c++) {
-      const at = r * pixx + 17 + 17 * c;
-      word.push(lookup[r % 3]!.get(parseInt(pixs.slice(at, at + 17).join(''), 2)) ?? -1);
-    }
+  const { word } = drawnSymbolCodewords({ text, columns: 6, eclevel: 2, binarytext });
   return word.slice(0, word[0]);
 }
 
