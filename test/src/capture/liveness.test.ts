@@ -37,6 +37,27 @@ describe('liveness judgement', () => {
     expect(faceHint([face()], 120)).to.equal(null);
   });
 
+  it('lets a person looking into the camera take the straight look (BlazeFace’s points on the e2e camera, 640x480)', () => {
+    // Measured in Chromium on the face the end-to-end tests play as the camera: along the eye
+    // line the nose sits 0.22 eye distances aside (0.135 in image x, the measure before).
+    const measured: DetectedFace = {
+      box: { x: 0.2671875, y: 0.4395833, width: 0.4265625, height: 0.56875 },
+      keypoints: [
+        { x: 0.3525227, y: 0.6455891 },
+        { x: 0.5066376, y: 0.6250159 },
+        { x: 0.4086081, y: 0.8103635 },
+      ],
+      score: 0.9,
+      aspect: 640 / 480,
+    };
+    expect(yawOf(measured)).to.be.closeTo(-0.219, 0.001);
+    expect(meetsStep('look_straight', measured, null)).to.equal(true);
+    const judge = new ChallengeJudge(['look_straight']);
+    let completed: number | null = null;
+    for (let i = 0; i < 3; i++) completed = judge.push([measured], 120).completed ?? completed;
+    expect(completed).to.equal(0);
+  });
+
   it('judges each move', () => {
     expect(meetsStep('look_straight', face(0.05), null)).to.equal(true);
     expect(meetsStep('look_straight', face(0.4), null)).to.equal(false);
