@@ -1,4 +1,5 @@
 import type { Executor } from '../store/database.js';
+import { isPostgres } from '../store/migrations/helpers.js';
 import { invalidateReadCaches, ReadCache } from '../store/read-cache.js';
 import { putSettingText, settingRows } from '../store/repos/settings-repo.js';
 import { DUPLICATE_MODES } from '../../src/api/admin/settings.js';
@@ -63,4 +64,23 @@ export async function writeDashboardSetting<K extends keyof DashboardSettings>(e
   const text = JSON.stringify(value);
   await putSettingText(ex, KEYS[key], text);
   invalidateReadCaches();
+}
+
+/**
+ * One dashboard setting read inside a transaction `trx` and held until it ends, for a change merged
+ * into it (signup, retention): as `readSettingLocked`, on PostgreSQL its row is made when missing
+ * and locked (`FOR UPDATE`), so two merges at once keep each other's fields.
+ */
+export async function readDashboardSettingLocked<K extends 'signup' | 'retention'>(trx: Executor, key: K): Promise<DashboardSettings[K]> {
+  const postgres = isPostgres(trx);
+  if (postgres)
+    await trx
+      .insertInto('settings')
+      .values({ key: KEYS[key], value: JSON.stringify(DEFAULT_DASHBOARD_SETTINGS[key]) })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+  let query = trx.selectFrom('settings').select('value').where('key', '=', KEYS[key]);
+  if (postgres) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return { ...DEFAULT_DASHBOARD_SETTINGS[key], ...(row ? (JSON.parse(row.value) as Partial<DashboardSettings[K]>) : {}) };
 }

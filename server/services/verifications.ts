@@ -14,6 +14,7 @@ import {
   workflowStatusesOf,
 } from '../store/repos/verifications-repo.js';
 import { recordEvent } from './events.js';
+import { lockVerification } from '../session/verification-repo.js';
 
 export interface MoveOptions {
   /** Merged into the verification's attributes. */
@@ -37,7 +38,9 @@ export async function moveVerification(
   next: VerificationStatusValue,
   options: MoveOptions = {},
 ): Promise<boolean> {
-  const current = await findUserVerification(trx, userId, methodId);
+  // Held to the end of the transaction (PostgreSQL `FOR UPDATE`): two moves at once of the same row
+  // are one after the other, so the later sees the earlier's status and fires no second event.
+  const current = await lockVerification(trx, userId, methodId);
   if (!current) return false;
   const now = clock.now().toISOString();
   const previous = current.status as VerificationStatusValue;

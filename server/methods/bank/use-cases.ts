@@ -5,11 +5,10 @@ import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
 import { sessionErrors } from '../../errors.js';
 import { isOpen } from '../../session/status.js';
-import { markStarted } from '../../session/verification-repo.js';
+import { lockVerification, markStarted } from '../../session/verification-repo.js';
 import type { Executor } from '../../store/database.js';
 import type { UserRow } from '../../store/schema.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
-import { findUserVerification } from '../../store/repos/users-repo.js';
 import { sqlTimestamp } from '../../timestamps.js';
 import type { SessionKit } from '../method.js';
 import { holderMatch, openBankingProvider, OpenBankingUnavailable, type HolderMatch, type PersonName } from './open-banking.js';
@@ -150,7 +149,7 @@ export async function verifyDeposits(kit: SessionKit, user: UserRow, body: BankV
   const confirmedAt = now.toISOString();
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await confirmOnce(trx, user.id, row.round, confirmedAt))) throw sessionErrors.state('This step is already done.');
-    const current = await findUserVerification(trx, user.id, v.method_id);
+    const current = await lockVerification(trx, user.id, v.method_id);
     if (!current || !isOpen(current.status)) throw sessionErrors.state('This step is already done.');
     // Submitted, then decided at once. The deposits prove the user controls the account; a holder
     // name that is not the user's leaves that link to a reviewer.

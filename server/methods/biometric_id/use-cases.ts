@@ -17,10 +17,9 @@ import { sessionErrors } from '../../errors.js';
 import type { Authenticated } from '../../session/sessions.js';
 import { methodState } from '../../session/state-repo.js';
 import { isOpen } from '../../session/status.js';
-import { markStarted } from '../../session/verification-repo.js';
+import { lockVerification, markStarted } from '../../session/verification-repo.js';
 import type { AppContext } from '../../context.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
-import { findUserVerification } from '../../store/repos/users-repo.js';
 import { sqlTimestamp } from '../../timestamps.js';
 import type { SessionKit } from '../method.js';
 import { advanceCounter, findCredential, findCredentials, saveCredential } from './repo.js';
@@ -161,7 +160,7 @@ export async function passkeyVerify(kit: SessionKit, who: Authenticated, body: P
     throw sessionErrors.passkeyInvalid(error.message, attemptsLeft(tries));
   }
   await ctx.db.transaction().execute(async (trx) => {
-    const current = await findUserVerification(trx, user.id, v.method_id);
+    const current = await lockVerification(trx, user.id, v.method_id);
     if (!current || !isOpen(current.status)) throw sessionErrors.state('This step is already done.');
     if (outcome.credential) await saveCredential(trx, outcome.credential);
     await passkeyState.clear(trx, user.id);
@@ -293,7 +292,7 @@ function refusal(error: unknown): PasskeyRefused {
 async function exhaust(kit: SessionKit, userId: number, ceremony: PasskeyState['ceremony']): Promise<void> {
   const { ctx } = kit;
   const moved = await ctx.db.transaction().execute(async (trx) => {
-    const current = await findUserVerification(trx, userId, BIOMETRIC_ID_METHOD_ID);
+    const current = await lockVerification(trx, userId, BIOMETRIC_ID_METHOD_ID);
     if (!current || !isOpen(current.status)) return false;
     await passkeyState.update(trx, userId, ctx.clock.now(), (state) => ({
       next: { ...(state ?? lockedState(ceremony)), challenge_hash: null, locked: true },

@@ -4,6 +4,7 @@ import { moveVerification } from '../../services/verifications.js';
 import { sessionErrors } from '../../errors.js';
 import { countryOfIp } from '../../session/ip-country.js';
 import { methodState } from '../../session/state-repo.js';
+import { lockVerification } from '../../session/verification-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
 import { updateUserRow } from '../../store/repos/users-repo.js';
@@ -18,8 +19,6 @@ export async function submitGeolocation(kit: SessionKit, user: UserRow, body: Ge
   const { ctx } = kit;
   const v = await kit.requireOpen(user, 'geolocation');
   const settings = await readSettings(ctx.db);
-  const state = (await geolocationState.read(ctx.db, user.id)) ?? { attempts_used: 0 };
-  if (state.attempts_used >= GEOLOCATION_MAX_ATTEMPTS) throw sessionErrors.attemptsExceeded('Too many location attempts.');
   const decision = decideLocation(body.latitude, body.longitude, settings.allowed_countries);
   const ipCountry = countryOfIp(ip);
   const now = ctx.clock.now();
@@ -32,6 +31,12 @@ export async function submitGeolocation(kit: SessionKit, user: UserRow, body: Ge
     position_time: Number.isFinite(body.timestamp) ? new Date(body.timestamp).toISOString() : null,
   };
   await ctx.db.transaction().execute(async (trx) => {
+    // Checked again holding the step: of two submits at once, the later sees the earlier's result
+    // (409) instead of recording a second one with its own event.
+    await lockVerification(trx, user.id, v.method_id);
+    await kit.requireOpen(user, 'geolocation', trx);
+    const state = (await geolocationState.read(trx, user.id)) ?? { attempts_used: 0 };
+    if (state.attempts_used >= GEOLOCATION_MAX_ATTEMPTS) throw sessionErrors.attemptsExceeded('Too many location attempts.');
     await geolocationState.write(trx, user.id, { attempts_used: state.attempts_used + 1 }, now);
     await updateUserRow(trx, user.id, { last_activity: now.toISOString(), ...(ip ? { ip, ip_country: ipCountry } : {}) });
     await moveVerification(trx, ctx.clock, user.id, v.method_id, decision.ok ? VerificationStatus.complete : VerificationStatus.rejected, {

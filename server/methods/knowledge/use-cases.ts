@@ -3,6 +3,7 @@ import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
 import { sessionErrors } from '../../errors.js';
 import { methodState } from '../../session/state-repo.js';
+import { lockVerification } from '../../session/verification-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
 import type { MethodResult, SessionKit } from '../method.js';
@@ -22,6 +23,10 @@ export async function submitKnowledge(kit: SessionKit, user: UserRow, body: Know
   const now = ctx.clock.now();
   // The attempt is counted in one step with its check: answer sheets sent at once share the limit.
   const { used, exhausted } = await ctx.db.transaction().execute(async (trx) => {
+    // Checked again holding the step: a sheet sent with the passing one waits for it, then finds the
+    // step done (409) instead of grading and recording a second result.
+    await lockVerification(trx, user.id, v.method_id);
+    await kit.requireOpen(user, 'knowledge', trx);
     const used = await knowledgeState.update(trx, user.id, now, (previous) => {
       const next = (previous?.attempts_used ?? 0) + 1;
       if (next > asked.maxAttempts) throw sessionErrors.attemptsExceeded('No attempts are left.');

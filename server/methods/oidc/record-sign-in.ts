@@ -1,5 +1,8 @@
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
+import { sessionErrors } from '../../errors.js';
+import { isOpen } from '../../session/status.js';
+import { lockVerification } from '../../session/verification-repo.js';
 import type { UserRow, UserVerificationRow } from '../../store/schema.js';
 import type { SessionKit } from '../method.js';
 import type { ProvenIdentity } from './client.js';
@@ -44,6 +47,11 @@ export async function recordSignIn(
     [names.emailMatches]: sameEmail(identity.email, how.expectedEmail) ? 1 : 0,
   };
   await ctx.db.transaction().execute(async (trx) => {
+    // Held to the end: a second sign-in finished at the same moment finds the step moved on and
+    // records nothing (to do for a social account; `processing` after the payment account's code).
+    const current = await lockVerification(trx, user.id, v.method_id);
+    const waiting = how.throughProcessing ? current !== undefined && isOpen(current.status) : current?.status === VerificationStatus.processing;
+    if (!waiting) throw sessionErrors.state('This step is already done.');
     const checked = await withSharedAccountCheck(trx, ctx, { userId: user.id, methodKey: how.methodKey, identity, decision });
     const next = checked.outcome === 'complete' ? VerificationStatus.complete : VerificationStatus.complete_in_review;
     if (how.throughProcessing) await moveVerification(trx, ctx.clock, user.id, v.method_id, VerificationStatus.processing);

@@ -5,6 +5,7 @@ import { moveVerification } from '../../services/verifications.js';
 import { sessionErrors } from '../../errors.js';
 import { methodState } from '../../session/state-repo.js';
 import { insertUpload } from '../../session/uploads-repo.js';
+import { lockVerification } from '../../session/verification-repo.js';
 import type { UserRow } from '../../store/schema.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { acceptSessionUpload, parseJsonField } from '../uploads.js';
@@ -83,6 +84,10 @@ export async function submitCard(kit: SessionKit, user: UserRow, fields: SecureC
     });
   }
   await ctx.db.transaction().execute(async (trx) => {
+    // Checked again holding the step: of two submits at once, the later answers 409 and records no
+    // second card check or event.
+    await lockVerification(trx, user.id, v.method_id);
+    await kit.requireOpen(user, 'secure_card', trx);
     await insertCardCheck(trx, {
       user_id: user.id,
       upload_id: uploadId,

@@ -5,11 +5,11 @@ import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
 import { sessionErrors } from '../../errors.js';
 import { isOpen } from '../../session/status.js';
-import { markStarted } from '../../session/verification-repo.js';
+import { lockVerification, markStarted } from '../../session/verification-repo.js';
 import type { Executor } from '../../store/database.js';
 import type { UserRow } from '../../store/schema.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
-import { findUserVerification, updateUserRow } from '../../store/repos/users-repo.js';
+import { updateUserRow } from '../../store/repos/users-repo.js';
 import { sqlTimestamp } from '../../timestamps.js';
 import { consumeCode, findCode } from '../code/repo.js';
 import type { SessionKit } from '../method.js';
@@ -208,6 +208,6 @@ async function exhaust(kit: SessionKit, userId: number, factor: TwoStepFactorTab
 
 /** The method must still be open when a right code completes it (another request may have rejected it). */
 async function stillOpen(trx: Executor, userId: number, methodId: number): Promise<void> {
-  const current = await findUserVerification(trx, userId, methodId);
+  const current = await lockVerification(trx, userId, methodId);
   if (!current || !isOpen(current.status)) throw sessionErrors.state('This step is already done.');
 }

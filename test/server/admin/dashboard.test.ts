@@ -312,6 +312,20 @@ describe('dashboard settings', () => {
     expect(s.consent.text).toBe('We keep your images for 30 days.');
   });
 
+  it('two signup changes and two retention changes at once keep all four (each merged into what is stored)', async () => {
+    const change = (body: object) => admin.request('PATCH', '/admin/api/settings', body);
+    const answers = await Promise.all([
+      change({ signup: { ask_phone: true } }),
+      change({ signup: { ask_name: false } }),
+      change({ retention: { images_days: 30 } }),
+      change({ retention: { unconfirmed_signup_days: 14 } }),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const s = (await admin.request('GET', '/admin/api/settings')).body.data;
+    expect(s.signup).toMatchObject({ ask_phone: true, ask_name: false });
+    expect(s.retention).toMatchObject({ images_days: 30, unconfirmed_signup_days: 14 });
+  });
+
   it('accepts a logo only when its content is an image, re-encodes it and serves it publicly', async () => {
     const png = await sharp({ create: { width: 900, height: 300, channels: 4, background: '#ff0000' } })
       .png()

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../../admin/audit.js';
-import { DUPLICATE_MODES, readDashboardSettings, writeDashboardSetting } from '../../../admin/dashboard-settings.js';
+import { DUPLICATE_MODES, readDashboardSettingLocked, writeDashboardSetting } from '../../../admin/dashboard-settings.js';
 import type { AppContext } from '../../../context.js';
 import { errors, fieldError } from '../../../errors.js';
 import { knowledgeRefusal } from '../../../methods/knowledge/facts.js';
@@ -153,11 +153,10 @@ export function dashboardSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           const consent = { ...(await readSettingLocked(trx, 'consent')), ...definedOnly(body.consent) };
           await writeSetting(trx, 'consent', { text: consent.text?.trim() || null, privacy_url: consent.privacy_url ?? null });
         }
-        if (body.signup || body.retention) {
-          const d = await readDashboardSettings(trx);
-          if (body.signup) await writeDashboardSetting(trx, 'signup', { ...d.signup, ...definedOnly(body.signup) });
-          if (body.retention) await writeDashboardSetting(trx, 'retention', { ...d.retention, ...definedOnly(body.retention) });
-        }
+        // Merged into the stored value read holding its row: a change at the same moment is kept.
+        if (body.signup) await writeDashboardSetting(trx, 'signup', { ...(await readDashboardSettingLocked(trx, 'signup')), ...definedOnly(body.signup) });
+        if (body.retention)
+          await writeDashboardSetting(trx, 'retention', { ...(await readDashboardSettingLocked(trx, 'retention')), ...definedOnly(body.retention) });
         if (body.duplicates) await writeDashboardSetting(trx, 'duplicates', body.duplicates);
         await recordAudit(trx, ctx.clock, req, { action: 'settings.update', targetType: 'settings', details: { fields: Object.keys(body) } });
       });

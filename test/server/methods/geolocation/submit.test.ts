@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeSetting } from '../../../../server/store/repos/settings-repo.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
+import { atOnce } from '../../../helpers/stored-uploads.js';
 import { eventTypes, failure, sessionFor } from '../../session/fixtures.js';
 
 let server: TestServer;
@@ -42,5 +43,15 @@ describe('geolocation', () => {
     await writeSetting(server.verity.ctx.db, 'allowed_countries', ['EU']);
     const { session } = await sessionFor(server, [8]);
     expect((await session.submitGeolocation({ latitude: 41.9028, longitude: 12.4964, accuracy: 10, timestamp: Date.now() })).method.status).toBe('complete');
+  });
+
+  it('the same position twice at once: one result, one event, the other answers as it would after it', async () => {
+    await writeSetting(server.verity.ctx.db, 'allowed_countries', ['BE']);
+    const { session, id } = await sessionFor(server, [8]);
+    const brussels = () => session.submitGeolocation({ latitude: 50.8503, longitude: 4.3517, accuracy: 10, timestamp: Date.now() });
+    const outcomes = await atOnce([brussels, brussels]);
+    expect(outcomes.sort()).toEqual(['200', '409 session_method_state_error']);
+    expect((await eventTypes(server, id)).filter((t) => t === 'verification.completed')).toHaveLength(1);
+    expect((await session.session()).methods[0]!.status).toBe('complete');
   });
 });

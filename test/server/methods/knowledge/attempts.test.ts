@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../src/api/session-client.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
+import { atOnce } from '../../../helpers/stored-uploads.js';
 import { client, configureKnowledge, createTemplate, createUser, eventTypes, failure, KNOWLEDGE_ANSWERS, local, sessionFor } from '../../session/fixtures.js';
 
 let server: TestServer;
@@ -62,5 +63,21 @@ describe('knowledge', () => {
     // Right answers no longer help.
     const late = await failure(session.submitKnowledge({ answers: k.needs.questions.map((q) => ({ question_id: q.id, answer: KNOWLEDGE_ANSWERS[q.id]! })) }));
     expect(late.status).toBe(409);
+  });
+});
+
+describe('knowledge: the same passing sheet twice at once', () => {
+  it('records one result and one completion; the other answers as it would after it', async () => {
+    await configureKnowledge(server, { attempts: 3 });
+    const { session, id } = await sessionFor(server, [21]);
+    const k = (await session.session()).methods[0]!;
+    if (k.key !== 'knowledge') throw new Error('no knowledge step');
+    const right = { answers: k.needs.questions.map((q) => ({ question_id: q.id, answer: KNOWLEDGE_ANSWERS[q.id]! })) };
+    const send = () => session.submitKnowledge(right);
+    expect((await atOnce([send, send])).sort()).toEqual(['200', '409 session_method_state_error']);
+    expect((await eventTypes(server, id)).filter((t) => t === 'verification.completed')).toHaveLength(1);
+    const row = await server.verity.ctx.db.selectFrom('user_verifications').select('attributes').where('user_id', '=', id).executeTakeFirstOrThrow();
+    // The loser neither counted an attempt nor overwrote the winner's.
+    expect(JSON.parse(row.attributes)).toMatchObject({ attempts: 1 });
   });
 });

@@ -6,6 +6,7 @@ import { sdb } from '../../../../server/session/tables.js';
 import { secureCardState } from '../../../../server/methods/secure_card/use-cases.js';
 import type { ManualClock } from '../../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
+import { atOnce } from '../../../helpers/stored-uploads.js';
 import { client, createTemplate, createUser, failure, giveConsent, local } from '../../session/fixtures.js';
 import { reading } from './fixtures.js';
 
@@ -171,5 +172,17 @@ describe('secure card: refusals', () => {
     expect(rows.length).toBe(1);
     expect(await secureCardState.read(server.verity.ctx.db, userId)).toEqual({ attempts_used: 3 });
     expect(results.filter((r) => r.status === 'rejected').length).toBe(4);
+  });
+});
+
+describe('secure card: the same submit twice at once', () => {
+  it('records one card check and one completion; the other answers as it would after it', async () => {
+    const picture = await maskedCard();
+    const once = () => session.submitSecureCard(fields(reading()), picture);
+    const outcomes = await atOnce([once, once]);
+    expect(outcomes.sort()).toEqual(['200', '409 session_method_state_error']);
+    expect(await checks()).toHaveLength(1);
+    expect((await eventTypes()).filter((t) => t === 'verification.completed')).toHaveLength(1);
+    expect((await session.session()).methods.find((m) => m.key === 'secure_card')?.status).toBe('complete');
   });
 });
