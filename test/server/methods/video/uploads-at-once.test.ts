@@ -69,18 +69,27 @@ describe('video uploads sent twice at once', () => {
     const { session, id } = await videoUser(server);
     const c = await session.videoChallenge();
     advance(server, 2000);
-    const big = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#556677' } })
-      .jpeg()
-      .toBuffer();
+    // Large enough to be checked while the next challenge is handed out. One frame per challenge:
+    // the same content sent again for the next one would be a replay (422), not this race.
+    const big = (r: number) =>
+      sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r, g: 102, b: 119 } } })
+        .jpeg()
+        .toBuffer();
     // Three challenges in all: the first two each race the hand-out of the next.
     let live = c;
-    for (const delayMs of [0, 10]) {
+    for (const [delayMs, shade] of [
+      [0, 85],
+      [10, 170],
+    ] as const) {
       advance(server, 2000);
-      const upload = session.uploadVideoFrame({ challenge_id: live.challenge_id, index: '0', t: '300' }, blob(big));
+      const bytes = await big(shade);
+      const upload = () => session.uploadVideoFrame({ challenge_id: live.challenge_id, index: '0', t: '300' }, blob(bytes));
       const next = new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => session.videoChallenge());
-      const [sent] = await atOnce([() => upload]);
+      // Both settled before any assertion: a request still in flight when the test ends holds
+      // server.close() (the hand-out arriving while it closes).
+      const [[sent], handedOut] = await Promise.all([atOnce([upload]), next]);
       expect(['200', '410 session_challenge_expired']).toContain(sent);
-      live = await next;
+      live = handedOut;
       // Whatever the order, nothing of the old challenge is left: no row, no file.
       expect(await stored(id)).toEqual({ slots: [], filesMatchRows: true });
     }
