@@ -23,7 +23,18 @@ export async function faceMatchTables(
   if (scoresOut)
     writeFileSync(
       scoresOut,
-      JSON.stringify({ half: half.name, genuine: f.genuine, impostor: f.impostor, genuineByKind: f.genuineByKind, impostorByKind: f.impostorByKind }),
+      JSON.stringify({
+        half: half.name,
+        genuine: f.genuine,
+        impostor: f.impostor,
+        genuineByKind: f.genuineByKind,
+        impostorByKind: f.impostorByKind,
+        // Each pair's portrait and that portrait's quality, to set quality-dependent bands from.
+        genuinePortrait: f.genuinePortrait,
+        impostorPortrait: f.impostorPortrait,
+        portraitQuality: portraits.map((p) => p.quality ?? null),
+        portraitFace: portraits.map((p) => p.face),
+      }),
     );
   const R = (r: Parameters<typeof formatRate>[0], d = 1): string => formatRate(r, d);
   print('\n#### Face match (document portrait vs selfie)\n');

@@ -16,6 +16,7 @@
 import type { DetectedFace } from './face.js';
 import { cosineSimilarity, faceSimilarity } from './face.js';
 import { FLASH_CORRELATION_MIN } from './flash.js';
+import type { PortraitQuality } from './portrait.js';
 import { PLANAR_RESIDUAL_MAX, planarityResidual, turnIsContinuous } from './liveness.js';
 
 /**
@@ -45,7 +46,7 @@ export const SELFIE_REVIEW_THRESHOLD = 0.58;
 export type FaceMatchBand = 'match' | 'uncertain' | 'different';
 
 /** The band of a selfie-to-portrait similarity (see the thresholds above). */
-export function faceMatchBand(similarity: number): FaceMatchBand {
+export function faceMatchBand(similarity: number, _quality?: PortraitQuality): FaceMatchBand {
   if (similarity >= SELFIE_MATCH_THRESHOLD) return 'match';
   return similarity >= SELFIE_REVIEW_THRESHOLD ? 'uncertain' : 'different';
 }
@@ -62,9 +63,9 @@ export interface PortraitMatch {
  * descriptor as `matchDescriptor` (selfie-descriptor.ts) takes it: the thresholds above were set
  * on that descriptor, and a face's own descriptor scores lower against the same portrait.
  */
-export function matchPortrait(descriptor: readonly number[], portrait: readonly number[]): PortraitMatch {
+export function matchPortrait(descriptor: readonly number[], portrait: readonly number[], quality?: PortraitQuality): PortraitMatch {
   const similarity = cosineSimilarity(descriptor, portrait);
-  return { similarity, band: faceMatchBand(similarity) };
+  return { similarity, band: faceMatchBand(similarity, quality) };
 }
 /**
  * Frames of one capture below this similarity to the selfie are another person. Lower than the
@@ -266,7 +267,7 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
   let similarity: number | undefined;
   const matched = e.selfieAtPortraitScale ?? selfie.embedding;
   if (e.reference?.embedding && matched) {
-    const match = matchPortrait(matched, e.reference.embedding);
+    const match = matchPortrait(matched, e.reference.embedding, e.reference.portrait);
     similarity = match.similarity;
     const band = match.band;
     if (band === 'uncertain') reasons.add(SelfieReason.FaceMatchUncertain);
