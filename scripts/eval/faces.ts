@@ -11,7 +11,14 @@ import { fitRaster, rasterFrom } from '../../server/analysis/raster.js';
 import { detectFaces, type DetectedFace } from '../../server/analysis/stages/face.js';
 import { documentFaces, type PortraitQuality } from '../../server/analysis/stages/portrait.js';
 import { matchDescriptor } from '../../server/analysis/stages/selfie-descriptor.js';
-import { matchPortrait, type ChallengeOutcome, type FaceMatchBand, type LivenessChallenge, type PortraitMatch, type SelfieDecision } from '../../server/analysis/stages/selfie.js';
+import {
+  matchPortrait,
+  type ChallengeOutcome,
+  type FaceMatchBand,
+  type LivenessChallenge,
+  type PortraitMatch,
+  type SelfieDecision,
+} from '../../server/analysis/stages/selfie.js';
 import type { HalfConfig } from '../../test/fixtures/hard/config.js';
 import { SELFIE_KINDS } from '../../test/fixtures/hard/selfies.js';
 import { denseSession, LIVE_KINDS, type LiveKind } from '../../test/fixtures/hard/liveness-sessions.js';

@@ -253,7 +253,8 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     const selfieRaster = (await prepareInput(options.selfie)).raster;
     const s = (await timed(timings, 'selfie', () => detectFaces(selfieRaster)))[0];
     const matched = s && portraitEmbedding ? await matchDescriptor(selfieRaster, s) : null;
-    if (matched && portraitEmbedding) content.ai_analysis.selfie_check = matchPortrait(matched, portraitEmbedding, portraitQuality ?? undefined).band === 'match';
+    if (matched && portraitEmbedding)
+      content.ai_analysis.selfie_check = matchPortrait(matched, portraitEmbedding, portraitQuality ?? undefined).band === 'match';
   }
 
   timings['total'] = Math.round(performance.now() - started);

@@ -98,7 +98,11 @@ export function faceRegion(raster: Raster, face: DetectedFace, margin: number): 
 }
 
 /** The face nearest the centre of a smoothed crop of `region` whose longer side is `side`, when it has a descriptor. */
-async function faceAt(raster: Raster, region: NonNullable<ReturnType<typeof faceRegion>>, side: number): Promise<{ embedding: readonly number[]; score: number } | undefined> {
+async function faceAt(
+  raster: Raster,
+  region: NonNullable<ReturnType<typeof faceRegion>>,
+  side: number,
+): Promise<{ embedding: readonly number[]; score: number } | undefined> {
   const { width, height } = region;
   const crop = await rasterFrom(
     sharpFromRaster(raster)
