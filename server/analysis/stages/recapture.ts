@@ -105,20 +105,24 @@ function fft(re: Float64Array, im: Float64Array): void {
   }
 }
 
-/** Power spectrum of an N×N plane (Hann-windowed, mean removed). */
-function powerSpectrum(plane: Float64Array, n: number): Float64Array {
+/** An N×N plane Hann-windowed with its mean removed, as the spectra take it. */
+function windowed(plane: Float64Array, n: number): Float64Array {
   let mean = 0;
   for (const v of plane) mean += v;
   mean /= plane.length;
-  const re = new Float64Array(n * n);
-  const im = new Float64Array(n * n);
+  const out = new Float64Array(n * n);
   for (let y = 0; y < n; y++) {
     const wy = 0.5 - 0.5 * Math.cos((2 * Math.PI * y) / (n - 1));
     for (let x = 0; x < n; x++) {
       const wx = 0.5 - 0.5 * Math.cos((2 * Math.PI * x) / (n - 1));
-      re[y * n + x] = (plane[y * n + x]! - mean) * wx * wy;
+      out[y * n + x] = (plane[y * n + x]! - mean) * wx * wy;
     }
   }
+  return out;
+}
+
+/** In-place 2-D FFT of an N×N complex array: rows, then columns. */
+function fft2(re: Float64Array, im: Float64Array, n: number): void {
   const rr = new Float64Array(n);
   const ri = new Float64Array(n);
   for (let y = 0; y < n; y++) {
@@ -139,9 +143,42 @@ function powerSpectrum(plane: Float64Array, n: number): Float64Array {
       im[y * n + x] = ri[y]!;
     }
   }
+}
+
+/** Power spectrum of an N×N plane (Hann-windowed, mean removed). */
+function powerSpectrum(plane: Float64Array, n: number): Float64Array {
+  const re = windowed(plane, n);
+  const im = new Float64Array(n * n);
+  fft2(re, im, n);
   const p = new Float64Array(n * n);
   for (let i = 0; i < p.length; i++) p[i] = re[i]! * re[i]! + im[i]! * im[i]!;
   return p;
+}
+
+/**
+ * Power spectra of two real N×N planes from one complex FFT (a as the real part, b as the
+ * imaginary): half the work of two, and the chroma planes are always wanted together.
+ * A[k] = (Z[k] + conj Z[−k]) / 2 and B[k] = (Z[k] − conj Z[−k]) / 2i.
+ */
+function powerSpectra(a: Float64Array, b: Float64Array, n: number): [Float64Array, Float64Array] {
+  const re = windowed(a, n);
+  const im = windowed(b, n);
+  fft2(re, im, n);
+  const pa = new Float64Array(n * n);
+  const pb = new Float64Array(n * n);
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      const k = y * n + x;
+      const m = ((n - y) % n) * n + ((n - x) % n);
+      const sr = re[k]! + re[m]!;
+      const di = im[k]! - im[m]!;
+      const dr = re[k]! - re[m]!;
+      const si = im[k]! + im[m]!;
+      pa[k] = (sr * sr + di * di) / 4;
+      pb[k] = (dr * dr + si * si) / 4;
+    }
+  }
+  return [pa, pb];
 }
 
 /**
@@ -271,7 +308,7 @@ function neighbourhoodRatios(p: Float64Array, n: number, medians: Float64Array):
  * once, as signed cycles per tile [fx, fy], when it reaches {@link RECAPTURE_SETTINGS.minBeat}
  * and outweighs the luma's ratio there; otherwise null.
  */
-function tileBeat(spectra: { rg: Float64Array; bg: Float64Array; luma: Float64Array }, n: number): [number, number] | null {
+function tileBeat(spectra: { rg: Float64Array; bg: Float64Array }, luma: () => Float64Array, n: number): [number, number] | null {
   const { beatScored } = tileGeometry(n);
   const rg = neighbourhoodRatios(spectra.rg, n, ringMedians(spectra.rg, n));
   const bg = neighbourhoodRatios(spectra.bg, n, ringMedians(spectra.bg, n));
@@ -286,7 +323,9 @@ function tileBeat(spectra: { rg: Float64Array; bg: Float64Array; luma: Float64Ar
     }
   }
   if (at < 0 || best < RECAPTURE_SETTINGS.minBeat) return null;
-  if (best <= ratioNear(spectra.luma, n, ringMedians(spectra.luma, n), at)) return null;
+  // The luma's spectrum only for a tile whose beat is strong enough to count (most are not).
+  const l = luma();
+  if (best <= ratioNear(l, n, ringMedians(l, n), at)) return null;
   const x = at % n;
   const y = (at - x) / n;
   return [x > n / 2 ? x - n : x, y > n / 2 ? y - n : y];
@@ -337,7 +376,8 @@ export async function detectRecapture(raster: Raster, kind: 'document' | 'frame'
     [0.65, 0.65],
   ] as const) {
     const planes = tilePlanes(r, Math.round(fx * r.width - n / 2), Math.round(fy * r.height - n / 2), document);
-    const spectra = { rg: powerSpectrum(planes.rg, n), bg: powerSpectrum(planes.bg, n) };
+    const [rg, bg] = powerSpectra(planes.rg, planes.bg, n);
+    const spectra = { rg, bg };
     best = Math.max(best, peakRatio(spectra.rg, n), peakRatio(spectra.bg, n));
     if (planes.luma) tileScores.push(documentTileScore({ ...spectra, luma: powerSpectrum(planes.luma, n) }, n));
   }
@@ -347,7 +387,8 @@ export async function detectRecapture(raster: Raster, kind: 'document' | 'frame'
     for (let gy = 0; gy < down; gy++) {
       for (let gx = 0; gx < across; gx++) {
         const planes = tilePlanes(r, Math.round((gx * (r.width - n)) / (across - 1)), Math.round((gy * (r.height - n)) / (down - 1)), true);
-        const beat = tileBeat({ rg: powerSpectrum(planes.rg, n), bg: powerSpectrum(planes.bg, n), luma: powerSpectrum(planes.luma!, n) }, n);
+        const [rg, bg] = powerSpectra(planes.rg, planes.bg, n);
+        const beat = tileBeat({ rg, bg }, () => powerSpectrum(planes.luma!, n), n);
         if (beat) beats.push(beat);
       }
     }
