@@ -58,9 +58,10 @@ export const SURE_PORTRAIT_SCORE = 0.9;
 /**
  * Review edges by portrait quality (development half only): a sure portrait's genuine pairs
  * never score as low as 0.62, so below it a score says "another person"; an unsure portrait's
- * genuine pairs reach down to 0.54. With the single edge (0.58) honest users of unsure portraits
- * were rejected (1.5 % of genuine pairs) while impostors against sure portraits sat in review
- * (4.7 % of impostor pairs); with these, none and 3.0 % (docs/analysis.md, 2026-11-27 22:20).
+ * genuine pairs reach down to 0.54 (below that they are mostly lost anyway). Against the single
+ * edge (0.58), on dev's 326 genuine / 3,241 impostor pairs: genuine rejected 3.7 → 2.5 %,
+ * impostors in review 3.9 → 2.9 %; held-out (applied once, not tuned): 17.7 → 14.4 % and
+ * 2.48 → 1.96 % (docs/analysis.md, 2026-11-27 21:30-23:05).
  */
 export const SURE_PORTRAIT_REVIEW_THRESHOLD = 0.62;
 export const UNSURE_PORTRAIT_REVIEW_THRESHOLD = 0.54;
