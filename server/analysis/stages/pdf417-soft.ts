@@ -14,7 +14,7 @@
  */
 import type { GreyPlane } from '../raster.js';
 import { straighten, type SymbolFit } from './barcode-fit.js';
-import { bandProfile, findGrid, readAligned, readCodeword, type Grid, type Read } from './pdf417-grid.js';
+import { bandProfile, columnShift, findGrid, readAligned, readCodeword, type Grid, type Read } from './pdf417-grid.js';
 import { correctErasures } from './pdf417-rs.js';
 import { codewordsToText } from './pdf417-text.js';
 
@@ -155,6 +155,7 @@ export function softReadCodewords(g: GreyPlane, fit: SymbolFit, scale = 3): Soft
     const f = (x - xl) / (xr - xl);
     const a = l.a * (1 - f) + r.a * f;
     const b = l.b * (1 - f) + r.b * f;
+    const shift = columnShift(plane, grid, m0, rows, (row) => a + b * row);
     const t: number[] = [];
     const ys: number[] = [];
     for (let y = Math.max(1, Math.floor(a)); y < Math.min(height - 2, a + b * rows); y += 2) {
@@ -167,7 +168,7 @@ export function softReadCodewords(g: GreyPlane, fit: SymbolFit, scale = 3): Soft
       let second = -2;
       let k = -1;
       for (let q = 0; q < 3; q++) {
-        const rd = readCodeword(p, grid, m0, q, [0]);
+        const rd = readCodeword(p, grid, m0, q, [shift]);
         if (!rd) continue;
         if (rd.score > best) {
           second = Math.max(best, rd.score - rd.margin);
