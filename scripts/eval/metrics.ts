@@ -38,7 +38,12 @@ export function formatRate(r: Rate, digits = 1): string {
 export function viaCounts(labels: readonly (string | null)[]): string {
   const n = new Map<string, number>();
   for (const l of labels) if (l) n.set(l, (n.get(l) ?? 0) + 1);
-  return [...n].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${v}`).join(', ') || '—';
+  return (
+    [...n]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ×${v}`)
+      .join(', ') || '—'
+  );
 }
 
 /** Counts of values meeting a test, as a Wilson rate. */
