@@ -244,8 +244,8 @@ async function evalDocumentsAndFaces(half: HalfConfig): Promise<void> {
   const withFace = docs.genuine.filter((x) => x.kind !== 'licence-back');
   const portraits: Portrait[] = [];
   for (const x of withFace) {
-    const embedding = await portraitOf(await hardPhoto(half, x.person, x.kind), x.portrait);
-    if (embedding) portraits.push({ face: x.face, embedding });
+    const portrait = await portraitOf(await hardPhoto(half, x.person, x.kind), x.portrait);
+    if (portrait) portraits.push({ face: x.face, ...portrait });
   }
   await faceMatchTables(half, portraits, withFace.length, print, SCORES && `${SCORES}.${half.name}.json`);
 

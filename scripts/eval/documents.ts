@@ -3,6 +3,7 @@
  * pipeline (`analyseDocument`), as an upload would; so do the forged (pasted or re-typed date
  * of birth) and screen-replayed copies. Collects what each returned, for the tables and the face evaluation.
  */
+import type { PortraitReference } from './faces.js';
 import { analyseDocument } from '../../server/analysis/index.js';
 import type { DocumentAnalysis } from '../../server/analysis/types.js';
 import type { HalfConfig } from '../../test/fixtures/hard/config.js';
@@ -36,7 +37,7 @@ export interface GenuineResult {
   /** Expected field → what was expected and what was read (null: nothing), for the misreads list. */
   readonly misreads: Record<string, { readonly expected: string; readonly read: string | null }>;
   readonly face: number;
-  readonly portrait: number[] | null;
+  readonly portrait: PortraitReference | null;
   readonly ms: number;
   /**
    * CPU time of this process over the analysis (user + system), which a shared machine's load
@@ -97,7 +98,7 @@ async function genuine(half: HalfConfig, person: number, id: Identity, kind: Har
     fields,
     misreads,
     face: id.face,
-    portrait: a.portrait_embedding,
+    portrait: a.portrait_embedding ? { embedding: a.portrait_embedding, ...(a.portrait_quality ? { quality: a.portrait_quality } : {}) } : null,
     ms,
     cpuMs: Math.round((used.user + used.system) / 1000),
   };

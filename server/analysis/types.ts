@@ -8,6 +8,7 @@ import type { DetectedFace, FaceAnnotation } from './stages/face.js';
 import type { MrzData } from './stages/mrz.js';
 import type { DocumentAddress, UserAddressComparison } from './stages/address.js';
 import type { NameMatch } from './stages/name-match.js';
+import type { PortraitQuality } from './stages/portrait.js';
 import type { QualityIssue } from './stages/quality.js';
 import type { ChallengeOutcome, LivenessChallenge, SelfieDecision, SelfieReason } from './stages/selfie.js';
 
@@ -99,6 +100,8 @@ export interface DocumentAnalysis {
   readonly derivative_type: 'image/jpeg';
   /** Descriptor of the document portrait, to keep as the reference for later selfies. */
   readonly portrait_embedding: number[] | null;
+  /** How far that descriptor can be trusted (stages/portrait.ts), kept beside it: later matches use it for their band. */
+  readonly portrait_quality?: PortraitQuality | null;
   /**
    * Where the `document_processor` fields came from: a decoded AAMVA barcode, an MRZ (and
    * whether its check digits hold), or only OCR of printed text (not machine-verifiable).
@@ -134,6 +137,8 @@ export interface AnalyseSelfieInput {
 export interface AnalyseSelfieOptions {
   /** Reference face: a stored portrait descriptor, or a document image to take it from. */
   readonly referenceEmbedding?: readonly number[];
+  /** The stored quality of that portrait (absent for portraits stored before it was kept). */
+  readonly referenceQuality?: PortraitQuality;
   readonly referenceDocument?: Buffer;
   /** Require a reference face (ID + selfie templates); missing → review. */
   readonly requireReference?: boolean;
