@@ -48,7 +48,7 @@ import { faceMatchTables } from './eval/face-report.js';
 import { documentPortraits, evalLiveness, PAD_KINDS, portraitOf, type Portrait } from './eval/faces.js';
 import type { LiveKind } from '../test/fixtures/hard/liveness-sessions.js';
 import { hardPhoto } from '../test/fixtures/hard/set.js';
-import { formatRate, padRates, rateOf, type Rate } from './eval/metrics.js';
+import { formatRate, padRates, rateOf, viaCounts, type Rate } from './eval/metrics.js';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -138,6 +138,7 @@ function genuineTables(g: GenuineResult[]): void {
   const passports = g.filter((x) => x.kind === 'passport');
   const fronts = g.filter((x) => x.kind === 'licence-front');
   print(`- Licence backs decoded (PDF417 → AAMVA): ${R(rateOf(backs, (x) => x.barcode))}`);
+  if (backs.some((x) => x.barcodeVia)) print(`- Decoded by: ${viaCounts(backs.map((x) => x.barcodeVia))}`);
   // A wrong decode is worse than none: every decoded back's fields against the card's.
   const wrong = backs.filter((x) => x.barcode && Object.values(x.fields).some((ok) => !ok));
   print(
@@ -243,8 +244,8 @@ async function evalDocumentsAndFaces(half: HalfConfig): Promise<void> {
   const withFace = docs.genuine.filter((x) => x.kind !== 'licence-back');
   const portraits: Portrait[] = [];
   for (const x of withFace) {
-    const embedding = await portraitOf(await hardPhoto(half, x.person, x.kind), x.portrait);
-    if (embedding) portraits.push({ face: x.face, embedding });
+    const portrait = await portraitOf(await hardPhoto(half, x.person, x.kind), x.portrait);
+    if (portrait) portraits.push({ face: x.face, ...portrait });
   }
   await faceMatchTables(half, portraits, withFace.length, print, SCORES && `${SCORES}.${half.name}.json`);
 

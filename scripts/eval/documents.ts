@@ -3,6 +3,7 @@
  * pipeline (`analyseDocument`), as an upload would; so do the forged (pasted or re-typed date
  * of birth) and screen-replayed copies. Collects what each returned, for the tables and the face evaluation.
  */
+import type { PortraitReference } from './faces.js';
 import { analyseDocument } from '../../server/analysis/index.js';
 import type { DocumentAnalysis } from '../../server/analysis/types.js';
 import type { HalfConfig } from '../../test/fixtures/hard/config.js';
@@ -24,6 +25,8 @@ export interface GenuineResult {
   readonly photoshopped: boolean;
   readonly screen: boolean;
   readonly barcode: boolean;
+  /** Which attempt decoded the PDF417 (zxing's or the soft reader), when one did. */
+  readonly barcodeVia: string | null;
   readonly mrzExact: boolean;
   /** An MRZ was read and passed every check digit. */
   readonly mrzValid: boolean;
@@ -34,7 +37,7 @@ export interface GenuineResult {
   /** Expected field → what was expected and what was read (null: nothing), for the misreads list. */
   readonly misreads: Record<string, { readonly expected: string; readonly read: string | null }>;
   readonly face: number;
-  readonly portrait: number[] | null;
+  readonly portrait: PortraitReference | null;
   readonly ms: number;
   /**
    * CPU time of this process over the analysis (user + system), which a shared machine's load
@@ -88,13 +91,14 @@ async function genuine(half: HalfConfig, person: number, id: Identity, kind: Har
     photoshopped: a.content?.photoshopped === true,
     screen: a.content?.ai_analysis.internet_detection === true,
     barcode: a.evidence?.barcode === true,
+    barcodeVia: a.evidence?.barcode_via ?? null,
     mrzExact: mrz !== undefined && JSON.stringify(mrz.lines) === JSON.stringify(passportMrz(id)),
     mrzValid: a.evidence?.mrz === 'valid',
     mrzUncertain: (a.evidence?.mrz_doubts?.length ?? 0) > 0,
     fields,
     misreads,
     face: id.face,
-    portrait: a.portrait_embedding,
+    portrait: a.portrait_embedding ? { embedding: a.portrait_embedding, ...(a.portrait_quality ? { quality: a.portrait_quality } : {}) } : null,
     ms,
     cpuMs: Math.round((used.user + used.system) / 1000),
   };

@@ -2,6 +2,7 @@
  * Face-match arithmetic of the evaluation beyond FAR and TAR: how a three-band decision
  * (match, review, reject) splits genuine and impostor pairs.
  */
+import type { FaceMatchBand } from '../../server/analysis/stages/selfie.js';
 import { rateOf, type Rate } from './metrics.js';
 
 /** Where pairs land under thresholds `review` ≤ `match`: scores ≥ match accepted, below review rejected, the rest reviewed. */
@@ -29,5 +30,17 @@ export function bandRates(genuine: readonly number[], impostor: readonly number[
     impostorAccepted: rateOf(impostor, accepted),
     impostorReviewed: rateOf(impostor, reviewed),
     impostorRejected: rateOf(impostor, rejected),
+  };
+}
+
+/** The same split from each pair's own band (bands that depend on the portrait's quality). */
+export function bandRatesOf(genuine: readonly FaceMatchBand[], impostor: readonly FaceMatchBand[]): BandRates {
+  return {
+    genuineAccepted: rateOf(genuine, (b) => b === 'match'),
+    genuineReviewed: rateOf(genuine, (b) => b === 'uncertain'),
+    genuineRejected: rateOf(genuine, (b) => b === 'different'),
+    impostorAccepted: rateOf(impostor, (b) => b === 'match'),
+    impostorReviewed: rateOf(impostor, (b) => b === 'uncertain'),
+    impostorRejected: rateOf(impostor, (b) => b === 'different'),
   };
 }

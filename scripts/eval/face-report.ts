@@ -4,9 +4,16 @@
  * reject), with TAR at FAR ≤ 0.1 % and ≤ 0.01 %, every rate with its Wilson 95 % interval.
  */
 import { writeFileSync } from 'node:fs';
-import { faceMatchBand, SELFIE_MATCH_THRESHOLD, SELFIE_REVIEW_THRESHOLD } from '../../server/analysis/stages/selfie.js';
+import {
+  isSurePortrait,
+  SELFIE_MATCH_THRESHOLD,
+  SELFIE_REVIEW_THRESHOLD,
+  SURE_PORTRAIT_REVIEW_THRESHOLD,
+  SURE_PORTRAIT_SCORE,
+  UNSURE_PORTRAIT_REVIEW_THRESHOLD,
+} from '../../server/analysis/stages/selfie.js';
 import type { HalfConfig } from '../../test/fixtures/hard/config.js';
-import { bandRates } from './face-metrics.js';
+import { bandRatesOf } from './face-metrics.js';
 import { evalFaceMatch, type Portrait } from './faces.js';
 import { farAt, formatRate, rateOf, tarAtFar, wilson } from './metrics.js';
 
@@ -23,16 +30,28 @@ export async function faceMatchTables(
   if (scoresOut)
     writeFileSync(
       scoresOut,
-      JSON.stringify({ half: half.name, genuine: f.genuine, impostor: f.impostor, genuineByKind: f.genuineByKind, impostorByKind: f.impostorByKind }),
+      JSON.stringify({
+        half: half.name,
+        genuine: f.genuine,
+        impostor: f.impostor,
+        genuineByKind: f.genuineByKind,
+        impostorByKind: f.impostorByKind,
+        // Each pair's portrait and that portrait's quality, to set quality-dependent bands from.
+        genuinePortrait: f.genuinePortrait,
+        impostorPortrait: f.impostorPortrait,
+        portraitQuality: portraits.map((p) => p.quality ?? null),
+        portraitFace: portraits.map((p) => p.face),
+      }),
     );
   const R = (r: Parameters<typeof formatRate>[0], d = 1): string => formatRate(r, d);
   print('\n#### Face match (document portrait vs selfie)\n');
   print(
     `Portraits found on ${R(wilson(f.portraits, tried))} of the fronts and passports (a document without one goes to review as NO_REFERENCE_FACE, it is not in the pairs below); ${f.selfies} selfies of ${f.faces} people (${f.selfiesWithoutFace} without a face found, ${f.selfiesWithSecondFace} with a second face); **${f.genuine.length} genuine and ${f.impostor.length} impostor pairs**. Impostor pairs come from ${f.faces} real people only: they are not independent, and the intervals below understate the uncertainty.\n`,
   );
-  const b = bandRates(f.genuine, f.impostor, SELFIE_REVIEW_THRESHOLD, SELFIE_MATCH_THRESHOLD);
+  const b = bandRatesOf(f.genuineBands, f.impostorBands);
+  const sure = portraits.filter((p) => p.quality && isSurePortrait(p.quality)).length;
   print(
-    `Engine thresholds: match ≥ ${SELFIE_MATCH_THRESHOLD}, review band ${SELFIE_REVIEW_THRESHOLD}–${SELFIE_MATCH_THRESHOLD}, rejected below ${SELFIE_REVIEW_THRESHOLD}.\n`,
+    `Engine thresholds: match ≥ ${SELFIE_MATCH_THRESHOLD}; rejected below ${SURE_PORTRAIT_REVIEW_THRESHOLD} against a portrait the detector is sure of (≥ ${SURE_PORTRAIT_SCORE} on the capture and in its crop: ${sure} of ${portraits.length}), below ${UNSURE_PORTRAIT_REVIEW_THRESHOLD} against the others (below ${SELFIE_REVIEW_THRESHOLD} when the quality is unknown); review in between.\n`,
   );
   print('| pairs | accepted (match) | review (uncertain) | rejected (different people) |');
   print('|---|---|---|---|');
@@ -55,12 +74,15 @@ export async function faceMatchTables(
   }
   print('\n| selfie | genuine accepted | genuine rejected | impostors accepted | impostors not rejected (review or accepted) |');
   print('|---|---|---|---|---|');
-  for (const k of Object.keys(f.impostorByKind)) {
-    const g = f.genuineByKind[k] ?? [];
-    const i = f.impostorByKind[k]!;
+  for (const k of Object.keys(f.impostorBandsByKind)) {
+    const g = f.genuineBandsByKind[k] ?? [];
+    const i = f.impostorBandsByKind[k]!;
     print(
-      `| ${k} | ${R(rateOf(g, (s) => faceMatchBand(s) === 'match'))} | ${R(rateOf(g, (s) => faceMatchBand(s) === 'different'))} | ${R(farAt(i, SELFIE_MATCH_THRESHOLD), 2)} | ${R(
-        rateOf(i, (s) => faceMatchBand(s) !== 'different'),
+      `| ${k} | ${R(rateOf(g, (x) => x === 'match'))} | ${R(rateOf(g, (x) => x === 'different'))} | ${R(
+        rateOf(i, (x) => x === 'match'),
+        2,
+      )} | ${R(
+        rateOf(i, (x) => x !== 'different'),
         2,
       )} |`,
     );

@@ -8,10 +8,17 @@ import sharp from 'sharp';
 import { analyseSelfie } from '../../server/analysis/index.js';
 import { prepareInput } from '../../server/analysis/input.js';
 import { fitRaster, rasterFrom } from '../../server/analysis/raster.js';
-import { cosineSimilarity, detectFaces, type DetectedFace } from '../../server/analysis/stages/face.js';
-import { documentFaces } from '../../server/analysis/stages/portrait.js';
+import { detectFaces, type DetectedFace } from '../../server/analysis/stages/face.js';
+import { documentFaces, type PortraitQuality } from '../../server/analysis/stages/portrait.js';
 import { matchDescriptor } from '../../server/analysis/stages/selfie-descriptor.js';
-import type { ChallengeOutcome, LivenessChallenge, SelfieDecision } from '../../server/analysis/stages/selfie.js';
+import {
+  matchPortrait,
+  type ChallengeOutcome,
+  type FaceMatchBand,
+  type LivenessChallenge,
+  type PortraitMatch,
+  type SelfieDecision,
+} from '../../server/analysis/stages/selfie.js';
 import type { HalfConfig } from '../../test/fixtures/hard/config.js';
 import { SELFIE_KINDS } from '../../test/fixtures/hard/selfies.js';
 import { denseSession, LIVE_KINDS, type LiveKind } from '../../test/fixtures/hard/liveness-sessions.js';
@@ -43,16 +50,22 @@ export function hasSecondFace(faces: readonly DetectedFace[]): boolean {
  * capture first (a quality code), the face stage run on the capture the same way, so a refused
  * capture still gives the face evaluation its portrait.
  */
-export async function portraitOf(bytes: Buffer, fromPipeline: readonly number[] | null): Promise<readonly number[] | null> {
+export async function portraitOf(bytes: Buffer, fromPipeline: PortraitReference | null): Promise<PortraitReference | null> {
   if (fromPipeline) return fromPipeline;
   const raster = await fitRaster((await prepareInput(bytes)).raster, 2000);
-  return (await documentFaces(raster))[0]?.embedding ?? null;
+  const portrait = (await documentFaces(raster))[0];
+  return portrait?.embedding ? { embedding: portrait.embedding, ...(portrait.portrait ? { quality: portrait.portrait } : {}) } : null;
 }
 
-/** A document portrait's descriptor and whose face it is. */
-export interface Portrait {
-  readonly face: number;
+/** A document portrait's descriptor and its quality, as stored for later matches. */
+export interface PortraitReference {
   readonly embedding: readonly number[];
+  readonly quality?: PortraitQuality;
+}
+
+/** A document portrait's descriptor, its quality and whose face it is. */
+export interface Portrait extends PortraitReference {
+  readonly face: number;
 }
 
 /**
@@ -66,8 +79,8 @@ export async function documentPortraits(half: HalfConfig, people: number, progre
   for (const [i, id] of hardPeople(half, people).entries()) {
     for (const kind of ['licence-front', 'passport'] as const) {
       tried++;
-      const embedding = await portraitOf(await hardPhoto(half, i, kind), null);
-      if (embedding) portraits.push({ face: id.face, embedding });
+      const portrait = await portraitOf(await hardPhoto(half, i, kind), null);
+      if (portrait) portraits.push({ face: id.face, ...portrait });
     }
     progress(`${half.name}: portraits of ${i + 1}/${people} people`);
   }
@@ -77,9 +90,18 @@ export async function documentPortraits(half: HalfConfig, people: number, progre
 export interface FaceScores {
   readonly genuine: number[];
   readonly impostor: number[];
+  /** The band each genuine / impostor pair lands in (the portrait's own band, selfie.ts). */
+  readonly genuineBands: FaceMatchBand[];
+  readonly impostorBands: FaceMatchBand[];
+  /** Index into `portraits` of each genuine / impostor pair's portrait. */
+  readonly genuinePortrait: number[];
+  readonly impostorPortrait: number[];
   /** Impostor scores by selfie degradation. */
   readonly impostorByKind: Record<string, number[]>;
   readonly genuineByKind: Record<string, number[]>;
+  /** Bands by selfie degradation. */
+  readonly genuineBandsByKind: Record<string, FaceMatchBand[]>;
+  readonly impostorBandsByKind: Record<string, FaceMatchBand[]>;
   readonly selfies: number;
   readonly selfiesWithoutFace: number;
   /** Selfies in which a second face was found (a flaw of the set when not zero). */
@@ -97,25 +119,34 @@ export interface SelfieSample {
 
 /**
  * Every portrait against every selfie: a pair is genuine when both show the same demo face,
- * an impostor pair otherwise. Scores are also kept by selfie degradation.
+ * an impostor pair otherwise. Scores and bands are also kept by selfie degradation.
  */
 export function scorePairs(
   portraits: readonly Portrait[],
   selfies: readonly SelfieSample[],
-  similarity: (a: readonly number[], b: readonly number[]) => number,
-): Pick<FaceScores, 'genuine' | 'impostor' | 'genuineByKind' | 'impostorByKind'> {
+  match: (selfie: readonly number[], portrait: PortraitReference) => PortraitMatch,
+): Omit<FaceScores, 'selfies' | 'selfiesWithoutFace' | 'selfiesWithSecondFace' | 'portraits' | 'faces'> {
   const s = {
     genuine: [] as number[],
     impostor: [] as number[],
+    genuineBands: [] as FaceMatchBand[],
+    impostorBands: [] as FaceMatchBand[],
+    genuinePortrait: [] as number[],
+    impostorPortrait: [] as number[],
     genuineByKind: {} as Record<string, number[]>,
     impostorByKind: {} as Record<string, number[]>,
+    genuineBandsByKind: {} as Record<string, FaceMatchBand[]>,
+    impostorBandsByKind: {} as Record<string, FaceMatchBand[]>,
   };
-  for (const p of portraits) {
+  for (const [pi, p] of portraits.entries()) {
     for (const sf of selfies) {
-      const score = similarity(p.embedding, sf.embedding);
+      const m = match(sf.embedding, p);
       const same = p.face === sf.face;
-      (same ? s.genuine : s.impostor).push(score);
-      ((same ? s.genuineByKind : s.impostorByKind)[sf.kind] ??= []).push(score);
+      (same ? s.genuine : s.impostor).push(m.similarity);
+      (same ? s.genuineBands : s.impostorBands).push(m.band);
+      (same ? s.genuinePortrait : s.impostorPortrait).push(pi);
+      ((same ? s.genuineByKind : s.impostorByKind)[sf.kind] ??= []).push(m.similarity);
+      ((same ? s.genuineBandsByKind : s.impostorBandsByKind)[sf.kind] ??= []).push(m.band);
     }
   }
   return s;
@@ -137,7 +168,7 @@ export async function evalFaceMatch(half: HalfConfig, portraits: readonly Portra
     }
   }
   return {
-    ...scorePairs(portraits, selfies, cosineSimilarity),
+    ...scorePairs(portraits, selfies, (selfie, portrait) => matchPortrait(selfie, portrait.embedding, portrait.quality)),
     selfies: selfies.length,
     selfiesWithoutFace: missing,
     selfiesWithSecondFace: secondFace,

@@ -248,16 +248,19 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     content.document_processor['Portrait Position'] = { value: scaleBox(portrait, sx, sy), confidence: Math.round(portrait.score * 100) };
     portraitEmbedding = portrait.embedding ? [...portrait.embedding] : null;
   }
+  const portraitQuality = portraitEmbedding ? (portrait?.portrait ?? null) : null;
   if (options.selfie) {
     const selfieRaster = (await prepareInput(options.selfie)).raster;
     const s = (await timed(timings, 'selfie', () => detectFaces(selfieRaster)))[0];
     const matched = s && portraitEmbedding ? await matchDescriptor(selfieRaster, s) : null;
-    if (matched && portraitEmbedding) content.ai_analysis.selfie_check = matchPortrait(matched, portraitEmbedding).band === 'match';
+    if (matched && portraitEmbedding)
+      content.ai_analysis.selfie_check = matchPortrait(matched, portraitEmbedding, portraitQuality ?? undefined).band === 'match';
   }
 
   timings['total'] = Math.round(performance.now() - started);
   const evidence = {
     barcode: Boolean(barcode.aamva),
+    ...(barcode.aamva && barcode.via ? { barcode_via: barcode.via } : {}),
     mrz: mrz.data ? (mrz.data.valid ? ('valid' as const) : ('invalid' as const)) : null,
     // Only when there are some: a valid MRZ the passes vouch for keeps the evidence it had.
     ...(mrz.doubts?.length ? { mrz_doubts: [...new Set(mrz.doubts.map((d) => d.field))] } : {}),
@@ -272,6 +275,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       content,
       ...base,
       portrait_embedding: portraitEmbedding,
+      portrait_quality: portraitQuality,
       evidence,
       timings,
     };
@@ -284,6 +288,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     content,
     ...base,
     portrait_embedding: portraitEmbedding,
+    portrait_quality: portraitQuality,
     evidence,
     timings,
   };
@@ -339,7 +344,14 @@ export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseS
   const selfie = await timed(timings, 'selfie_faces', () => detectFaces(selfieInput.raster));
   let reference: DetectedFace | undefined;
   if (options.referenceEmbedding) {
-    reference = { box: [0, 0, 0, 0], score: 1, emotions: {}, turn: 0, embedding: options.referenceEmbedding };
+    reference = {
+      box: [0, 0, 0, 0],
+      score: 1,
+      emotions: {},
+      turn: 0,
+      embedding: options.referenceEmbedding,
+      ...(options.referenceQuality ? { portrait: options.referenceQuality } : {}),
+    };
   } else if (options.referenceDocument) {
     const doc = await prepareInput(options.referenceDocument);
     reference = (await timed(timings, 'reference_faces', () => documentFaces(doc.raster)))[0];

@@ -77,6 +77,7 @@ export class AnalysisPool {
         ? { frames: input.frames.map((f) => ({ bytes: f.bytes, challenge: f.challenge, ...(f.step !== undefined ? { step: f.step } : {}) })) }
         : {}),
       ...(options.referenceEmbedding ? { referenceEmbedding: [...options.referenceEmbedding] } : {}),
+      ...(options.referenceQuality ? { referenceQuality: { ...options.referenceQuality } } : {}),
       ...(options.referenceDocument ? { referenceDocument: options.referenceDocument } : {}),
       ...(options.requireReference !== undefined ? { requireReference: options.requireReference } : {}),
       ...(options.activeLiveness !== undefined ? { activeLiveness: options.activeLiveness } : {}),

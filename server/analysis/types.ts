@@ -1,5 +1,6 @@
 /** Public types of the analysis engine (spec section 2.7 `content`, minus `url`). */
 import type { ProcessorField } from './stages/aamva.js';
+import type { DecodeVia } from './stages/barcode.js';
 import type { InfoType, Likelihood } from './stages/dlp.js';
 import type { DocType } from './stages/doc-type.js';
 import type { ExifEntry } from './stages/exif.js';
@@ -7,6 +8,7 @@ import type { DetectedFace, FaceAnnotation } from './stages/face.js';
 import type { MrzData } from './stages/mrz.js';
 import type { DocumentAddress, UserAddressComparison } from './stages/address.js';
 import type { NameMatch } from './stages/name-match.js';
+import type { PortraitQuality } from './stages/portrait.js';
 import type { QualityIssue } from './stages/quality.js';
 import type { ChallengeOutcome, LivenessChallenge, SelfieDecision, SelfieReason } from './stages/selfie.js';
 
@@ -98,15 +100,19 @@ export interface DocumentAnalysis {
   readonly derivative_type: 'image/jpeg';
   /** Descriptor of the document portrait, to keep as the reference for later selfies. */
   readonly portrait_embedding: number[] | null;
+  /** How far that descriptor can be trusted (stages/portrait.ts), kept beside it: later matches use it for their band. */
+  readonly portrait_quality?: PortraitQuality | null;
   /**
    * Where the `document_processor` fields came from: a decoded AAMVA barcode, an MRZ (and
    * whether its check digits hold), or only OCR of printed text (not machine-verifiable).
    * Null when the analysis stopped before reading the document. `mrz_doubts`: the MRZ fields of
    * a valid MRZ its OCR passes do not vouch for (stages/mrz-doubt.ts: names, sex, nationality,
    * issuing_state, document_code, document_number, optional_data); absent or empty when none.
+   * `barcode_via`: which attempt decoded the PDF417 (stages/barcode.ts), when one did.
    */
   readonly evidence: {
     readonly barcode: boolean;
+    readonly barcode_via?: DecodeVia;
     readonly mrz: 'valid' | 'invalid' | null;
     readonly mrz_doubts?: readonly string[];
     readonly face: boolean;
@@ -131,6 +137,8 @@ export interface AnalyseSelfieInput {
 export interface AnalyseSelfieOptions {
   /** Reference face: a stored portrait descriptor, or a document image to take it from. */
   readonly referenceEmbedding?: readonly number[];
+  /** The stored quality of that portrait (absent for portraits stored before it was kept). */
+  readonly referenceQuality?: PortraitQuality;
   readonly referenceDocument?: Buffer;
   /** Require a reference face (ID + selfie templates); missing → review. */
   readonly requireReference?: boolean;

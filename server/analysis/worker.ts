@@ -2,6 +2,7 @@
  * Task handler run inside the pool's worker threads. Each thread loads the engines once
  * (first task or `warmup`) and keeps them for its lifetime.
  */
+import type { PortraitQuality } from './stages/portrait.js';
 import { getFaceEngine, getTesseract, getZxing, ocrbDataDir } from './engines.js';
 import { analyseDocument, analyseFrames, analyseSelfie } from './pipeline.js';
 import type { AnalyseDocumentOptions, AnalyseSelfieOptions, DocumentAnalysis, FramesResult, LivenessChallenge, SelfieResult, UserClaims } from './types.js';
@@ -23,6 +24,7 @@ export type PoolTask =
       selfie: Uint8Array;
       frames?: { bytes: Uint8Array; challenge: LivenessChallenge; step?: number }[];
       referenceEmbedding?: number[];
+      referenceQuality?: PortraitQuality;
       referenceDocument?: Uint8Array;
       requireReference?: boolean;
       activeLiveness?: boolean;
@@ -63,6 +65,7 @@ export async function runTask(task: PoolTask): Promise<PoolResult> {
     case 'selfie': {
       const options: AnalyseSelfieOptions = {
         ...(task.referenceEmbedding ? { referenceEmbedding: task.referenceEmbedding } : {}),
+        ...(task.referenceQuality ? { referenceQuality: task.referenceQuality } : {}),
         ...(task.referenceDocument ? { referenceDocument: buf(task.referenceDocument) } : {}),
         ...(task.requireReference !== undefined ? { requireReference: task.requireReference } : {}),
         ...(task.activeLiveness !== undefined ? { activeLiveness: task.activeLiveness } : {}),

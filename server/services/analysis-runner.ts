@@ -97,6 +97,7 @@ async function analyseAndStore(
     blob_key: blobKey,
     document_data: documentData ? JSON.stringify(documentData) : null,
     portrait_embedding: result.portrait_embedding ? JSON.stringify(result.portrait_embedding) : null,
+    portrait_quality: result.portrait_embedding && result.portrait_quality ? JSON.stringify(result.portrait_quality) : null,
     completed_at: ctx.clock.now().toISOString(),
   });
   if (blobKey !== job.blob_key) await ctx.blobs.delete(job.blob_key);
@@ -245,6 +246,7 @@ async function runFace(ctx: AppContext, engine: AnalysisEngine, job: FaceAnalysi
       { selfie: neutral.bytes, frames: frames.length > 1 ? frames : [] },
       {
         ...(reference.embedding ? { referenceEmbedding: reference.embedding } : {}),
+        ...(reference.embedding && reference.quality ? { referenceQuality: reference.quality } : {}),
         // ID + selfie (or a re-verification after a document): the face must match a document portrait.
         requireReference: reference.required,
         activeLiveness: job.methodKey === 'liveness',

@@ -1,18 +1,40 @@
 import { DOCUMENT_METHOD_ID } from '../domain/catalogue.js';
+import type { PortraitQuality } from '../analysis/stages/portrait.js';
 import type { Executor } from '../store/database.js';
 import { latestPortraitEmbedding } from '../store/repos/document-jobs-repo.js';
 import { hasVerification } from '../store/repos/verifications-repo.js';
 
+const QUALITY_KEYS = ['detector', 'crop', 'side', 'brightness', 'contrast'] as const;
+
+/** A stored portrait quality, or undefined when absent or not of the expected shape (matched then as of unknown quality). */
+export function parsePortraitQuality(text: string | null | undefined): PortraitQuality | undefined {
+  if (!text) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  if (!QUALITY_KEYS.every((k) => typeof o[k] === 'number' && Number.isFinite(o[k]))) return undefined;
+  const n = (k: (typeof QUALITY_KEYS)[number]): number => o[k] as number;
+  return { detector: n('detector'), crop: n('crop'), side: n('side'), brightness: n('brightness'), contrast: n('contrast') };
+}
+
 /**
  * What a face capture (selfie, liveness, video) is matched against: the descriptor of the user's
- * latest document portrait, and whether a match is required (the user has a document method,
- * or a portrait from an earlier one: ID + selfie, or a re-verification after a document).
+ * latest document portrait and its quality (which sets the match's band), and whether a match is
+ * required (the user has a document method, or a portrait from an earlier one: ID + selfie, or a
+ * re-verification after a document).
  */
-export async function faceReference(ex: Executor, userId: number): Promise<{ embedding?: number[]; required: boolean }> {
+export async function faceReference(ex: Executor, userId: number): Promise<{ embedding?: number[]; quality?: PortraitQuality; required: boolean }> {
   const reference = await latestPortraitEmbedding(ex, userId);
   const hasDocumentMethod = await hasVerification(ex, userId, DOCUMENT_METHOD_ID);
+  const quality = reference?.portrait_embedding ? parsePortraitQuality(reference.portrait_quality) : undefined;
   return {
     ...(reference?.portrait_embedding ? { embedding: JSON.parse(reference.portrait_embedding) as number[] } : {}),
+    ...(quality ? { quality } : {}),
     required: hasDocumentMethod || reference !== undefined,
   };
 }

@@ -199,6 +199,8 @@ export interface DocumentJobTable {
   document_data: string | null;
   /** JSON array: face descriptor of the document portrait, the reference for later selfies. */
   portrait_embedding: string | null;
+  /** JSON object: that portrait's quality (analysis `PortraitQuality`), which sets its match band; null before it was kept. */
+  portrait_quality: string | null;
   /** `api` (spec 4.13) or `session` (captured on the hosted page / widget). */
   source: string;
   created_at: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cosineSimilarity, type DetectedFace } from '../../server/analysis/stages/face.js';
+import type { DetectedFace } from '../../server/analysis/stages/face.js';
+import { matchPortrait } from '../../server/analysis/stages/selfie.js';
 import { bandRates } from '../../scripts/eval/face-metrics.js';
 import { hasSecondFace, scorePairs, turnAsked } from '../../scripts/eval/faces.js';
 
@@ -15,7 +16,7 @@ describe('face evaluation arithmetic', () => {
       { face: 1, kind: 'plain', embedding: [0, 1] },
       { face: 2, kind: 'plain', embedding: [1, 1] },
     ];
-    const s = scorePairs(portraits, selfies, cosineSimilarity);
+    const s = scorePairs(portraits, selfies, (selfie, p) => matchPortrait(selfie, p.embedding, p.quality));
     // Portrait 0: two genuine, two impostor; portrait 1: one genuine, three impostor.
     expect(s.genuine).toHaveLength(3);
     expect(s.impostor).toHaveLength(5);
@@ -25,6 +26,11 @@ describe('face evaluation arithmetic', () => {
     expect(s.genuineByKind['blurred']).toHaveLength(1);
     expect(s.impostorByKind['plain']).toHaveLength(4);
     expect(s.impostorByKind['blurred']).toHaveLength(1);
+    // Each pair keeps its portrait and the band the engine gives it.
+    expect(s.genuinePortrait).toEqual([0, 0, 1]);
+    expect(s.genuineBands).toEqual(['match', 'match', 'match']);
+    // [1, 1] against [1, 0] or [0, 1] scores 0.707: above the match threshold; the rest 0, rejected.
+    expect([...s.impostorBands].sort()).toEqual(['different', 'different', 'different', 'match', 'match']);
   });
 
   it('splits pairs into accepted, reviewed and rejected at the two thresholds', () => {

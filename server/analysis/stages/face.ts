@@ -8,6 +8,7 @@ import { eyeLineOffset } from '../../../src/capture/liveness.js';
 import { getFaceEngine } from '../engines.js';
 import { cropGrey, fitRaster, laplacianVariance, toGrey, type Raster } from '../raster.js';
 import type { Likelihood } from './dlp.js';
+import type { PortraitQuality } from './portrait.js';
 
 /** A detected face in the coordinates of the raster it was found in. */
 export interface DetectedFace {
@@ -34,6 +35,8 @@ export interface DetectedFace {
   readonly mesh?: readonly (readonly [number, number])[];
   /** Yaw / pitch / roll from the mesh, radians. */
   readonly angles?: { readonly yaw: number; readonly pitch: number; readonly roll: number };
+  /** On a document portrait (portrait.ts): how far its descriptor can be trusted. */
+  readonly portrait?: PortraitQuality;
 }
 
 /** Longest side faces are detected at: enough for a document portrait, bounded for speed. */

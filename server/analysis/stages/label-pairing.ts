@@ -196,11 +196,9 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
   }
   pairs.push(...pairsByShape(rows, labels, taken));
   const unread = unreadLabelRows(rows);
+  const renamed = besideRenamed(rows, labels, pairs);
   if (pairs.length === 0)
-    return rows
-      .filter((_, r) => !unread.has(r))
-      .map(rowLine)
-      .filter((l) => l.text);
+    return rows.map((row, r) => (unread.has(r) ? null : (renamed.get(r) ?? rowLine(row)))).filter((l): l is OcrLine => l !== null && Boolean(l.text));
 
   const moved = new Set<TextBox>();
   for (const { label, value } of pairs) {
@@ -221,11 +219,37 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
       });
     }
     const rest = row.boxes.filter((b) => !moved.has(b));
-    if (rest.length === row.boxes.length) out.push(rowLine(row));
+    if (rest.length === row.boxes.length) out.push(renamed.get(r) ?? rowLine(row));
     else if (rest.length)
       out.push({ text: rest.map((b) => b.text).join(' '), confidence: Math.min(...rest.map((b) => b.confidence)), height: medianHeight(rest) });
   });
   return out.filter((l) => l.text);
+}
+
+/**
+ * Rows holding a label known only garbled ("12 BSTR NONE": RSTR with one letter misread) with
+ * its value right after it, rewritten with the label's own name: the field parser reads labels by their spelling, and the pairing had already named
+ * this one. Rows with a label paired above a value are left to the pairing.
+ */
+function besideRenamed(rows: readonly BoxRow[], labels: readonly Span[], pairs: readonly { label: Span }[]): Map<number, OcrLine> {
+  const out = new Map<number, OcrLine>();
+  rows.forEach((row, r) => {
+    const here = labels.filter((l) => l.row === r && !isBare(rows, l, labels) && !pairs.some((p) => p.label === l));
+    // Only labels known by their spelling with a letter misread: a box named from the closed
+    // list alone may be a value ("M" scored as SEX beside the SEX label).
+    const garbled = here.filter((l) => {
+      const raw = spanOf(rows, r, l.from, l.to).text;
+      return !LABEL.test(raw) && labelOf(raw) !== null;
+    });
+    if (!garbled.length) return;
+    const words = row.boxes.map((b, i) => {
+      const l = garbled.find((g) => i >= g.from && i < g.to);
+      if (!l) return b.text;
+      return i === l.from ? l.text : '';
+    });
+    out.set(r, { text: words.filter(Boolean).join(' '), confidence: row.confidence, height: medianHeight(row.boxes) });
+  });
+  return out;
 }
 
 /** The field a label names, in the lexicon's terms ("12 RSTR:", "RESTRICTIONS" → RSTR). */

@@ -17,8 +17,27 @@
  * portraits' genuine selfies against 87 % for the others: a smaller crop is tried first (200 px
  * found the face in 3 of the 8, and two of them then matched; docs/analysis.md, 2026-11-27).
  */
-import { rasterFrom, sharpFromRaster, type Raster } from '../raster.js';
+import { cropGrey, rasterFrom, sharpFromRaster, toGrey, type Raster } from '../raster.js';
 import { detectFaces, l2Normalise, type DetectedFace } from './face.js';
+
+/**
+ * How far a document portrait's descriptor can be trusted, measured when it is taken and stored
+ * beside it (`document_jobs.portrait_quality`), so every later match with it can use its own
+ * band (selfie.ts `faceMatchBand`). Where the detector is unsure of the portrait (a face in
+ * profile, a dim grey print, a neighbour in the crop), genuine and impostor scores both sit lower.
+ */
+export interface PortraitQuality {
+  /** The detector's score of the portrait on the capture, 0-1. */
+  readonly detector: number;
+  /** The detector's best score in the smoothed crops the descriptor came from; 0 when none showed a face. */
+  readonly crop: number;
+  /** Longer side of the face box, in pixels of the analysed raster. */
+  readonly side: number;
+  /** Mean grey level (0-255) over the face box. */
+  readonly brightness: number;
+  /** Standard deviation of the grey levels over the face box. */
+  readonly contrast: number;
+}
 
 /**
  * Sides of the smoothed crop the portrait's descriptor is taken from: the descriptors of those
@@ -78,8 +97,12 @@ export function faceRegion(raster: Raster, face: DetectedFace, margin: number): 
   return width < 8 || height < 8 ? null : { left, top, width, height };
 }
 
-/** The descriptor of the face nearest the centre of a smoothed crop of `region` whose longer side is `side`. */
-async function descriptorAt(raster: Raster, region: NonNullable<ReturnType<typeof faceRegion>>, side: number): Promise<readonly number[] | undefined> {
+/** The face nearest the centre of a smoothed crop of `region` whose longer side is `side`, when it has a descriptor. */
+async function faceAt(
+  raster: Raster,
+  region: NonNullable<ReturnType<typeof faceRegion>>,
+  side: number,
+): Promise<{ embedding: readonly number[]; score: number } | undefined> {
   const { width, height } = region;
   const crop = await rasterFrom(
     sharpFromRaster(raster)
@@ -90,7 +113,8 @@ async function descriptorAt(raster: Raster, region: NonNullable<ReturnType<typeo
   const cx = crop.width / 2;
   const cy = crop.height / 2;
   const off = (f: DetectedFace): number => Math.hypot(f.box[0] + f.box[2] / 2 - cx, f.box[1] + f.box[3] / 2 - cy);
-  return (await detectFaces(crop)).sort((a, b) => off(a) - off(b))[0]?.embedding;
+  const face = (await detectFaces(crop)).sort((a, b) => off(a) - off(b))[0];
+  return face?.embedding ? { embedding: face.embedding, score: face.score } : undefined;
 }
 
 /** The normalised mean of unit descriptors (each L2-normalised first). */
@@ -99,27 +123,53 @@ export function meanDescriptor(descriptors: readonly (readonly number[])[]): num
   return l2Normalise(units[0]!.map((_, i) => units.reduce((sum, u) => sum + u[i]!, 0)));
 }
 
+/** Brightness and contrast of the face box. */
+function lightOf(raster: Raster, face: DetectedFace): { brightness: number; contrast: number } {
+  const [x, y, w, h] = face.box;
+  const c = cropGrey(toGrey(raster), x, y, w, h);
+  let sum = 0;
+  let sq = 0;
+  for (const v of c.data) {
+    sum += v;
+    sq += v * v;
+  }
+  const n = Math.max(1, c.data.length);
+  const mean = sum / n;
+  return { brightness: mean, contrast: Math.sqrt(Math.max(0, sq / n - mean * mean)) };
+}
+
 /**
  * The descriptor of `face` taken again from smoothed crops around it (see above): the mean over
- * the crop sides that show a face, else the fallback side's, else the face's own.
+ * the crop sides that show a face, else the fallback side's, else the face's own; with the
+ * portrait's {@link PortraitQuality}.
  */
 async function recropped(raster: Raster, face: DetectedFace): Promise<DetectedFace> {
   const region = faceRegion(raster, face, RECROP_MARGIN);
-  if (!region) return face;
-  const found: (readonly number[])[] = [];
-  for (const side of RECROP_SIDES) {
-    const d = await descriptorAt(raster, region, side);
-    if (d) found.push(d);
+  const found: { embedding: readonly number[]; score: number }[] = [];
+  if (region) {
+    for (const side of RECROP_SIDES) {
+      const f = await faceAt(raster, region, side);
+      if (f) found.push(f);
+    }
+    if (found.length === 0) {
+      const f = await faceAt(raster, region, RECROP_FALLBACK_SIDE);
+      if (f) found.push(f);
+    }
   }
-  if (found.length > 0) return { ...face, embedding: meanDescriptor(found) };
-  const fallback = await descriptorAt(raster, region, RECROP_FALLBACK_SIDE);
-  return fallback ? { ...face, embedding: fallback } : face;
+  const portrait: PortraitQuality = {
+    detector: face.score,
+    crop: Math.max(0, ...found.map((f) => f.score)),
+    side: Math.max(face.box[2], face.box[3]),
+    ...lightOf(raster, face),
+  };
+  return { ...face, ...(found.length > 0 ? { embedding: meanDescriptor(found.map((f) => f.embedding)) } : {}), portrait };
 }
 
 /**
  * Faces of a document image, largest (the portrait) first: the detector on the whole image,
  * and when that finds none, on overlapping tiles. The portrait's descriptor comes from its
- * smoothed crop; box, mesh and scores stay those of the capture.
+ * smoothed crop and it carries its {@link PortraitQuality}; box, mesh and scores stay those of
+ * the capture.
  */
 export async function documentFaces(raster: Raster): Promise<DetectedFace[]> {
   const whole = await detectFaces(raster);

@@ -335,10 +335,17 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // "128STR NONE": the R of a numbered RSTR lost; only taken before NONE (STREET holds STR too).
   // A run longer than the field holds is something else after the label (a discriminator:
   // "END DD76001920385107918858"): AAMVA gives restrictions 12 characters, endorsements 5.
-  const rstr = codes(labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*'), 12) ?? labelled(all, '[RI1]?STR', 'NONE');
+  let rstr = codes(labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*'), 12) ?? labelled(all, '[RI1]?STR', 'NONE');
+  let end = codes(labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*'), 5)?.replace(/^ONONE$/, 'NONE') ?? null;
+  // A front prints NONE only as restrictions or endorsements: with one of them read and a NONE
+  // left on the page that it did not take, the other is that NONE (its label unread).
+  const nones = all.match(/(?<![A-Z])O?NONE(?![A-Z])/g)?.length ?? 0;
+  if (nones <= 2 && (rstr === null) !== (end === null) && nones - Number(rstr === 'NONE' || end === 'NONE') === 1) {
+    if (rstr === null) rstr = 'NONE';
+    else end = 'NONE';
+  }
   if (rstr) put('DL Restriction Code', rstr, 60);
-  const end = codes(labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*'), 5);
-  if (end) put('DL Endorsed', end.replace(/^ONONE$/, 'NONE'), 60);
+  if (end) put('DL Endorsed', end, 60);
   // The discriminator's run, with the spaces a reader puts into it taken out ("N4106 408913KT"): a
   // group after a space joins it only when it holds a digit or a slash, so a signature or name
   // printed further along the line does not.

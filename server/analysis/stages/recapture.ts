@@ -15,6 +15,17 @@
  * the luma's strength at the same frequency (`colour`); the document is a screen when the
  * median tile reaches {@link RECAPTURE_SETTINGS.minDocumentBoth} or
  * {@link RECAPTURE_SETTINGS.minDocumentColour}.
+ *
+ * Those five central tiles missed most replays (issue 20, development half: 3 of 4 accepted):
+ * the beat between a screen's pixel grid and the camera's often lands at 9-20 cycles per tile
+ * (a period of 13-28 px), below the n/16 cut-off, and at an angle. A screen's beat has one
+ * frequency over the whole displayed picture (card, desk round it and portrait alike), changing
+ * only slowly with perspective; print patterns, text rows and a cloth's weave are each in one
+ * part of the frame and mostly in luma. So a grid of tiles over the whole frame is also scored
+ * (`beat`): in each tile the strongest frequency in both chroma planes at once (from
+ * {@link RECAPTURE_SETTINGS.minBeatCycles} up), counted when it reaches
+ * {@link RECAPTURE_SETTINGS.minBeat} and outweighs the luma there; the document is a screen
+ * when {@link RECAPTURE_SETTINGS.minBeatTiles} tiles share that frequency (within two bins).
  */
 import { fitRaster, type Raster } from '../raster.js';
 
@@ -30,14 +41,30 @@ export const RECAPTURE_SETTINGS = {
    */
   minDocumentBoth: 1500,
   minDocumentColour: 150,
+  /** The frame-wide beat rule: a grid of this many tiles across and down. */
+  beatGrid: [4, 3],
+  /** Lowest beat frequency scored, cycles per tile (n/32: a 32 px period on a 256 px tile). */
+  minBeatCycles: 8,
+  /**
+   * A tile's beat (the weaker chroma plane's peak ratio at one frequency) counts from here, and
+   * only above the luma's ratio at that frequency. Development half (tuned on): the replays
+   * that show a beat reach 400-49,000 in most tiles; genuine fronts, backs and passports never
+   * had more than 3 tiles agreeing on a frequency above 300.
+   */
+  minBeat: 400,
+  /** Tiles (of 12) that must share one beat frequency: half the frame. */
+  minBeatTiles: 6,
 } as const;
 
 export interface RecaptureResult {
   readonly screen: boolean;
   /** Strongest peak-to-background ratio found. */
   readonly peakRatio: number;
-  /** Median tile scores of the document rule: `both` chroma planes, and `colour` over luma. */
-  readonly documentScore: { readonly both: number; readonly colour: number };
+  /**
+   * Document rule scores: median tile `both` chroma planes and `colour` over luma (central
+   * tiles), and `beat`, the most frame-grid tiles sharing one chroma beat frequency.
+   */
+  readonly documentScore: { readonly both: number; readonly colour: number; readonly beat: number };
   /** Labels for `internet_detection_location.guess_labels`. */
   readonly labels: readonly string[];
 }
@@ -78,20 +105,24 @@ function fft(re: Float64Array, im: Float64Array): void {
   }
 }
 
-/** Power spectrum of an N×N plane (Hann-windowed, mean removed). */
-function powerSpectrum(plane: Float64Array, n: number): Float64Array {
+/** An N×N plane Hann-windowed with its mean removed, as the spectra take it. */
+function windowed(plane: Float64Array, n: number): Float64Array {
   let mean = 0;
   for (const v of plane) mean += v;
   mean /= plane.length;
-  const re = new Float64Array(n * n);
-  const im = new Float64Array(n * n);
+  const out = new Float64Array(n * n);
   for (let y = 0; y < n; y++) {
     const wy = 0.5 - 0.5 * Math.cos((2 * Math.PI * y) / (n - 1));
     for (let x = 0; x < n; x++) {
       const wx = 0.5 - 0.5 * Math.cos((2 * Math.PI * x) / (n - 1));
-      re[y * n + x] = (plane[y * n + x]! - mean) * wx * wy;
+      out[y * n + x] = (plane[y * n + x]! - mean) * wx * wy;
     }
   }
+  return out;
+}
+
+/** In-place 2-D FFT of an N×N complex array: rows, then columns. */
+function fft2(re: Float64Array, im: Float64Array, n: number): void {
   const rr = new Float64Array(n);
   const ri = new Float64Array(n);
   for (let y = 0; y < n; y++) {
@@ -112,20 +143,63 @@ function powerSpectrum(plane: Float64Array, n: number): Float64Array {
       im[y * n + x] = ri[y]!;
     }
   }
+}
+
+/** Power spectrum of an N×N plane (Hann-windowed, mean removed). */
+function powerSpectrum(plane: Float64Array, n: number): Float64Array {
+  const re = windowed(plane, n);
+  const im = new Float64Array(n * n);
+  fft2(re, im, n);
   const p = new Float64Array(n * n);
   for (let i = 0; i < p.length; i++) p[i] = re[i]! * re[i]! + im[i]! * im[i]!;
   return p;
 }
 
-/** Per tile size: ring (rounded radius) of every frequency, and which frequencies are scored. */
-const geometry = new Map<number, { ring: Uint16Array; scored: Uint8Array; ringSizes: Uint32Array }>();
+/**
+ * Power spectra of two real N×N planes from one complex FFT (a as the real part, b as the
+ * imaginary): half the work of two, and the chroma planes are always wanted together.
+ * A[k] = (Z[k] + conj Z[−k]) / 2 and B[k] = (Z[k] − conj Z[−k]) / 2i.
+ */
+function powerSpectra(a: Float64Array, b: Float64Array, n: number): [Float64Array, Float64Array] {
+  const re = windowed(a, n);
+  const im = windowed(b, n);
+  fft2(re, im, n);
+  const pa = new Float64Array(n * n);
+  const pb = new Float64Array(n * n);
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      const k = y * n + x;
+      const m = ((n - y) % n) * n + ((n - x) % n);
+      const sr = re[k]! + re[m]!;
+      const di = im[k]! - im[m]!;
+      const dr = re[k]! - re[m]!;
+      const si = im[k]! + im[m]!;
+      pa[k] = (sr * sr + di * di) / 4;
+      pb[k] = (dr * dr + si * si) / 4;
+    }
+  }
+  return [pa, pb];
+}
 
-function tileGeometry(n: number): { ring: Uint16Array; scored: Uint8Array; ringSizes: Uint32Array } {
+/**
+ * Per tile size: ring (rounded radius) of every frequency, which frequencies are scored, and
+ * which the beat rule scores (lower ones too, one half-plane: a real plane's spectrum is symmetric).
+ */
+interface TileGeometry {
+  readonly ring: Uint16Array;
+  readonly scored: Uint8Array;
+  readonly beatScored: Uint8Array;
+  readonly ringSizes: Uint32Array;
+}
+const geometry = new Map<number, TileGeometry>();
+
+function tileGeometry(n: number): TileGeometry {
   let g = geometry.get(n);
   if (g) return g;
   const maxR = n / 2;
   const ring = new Uint16Array(n * n);
   const scored = new Uint8Array(n * n);
+  const beatScored = new Uint8Array(n * n);
   const ringSizes = new Uint32Array(maxR + 2);
   // JPEG's 8x8 blocks (and 2x2 chroma subsampling) put energy on lines at multiples of n/8
   // cycles: every JPEG has those, screens or not.
@@ -142,9 +216,10 @@ function tileGeometry(n: number): { ring: Uint16Array; scored: Uint8Array; ringS
       ringSizes[r]!++;
       // Below n/16 cycles per tile is image content, not a fine periodic pattern.
       scored[y * n + x] = r >= n / 16 && r <= maxR && !nearGrid(x) && !nearGrid(y) ? 1 : 0;
+      beatScored[y * n + x] = fy > 0 && r >= RECAPTURE_SETTINGS.minBeatCycles && r <= maxR && !nearGrid(x) && !nearGrid(y) ? 1 : 0;
     }
   }
-  g = { ring, scored, ringSizes };
+  g = { ring, scored, beatScored, ringSizes };
   geometry.set(n, g);
   return g;
 }
@@ -209,6 +284,60 @@ function documentTileScore(spectra: { rg: Float64Array; bg: Float64Array; luma: 
   return { both, colour };
 }
 
+/** Each frequency's ratio to its ring median, the strongest of its 3x3 neighbourhood (a peak split between bins). */
+function neighbourhoodRatios(p: Float64Array, n: number, medians: Float64Array): Float64Array {
+  const { ring } = tileGeometry(n);
+  const ratio = new Float64Array(p.length);
+  for (let i = 0; i < p.length; i++) {
+    const m = medians[ring[i]!]!;
+    ratio[i] = m > 0 ? p[i]! / m : 0;
+  }
+  const out = new Float64Array(p.length);
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      let v = 0;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) v = Math.max(v, ratio[((y + dy + n) % n) * n + ((x + dx + n) % n)]!);
+      out[y * n + x] = v;
+    }
+  }
+  return out;
+}
+
+/**
+ * One tile's chroma beat (module comment): the frequency strongest in both chroma planes at
+ * once, as signed cycles per tile [fx, fy], when it reaches {@link RECAPTURE_SETTINGS.minBeat}
+ * and outweighs the luma's ratio there; otherwise null.
+ */
+function tileBeat(spectra: { rg: Float64Array; bg: Float64Array }, luma: () => Float64Array, n: number): [number, number] | null {
+  const { beatScored } = tileGeometry(n);
+  const rg = neighbourhoodRatios(spectra.rg, n, ringMedians(spectra.rg, n));
+  const bg = neighbourhoodRatios(spectra.bg, n, ringMedians(spectra.bg, n));
+  let best = 0;
+  let at = -1;
+  for (let i = 0; i < rg.length; i++) {
+    if (!beatScored[i]) continue;
+    const v = Math.min(rg[i]!, bg[i]!);
+    if (v > best) {
+      best = v;
+      at = i;
+    }
+  }
+  if (at < 0 || best < RECAPTURE_SETTINGS.minBeat) return null;
+  // The luma's spectrum only for a tile whose beat is strong enough to count (most are not).
+  const l = luma();
+  if (best <= ratioNear(l, n, ringMedians(l, n), at)) return null;
+  const x = at % n;
+  const y = (at - x) / n;
+  return [x > n / 2 ? x - n : x, y > n / 2 ? y - n : y];
+}
+
+/** The most beats that share one frequency, within two bins on each axis. */
+function sharedBeats(beats: readonly [number, number][]): number {
+  let most = 0;
+  for (const [fx, fy] of beats) most = Math.max(most, beats.filter(([gx, gy]) => Math.abs(gx - fx) <= 2 && Math.abs(gy - fy) <= 2).length);
+  return most;
+}
+
 /** Strongest peak / median-of-its-ring ratio in one spectrum, ignoring low frequencies and JPEG grid lines. */
 function peakRatio(p: Float64Array, n: number): number {
   const { ring, scored, ringSizes } = tileGeometry(n);
@@ -235,39 +364,59 @@ function peakRatio(p: Float64Array, n: number): number {
 export async function detectRecapture(raster: Raster, kind: 'document' | 'frame' = 'frame'): Promise<RecaptureResult> {
   const r = await fitRaster(raster, 1600);
   const n = RECAPTURE_SETTINGS.tile;
-  if (r.channels !== 3 || r.width < n || r.height < n) return { screen: false, peakRatio: 0, documentScore: { both: 0, colour: 0 }, labels: [] };
+  if (r.channels !== 3 || r.width < n || r.height < n) return { screen: false, peakRatio: 0, documentScore: { both: 0, colour: 0, beat: 0 }, labels: [] };
+  const document = kind === 'document';
   let best = 0;
   const tileScores: { both: number; colour: number }[] = [];
-  const positions: [number, number][] = [];
   for (const [fx, fy] of [
     [0.5, 0.5],
     [0.35, 0.35],
     [0.65, 0.35],
     [0.35, 0.65],
     [0.65, 0.65],
-  ] as const)
-    positions.push([Math.round(fx * r.width - n / 2), Math.round(fy * r.height - n / 2)]);
-  for (const [x0, y0] of positions) {
-    const x = Math.max(0, Math.min(r.width - n, x0));
-    const y = Math.max(0, Math.min(r.height - n, y0));
-    const rg = new Float64Array(n * n);
-    const bg = new Float64Array(n * n);
-    const luma = kind === 'document' ? new Float64Array(n * n) : null;
-    for (let yy = 0; yy < n; yy++) {
-      for (let xx = 0; xx < n; xx++) {
-        const i = ((y + yy) * r.width + x + xx) * 3;
-        rg[yy * n + xx] = r.data[i]! - r.data[i + 1]!;
-        bg[yy * n + xx] = r.data[i + 2]! - r.data[i + 1]!;
-        if (luma) luma[yy * n + xx] = (r.data[i]! + r.data[i + 1]! + r.data[i + 2]!) / 3;
+  ] as const) {
+    const planes = tilePlanes(r, Math.round(fx * r.width - n / 2), Math.round(fy * r.height - n / 2), document);
+    const [rg, bg] = powerSpectra(planes.rg, planes.bg, n);
+    const spectra = { rg, bg };
+    best = Math.max(best, peakRatio(spectra.rg, n), peakRatio(spectra.bg, n));
+    if (planes.luma) tileScores.push(documentTileScore({ ...spectra, luma: powerSpectrum(planes.luma, n) }, n));
+  }
+  const beats: [number, number][] = [];
+  if (document) {
+    const [across, down] = RECAPTURE_SETTINGS.beatGrid;
+    for (let gy = 0; gy < down; gy++) {
+      for (let gx = 0; gx < across; gx++) {
+        const planes = tilePlanes(r, Math.round((gx * (r.width - n)) / (across - 1)), Math.round((gy * (r.height - n)) / (down - 1)), true);
+        const [rg, bg] = powerSpectra(planes.rg, planes.bg, n);
+        const beat = tileBeat({ rg, bg }, () => powerSpectrum(planes.luma!, n), n);
+        if (beat) beats.push(beat);
       }
     }
-    const spectra = { rg: powerSpectrum(rg, n), bg: powerSpectrum(bg, n) };
-    best = Math.max(best, peakRatio(spectra.rg, n), peakRatio(spectra.bg, n));
-    if (luma) tileScores.push(documentTileScore({ ...spectra, luma: powerSpectrum(luma, n) }, n));
   }
   const median = (xs: number[]): number => (xs.length ? Math.round([...xs].sort((a, b) => a - b)[xs.length >> 1]!) : 0);
-  const documentScore = { both: median(tileScores.map((t) => t.both)), colour: median(tileScores.map((t) => t.colour)) };
+  const documentScore = { both: median(tileScores.map((t) => t.both)), colour: median(tileScores.map((t) => t.colour)), beat: sharedBeats(beats) };
   const S = RECAPTURE_SETTINGS;
-  const screen = kind === 'document' ? documentScore.both >= S.minDocumentBoth || documentScore.colour >= S.minDocumentColour : best >= S.minPeakRatio;
+  const screen = document
+    ? documentScore.both >= S.minDocumentBoth || documentScore.colour >= S.minDocumentColour || documentScore.beat >= S.minBeatTiles
+    : best >= S.minPeakRatio;
   return { screen, peakRatio: Math.round(best), documentScore, labels: screen ? ['screen', 'moire_pattern'] : [] };
+}
+
+/** The chroma planes (R−G, B−G) and, when asked, the luma of the n×n tile at (x0, y0), moved inside the raster. */
+function tilePlanes(r: Raster, x0: number, y0: number, withLuma: boolean): { rg: Float64Array; bg: Float64Array; luma: Float64Array | null } {
+  const n = RECAPTURE_SETTINGS.tile;
+  const x = Math.max(0, Math.min(r.width - n, x0));
+  const y = Math.max(0, Math.min(r.height - n, y0));
+  const rg = new Float64Array(n * n);
+  const bg = new Float64Array(n * n);
+  const luma = withLuma ? new Float64Array(n * n) : null;
+  for (let yy = 0; yy < n; yy++) {
+    for (let xx = 0; xx < n; xx++) {
+      const i = ((y + yy) * r.width + x + xx) * 3;
+      rg[yy * n + xx] = r.data[i]! - r.data[i + 1]!;
+      bg[yy * n + xx] = r.data[i + 2]! - r.data[i + 1]!;
+      if (luma) luma[yy * n + xx] = (r.data[i]! + r.data[i + 1]! + r.data[i + 2]!) / 3;
+    }
+  }
+  return { rg, bg, luma };
 }

@@ -16,6 +16,7 @@
 import type { DetectedFace } from './face.js';
 import { cosineSimilarity, faceSimilarity } from './face.js';
 import { FLASH_CORRELATION_MIN } from './flash.js';
+import type { PortraitQuality } from './portrait.js';
 import { PLANAR_RESIDUAL_MAX, planarityResidual, turnIsContinuous } from './liveness.js';
 
 /**
@@ -31,9 +32,10 @@ import { PLANAR_RESIDUAL_MAX, planarityResidual, turnIsContinuous } from './live
  */
 export const SELFIE_MATCH_THRESHOLD = 0.69;
 /**
- * Below the match threshold and at or above this one, the match is uncertain and goes to review
+ * For a portrait of unknown quality (stored before its quality was kept): below the match
+ * threshold and at or above this one, the match is uncertain and goes to review
  * (`FACE_MATCH_UNCERTAIN`); below it the faces are different people and the capture is rejected
- * (`FACE_MISMATCH`), not reviewed (issue 20). Set at the development half's equal-error point
+ * (`FACE_MISMATCH`), not reviewed (issue 20). Portraits of known quality use the edges below. Set at the development half's equal-error point
  * with the portrait-scale selfie descriptor (0.580: 3.7 % of genuine pairs below it, 3.7 % of
  * impostor pairs above it): genuine pairs rejected 3.7 %, sent to review 14.1 %; impostor pairs
  * reviewed 3.6 % (6.0 % with the selfie's own descriptor and the former 0.54), rejected 96.4 %.
@@ -44,10 +46,43 @@ export const SELFIE_REVIEW_THRESHOLD = 0.58;
 /** What a face similarity says: the same person, uncertain (a person looks), or different people. */
 export type FaceMatchBand = 'match' | 'uncertain' | 'different';
 
-/** The band of a selfie-to-portrait similarity (see the thresholds above). */
-export function faceMatchBand(similarity: number): FaceMatchBand {
+/**
+ * A portrait whose detector scores (on the capture, and in the smoothed crop its descriptor came
+ * from) both reach this is one the descriptor can be trusted on. On the development half (first
+ * draw of each selfie kind) 32 of 41 portraits: their impostor pairs score higher (99.9th
+ * percentile 0.685) and their genuine pairs far higher (5th percentile 0.69) than those of the 9
+ * others (a face in profile behind a finger, dim grey passport prints, a neighbour in the crop:
+ * impostors' maximum 0.663, genuine 5th percentile 0.55).
+ */
+export const SURE_PORTRAIT_SCORE = 0.9;
+/**
+ * Review edges by portrait quality (development half only): a sure portrait's genuine pairs
+ * never score as low as 0.62, so below it a score says "another person"; an unsure portrait's
+ * genuine pairs reach down to 0.54. With the single edge (0.58) honest users of unsure portraits
+ * were rejected (1.5 % of genuine pairs) while impostors against sure portraits sat in review
+ * (4.7 % of impostor pairs); with these, none and 3.0 % (docs/analysis.md, 2026-11-27 22:20).
+ */
+export const SURE_PORTRAIT_REVIEW_THRESHOLD = 0.62;
+export const UNSURE_PORTRAIT_REVIEW_THRESHOLD = 0.54;
+
+/** Whether a portrait of this quality is one its descriptor can be trusted on (see above). */
+export function isSurePortrait(quality: PortraitQuality): boolean {
+  return Math.min(quality.detector, quality.crop) >= SURE_PORTRAIT_SCORE;
+}
+
+/**
+ * The review band's lower edge for a portrait: by its quality when known, else (a portrait
+ * stored before its quality was kept) the single edge {@link SELFIE_REVIEW_THRESHOLD}.
+ */
+export function reviewThreshold(quality?: PortraitQuality): number {
+  if (!quality) return SELFIE_REVIEW_THRESHOLD;
+  return isSurePortrait(quality) ? SURE_PORTRAIT_REVIEW_THRESHOLD : UNSURE_PORTRAIT_REVIEW_THRESHOLD;
+}
+
+/** The band of a selfie-to-portrait similarity, for a portrait of `quality` (see the thresholds above). */
+export function faceMatchBand(similarity: number, quality?: PortraitQuality): FaceMatchBand {
   if (similarity >= SELFIE_MATCH_THRESHOLD) return 'match';
-  return similarity >= SELFIE_REVIEW_THRESHOLD ? 'uncertain' : 'different';
+  return similarity >= reviewThreshold(quality) ? 'uncertain' : 'different';
 }
 
 /** A face compared with a document portrait: the similarity and its band. */
@@ -62,9 +97,9 @@ export interface PortraitMatch {
  * descriptor as `matchDescriptor` (selfie-descriptor.ts) takes it: the thresholds above were set
  * on that descriptor, and a face's own descriptor scores lower against the same portrait.
  */
-export function matchPortrait(descriptor: readonly number[], portrait: readonly number[]): PortraitMatch {
+export function matchPortrait(descriptor: readonly number[], portrait: readonly number[], quality?: PortraitQuality): PortraitMatch {
   const similarity = cosineSimilarity(descriptor, portrait);
-  return { similarity, band: faceMatchBand(similarity) };
+  return { similarity, band: faceMatchBand(similarity, quality) };
 }
 /**
  * Frames of one capture below this similarity to the selfie are another person. Lower than the
@@ -266,7 +301,7 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
   let similarity: number | undefined;
   const matched = e.selfieAtPortraitScale ?? selfie.embedding;
   if (e.reference?.embedding && matched) {
-    const match = matchPortrait(matched, e.reference.embedding);
+    const match = matchPortrait(matched, e.reference.embedding, e.reference.portrait);
     similarity = match.similarity;
     const band = match.band;
     if (band === 'uncertain') reasons.add(SelfieReason.FaceMatchUncertain);

@@ -54,6 +54,7 @@ export async function runVideo(ctx: AppContext, engine: Pick<AnalysisEngine, 'an
     moves: job.moves,
     frames: found.frames.map((faces, i) => ({ t: job.frames[i]!.t, faces })),
     ...(reference.embedding ? { reference: reference.embedding } : {}),
+    ...(reference.embedding && reference.quality ? { referenceQuality: reference.quality } : {}),
     ...(found.neutralMatch ? { neutralMatch: found.neutralMatch } : {}),
     requireReference: reference.required,
     screenReplay: found.screenReplay,

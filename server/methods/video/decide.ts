@@ -7,6 +7,7 @@
  * match with the document portrait (`matchPortrait`, on the straight look's `matchDescriptor`:
  * the selfie's comparison, so one face scores the same against one portrait in either method).
  */
+import type { PortraitQuality } from '../../analysis/stages/portrait.js';
 import type { VideoMove } from '../../../src/api/contract.js';
 import type { DetectedFace } from '../../analysis/stages/face.js';
 import { cosineSimilarity } from '../../analysis/stages/face.js';
@@ -58,6 +59,8 @@ export interface VideoEvidence {
   readonly frames: readonly VideoFrameFaces[];
   /** The user's document portrait descriptor, when they have one. */
   readonly reference?: readonly number[];
+  /** That portrait's stored quality: sets the match's band as it does for a selfie. */
+  readonly referenceQuality?: PortraitQuality;
   /**
    * The straight look's descriptor for matching the portrait (`FramesResult.neutralMatch`);
    * without it the first face's own descriptor is matched, as a selfie's is when that crop fails.
@@ -158,7 +161,7 @@ export function decideVideo(e: VideoEvidence): VideoAnalysis {
   let score: number | undefined;
   const descriptor = e.neutralMatch ?? neutral.embedding;
   if (e.reference && descriptor) {
-    const match = matchPortrait(descriptor, e.reference);
+    const match = matchPortrait(descriptor, e.reference, e.referenceQuality);
     score = match.similarity;
     faceMatch = match.band;
     if (faceMatch === 'different') fail(VideoReason.FaceMismatch);

@@ -27,6 +27,7 @@ import * as m0026 from './0026-live-video.js';
 import * as m0029 from './0029-oidc-accounts.js';
 import * as m0031 from './0031-duplicates.js';
 import * as m0032 from './0032-live-video-deadline.js';
+import * as m0033 from './0033-portrait-quality.js';
 import type { MigrationContext } from './helpers.js';
 
 /**
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration | ((context: MigrationContext) => Mig
   '0029-oidc-accounts': m0029,
   '0031-duplicates': m0031,
   '0032-live-video-deadline': m0032,
+  '0033-portrait-quality': m0033,
 };
 
 export function migrationProvider(context: MigrationContext = {}): MigrationProvider {

@@ -55,11 +55,14 @@ export function recentDocumentJobsOf(
     .execute();
 }
 
-/** The portrait descriptor (JSON) of the user's latest document that had one. */
-export function latestPortraitEmbedding(ex: Executor, userId: number): Promise<{ portrait_embedding: string | null } | undefined> {
+/** The portrait descriptor and its quality (JSON) of the user's latest document that had one. */
+export function latestPortraitEmbedding(
+  ex: Executor,
+  userId: number,
+): Promise<{ portrait_embedding: string | null; portrait_quality: string | null } | undefined> {
   return ex
     .selectFrom('document_jobs')
-    .select('portrait_embedding')
+    .select(['portrait_embedding', 'portrait_quality'])
     .where('user_id', '=', userId)
     .where('portrait_embedding', 'is not', null)
     .orderBy('created_at', 'desc')

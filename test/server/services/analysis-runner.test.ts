@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseDocument, analyseFrames, analyseSelfie } from '../../../server/analysis/index.js';
 import { VerificationStatus } from '../../../server/domain/catalogue.js';
 import { moveVerification } from '../../../server/services/verifications.js';
+import { parsePortraitQuality } from '../../../server/services/face-reference.js';
 import { ANALYSIS_QUEUE, type FaceAnalysisJob } from '../../../server/domain/analysis-jobs.js';
 import { portrait } from '../../fixtures/faces.js';
 import { IDENTITIES } from '../../fixtures/identities.js';
@@ -112,6 +113,10 @@ describe('analysis runner (hosted-page jobs)', () => {
     const docs = await server.verity.ctx.db.selectFrom('document_jobs').selectAll().where('user_id', '=', userId).execute();
     expect(docs.map((d) => d.source)).toEqual(['session', 'session']);
     expect(docs.some((d) => d.portrait_embedding !== null)).toBe(true);
+    // The portrait's quality is stored beside its descriptor: later face matches take their band from it.
+    const front = docs.find((d) => d.portrait_embedding !== null)!;
+    expect(parsePortraitQuality(front.portrait_quality)).toMatchObject({ detector: expect.any(Number) as number, side: expect.any(Number) as number });
+    expect(parsePortraitQuality(front.portrait_quality)!.side).toBeGreaterThan(20);
     // Front and back keep an image each (they share a folder: one name for both let the back's
     // replace the front's), the originals with their EXIF are gone, and the session uploads, which
     // the dashboard shows, name the kept images instead of the deleted originals.

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { DetectedFace } from '../../../../server/analysis/stages/face.js';
-import { decideSelfie, faceMatchBand, SELFIE_MATCH_THRESHOLD, SELFIE_REVIEW_THRESHOLD } from '../../../../server/analysis/stages/selfie.js';
+import type { PortraitQuality } from '../../../../server/analysis/stages/portrait.js';
+import {
+  decideSelfie,
+  faceMatchBand,
+  matchPortrait,
+  SELFIE_MATCH_THRESHOLD,
+  SELFIE_REVIEW_THRESHOLD,
+  SURE_PORTRAIT_REVIEW_THRESHOLD,
+  UNSURE_PORTRAIT_REVIEW_THRESHOLD,
+} from '../../../../server/analysis/stages/selfie.js';
 
 /** A face whose descriptor has cosine `c` with the reference's [1, 0]. */
 const faceAt = (c: number): DetectedFace => ({ box: [0, 0, 100, 100], score: 1, emotions: {}, turn: 0, embedding: [c, Math.sqrt(1 - c * c)] });
@@ -46,5 +55,42 @@ describe('face match decision bands', () => {
     const r = await decideSelfie({ selfie: [spoof], reference });
     expect(r.decision).toBe('rejected');
     expect(r.reasons).toEqual(expect.arrayContaining(['FACE_MATCH_UNCERTAIN', 'SPOOF_SUSPECTED']));
+  });
+
+  describe("by the portrait's quality", () => {
+    const sure: PortraitQuality = { detector: 0.99, crop: 0.97, side: 118, brightness: 74, contrast: 32 };
+    // Development passport 20: a very dim grey print; the detector is unsure and no crop shows a face.
+    const dim: PortraitQuality = { detector: 0.61, crop: 0, side: 134, brightness: 26, contrast: 13 };
+    // Sure on the capture, but its crop holds a neighbour: the crop's detector score is what counts.
+    const neighbour: PortraitQuality = { detector: 1, crop: 0.85, side: 108, brightness: 109, contrast: 46 };
+
+    it('rejects, against a portrait the detector is sure of, scores it would only have reviewed', () => {
+      expect(SURE_PORTRAIT_REVIEW_THRESHOLD).toBeGreaterThan(SELFIE_REVIEW_THRESHOLD);
+      expect(faceMatchBand(0.6, sure)).toBe('different');
+      expect(faceMatchBand(0.6)).toBe('uncertain');
+      expect(faceMatchBand(SURE_PORTRAIT_REVIEW_THRESHOLD, sure)).toBe('uncertain');
+      expect(faceMatchBand(SELFIE_MATCH_THRESHOLD, sure)).toBe('match');
+    });
+
+    it('reviews, against a portrait it is unsure of, scores it would have rejected', () => {
+      expect(UNSURE_PORTRAIT_REVIEW_THRESHOLD).toBeLessThan(SELFIE_REVIEW_THRESHOLD);
+      for (const q of [dim, neighbour]) {
+        expect(faceMatchBand(0.56, q)).toBe('uncertain');
+        expect(faceMatchBand(UNSURE_PORTRAIT_REVIEW_THRESHOLD - 1e-6, q)).toBe('different');
+        expect(faceMatchBand(SELFIE_MATCH_THRESHOLD, q)).toBe('match');
+      }
+      expect(faceMatchBand(0.56)).toBe('different');
+    });
+
+    it("decides a selfie against a stored portrait with that portrait's band", async () => {
+      const of = (q: PortraitQuality): DetectedFace => ({ ...reference, portrait: q });
+      const another = await decideSelfie({ selfie: [faceAt(0.6)], reference: of(sure) });
+      expect(another.decision).toBe('rejected');
+      expect(another.reasons).toEqual(['FACE_MISMATCH']);
+      const dimPortrait = await decideSelfie({ selfie: [faceAt(0.56)], reference: of(dim) });
+      expect(dimPortrait.decision).toBe('review');
+      expect(dimPortrait.reasons).toEqual(['FACE_MATCH_UNCERTAIN']);
+      expect(matchPortrait([0.56, Math.sqrt(1 - 0.56 * 0.56)], [1, 0], dim).band).toBe('uncertain');
+    });
   });
 });

@@ -12,6 +12,7 @@ import {
   eyePatch,
   LIDS_CLOSED_CORRELATION,
   lidsMoved,
+  LIDS_OPEN_CORRELATION,
   patchCorrelation,
 } from '../../../../server/analysis/stages/blink.js';
 import { detectFaces } from '../../../../server/analysis/stages/face.js';
@@ -102,6 +103,53 @@ describe('blink: the eyes close and open again', () => {
     expect(lidsMoved([a!], [b, c]), 'closed, never reopened').toBe(false);
     expect(lidsMoved([], [c, d])).toBe(false);
     expect(eyePatch(first, undefined)).toBeNull();
+  });
+});
+
+describe('eye patches on a small face', () => {
+  // An open eye 13 px wide (development face 0's in its liveness frames), drawn supersampled at a
+  // sub-pixel position: a dark iris on the white of the eye, skin around it.
+  const W = 64;
+  const H = 48;
+  const render = (ox: number, oy: number) => {
+    const data = Buffer.alloc(W * H);
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        let sum = 0;
+        for (let sy = 0; sy < 4; sy++)
+          for (let sx = 0; sx < 4; sx++) {
+            const px = x + (sx + 0.5) / 4 - ox;
+            const py = y + (sy + 0.5) / 4 - oy;
+            // Two eyes, centred at (20, 24) and (44, 24), 13 px wide.
+            const ex = px < 32 ? px - 20 : px - 44;
+            const ey = py - 24;
+            const inEye = (ex / 6.5) ** 2 + (ey / 3) ** 2 <= 1;
+            sum += inEye ? (Math.hypot(ex, ey) < 2.6 ? 30 : 220) : 140;
+          }
+        data[y * W + x] = Math.round(sum / 16);
+      }
+    return { data, width: W, height: H, channels: 1 as const };
+  };
+  const meshAt = (ox: number, oy: number) => {
+    const mesh: [number, number][] = Array.from({ length: 478 }, () => [0, 0]);
+    mesh[33] = [13.5 + ox, 24 + oy];
+    mesh[133] = [26.5 + ox, 24 + oy];
+    mesh[362] = [37.5 + ox, 24 + oy];
+    mesh[263] = [50.5 + ox, 24 + oy];
+    return mesh;
+  };
+
+  it('gives an open eye moved by a fraction of a pixel the patch of an open eye', () => {
+    const still = eyePatch(render(0, 0), meshAt(0, 0))!;
+    for (const [ox, oy] of [
+      [0.45, 0.3],
+      [0.5, 0.5],
+      [-0.4, 0.2],
+    ] as const) {
+      const moved = eyePatch(render(ox, oy), meshAt(ox, oy))!;
+      // Rounded to the nearest pixel, the first two fell to 0.83 and 0.81: an open eye read as not open again.
+      expect(patchCorrelation(still, moved), `moved by (${ox}, ${oy})`).toBeGreaterThanOrEqual(LIDS_OPEN_CORRELATION);
+    }
   });
 });
 

@@ -101,4 +101,22 @@ describe('pairLabels', () => {
     const kept = [row(100, 15, ['w«', 40]).boxes[0]!, row(100, 30, ['NGUYEN', 80]).boxes[0]!];
     expect(texts([{ boxes: kept, confidence: 90 }, row(150, 43, ['RAJ', 80], ['DMITRI', 160])])).toEqual(['w« NGUYEN', 'RAJ DMITRI']);
   });
+
+  it('reads a label misread by one letter under its own name when its value is beside it (PaddleOCR, variant front 8)', () => {
+    const rows = [row(400, 14, ['12', 40], ['BSTR', 62], ['NONE', 110]), row(430, 14, ['18', 40], ['EYFS', 62], ['BLK', 110])];
+    // The field number goes with the misread label: the parser reads the label's name.
+    expect(texts(rows)).toEqual(['RSTR NONE', 'EYES BLK']);
+    expect(fieldsOf(rows)).toMatchObject({ 'DL Restriction Code': 'NONE', 'Eyes Color': 'BLK' });
+    // A value beside a label that reads right is left as read, whatever the closed list makes of it.
+    const lexicon = { scores: { SEX: -1, CLASS: -9 }, bestPath: -0.5 };
+    const sex: BoxRow = {
+      boxes: [
+        { text: 'SEX', confidence: 90, x: 40, y: 500, w: 25, h: 14 },
+        { text: 'M', confidence: 90, x: 70, y: 500, w: 9, h: 14, lexicon },
+      ],
+      confidence: 90,
+    };
+    expect(texts([sex])).toEqual(['SEX M']);
+    expect(fieldsOf([sex])['Sex']).toBe('M');
+  });
 });

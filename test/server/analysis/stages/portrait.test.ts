@@ -56,6 +56,11 @@ describe('document portrait', { timeout: 240_000 }, () => {
     expect(x).toBeGreaterThanOrEqual(0);
     expect(y + h).toBeLessThanOrEqual(work.height);
     expect(w).toBeGreaterThan(40);
+    // Its quality is measured beside its descriptor (stored with it for later matches).
+    expect(portrait!.portrait).toMatchObject({ detector: portrait!.score, side: Math.max(w, h) });
+    expect(portrait!.portrait!.crop).toBeGreaterThan(0.5);
+    expect(portrait!.portrait!.brightness).toBeGreaterThan(0);
+    expect(portrait!.portrait!.contrast).toBeGreaterThan(0);
     const holder = hardIdentity(DEV.seedBase, 0, DEV.faces).face;
     const selfie = (await detectFaces(await rasterFrom(sharp(await hardSelfie(DEV, holder, 'plain', 0)))))[0]!;
     const other = (

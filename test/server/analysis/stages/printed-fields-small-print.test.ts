@@ -77,4 +77,19 @@ describe('printedFields on small print read by the OCR', () => {
     expect(printedFields(ocr(['4d DLN 1272512029']), today)['Date of Expiry']).toBeUndefined();
     expect(printedFields(ocr(['EXP 1373212029']), today)['Date of Expiry']).toBeUndefined();
   });
+
+  it('reads the other NONE as restrictions or endorsements when only one of them has its label read (variant fronts 0 and 14)', () => {
+    // PaddleOCR read one label of the two and the other NONE alone, its label unread.
+    expect(printedFields(ocr(['RSTR NONE', 'NONE']), today)['DL Endorsed']?.value).toBe('NONE');
+    expect(printedFields(ocr(['END NONE', 'NONE']), today)['DL Restriction Code']?.value).toBe('NONE');
+    // A code read for one field and a NONE left: the other field.
+    expect(printedFields(ocr(['12 RSTR B', 'NONE']), today)['DL Endorsed']?.value).toBe('NONE');
+    // No NONE left over, or more NONE than the two fields hold: nothing is guessed.
+    expect(printedFields(ocr(['9a END NONE']), today)['DL Restriction Code']).toBeUndefined();
+    expect(printedFields(ocr(['RSTR NONE', 'NONE', 'NONE']), today)['DL Endorsed']).toBeUndefined();
+    // Neither label read: this rule does not say which NONE is which.
+    const neither = printedFields(ocr(['NONE', 'NONE']), today);
+    expect(neither['DL Restriction Code']).toBeUndefined();
+    expect(neither['DL Endorsed']).toBeUndefined();
+  });
 });

@@ -13,7 +13,7 @@ import { documentPhoto, recapturedLicence } from '../../../fixtures/set.js';
 const dev = HALVES.dev;
 const raster = async (bytes: Buffer): Promise<Parameters<typeof detectRecapture>[0]> => (await prepareInput(bytes)).raster;
 
-describe('detectRecapture on documents', { timeout: 240_000 }, () => {
+describe('detectRecapture on documents', { timeout: 480_000 }, () => {
   it('does not call genuine development licence backs screens', async () => {
     // Backs 1, 7 and 14: a chroma peak in one plane and one tile; 6 and 8: fringes at the PDF417 rows’ frequency in several tiles.
     const flagged: number[] = [];
@@ -26,6 +26,29 @@ describe('detectRecapture on documents', { timeout: 240_000 }, () => {
       const out = await detectRecapture(await raster(await hardScreen(dev, p)), 'document');
       expect(out.screen).toBe(true);
       expect(out.labels).toContain('moire_pattern');
+    }
+  });
+
+  it('calls replays screens whose beat the five central tiles missed', async () => {
+    // Development replay 0: a beat of 13 cycles per tile, below the central tiles' n/16 band; 1 and 4: a beat
+    // the central tiles' medians put under their thresholds, shared by 7 and 11 of the frame's 12 tiles. The rule of
+    // before passed all three.
+    const missed: number[] = [];
+    for (const p of [0, 1, 4]) {
+      const out = await detectRecapture(await raster(await hardScreen(dev, p)), 'document');
+      if (!out.screen || out.documentScore.beat < 6) missed.push(p);
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it('does not call genuine captures with a chroma pattern in a few tiles screens', async () => {
+    // Development passports 0 and 2 (2 tiles agreeing on a chroma peak) and back 7 (4 tiles): guilloche, text rows
+    // and PDF417 fringes, not half the frame.
+    const shots = [await hardPhoto(dev, 0, 'passport'), await hardPhoto(dev, 2, 'passport'), await hardPhoto(dev, 7, 'licence-back')];
+    for (const bytes of shots) {
+      const out = await detectRecapture(await raster(bytes), 'document');
+      expect(out.screen).toBe(false);
+      expect(out.documentScore.beat).toBeLessThan(6);
     }
   });
 

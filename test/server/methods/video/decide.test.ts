@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { DetectedFace } from '../../../../server/analysis/stages/face.js';
-import { decideSelfie, SELFIE_MATCH_THRESHOLD, SELFIE_REVIEW_THRESHOLD } from '../../../../server/analysis/stages/selfie.js';
+import type { PortraitQuality } from '../../../../server/analysis/stages/portrait.js';
+import {
+  decideSelfie,
+  SELFIE_MATCH_THRESHOLD,
+  SELFIE_REVIEW_THRESHOLD,
+  SURE_PORTRAIT_REVIEW_THRESHOLD,
+  UNSURE_PORTRAIT_REVIEW_THRESHOLD,
+} from '../../../../server/analysis/stages/selfie.js';
 import { decideVideo, type VideoEvidence } from '../../../../server/methods/video/decide.js';
 
 /** A unit descriptor with cosine `c` to the portrait's [1, 0]. */
@@ -40,6 +47,23 @@ describe('video face match', () => {
       const video = decideVideo(evidence(at(0.1), at(c)));
       expect(video.face_match_score).toBeCloseTo(selfie.similarity!, 9);
       expect(video.face_match === 'match').toBe(selfie.selfie_check);
+    }
+  });
+
+  it('takes the band from the portrait’s stored quality, as the selfie method does', async () => {
+    const sure: PortraitQuality = { detector: 0.99, crop: 0.98, side: 120, brightness: 90, contrast: 40 };
+    const unsure: PortraitQuality = { detector: 0.61, crop: 0, side: 134, brightness: 26, contrast: 13 };
+    // Between the two edges: another person against a portrait the detector is sure of, a reviewer's call against a dim one.
+    const c = (SURE_PORTRAIT_REVIEW_THRESHOLD + UNSURE_PORTRAIT_REVIEW_THRESHOLD) / 2;
+    for (const [quality, band, reason, decision] of [
+      [sure, 'different', 'VIDEO_FACE_MISMATCH', 'rejected'],
+      [unsure, 'uncertain', 'VIDEO_FACE_MATCH_UNCERTAIN', 'review'],
+    ] as const) {
+      const video = decideVideo({ ...evidence(at(0.1), at(c)), referenceQuality: quality });
+      expect(video.face_match).toBe(band);
+      expect(video.reasons).toContain(reason);
+      const selfie = await decideSelfie({ selfie: [faceWith(at(0.1))], reference: { ...faceWith(portrait), portrait: quality }, selfieAtPortraitScale: at(c) });
+      expect(selfie.decision).toBe(decision);
     }
   });
 
