@@ -48,7 +48,7 @@ import { faceMatchTables } from './eval/face-report.js';
 import { documentPortraits, evalLiveness, PAD_KINDS, portraitOf, type Portrait } from './eval/faces.js';
 import type { LiveKind } from '../test/fixtures/hard/liveness-sessions.js';
 import { hardPhoto } from '../test/fixtures/hard/set.js';
-import { formatRate, padRates, rateOf, type Rate } from './eval/metrics.js';
+import { formatRate, padRates, rateOf, viaCounts, type Rate } from './eval/metrics.js';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -138,6 +138,7 @@ function genuineTables(g: GenuineResult[]): void {
   const passports = g.filter((x) => x.kind === 'passport');
   const fronts = g.filter((x) => x.kind === 'licence-front');
   print(`- Licence backs decoded (PDF417 → AAMVA): ${R(rateOf(backs, (x) => x.barcode))}`);
+  if (backs.some((x) => x.barcodeVia)) print(`- Decoded by: ${viaCounts(backs.map((x) => x.barcodeVia))}`);
   // A wrong decode is worse than none: every decoded back's fields against the card's.
   const wrong = backs.filter((x) => x.barcode && Object.values(x.fields).some((ok) => !ok));
   print(

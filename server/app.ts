@@ -20,6 +20,7 @@ import type { AppContext } from './context.js';
 import { apiAuthenticator } from './http/api-auth.js';
 import { customerApi } from './http/customer-api.js';
 import { coalesceSends } from './http/coalesced-sends.js';
+import { drainOnClose, SHUTDOWN_GRACE_MS } from './http/shutdown.js';
 import { answerFrameworkError, clientErrorAnswerer, registerErrorHandler } from './http/error-handler.js';
 import { fastSerializerCompiler } from './http/serializer.js';
 import { fastifyTrustProxy } from './http/trust-proxy.js';
@@ -80,6 +81,8 @@ export interface BuildOptions {
   analysis?: AnalysisEngine | false;
   /** Work only on these queues (`verity worker --queues`); all when undefined. */
   queues?: readonly string[] | undefined;
+  /** How long requests in flight at `close()` get to answer (default `SHUTDOWN_GRACE_MS`). */
+  shutdownGraceMs?: number;
 }
 
 /** A route as it was declared. */
@@ -146,6 +149,8 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
     frameworkErrors: (error, req, reply) => answerFrameworkError(error, req, reply, limiterSlot.limiter),
     clientErrorHandler: clientErrorAnswerer(() => limiterSlot.limiter, config.trustProxy === false),
     requestTimeout: 60_000,
+    // Served as usual, with the spec's bodies; `drainOnClose` keeps shutdown prompt.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(fastSerializerCompiler);
@@ -187,10 +192,12 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
   const authenticate = apiAuthenticator(app, ctx, limiterSlot.limiter);
   registerErrorHandler(app, authenticate);
   coalesceSends(app);
+  const drain = drainOnClose(app);
   // Only liveness on the public listener; readiness and metrics on the operations listener.
   registerLiveness(app);
   recordRequestMetrics(app);
   const ops = buildOpsApp(adapters.checks);
+  const opsDrain = drainOnClose(ops);
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {
@@ -265,11 +272,12 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       await queue.start();
     },
     async close() {
+      drain.begin();
       await webhooks.stop();
       await queue.stop();
       webhooks.close();
-      await app.close();
-      await ops.close();
+      await drain.close(options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
+      await opsDrain.close(options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
       await walCheckpointer?.close();
       for (const disconnect of disconnectBus) disconnect();
       await adapters.close();

@@ -25,6 +25,8 @@ export interface GenuineResult {
   readonly photoshopped: boolean;
   readonly screen: boolean;
   readonly barcode: boolean;
+  /** Which attempt decoded the PDF417 (zxing's or the soft reader), when one did. */
+  readonly barcodeVia: string | null;
   readonly mrzExact: boolean;
   /** An MRZ was read and passed every check digit. */
   readonly mrzValid: boolean;
@@ -89,6 +91,7 @@ async function genuine(half: HalfConfig, person: number, id: Identity, kind: Har
     photoshopped: a.content?.photoshopped === true,
     screen: a.content?.ai_analysis.internet_detection === true,
     barcode: a.evidence?.barcode === true,
+    barcodeVia: a.evidence?.barcode_via ?? null,
     mrzExact: mrz !== undefined && JSON.stringify(mrz.lines) === JSON.stringify(passportMrz(id)),
     mrzValid: a.evidence?.mrz === 'valid',
     mrzUncertain: (a.evidence?.mrz_doubts?.length ?? 0) > 0,

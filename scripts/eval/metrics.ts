@@ -34,6 +34,18 @@ export function formatRate(r: Rate, digits = 1): string {
   return `${f(r.p)} % [${f(r.low)}–${f(r.high)}] (${r.k}/${r.n})`;
 }
 
+/** "soft ×3, rectified ×2": how many times each non-null label occurs, most frequent first. */
+export function viaCounts(labels: readonly (string | null)[]): string {
+  const n = new Map<string, number>();
+  for (const l of labels) if (l) n.set(l, (n.get(l) ?? 0) + 1);
+  return (
+    [...n]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ×${v}`)
+      .join(', ') || '—'
+  );
+}
+
 /** Counts of values meeting a test, as a Wilson rate. */
 export function rateOf<T>(xs: readonly T[], hit: (x: T) => boolean): Rate {
   return wilson(xs.filter(hit).length, xs.length);

@@ -260,6 +260,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   timings['total'] = Math.round(performance.now() - started);
   const evidence = {
     barcode: Boolean(barcode.aamva),
+    ...(barcode.aamva && barcode.via ? { barcode_via: barcode.via } : {}),
     mrz: mrz.data ? (mrz.data.valid ? ('valid' as const) : ('invalid' as const)) : null,
     // Only when there are some: a valid MRZ the passes vouch for keeps the evidence it had.
     ...(mrz.doubts?.length ? { mrz_doubts: [...new Set(mrz.doubts.map((d) => d.field))] } : {}),

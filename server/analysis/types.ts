@@ -1,5 +1,6 @@
 /** Public types of the analysis engine (spec section 2.7 `content`, minus `url`). */
 import type { ProcessorField } from './stages/aamva.js';
+import type { DecodeVia } from './stages/barcode.js';
 import type { InfoType, Likelihood } from './stages/dlp.js';
 import type { DocType } from './stages/doc-type.js';
 import type { ExifEntry } from './stages/exif.js';
@@ -107,9 +108,11 @@ export interface DocumentAnalysis {
    * Null when the analysis stopped before reading the document. `mrz_doubts`: the MRZ fields of
    * a valid MRZ its OCR passes do not vouch for (stages/mrz-doubt.ts: names, sex, nationality,
    * issuing_state, document_code, document_number, optional_data); absent or empty when none.
+   * `barcode_via`: which attempt decoded the PDF417 (stages/barcode.ts), when one did.
    */
   readonly evidence: {
     readonly barcode: boolean;
+    readonly barcode_via?: DecodeVia;
     readonly mrz: 'valid' | 'invalid' | null;
     readonly mrz_doubts?: readonly string[];
     readonly face: boolean;

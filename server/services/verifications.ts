@@ -3,7 +3,7 @@ import { DOCUMENT_METHOD_ID, EMAIL_METHOD_ID, VerificationStatus, type UserStatu
 import { deriveUserStatus, firesStatusChanged } from '../domain/user-status.js';
 import { documentStatusFromWorkflows, eventForVerificationMove, isRemovable } from '../domain/verification-rules.js';
 import type { Executor } from '../store/database.js';
-import { findUserById, findUserVerification, stampEmailVerified, updateUserRow } from '../store/repos/users-repo.js';
+import { changeUserStatus, findUserById, findUserLocked, findUserVerification, stampEmailVerified, updateUserRow } from '../store/repos/users-repo.js';
 import {
   deleteUserWorkflows,
   deleteVerificationRow,
@@ -79,7 +79,9 @@ export async function moveVerification(
 
 /** Applies the automatic user status (architecture.md) and fires `user.status.changed` when due. */
 export async function refreshUserStatus(trx: Executor, clock: Clock, userId: number): Promise<void> {
-  const user = await findUserById(trx, userId);
+  // Held to the end of the transaction: two steps of one user finishing at once derive the status
+  // one after the other, the later from the earlier's verifications and status.
+  const user = await findUserLocked(trx, userId);
   if (!user) return;
   const statuses = await verificationStatusesOf(trx, userId);
   const previous = user.status as UserStatus;
@@ -93,7 +95,9 @@ export async function refreshUserStatus(trx: Executor, clock: Clock, userId: num
 /** Sets a user's status and fires the event when the change is one customers hear about. */
 export async function setUserStatus(trx: Executor, clock: Clock, userId: number, previous: UserStatus, next: UserStatus): Promise<void> {
   if (previous === next) return;
-  await updateUserRow(trx, userId, { status: next, updated_at: clock.now().toISOString() });
+  // The write names the status it replaces: a caller whose `previous` is stale (another change
+  // committed since it read it) changes nothing and fires no second event.
+  if (!(await changeUserStatus(trx, userId, previous, next, clock.now().toISOString()))) return;
   if (firesStatusChanged(previous, next)) {
     await recordEvent(trx, clock, { type: 'user.status.changed', userId, previousStatus: previous });
   }

@@ -28,7 +28,16 @@ export interface BarcodeResult {
   readonly fields: Record<string, ProcessorField>;
   /** A PDF417 located (its start or stop bar seen) but not decoded: its box in the input plane's pixels. */
   readonly symbol?: Quad;
+  /** Which attempt decoded the symbol (the eval reports zxing's attempts apart from the soft reader's). */
+  readonly via?: DecodeVia;
 }
+
+/**
+ * The attempt that decoded: zxing on the whole page (deskewed or as taken), on the symbol
+ * rectified from its box, straightened along its fitted edges, or on a filtered page; or the
+ * soft codeword reader (pdf417-soft.ts).
+ */
+export type DecodeVia = 'page' | 'rectified' | 'straightened' | 'soft' | 'page-filtered';
 
 /**
  * Dominant edge orientation in degrees within (-45, 45]: the angle by which the page content
@@ -252,7 +261,7 @@ function isAamva(text: string): boolean {
   }
 }
 
-export async function decodePdf417(input: GreyPlane): Promise<{ text: string; angle: number } | { text: null; symbol: Quad | null }> {
+export async function decodePdf417(input: GreyPlane): Promise<{ text: string; angle: number; via: DecodeVia } | { text: null; symbol: Quad | null }> {
   // Stretched first (a dim capture's bars span a few dozen grey levels): the fixed and global
   // binarisers, and the white corners a rotation opens, assume a page that spans the range.
   const g = stretchGrey(input);
@@ -260,20 +269,20 @@ export async function decodePdf417(input: GreyPlane): Promise<{ text: string; an
   const first = Math.abs(skew) >= 0.5 ? Math.round(-skew * 2) / 2 : 0;
   const deskewed = await rotateGrey(g, first);
   const direct = await decodeOnce(deskewed);
-  if (direct.text) return { text: direct.text, angle: first };
+  if (direct.text) return { text: direct.text, angle: first, via: 'page' };
   let located = direct.located;
   let zxingQuad = direct.quad;
   // Without the deskew the symbol may still read (an estimate thrown off by other content).
   if (first !== 0) {
     const plain = await decodeOnce(g);
-    if (plain.text) return { text: plain.text, angle: 0 };
+    if (plain.text) return { text: plain.text, angle: 0, via: 'page' };
     located ||= plain.located;
     zxingQuad = plain.quad;
   }
   const own = locateBarcode(g);
   for (const quad of [own, zxingQuad]) {
     const text = quad ? await decodeRectified(g, quad) : null;
-    if (text) return { text, angle: 0 };
+    if (text) return { text, angle: 0, via: 'rectified' };
   }
   // Whether the block located is a PDF417 at all (its start or stop bar seen): it tells a
   // licence back whose symbol is unreadable from a page without one.
@@ -281,17 +290,17 @@ export async function decodePdf417(input: GreyPlane): Promise<{ text: string; an
   const symbol = own && fit && looksLikePdf417(g, fit) ? own : null;
   if (symbol && fit) {
     const text = await decodeStraightened(g, fit, symbol);
-    if (text) return { text, angle: 0 };
+    if (text) return { text, angle: 0, via: 'straightened' };
     // zxing decides each bar before it reads a codeword; the soft reader compares whole
     // codewords in grey and tells Reed-Solomon which ones it is unsure of (pdf417-soft.ts).
     // A soft read counts only as a valid AAMVA record: anything else is left undecoded.
     const soft = softDecodePdf417(g, fit);
-    if (soft && isAamva(soft)) return { text: soft, angle: 0 };
+    if (soft && isAamva(soft)) return { text: soft, angle: 0, via: 'soft' };
   }
   if (located) {
     for (const retry of RETRIES) {
       const attempt = await decodeOnce(await filtered(deskewed, (s) => retry.filter(s, deskewed)), retry.binarizer);
-      if (attempt.text) return { text: attempt.text, angle: first };
+      if (attempt.text) return { text: attempt.text, angle: first, via: 'page-filtered' };
     }
   }
   return { text: null, symbol };
@@ -316,9 +325,9 @@ export async function runBarcode(g: GreyPlane, today: Date): Promise<BarcodeResu
   if (hit.text === null) return hit.symbol ? { found: false, fields: {}, symbol: hit.symbol } : { found: false, fields: {} };
   try {
     const aamva = parseAamva(hit.text);
-    return { found: true, text: hit.text, deskewAngle: hit.angle, aamva, fields: aamvaToProcessor(aamva, today) };
+    return { found: true, text: hit.text, deskewAngle: hit.angle, aamva, fields: aamvaToProcessor(aamva, today), via: hit.via };
   } catch (err: unknown) {
-    if (err instanceof AamvaFormatError) return { found: true, text: hit.text, deskewAngle: hit.angle, fields: {} };
+    if (err instanceof AamvaFormatError) return { found: true, text: hit.text, deskewAngle: hit.angle, fields: {}, via: hit.via };
     throw err;
   }
 }

@@ -40,17 +40,36 @@ export function alignTo(ref: string, read: string): (string | null)[] {
   return out;
 }
 
+/** Levenshtein distance between two lines (unit costs). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1), prev[j]! + 1, row[j - 1]! + 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
 /**
- * What the readings saw at each character of `lines` (per line, per column: the characters the
- * readings of the same line count aligned there). A reading with another number of lines says
- * nothing and is left out.
+ * What the readings saw at each character of `lines` (per line, per column: the characters
+ * aligned there). Each line is compared with the reading's line closest to it, and only when
+ * that one is within a third of its length: a pass often takes the noise above the zone for its
+ * first line and the first MRZ line for its second (dim development passports 2 and 5), and
+ * those lines, aligned as if they were the same line, outvoted what the sound passes agreed on.
  */
 export function seenAt(lines: readonly string[], reads: readonly (readonly string[])[]): string[][][] {
-  const voters = reads.filter((r) => r.length === lines.length);
-  return lines.map((line, li) => {
+  return lines.map((line) => {
     const seen: string[][] = [...line].map(() => []);
-    for (const r of voters) {
-      alignTo(line, r[li]!).forEach((c, col) => {
+    for (const r of reads) {
+      let best: string | null = null;
+      let bestD = Infinity;
+      for (const l of r) {
+        const d = editDistance(line, l);
+        if (d < bestD) [best, bestD] = [l, d];
+      }
+      if (best === null || bestD > line.length / 3) continue;
+      alignTo(line, best).forEach((c, col) => {
         if (c !== null) seen[col]!.push(c);
       });
     }

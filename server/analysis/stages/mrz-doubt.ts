@@ -6,6 +6,7 @@
  * document number; a person should look at those rather than the service accept them.
  */
 import { seenAt } from './mrz-align.js';
+import { SEX_LOOKALIKES } from './mrz-parse.js';
 
 /** Why a character of an MRZ that passed its checks is not to be trusted. */
 export const MrzDoubtKind = {
@@ -40,6 +41,23 @@ const kindOf = (c: string): Kind => (c === '<' ? 'filler' : /\d/.test(c) ? 'digi
  * pages), hardly a 6 as G, so a G most passes read is trusted.
  */
 const CHECK_BLIND: Readonly<Record<string, string>> = { '6': 'G', '1': 'L' };
+
+/**
+ * Digits a field of letters cannot hold, as the letter each is a misreading of: a pass that read
+ * 0 in a name read an O, and counts for it. A digit with no look-alike letter says nothing there.
+ */
+const LETTER_OF_DIGIT: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', '2': 'Z', '4': 'A', '5': 'S', '6': 'G', '8': 'B' };
+
+/**
+ * What a pass's character says in a field no check digit covers: the character itself, the
+ * value it is a look-alike of where the field cannot hold it, or nothing (null). A dim page's
+ * M read R, 1 and 0 by three passes and M by two is M (dim development passport 5), not a
+ * disagreement; a digit in a name counts for the letter it resembles, not against the name.
+ */
+function asPossible(field: string, c: string): string | null {
+  if (field === 'sex') return 'MFX<'.includes(c) ? c : (SEX_LOOKALIKES[c] ?? null);
+  return /\d/.test(c) ? (LETTER_OF_DIGIT[c] ?? null) : c;
+}
 
 /**
  * The field of a character, and what guards it: `none` (no check digit), `numeric` (digits only,
@@ -91,7 +109,10 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
       const agree = read.filter((c) => c === chosen).length;
       const add = (kind: MrzDoubtKind): void => void doubts.push({ kind, line: li, column: col, field, chosen, read });
       if (guard === 'none') {
-        if (agree * 2 <= read.length) add(MrzDoubtKind.PassesDisagree);
+        const votes = read.map((c) => asPossible(field, c)).filter((c): c is string => c !== null);
+        // And at least two passes: one sound pass among noise vouches for nothing (blurred passport 2).
+        const vouched = votes.filter((c) => c === chosen).length;
+        if (vouched * 2 <= votes.length || (vouched < 2 && passes.length > 1)) add(MrzDoubtKind.PassesDisagree);
       } else if (guard === 'alphanumeric') {
         const kinds = new Set(read.map(kindOf));
         if (kinds.size === 1 && !kinds.has(kindOf(chosen)) && kindOf(chosen) !== 'filler') add(MrzDoubtKind.RepairChangedKind);

@@ -63,7 +63,7 @@ const CONFUSIONS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Letters OCR makes of the sex field's M and F (the field allows only M, F, X and `<`). */
-const SEX_LOOKALIKES: Readonly<Record<string, string>> = { H: 'M', N: 'M', W: 'M', R: 'M', E: 'F', P: 'F' };
+export const SEX_LOOKALIKES: Readonly<Record<string, string>> = { H: 'M', N: 'M', W: 'M', R: 'M', E: 'F', P: 'F' };
 
 const MRZ_LENGTHS = [44, 36, 30] as const;
 
@@ -184,38 +184,45 @@ export function correctMrz(
     }
   }
   let swaps = 0;
+  type Correction = (typeof corrections)[number];
   while (!result.valid && swaps < maxSwaps) {
     const failing = failingChecks(result);
-    const positions: { line: number; col: number }[] = [];
-    for (const detail of failing) {
-      for (const range of detail.ranges) {
-        for (let col = range.start; col < range.end; col++) {
-          if (CONFUSIONS[current[range.line]![col]!] && !positions.some((p) => p.line === range.line && p.col === col))
-            positions.push({ line: range.line, col });
-        }
-      }
-    }
+    const readAt = (line: number, col: number): readonly string[] | undefined => seen?.[line]?.[col];
     // A swap makes a letter of a digit or a filler only where some pass read that letter: a noisy
     // document number passed its check by chance so (dim development passport 4: 0 → D where
-    // the passes read 0, 0 and noise).
-    const alternatives = (p: { line: number; col: number }): readonly string[] => {
-      const read = seen?.[p.line]?.[p.col];
-      const was = current[p.line]![p.col]!;
-      return CONFUSIONS[was]!.filter((alt) => !read || /[A-Z]/.test(was) || !/[A-Z]/.test(alt) || read.includes(alt));
+    // the passes read 0, 0 and noise). What another pass read there is an alternative too.
+    const alternatives = (line: number, col: number): readonly string[] => {
+      const read = readAt(line, col);
+      const was = current[line]![col]!;
+      const alts = (CONFUSIONS[was] ?? []).filter((alt) => !read || /[A-Z]/.test(was) || !/[A-Z]/.test(alt) || read.includes(alt));
+      return [...new Set([...alts, ...(read ?? []).filter((c) => c !== was)])];
     };
+    // The positions of each failing check that some swap could repair.
+    const byCheck = failing.map((detail) =>
+      detail.ranges.flatMap((range) =>
+        Array.from({ length: range.end - range.start }, (_, k) => ({ line: range.line, col: range.start + k })).filter(
+          (p) => alternatives(p.line, p.col).length > 0,
+        ),
+      ),
+    );
     const swap = (lines: string[], p: { line: number; col: number }, alt: string): string[] => {
       const out = [...lines];
       const l = out[p.line]!;
       out[p.line] = l.slice(0, p.col) + alt + l.slice(p.col + 1);
       return out;
     };
-    // Several swaps can satisfy a mod-10 check by chance: prefer fewer failing checks, then the
-    // most likely confusions (each list in CONFUSIONS is ordered by likelihood).
-    let best: { lines: string[]; result: ParseResult; cs: (typeof corrections)[number][]; cost: number } | null = null;
-    // Document numbers and dates are mostly digits, so letter→digit is the likelier repair.
-    const cost = (cs: (typeof corrections)[number][]): number =>
-      cs.reduce((sum, c) => sum + 1 + (CONFUSIONS[c.from]?.indexOf(c.to) ?? 0) + (/[0-9<]/.test(c.from) && /[A-Z]/.test(c.to) ? 2 : 0), 0);
-    const consider = (trial: string[], cs: (typeof corrections)[number][]): void => {
+    const supported = (c: Correction): boolean => readAt(c.line, c.column)?.includes(c.to) === true;
+    // Several swaps can satisfy a mod-10 check by chance: prefer fewer failing checks, then what
+    // a pass read there, then the most likely confusions (each list in CONFUSIONS is ordered by
+    // likelihood). Document numbers and dates are mostly digits, so letter→digit is the likelier repair.
+    let best: { lines: string[]; result: ParseResult; cs: Correction[]; cost: number } | null = null;
+    const cost = (cs: Correction[]): number =>
+      cs.reduce(
+        (sum, c) =>
+          sum + 1 + (supported(c) ? 0 : 1 + Math.max(0, CONFUSIONS[c.from]?.indexOf(c.to) ?? 0)) + (/[0-9<]/.test(c.from) && /[A-Z]/.test(c.to) ? 2 : 0),
+        0,
+      );
+    const consider = (trial: string[], cs: Correction[]): void => {
       const r = tryParse(trial);
       if (!r) return;
       const n = failingChecks(r).length;
@@ -224,28 +231,43 @@ export function correctMrz(
       const bestN = best ? failingChecks(best.result).length : Infinity;
       if (!best || n < bestN || (n === bestN && c < best.cost)) best = { lines: trial, result: r, cs, cost: c };
     };
+    const positions = byCheck.flat().filter((p, k, all) => all.findIndex((o) => o.line === p.line && o.col === p.col) === k);
     // Single swaps first, then pairs (two confusions in one field leave its check failing after one).
     for (const p of positions) {
-      for (const alt of alternatives(p)) consider(swap(current, p, alt), [{ line: p.line, column: p.col, from: current[p.line]![p.col]!, to: alt }]);
+      for (const alt of alternatives(p.line, p.col))
+        consider(swap(current, p, alt), [{ line: p.line, column: p.col, from: current[p.line]![p.col]!, to: alt }]);
     }
+    // Pairs only inside one failing check, and, when the passes are known, with at most one
+    // swap to a character no pass read there: some pair of guesses passes a mod-10 check by
+    // chance in almost any field of 9 characters (dim development passport 4's number, read
+    // XD0901608, passed as XO0907608 with D → O and 1 → 7 that no pass read; a pass read the 6).
     if (!best && swaps + 2 <= maxSwaps) {
-      for (let i = 0; i < positions.length; i++) {
-        for (let j = i + 1; j < positions.length; j++) {
-          const p = positions[i]!;
-          const q = positions[j]!;
-          for (const a of alternatives(p)) {
-            const once = swap(current, p, a);
-            for (const b of alternatives(q)) {
-              consider(swap(once, q, b), [
-                { line: p.line, column: p.col, from: current[p.line]![p.col]!, to: a },
-                { line: q.line, column: q.col, from: current[q.line]![q.col]!, to: b },
-              ]);
+      // Only inside a field's own check digit: not across the composite check's fields (each
+      // holds its own check digit) nor in names or codes no check digit guards; pairs over those
+      // 30-40 characters were most of the time a noisy page spent (seconds per reading).
+      for (const [k, inCheck] of byCheck.entries()) {
+        const field = failing[k]!.field ?? '';
+        if (!field.endsWith('CheckDigit') || field === 'compositeCheckDigit') continue;
+        for (let i = 0; i < inCheck.length; i++) {
+          for (let j = i + 1; j < inCheck.length; j++) {
+            const p = inCheck[i]!;
+            const q = inCheck[j]!;
+            for (const a of alternatives(p.line, p.col)) {
+              const once = swap(current, p, a);
+              for (const b of alternatives(q.line, q.col)) {
+                const cs: Correction[] = [
+                  { line: p.line, column: p.col, from: current[p.line]![p.col]!, to: a },
+                  { line: q.line, column: q.col, from: current[q.line]![q.col]!, to: b },
+                ];
+                if (seen && !cs.some(supported)) continue;
+                consider(swap(once, q, b), cs);
+              }
             }
           }
         }
       }
     }
-    const chosen = best as { lines: string[]; result: ParseResult; cs: (typeof corrections)[number][]; cost: number } | null;
+    const chosen = best as { lines: string[]; result: ParseResult; cs: Correction[]; cost: number } | null;
     if (!chosen) break;
     current = chosen.lines;
     result = chosen.result;

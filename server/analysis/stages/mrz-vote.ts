@@ -6,7 +6,7 @@
  * engine) passed every check. Engines err in different places, so each character is taken from
  * the majority of the readings; the checks then judge the result.
  */
-import { alignTo } from './mrz-align.js';
+import { alignTo, editDistance } from './mrz-align.js';
 import { checksHolding } from './mrz-parse.js';
 
 /** The most common shape (line count and lengths) among the readings; readings of another shape do not vote. */
@@ -16,17 +16,6 @@ function shapeOf(reads: readonly (readonly string[])[]): string | null {
   let best: string | null = null;
   for (const [shape, n] of counts) if (best === null || n > counts.get(best)!) best = shape;
   return best;
-}
-
-/** Levenshtein distance between two lines (unit costs). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1), prev[j]! + 1, row[j - 1]! + 1));
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 /**

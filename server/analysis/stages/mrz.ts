@@ -185,15 +185,29 @@ async function smoothGrey(g: GreyPlane, sigma: number): Promise<GreyPlane> {
   return { data, width: info.width, height: info.height };
 }
 
-/** Reads located zones, best first; the first valid reading, else the one failing fewest checks. */
+/**
+ * Reads located zones, best first: the first valid reading. Only one zone is read again at other
+ * heights (see {@link rereadZone}): the first whose passes read it valid with a doubt, else the one
+ * whose passes came closest (fewest failing checks). Each re-read is an OCR-B pass, and on a page
+ * that never reads (a dim, blurred, small upload) every candidate zone re-read twice made up
+ * most of the two minutes such a page took under load.
+ */
 async function readZones(zones: readonly LocatedMrz[], today: Date, noisy = false): Promise<MrzResult | null> {
-  let best: MrzResult | null = null;
+  let best: { zone: LocatedMrz; first: ZoneRead } | null = null;
   for (const zone of zones) {
-    const read = await readZone(zone, today, noisy);
-    if (read?.data?.valid) return read;
-    if (read && (!best || read.data!.failing_checks.length < best.data!.failing_checks.length)) best = read;
+    const first = await readZone(zone, today, noisy);
+    const read = first.read;
+    if (read?.data?.valid) return read.doubts?.length ? rereadZone(zone, first, today, noisy) : read;
+    const failing = (r: ZoneRead): number => r.read?.data?.failing_checks.length ?? Infinity;
+    if (!best || failing(first) < failing(best.first) || (!best.first.read && first.reads.length > best.first.reads.length)) best = { zone, first };
   }
-  return best;
+  return best ? rereadZone(best.zone, best.first, today, noisy) : null;
+}
+
+/** One zone's first reading and the pass readings it came from. */
+interface ZoneRead {
+  readonly read: MrzResult | null;
+  readonly reads: readonly (readonly string[])[];
 }
 
 /**
@@ -202,7 +216,7 @@ async function readZones(zones: readonly LocatedMrz[], today: Date, noisy = fals
  * that the model tells apart in grey), then the legacy engine. Two OCR-B readings alike and
  * valid are taken without the third pass (a clean page costs two reads).
  */
-async function readZone(zone: LocatedMrz, today: Date, noisy: boolean): Promise<MrzResult | null> {
+async function readZone(zone: LocatedMrz, today: Date, noisy: boolean): Promise<ZoneRead> {
   const attempts = mrzEngines().flatMap((engine): { engine: OcrEngineKind; binarise: boolean }[] =>
     engine === 'mrz-ocrb'
       ? [
@@ -219,21 +233,27 @@ async function readZone(zone: LocatedMrz, today: Date, noisy: boolean): Promise<
     if (lines) reads.push(lines);
     if (k === 1 && reads.length === 2 && reads[0]!.join() === reads[1]!.join()) {
       const read = readMrzLines(reads[0]!, today, seenAt(reads[0]!, reads));
-      if (read?.data?.valid) return withDoubts({ ...read, passes: reads });
+      if (read?.data?.valid) return { read: withDoubts({ ...read, passes: reads }), reads };
     }
   }
-  const first = readPasses(reads, today);
-  if (first?.data?.valid && !first.doubts?.length) return first;
-  // Not read, or read with characters the passes do not vouch for: the OCR-B model reads the zone
-  // again in grey at two other glyph heights (its errors move with the scale), and all readings vote.
-  if (!ocrbDataDir()) return first;
+  return { read: readPasses(reads, today), reads };
+}
+
+/**
+ * A zone not read, or read with characters the passes do not vouch for: the OCR-B model reads it
+ * again in grey at two other glyph heights (its errors move with the scale), and all readings
+ * vote. The earlier reading is kept if the new one fails its checks.
+ */
+async function rereadZone(zone: LocatedMrz, first: ZoneRead, today: Date, noisy: boolean): Promise<MrzResult | null> {
+  if (!ocrbDataDir()) return first.read;
+  const reads = [...first.reads];
   for (const factor of REREAD_HEIGHTS) {
     const text = await ocrBand(zone.plane, 0, zone.plane.height, zone.lineHeight * factor, 'mrz-ocrb', false, noisy);
     const lines = text.includes('<') ? pickMrzLines(text) : null;
     if (lines) reads.push(lines);
   }
   const again = readPasses(reads, today);
-  return first?.data?.valid && !again?.data?.valid ? first : (again ?? first);
+  return first.read?.data?.valid && !again?.data?.valid ? first.read : (again ?? first.read);
 }
 
 /** Line heights (× the located one) the zone is read again at when the first passes leave doubts (the first read at 0.85). */

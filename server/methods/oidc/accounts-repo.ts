@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import { keyedHash } from '../../crypto/tokens.js';
 import type { Executor } from '../../store/database.js';
+import { isPostgres } from '../../store/migrations/helpers.js';
 import { odb } from './tables.js';
 
 /** The stable id of a provider account, without keeping its subject in clear in the index. */
@@ -9,9 +11,14 @@ export function accountHash(serverSecret: string, issuer: string, subject: strin
 
 /**
  * Records the provider account the user proved for a step (replacing the step's earlier one) and
- * answers the other users who proved the same account, by any step, oldest first.
+ * answers the other users who proved the same account, by any step, oldest first. Call it inside
+ * the transaction that records the sign-in.
  */
 export async function recordProvenAccount(ex: Executor, row: { userId: number; methodKey: string; accountHash: string; now: Date }): Promise<number[]> {
+  // Two users proving the same account at once are one after the other (on PostgreSQL an advisory
+  // lock on the account to the end of the transaction; the other user has no row to lock yet): the
+  // later finds the earlier's row and goes to review, as it would after it.
+  if (isPostgres(ex)) await sql`select pg_advisory_xact_lock(hashtextextended(${row.accountHash}, 0))`.execute(ex);
   const db = odb(ex);
   await db.deleteFrom('oidc_accounts').where('user_id', '=', row.userId).where('method_key', '=', row.methodKey).execute();
   await db

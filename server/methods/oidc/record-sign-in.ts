@@ -19,6 +19,11 @@ export interface SignInRecording {
   names: { provider: string; issuer: string; subject: string; email: string; emailVerified: string; emailMatches: string; sharedWith: string };
   /** Whether the step is still `assigned` and passes through `processing` (with its event) first. */
   throughProcessing: boolean;
+  /**
+   * A step waiting in `processing` (the payment account after its code): the `updated_at` of the
+   * move that made it wait. A row moved since has a result being processed; it is not overwritten.
+   */
+  waitingSince?: string | null;
 }
 
 /**
@@ -48,9 +53,12 @@ export async function recordSignIn(
   };
   await ctx.db.transaction().execute(async (trx) => {
     // Held to the end: a second sign-in finished at the same moment finds the step moved on and
-    // records nothing (to do for a social account; `processing` after the payment account's code).
+    // records nothing (to do for a social account; for the payment account, the `processing` its
+    // confirmed code left, not one a recorded sign-in or an operator left).
     const current = await lockVerification(trx, user.id, v.method_id);
-    const waiting = how.throughProcessing ? current !== undefined && isOpen(current.status) : current?.status === VerificationStatus.processing;
+    const waiting = how.throughProcessing
+      ? current !== undefined && isOpen(current.status)
+      : current?.status === VerificationStatus.processing && how.waitingSince !== undefined && current.updated_at === how.waitingSince;
     if (!waiting) throw sessionErrors.state('This step is already done.');
     const checked = await withSharedAccountCheck(trx, ctx, { userId: user.id, methodKey: how.methodKey, identity, decision });
     const next = checked.outcome === 'complete' ? VerificationStatus.complete : VerificationStatus.complete_in_review;

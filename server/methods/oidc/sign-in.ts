@@ -3,7 +3,7 @@ import { SEAL_LABELS, sealerFor } from '../../crypto/seal.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { sessionErrors } from '../../errors.js';
 import { randomToken, sha256Hex } from '../../session/tokens.js';
-import { markStarted } from '../../session/verification-repo.js';
+import { lockVerification, markStarted } from '../../session/verification-repo.js';
 import type { Executor } from '../../store/database.js';
 import type { UserRow, UserVerificationRow } from '../../store/schema.js';
 import { reopenVerification } from '../defaults.js';
@@ -46,11 +46,15 @@ export async function startSignIn(
 ): Promise<SignInResponse> {
   const { ctx } = kit;
   const now = ctx.clock.now();
-  const recent = await countLoginsSince(ctx.db, user.id, key, new Date(now.getTime() - SIGN_IN_WINDOW_MS));
-  if (recent.count >= SIGN_INS_PER_HOUR && recent.oldest) {
-    const wait = new Date(recent.oldest).getTime() + SIGN_IN_WINDOW_MS - now.getTime();
-    throw sessionErrors.resendTooSoon(Math.max(1, Math.ceil(wait / 1000)));
-  }
+  const refuseOverLimit = async (ex: Executor) => {
+    const recent = await countLoginsSince(ex, user.id, key, new Date(now.getTime() - SIGN_IN_WINDOW_MS));
+    if (recent.count >= SIGN_INS_PER_HOUR && recent.oldest) {
+      const wait = new Date(recent.oldest).getTime() + SIGN_IN_WINDOW_MS - now.getTime();
+      throw sessionErrors.resendTooSoon(Math.max(1, Math.ceil(wait / 1000)));
+    }
+  };
+  // Before asking the provider (no discovery for a refused start), and again holding the step.
+  await refuseOverLimit(ctx.db);
   let request: Awaited<ReturnType<typeof authorizationRequest>>;
   try {
     request = await authorizationRequest(provider, redirectUriOf(ctx.config.baseUrl), locale);
@@ -61,6 +65,11 @@ export async function startSignIn(
   const begin = randomToken();
   const expiresAt = new Date(now.getTime() + SIGN_IN_TTL_MS).toISOString();
   await ctx.db.transaction().execute(async (trx) => {
+    // Held to the end: of two sign-ins started at once, the later ends the earlier (only the newest
+    // can complete), and a step done meanwhile starts none.
+    await lockVerification(trx, user.id, v.method_id);
+    await kit.requireOpen(user, key, trx);
+    await refuseOverLimit(trx);
     await pruneLogins(trx, user.id, new Date(now.getTime() - KEEP_FINISHED_MS));
     await endPendingLogins(trx, user.id, key, 'cancelled', now);
     await insertLogin(trx, {

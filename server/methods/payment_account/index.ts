@@ -9,7 +9,7 @@ import { oidcCallbackRoutes } from '../oidc/callback-routes.js';
 import { listProviders } from '../oidc/providers-repo.js';
 import { reopenSignInStep, signInNeeds } from '../oidc/sign-in.js';
 import { paymentRoutes } from './routes.js';
-import { currentPaymentState, paymentState } from './state.js';
+import { awaitsSignIn, currentPaymentState, paymentState } from './state.js';
 
 /**
  * Payment Account (spec method 4): the payment account's e-mail proven by a code (the e-mail step's
@@ -47,12 +47,13 @@ export const paymentAccountMethod: ServerMethod = {
     };
   },
   // The code is confirmed but the sign-in is still to do: the row is `processing` (one part of
-  // two), the flow shows the step as to do.
+  // two), the flow shows the step as to do, so `requireOpen` lets the sign-in start and finish.
+  // Only that `processing` (`awaitsSignIn`): one the sign-in or an operator left stays processing.
   async flowStatus(ex, userId, verification) {
     if (verification.status !== VerificationStatus.processing) return verification.status;
     const state = await paymentState.read(ex, userId);
     const provider = (await listProviders(ex, 'payment'))[0];
-    return state?.verified_email && provider ? VerificationStatus.assigned : verification.status;
+    return awaitsSignIn(state, verification) && provider ? VerificationStatus.assigned : verification.status;
   },
   canRetryRejected: alwaysRetry,
   reopen: reopenSignInStep('payment_account', (trx, userId) => paymentState.clear(trx, userId)),

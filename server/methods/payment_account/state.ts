@@ -1,3 +1,4 @@
+import { VerificationStatus } from '../../domain/catalogue.js';
 import { methodState } from '../../session/state-repo.js';
 import type { Executor } from '../../store/database.js';
 import type { UserVerificationRow } from '../../store/schema.js';
@@ -30,4 +31,14 @@ export async function currentPaymentState(ex: Executor, userId: number, v: UserV
   if (state.verified_email !== null && state.verified_for === reopened) return state;
   // A code sent since the reopening still counts (its address is the pending one).
   return { pending_email: state.pending_email, verified_email: null, verified_for: null };
+}
+
+/**
+ * Whether the step waits for the payment provider's sign-in: its code was confirmed and the row is
+ * still the `processing` that confirmation left (`verified_for` is that move's `updated_at`). A row
+ * moved since (the sign-in recorded, or an operator putting a decided step back to `processing`)
+ * is not open to a sign-in: a second one would overwrite the result being processed.
+ */
+export function awaitsSignIn(state: PaymentState | undefined, v: UserVerificationRow): boolean {
+  return v.status === VerificationStatus.processing && Boolean(state?.verified_email) && state?.verified_for === v.updated_at;
 }

@@ -85,10 +85,12 @@ export async function applyPaymentSignIn(kit: SessionKit, user: UserRow, identit
   const v = await kit.requireOpen(user, KEY);
   const state = await currentPaymentState(kit.ctx.db, user.id, v);
   if (!state?.verified_email) throw sessionErrors.state();
-  // The confirmed code already moved the step to `processing`.
+  // The confirmed code already moved the step to `processing`; the sign-in is recorded only while
+  // the row is still that move's (checked again holding it).
   await recordSignIn(kit, user, v, identity, provider, {
     methodKey: KEY,
     expectedEmail: state.verified_email,
+    waitingSince: state.verified_for,
     names: {
       provider: 'payment_provider',
       issuer: 'payment_provider_issuer',

@@ -97,6 +97,25 @@ export function findUserById(ex: Executor, id: number): Promise<UserRow | undefi
   return userByIdStatement.first(ex, [id]);
 }
 
+/**
+ * The user's row read inside a transaction `trx` and held until it ends (SQLite runs one
+ * transaction at a time): what the user's status is derived from cannot change under it. On
+ * PostgreSQL `FOR NO KEY UPDATE`, the lock an `UPDATE users` takes: `FOR UPDATE` would also wait
+ * for the key-share locks of rows inserted for the user (events, card checks), and two steps
+ * finishing at once then deadlocked.
+ */
+export async function findUserLocked(trx: Executor, id: number): Promise<UserRow | undefined> {
+  let query = trx.selectFrom('users').selectAll().where('id', '=', id);
+  if (isPostgres(trx)) query = query.forNoKeyUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Moves the user's status from `from` to `to`, only if it still is `from`: false when another change came first. */
+export async function changeUserStatus(ex: Executor, id: number, from: string, to: string, now: string): Promise<boolean> {
+  const result = await ex.updateTable('users').set({ status: to, updated_at: now }).where('id', '=', id).where('status', '=', from).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** The columns of a user that the API's user object (spec 2.1) is made from. */
 export const USER_VIEW_COLUMNS = [
   'id',

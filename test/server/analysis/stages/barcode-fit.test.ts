@@ -33,6 +33,8 @@ describe('PDF417 straightened along its fitted edges', { timeout: 300_000 }, () 
     // only it decodes.
     const out = await runBarcode(await grey(await backStressPhoto(2, 'tilt', 'thin')), today);
     expect(out.aamva).toBeDefined();
+    // The result says which attempt read it: the straightened symbol, not the page or its box.
+    expect(out.via).toBe('straightened');
     expect(out.fields['Document Number']?.value).toBe(id.dlNumber);
     expect(out.fields['Date of Birth']?.value).toBe(id.dob);
     expect(out.fields['Last Name']?.value).toBe(id.last);

@@ -14,6 +14,7 @@ describe('runBarcode', () => {
     const input = await prepareInput(await documentPhoto(1, 'licence-back', 'clean'));
     const out = await runBarcode(toGrey(input.raster), today);
     expect(out.found).toBe(true);
+    expect(out.via).toBe('page');
     expect(out.fields['Full Name']?.value).toBe('JOSE LUIS GARCIA');
     expect(out.fields['Document Number']?.value).toBe(IDENTITIES[1]!.dlNumber);
     expect(out.fields['Issuing State Name']?.value).toBe('Texas');

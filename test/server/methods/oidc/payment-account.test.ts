@@ -119,6 +119,23 @@ describe('Payment Account with a payment provider: code, then sign-in', () => {
     expect((await session.session()).state).toBe('ready_to_complete');
   });
 
+  it('a decided step an operator puts back to processing is not open to a second sign-in: the result is kept', async () => {
+    const { session, id } = await sessionFor(server, [4], 'user@example.com');
+    await confirmCode(session);
+    const first = browserFor(server);
+    await first.get(await first.signInAtProvider(await begin(first, (await session.startSignIn('payment_account', providerId)).url), 'other'));
+    expect((await verification(id)).status).toBe(4);
+    clock.advance(60_000);
+    const moved = await server.api(`/api/users/${id}/verifications`, { method: 'PATCH', body: { verification_id: 'payment_account', status: 'processing' } });
+    expect(moved.status).toBe(200);
+    // Not the processing the code left (waiting for the sign-in): the user sees it processing.
+    expect((await paymentView(session)).status).toBe('processing');
+    expect((await failure(session.startSignIn('payment_account', providerId))).error_type).toBe('session_method_state_error');
+    const v = await verification(id);
+    expect(v.status).toBe(1);
+    expect(v.attributes).toMatchObject({ payment_provider_subject: 'other', payment_provider_email: 'other@shop.example' });
+  });
+
   it('goes to review when the provider account has another address', async () => {
     const { session, id } = await sessionFor(server, [4], 'user@example.com');
     await confirmCode(session);

@@ -6,7 +6,7 @@ import { sdb } from '../../../../server/session/tables.js';
 import { secureCardState } from '../../../../server/methods/secure_card/use-cases.js';
 import type { ManualClock } from '../../../helpers/manual-clock.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { atOnce } from '../../../helpers/stored-uploads.js';
+import { atOnce, storedUploads } from '../../../helpers/stored-uploads.js';
 import { client, createTemplate, createUser, failure, giveConsent, local } from '../../session/fixtures.js';
 import { reading } from './fixtures.js';
 
@@ -184,5 +184,10 @@ describe('secure card: the same submit twice at once', () => {
     expect(await checks()).toHaveLength(1);
     expect((await eventTypes()).filter((t) => t === 'verification.completed')).toHaveLength(1);
     expect((await session.session()).methods.find((m) => m.key === 'secure_card')?.status).toBe('complete');
+    // The loser used no attempt and left no picture: one row, its one file.
+    expect(await secureCardState.read(server.verity.ctx.db, userId)).toEqual({ attempts_used: 1 });
+    const stored = await storedUploads(server, userId);
+    expect(stored.rows).toHaveLength(1);
+    expect(stored.files).toEqual(stored.rows.map((r) => r.blob_key));
   });
 });
