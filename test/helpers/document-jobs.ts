@@ -30,3 +30,33 @@ export async function insertAnalysedDocumentJob(
     .execute();
   return { blobKey };
 }
+
+/**
+ * A document portrait on file for the user, as a document analysis leaves it: its descriptor
+ * and, since migration 0033, the portrait's quality (`null` for one stored before).
+ */
+export async function insertPortraitJob(
+  db: Db,
+  job: { userId: number; docId: string; embedding: number[]; quality?: string | null; at: string },
+): Promise<void> {
+  await db
+    .insertInto('document_jobs')
+    .values({
+      doc_id: job.docId,
+      user_id: job.userId,
+      template_id: 0,
+      status: 'Success',
+      reason: null,
+      original_name: 'passport-front',
+      media_type: 'image/jpeg',
+      size: 1,
+      blob_key: `users/${job.userId}/session/none-${job.docId}`,
+      document_data: null,
+      portrait_embedding: JSON.stringify(job.embedding),
+      portrait_quality: job.quality ?? null,
+      source: 'session',
+      created_at: job.at,
+      completed_at: job.at,
+    })
+    .execute();
+}

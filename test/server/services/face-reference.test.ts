@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentJobStatus } from '../../../server/services/document-jobs.js';
 import { faceReference, parsePortraitQuality } from '../../../server/services/face-reference.js';
+import { insertPortraitJob } from '../../helpers/document-jobs.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 /**
@@ -21,26 +21,7 @@ async function userWithPortraits(rows: { embedding: number[]; quality: string | 
   const created = await server.api('/api/users', { body: { email: `fr${Math.random().toString(36).slice(2, 8)}@example.com` } });
   const userId = Number(created.body.id);
   for (const [i, r] of rows.entries()) {
-    await server.verity.ctx.db
-      .insertInto('document_jobs')
-      .values({
-        doc_id: `doc_fr_${userId}_${i}`,
-        user_id: userId,
-        template_id: 0,
-        status: DocumentJobStatus.success,
-        reason: null,
-        original_name: 'passport-front',
-        media_type: 'image/jpeg',
-        size: 1,
-        blob_key: `users/${userId}/session/none-${i}`,
-        document_data: null,
-        portrait_embedding: JSON.stringify(r.embedding),
-        portrait_quality: r.quality,
-        source: 'session',
-        created_at: r.at,
-        completed_at: r.at,
-      })
-      .execute();
+    await insertPortraitJob(server.verity.ctx.db, { userId, docId: `doc_fr_${userId}_${i}`, embedding: r.embedding, quality: r.quality, at: r.at });
   }
   return userId;
 }

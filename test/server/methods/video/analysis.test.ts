@@ -9,10 +9,10 @@ import { prepareInput } from '../../../../server/analysis/input.js';
 import { detectFaces } from '../../../../server/analysis/stages/face.js';
 import { SELFIE_MATCH_THRESHOLD, SELFIE_REVIEW_THRESHOLD } from '../../../../server/analysis/stages/selfie.js';
 import { VerificationStatus } from '../../../../server/domain/catalogue.js';
-import { DocumentJobStatus } from '../../../../server/services/document-jobs.js';
 import type { VideoMove } from '../../../../src/api/contract.js';
 import { portrait } from '../../../fixtures/faces.js';
 import { emptyFrames, headFrame, movingFrames, twoPeopleFrames } from '../../../fixtures/video.js';
+import { insertPortraitJob } from '../../../helpers/document-jobs.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { sendCapture, videoRow, videoUser } from './helpers.js';
 
@@ -40,25 +40,8 @@ async function record(framesFor: (moves: readonly VideoMove[]) => Promise<Buffer
 
 /** A document portrait on file for the user (as a document analysis leaves it). */
 async function givePortrait(userId: number, embedding: number[]): Promise<void> {
-  await server.verity.ctx.db
-    .insertInto('document_jobs')
-    .values({
-      doc_id: `doc_video_${userId}`,
-      user_id: userId,
-      template_id: 0,
-      status: DocumentJobStatus.success,
-      reason: null,
-      original_name: 'passport-front',
-      media_type: 'image/jpeg',
-      size: 1,
-      blob_key: `users/${userId}/session/none`,
-      document_data: null,
-      portrait_embedding: JSON.stringify(embedding),
-      source: 'session',
-      created_at: server.clock.now().toISOString(),
-      completed_at: server.clock.now().toISOString(),
-    })
-    .execute();
+  const at = server.clock.now().toISOString();
+  await insertPortraitJob(server.verity.ctx.db, { userId, docId: `doc_video_${userId}`, embedding, at });
 }
 
 async function embeddingOf(bytes: Buffer): Promise<number[]> {
