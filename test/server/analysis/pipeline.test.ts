@@ -29,7 +29,7 @@ describe('analyseDocument', { timeout: 240_000 }, () => {
     expect(c.valid_user_address[0]?.match).toBe(true);
     expect(c).toMatchObject({ original_name: 'back.jpg', extension: 'jpg', type: 'image/jpeg', time: 1780315200, photoshopped: false });
     expect(c.ai_analysis.internet_detection).toBe(false);
-    expect(out.evidence).toEqual({ barcode: true, mrz: null, face: false });
+    expect(out.evidence).toEqual({ barcode: true, barcode_via: 'page', mrz: null, face: false });
     // No selfie given: no selfie verdict is made up.
     expect(c.ai_analysis.selfie_check).toBeUndefined();
     expect((await sharp(out.derivative!).metadata()).format).toBe('jpeg');
