@@ -1,25 +1,29 @@
+import { z } from 'zod';
 import { DOCUMENT_METHOD_ID } from '../domain/catalogue.js';
 import type { PortraitQuality } from '../analysis/stages/portrait.js';
 import type { Executor } from '../store/database.js';
 import { latestPortraitEmbedding } from '../store/repos/document-jobs-repo.js';
 import { hasVerification } from '../store/repos/verifications-repo.js';
 
-const QUALITY_KEYS = ['detector', 'crop', 'side', 'brightness', 'contrast'] as const;
+const StoredPortraitQuality = z.object({
+  detector: z.number(),
+  crop: z.number(),
+  side: z.number(),
+  brightness: z.number(),
+  contrast: z.number(),
+});
 
 /** A stored portrait quality, or undefined when absent or not of the expected shape (matched then as of unknown quality). */
 export function parsePortraitQuality(text: string | null | undefined): PortraitQuality | undefined {
   if (!text) return undefined;
-  let v: unknown;
+  let data: unknown;
   try {
-    v = JSON.parse(text);
+    data = JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (typeof v !== 'object' || v === null) return undefined;
-  const o = v as Record<string, unknown>;
-  if (!QUALITY_KEYS.every((k) => typeof o[k] === 'number' && Number.isFinite(o[k]))) return undefined;
-  const n = (k: (typeof QUALITY_KEYS)[number]): number => o[k] as number;
-  return { detector: n('detector'), crop: n('crop'), side: n('side'), brightness: n('brightness'), contrast: n('contrast') };
+  const parsed = StoredPortraitQuality.safeParse(data);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /**
