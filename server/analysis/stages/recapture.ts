@@ -28,6 +28,7 @@
  * when {@link RECAPTURE_SETTINGS.minBeatTiles} tiles share that frequency (within two bins).
  */
 import { fitRaster, type Raster } from '../raster.js';
+import { kthSmallest, powerSpectra, powerSpectrum } from './spectrum.js';
 
 export const RECAPTURE_SETTINGS = {
   tile: 256,
@@ -67,118 +68,6 @@ export interface RecaptureResult {
   readonly documentScore: { readonly both: number; readonly colour: number; readonly beat: number };
   /** Labels for `internet_detection_location.guess_labels`. */
   readonly labels: readonly string[];
-}
-
-/** In-place radix-2 FFT of (re, im) with length a power of two. */
-function fft(re: Float64Array, im: Float64Array): void {
-  const n = re.length;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      [re[i], re[j]] = [re[j]!, re[i]!];
-      [im[i], im[j]] = [im[j]!, im[i]!];
-    }
-  }
-  for (let len = 2; len <= n; len <<= 1) {
-    const ang = (-2 * Math.PI) / len;
-    const wr = Math.cos(ang);
-    const wi = Math.sin(ang);
-    for (let i = 0; i < n; i += len) {
-      let cr = 1;
-      let ci = 0;
-      for (let k = 0; k < len / 2; k++) {
-        const a = i + k;
-        const b = a + len / 2;
-        const tr = re[b]! * cr - im[b]! * ci;
-        const ti = re[b]! * ci + im[b]! * cr;
-        re[b] = re[a]! - tr;
-        im[b] = im[a]! - ti;
-        re[a] = re[a]! + tr;
-        im[a] = im[a]! + ti;
-        const ncr = cr * wr - ci * wi;
-        ci = cr * wi + ci * wr;
-        cr = ncr;
-      }
-    }
-  }
-}
-
-/** An N×N plane Hann-windowed with its mean removed, as the spectra take it. */
-function windowed(plane: Float64Array, n: number): Float64Array {
-  let mean = 0;
-  for (const v of plane) mean += v;
-  mean /= plane.length;
-  const out = new Float64Array(n * n);
-  for (let y = 0; y < n; y++) {
-    const wy = 0.5 - 0.5 * Math.cos((2 * Math.PI * y) / (n - 1));
-    for (let x = 0; x < n; x++) {
-      const wx = 0.5 - 0.5 * Math.cos((2 * Math.PI * x) / (n - 1));
-      out[y * n + x] = (plane[y * n + x]! - mean) * wx * wy;
-    }
-  }
-  return out;
-}
-
-/** In-place 2-D FFT of an N×N complex array: rows, then columns. */
-function fft2(re: Float64Array, im: Float64Array, n: number): void {
-  const rr = new Float64Array(n);
-  const ri = new Float64Array(n);
-  for (let y = 0; y < n; y++) {
-    rr.set(re.subarray(y * n, y * n + n));
-    ri.set(im.subarray(y * n, y * n + n));
-    fft(rr, ri);
-    re.set(rr, y * n);
-    im.set(ri, y * n);
-  }
-  for (let x = 0; x < n; x++) {
-    for (let y = 0; y < n; y++) {
-      rr[y] = re[y * n + x]!;
-      ri[y] = im[y * n + x]!;
-    }
-    fft(rr, ri);
-    for (let y = 0; y < n; y++) {
-      re[y * n + x] = rr[y]!;
-      im[y * n + x] = ri[y]!;
-    }
-  }
-}
-
-/** Power spectrum of an N×N plane (Hann-windowed, mean removed). */
-function powerSpectrum(plane: Float64Array, n: number): Float64Array {
-  const re = windowed(plane, n);
-  const im = new Float64Array(n * n);
-  fft2(re, im, n);
-  const p = new Float64Array(n * n);
-  for (let i = 0; i < p.length; i++) p[i] = re[i]! * re[i]! + im[i]! * im[i]!;
-  return p;
-}
-
-/**
- * Power spectra of two real N×N planes from one complex FFT (a as the real part, b as the
- * imaginary): half the work of two, and the chroma planes are always wanted together.
- * A[k] = (Z[k] + conj Z[−k]) / 2 and B[k] = (Z[k] − conj Z[−k]) / 2i.
- */
-function powerSpectra(a: Float64Array, b: Float64Array, n: number): [Float64Array, Float64Array] {
-  const re = windowed(a, n);
-  const im = windowed(b, n);
-  fft2(re, im, n);
-  const pa = new Float64Array(n * n);
-  const pb = new Float64Array(n * n);
-  for (let y = 0; y < n; y++) {
-    for (let x = 0; x < n; x++) {
-      const k = y * n + x;
-      const m = ((n - y) % n) * n + ((n - x) % n);
-      const sr = re[k]! + re[m]!;
-      const di = im[k]! - im[m]!;
-      const dr = re[k]! - re[m]!;
-      const si = im[k]! + im[m]!;
-      pa[k] = (sr * sr + di * di) / 4;
-      pb[k] = (dr * dr + si * si) / 4;
-    }
-  }
-  return [pa, pb];
 }
 
 /**
@@ -224,7 +113,7 @@ function tileGeometry(n: number): TileGeometry {
   return g;
 }
 
-/** Median power of every ring of a spectrum. */
+/** Median power of every ring of a spectrum (the upper median of an even ring, as sorting gave). */
 function ringMedians(p: Float64Array, n: number): Float64Array {
   const { ring, ringSizes } = tileGeometry(n);
   const rings: Float64Array[] = Array.from(ringSizes, (size) => new Float64Array(size));
@@ -233,7 +122,7 @@ function ringMedians(p: Float64Array, n: number): Float64Array {
     const r = ring[i]!;
     rings[r]![fill[r]!++] = p[i]!;
   }
-  return Float64Array.from(rings, (values) => (values.length ? values.sort()[values.length >> 1]! : 0));
+  return Float64Array.from(rings, (values) => (values.length ? kthSmallest(values, values.length >> 1) : 0));
 }
 
 /** The strongest scored frequency of a spectrum against its ring's median: [ratio, index]. */
@@ -267,8 +156,12 @@ function ratioNear(p: Float64Array, n: number, medians: Float64Array, at: number
  * Document rule for one tile: the chroma peak must show in both chroma planes and outweigh
  * the luma pattern at the same frequency (see the module comment).
  */
-function documentTileScore(spectra: { rg: Float64Array; bg: Float64Array; luma: Float64Array }, n: number): { both: number; colour: number } {
-  const med = { rg: ringMedians(spectra.rg, n), bg: ringMedians(spectra.bg, n), luma: ringMedians(spectra.luma, n) };
+function documentTileScore(
+  spectra: { rg: Float64Array; bg: Float64Array; luma: Float64Array },
+  chroma: { rg: Float64Array; bg: Float64Array },
+  n: number,
+): { both: number; colour: number } {
+  const med = { ...chroma, luma: ringMedians(spectra.luma, n) };
   let both = 0;
   let colour = 0;
   for (const [self, other] of [
@@ -339,15 +232,8 @@ function sharedBeats(beats: readonly [number, number][]): number {
 }
 
 /** Strongest peak / median-of-its-ring ratio in one spectrum, ignoring low frequencies and JPEG grid lines. */
-function peakRatio(p: Float64Array, n: number): number {
-  const { ring, scored, ringSizes } = tileGeometry(n);
-  const rings: Float64Array[] = Array.from(ringSizes, (size) => new Float64Array(size));
-  const fill = new Uint32Array(ringSizes.length);
-  for (let i = 0; i < p.length; i++) {
-    const r = ring[i]!;
-    rings[r]![fill[r]!++] = p[i]!;
-  }
-  const medians = rings.map((values) => (values.length ? values.sort()[values.length >> 1]! : 0));
+function peakRatio(p: Float64Array, n: number, medians: Float64Array): number {
+  const { ring, scored } = tileGeometry(n);
   let best = 0;
   for (let i = 0; i < p.length; i++) {
     if (!scored[i]) continue;
@@ -378,8 +264,10 @@ export async function detectRecapture(raster: Raster, kind: 'document' | 'frame'
     const planes = tilePlanes(r, Math.round(fx * r.width - n / 2), Math.round(fy * r.height - n / 2), document);
     const [rg, bg] = powerSpectra(planes.rg, planes.bg, n);
     const spectra = { rg, bg };
-    best = Math.max(best, peakRatio(spectra.rg, n), peakRatio(spectra.bg, n));
-    if (planes.luma) tileScores.push(documentTileScore({ ...spectra, luma: powerSpectrum(planes.luma, n) }, n));
+    // Each spectrum's ring medians once, for the peak and the document rule alike.
+    const medians = { rg: ringMedians(rg, n), bg: ringMedians(bg, n) };
+    best = Math.max(best, peakRatio(rg, n, medians.rg), peakRatio(bg, n, medians.bg));
+    if (planes.luma) tileScores.push(documentTileScore({ ...spectra, luma: powerSpectrum(planes.luma, n) }, medians, n));
   }
   const beats: [number, number][] = [];
   if (document) {
