@@ -134,11 +134,25 @@ interface TensorLike {
   dispose(): void;
 }
 
+/**
+ * The models that run on each face found, beside the detector, mesh and iris (which place it).
+ * A caller that discards a model's output turns it off: each is a separate network on the same
+ * face crop, so the others' outputs do not change (docs/performance.md, 2026-11-28).
+ */
+export interface FaceModels {
+  readonly description: boolean;
+  readonly emotion: boolean;
+  readonly antispoof: boolean;
+  readonly liveness: boolean;
+}
+
+export const ALL_FACE_MODELS: FaceModels = { description: true, emotion: true, antispoof: true, liveness: true };
+
 /** Human configured for faces only (detector, mesh, iris, emotion, descriptor, anti-spoof, liveness). */
 export interface FaceEngine {
   readonly human: Human;
   /** Runs detection on RGB pixels; descriptors are mirror-averaged (mirrored-descriptor.ts). */
-  detect(rgb: Uint8Array, width: number, height: number): Promise<HumanResult>;
+  detect(rgb: Uint8Array, width: number, height: number, models?: FaceModels): Promise<HumanResult>;
 }
 
 let faces: Promise<FaceEngine> | undefined;
@@ -180,12 +194,19 @@ export function getFaceEngine(): Promise<FaceEngine> {
     await human.load();
     return {
       human,
-      async detect(rgb: Uint8Array, width: number, height: number): Promise<HumanResult> {
+      async detect(rgb: Uint8Array, width: number, height: number, models: FaceModels = ALL_FACE_MODELS): Promise<HumanResult> {
         const values = new Float32Array(rgb.length);
         for (let i = 0; i < rgb.length; i++) values[i] = rgb[i]!;
         const input = tf.tensor4d(values, [1, height, width, 3], 'float32');
+        // Human merges a call's configuration into its own for good: every call names all four.
+        const face = {
+          description: { enabled: models.description },
+          emotion: { enabled: models.emotion },
+          antispoof: { enabled: models.antispoof },
+          liveness: { enabled: models.liveness },
+        };
         try {
-          const result = await human.detect(input as unknown as Parameters<Human['detect']>[0]);
+          const result = await human.detect(input as unknown as Parameters<Human['detect']>[0], { face } as Partial<HumanConfig>);
           return await mirrorAverage(human, result);
         } finally {
           tf.dispose(input);

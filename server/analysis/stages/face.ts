@@ -5,7 +5,7 @@
  */
 import type { FaceResult } from '@vladmandic/human';
 import { eyeLineOffset } from '../../../src/capture/liveness.js';
-import { getFaceEngine } from '../engines.js';
+import { ALL_FACE_MODELS, getFaceEngine, type FaceModels } from '../engines.js';
 import { cropGrey, fitRaster, laplacianVariance, toGrey, type Raster } from '../raster.js';
 import type { Likelihood } from './dlp.js';
 import type { PortraitQuality } from './portrait.js';
@@ -90,8 +90,8 @@ function toDetected(f: FaceResult, scale: number): DetectedFace {
   return out;
 }
 
-/** Detects faces (largest first) in a raster. */
-export async function detectFaces(raster: Raster): Promise<DetectedFace[]> {
+/** Detects faces (largest first) in a raster; `models` leaves out the per-face models a caller does not use. */
+export async function detectFaces(raster: Raster, models: FaceModels = ALL_FACE_MODELS): Promise<DetectedFace[]> {
   const small = await fitRaster(raster, FACE_SIDE);
   let rgb: Uint8Array = small.data;
   if (small.channels === 1) {
@@ -99,7 +99,7 @@ export async function detectFaces(raster: Raster): Promise<DetectedFace[]> {
     for (let i = 0; i < small.data.length; i++) rgb.fill(small.data[i]!, i * 3, i * 3 + 3);
   }
   const engine = await getFaceEngine();
-  const result = await engine.detect(rgb, small.width, small.height);
+  const result = await engine.detect(rgb, small.width, small.height, models);
   const scale = raster.width / small.width;
   return result.face.map((f) => toDetected(f, scale)).sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
 }

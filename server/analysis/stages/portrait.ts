@@ -18,7 +18,17 @@
  * found the face in 3 of the 8, and two of them then matched; docs/analysis.md, 2026-11-27).
  */
 import { cropGrey, rasterFrom, sharpFromRaster, toGrey, type Raster } from '../raster.js';
+import { ALL_FACE_MODELS, type FaceModels } from '../engines.js';
 import { detectFaces, l2Normalise, type DetectedFace } from './face.js';
+
+/**
+ * Finding the portrait: its box, score and emotions (`face_annotation`). Its descriptor is taken
+ * again from the smoothed crops below, so the capture's own is made only when no crop shows the
+ * face; anti-spoofing and liveness say nothing of a printed portrait.
+ */
+const FIND_MODELS: FaceModels = { description: false, emotion: true, antispoof: false, liveness: false };
+/** Describing the portrait in its crops: only the descriptor and the detector's score are kept. */
+const CROP_MODELS: FaceModels = { description: true, emotion: false, antispoof: false, liveness: false };
 
 /**
  * How far a document portrait's descriptor can be trusted, measured when it is taken and stored
@@ -71,11 +81,11 @@ export function tileBoxes(width: number, height: number, n = TILES): [number, nu
 }
 
 /** Faces found in the tiles, in the whole raster's coordinates (largest first; a face seen by two tiles may appear twice). */
-async function facesInTiles(raster: Raster): Promise<DetectedFace[]> {
+async function facesInTiles(raster: Raster, models: FaceModels): Promise<DetectedFace[]> {
   const found: DetectedFace[] = [];
   for (const [left, top, width, height] of tileBoxes(raster.width, raster.height)) {
     const tile = await rasterFrom(sharpFromRaster(raster).extract({ left, top, width, height }));
-    for (const f of await detectFaces(tile)) {
+    for (const f of await detectFaces(tile, models)) {
       found.push({
         ...f,
         box: [f.box[0] + left, f.box[1] + top, f.box[2], f.box[3]],
@@ -113,7 +123,7 @@ async function faceAt(
   const cx = crop.width / 2;
   const cy = crop.height / 2;
   const off = (f: DetectedFace): number => Math.hypot(f.box[0] + f.box[2] / 2 - cx, f.box[1] + f.box[3] / 2 - cy);
-  const face = (await detectFaces(crop)).sort((a, b) => off(a) - off(b))[0];
+  const face = (await detectFaces(crop, CROP_MODELS)).sort((a, b) => off(a) - off(b))[0];
   return face?.embedding ? { embedding: face.embedding, score: face.score } : undefined;
 }
 
@@ -140,10 +150,10 @@ function lightOf(raster: Raster, face: DetectedFace): { brightness: number; cont
 
 /**
  * The descriptor of `face` taken again from smoothed crops around it (see above): the mean over
- * the crop sides that show a face, else the fallback side's, else the face's own; with the
- * portrait's {@link PortraitQuality}.
+ * the crop sides that show a face, else the fallback side's, else the face's own (`own()`, made
+ * only then); with the portrait's {@link PortraitQuality}.
  */
-async function recropped(raster: Raster, face: DetectedFace): Promise<DetectedFace> {
+async function recropped(raster: Raster, face: DetectedFace, own: () => Promise<DetectedFace | undefined>): Promise<DetectedFace> {
   const region = faceRegion(raster, face, RECROP_MARGIN);
   const found: { embedding: readonly number[]; score: number }[] = [];
   if (region) {
@@ -162,18 +172,27 @@ async function recropped(raster: Raster, face: DetectedFace): Promise<DetectedFa
     side: Math.max(face.box[2], face.box[3]),
     ...lightOf(raster, face),
   };
-  return { ...face, ...(found.length > 0 ? { embedding: meanDescriptor(found.map((f) => f.embedding)) } : {}), portrait };
+  if (found.length > 0) return { ...face, embedding: meanDescriptor(found.map((f) => f.embedding)), portrait };
+  const embedding = (await own())?.embedding;
+  return { ...face, ...(embedding ? { embedding } : {}), portrait };
+}
+
+/** Faces of the whole image, else of its tiles (largest first). */
+async function facesOf(raster: Raster, models: FaceModels): Promise<DetectedFace[]> {
+  const whole = await detectFaces(raster, models);
+  return whole.length > 0 ? whole : facesInTiles(raster, models);
 }
 
 /**
  * Faces of a document image, largest (the portrait) first: the detector on the whole image,
  * and when that finds none, on overlapping tiles. The portrait's descriptor comes from its
  * smoothed crop and it carries its {@link PortraitQuality}; box, mesh and scores stay those of
- * the capture.
+ * the capture. Only the portrait carries a descriptor (the pipeline matches it alone).
  */
 export async function documentFaces(raster: Raster): Promise<DetectedFace[]> {
-  const whole = await detectFaces(raster);
-  const faces = whole.length > 0 ? whole : await facesInTiles(raster);
-  const [portrait, ...rest] = faces;
-  return portrait ? [await recropped(raster, portrait), ...rest] : [];
+  const [portrait, ...rest] = await facesOf(raster, FIND_MODELS);
+  // No crop showed the face: the capture's own descriptor, from the same search with every
+  // model on (the detector gives the same faces in the same order, so [0] is this portrait).
+  const own = async (): Promise<DetectedFace | undefined> => (await facesOf(raster, ALL_FACE_MODELS))[0];
+  return portrait ? [await recropped(raster, portrait, own), ...rest] : [];
 }
