@@ -140,7 +140,11 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     const portrait = (await facesFound).length > 0;
     const barcode = portrait && !mayHoldPdf417(grey) ? NO_BARCODE : await timed(timings, 'barcode', () => runBarcode(grey, today));
     let read: MrzResult = { found: false, fields: {} };
-    if (!barcode.aamva) {
+    // Nor a page whose located block is a PDF417 that did not decode: a licence back, where an
+    // MRZ read is the unreadable symbol read as text (dropped below) and the search costs 1.8 s
+    // of CPU on a 12 MP photo (docs/performance.md, 2026-11-28). The cost: an enhanced licence's back
+    // with an MRZ beside its PDF417 (none in the sets) is not read by its MRZ when the symbol fails.
+    if (!barcode.aamva && !barcode.symbol) {
       const first = await timed(timings, 'mrz', () => searchMrz(grey, today));
       if (first.read?.data?.valid) read = first.read;
       // Waiting for the OCR delays the fallbacks, so it is done only where nothing hints at an

@@ -57,5 +57,9 @@ describe('analyseDocument on licence backs whose symbol does not decode', { time
     expect(a.evidence?.barcode).not.toBe(true);
     expect(a.failure_code).not.toBe('MRZ_CHECK_FAILED');
     expect(a.content?.mrz_data).toEqual([]);
+    // Its symbol was located, so the page was not searched for an MRZ at all (docs/performance.md).
+    expect(a.timings['barcode']).toBeGreaterThan(0);
+    expect(a.timings['mrz']).toBeUndefined();
+    expect(a.timings['mrz_fallback']).toBeUndefined();
   });
 });
