@@ -112,64 +112,80 @@ const CLIP_LOW = 3;
 const CLIP_HIGH = 252;
 
 /**
- * The 8x8 block at (bx, by) of a raster as luma floats (the decoder's Y, up to rounding) into
- * `out`; false when it holds a clipped pixel. Made block by block, not as a whole-image luma
- * plane first: the same values, without a 48 MB plane and a second pass over a 12 MP photo.
+ * The chosen low-frequency coefficients of every unclipped block; NaN rows for clipped ones.
+ * Each block's luma (the decoder's Y up to rounding, as float32) is made as the block is
+ * transformed, not as a whole-image plane first, and the 8-point sums are written out term by
+ * term in the same order as a loop adds them: the same numbers, without a 48 MB plane and a
+ * second pass over a 12 MP photo (docs/performance.md, 2026-11-28).
  */
-function blockLuma(r: Raster, bx: number, by: number, out: Float32Array): boolean {
-  const d = r.data;
-  const w = r.width;
-  for (let yy = 0; yy < N; yy++) {
-    const start = (by * N + yy) * w + bx * N;
-    if (r.channels === 1) {
-      for (let x = 0; x < N; x++) {
-        const v = d[start + x]!;
-        if (v <= CLIP_LOW || v >= CLIP_HIGH) return false;
-        out[yy * N + x] = v;
-      }
-      continue;
-    }
-    for (let x = 0, i = start * 3; x < N; x++, i += 3) {
-      const R = d[i]!;
-      const G = d[i + 1]!;
-      const B = d[i + 2]!;
-      if (R <= CLIP_LOW || G <= CLIP_LOW || B <= CLIP_LOW || R >= CLIP_HIGH || G >= CLIP_HIGH || B >= CLIP_HIGH) return false;
-      out[yy * N + x] = 0.299 * R + 0.587 * G + 0.114 * B;
-    }
-  }
-  return true;
-}
-
-/** The chosen low-frequency coefficients of every unclipped block; NaN rows for clipped ones. */
 function blockCoefficients(r: Raster, freqs: readonly number[]): { coef: Float32Array; bw: number; bh: number } {
   const bw = Math.floor(r.width / N);
   const bh = Math.floor(r.height / N);
   const k = freqs.length;
   const coef = new Float32Array(bw * bh * k).fill(Number.NaN);
-  const block = new Float32Array(N * N);
   const tmp = new Float64Array(N * N);
   // The row pass computes only the horizontal frequencies the chosen ones use.
   const maxV = Math.max(...freqs.map((f) => f % N));
   const vs = Int32Array.from(freqs, (f) => f % N); // horizontal frequency
   const us = Int32Array.from(freqs, (f) => (f - (f % N)) / N); // vertical frequency
+  const d = r.data;
+  const grey = r.channels === 1;
+  const stride = grey ? 1 : 3;
+  const row = new Float64Array(N);
   for (let by = 0; by < bh; by++) {
-    for (let bx = 0; bx < bw; bx++) {
-      if (!blockLuma(r, bx, by, block)) continue;
-      // Rows first: tmp[yy][u] = Σx B[u][x] · y[yy][x].
+    blocksNext: for (let bx = 0; bx < bw; bx++) {
       for (let yy = 0; yy < N; yy++) {
+        const at = ((by * N + yy) * r.width + bx * N) * stride;
+        for (let x = 0, i = at; x < N; x++, i += stride) {
+          if (grey) {
+            const v = d[i]!;
+            if (v <= CLIP_LOW || v >= CLIP_HIGH) continue blocksNext;
+            row[x] = v;
+          } else {
+            const R = d[i]!;
+            const G = d[i + 1]!;
+            const B = d[i + 2]!;
+            if (R <= CLIP_LOW || G <= CLIP_LOW || B <= CLIP_LOW || R >= CLIP_HIGH || G >= CLIP_HIGH || B >= CLIP_HIGH) continue blocksNext;
+            row[x] = Math.fround(0.299 * R + 0.587 * G + 0.114 * B);
+          }
+        }
+        // Rows first: tmp[yy][u] = Σx B[u][x] · y[yy][x].
+        const y0 = row[0]!;
+        const y1 = row[1]!;
+        const y2 = row[2]!;
+        const y3 = row[3]!;
+        const y4 = row[4]!;
+        const y5 = row[5]!;
+        const y6 = row[6]!;
+        const y7 = row[7]!;
         for (let u = 0; u <= maxV; u++) {
-          let s = 0;
-          for (let x = 0; x < N; x++) s += BASIS[u * N + x]! * block[yy * N + x]!;
-          tmp[yy * N + u] = s;
+          const b = u * N;
+          tmp[yy * N + u] =
+            0 +
+            BASIS[b]! * y0 +
+            BASIS[b + 1]! * y1 +
+            BASIS[b + 2]! * y2 +
+            BASIS[b + 3]! * y3 +
+            BASIS[b + 4]! * y4 +
+            BASIS[b + 5]! * y5 +
+            BASIS[b + 6]! * y6 +
+            BASIS[b + 7]! * y7;
         }
       }
-      const at = (by * bw + bx) * k;
+      const out = (by * bw + bx) * k;
       for (let j = 0; j < k; j++) {
         const v = vs[j]!;
-        const u = us[j]!;
-        let s = 0;
-        for (let yy = 0; yy < N; yy++) s += BASIS[u * N + yy]! * tmp[yy * N + v]!;
-        coef[at + j] = s;
+        const b = us[j]! * N;
+        coef[out + j] =
+          0 +
+          BASIS[b]! * tmp[v]! +
+          BASIS[b + 1]! * tmp[N + v]! +
+          BASIS[b + 2]! * tmp[2 * N + v]! +
+          BASIS[b + 3]! * tmp[3 * N + v]! +
+          BASIS[b + 4]! * tmp[4 * N + v]! +
+          BASIS[b + 5]! * tmp[5 * N + v]! +
+          BASIS[b + 6]! * tmp[6 * N + v]! +
+          BASIS[b + 7]! * tmp[7 * N + v]!;
       }
     }
   }
