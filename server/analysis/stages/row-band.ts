@@ -132,8 +132,8 @@ export function missedWords(g: GreyPlane, boxes: readonly Rect[]): Rect[] {
         b.y0 > y0 &&
         b.y1 < y1 - 1 &&
         Math.abs(mid - cy) < 0.2 * rh &&
-        // A box far smaller than the glyph did not read it (a label's box caught on its edge).
-        !boxes.some((o) => o.h >= 1.2 * bh && inside((b.x0 + b.x1) / 2, mid, o))
+        // A box smaller than the glyph did not read it (a label's box caught on its edge).
+        !boxes.some((o) => o.h >= 0.8 * bh && inside((b.x0 + b.x1) / 2, mid, o))
       );
     });
     glyphs.sort((a, b) => a.x0 - b.x0);
