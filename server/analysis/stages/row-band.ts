@@ -27,6 +27,13 @@ const MIN_PAPER = 128;
 const MAX_WORDS = 16;
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+/** The grey level below which a share `q` of a histogram's pixels lie. */
+function quantile(hist: Uint32Array, q: number): number {
+  const n = hist.reduce((a, b) => a + b, 0);
+  let acc = 0;
+  for (let v = 0; v < 256; v++) if ((acc += hist[v]!) > q * n) return v;
+  return 255;
+}
 const centreY = (b: Rect): number => b.y + b.h / 2;
 const inside = (px: number, py: number, b: Rect): boolean => px >= b.x && px <= b.x + b.w && py >= b.y && py <= b.y + b.h;
 
@@ -59,14 +66,14 @@ function blobs(g: GreyPlane, x0: number, y0: number, x1: number, y1: number): Bl
   if (w <= 0 || h <= 0) return [];
   const chunk = Math.max(16, 4 * h);
   const thr = new Float32Array(w);
-  const all: number[] = [];
-  for (let y = y0; y < y1; y += 2) for (let x = x0; x < x1; x += 2) all.push(g.data[y * g.width + x]!);
-  all.sort((a, b) => a - b);
-  const darkest = all[Math.floor(all.length * 0.01)] ?? 0;
+  // Grey-level histograms, not sorts: this runs over every value row of a page.
+  const all = new Uint32Array(256);
+  for (let y = y0; y < y1; y += 2) for (let x = x0; x < x1; x += 2) all[g.data[y * g.width + x]!]!++;
+  const darkest = quantile(all, 0.01);
   for (let c = 0; c < w; c += chunk) {
-    const vals: number[] = [];
-    for (let y = y0; y < y1; y++) for (let x = x0 + c; x < Math.min(x1, x0 + c + chunk); x++) vals.push(g.data[y * g.width + x]!);
-    const bg = median(vals);
+    const hist = new Uint32Array(256);
+    for (let y = y0; y < y1; y++) for (let x = x0 + c; x < Math.min(x1, x0 + c + chunk); x++) hist[g.data[y * g.width + x]!]!++;
+    const bg = quantile(hist, 0.5);
     // A dark stretch (the portrait, a coloured band) holds no printed value on card stock.
     if (bg < MIN_PAPER) {
       thr.fill(-1, c, Math.min(w, c + chunk));
