@@ -20,7 +20,7 @@ import type { AppContext } from './context.js';
 import { apiAuthenticator } from './http/api-auth.js';
 import { customerApi } from './http/customer-api.js';
 import { coalesceSends } from './http/coalesced-sends.js';
-import { drainOnClose, SHUTDOWN_GRACE_MS } from './http/shutdown.js';
+import { drainOnClose } from './http/shutdown.js';
 import { answerFrameworkError, clientErrorAnswerer, registerErrorHandler } from './http/error-handler.js';
 import { fastSerializerCompiler } from './http/serializer.js';
 import { fastifyTrustProxy } from './http/trust-proxy.js';
@@ -81,8 +81,6 @@ export interface BuildOptions {
   analysis?: AnalysisEngine | false;
   /** Work only on these queues (`verity worker --queues`); all when undefined. */
   queues?: readonly string[] | undefined;
-  /** How long requests in flight at `close()` get to answer (default `SHUTDOWN_GRACE_MS`). */
-  shutdownGraceMs?: number;
 }
 
 /** A route as it was declared. */
@@ -276,8 +274,8 @@ export async function buildVerity(options: BuildOptions): Promise<Verity> {
       await webhooks.stop();
       await queue.stop();
       webhooks.close();
-      await drain.close(options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
-      await opsDrain.close(options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
+      await drain.close(config.shutdownGraceSeconds * 1000);
+      await opsDrain.close(config.shutdownGraceSeconds * 1000);
       await walCheckpointer?.close();
       for (const disconnect of disconnectBus) disconnect();
       await adapters.close();

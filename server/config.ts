@@ -82,6 +82,8 @@ const envSchema = z.object({
     .min(10)
     .max(4 * 3600)
     .default(15 * 60),
+  /** Seconds requests in flight at shutdown get to answer before every connection left is closed. */
+  VERITY_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
   NODE_ENV: z.string().optional(),
 });
 
@@ -129,6 +131,11 @@ export interface Config {
   iceServers: { urls: string | string[]; username?: string | undefined; credential?: string | undefined }[];
   /** Longest a Live Video call may last, in seconds (VERITY_LIVE_VIDEO_MAX_CALL_SECONDS, default 900). */
   liveVideoMaxCallSeconds: number;
+  /**
+   * Seconds requests in flight when shutdown starts get to answer; then every connection still
+   * open is closed (VERITY_SHUTDOWN_GRACE_SECONDS, default 10).
+   */
+  shutdownGraceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -179,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.VERITY_LOG_LEVEL,
     iceServers: e.VERITY_ICE_SERVERS,
     liveVideoMaxCallSeconds: e.VERITY_LIVE_VIDEO_MAX_CALL_SECONDS,
+    shutdownGraceSeconds: e.VERITY_SHUTDOWN_GRACE_SECONDS,
   };
 }
 

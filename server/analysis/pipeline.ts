@@ -17,6 +17,7 @@ import { matchDescriptor } from './stages/selfie-descriptor.js';
 import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
 import { finishMrz, searchMrz, textBands, type MrzResult } from './stages/mrz.js';
+import { vouchByPage } from './stages/mrz-viz.js';
 import { matchName } from './stages/name-match.js';
 import { runOcr, uprightPage } from './stages/ocr.js';
 import { paddleOcrIfAvailable } from './stages/paddle.js';
@@ -26,8 +27,9 @@ import { assessQuality, fieldsReadable, glareOverSymbol, QUALITY_THRESHOLDS, Qua
 import { detectRecapture } from './stages/recapture.js';
 import { ChallengeSignals } from './stages/challenge-signals.js';
 import { decideSelfie, matchPortrait, type LivenessFrame } from './stages/selfie.js';
+import { detectRetypedFields } from './stages/field-forgery.js';
 import { detectGridInconsistency } from './stages/jpeg-grid.js';
-import { detectPastedRegions } from './stages/tamper.js';
+import { detectPastedRegions, regionsOutsideMrz } from './stages/tamper.js';
 import type {
   AnalyseDocumentInput,
   AnalyseDocumentOptions,
@@ -166,9 +168,16 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster, 'document'));
     return { tamper, grid, recapture };
   })();
-  const [deskewedOcr, { barcode, mrz }, faces, { tamper, grid, recapture }] = await Promise.all([ocrRead, codes, facesFound, checks]);
+  const [deskewedOcr, { barcode, mrz: mrzRead }, faces, { tamper, grid, recapture }] = await Promise.all([ocrRead, codes, facesFound, checks]);
+  // The printed page vouches for MRZ characters the MRZ's own passes did not agree on (mrz-viz.ts).
+  const mrz = vouchByPage(
+    mrzRead,
+    deskewedOcr.lines.map((l) => l.text),
+    today,
+  );
 
   let ocr = deskewedOcr;
+  let tessRead = deskewedOcr;
   let printed = printedFields(ocr, today);
   // The skew estimate follows the strongest edges, and on a card under halftone and guilloche
   // it can be several degrees off: the deskewed page then reads worse than the photo as taken
@@ -181,6 +190,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     if (Object.keys(again).length > Object.keys(printed).length) {
       printed = again;
       ocr = plain;
+      tessRead = plain;
     }
   }
   // PaddleOCR reads the small, blurred print of a phone upload that tesseract garbles or drops,
@@ -196,6 +206,12 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       if (paddled.lines.length > ocr.lines.length) ocr = paddled;
     }
   }
+  // A value re-typed over the photo: tesseract's word boxes of the page it read (kept even when
+  // PaddleOCR's lines are), measured against that page's other printed words (field-forgery.ts).
+  const boxes = tessRead.rows;
+  const retyped = boxes
+    ? await timed(timings, 'field_forgery', async () => detectRetypedFields(await uprightPage(grey, tessRead === deskewedOcr), boxes))
+    : null;
   // A cut-off edge, glare, blur and a poor exposure refuse the capture only when they kept its
   // fields from being read.
   // On a licence back the symbol is what must be read. On a page whose whole paper the exposure
@@ -219,7 +235,9 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   });
   content.doc_type = type.doc_type;
   content.doc_type_id = type.doc_type_id;
-  content.photoshopped = editor !== null || tamper.suspicious || grid?.suspicious === true;
+  // A valid MRZ's plain clear band is as noiseless as a paste beside the textured page (tamper.ts).
+  const pasted = regionsOutsideMrz(tamper.regions, mrz.data?.valid ? mrz.zone : undefined).length > 0;
+  content.photoshopped = editor !== null || pasted || grid?.suspicious === true || retyped?.suspicious === true;
   content.ai_analysis.internet_detection = recapture.screen;
   content.ai_analysis.internet_detection_location = { guess_labels: [...recapture.labels] };
 

@@ -1,8 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 
-/** How long requests in flight when shutdown starts get to answer before every connection left is closed. */
-export const SHUTDOWN_GRACE_MS = 10_000;
-
 export interface Drain {
   /** From now on every answer closes its connection: keep-alive clients go elsewhere at once. */
   begin(): void;

@@ -20,6 +20,15 @@ describe('loadConfig', () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.redisUrl).toBeUndefined();
     expect(c.allowPrivateWebhooks).toBe(true);
+    expect(c.shutdownGraceSeconds).toBe(10);
+  });
+
+  it('takes the shutdown grace in whole seconds, from 0 to 600', () => {
+    expect(loadConfig({ VERITY_DATA_DIR: dir, VERITY_SHUTDOWN_GRACE_SECONDS: '0' }).shutdownGraceSeconds).toBe(0);
+    expect(loadConfig({ VERITY_DATA_DIR: dir, VERITY_SHUTDOWN_GRACE_SECONDS: '30' }).shutdownGraceSeconds).toBe(30);
+    for (const bad of ['-1', '601', '2.5', 'soon']) {
+      expect(() => loadConfig({ VERITY_DATA_DIR: dir, VERITY_SHUTDOWN_GRACE_SECONDS: bad })).toThrow(/VERITY_SHUTDOWN_GRACE_SECONDS/);
+    }
   });
 
   it('generates a secret once and keeps it in the data dir', async () => {

@@ -40,7 +40,7 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still wa
 
 describe('shutdown', () => {
   it('answers the request in flight, then closes its keep-alive connection and a slow one: close() is prompt', { timeout: 90_000 }, async () => {
-    server = await startTestServer({ workers: false, shutdownGraceMs: 5_000 });
+    server = await startTestServer({ workers: false, env: { VERITY_SHUTDOWN_GRACE_SECONDS: '5' } });
 
     // An idle keep-alive connection (one request answered), closed as soon as the listener closes.
     const idle = rawConnection(server.url);
@@ -82,5 +82,17 @@ describe('shutdown', () => {
     expect(inFlight.received().toLowerCase()).toContain('connection: close');
     expect(inFlight.received()).toContain('"status":"success"');
     expect(await within(slow.closed, 30_000)).not.toBe('still waiting');
+  });
+
+  it('closes a connection that never finishes its request once the configured grace is over', { timeout: 60_000 }, async () => {
+    // 1 s here against the 10 s default: a grace that did not follow VERITY_SHUTDOWN_GRACE_SECONDS holds close() far longer.
+    server = await startTestServer({ workers: false, env: { VERITY_SHUTDOWN_GRACE_SECONDS: '1' } });
+    const slow = rawConnection(server.url);
+    const reached = new Promise<void>((resolve) => server.verity.app.server.once('connection', () => resolve()));
+    slow.write('GET /healthz HTTP/1.1\r\nHost: verity.test\r\n');
+    await reached;
+    const closing = server.verity.close();
+    expect(await within(slow.closed, 6_000)).not.toBe('still waiting');
+    expect(await within(closing, 6_000)).not.toBe('still waiting');
   });
 });
