@@ -132,6 +132,8 @@ export interface Grid {
   readonly columns: number;
   readonly sigma: number;
   readonly at: (m: number) => number;
+  /** The same grid through the boundaries found rather than the quadratic through them. */
+  readonly through?: Grid;
 }
 
 function moduleVector(p: Float64Array, at: (m: number) => number, m0: number, len: number, shift = 0): Float64Array {
@@ -228,10 +230,11 @@ export function findGrid(avg: Float64Array, x0: number, x1: number, columns?: nu
   const { fit, ms, xs } = best!;
   const q = quadFit(ms, xs, fit.x0, fit.mod);
   const quad = (m: number): number => q[0] * m * m + q[1] * m + q[2];
-  // Through the boundaries themselves where they lie near the quadratic (a lens bends the
-  // module scale by more than a quadratic follows at the ends), its value where they do not.
+  // `through`: through the boundaries themselves where they lie near the quadratic (a lens can
+  // bend the module scale by more than a quadratic follows at the ends), its value where not.
   const knots = ms.map((m, i) => (Math.abs(xs[i]! - quad(m)) <= 0.4 * fit.mod ? xs[i]! : quad(m)));
-  return { columns: fit.c, sigma: fit.sigma, at: (m: number) => piecewise(ms, knots, m) };
+  const through = (m: number): number => piecewise(ms, knots, m);
+  return { columns: fit.c, sigma: fit.sigma, at: quad, through: { columns: fit.c, sigma: fit.sigma, at: through } };
 }
 
 /** Linear between knots (ms ascending), extended beyond the ends along the end segments. */

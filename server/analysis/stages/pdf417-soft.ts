@@ -210,6 +210,12 @@ export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout 
   let said = readIndicators(plane, grid, y0, y1);
   // The start and stop patterns alone can fit a column more or less (a module size 1/13 off on
   // a small symbol); the row indicators name the count, so the grid is fitted again with theirs.
+  // A lens can bend the scale at the ends past the quadratic, and the indicators there are
+  // then misread: the grid through the boundaries themselves is tried first.
+  if (said.columns !== grid.columns && grid.through) {
+    const check = readIndicators(plane, grid.through, y0, y1);
+    if (check.columns === grid.columns) [grid, said] = [grid.through, check];
+  }
   if (said.columns !== null && said.columns !== grid.columns) {
     const again = findGrid(avg, x0, x1, said.columns);
     const check = again && readIndicators(plane, again, y0, y1);
