@@ -38,7 +38,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { closeEngines } from '../server/analysis/engines.js';
+import { closeEngines, missingAnalysisAssets } from '../server/analysis/engines.js';
 import { HALVES, type HalfConfig, type HalfName } from '../test/fixtures/hard/config.js';
 import type { BackRows } from '../test/fixtures/hard/documents.js';
 import { evalBackStress } from './eval/back-stress.js';
@@ -303,6 +303,8 @@ print(
 print(
   `\nRates are shown as value [Wilson 95 % interval] (count). Tune on the development half; only the held-out half says how the engine does on captures it was not tuned on.`,
 );
+// Numbers measured without a model are not the engine's: said in the report itself.
+for (const missing of missingAnalysisAssets()) print(`\n**Warning:** ${missing}`);
 for (const h of HALF === 'both' ? (['dev', 'heldout'] as const) : [HALF]) await evalHalf(HALVES[h]);
 if (OUT) writeFileSync(OUT, `${lines.join('\n')}\n`);
 await closeEngines();

@@ -7,6 +7,7 @@ import { processIo, UsageError, type CliIo } from './cli/io.js';
 import { OnlyQueues } from './queue/only-queues.js';
 import { migrateToLatest, openDatabase, withStartupLock } from './store/database.js';
 import { anyAdminExists, insertAdminIfNew } from './admin/admins-repo.js';
+import { missingAnalysisAssets } from './analysis/engines.js';
 
 const USAGE = `Usage: verity <command>
 
@@ -85,6 +86,7 @@ async function runServer(config: Config, io: CliIo, mode: 'start' | 'serve' | 'w
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  if (mode !== 'serve') for (const missing of missingAnalysisAssets()) io.err(`Warning: ${missing}`);
   io.out(`Verity ${mode === 'worker' ? 'worker running' : `listening on ${config.baseUrl}`} (data in ${config.dataDir})`);
   if (opsPort !== undefined) io.out(`Probes and metrics on ${opsUrl(verity.ops)}`);
   await stopped;

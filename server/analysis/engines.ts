@@ -76,6 +76,17 @@ export function ocrbDataDir(): string | null {
   }
 }
 
+/**
+ * What `npm install` should have put in place and the engine only degrades without: said when a
+ * process that analyses starts (and by `npm run eval`), so a missing model is not a silent loss.
+ */
+export function missingAnalysisAssets(): string[] {
+  if (ocrbDataDir()) return [];
+  return [
+    `The OCR-B MRZ model (${join(OCRB_DIR, 'ocrb_int.traineddata')}) is missing: run \`npm install\` (or \`node scripts/extract-ocrb.mjs\`). Until then MRZ lines are read with the legacy engine alone, which misreads more.`,
+  ];
+}
+
 const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 
 /** A tesseract.js worker with its data loaded from disk (`@tesseract.js-data/eng`, or the OCR-B model). */

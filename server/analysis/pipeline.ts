@@ -17,6 +17,7 @@ import { matchDescriptor } from './stages/selfie-descriptor.js';
 import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
 import { finishMrz, searchMrz, textBands, type MrzResult } from './stages/mrz.js';
+import { vouchByPage } from './stages/mrz-viz.js';
 import { matchName } from './stages/name-match.js';
 import { runOcr, uprightPage } from './stages/ocr.js';
 import { paddleOcrIfAvailable } from './stages/paddle.js';
@@ -27,7 +28,7 @@ import { detectRecapture } from './stages/recapture.js';
 import { ChallengeSignals } from './stages/challenge-signals.js';
 import { decideSelfie, matchPortrait, type LivenessFrame } from './stages/selfie.js';
 import { detectGridInconsistency } from './stages/jpeg-grid.js';
-import { detectPastedRegions } from './stages/tamper.js';
+import { detectPastedRegions, regionsOutsideMrz } from './stages/tamper.js';
 import type {
   AnalyseDocumentInput,
   AnalyseDocumentOptions,
@@ -166,7 +167,13 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster, 'document'));
     return { tamper, grid, recapture };
   })();
-  const [deskewedOcr, { barcode, mrz }, faces, { tamper, grid, recapture }] = await Promise.all([ocrRead, codes, facesFound, checks]);
+  const [deskewedOcr, { barcode, mrz: mrzRead }, faces, { tamper, grid, recapture }] = await Promise.all([ocrRead, codes, facesFound, checks]);
+  // The printed page vouches for MRZ characters the MRZ's own passes did not agree on (mrz-viz.ts).
+  const mrz = vouchByPage(
+    mrzRead,
+    deskewedOcr.lines.map((l) => l.text),
+    today,
+  );
 
   let ocr = deskewedOcr;
   let printed = printedFields(ocr, today);
@@ -219,7 +226,9 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   });
   content.doc_type = type.doc_type;
   content.doc_type_id = type.doc_type_id;
-  content.photoshopped = editor !== null || tamper.suspicious || grid?.suspicious === true;
+  // A valid MRZ's plain clear band is as noiseless as a paste beside the textured page (tamper.ts).
+  const pasted = regionsOutsideMrz(tamper.regions, mrz.data?.valid ? mrz.zone : undefined).length > 0;
+  content.photoshopped = editor !== null || pasted || grid?.suspicious === true;
   content.ai_analysis.internet_detection = recapture.screen;
   content.ai_analysis.internet_detection_location = { guess_labels: [...recapture.labels] };
 

@@ -6,7 +6,8 @@
  * document number; a person should look at those rather than the service accept them.
  */
 import { seenAt } from './mrz-align.js';
-import { SEX_LOOKALIKES } from './mrz-parse.js';
+import { fieldAt } from './mrz-fields.js';
+import { SEX_LOOKALIKES, type MrzResult } from './mrz-parse.js';
 
 /** Why a character of an MRZ that passed its checks is not to be trusted. */
 export const MrzDoubtKind = {
@@ -60,35 +61,6 @@ function asPossible(field: string, c: string): string | null {
 }
 
 /**
- * The field of a character, and what guards it: `none` (no check digit), `numeric` (digits only,
- * checked: dates and check digits), `alphanumeric` (checked, letters and digits both allowed).
- * ICAO 9303 layouts: TD3 (2 × 44) and TD2 (2 × 36) share the second line's layout; TD1 (3 × 30).
- */
-function fieldAt(lineCount: number, width: number, line: number, col: number): { field: string; guard: 'none' | 'numeric' | 'alphanumeric' } {
-  const head = (): { field: string; guard: 'none' } => ({ field: col < 2 ? 'document_code' : 'issuing_state', guard: 'none' });
-  if (lineCount === 3) {
-    if (line === 0)
-      return col < 5
-        ? head()
-        : col === 14
-          ? { field: 'document_number', guard: 'numeric' }
-          : { field: col < 14 ? 'document_number' : 'optional_data', guard: 'alphanumeric' };
-    if (line === 2) return { field: 'names', guard: 'none' };
-    if (col === 7) return { field: 'sex', guard: 'none' };
-    if (col >= 15 && col <= 17) return { field: 'nationality', guard: 'none' };
-    if (col >= 18 && col <= 28) return { field: 'optional_data', guard: 'alphanumeric' };
-    return { field: col < 7 ? 'birth_date' : col === 29 ? 'composite' : 'expiry_date', guard: 'numeric' };
-  }
-  if (line === 0) return col < 5 ? head() : { field: 'names', guard: 'none' };
-  if (col < 9) return { field: 'document_number', guard: 'alphanumeric' };
-  if (col >= 10 && col <= 12) return { field: 'nationality', guard: 'none' };
-  if (col === 20) return { field: 'sex', guard: 'none' };
-  // Optional data runs to the composite check digit (TD2), or to its own check digit before it (TD3).
-  if (col >= 28 && col < width - (width === 44 ? 2 : 1)) return { field: 'optional_data', guard: 'alphanumeric' };
-  return { field: col === 9 ? 'document_number' : col < 20 ? 'birth_date' : col < 28 ? 'expiry_date' : 'composite', guard: 'numeric' };
-}
-
-/**
  * The characters of `lines` (an MRZ that passed its checks) that the OCR passes do not vouch
  * for. Each pass's reading is aligned to the lines (a pass that dropped a character is not
  * shifted against them). Where no check digit covers a character, more than half of the passes
@@ -123,4 +95,27 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
     });
   });
   return doubts;
+}
+
+/** `document_processor` fields each doubted MRZ field feeds. */
+const DOUBTED_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  names: ['Full Name', 'First Name', 'Last Name'],
+  sex: ['Sex'],
+  nationality: ['countryName'],
+  issuing_state: ['Issuing State Code'],
+  document_number: ['Document Number'],
+};
+
+/** Confidence of a field a doubted MRZ character feeds (that of an MRZ whose checks fail, mrz-parse.ts). */
+const DOUBTED_CONFIDENCE = 60;
+
+/**
+ * A valid MRZ with its doubts: the fields they feed drop to the confidence of an MRZ that failed
+ * its checks, and the pipeline sends the document to review (documentDecision).
+ */
+export function applyDoubts(read: MrzResult, doubts: readonly MrzDoubt[]): MrzResult {
+  if (doubts.length === 0) return read;
+  const fields = { ...read.fields };
+  for (const d of doubts) for (const k of DOUBTED_FIELDS[d.field] ?? []) if (fields[k]) fields[k] = { ...fields[k], confidence: DOUBTED_CONFIDENCE };
+  return { ...read, fields, doubts };
 }

@@ -14,6 +14,8 @@ export interface LocatedMrz {
   readonly plane: GreyPlane;
   readonly lineHeight: number;
   readonly lines: number;
+  /** The zone's corners on the page it was cut from (the MRZ's clear band, margin included). */
+  readonly quad: readonly [Point, Point, Point, Point];
 }
 
 /** Largest angle between the MRZ lines (radians): they are parallel on the page. */
@@ -139,7 +141,7 @@ function zoneOf(g: GreyPlane, quad: readonly [Point, Point, Point, Point], lineH
   const short = Math.hypot(quad[3].x - quad[0].x, quad[3].y - quad[0].y);
   const grown = growQuad(quad, 0.03, lineHeight / Math.max(1, short));
   const plane = warpQuad(g, grown, Math.round(long * 1.06), Math.round(short + 2 * lineHeight));
-  return plane ? { plane, lineHeight, lines } : null;
+  return plane ? { plane, lineHeight, lines, quad: grown } : null;
 }
 
 /** The line's rectangle stretched by `pitches` line pitches across it (negative: upwards). */

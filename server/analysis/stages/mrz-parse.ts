@@ -7,6 +7,7 @@
 import { parse as parseMrz, type Details, type ParseResult } from 'mrz';
 import { ageOn, type ProcessorField } from './aamva.js';
 import type { MrzDoubt } from './mrz-doubt.js';
+import { isDateDigit } from './mrz-fields.js';
 import { clearStrayFiller, padLine } from './mrz-filler.js';
 
 /** One `mrz_data` entry. */
@@ -33,6 +34,14 @@ export interface MrzResult {
   readonly passes?: readonly (readonly string[])[];
   /** Characters of a valid MRZ the passes do not vouch for (mrz-doubt.ts); empty or absent when none. */
   readonly doubts?: readonly MrzDoubt[];
+  /** Corners of the located zone on the working page (absent when read from the page's lowest rows). */
+  readonly zone?: readonly [MrzPoint, MrzPoint, MrzPoint, MrzPoint];
+}
+
+/** A point on the working page (px). */
+export interface MrzPoint {
+  readonly x: number;
+  readonly y: number;
 }
 
 /** Characters OCR confuses in MRZs, and what each could really be. */
@@ -61,6 +70,8 @@ const CONFUSIONS: Readonly<Record<string, readonly string[]>> = {
   U: ['V'],
   V: ['U'],
 };
+
+const DIGITS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'] as const;
 
 /** Letters OCR makes of the sex field's M and F (the field allows only M, F, X and `<`). */
 export const SEX_LOOKALIKES: Readonly<Record<string, string>> = { H: 'M', N: 'M', W: 'M', R: 'M', E: 'F', P: 'F' };
@@ -188,6 +199,12 @@ export function correctMrz(
   while (!result.valid && swaps < maxSwaps) {
     const failing = failingChecks(result);
     const readAt = (line: number, col: number): readonly string[] | undefined => seen?.[line]?.[col];
+    // Some pass read another character there, or dropped it (fewer readings than the line's most).
+    const contested = (line: number, col: number): boolean => {
+      const read = readAt(line, col);
+      const most = Math.max(0, ...(seen?.[line]?.map((r) => r.length) ?? []));
+      return read !== undefined && most > 1 && (new Set(read).size > 1 || read.length < most);
+    };
     // A swap makes a letter of a digit or a filler only where some pass read that letter: a noisy
     // document number passed its check by chance so (dim development passport 4: 0 → D where
     // the passes read 0, 0 and noise). What another pass read there is an alternative too.
@@ -195,7 +212,11 @@ export function correctMrz(
       const read = readAt(line, col);
       const was = current[line]![col]!;
       const alts = (CONFUSIONS[was] ?? []).filter((alt) => !read || /[A-Z]/.test(was) || !/[A-Z]/.test(alt) || read.includes(alt));
-      return [...new Set([...alts, ...(read ?? []).filter((c) => c !== was)])];
+      // A date digit the passes did not agree on (one misread it, another dropped it) may be any
+      // digit: the date's check and the composite's must both come to hold (a development
+      // passport's expiry 230326 was read 270326 by three passes of five and dropped by two).
+      const free = contested(line, col) && isDateDigit(current.length, current[line]!.length, line, col) ? DIGITS : [];
+      return [...new Set([...alts, ...(read ?? []).filter((c) => c !== was), ...free])].filter((c) => c !== was);
     };
     // The positions of each failing check that some swap could repair.
     const byCheck = failing.map((detail) =>
@@ -222,9 +243,14 @@ export function correctMrz(
           sum + 1 + (supported(c) ? 0 : 1 + Math.max(0, CONFUSIONS[c.from]?.indexOf(c.to) ?? 0)) + (/[0-9<]/.test(c.from) && /[A-Z]/.test(c.to) ? 2 : 0),
         0,
       );
+    // A date digit no pass read and no confusion explains is taken only when every check over it holds.
+    const guessed = (c: Correction): boolean => !supported(c) && !CONFUSIONS[c.from]?.includes(c.to) && /\d/.test(c.to);
+    const holdsOver = (r: ParseResult, c: Correction): boolean =>
+      failingChecks(r).every((d) => !d.ranges.some((g) => g.line === c.line && g.start <= c.column && c.column < g.end));
     const consider = (trial: string[], cs: Correction[]): void => {
       const r = tryParse(trial);
       if (!r) return;
+      if (cs.some((c) => guessed(c) && !holdsOver(r, c))) return;
       const n = failingChecks(r).length;
       if (n >= failing.length) return;
       const c = cost(cs);

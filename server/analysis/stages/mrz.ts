@@ -13,7 +13,7 @@ import { estimateSkew } from './barcode.js';
 import { locateMrz, type LocatedMrz } from './mrz-locate.js';
 import { pickMrzLines, readMrzLines, type MrzResult } from './mrz-parse.js';
 import { seenAt } from './mrz-align.js';
-import { mrzDoubts } from './mrz-doubt.js';
+import { applyDoubts, mrzDoubts } from './mrz-doubt.js';
 import { consensusReadings } from './mrz-vote.js';
 
 export { correctMrz, mrzToProcessor, pickMrzLines, readMrz, type MrzData, type MrzResult } from './mrz-parse.js';
@@ -130,31 +130,11 @@ export async function finishMrz(input: GreyPlane, today: Date, first: MrzSearch)
   return located ?? banded;
 }
 
-/** `document_processor` fields each doubted MRZ field feeds. */
-const DOUBTED_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  names: ['Full Name', 'First Name', 'Last Name'],
-  sex: ['Sex'],
-  nationality: ['countryName'],
-  issuing_state: ['Issuing State Code'],
-  document_number: ['Document Number'],
-};
-
-/**
- * A valid MRZ with the characters its passes do not vouch for (mrz-doubt.ts): the fields they
- * feed drop to the confidence of an MRZ that failed its checks, and the pipeline sends the
- * document to review (documentDecision).
- */
+/** A valid MRZ with the characters its passes do not vouch for (mrz-doubt.ts) marked. */
 function withDoubts(read: MrzResult): MrzResult {
   if (!read.data?.valid || !read.passes) return read;
-  const doubts = mrzDoubts(read.data.lines, read.passes);
-  if (doubts.length === 0) return read;
-  const fields = { ...read.fields };
-  for (const d of doubts) for (const k of DOUBTED_FIELDS[d.field] ?? []) if (fields[k]) fields[k] = { ...fields[k], confidence: DOUBTED_CONFIDENCE };
-  return { ...read, fields, doubts };
+  return applyDoubts(read, mrzDoubts(read.data.lines, read.passes));
 }
-
-/** Confidence of a field a doubted MRZ character feeds (that of an MRZ whose checks fail, mrz-parse.ts). */
-const DOUBTED_CONFIDENCE = 60;
 
 /** OCR engines for the MRZ, best first (see {@link readBandedMrz}). */
 const mrzEngines = (): OcrEngineKind[] => (ocrbDataDir() ? ['mrz-ocrb', 'mrz'] : ['mrz']);
@@ -197,12 +177,15 @@ async function readZones(zones: readonly LocatedMrz[], today: Date, noisy = fals
   for (const zone of zones) {
     const first = await readZone(zone, today, noisy);
     const read = first.read;
-    if (read?.data?.valid) return read.doubts?.length ? rereadZone(zone, first, today, noisy) : read;
+    if (read?.data?.valid) return at(zone, read.doubts?.length ? await rereadZone(zone, first, today, noisy) : read);
     const failing = (r: ZoneRead): number => r.read?.data?.failing_checks.length ?? Infinity;
     if (!best || failing(first) < failing(best.first) || (!best.first.read && first.reads.length > best.first.reads.length)) best = { zone, first };
   }
-  return best ? rereadZone(best.zone, best.first, today, noisy) : null;
+  return best ? at(best.zone, await rereadZone(best.zone, best.first, today, noisy)) : null;
 }
+
+/** A reading with the corners of the zone it was read in. */
+const at = (zone: LocatedMrz, read: MrzResult | null): MrzResult | null => read && { ...read, zone: zone.quad };
 
 /** One zone's first reading and the pass readings it came from. */
 interface ZoneRead {

@@ -16,6 +16,7 @@
  * generated set is printed by `npm run eval`.
  */
 import type { GreyPlane } from '../raster.js';
+import { growQuad, type Point } from '../warp.js';
 
 export interface TamperRegion {
   /** [x, y, width, height] in the analysed image. */
@@ -189,4 +190,35 @@ function inkedShare(inked: Uint8Array, bw: number, bh: number, x0: number, y0: n
     }
   }
   return n ? hit / n : 0;
+}
+
+/** How far past the located MRZ lines (in the zone's own heights) its plain clear band reaches. */
+const MRZ_BAND_GROWTH = 0.4;
+
+/**
+ * The regions that do not lie in a valid MRZ's clear band (their centre outside the located
+ * zone, grown by {@link MRZ_BAND_GROWTH} of its height above and below). ICAO pages print the
+ * MRZ on plain paper under no guilloche: at phone JPEG qualities that band is as noiseless as a
+ * pasted fill beside the textured page (development passports 19 and 23: 48 and 258 blocks,
+ * each the band between or round the MRZ lines). A paste inside the band is not seen by this
+ * check; the MRZ's check digits and the doubts on what they do not cover guard that zone.
+ */
+export function regionsOutsideMrz(regions: readonly TamperRegion[], zone: readonly [Point, Point, Point, Point] | undefined): TamperRegion[] {
+  if (!zone) return [...regions];
+  const band = growQuad(zone, 0.02, MRZ_BAND_GROWTH);
+  return regions.filter(({ box: [x, y, w, h] }) => !insideQuad(band, { x: x + w / 2, y: y + h / 2 }));
+}
+
+/** Whether a point lies inside a convex quad (corners in order, either winding). */
+function insideQuad(q: readonly Point[], p: Point): boolean {
+  let sign = 0;
+  for (let i = 0; i < q.length; i++) {
+    const a = q[i]!;
+    const b = q[(i + 1) % q.length]!;
+    const cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+    if (cross === 0) continue;
+    if (sign === 0) sign = Math.sign(cross);
+    else if (Math.sign(cross) !== sign) return false;
+  }
+  return true;
 }

@@ -1,0 +1,96 @@
+/**
+ * The printed page beside the MRZ (the visual inspection zone, VIZ) as a witness for the MRZ
+ * characters its own OCR passes did not agree on (mrz-doubt.ts). The page OCR reads the VIZ
+ * with another engine, in another font and at another size, so its errors are not the MRZ
+ * passes' errors: a name or a document number it prints exactly as the MRZ holds it vouches for
+ * that value, and where the passes disagreed on a name letter, the reading the VIZ prints is
+ * taken. Nothing is read again: the page OCR has already run for every page.
+ */
+import { seenAt } from './mrz-align.js';
+import { applyDoubts, mrzDoubts, type MrzDoubt } from './mrz-doubt.js';
+import { readMrzLines, type MrzResult } from './mrz-parse.js';
+
+/** Shorter tokens say nothing: a one- or two-letter name is also a page's stray word. */
+const MIN_TOKEN = 3;
+/** Alternatives tried per name token (the product of the readings at its doubted letters). */
+const MAX_CANDIDATES = 64;
+
+/**
+ * The words the page OCR read outside the MRZ, upper-cased, split on anything but letters and
+ * digits. A line with a filler `<` or a run of 25+ characters is the MRZ read as text (another
+ * reading of the same print, not a witness), and is left out.
+ */
+export function vizWords(lines: readonly string[]): Set<string> {
+  const words = new Set<string>();
+  for (const line of lines) {
+    const up = line.toUpperCase();
+    if (up.includes('<') || /[A-Z0-9]{25,}/.test(up.replace(/\s+/g, ''))) continue;
+    for (const w of up.split(/[^A-Z0-9]+/)) if (w.length >= MIN_TOKEN) words.add(w);
+  }
+  return words;
+}
+
+/** The run of letters round `col` in an MRZ names line (its `<`-separated token), from `from` on (the names' first column). */
+function tokenAt(line: string, col: number, from: number): { start: number; end: number } {
+  let start = col;
+  let end = col + 1;
+  while (start > from && /[A-Z]/.test(line[start - 1]!)) start--;
+  while (end < line.length && /[A-Z]/.test(line[end]!)) end++;
+  return { start, end };
+}
+
+/** The document number as the MRZ holds it (fillers dropped), or null. */
+function documentNumber(read: MrzResult): string | null {
+  const n = read.data?.fields['documentNumber'];
+  return n ? n.replace(/</g, '') : null;
+}
+
+/**
+ * A valid MRZ with doubts, checked against the page's words: a doubted name token the page prints
+ * (after taking, at each doubted letter, what some pass read there) and a doubted document number
+ * the page prints are vouched for. Returns the reading unchanged when there is nothing to vouch.
+ */
+export function vouchByPage(read: MrzResult, pageLines: readonly string[], today: Date): MrzResult {
+  if (!read.data?.valid || !read.doubts?.length || !read.passes) return read;
+  const words = vizWords(pageLines);
+  if (words.size === 0) return read;
+  const lines = [...read.data.lines];
+  const vouched = new Set<string>();
+  const key = (d: { line: number; column: number }): string => `${d.line}:${d.column}`;
+  const names = read.doubts.filter((d) => d.field === 'names');
+  for (const d of names) {
+    if (vouched.has(key(d))) continue;
+    const line = lines[d.line]!;
+    const { start, end } = tokenAt(line, d.column, lines.length === 3 ? 0 : 5);
+    if (end - start < MIN_TOKEN) continue;
+    const inToken = names.filter((o) => o.line === d.line && o.column >= start && o.column < end);
+    const found = printedVariant(line.slice(start, end), start, inToken, words);
+    if (found === null) continue;
+    lines[d.line] = line.slice(0, start) + found + line.slice(end);
+    for (const o of inToken) vouched.add(key(o));
+  }
+  const number = documentNumber(read);
+  if (number && number.length >= MIN_TOKEN && words.has(number)) for (const d of read.doubts) if (d.field === 'document_number') vouched.add(key(d));
+  if (vouched.size === 0) return read;
+  // Parsed again for fresh fields (a name letter may have changed); the doubts are taken again on
+  // the lines taken, less those the page vouched for.
+  const again = readMrzLines(lines, today, seenAt(lines, read.passes));
+  if (!again?.data?.valid) return read;
+  const left = mrzDoubts(again.data.lines, read.passes).filter((d) => !vouched.has(key(d)));
+  return applyDoubts({ ...again, passes: read.passes, ...(read.zone ? { zone: read.zone } : {}) }, left);
+}
+
+/**
+ * The token as the page prints it: the token itself, or one with each doubted letter replaced by
+ * what some pass read there, when exactly one such variant is a page word. Null otherwise.
+ */
+function printedVariant(token: string, start: number, doubts: readonly MrzDoubt[], words: ReadonlySet<string>): string | null {
+  let variants = [token];
+  for (const d of doubts) {
+    const options = [...new Set([d.chosen, ...d.read.filter((c) => /[A-Z]/.test(c))])];
+    variants = variants.flatMap((v) => options.map((c) => v.slice(0, d.column - start) + c + v.slice(d.column - start + 1)));
+    if (variants.length > MAX_CANDIDATES) return words.has(token) ? token : null;
+  }
+  const printed = [...new Set(variants)].filter((v) => words.has(v));
+  return printed.length === 1 ? printed[0]! : null;
+}

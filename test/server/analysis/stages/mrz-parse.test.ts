@@ -1,0 +1,44 @@
+/**
+ * The check-digit repair of a date digit the OCR passes did not agree on: the readings are the
+ * five passes of development passport 14 (expiry 230326), where three read the 3 as 7 and two
+ * dropped it; before, no confusion led from 7 to 3 and the passport was refused.
+ */
+import { describe, expect, it } from 'vitest';
+import { seenAt } from '../../../../server/analysis/stages/mrz-align.js';
+import { readMrzLines } from '../../../../server/analysis/stages/mrz-parse.js';
+
+const today = new Date('2026-11-28T00:00:00Z');
+const NAMES = 'P<USAMARTIN<<VIKTOR<JAMES<<<<<<<<<<<<<<<<<<<';
+const PASSES = [
+  [NAMES, '9431553110USA5603266M203266<<<<<<<<<<<<<<<06'],
+  [NAMES, '9431553110USA5603266M2703266<<<<<<<<<<<<<<06'],
+  [NAMES, '9431553110USA5603266M203266<<<<<<<<<<<<<<0<5'],
+  [NAMES, '9431553110USA5603266M2703266<<<<<<<<<<<<<<06'],
+  [NAMES, '9431553110USA5603266M2703266<<<<<<<<<<<<<<06'],
+];
+
+describe('readMrzLines: a contested date digit', () => {
+  it('takes the one digit that makes both the date check and the composite hold', () => {
+    const lines = PASSES[1]!;
+    const read = readMrzLines(lines, today, seenAt(lines, PASSES));
+    expect(read?.data?.valid).toBe(true);
+    expect(read?.data?.lines[1]).toBe('9431553110USA5603266M2303266<<<<<<<<<<<<<<06');
+    expect(read?.fields['Date of Expiry']?.value).toBe('2023-03-26');
+  });
+
+  it('guesses no digit where every pass read the same one', () => {
+    // All five passes read 7: nothing says the 7 is wrong but the checks, so no digit is guessed there.
+    const agreed = PASSES.map(() => PASSES[1]!);
+    const read = readMrzLines(PASSES[1]!, today, seenAt(PASSES[1]!, agreed));
+    expect(read?.data?.valid).toBe(false);
+  });
+
+  it('guesses no digit that leaves the composite failing', () => {
+    // The composite check digit read 5 instead of 6: the expiry's own check alone would take the
+    // guess, the composite then fails, so the guess is not made.
+    const lines = [NAMES, '9431553110USA5603266M2703266<<<<<<<<<<<<<<05'];
+    const passes = PASSES.map((p) => [p[0]!, p[1]!.slice(0, -1) + '5']);
+    const read = readMrzLines(lines, today, seenAt(lines, passes));
+    expect(read?.data?.lines[1]?.slice(21, 27)).toBe('270326');
+  });
+});

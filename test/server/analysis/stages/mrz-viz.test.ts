@@ -1,0 +1,47 @@
+/**
+ * The printed page as a witness for MRZ characters the OCR passes did not agree on (mrz-viz.ts).
+ * Passes of a TD3 MRZ (OLIVIA read OLIVIA, QLIVIA, OLIWIA): the O is doubted by the passes; the
+ * page's words settle it when they print the name, and leave the doubt when they do not.
+ */
+import { describe, expect, it } from 'vitest';
+import { readPasses } from '../../../../server/analysis/stages/mrz.js';
+import { vizWords, vouchByPage } from '../../../../server/analysis/stages/mrz-viz.js';
+
+const today = new Date('2026-11-28T00:00:00Z');
+const LINE_2 = 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06';
+const PASSES = [
+  ['P<USAWILLIAMS<<ANNA<QLIVIA<<<<<<<<<<<<<<<<<<', LINE_2],
+  ['P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', LINE_2],
+  ['P<USAWILLIAMS<<ANNA<DLIWIA<<<<<<<<<<<<<<<<<<', LINE_2],
+];
+
+describe('vouchByPage', () => {
+  const read = readPasses(PASSES, today)!;
+
+  it('starts from a valid MRZ whose passes doubt a name letter', () => {
+    expect(read.data?.valid).toBe(true);
+    expect(read.doubts?.some((d) => d.field === 'names')).toBe(true);
+  });
+
+  it('takes the name the page prints, and drops the doubt', () => {
+    const out = vouchByPage(read, ['PASSPORT UNITED STATES OF AMERICA', 'WILLIAMS', 'ANNA OLIVIA', '15 AUG 1985'], today);
+    expect(out.data?.lines[0]).toBe('P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<');
+    expect(out.doubts ?? []).toEqual([]);
+    expect(out.fields['Full Name']).toEqual({ value: 'ANNA OLIVIA WILLIAMS', confidence: 95 });
+  });
+
+  it('keeps the doubt when the page does not print the name', () => {
+    const out = vouchByPage(read, ['PASSPORT UNITED STATES OF AMERICA', 'WILLIAMS', 'A LEE'], today);
+    expect(out.doubts?.some((d) => d.field === 'names')).toBe(true);
+    expect(out.fields['Full Name']?.confidence).toBe(60);
+  });
+
+  it('does not take the MRZ read as page text for a witness', () => {
+    const out = vouchByPage(read, ['P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<'], today);
+    expect(out.doubts?.some((d) => d.field === 'names')).toBe(true);
+  });
+
+  it('reads words outside MRZ-like lines only', () => {
+    expect([...vizWords(['P USA 007854587', 'THOMAS!', 'PCUSATHOMAS<CLILY', '0078545878USA9305177F3305175'])]).toEqual(['USA', '007854587', 'THOMAS']);
+  });
+});
