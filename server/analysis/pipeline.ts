@@ -27,6 +27,7 @@ import { assessQuality, fieldsReadable, glareOverSymbol, QUALITY_THRESHOLDS, Qua
 import { detectRecapture } from './stages/recapture.js';
 import { ChallengeSignals } from './stages/challenge-signals.js';
 import { decideSelfie, matchPortrait, type LivenessFrame } from './stages/selfie.js';
+import { detectRetypedFields } from './stages/field-forgery.js';
 import { detectGridInconsistency } from './stages/jpeg-grid.js';
 import { detectPastedRegions, regionsOutsideMrz } from './stages/tamper.js';
 import type {
@@ -176,6 +177,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   );
 
   let ocr = deskewedOcr;
+  let tessRead = deskewedOcr;
   let printed = printedFields(ocr, today);
   // The skew estimate follows the strongest edges, and on a card under halftone and guilloche
   // it can be several degrees off: the deskewed page then reads worse than the photo as taken
@@ -188,6 +190,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     if (Object.keys(again).length > Object.keys(printed).length) {
       printed = again;
       ocr = plain;
+      tessRead = plain;
     }
   }
   // PaddleOCR reads the small, blurred print of a phone upload that tesseract garbles or drops,
@@ -203,6 +206,12 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       if (paddled.lines.length > ocr.lines.length) ocr = paddled;
     }
   }
+  // A value re-typed over the photo: tesseract's word boxes of the page it read (kept even when
+  // PaddleOCR's lines are), measured against that page's other printed words (field-forgery.ts).
+  const boxes = tessRead.rows;
+  const retyped = boxes
+    ? await timed(timings, 'field_forgery', async () => detectRetypedFields(await uprightPage(grey, tessRead === deskewedOcr), boxes))
+    : null;
   // A cut-off edge, glare, blur and a poor exposure refuse the capture only when they kept its
   // fields from being read.
   // On a licence back the symbol is what must be read. On a page whose whole paper the exposure
@@ -228,7 +237,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   content.doc_type_id = type.doc_type_id;
   // A valid MRZ's plain clear band is as noiseless as a paste beside the textured page (tamper.ts).
   const pasted = regionsOutsideMrz(tamper.regions, mrz.data?.valid ? mrz.zone : undefined).length > 0;
-  content.photoshopped = editor !== null || pasted || grid?.suspicious === true;
+  content.photoshopped = editor !== null || pasted || grid?.suspicious === true || retyped?.suspicious === true;
   content.ai_analysis.internet_detection = recapture.screen;
   content.ai_analysis.internet_detection_location = { guess_labels: [...recapture.labels] };
 

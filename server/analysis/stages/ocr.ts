@@ -22,6 +22,8 @@ export interface OcrResult {
   readonly lines: readonly OcrLine[];
   /** Mean word confidence (0-100). */
   readonly confidence: number;
+  /** tesseract's lines of word boxes, in the pixels of the upright page it read (field-forgery.ts compares them). */
+  readonly rows?: readonly BoxRow[];
 }
 
 /** Longest side the page is OCRed at: enough for ID text, bounded for speed. */
@@ -98,15 +100,20 @@ export async function ocrPage(page: GreyPlane): Promise<OcrResult> {
   const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
   // Each line with its words' boxes: a label printed above its value is paired by geometry.
   const rows: BoxRow[] = [];
+  const back = Math.max(page.width, page.height) / side;
+  const onPage: BoxRow[] = [];
   for (const block of data.blocks ?? []) {
     for (const para of block.paragraphs) {
       for (const line of para.lines) {
         const boxes = line.words
           .filter((w) => w.text.trim())
           .map((w) => ({ text: w.text.trim(), confidence: w.confidence, x: w.bbox.x0, y: w.bbox.y0, w: w.bbox.x1 - w.bbox.x0, h: w.bbox.y1 - w.bbox.y0 }));
-        if (line.text.trim()) rows.push({ boxes, text: line.text, confidence: Math.round(line.confidence) });
+        if (!line.text.trim()) continue;
+        rows.push({ boxes, text: line.text, confidence: Math.round(line.confidence) });
+        const scaled = boxes.map((b) => ({ ...b, x: b.x * back, y: b.y * back, w: b.w * back, h: b.h * back }));
+        onPage.push({ boxes: scaled, text: line.text, confidence: Math.round(line.confidence) });
       }
     }
   }
-  return { text: data.text, lines: pairLabels(rows), confidence: Math.round(data.confidence) };
+  return { text: data.text, lines: pairLabels(rows), confidence: Math.round(data.confidence), rows: onPage };
 }

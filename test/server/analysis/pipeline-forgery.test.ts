@@ -1,0 +1,21 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeEngines } from '../../../server/analysis/engines.js';
+import { prepareInput } from '../../../server/analysis/input.js';
+import { analyseDocument } from '../../../server/analysis/pipeline.js';
+import { detectGridInconsistency } from '../../../server/analysis/stages/jpeg-grid.js';
+import { HALVES } from '../../fixtures/hard/config.js';
+import { hardPhoto, hardRetyped } from '../../fixtures/hard/set.js';
+
+const today = new Date('2026-06-01T00:00:00Z');
+afterAll(closeEngines);
+
+describe('analyseDocument: a re-typed date of birth', { timeout: 300_000 }, () => {
+  it('flags development person 0 re-typed, which the quantisation lattice misses, and not the genuine front', async () => {
+    const forged = await hardRetyped(HALVES.dev, 0);
+    // Its final save is coarse enough to hide the first one's lattice (docs/analysis.md, Forgeries).
+    expect(detectGridInconsistency((await prepareInput(forged)).raster)?.suspicious).not.toBe(true);
+    expect((await analyseDocument({ bytes: forged }, { today })).content?.photoshopped).toBe(true);
+    const genuine = await analyseDocument({ bytes: await hardPhoto(HALVES.dev, 0, 'licence-front') }, { today });
+    expect(genuine.content?.photoshopped).toBe(false);
+  });
+});
