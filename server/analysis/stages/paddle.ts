@@ -16,6 +16,7 @@ import type { OcrResult } from './ocr.js';
 import { boxesToLines } from './paddle-lines.js';
 import type { TextBox } from './label-pairing.js';
 import { readLexicon } from './label-lexicon.js';
+import { missedWords } from './row-band.js';
 
 /** One text box: its text, recogniser confidence (0-100) and place on the page read (the pairing's box). */
 export type PaddleBox = TextBox;
@@ -27,6 +28,10 @@ interface PaddleEngine {
   readonly chars: readonly string[];
   /** Classes a document's Latin print can hold (the model's dictionary is mostly Chinese). */
   readonly allowed: Uint8Array;
+  /** Classes a licence's printed value can hold: capitals, digits and a value's marks (words read alone). */
+  readonly valueChars: Uint8Array;
+  /** Class of each capital's small letter (-1: none): a value read alone counts both as the capital. */
+  readonly lower: Int32Array;
   /** Character → class index. */
   readonly index: ReadonlyMap<string, number>;
   readonly ort: typeof import('onnxruntime-node');
@@ -52,7 +57,16 @@ export function getPaddle(): Promise<PaddleEngine> {
     chars.forEach((c, i) => {
       if (i === 0 || /^[ -~]$/.test(c)) allowed[i] = 1;
     });
-    return { det, rec, chars, allowed, index: new Map(chars.map((c, i) => [c, i] as const).filter(([c]) => c !== '')), ort };
+    const valueChars = new Uint8Array(chars.length);
+    chars.forEach((c, i) => {
+      if (i === 0 || /^[A-Z0-9'"/.,-]$/.test(c)) valueChars[i] = 1;
+    });
+    const index = new Map(chars.map((c, i) => [c, i] as const).filter(([c]) => c !== ''));
+    const lower = new Int32Array(chars.length).fill(-1);
+    chars.forEach((c, i) => {
+      if (/^[A-Z]$/.test(c)) lower[i] = index.get(c.toLowerCase()) ?? -1;
+    });
+    return { det, rec, chars, allowed, valueChars, lower, index, ort };
   })();
   return engine;
 }
@@ -140,21 +154,31 @@ function regions(prob: Float32Array, W: number, H: number): Rect[] {
  * the time steps follow the line from left to right, so a gap between two characters much wider
  * than the line's usual pitch is read as a space.
  */
-function decode(probs: Float32Array, steps: number, classes: number, e: PaddleEngine): { text: string; confidence: number; bestPath: number } {
+function decode(
+  probs: Float32Array,
+  steps: number,
+  classes: number,
+  e: PaddleEngine,
+  allowed: Uint8Array = e.allowed,
+): { text: string; confidence: number; bestPath: number } {
   const out: { c: string; t: number }[] = [];
   let prev = -1;
   let sum = 0;
   // log P of the best path over every class (the label lexicon's yardstick, label-lexicon.ts).
   let bestPath = 0;
+  const fold = allowed === e.valueChars;
   for (let t = 0; t < steps; t++) {
     let best = 0;
     let bestP = -1;
     let top = 0;
     const row = t * classes;
     for (let c = 0; c < classes; c++) {
-      const p = probs[row + c]!;
+      let p = probs[row + c]!;
       if (p > top) top = p;
-      if (p > bestP && e.allowed[c]) {
+      // Read as a value (capitals only), a small letter is its capital: C, O, S, V, W, X, Z have
+      // one shape in either case, and a lone "C" was read "c" as often as not.
+      if (fold && e.lower[c]! >= 0) p += probs[row + e.lower[c]!]!;
+      if (p > bestP && allowed[c]) {
         bestP = p;
         best = c;
       }
@@ -198,29 +222,47 @@ export async function readBoxes(g: GreyPlane): Promise<PaddleBox[]> {
   const sy = g.height / H;
   const boxes: PaddleBox[] = [];
   for (const r of regions(prob, W, H)) {
-    const x = Math.max(0, r.x * sx);
-    const y = Math.max(0, r.y * sy);
-    const w = Math.min(g.width - x, r.w * sx);
-    const h = Math.min(g.height - y, r.h * sy);
-    if (w < 4 || h < 4) continue;
-    const rw = Math.min(REC_MAX_W, Math.max(REC_H, Math.round((REC_H * w) / h)));
-    const patch = new Float32Array(3 * REC_H * rw);
-    sample(g, x, y, w, h, rw, REC_H, (i, v) => {
-      const f = v / 127.5 - 1;
-      patch[i] = f;
-      patch[REC_H * rw + i] = f;
-      patch[2 * REC_H * rw + i] = f;
-    });
-    const recOut = await e.rec.run({ [e.rec.inputNames[0]!]: new e.ort.Tensor('float32', patch, [1, 3, REC_H, rw]) });
-    const out = recOut[e.rec.outputNames[0]!]!;
-    const [, steps, classes] = out.dims as readonly number[];
-    if (classes !== e.chars.length) throw new Error(`PaddleOCR dictionary holds ${e.chars.length} classes, the model ${classes}`);
-    const { text, confidence, bestPath } = decode(out.data as Float32Array, steps!, classes!, e);
-    // Short boxes may be labels read as noise: scored against the label list (label-lexicon.ts).
-    const lexicon = text.length <= 16 ? readLexicon(out.data as Float32Array, steps!, classes!, (ch) => e.index.get(ch) ?? -1, bestPath) : undefined;
-    if (text) boxes.push({ text, confidence, x, y, w, h, ...(lexicon ? { lexicon } : {}) });
+    const box = await readRect(e, g, { x: r.x * sx, y: r.y * sy, w: r.w * sx, h: r.h * sy });
+    if (box) boxes.push(box);
+  }
+  // Lone short values the detector passed over, beside the values it found (row-band.ts): each
+  // read alone, and kept only when the recogniser is sure of it (a crop of background or of a
+  // portrait's edge reads as low-confidence noise).
+  for (const rect of missedWords(g, boxes)) {
+    const box = await readRect(e, g, rect, e.valueChars);
+    if (box && box.confidence >= MISSED_MIN_CONFIDENCE && MISSED_TEXT.test(box.text)) boxes.push(box);
   }
   return boxes;
+}
+
+/** A word found beside the detector's boxes is kept at this confidence or more. */
+const MISSED_MIN_CONFIDENCE = 65;
+/** …and when it reads as a licence value: capitals, digits and a value's marks, no lower case. */
+const MISSED_TEXT = /^(?=.*[A-Z])[A-Z0-9'"/.,-]+$|^(?=.*['"/-])[0-9'"/.,-]{3,}$/;
+
+/** Reads one rectangle of the page with the recogniser; null when it is off the page or reads nothing. */
+async function readRect(e: PaddleEngine, g: GreyPlane, r: { x: number; y: number; w: number; h: number }, allowed = e.allowed): Promise<PaddleBox | null> {
+  const x = Math.max(0, r.x);
+  const y = Math.max(0, r.y);
+  const w = Math.min(g.width - x, r.w);
+  const h = Math.min(g.height - y, r.h);
+  if (w < 4 || h < 4) return null;
+  const rw = Math.min(REC_MAX_W, Math.max(REC_H, Math.round((REC_H * w) / h)));
+  const patch = new Float32Array(3 * REC_H * rw);
+  sample(g, x, y, w, h, rw, REC_H, (i, v) => {
+    const f = v / 127.5 - 1;
+    patch[i] = f;
+    patch[REC_H * rw + i] = f;
+    patch[2 * REC_H * rw + i] = f;
+  });
+  const recOut = await e.rec.run({ [e.rec.inputNames[0]!]: new e.ort.Tensor('float32', patch, [1, 3, REC_H, rw]) });
+  const out = recOut[e.rec.outputNames[0]!]!;
+  const [, steps, classes] = out.dims as readonly number[];
+  if (classes !== e.chars.length) throw new Error(`PaddleOCR dictionary holds ${e.chars.length} classes, the model ${classes}`);
+  const { text, confidence, bestPath } = decode(out.data as Float32Array, steps!, classes!, e, allowed);
+  // Short boxes may be labels read as noise: scored against the label list (label-lexicon.ts).
+  const lexicon = text.length <= 16 ? readLexicon(out.data as Float32Array, steps!, classes!, (ch) => e.index.get(ch) ?? -1, bestPath) : undefined;
+  return text ? { text, confidence, x, y, w, h, ...(lexicon ? { lexicon } : {}) } : null;
 }
 
 /** The page read by PaddleOCR as lines, labels paired with their values (paddle-lines.ts). */
@@ -254,4 +296,10 @@ export async function paddleOcrIfAvailable(page: GreyPlane, load: () => Promise<
     process.emitWarning(`PaddleOCR failed on a page (${errorText(err)}); tesseract's reading kept`, { code: 'VERITY_PADDLE_FAILED' });
     return null;
   }
+}
+
+/** One rectangle of a page read alone by the recogniser (as the words row-band.ts finds are). */
+export async function readWord(g: GreyPlane, rect: { x: number; y: number; w: number; h: number }): Promise<PaddleBox | null> {
+  const e = await getPaddle();
+  return readRect(e, g, rect, e.valueChars);
 }

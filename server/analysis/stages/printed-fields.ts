@@ -360,18 +360,36 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   ].map((m) => m[1]!.replace(/ +/g, ''));
   // Nor is the street line a label was wrongly paired with ("DD 7220ELMSTREET": "8 ADDRESS" read as DD).
   const streetRun = String(out['Address Street']?.value ?? '').replace(/\s+/g, '');
+  // Discriminators are numbers with a few letters (AAMVA field 5: a 20-digit run, "A8117624531YD",
+  // "08/31/2009621SE/EEFD/19"): a run holding more letters than digits is a street or a name glued
+  // on to its number ("DD 7220ELMSTREET": "8 ADDRESS" read as DD, the street line then misread).
+  const digitHeavy = (v: string): boolean => (v.match(/\d/g)?.length ?? 0) >= (v.match(/[A-Z]/g)?.length ?? 0);
   const ddValue = ddRuns.find(
-    (v) => /^[A-Z0-9][A-Z0-9/]{4,30}[A-Z0-9]$/.test(v) && /\d/.test(v) && findDates([v]).length === 0 && !(streetRun && v.includes(streetRun)),
+    (v) => /^[A-Z0-9][A-Z0-9/]{4,30}[A-Z0-9]$/.test(v) && /\d/.test(v) && digitHeavy(v) && findDates([v]).length === 0 && !(streetRun && v.includes(streetRun)),
   );
+  const passportNo = /\bP\s+[A-Z]{3}\s+([A-Z0-9]{6,9})\b/.exec(all);
+  const dl = passportNo ? null : documentNumber(lines);
   if (ddValue) put('Document Discriminator', ddValue, 50);
+  else {
+    // Its label unread (the stacked layout prints "5 DD" at a third of the value's size): a line
+    // that is one long run of mostly digits, other than the licence number, is the discriminator,
+    // the one other long number AAMVA's front design prints. Lower confidence: unlabelled.
+    const run = lines.find(
+      (l) =>
+        /^[A-Z0-9][A-Z0-9/]{9,30}[A-Z0-9]$/.test(l) &&
+        (l.match(/\d/g)?.length ?? 0) >= 8 &&
+        digitHeavy(l) &&
+        findDates([l]).length === 0 &&
+        !(dl && l.includes(dl)),
+    );
+    if (run && dl) put('Document Discriminator', run, 30);
+  }
   const state = headerState(lines);
   if (state) {
     put('Issuing State Code', state, 60);
     put('Issuing State Name', JURISDICTIONS[state]!, 60);
   }
 
-  const passportNo = /\bP\s+[A-Z]{3}\s+([A-Z0-9]{6,9})\b/.exec(all);
-  const dl = passportNo ? null : documentNumber(lines);
   if (passportNo) put('Document Number', passportNo[1]!, 60);
   else if (dl) put('Document Number', dl, 50);
   return out;

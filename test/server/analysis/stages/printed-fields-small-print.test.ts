@@ -92,4 +92,32 @@ describe('printedFields on small print read by the OCR', () => {
     expect(neither['DL Restriction Code']).toBeUndefined();
     expect(neither['DL Endorsed']).toBeUndefined();
   });
+
+  it('reads no street glued on to its number as a discriminator, when the street line was not read apart (PaddleOCR, variant front 0)', () => {
+    const out = printedFields(ocr(['CALIFORNIA DRIVERLICENSE', 'DLN J0580908', 'IVANOV', 'XAVIERWEI', 'DD 7220ELMSTREET', 'SACRAMENTO.CA95835']), today);
+    expect(out['Document Discriminator']).toBeUndefined();
+    // A discriminator with a few letters among its digits is still one.
+    expect(printedFields(ocr(['DD N4106408913KT']), today)['Document Discriminator']?.value).toBe('N4106408913KT');
+  });
+
+  it('reads the discriminator whose label was not read: the one other long number beside the licence number (PaddleOCR, variant fronts 0 and 6)', () => {
+    const lines = [
+      'PENNSYLVANIA DRIVERLICENSE',
+      'DLN 81134201',
+      '88165148115388715531',
+      'PATEL',
+      'GIVEN NAMES LIAM GIDEON',
+      '7599BR0ADWAY',
+      'PITTSBURGH,PA 15268',
+    ];
+    const out = printedFields(ocr(lines), today);
+    expect(out['Document Discriminator']?.value).toBe('88165148115388715531');
+    expect(out['Document Discriminator']?.confidence).toBeLessThan(50);
+    expect(out['Document Number']?.value).toBe('81134201');
+    // Not without a licence number read (nothing tells the two apart), not the licence number's
+    // own line, not a date, not a run of mostly letters, not a short number.
+    expect(printedFields(ocr(['PENNSYLVANIA DRIVERLICENSE', '88165148115388715531', 'PATEL']), today)['Document Discriminator']).toBeUndefined();
+    expect(printedFields(ocr(['DLN', '811342019876', 'PATEL']), today)['Document Discriminator']).toBeUndefined();
+    expect(printedFields(ocr(['DLN 81134201', '04/04/2028', '7220ELMSTREET90', 'ZIP 802891234']), today)['Document Discriminator']).toBeUndefined();
+  });
 });
