@@ -132,6 +132,8 @@ export interface Grid {
   readonly columns: number;
   readonly sigma: number;
   readonly at: (m: number) => number;
+  /** The same grid through the boundaries found rather than the quadratic through them. */
+  readonly through?: Grid;
 }
 
 function moduleVector(p: Float64Array, at: (m: number) => number, m0: number, len: number, shift = 0): Float64Array {
@@ -178,22 +180,26 @@ function quadFit(ms: readonly number[], xs: readonly number[], left: number, mod
  * The grid: the column count and blur whose start and stop patterns best fit the averaged
  * profile between the fitted ends, then each codeword boundary (a space then a bar in every
  * row) found near where that grid puts it, and a quadratic through them (the lens bends the
- * rows' scale).
+ * rows' scale). `columns`, when the row indicators have said it, is the only count tried.
  */
-export function findGrid(avg: Float64Array, x0: number, x1: number): Grid | null {
-  let best: { c: number; sigma: number; score: number; x0: number; mod: number } | null = null;
+export function findGrid(avg: Float64Array, x0: number, x1: number, columns?: number): Grid | null {
+  type Fit = { c: number; sigma: number; score: number; x0: number; mod: number };
+  const perCount = new Map<number, Fit>();
   const startBits = runsToBits(START);
   const stopBits = runsToBits(STOP);
   for (const sigma of SIGMAS) {
     const ts = normalise(blurModules(startBits, sigma, 0, 1))!;
     const tp = normalise(blurModules(stopBits, sigma, 1, 0))!;
-    for (let c = 1; c <= 30; c++) {
+    for (let c = columns ?? 1; c <= (columns ?? 30); c++) {
       const total = 17 * c + 69;
       const mod0 = (x1 - x0) / total;
       if (mod0 < 1.2) break;
       // The fitted ends can be off by a module: the left end and the module size are searched.
-      for (let dx = -1; dx <= 1; dx += 0.25) {
-        for (let k = -2; k <= 2; k++) {
+      // With the count known (from the row indicators) the ends found by their edges may be
+      // the ones that misled the first fit: the search is widened to 8 modules and ±8 %.
+      const [reach, kmax] = columns === undefined ? [1, 2] : [8, 20];
+      for (let dx = -reach; dx <= reach; dx += 0.25) {
+        for (let k = -kmax; k <= kmax; k++) {
           const mod = mod0 * (1 + k * 0.004);
           const left = x0 + dx * mod0;
           const at = (m: number): number => left + m * mod;
@@ -201,18 +207,58 @@ export function findGrid(avg: Float64Array, x0: number, x1: number): Grid | null
           const vp = normalise(moduleVector(avg, at, total - 18, 18));
           if (!vs || !vp) continue;
           const score = dot(vs, ts) + dot(vp, tp);
-          if (!best || score > best.score) best = { c, sigma, score, x0: left, mod };
+          const had = perCount.get(c);
+          if (!had || score > had.score) perCount.set(c, { c, sigma, score, x0: left, mod });
         }
       }
     }
   }
-  if (!best || best.score < 1.6) return null;
-  const { c, x0: left, mod } = best;
+  const fits = [...perCount.values()];
+  const top = Math.max(...fits.map((f) => f.score));
+  if (!(top >= 1.6)) return null;
+  // Start and stop patterns fit a column more or less almost as well on a small symbol (the
+  // module size 1/13 off is a module over each pattern); the codeword boundaries tell them
+  // apart: with the right count every one of them is a step, with a wrong one they fall out of
+  // step a module per codeword.
+  let best: { fit: Fit; steps: number; ms: number[]; xs: number[] } | null = null;
+  for (const fit of fits.filter((f) => f.score >= top - 0.1)) {
+    for (const track of [false, true]) {
+      const found = boundaries(avg, fit.c, fit.x0, fit.mod, track);
+      if (!best || found.steps > best.steps) best = { fit, ...found };
+    }
+  }
+  const { fit, ms, xs } = best!;
+  const q = quadFit(ms, xs, fit.x0, fit.mod);
+  const quad = (m: number): number => q[0] * m * m + q[1] * m + q[2];
+  // `through`: through the boundaries themselves where they lie near the quadratic (a lens can
+  // bend the module scale by more than a quadratic follows at the ends), its value where not.
+  const knots = ms.map((m, i) => (Math.abs(xs[i]! - quad(m)) <= 0.4 * fit.mod ? xs[i]! : quad(m)));
+  const through = (m: number): number => piecewise(ms, knots, m);
+  return { columns: fit.c, sigma: fit.sigma, at: quad, through: { columns: fit.c, sigma: fit.sigma, at: through } };
+}
+
+/** Linear between knots (ms ascending), extended beyond the ends along the end segments. */
+function piecewise(ms: readonly number[], xs: readonly number[], m: number): number {
+  let i = 0;
+  while (i < ms.length - 2 && m > ms[i + 1]!) i++;
+  const f = (m - ms[i]!) / (ms[i + 1]! - ms[i]!);
+  return xs[i]! + f * (xs[i + 1]! - xs[i]!);
+}
+
+/**
+ * Each codeword boundary (a space then a bar in every row: a step up in the averaged profile)
+ * looked for within most of a module of where the start pattern's grid puts it, or with `track`
+ * of a codeword on from the last one found (perspective changes the module size along the row,
+ * and the middle can be more than a module off the first grid; tracking can also drift, so the
+ * caller keeps whichever finds the higher steps). `steps`: their mean height.
+ */
+function boundaries(avg: Float64Array, c: number, left: number, mod: number, track: boolean): { steps: number; ms: number[]; xs: number[] } {
   const ms: number[] = [];
   const xs: number[] = [];
+  let sum = 0;
   for (let b = 0; b <= c + 2; b++) {
     const m = 17 + 17 * b;
-    const guess = left + m * mod;
+    const guess = b === 0 || !track ? left + m * mod : xs[b - 1]! + 17 * mod;
     let bx = guess;
     let bestStep = -Infinity;
     for (let d = -0.8 * mod; d <= 0.8 * mod; d += mod / 8) {
@@ -224,9 +270,9 @@ export function findGrid(avg: Float64Array, x0: number, x1: number): Grid | null
     }
     ms.push(m);
     xs.push(bx);
+    sum += bestStep;
   }
-  const q = quadFit(ms, xs, left, mod);
-  return { columns: c, sigma: best.sigma, at: (m: number) => q[0] * m * m + q[1] * m + q[2] };
+  return { steps: sum / (c + 3), ms, xs };
 }
 
 /** One codeword read: the best value, its correlation, and how far ahead of the runner-up. */
@@ -234,6 +280,8 @@ export interface Read {
   readonly value: number;
   readonly score: number;
   readonly margin: number;
+  /** The shift along the row (modules) at which the best match was found. */
+  readonly shift: number;
 }
 
 export function readCodeword(p: Float64Array, grid: Grid, m0: number, cluster: number, shifts: readonly number[] = [-0.3, 0, 0.3]): Read | null {
@@ -242,6 +290,7 @@ export function readCodeword(p: Float64Array, grid: Grid, m0: number, cluster: n
   let best = -2;
   let second = -2;
   let value = -1;
+  let at = 0;
   // A third of a module either way: what the quadratic grid leaves of the lens and the fit.
   for (const shift of shifts) {
     const v = normalise(moduleVector(p, grid.at, m0, 17, shift));
@@ -271,10 +320,11 @@ export function readCodeword(p: Float64Array, grid: Grid, m0: number, cluster: n
         if (k !== value) second = best;
         best = s;
         value = k;
+        at = shift;
       } else if (s > second && k !== value) second = s;
     }
   }
-  return value < 0 ? null : { value, score: best, margin: best - second };
+  return value < 0 ? null : { value, score: best, margin: best - second, shift: at };
 }
 
 /** Shifts searched for each codeword, in modules: what the quadratic grid leaves of a lens-bent row. */
@@ -317,13 +367,18 @@ const BAND = 2;
  * the same column, is highest: a wrong shift still matches some pattern in one row, not in five.
  */
 export function readAligned(profiles: readonly Float64Array[], grid: Grid): (Read | null)[] {
+  return readAlignedAt((r) => profiles[r]!, profiles.length, grid);
+}
+
+/** readAligned with each codeword's own profile: `profile(r, j)` for row r, codeword column j. */
+export function readAlignedAt(profile: (r: number, j: number) => Float64Array, rows: number, grid: Grid): (Read | null)[] {
   const c = grid.columns;
-  const rows = profiles.length;
-  const scores = profiles.map((p, r) =>
-    Array.from({ length: c }, (_, j) => ALIGN.map((s) => readCodeword(p, grid, 17 + 17 * (j + 1), r % 3, [s])?.score ?? -1)),
+  const scores = Array.from({ length: rows }, (_, r) =>
+    Array.from({ length: c }, (_, j) => ALIGN.map((s) => readCodeword(profile(r, j), grid, 17 + 17 * (j + 1), r % 3, [s])?.score ?? -1)),
   );
-  return profiles.flatMap((p, r) =>
+  return Array.from({ length: rows }, (_, r) => r).flatMap((r) =>
     Array.from({ length: c }, (_, j) => {
+      const p = profile(r, j);
       let best = 0;
       let bestScore = -Infinity;
       for (let k = 0; k < ALIGN.length; k++) {

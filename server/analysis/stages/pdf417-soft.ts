@@ -14,7 +14,8 @@
  */
 import type { GreyPlane } from '../raster.js';
 import { straighten, type SymbolFit } from './barcode-fit.js';
-import { bandProfile, columnShift, findGrid, readAligned, readCodeword, type Grid, type Read } from './pdf417-grid.js';
+import { bandProfile, columnShift, findGrid, readAligned, readAlignedAt, readCodeword, type Grid, type Read } from './pdf417-grid.js';
+import { offsetLines, rowOffsets } from './pdf417-rows.js';
 import { correctErasures } from './pdf417-rs.js';
 import { codewordsToText } from './pdf417-text.js';
 
@@ -72,8 +73,17 @@ function rowLine(t: readonly number[], y: readonly number[]): { a: number; b: nu
  * data decode.
  */
 export function softDecodePdf417(g: GreyPlane, fit: SymbolFit, scale = 3): string | null {
-  const symbol = softReadCodewords(g, fit, scale);
-  return symbol && decodeReads(symbol);
+  const layout = softLayout(g, fit, scale);
+  if (!layout) return null;
+  const first = readRows(layout);
+  const text = decodeReads(first);
+  if (text !== null) return text;
+  // Only when the rows as placed do not decode: each codeword searched down the rows too, then
+  // again round the line those offsets make down each column (a drift past the first reach).
+  const once = readRowsShifted(layout, first);
+  const again = decodeReads(once.symbol);
+  if (again !== null) return again;
+  return decodeReads(readRowsShifted(layout, once.symbol, offsetLines(once.found, layout.rows, layout.grid.columns)).symbol);
 }
 
 /** A symbol's codewords as read in grey, row by row (row indicators left out), before Reed-Solomon. */
@@ -84,28 +94,70 @@ export interface SoftSymbol {
   readonly level: number;
 }
 
+/** Where a fitted symbol's rows and modules lie on its straightened plane. */
+export interface SoftLayout {
+  readonly plane: GreyPlane;
+  readonly grid: Grid;
+  readonly rows: number;
+  readonly level: number;
+  /** The y of row boundary `row` (fractional) at x. */
+  readonly yAt: (row: number, x: number) => number;
+}
+
 /** The codewords of a fitted PDF417 symbol read on its grid; null unless its shape is read consistently. */
 export function softReadCodewords(g: GreyPlane, fit: SymbolFit, scale = 3): SoftSymbol | null {
-  const plane = straighten(g, fit, scale, MARGIN);
-  if (!plane) return null;
-  const { width, height } = plane;
-  // straighten() puts the symbol's ends MARGIN of its length in from the plane's sides, and its
-  // edges as many pixels in from the top and bottom (a quarter of the height at most).
-  const x0 = (MARGIN / (1 + 2 * MARGIN)) * width;
-  const x1 = ((1 + MARGIN) / (1 + 2 * MARGIN)) * width;
-  const marginPx = MARGIN * (x1 - x0);
-  const y0 = 4 * marginPx < height ? marginPx : height / 4;
-  const y1 = height - y0;
-  const avg = bandProfile(
-    plane,
-    () => y0 + (y1 - y0) * 0.05,
-    () => y1 - (y1 - y0) * 0.05,
+  const layout = softLayout(g, fit, scale);
+  return layout && readRows(layout);
+}
+
+/** Each row's middle half (the blur mixes rows nearest their edges) moved down by `dv` rows. */
+function rowBand(layout: SoftLayout, row: number, dv: number): Float64Array {
+  return bandProfile(
+    layout.plane,
+    (x) => layout.yAt(row + 0.25 + dv, x),
+    (x) => layout.yAt(row + 0.75 + dv, x),
   );
-  const grid = findGrid(avg, x0, x1);
-  if (!grid) return null;
-  const c = grid.columns;
-  const ends = [17, 17 + 17 * (c + 1)] as const;
-  // Scanlines (three pixels averaged) down both row indicators: each names its row.
+}
+
+function readRows(layout: SoftLayout): SoftSymbol {
+  const { grid, rows, level } = layout;
+  const profiles = Array.from({ length: rows }, (_, row) => rowBand(layout, row, 0));
+  return { reads: readAligned(profiles, grid), rows, columns: grid.columns, level };
+}
+
+/**
+ * The codewords read again, each at its own offset down the rows (rowOffsets) and then its own
+ * shift along them; `base` offsets to start the search from (none: the rows as placed).
+ */
+export function readRowsShifted(
+  layout: SoftLayout,
+  first: SoftSymbol,
+  base?: readonly number[],
+): { symbol: SoftSymbol; found: { dv: number; score: number }[] } {
+  const { grid, rows, level } = layout;
+  const bands = new Map<string, Float64Array>();
+  const band = (r: number, dv: number): Float64Array => {
+    const key = `${r}:${dv}`;
+    let p = bands.get(key);
+    if (!p) bands.set(key, (p = rowBand(layout, r, dv)));
+    return p;
+  };
+  const found = rowOffsets(band, first.reads, base ?? new Array<number>(first.reads.length).fill(0), rows, grid);
+  const reads = readAlignedAt((r, j) => band(r, found[r * grid.columns + j]!.dv), rows, grid);
+  return { symbol: { reads, rows, columns: grid.columns, level }, found };
+}
+
+/** What the row indicators say: each scanline's row at either end, and the symbol's shape by vote. */
+interface Indicators {
+  readonly found: readonly { t: number[]; y: number[] }[];
+  readonly r3: number | null;
+  readonly lv: number | null;
+  readonly columns: number | null;
+}
+
+/** Scanlines (three pixels averaged) down both row indicators: each names its row. */
+function readIndicators(plane: GreyPlane, grid: Grid, y0: number, y1: number): Indicators {
+  const ends = [17, 17 + 17 * (grid.columns + 1)] as const;
   const found = [
     { t: [] as number[], y: [] as number[] },
     { t: [] as number[], y: [] as number[] },
@@ -113,7 +165,7 @@ export function softReadCodewords(g: GreyPlane, fit: SymbolFit, scale = 3): Soft
   const votes = new Map<string, number>();
   const vote = (key: string, w: number): void => void votes.set(key, (votes.get(key) ?? 0) + w);
   const span = y1 - y0;
-  for (let y = Math.max(1, Math.floor(y0 - span * 0.05)); y < Math.min(height - 2, y1 + span * 0.05); y++) {
+  for (let y = Math.max(1, Math.floor(y0 - span * 0.05)); y < Math.min(plane.height - 2, y1 + span * 0.05); y++) {
     const p = bandProfile(
       plane,
       () => y - 1,
@@ -133,9 +185,46 @@ export function softReadCodewords(g: GreyPlane, fit: SymbolFit, scale = 3): Soft
     const xs = [...votes].filter(([k]) => k.startsWith(prefix)).sort((a, b) => b[1] - a[1]);
     return xs.length ? Number(xs[0]![0].slice(prefix.length)) : null;
   };
-  const r3 = top('r3:');
-  const lv = top('lv:');
-  if (r3 === null || lv === null || top('c:') !== c) return null;
+  return { found, r3: top('r3:'), lv: top('lv:'), columns: top('c:') };
+}
+
+/** The straightened plane, its module grid and its rows; null unless the symbol's shape is read consistently. */
+export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout | null {
+  const plane = straighten(g, fit, scale, MARGIN);
+  if (!plane) return null;
+  const { width, height } = plane;
+  // straighten() puts the symbol's ends MARGIN of its length in from the plane's sides, and its
+  // edges as many pixels in from the top and bottom (a quarter of the height at most).
+  const x0 = (MARGIN / (1 + 2 * MARGIN)) * width;
+  const x1 = ((1 + MARGIN) / (1 + 2 * MARGIN)) * width;
+  const marginPx = MARGIN * (x1 - x0);
+  const y0 = 4 * marginPx < height ? marginPx : height / 4;
+  const y1 = height - y0;
+  const avg = bandProfile(
+    plane,
+    () => y0 + (y1 - y0) * 0.05,
+    () => y1 - (y1 - y0) * 0.05,
+  );
+  let grid = findGrid(avg, x0, x1);
+  if (!grid) return null;
+  let said = readIndicators(plane, grid, y0, y1);
+  // The start and stop patterns alone can fit a column more or less (a module size 1/13 off on
+  // a small symbol); the row indicators name the count, so the grid is fitted again with theirs.
+  // A lens can bend the scale at the ends past the quadratic, and the indicators there are
+  // then misread: the grid through the boundaries themselves is tried first.
+  if (said.columns !== grid.columns && grid.through) {
+    const check = readIndicators(plane, grid.through, y0, y1);
+    if (check.columns === grid.columns) [grid, said] = [grid.through, check];
+  }
+  if (said.columns !== null && said.columns !== grid.columns) {
+    const again = findGrid(avg, x0, x1, said.columns);
+    const check = again && readIndicators(plane, again, y0, y1);
+    if (again && check && check.columns === again.columns) [grid, said] = [again, check];
+  }
+  const c = grid.columns;
+  const ends = [17, 17 + 17 * (c + 1)] as const;
+  const { found, r3, lv } = said;
+  if (r3 === null || lv === null || said.columns !== c) return null;
   const rows = r3 * 3 + (lv % 3) + 1;
   const level = Math.floor(lv / 3);
   const fitted = found.map((f) => rowLine(f.t, f.y));
@@ -197,15 +286,7 @@ export function softReadCodewords(g: GreyPlane, fit: SymbolFit, scale = 3): Soft
     const f = (x - p.x) / (q.x - p.x);
     return (p.a + p.b * row) * (1 - f) + (q.a + q.b * row) * f;
   };
-  // Each row's middle half: the blur mixes rows nearest their edges.
-  const profiles = Array.from({ length: rows }, (_, row) =>
-    bandProfile(
-      plane,
-      (x) => yAt(row + 0.25, x),
-      (x) => yAt(row + 0.75, x),
-    ),
-  );
-  return { reads: readAligned(profiles, grid), rows, columns: c, level };
+  return { plane, grid, rows, level, yAt };
 }
 
 function decodeReads({ reads, rows, columns, level }: SoftSymbol): string | null {
