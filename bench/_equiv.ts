@@ -1,8 +1,12 @@
-/** Equivalence harness: ROOT=/work/main|/work/wt-speed node --import tsx bench/_equiv.ts N PARTS > out.json */
+/**
+ * Equivalence harness: the screen, lattice and portrait stages' outputs of the checkout at ROOT
+ * (default this one) on N development people's captures, as JSON, to diff two checkouts:
+ * ROOT=<checkout> node --import tsx bench/_equiv.ts N recapture,grid,faces > out.json
+ */
 import { readFileSync } from 'node:fs';
 import { HALVES } from '../test/fixtures/hard/config.js';
 import { hardPhoto, hardScreen, hardTampered, hardRetyped } from '../test/fixtures/hard/set.js';
-const root = process.env['ROOT']!;
+const root = process.env['ROOT'] ?? '..';
 const n = Number(process.argv[2] ?? 16);
 const parts = (process.argv[3] ?? 'recapture,grid,faces').split(',');
 const { prepareInput } = (await import(`${root}/server/analysis/input.ts`)) as typeof import('../server/analysis/input.js');
