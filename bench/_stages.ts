@@ -2,27 +2,14 @@
  * Per-input CPU and stage timings of the document pipeline only (bench/analysis.ts without the
  * pool and API part): `node --import tsx bench/_stages.ts [runs]`.
  */
-import sharp from 'sharp';
-import { cached } from '../test/fixtures/cache.js';
-import { photograph } from '../test/fixtures/documents.js';
-import { pdfWithJpeg } from '../test/fixtures/pdf.js';
-import { flatDocument } from '../test/fixtures/set.js';
 import { backStressPhoto } from '../test/fixtures/hard/back-stress.js';
+import { benchInputs } from './analysis-inputs.js';
 
 const root = process.env['ROOT'] ?? '..';
 const { closeEngines } = (await import(`${root}/server/analysis/engines.ts`)) as typeof import('../server/analysis/engines.js');
 const { analyseDocument } = (await import(`${root}/server/analysis/pipeline.ts`)) as typeof import('../server/analysis/pipeline.js');
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-const front12 = await cached('bench/licence-front-12mp.jpg', async () =>
-  photograph(await flatDocument(0, 'licence-front'), { width: 4000, height: 3000, angle: 2, quality: 90 }),
-);
-const back12 = await cached('bench/licence-back-12mp.jpg', async () =>
-  photograph(await flatDocument(0, 'licence-back'), { width: 4000, height: 3000, angle: 2, quality: 90 }),
-);
-const passportJpeg = await sharp(await flatDocument(1, 'passport'))
-  .jpeg({ quality: 90 })
-  .toBuffer();
-const pdf = pdfWithJpeg(passportJpeg, 1476, 1039);
+const { front12, back12, passportPdf: pdf } = await benchInputs();
 const inputs = [
   { name: 'front', bytes: front12 },
   { name: 'back', bytes: back12 },

@@ -10,14 +10,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
-import sharp from 'sharp';
 import { closeEngines } from '../server/analysis/engines.js';
 import { analyseDocument } from '../server/analysis/pipeline.js';
 import { AnalysisPool } from '../server/analysis/pool.js';
-import { cached } from '../test/fixtures/cache.js';
-import { photograph } from '../test/fixtures/documents.js';
-import { pdfWithJpeg } from '../test/fixtures/pdf.js';
-import { flatDocument } from '../test/fixtures/set.js';
+import { benchInputs } from './analysis-inputs.js';
 
 let peakRss = 0;
 const sampler = setInterval(() => {
@@ -26,16 +22,7 @@ const sampler = setInterval(() => {
 const mb = (b: number): string => `${Math.round(b / 1024 / 1024)} MB`;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-const front12 = await cached('bench/licence-front-12mp.jpg', async () =>
-  photograph(await flatDocument(0, 'licence-front'), { width: 4000, height: 3000, angle: 2, quality: 90 }),
-);
-const back12 = await cached('bench/licence-back-12mp.jpg', async () =>
-  photograph(await flatDocument(0, 'licence-back'), { width: 4000, height: 3000, angle: 2, quality: 90 }),
-);
-const passportJpeg = await sharp(await flatDocument(1, 'passport'))
-  .jpeg({ quality: 90 })
-  .toBuffer();
-const pdf = pdfWithJpeg(passportJpeg, 1476, 1039);
+const { front12, back12, passportPdf: pdf } = await benchInputs();
 const inputs = [
   { name: '12 MP JPEG licence front', bytes: front12 },
   { name: '12 MP JPEG licence back', bytes: back12 },
