@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files that need a module graph of their own: one mocks modules (`vi.mock`), one empties the graph
- * (`vi.resetModules`) to import each method first; shared with the files after them, the mock
- * would leak and the reset would load the server's modules again.
+ * Files that need a module graph of their own: some mock modules (`vi.mock`), one empties the graph
+ * (`vi.resetModules`) to import each method first; shared with the files around them, a mock
+ * would leak (and not apply to a module already loaded) and the reset would load the server's
+ * modules again.
  */
-const ISOLATED_FILES = ['test/server/adapters.test.ts', 'test/server/methods/module-graph.test.ts'];
+const ISOLATED_FILES = ['test/server/adapters.test.ts', 'test/server/methods/module-graph.test.ts', 'test/server/analysis/stages/portrait-models.test.ts'];
 
 export default defineConfig({
   test: {

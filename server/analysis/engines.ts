@@ -80,8 +80,8 @@ export function ocrbDataDir(): string | null {
  * What `npm install` should have put in place and the engine only degrades without: said when a
  * process that analyses starts (and by `npm run eval`), so a missing model is not a silent loss.
  */
-export function missingAnalysisAssets(): string[] {
-  if (ocrbDataDir()) return [];
+export function missingAnalysisAssets(ocrbDir: string | null = ocrbDataDir()): string[] {
+  if (ocrbDir) return [];
   return [
     `The OCR-B MRZ model (${join(OCRB_DIR, 'ocrb_int.traineddata')}) is missing: run \`npm install\` (or \`node scripts/extract-ocrb.mjs\`). Until then MRZ lines are read with the legacy engine alone, which misreads more.`,
   ];
