@@ -159,6 +159,21 @@ export interface FaceModels {
 
 export const ALL_FACE_MODELS: FaceModels = { description: true, emotion: true, antispoof: true, liveness: true };
 
+/**
+ * A `human.detect` call's configuration for `models`. Human merges a call's configuration into its
+ * own for good, so every call names all four: a call that named none would run with whatever the
+ * last call chose (e.g. no descriptor after a document capture's search).
+ */
+export function faceModelsConfig(models: FaceModels): Partial<HumanConfig> {
+  const face = {
+    description: { enabled: models.description },
+    emotion: { enabled: models.emotion },
+    antispoof: { enabled: models.antispoof },
+    liveness: { enabled: models.liveness },
+  };
+  return { face } as Partial<HumanConfig>;
+}
+
 /** Human configured for faces only (detector, mesh, iris, emotion, descriptor, anti-spoof, liveness). */
 export interface FaceEngine {
   readonly human: Human;
@@ -209,15 +224,8 @@ export function getFaceEngine(): Promise<FaceEngine> {
         const values = new Float32Array(rgb.length);
         for (let i = 0; i < rgb.length; i++) values[i] = rgb[i]!;
         const input = tf.tensor4d(values, [1, height, width, 3], 'float32');
-        // Human merges a call's configuration into its own for good: every call names all four.
-        const face = {
-          description: { enabled: models.description },
-          emotion: { enabled: models.emotion },
-          antispoof: { enabled: models.antispoof },
-          liveness: { enabled: models.liveness },
-        };
         try {
-          const result = await human.detect(input as unknown as Parameters<Human['detect']>[0], { face } as Partial<HumanConfig>);
+          const result = await human.detect(input as unknown as Parameters<Human['detect']>[0], faceModelsConfig(models));
           return await mirrorAverage(human, result);
         } finally {
           tf.dispose(input);
