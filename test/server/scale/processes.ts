@@ -8,12 +8,24 @@ export const ROOT = resolve(import.meta.dirname, '../../..');
 export const BIN = join(ROOT, 'bin/verity.mjs');
 const run = promisify(execFile);
 
+/**
+ * A port free now, for a child process to listen on later. Drawn below Linux's ephemeral range
+ * (32768-60999): a port from `listen(0)` is from that range, where another fork's outgoing
+ * connection or `listen(0)` could take it before the child binds (seen once: EADDRINUSE).
+ */
 export async function freePort(): Promise<number> {
-  const srv = createNetServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
+  for (;;) {
+    const candidate = 10_000 + Math.floor(Math.random() * 10_000);
+    const srv = createNetServer();
+    const bound = await new Promise<boolean>((r) => {
+      srv.once('error', () => r(false));
+      srv.listen(candidate, '127.0.0.1', () => r(true));
+    });
+    if (!bound) continue;
+    const { port } = srv.address() as AddressInfo;
+    await new Promise<void>((r) => srv.close(() => r()));
+    return port;
+  }
 }
 
 /** Runs a CLI command and returns its last output line. */
