@@ -9,7 +9,8 @@
  */
 import { JURISDICTIONS } from '../jurisdictions.js';
 import { ageOn, type ProcessorField } from './aamva.js';
-import type { OcrLine, OcrResult } from './ocr.js';
+import type { OcrResult } from './ocr.js';
+import { readAddress } from './printed-address.js';
 
 /** Fields every licence front prints: one missing from tesseract's reading calls PaddleOCR in. */
 export const FRONT_FIELDS = [
@@ -54,76 +55,6 @@ export function findDates(lines: readonly string[]): FoundDate[] {
     for (const m of text.matchAll(/(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)/g)) out.push({ iso: m[0], line, raw: m[0], index: m.index });
   });
   return out;
-}
-
-const STREET = /^\d{1,6}\s*[A-Z][A-Z0-9 .'#-]{3,}$|^\d{1,6}\s+[A-Z0-9][A-Z0-9 .'#-]{3,}$/;
-// OCR reads the comma after the city as a full stop as often as not ("SEATTLE. WA 98142").
-// …and a full stop after the state ("CHICAGO, IL. 60692").
-// PaddleOCR drops spaces as often ("SACRAMENTO.CA95835", "BOSTON,MA02124").
-const CITY_LINE = /^([A-Z][A-Z .'-]*[A-Z])[,.]?\s*([A-Z]{2})[,.]?\s*(\d{5}(?:-\d{4})?)$/;
-
-/** Labels a licence prints before a name (AAMVA field numbers 1 and 2 included). */
-const NAME_LABEL = /^(?:LN|FN|LAST|FIRST|NAME|[12])$/;
-
-/**
- * Strips a leading label token from a value line: an AAMVA field number, a known label, or
- * the OCR's garbled form of one (a short token holding anything but capitals: "w", "»", "4a").
- */
-function stripLabel(raw: string): string {
-  // Debris glued before a name ("«IVANOV": a field number read as a mark) is no part of it: a name starts with a letter.
-  const text = raw.replace(/^[^A-Za-z0-9\s]+(?=[A-Z])/, '');
-  // A name label paired with its value by geometry ("GIVEN NAMES AALIYAH LEE").
-  const named = /^(?:\d{1,2}[a-z]?\s+)?(?:FAMILY NAME|GIVEN NAMES?|LAST NAME|FIRST NAME)[:.]?\s+(?=[A-Z])/.exec(text);
-  if (named) return text.slice(named[0].length);
-  const [head, ...rest] = text.split(' ');
-  if (!head || rest.length === 0) return text;
-  if (NAME_LABEL.test(head) || (head.length <= 3 && /[^A-Z]/.test(head))) return rest.join(' ').trim();
-  return text;
-}
-
-/** Words of a card's header, never a holder's name. */
-const HEADER_WORD = /\b(?:DRIVER|DRIVERS|LICEN[CS]E|IDENTIFICATION|CARD|USA|STATE|PERMIT|COMMERCIAL|REAL)\b/;
-/** A label's word in a line: a label row the OCR half read ("EN NAMES" for "2 GIVEN NAMES"), not a name. */
-const LABEL_WORD = /\b(?:NAMES?|FAMILY|GIVEN|ADDRESS)\b/;
-/** A whole line that is only labels ("LAST NAME", "DOB EXP ISS"): printed above values, not a value. */
-const LABEL_LINE = /^(?:(?:\d{1,2}[a-z]?|LN|FN|LAST|FIRST|FAMILY|GIVEN|NAMES?|ADDRESS|DOB|EXP|ISS|SEX|HGT|EYES|CLASS|RSTR|END|DD)\s*)+$/;
-
-/**
- * The holder's names by their place when no label names them and the line order does not give
- * them (a row of dates printed between the names and the address, an unread label row between
- * them): an AAMVA front prints the family name then the given names, in capitals and in print
- * at least as large as the address, above the street line. Going up from the street, lines
- * holding a digit (dates, numbers) or only labels are passed over, and so is smaller print (a
- * label the OCR garbled into capitals, "ONOO RES"); the first two lines left that are only
- * capital words are the given names (lower) and the family name (upper). A header line (the
- * state, DRIVER LICENSE) ends the search.
- */
-function namesAbove(lines: readonly OcrLine[], street: number): { family: string; given: string; familyLine: number; givenLine: number } | null {
-  const streetH = lines[street]?.height;
-  const found: { text: string; i: number }[] = [];
-  for (let i = street - 1; i >= 0 && found.length < 2; i--) {
-    const text = stripLabel(lines[i]!.text.trim());
-    const h = lines[i]!.height;
-    if (HEADER_WORD.test(text) || stateNamed(text)) break;
-    if (/\d/.test(text) || LABEL_LINE.test(text) || LABEL_WORD.test(text)) continue;
-    if (streetH !== undefined && h !== undefined && h < 0.8 * streetH) continue;
-    if (!/^[A-Z][A-Z'-]*(?: [A-Z][A-Z'-]*)*$/.test(text) || text.replace(/[^A-Z]/g, '').length < 2) return null;
-    found.push({ text, i });
-  }
-  if (found.length < 2) return null;
-  const [given, family] = found as [{ text: string; i: number }, { text: string; i: number }];
-  return { family: family.text, given: given.text, familyLine: family.i, givenLine: given.i };
-}
-
-/** Whether a line names a jurisdiction ("CALIFORNIA", "NEW YORK"): a header line. */
-function stateNamed(text: string): boolean {
-  return Object.values(JURISDICTIONS).some((name) => new RegExp(`(?:^|[^A-Z])${name.toUpperCase()}(?:$|[^A-Z])`).test(text));
-}
-
-/** Drops a field-number token before a street number ("8 9100 E SAGUARO BLVD", "g¢ 17 BEACON HILL RD"). */
-function stripStreetLabel(text: string): string {
-  const m = /^(\S{1,2})\s+(\d+\s.*)$/.exec(text);
-  return m ? m[2]! : text;
 }
 
 /**
@@ -261,30 +192,19 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   const firstNamed = named('FIRST NAME|GIVEN NAMES?|FN');
   if (!out['Full Name'] && lastNamed && firstNamed) putName(lastNamed.text, firstNamed.text, Math.min(conf(lastNamed.i), conf(firstNamed.i)));
 
-  // Licence layout: [family name] [given names] [street] [city, ST zip].
-  const cityIdx = lines.findIndex((l) => CITY_LINE.test(l));
-  const street = cityIdx >= 1 ? stripStreetLabel(lines[cityIdx - 1]!).replace(/^(\d+)(?=[A-Z])/, '$1 ') : '';
-  if (cityIdx >= 1 && STREET.test(street)) {
-    const [, city, state, zip] = CITY_LINE.exec(lines[cityIdx]!)!;
-    if (JURISDICTIONS[state!]) {
-      put('Address Street', street, conf(cityIdx - 1));
-      put('Address City', city!.trim(), conf(cityIdx));
-      put('Address State', state!, conf(cityIdx));
-      put('Address Jurisdiction Code', state!, conf(cityIdx));
-      put('Address Postal Code', zip!, conf(cityIdx));
-      put('Address', `${street}, ${city!.trim()}, ${state} ${zip}`, Math.min(conf(cityIdx), conf(cityIdx - 1)));
-    }
-    if (!out['Full Name'] && cityIdx >= 3) {
-      const family = stripLabel(lines[cityIdx - 3]!);
-      const givenNames = stripLabel(lines[cityIdx - 2]!);
-      if (/^[A-Z][A-Z' -]+$/.test(family) && /^[A-Z][A-Z' -]+$/.test(givenNames) && !LABEL_WORD.test(family) && !LABEL_WORD.test(givenNames))
-        putName(family, givenNames, Math.min(conf(cityIdx - 3), conf(cityIdx - 2)));
-    }
-    if (!out['Full Name']) {
-      const names = namesAbove(ocr.lines, cityIdx - 1);
-      if (names) putName(names.family, names.given, Math.min(conf(names.familyLine), conf(names.givenLine)));
-    }
+  // Licence layout: [family name] [given names] [street] [city, ST zip] (printed-address.ts).
+  const address = readAddress(ocr.lines);
+  const { street, city } = address;
+  if (street) put('Address Street', street.value, conf(street.line));
+  if (city) {
+    put('Address City', city.city, conf(city.line));
+    put('Address State', city.state, conf(city.line));
+    put('Address Jurisdiction Code', city.state, conf(city.line));
+    if (city.zip) put('Address Postal Code', city.zip, conf(city.line));
   }
+  if (street && city?.zip) put('Address', `${street.value}, ${city.city}, ${city.state} ${city.zip}`, Math.min(conf(city.line), conf(street.line)));
+  const names = out['Full Name'] ? null : address.names;
+  if (names) putName(names.family, names.given, Math.min(conf(names.familyLine), conf(names.givenLine)));
 
   // Dates: a label right before a date names it (DOB, EXP, ISS, even garbled: "poe", "ExP", "1s");
   // the rest by order: birth = earliest (at least 10 years ago), expiry = latest, issue = a past one between.
