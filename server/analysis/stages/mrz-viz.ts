@@ -7,7 +7,7 @@
  * taken. Nothing is read again: the page OCR has already run for every page.
  */
 import { seenAt } from './mrz-align.js';
-import { applyDoubts, mrzDoubts, type MrzDoubt } from './mrz-doubt.js';
+import { applyDoubts, mrzDoubts, NAME_LOOKALIKES, type MrzDoubt } from './mrz-doubt.js';
 import { readMrzLines, type MrzResult } from './mrz-parse.js';
 
 /** Shorter tokens say nothing: a one- or two-letter name is also a page's stray word. */
@@ -82,12 +82,15 @@ export function vouchByPage(read: MrzResult, pageLines: readonly string[], today
 
 /**
  * The token as the page prints it: the token itself, or one with each doubted letter replaced by
- * what some pass read there, when exactly one such variant is a page word. Null otherwise.
+ * what some pass read there (or by the letter blur makes it of, {@link NAME_LOOKALIKES}), when
+ * exactly one such variant is a page word. Null otherwise.
  */
 function printedVariant(token: string, start: number, doubts: readonly MrzDoubt[], words: ReadonlySet<string>): string | null {
   let variants = [token];
   for (const d of doubts) {
-    const options = [...new Set([d.chosen, ...d.read.filter((c) => /[A-Z]/.test(c))])];
+    // What some pass read there, and the letter blur makes the chosen one of (an O read Q by every pass).
+    const lookAlike = NAME_LOOKALIKES[d.chosen];
+    const options = [...new Set([d.chosen, ...d.read.filter((c) => /[A-Z]/.test(c)), ...(lookAlike ? [lookAlike] : [])])];
     variants = variants.flatMap((v) => options.map((c) => v.slice(0, d.column - start) + c + v.slice(d.column - start + 1)));
     if (variants.length > MAX_CANDIDATES) return words.has(token) ? token : null;
   }
