@@ -22,12 +22,13 @@ const MAX_CANDIDATES = 64;
  */
 export function vizWords(lines: readonly string[]): Set<string> {
   const words = new Set<string>();
-  for (const line of lines) {
-    const up = line.toUpperCase();
-    if (up.includes('<') || /[A-Z0-9]{25,}/.test(up.replace(/\s+/g, ''))) continue;
-    for (const w of up.split(/[^A-Z0-9]+/)) if (w.length >= MIN_TOKEN) words.add(w);
-  }
+  for (const up of vizLines(lines)) for (const w of up.split(/[^A-Z0-9]+/)) if (w.length >= MIN_TOKEN) words.add(w);
   return words;
+}
+
+/** The page's lines outside the MRZ (see {@link vizWords}), upper-cased. */
+export function vizLines(lines: readonly string[]): string[] {
+  return lines.map((l) => l.toUpperCase()).filter((up) => !up.includes('<') && !/[A-Z0-9]{25,}/.test(up.replace(/\s+/g, '')));
 }
 
 /** The run of letters round `col` in an MRZ names line (its `<`-separated token), from `from` on (the names' first column). */
