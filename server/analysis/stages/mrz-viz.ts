@@ -84,7 +84,8 @@ export function vouchByPage(read: MrzResult, pageLines: readonly string[], today
 /**
  * The token as the page prints it: the token itself, or one with each doubted letter replaced by
  * what some pass read there (or by the letter blur makes it of, {@link NAME_LOOKALIKES}), when
- * exactly one such variant is a page word. Null otherwise.
+ * exactly one such variant is a page word, or, failing that, exactly one is a page word but for
+ * one letter the passes did not doubt. Null otherwise.
  */
 function printedVariant(token: string, start: number, doubts: readonly MrzDoubt[], words: ReadonlySet<string>): string | null {
   let variants = [token];
@@ -95,6 +96,20 @@ function printedVariant(token: string, start: number, doubts: readonly MrzDoubt[
     variants = variants.flatMap((v) => options.map((c) => v.slice(0, d.column - start) + c + v.slice(d.column - start + 1)));
     if (variants.length > MAX_CANDIDATES) return words.has(token) ? token : null;
   }
-  const printed = [...new Set(variants)].filter((v) => words.has(v));
-  return printed.length === 1 ? printed[0]! : null;
+  const unique = [...new Set(variants)];
+  const printed = unique.filter((v) => words.has(v));
+  if (printed.length > 0) return printed.length === 1 ? printed[0]! : null;
+  // The page OCR misreads names too (`AVERICA`): a page word of the token's length that prints
+  // every doubted letter as one variant has them, with one other letter misread (a letter the
+  // passes agreed on), still vouches for that variant. Only on tokens long enough that one
+  // letter of difference leaves four that match.
+  if (token.length < MIN_FUZZY_TOKEN) return null;
+  const cols = doubts.map((d) => d.column - start);
+  const near = unique.filter((v) =>
+    [...words].some((w) => w.length === v.length && cols.every((c) => w[c] === v[c]) && [...w].filter((c, k) => c !== v[k]).length <= 1),
+  );
+  return near.length === 1 ? near[0]! : null;
 }
+
+/** Shortest name token the page may vouch for with one other letter misread. */
+const MIN_FUZZY_TOKEN = 5;

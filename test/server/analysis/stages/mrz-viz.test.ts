@@ -80,3 +80,23 @@ describe('vouchByPage: a Q every pass read (an O blurred into a Q)', () => {
     expect(out.doubts?.some((d) => d.chosen === 'Q')).toBe(true);
   });
 });
+
+describe('vouchByPage: a page word with one other letter misread', () => {
+  const read = readPasses(PASSES, today)!;
+
+  it('takes the doubted letter as the page prints it when another letter of the word is misread (OLIVIA printed OLIVLA)', () => {
+    const out = vouchByPage(read, ['WILLIAMS', 'ANNA OLIVLA'], today);
+    expect(out.data?.lines[0]).toBe('P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<');
+    expect(out.doubts ?? []).toEqual([]);
+  });
+
+  it('does not take a word that differs at the doubted letter and another', () => {
+    const out = vouchByPage(read, ['WILLIAMS', 'ANNA ULIVLA'], today);
+    expect(out.doubts?.some((d) => d.field === 'names')).toBe(true);
+  });
+
+  it('does not take a word two letters away', () => {
+    const out = vouchByPage(read, ['WILLIAMS', 'ANNA OLIWLA'], today);
+    expect(out.doubts?.some((d) => d.field === 'names')).toBe(true);
+  });
+});
