@@ -261,7 +261,7 @@ async function livenessTables(half: HalfConfig): Promise<void> {
       progress(
         `${half.name} liveness: face ${p.face}${p.take ? ` take ${p.take}` : ''} ${p.kind}: ${p.decision}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.flash !== undefined ? `, flash ${p.flash.toFixed(2)}` : ''}${
           p.turn
-            ? `, turn ${p.turn.measured.toFixed(3)} planarity ${p.turn.planarity?.toFixed(3) ?? '-'} ${p.turn.continuous === false ? 'jump' : 'continuous'}`
+            ? `, turn ${p.turn.measured.toFixed(3)} planarity ${p.turn.planarity?.toFixed(3) ?? '-'} noise ${p.turn.noise?.toFixed(3) ?? '-'} ${p.turn.continuous === false ? 'jump' : 'continuous'}`
             : ''
         }${p.antispoof !== undefined ? `, antispoof ${p.antispoof.toFixed(2)}` : ''}`,
       ),
