@@ -24,10 +24,10 @@ export const HUE_BEAT_SETTINGS = {
   minCycles: 5,
   /**
    * Peak over its ring's median, and over its mirror −f, from which a document is a screen.
-   * Development half (tuned on; 48 fronts, 24 backs, 24 passports; development variant 48
-   * captures): genuine peaks reached 648 (a back, at a resampled JPEG frequency on the axis,
-   * now left out) and, above 300, an asymmetry of 2.7 at most; the replays with a beat 385-23,000
-   * at an asymmetry of 3.4-575, most above 7.
+   * Development half (tuned on; 24 fronts, 24 backs, 24 passports, and the development variant's
+   * 16 of each): genuine peaks reached 552, and above 300 an asymmetry of 1.9 at most (the
+   * highest, 4.7, on a peak of 83); of 48 development replays, the 22 caught reached 392-17,479
+   * at an asymmetry of 7.5-574; one more (385 at 3.4) was left.
    */
   minPeak: 300,
   minAsymmetry: 6,
