@@ -5,7 +5,7 @@
  * error are shown (genuine captures refused or flagged, and fraud accepted). Images are made on
  * first use and cached under test/.fixtures-cache/. Method and results: docs/analysis.md.
  *
- * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--stresses S1,S2] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]
+ * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--stresses S1,S2] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]
  *   --half    `dev-variant`: the development identities in other fonts, with the `stacked`
  *             layout and harsher uploads (test/fixtures/hard/config.ts), to check that a change
  *             tuned on `dev` is no fit to its fonts before the held-out half is spent.
@@ -19,6 +19,8 @@
  *             forgeries (no genuine captures: pair it with a `documents` run for false rejects);
  *             `backs` only the licence backs (their refusals and decode rate), `backs-stress`
  *             the development backs under a harder capture sweep (development half only);
+ *             `passports` only the genuine passports: their refusals and flags, MRZ exact and
+ *             accepted wrong, and each passport's outcome (person: what was raised, MRZ exact);
  *             `passports-stress` the development passports under theirs (dim, blur, small,
  *             all at once; development half only): MRZ exact, accepted with a wrong MRZ,
  *             sent to review, refused;
@@ -69,7 +71,7 @@ const SESSIONS = Number(arg('--sessions') ?? 1);
 const ROWS = (arg('--rows') ?? 'standard') as BackRows;
 const STRESSES_RUN = (arg('--stresses')?.split(',') ?? BACK_STRESSES) as BackStress[];
 const USAGE =
-  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--stresses S1,S2] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress, passports-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
+  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--stresses S1,S2] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress, passports-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
 // `--help` used to fall through to the defaults and start the whole evaluation (an hour of CPU).
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.stdout.write(USAGE);
@@ -81,7 +83,7 @@ if (
   !Number.isInteger(PEOPLE) ||
   PEOPLE < 1 ||
   !['dev', 'heldout', 'both', 'dev-variant'].includes(HALF) ||
-  !['all', 'documents', 'backs', 'backs-stress', 'passports-stress', 'fronts', 'attacks', 'faces', 'liveness'].includes(PART) ||
+  !['all', 'documents', 'backs', 'backs-stress', 'passports', 'passports-stress', 'fronts', 'attacks', 'faces', 'liveness'].includes(PART) ||
   ((PART === 'backs-stress' || PART === 'passports-stress') && HALF !== 'dev') ||
   !['standard', 'thin'].includes(ROWS) ||
   KINDS_RUN.some((k) => !PAD_KINDS.includes(k)) ||
@@ -203,6 +205,11 @@ async function evalHalf(half: HalfConfig): Promise<void> {
     genuineTables(fronts);
     misreadList(fronts);
   }
+  if (PART === 'passports') {
+    const passports = (await evalDocuments(half, PEOPLE, today, progress, false, ['passport'], false)).genuine;
+    genuineTables(passports);
+    passportList(passports);
+  }
   if (PART === 'backs-stress') await evalBackStress(PEOPLE, today, print, progress, ROWS, STRESSES_RUN);
   if (PART === 'passports-stress') await evalPassportStress(PEOPLE, today, print, progress);
   if (PART === 'faces') {
@@ -222,6 +229,16 @@ function misreadList(fronts: readonly GenuineResult[]): void {
       byField.set(k, [...(byField.get(k) ?? []), `${x.person}: ${m.expected} → ${m.read === null ? '(nothing)' : JSON.stringify(m.read)}`]);
   for (const [k, xs] of byField) print(`- ${k} (${xs.length}): ${xs.join('; ')}`);
   if (byField.size === 0) print('None.');
+}
+
+/** Each passport's outcome: what was raised (nothing, a refusal's code, a flag) and whether the MRZ was read exactly. */
+function passportList(passports: readonly GenuineResult[]): void {
+  print('\n#### Each passport (person: outcome, MRZ)\n');
+  const outcome = (x: GenuineResult): string =>
+    [x.failure, x.photoshopped ? 'photoshopped' : null, x.screen ? 'internet_detection' : null, x.mrzUncertain ? 'mrz_uncertain' : null]
+      .filter(Boolean)
+      .join(' + ') || 'clean';
+  print(passports.map((x) => `${x.person}: ${outcome(x)}, MRZ ${x.mrzExact ? 'exact' : x.mrzValid ? 'valid, wrong' : 'not read valid'}`).join('; '));
 }
 
 /** The document forgeries alone (`--part attacks`): quick to re-run while a check is tuned. */

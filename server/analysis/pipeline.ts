@@ -18,6 +18,7 @@ import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
 import { finishMrz, searchMrz, textBands, type MrzResult } from './stages/mrz.js';
 import { vouchByPage } from './stages/mrz-viz.js';
+import { repairByPage } from './stages/mrz-viz-repair.js';
 import { matchName } from './stages/name-match.js';
 import { runOcr, uprightPage } from './stages/ocr.js';
 import { paddleOcrIfAvailable } from './stages/paddle.js';
@@ -178,12 +179,10 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     return { tamper, grid, recapture };
   })();
   const [deskewedOcr, { barcode, mrz: mrzRead }, faces, { tamper, grid, recapture }] = await Promise.all([ocrRead, codes, facesFound, checks]);
-  // The printed page vouches for MRZ characters the MRZ's own passes did not agree on (mrz-viz.ts).
-  const mrz = vouchByPage(
-    mrzRead,
-    deskewedOcr.lines.map((l) => l.text),
-    today,
-  );
+  // The printed page rebuilds a second MRZ line a finger hid, witnessed by the check digits the
+  // passes read (mrz-viz-repair.ts), and vouches for MRZ characters the passes did not agree on (mrz-viz.ts).
+  const pageLines = deskewedOcr.lines.map((l) => l.text);
+  const mrz = vouchByPage(repairByPage(mrzRead, pageLines, today), pageLines, today);
 
   let ocr = deskewedOcr;
   let tessRead = deskewedOcr;

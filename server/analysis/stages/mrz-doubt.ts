@@ -17,6 +17,8 @@ export const MrzDoubtKind = {
   CheckBlind: 'check_blind',
   /** A repair made a letter a digit (or the reverse) where every pass read the other kind. */
   RepairChangedKind: 'repair_changed_kind',
+  /** A name letter that blur makes of another in OCR-B (an O smeared into a Q), however many passes read it. */
+  BlurLookAlike: 'blur_look_alike',
 } as const;
 export type MrzDoubtKind = (typeof MrzDoubtKind)[keyof typeof MrzDoubtKind];
 
@@ -32,6 +34,14 @@ export interface MrzDoubt {
   /** What the passes read there, in pass order (aligned; a pass that dropped it is left out). */
   readonly read: readonly string[];
 }
+
+/**
+ * Name letters blur makes of another letter in OCR-B, with that letter: the Q is the O with a
+ * short tail, and a motion-blurred O grows one. No check digit covers names, so every pass can
+ * read the Q alike (development passport 11: OLIVIA read QLIVIA by all three passes, accepted).
+ * Such a letter is doubted until the printed page vouches for the token (mrz-viz.ts).
+ */
+export const NAME_LOOKALIKES: Readonly<Record<string, string>> = { Q: 'O' };
 
 type Kind = 'digit' | 'letter' | 'filler';
 const kindOf = (c: string): Kind => (c === '<' ? 'filler' : /\d/.test(c) ? 'digit' : 'letter');
@@ -85,6 +95,7 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
         // And at least two passes: one sound pass among noise vouches for nothing (blurred passport 2).
         const vouched = votes.filter((c) => c === chosen).length;
         if (vouched * 2 <= votes.length || (vouched < 2 && passes.length > 1)) add(MrzDoubtKind.PassesDisagree);
+        else if (field === 'names' && NAME_LOOKALIKES[chosen]) add(MrzDoubtKind.BlurLookAlike);
       } else if (guard === 'alphanumeric') {
         const kinds = new Set(read.map(kindOf));
         if (kinds.size === 1 && !kinds.has(kindOf(chosen)) && kindOf(chosen) !== 'filler') add(MrzDoubtKind.RepairChangedKind);

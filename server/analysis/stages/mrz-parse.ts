@@ -114,7 +114,7 @@ export function pickMrzLines(text: string): string[] | null {
 }
 
 /** ICAO 9303 check digit of a field (weights 7, 3, 1; `<` = 0, A = 10). */
-function checkDigit(field: string): number {
+export function checkDigit(field: string): number {
   let sum = 0;
   for (let i = 0; i < field.length; i++) {
     const c = field[i]!;

@@ -7,7 +7,7 @@
  * taken. Nothing is read again: the page OCR has already run for every page.
  */
 import { seenAt } from './mrz-align.js';
-import { applyDoubts, mrzDoubts, type MrzDoubt } from './mrz-doubt.js';
+import { applyDoubts, mrzDoubts, NAME_LOOKALIKES, type MrzDoubt } from './mrz-doubt.js';
 import { readMrzLines, type MrzResult } from './mrz-parse.js';
 
 /** Shorter tokens say nothing: a one- or two-letter name is also a page's stray word. */
@@ -22,12 +22,13 @@ const MAX_CANDIDATES = 64;
  */
 export function vizWords(lines: readonly string[]): Set<string> {
   const words = new Set<string>();
-  for (const line of lines) {
-    const up = line.toUpperCase();
-    if (up.includes('<') || /[A-Z0-9]{25,}/.test(up.replace(/\s+/g, ''))) continue;
-    for (const w of up.split(/[^A-Z0-9]+/)) if (w.length >= MIN_TOKEN) words.add(w);
-  }
+  for (const up of vizLines(lines)) for (const w of up.split(/[^A-Z0-9]+/)) if (w.length >= MIN_TOKEN) words.add(w);
   return words;
+}
+
+/** The page's lines outside the MRZ (see {@link vizWords}), upper-cased. */
+export function vizLines(lines: readonly string[]): string[] {
+  return lines.map((l) => l.toUpperCase()).filter((up) => !up.includes('<') && !/[A-Z0-9]{25,}/.test(up.replace(/\s+/g, '')));
 }
 
 /** The run of letters round `col` in an MRZ names line (its `<`-separated token), from `from` on (the names' first column). */
@@ -82,15 +83,33 @@ export function vouchByPage(read: MrzResult, pageLines: readonly string[], today
 
 /**
  * The token as the page prints it: the token itself, or one with each doubted letter replaced by
- * what some pass read there, when exactly one such variant is a page word. Null otherwise.
+ * what some pass read there (or by the letter blur makes it of, {@link NAME_LOOKALIKES}), when
+ * exactly one such variant is a page word, or, failing that, exactly one is a page word but for
+ * one letter the passes did not doubt. Null otherwise.
  */
 function printedVariant(token: string, start: number, doubts: readonly MrzDoubt[], words: ReadonlySet<string>): string | null {
   let variants = [token];
   for (const d of doubts) {
-    const options = [...new Set([d.chosen, ...d.read.filter((c) => /[A-Z]/.test(c))])];
+    // What some pass read there, and the letter blur makes the chosen one of (an O read Q by every pass).
+    const lookAlike = NAME_LOOKALIKES[d.chosen];
+    const options = [...new Set([d.chosen, ...d.read.filter((c) => /[A-Z]/.test(c)), ...(lookAlike ? [lookAlike] : [])])];
     variants = variants.flatMap((v) => options.map((c) => v.slice(0, d.column - start) + c + v.slice(d.column - start + 1)));
     if (variants.length > MAX_CANDIDATES) return words.has(token) ? token : null;
   }
-  const printed = [...new Set(variants)].filter((v) => words.has(v));
-  return printed.length === 1 ? printed[0]! : null;
+  const unique = [...new Set(variants)];
+  const printed = unique.filter((v) => words.has(v));
+  if (printed.length > 0) return printed.length === 1 ? printed[0]! : null;
+  // The page OCR misreads names too (`AVERICA`): a page word of the token's length that prints
+  // every doubted letter as one variant has them, with one other letter misread (a letter the
+  // passes agreed on), still vouches for that variant. Only on tokens long enough that one
+  // letter of difference leaves four that match.
+  if (token.length < MIN_FUZZY_TOKEN) return null;
+  const cols = doubts.map((d) => d.column - start);
+  const near = unique.filter((v) =>
+    [...words].some((w) => w.length === v.length && cols.every((c) => w[c] === v[c]) && [...w].filter((c, k) => c !== v[k]).length <= 1),
+  );
+  return near.length === 1 ? near[0]! : null;
 }
+
+/** Shortest name token the page may vouch for with one other letter misread. */
+const MIN_FUZZY_TOKEN = 5;

@@ -146,3 +146,27 @@ describe('mrzDoubts', () => {
     expect(doubts).toContainEqual(expect.objectContaining({ kind: MrzDoubtKind.RepairChangedKind, field: 'document_number', column: 0 }));
   });
 });
+
+// Development passport 11 (WILLIAMS, ANNA OLIVIA; motion blur 3.8 px) as the development half draws
+// it: every pass read the O of OLIVIA as Q (the first read QOLIVIA), valid, and it was accepted.
+const PASSPORT_11 = [
+  ['P<USAWILLIXAMS<<ANNA<QOLIVIA<<<<<<<X<<<<<<<<', 'A615930004USA830843SSF280R1S2<<<<<<<<<<<<<<Q'],
+  ['P<USAWILLIAMS<<ANNA<QLIVIA<<<<<<<<<<<<<<<<<<', 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06'],
+  ['P<USAUKLLIARS<<ANNA<QLIWZA<<<<<<<<<<<<<<<<<<', 'A61SQSQQQKUSASSQSISSFESQSJSI<<<<<<<<<<VG3<<<'],
+];
+
+describe('readPasses: a name letter blur makes of another is not vouched for by the passes alone', () => {
+  it('doubts a Q every pass read in a name (passport 11: OLIVIA read QLIVIA)', () => {
+    const read = readPasses(PASSPORT_11, today)!;
+    expect(read.data?.valid).toBe(true);
+    expect(read.data?.lines[0]).toBe('P<USAWILLIAMS<<ANNA<QLIVIA<<<<<<<<<<<<<<<<<<');
+    const q = read.doubts?.find((d) => d.field === 'names' && d.chosen === 'Q');
+    expect(q?.kind).toBe(MrzDoubtKind.BlurLookAlike);
+    expect(read.fields['Full Name']?.confidence).toBe(60);
+  });
+
+  it('leaves the other letters every pass read alike trusted', () => {
+    const read = readPasses(PASSPORT_11, today)!;
+    expect(read.doubts?.filter((d) => d.kind === MrzDoubtKind.BlurLookAlike).map((d) => d.column)).toEqual([20]);
+  });
+});

@@ -45,3 +45,58 @@ describe('vouchByPage', () => {
     expect([...vizWords(['P USA 007854587', 'THOMAS!', 'PCUSATHOMAS<CLILY', '0078545878USA9305177F3305175'])]).toEqual(['USA', '007854587', 'THOMAS']);
   });
 });
+
+describe('vouchByPage: a Q every pass read (an O blurred into a Q)', () => {
+  const LINE_2 = 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06';
+  const ALL_Q = [
+    ['P<USAWILLIAMS<<ANNA<QLIVIA<<<<<<<<<<<<<<<<<<', LINE_2],
+    ['P<USAWILLIAMS<<ANNA<QLIVIA<<<<<<<<<<<<<<<<<<', LINE_2],
+  ];
+  const read = readPasses(ALL_Q, today)!;
+
+  it('takes the O the page prints, and drops the doubt', () => {
+    const out = vouchByPage(read, ['PASSPORT', 'WILLIAMS', 'ANNA OLIVIA'], today);
+    expect(out.data?.lines[0]).toBe('P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<');
+    expect(out.doubts ?? []).toEqual([]);
+    expect(out.fields['First Name']).toEqual({ value: 'ANNA OLIVIA', confidence: 95 });
+  });
+
+  it('keeps a Q the page prints as Q (QUINN), and drops the doubt', () => {
+    const quinn = readPasses(
+      [
+        ['P<USAWILLIAMS<<QUINN<<<<<<<<<<<<<<<<<<<<<<<<', LINE_2],
+        ['P<USAWILLIAMS<<QUINN<<<<<<<<<<<<<<<<<<<<<<<<', LINE_2],
+      ],
+      today,
+    )!;
+    expect(quinn.doubts?.some((d) => d.chosen === 'Q')).toBe(true);
+    const out = vouchByPage(quinn, ['WILLIAMS', 'QUINN'], today);
+    expect(out.data?.lines[0]).toBe('P<USAWILLIAMS<<QUINN<<<<<<<<<<<<<<<<<<<<<<<<');
+    expect(out.doubts ?? []).toEqual([]);
+  });
+
+  it('keeps the doubt when the page prints neither', () => {
+    const out = vouchByPage(read, ['PASSPORT UNITED STATES OF AVERICA'], today);
+    expect(out.doubts?.some((d) => d.chosen === 'Q')).toBe(true);
+  });
+});
+
+describe('vouchByPage: a page word with one other letter misread', () => {
+  const read = readPasses(PASSES, today)!;
+
+  it('takes the doubted letter as the page prints it when another letter of the word is misread (OLIVIA printed OLIVLA)', () => {
+    const out = vouchByPage(read, ['WILLIAMS', 'ANNA OLIVLA'], today);
+    expect(out.data?.lines[0]).toBe('P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<');
+    expect(out.doubts ?? []).toEqual([]);
+  });
+
+  it('does not take a word that differs at the doubted letter and another', () => {
+    const out = vouchByPage(read, ['WILLIAMS', 'ANNA ULIVLA'], today);
+    expect(out.doubts?.some((d) => d.field === 'names')).toBe(true);
+  });
+
+  it('does not take a word two letters away', () => {
+    const out = vouchByPage(read, ['WILLIAMS', 'ANNA OLIWLA'], today);
+    expect(out.doubts?.some((d) => d.field === 'names')).toBe(true);
+  });
+});
