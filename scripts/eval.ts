@@ -5,7 +5,7 @@
  * error are shown (genuine captures refused or flagged, and fraud accepted). Images are made on
  * first use and cached under test/.fixtures-cache/. Method and results: docs/analysis.md.
  *
- * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]
+ * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--stresses S1,S2] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]
  *   --half    `dev-variant`: the development identities in other fonts, with the `stacked`
  *             layout and harsher uploads (test/fixtures/hard/config.ts), to check that a change
  *             tuned on `dev` is no fit to its fonts before the held-out half is spent.
@@ -31,6 +31,8 @@
  *             PDF417 rows 1.5 modules tall that the set drew until 2026-11-27, a stress
  *             variant reported on its own; default `standard`, rows 3-4 modules tall as encoders
  *             draw them (test/fixtures/hard/documents.ts: `BackRows`).
+ *   --stresses backs-stress: only these conditions, comma-separated (default all: small, blur,
+ *             jpeg, tilt, bright-finger, all, columns, columns-small).
  *   --scores  also write the face match's raw pair scores to FILE.<half>.json.
  *   --kinds   liveness presentations to run, comma-separated (default all: bona-fide,print,
  *             print-closer,screen,replay-injected,photo-sequence), one kind after another.
@@ -44,6 +46,7 @@ import { closeEngines, missingAnalysisAssets } from '../server/analysis/engines.
 import { HALVES, type HalfConfig, type HalfName } from '../test/fixtures/hard/config.js';
 import type { BackRows } from '../test/fixtures/hard/documents.js';
 import { evalBackStress } from './eval/back-stress.js';
+import { BACK_STRESSES, type BackStress } from '../test/fixtures/hard/back-stress.js';
 import { evalDocuments, type FraudResult, type GenuineResult } from './eval/documents.js';
 import { evalPassportStress } from './eval/passport-stress.js';
 import { faceMatchTables } from './eval/face-report.js';
@@ -66,8 +69,9 @@ const KINDS_RUN = (arg('--kinds')?.split(',') ?? PAD_KINDS) as LiveKind[];
 const FACES_RUN = arg('--faces')?.split(',').map(Number);
 const SESSIONS = Number(arg('--sessions') ?? 1);
 const ROWS = (arg('--rows') ?? 'standard') as BackRows;
+const STRESSES_RUN = (arg('--stresses')?.split(',') ?? BACK_STRESSES) as BackStress[];
 const USAGE =
-  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress, passports-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
+  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--stresses S1,S2] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress, passports-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
 // `--help` used to fall through to the defaults and start the whole evaluation (an hour of CPU).
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.stdout.write(USAGE);
@@ -82,7 +86,8 @@ if (
   !['all', 'documents', 'backs', 'backs-stress', 'passports', 'passports-stress', 'fronts', 'attacks', 'faces', 'liveness'].includes(PART) ||
   ((PART === 'backs-stress' || PART === 'passports-stress') && HALF !== 'dev') ||
   !['standard', 'thin'].includes(ROWS) ||
-  KINDS_RUN.some((k) => !PAD_KINDS.includes(k))
+  KINDS_RUN.some((k) => !PAD_KINDS.includes(k)) ||
+  STRESSES_RUN.some((s) => !BACK_STRESSES.includes(s))
 ) {
   process.stderr.write(USAGE);
   process.exit(2);
@@ -205,7 +210,7 @@ async function evalHalf(half: HalfConfig): Promise<void> {
     genuineTables(passports);
     passportList(passports);
   }
-  if (PART === 'backs-stress') await evalBackStress(PEOPLE, today, print, progress, ROWS);
+  if (PART === 'backs-stress') await evalBackStress(PEOPLE, today, print, progress, ROWS, STRESSES_RUN);
   if (PART === 'passports-stress') await evalPassportStress(PEOPLE, today, print, progress);
   if (PART === 'faces') {
     const found = await documentPortraits(half, PEOPLE, progress);
@@ -278,7 +283,7 @@ async function livenessTables(half: HalfConfig): Promise<void> {
       progress(
         `${half.name} liveness: face ${p.face}${p.take ? ` take ${p.take}` : ''} ${p.kind}: ${p.decision}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.flash !== undefined ? `, flash ${p.flash.toFixed(2)}` : ''}${
           p.turn
-            ? `, turn ${p.turn.measured.toFixed(3)} planarity ${p.turn.planarity?.toFixed(3) ?? '-'} ${p.turn.continuous === false ? 'jump' : 'continuous'}`
+            ? `, turn ${p.turn.measured.toFixed(3)} planarity ${p.turn.planarity?.toFixed(3) ?? '-'} noise ${p.turn.noise?.toFixed(3) ?? '-'} ${p.turn.continuous === false ? 'jump' : 'continuous'}`
             : ''
         }${p.antispoof !== undefined ? `, antispoof ${p.antispoof.toFixed(2)}` : ''}`,
       ),

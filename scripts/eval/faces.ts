@@ -187,7 +187,7 @@ export interface PadOutcome {
   /** Correlation of the face's chroma with the session's flash colours, when measurable. */
   readonly flash?: number;
   /** The turn as the server judged it: its measured change, planarity residual and continuity. */
-  readonly turn?: { readonly measured: number; readonly planarity?: number; readonly continuous?: boolean };
+  readonly turn?: { readonly measured: number; readonly planarity?: number; readonly noise?: number; readonly continuous?: boolean };
   /** Mean anti-spoof score over the selfie and frames. */
   readonly antispoof?: number;
 }
@@ -227,6 +227,7 @@ function turnOutcome(challenges: readonly ChallengeOutcome[]): Pick<PadOutcome, 
     turn: {
       measured: t.measured,
       ...(t.planarity !== undefined ? { planarity: t.planarity } : {}),
+      ...(t.noise !== undefined ? { noise: t.noise } : {}),
       ...(t.continuous !== undefined ? { continuous: t.continuous } : {}),
     },
   };

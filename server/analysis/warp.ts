@@ -124,5 +124,46 @@ export function growQuad(q: Quad, fx: number, fy: number): Quad {
   return [lerp(bl1, tl1, 1 + fy), lerp(br1, tr1, 1 + fy), lerp(tr1, br1, 1 + fy), lerp(tl1, bl1, 1 + fy)];
 }
 
+/** Whether `p` lies inside the convex quad `q` (its corners in order, either winding). */
+export function insideQuad(q: Quad, p: Point): boolean {
+  let sign = 0;
+  for (let i = 0; i < 4; i++) {
+    const a = q[i]!;
+    const b = q[(i + 1) % 4]!;
+    const cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+    if (cross === 0) continue;
+    if (sign === 0) sign = Math.sign(cross);
+    else if (Math.sign(cross) !== sign) return false;
+  }
+  return true;
+}
+
+/**
+ * A copy of `g` with the pixels inside `q` set to the median grey along its edges (the paper
+ * round it: a white patch on a grey page would make edges of its own).
+ */
+export function paperOver(g: GreyPlane, q: Quad): GreyPlane {
+  const edge: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const a = q[i]!;
+    const b = q[(i + 1) % 4]!;
+    const n = Math.max(1, Math.ceil(distance(a, b) / 2));
+    for (let k = 0; k < n; k++) {
+      const x = Math.round(a.x + ((b.x - a.x) * k) / n);
+      const y = Math.round(a.y + ((b.y - a.y) * k) / n);
+      if (x >= 0 && y >= 0 && x < g.width && y < g.height) edge.push(g.data[y * g.width + x]!);
+    }
+  }
+  edge.sort((u, v) => u - v);
+  const value = edge.length ? edge[Math.floor(edge.length / 2)]! : 255;
+  const data = Uint8Array.from(g.data);
+  const xs = q.map((p) => p.x);
+  const ys = q.map((p) => p.y);
+  for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(g.height - 1, Math.ceil(Math.max(...ys))); y++)
+    for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(g.width - 1, Math.ceil(Math.max(...xs))); x++)
+      if (insideQuad(q, { x, y })) data[y * g.width + x] = value;
+  return { data, width: g.width, height: g.height };
+}
+
 /** Length of the segment a-b. */
 export const distance = (a: Point, b: Point): number => Math.hypot(a.x - b.x, a.y - b.y);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DetectedFace as ServerFace } from '../../server/analysis/stages/face.js';
 import type { DetectedFace as WidgetFace } from '../../src/capture/detected-face.js';
 import { yawOf } from '../../src/capture/liveness.js';
-import { playMove, widgetFace, type WidgetView } from '../fixtures/hard/widget-move.js';
+import { playLook, playMove, widgetFace, type WidgetView } from '../fixtures/hard/widget-move.js';
 
 /** A widget face with yaw `yaw` (eyes 0.1 apart, the nose `yaw` eye distances off their middle) and width `w`. */
 const faceAt = (yaw: number, w = 0.4): WidgetFace => ({
@@ -104,5 +104,16 @@ describe('a liveness move played to the widget (eval)', () => {
     expect(w.box).toEqual({ x: 0.125, y: 0.2, width: 0.5, height: 0.5 });
     expect(yawOf(w)).toBeCloseTo(0.3, 5);
     expect(widgetFace({ ...server, mesh: undefined }, 400, 500)).toBeNull();
+  });
+
+  it('ends the straight look on the third straight frame running, over many frames, as the widget does', async () => {
+    // The camera's noise takes one frame of a pose near the gate (0.25) out of it: the eval judged
+    // one frame and counted the person as timed out; the widget looks again and again.
+    const yaws = [0.24, 0.27, 0.22, 0.23, 0.26, 0.2, 0.21, 0.24, 0.3];
+    const look = await playLook((i) => Promise.resolve({ frame: i, view: view(yaws[i]!) }), yaws.length);
+    expect(look).toEqual({ held: [5, 6, 7], completed: true, made: 8 });
+    // A pose the widget never takes as straight (or a face it cannot see) times out.
+    const aside = await playLook((i) => Promise.resolve({ frame: i, view: i % 2 ? view(null) : view(0.28) }), 10);
+    expect(aside).toEqual({ held: [], completed: false, made: 10 });
   });
 });

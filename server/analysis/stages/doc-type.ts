@@ -47,5 +47,10 @@ const MRZ_RUN = /[A-Z0-9<]{28,}/;
  * a page naming a passport.
  */
 export function readsAsLicenceFront(text: string): boolean {
-  return classifyDocument({ text }).doc_type === DocType.DrivingLicence && !/<</.test(text) && !MRZ_RUN.test(text.toUpperCase());
+  return classifyDocument({ text }).doc_type === DocType.DrivingLicence && !showsMrzText(text);
+}
+
+/** Whether the OCR's text holds something MRZ-like: fillers (`<<`) or a run of 28+ MRZ characters. */
+export function showsMrzText(text: string): boolean {
+  return /<</.test(text) || MRZ_RUN.test(text.toUpperCase());
 }

@@ -40,6 +40,21 @@ export function planarityResidual(straight: DetectedFace, turned: DetectedFace):
 }
 
 /**
+ * The landmark noise of a session's still frames, in the planarity residual's own unit: the
+ * median residual from the straight face to each face of `stills` (the flash frames: the person
+ * holds still while the screen changes colour). A plane turned leaves about this much; the same
+ * camera noise on a print's halftone or a blurred face raises the residual of every pair alike.
+ * Null with fewer than three still faces with a mesh.
+ */
+export function stillNoise(straight: DetectedFace, stills: readonly DetectedFace[]): number | null {
+  const r = stills.flatMap((f) => planarityResidual(straight, f) ?? []).filter(Number.isFinite);
+  if (r.length < 3) return null;
+  r.sort((a, b) => a - b);
+  const m = r.length >> 1;
+  return r.length % 2 ? r[m]! : (r[m - 1]! + r[m]!) / 2;
+}
+
+/**
  * Whether the frames of a turn show the head on its way: at least one frame whose turn (against
  * the straight face) lies strictly between {@link INTERMEDIATE_SHARE} and 1 minus it of the
  * final turn. `frames` are the move's faces in capture order, the last one the held pose.

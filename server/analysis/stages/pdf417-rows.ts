@@ -79,3 +79,41 @@ export function offsetLines(found: readonly { dv: number; score: number }[], row
   }
   return out;
 }
+
+/** Steps tried from one row's offset to the next row's: rows bend smoothly, a quarter row at a time. */
+const TRACK_STEPS = [-0.5, -0.25, 0, 0.25, 0.5];
+
+/**
+ * The offsets tracked along each codeword column from its best-read codeword, up and down one
+ * row at a time, each row searched round the offset of the row before it: a column that bends
+ * by more than ROW_OFFSETS reaches, or not along a line (the middle bulging past its ends), is
+ * followed as far as it reads. `found`: the offsets and scores of the first search;
+ * `reads`: the codewords read there (their shifts along the row).
+ */
+export function trackOffsets(
+  profile: (r: number, dv: number) => Float64Array,
+  found: readonly { dv: number; score: number }[],
+  reads: readonly (Read | null)[],
+  rows: number,
+  grid: Grid,
+): { dv: number; score: number }[] {
+  const c = grid.columns;
+  const out = found.map((f) => ({ ...f }));
+  for (let j = 0; j < c; j++) {
+    let anchor = 0;
+    for (let r = 1; r < rows; r++) if (found[r * c + j]!.score > found[anchor * c + j]!.score) anchor = r;
+    for (const dir of [-1, 1]) {
+      for (let r = anchor + dir; r >= 0 && r < rows; r += dir) {
+        const from = out[(r - dir) * c + j]!.dv;
+        const s = reads[r * c + j]?.shift ?? 0;
+        let best = { dv: from, score: -Infinity };
+        for (const d of TRACK_STEPS) {
+          const score = readCodeword(profile(r, from + d), grid, 17 + 17 * (j + 1), r % 3, [s - 0.25, s, s + 0.25])?.score ?? -1;
+          if (score > best.score) best = { dv: from + d, score };
+        }
+        out[r * c + j] = best;
+      }
+    }
+  }
+  return out;
+}

@@ -15,7 +15,7 @@
 import type { GreyPlane } from '../raster.js';
 import { straighten, type SymbolFit } from './barcode-fit.js';
 import { bandProfile, columnShift, findGrid, readAligned, readAlignedAt, readCodeword, type Grid, type Read } from './pdf417-grid.js';
-import { offsetLines, rowOffsets } from './pdf417-rows.js';
+import { offsetLines, rowOffsets, trackOffsets } from './pdf417-rows.js';
 import { correctErasures } from './pdf417-rs.js';
 import { codewordsToText } from './pdf417-text.js';
 
@@ -79,10 +79,13 @@ export function softDecodePdf417(g: GreyPlane, fit: SymbolFit, scale = 3): strin
   const text = decodeReads(first);
   if (text !== null) return text;
   // Only when the rows as placed do not decode: each codeword searched down the rows too, then
-  // again round the line those offsets make down each column (a drift past the first reach).
+  // tracked along its column from the best-read codeword (a column bending past the first
+  // search's reach, or not along a line), then again round the line the first offsets make.
   const once = readRowsShifted(layout, first);
   const again = decodeReads(once.symbol);
   if (again !== null) return again;
+  const tracked = decodeReads(readRowsShifted(layout, once.symbol, undefined, once.found).symbol);
+  if (tracked !== null) return tracked;
   return decodeReads(readRowsShifted(layout, once.symbol, offsetLines(once.found, layout.rows, layout.grid.columns)).symbol);
 }
 
@@ -133,6 +136,7 @@ export function readRowsShifted(
   layout: SoftLayout,
   first: SoftSymbol,
   base?: readonly number[],
+  track?: readonly { dv: number; score: number }[],
 ): { symbol: SoftSymbol; found: { dv: number; score: number }[] } {
   const { grid, rows, level } = layout;
   const bands = new Map<string, Float64Array>();
@@ -142,7 +146,9 @@ export function readRowsShifted(
     if (!p) bands.set(key, (p = rowBand(layout, r, dv)));
     return p;
   };
-  const found = rowOffsets(band, first.reads, base ?? new Array<number>(first.reads.length).fill(0), rows, grid);
+  const found = track
+    ? trackOffsets(band, track, first.reads, rows, grid)
+    : rowOffsets(band, first.reads, base ?? new Array<number>(first.reads.length).fill(0), rows, grid);
   const reads = readAlignedAt((r, j) => band(r, found[r * grid.columns + j]!.dv), rows, grid);
   return { symbol: { reads, rows, columns: grid.columns, level }, found };
 }

@@ -14,7 +14,7 @@
  * scores its chroma peak by the weaker of the two chroma planes there (`both`), and that over
  * the luma's strength at the same frequency (`colour`); the document is a screen when the
  * median tile reaches {@link RECAPTURE_SETTINGS.minDocumentBoth} or
- * {@link RECAPTURE_SETTINGS.minDocumentColour}.
+ * {@link RECAPTURE_SETTINGS.minDocumentColour} (the latter only when the frame shows a beat too).
  *
  * Those five central tiles missed most replays (issue 20, development half: 3 of 4 accepted):
  * the beat between a screen's pixel grid and the camera's often lands at 9-20 cycles per tile
@@ -26,9 +26,14 @@
  * {@link RECAPTURE_SETTINGS.minBeatCycles} up), counted when it reaches
  * {@link RECAPTURE_SETTINGS.minBeat} and outweighs the luma there; the document is a screen
  * when {@link RECAPTURE_SETTINGS.minBeatTiles} tiles share that frequency (within two bins).
+ *
+ * The same tiles' chroma also give the frame's hue beat (hue-beat.ts): a screen's sub-pixel
+ * triad sampled at a drifting phase turns the hue steadily, which print does not; it catches
+ * replays whose beat too few tiles carried strongly enough for the rule above.
  */
 import { fitRaster, type Raster } from '../raster.js';
-import { kthSmallest, powerSpectra, powerSpectrum } from './spectrum.js';
+import { isHueBeatScreen, scoreHueBeat, type HueBeat } from './hue-beat.js';
+import { chromaSpectra, kthSmallest, powerSpectra, powerSpectrum } from './spectrum.js';
 
 export const RECAPTURE_SETTINGS = {
   tile: 256,
@@ -42,6 +47,14 @@ export const RECAPTURE_SETTINGS = {
    */
   minDocumentBoth: 1500,
   minDocumentColour: 150,
+  /**
+   * The `colour` median counts only beside a sign that the pattern covers the frame: this many
+   * beat-grid tiles sharing a beat, or a one-sided hue beat of at least this asymmetry. Development
+   * back 21 (issue 20) reached 195 from fringes in a few central tiles with 2 tiles agreeing and a
+   * hue asymmetry of 1.0; every development replay over 150 had 7+ tiles agreeing and an asymmetry of 12+.
+   */
+  minColourBeatTiles: 3,
+  minColourHueAsymmetry: 3,
   /** The frame-wide beat rule: a grid of this many tiles across and down. */
   beatGrid: [4, 3],
   /** Lowest beat frequency scored, cycles per tile (n/32: a 32 px period on a 256 px tile). */
@@ -65,7 +78,13 @@ export interface RecaptureResult {
    * Document rule scores: median tile `both` chroma planes and `colour` over luma (central
    * tiles), and `beat`, the most frame-grid tiles sharing one chroma beat frequency.
    */
-  readonly documentScore: { readonly both: number; readonly colour: number; readonly beat: number };
+  readonly documentScore: {
+    readonly both: number;
+    readonly colour: number;
+    readonly beat: number;
+    /** The frame's hue beat (hue-beat.ts): peak over its ring, and over its mirror frequency. */
+    readonly hue: { readonly peak: number; readonly asymmetry: number };
+  };
   /** Labels for `internet_detection_location.guess_labels`. */
   readonly labels: readonly string[];
 }
@@ -250,7 +269,8 @@ function peakRatio(p: Float64Array, n: number, medians: Float64Array): number {
 export async function detectRecapture(raster: Raster, kind: 'document' | 'frame' = 'frame'): Promise<RecaptureResult> {
   const r = await fitRaster(raster, 1600);
   const n = RECAPTURE_SETTINGS.tile;
-  if (r.channels !== 3 || r.width < n || r.height < n) return { screen: false, peakRatio: 0, documentScore: { both: 0, colour: 0, beat: 0 }, labels: [] };
+  if (r.channels !== 3 || r.width < n || r.height < n)
+    return { screen: false, peakRatio: 0, documentScore: { both: 0, colour: 0, beat: 0, hue: { peak: 0, asymmetry: 0 } }, labels: [] };
   const document = kind === 'document';
   let best = 0;
   const tileScores: { both: number; colour: number }[] = [];
@@ -270,22 +290,34 @@ export async function detectRecapture(raster: Raster, kind: 'document' | 'frame'
     if (planes.luma) tileScores.push(documentTileScore({ ...spectra, luma: powerSpectrum(planes.luma, n) }, medians, n));
   }
   const beats: [number, number][] = [];
-  if (document) {
+  // The tiles' hue spectra summed (hue-beat.ts), from the same FFTs as their chroma planes'.
+  const hueSum = document ? new Float64Array(n * n) : null;
+  if (hueSum) {
     const [across, down] = RECAPTURE_SETTINGS.beatGrid;
     for (let gy = 0; gy < down; gy++) {
       for (let gx = 0; gx < across; gx++) {
         const planes = tilePlanes(r, Math.round((gx * (r.width - n)) / (across - 1)), Math.round((gy * (r.height - n)) / (down - 1)), true);
-        const [rg, bg] = powerSpectra(planes.rg, planes.bg, n);
+        const { rg, bg, hue } = chromaSpectra(planes.rg, planes.bg, n);
+        for (let i = 0; i < hue.length; i++) hueSum[i]! += hue[i]!;
         const beat = tileBeat({ rg, bg }, () => powerSpectrum(planes.luma!, n), n);
         if (beat) beats.push(beat);
       }
     }
   }
+  const hue: HueBeat = hueSum ? scoreHueBeat(hueSum, n) : { peak: 0, asymmetry: 0, at: [0, 0] };
   const median = (xs: number[]): number => (xs.length ? Math.round([...xs].sort((a, b) => a - b)[xs.length >> 1]!) : 0);
-  const documentScore = { both: median(tileScores.map((t) => t.both)), colour: median(tileScores.map((t) => t.colour)), beat: sharedBeats(beats) };
+  const documentScore = {
+    both: median(tileScores.map((t) => t.both)),
+    colour: median(tileScores.map((t) => t.colour)),
+    beat: sharedBeats(beats),
+    hue: { peak: Math.round(hue.peak), asymmetry: Math.round(hue.asymmetry * 10) / 10 },
+  };
   const S = RECAPTURE_SETTINGS;
   const screen = document
-    ? documentScore.both >= S.minDocumentBoth || documentScore.colour >= S.minDocumentColour || documentScore.beat >= S.minBeatTiles
+    ? documentScore.both >= S.minDocumentBoth ||
+      (documentScore.colour >= S.minDocumentColour && (documentScore.beat >= S.minColourBeatTiles || hue.asymmetry >= S.minColourHueAsymmetry)) ||
+      documentScore.beat >= S.minBeatTiles ||
+      isHueBeatScreen(hue)
     : best >= S.minPeakRatio;
   return { screen, peakRatio: Math.round(best), documentScore, labels: screen ? ['screen', 'moire_pattern'] : [] };
 }

@@ -17,7 +17,7 @@ import type { DetectedFace } from './face.js';
 import { cosineSimilarity, faceSimilarity } from './face.js';
 import { FLASH_CORRELATION_MIN } from './flash.js';
 import type { PortraitQuality } from './portrait.js';
-import { PLANAR_RESIDUAL_MAX, planarityResidual, turnIsContinuous } from './liveness.js';
+import { PLANAR_RESIDUAL_MAX, planarityResidual, stillNoise, turnIsContinuous } from './liveness.js';
 
 /**
  * Cosine similarity at or above which selfie and reference are the same person. Set on the
@@ -164,6 +164,8 @@ export interface ChallengeOutcome {
   readonly measured: number;
   /** For turns in active liveness: the trimmed homography residual (see liveness.ts). */
   readonly planarity?: number;
+  /** For turns in active liveness: the same residual between the straight face and the flash's still frames (liveness.ts `stillNoise`). */
+  readonly noise?: number;
   /** For turns in active liveness: whether frames between straight and turned were seen. */
   readonly continuous?: boolean;
 }
@@ -319,6 +321,10 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
   const moves = movesOf(e.frames ?? []);
   // The straight face the moves are measured from: the held pose of the neutral step.
   const neutral = moves.find((m) => m[0]!.challenge === 'neutral')?.at(-1)?.faces[0] ?? selfie;
+  const noise = stillNoise(
+    neutral,
+    moves.filter((m) => m[0]!.challenge === 'flash').flatMap((m) => m.flatMap((f) => f.faces[0] ?? [])),
+  );
   for (const move of moves) {
     const faces: DetectedFace[] = [];
     // One frame of a dense step without a face is the detector missing it (tinted by the flash,
@@ -351,7 +357,7 @@ export async function decideSelfie(e: SelfieEvidence): Promise<SelfieAnalysis> {
     if (e.activeLiveness && (challenge === 'turn_left' || challenge === 'turn_right')) {
       const planarity = planarityResidual(neutral, held);
       const continuous = faces.length >= 2 && turnIsContinuous(neutral, faces);
-      outcome = { ...outcome, ...(planarity !== null ? { planarity } : {}), continuous };
+      outcome = { ...outcome, ...(planarity !== null ? { planarity } : {}), ...(noise !== null ? { noise } : {}), continuous };
       if (faces.length < 2) reasons.add(SelfieReason.FramesMissing);
       else if (!continuous) reasons.add(SelfieReason.MotionNotContinuous);
       if (planarity === null || planarity < PLANAR_RESIDUAL_MAX) reasons.add(SelfieReason.PlanarFace);

@@ -193,3 +193,40 @@ export function kthSmallest(a: Float64Array, k: number): number {
   }
   return a[k]!;
 }
+
+/**
+ * The chroma planes' power spectra and that of their complex sum z = (R−G) + ω²(B−G), ω = e^(2πi/3),
+ * i.e. R + ωG + ω²B: zero on grey, its angle the hue. From the same one complex FFT as
+ * {@link powerSpectra} (FFT(z) = A + ω²B is linear in the planes' transforms A and B). A hue that
+ * turns steadily across the picture (a screen's R, G, B sub-pixels sampled at a drifting phase)
+ * is one complex exponential: power at +f only, where a colour pattern that merely swings
+ * between two hues has power at +f and −f alike (hue-beat.ts).
+ */
+export function chromaSpectra(a: Float64Array, b: Float64Array, n: number): { rg: Float64Array; bg: Float64Array; hue: Float64Array } {
+  const re = windowed(a, n);
+  const im = windowed(b, n);
+  fft2(re, im, n);
+  const rg = new Float64Array(n * n);
+  const bg = new Float64Array(n * n);
+  const hue = new Float64Array(n * n);
+  // ω² = −1/2 − i√3/2
+  const wr = -0.5;
+  const wi = -Math.sqrt(3) / 2;
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      const k = y * n + x;
+      const m = ((n - y) % n) * n + ((n - x) % n);
+      // A = (Z[k] + conj Z[m]) / 2, B = (Z[k] − conj Z[m]) / 2i
+      const ar = (re[k]! + re[m]!) / 2;
+      const ai = (im[k]! - im[m]!) / 2;
+      const br = (im[k]! + im[m]!) / 2;
+      const bi = -(re[k]! - re[m]!) / 2;
+      rg[k] = ar * ar + ai * ai;
+      bg[k] = br * br + bi * bi;
+      const hr = ar + wr * br - wi * bi;
+      const hi = ai + wr * bi + wi * br;
+      hue[k] = hr * hr + hi * hi;
+    }
+  }
+  return { rg, bg, hue };
+}

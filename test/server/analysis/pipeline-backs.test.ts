@@ -2,7 +2,8 @@
  * Licence backs whose PDF417 does not decode (issue 20): a genuine back is refused only for
  * what keeps its symbol from being read, never for its white paper clipped by a bright scene
  * or for the symbol misread as an MRZ. Development captures from the stress sweep
- * (test/fixtures/hard/back-stress.ts); a highlight over the symbol is still glare.
+ * (test/fixtures/hard/back-stress.ts); a highlight over the symbol is still glare. An enhanced
+ * licence's back (test/fixtures/hard/edl.ts) is read by the MRZ beside its unreadable symbol.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +13,10 @@ import { fitRaster, stretchGrey, toGrey } from '../../../server/analysis/raster.
 import { locateBarcode } from '../../../server/analysis/stages/barcode-locate.js';
 import { assessQuality, glareOverSymbol, QualityIssue } from '../../../server/analysis/stages/quality.js';
 import { backStressPhoto } from '../../fixtures/hard/back-stress.js';
+import { DEV } from '../../fixtures/hard/config.js';
+import { edlBackPhoto } from '../../fixtures/hard/edl.js';
+import { hardPeople } from '../../fixtures/hard/set.js';
+import { cardMrz } from '../../fixtures/mrz.js';
 
 const today = new Date('2026-06-01T00:00:00Z');
 
@@ -61,5 +66,16 @@ describe('analyseDocument on licence backs whose symbol does not decode', { time
     expect(a.timings['barcode']).toBeGreaterThan(0);
     expect(a.timings['mrz']).toBeUndefined();
     expect(a.timings['mrz_fallback']).toBeUndefined();
+  });
+
+  it('reads the MRZ printed beside a PDF417 that does not decode (enhanced licence back, scratched symbol)', async () => {
+    const a = await analyseDocument({ bytes: await edlBackPhoto(3, true) }, { today });
+    expect(a.evidence?.barcode).not.toBe(true);
+    // Skipped on a page with a located PDF417 before (timings.mrz absent, no MRZ data): the
+    // page's OCR shows MRZ text, so it is searched, with the symbol papered over.
+    expect(a.timings['mrz']).toBeGreaterThan(0);
+    expect(a.evidence?.mrz).toBe('valid');
+    expect(a.content?.mrz_data?.[0]?.lines).toEqual(cardMrz(hardPeople(DEV, 4)[3]!));
+    expect(a.status).not.toBe('Failed');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { growQuad, rectToQuad, warpQuad, type Quad } from '../../../server/analysis/warp.js';
+import { growQuad, paperOver, rectToQuad, warpQuad, type Quad } from '../../../server/analysis/warp.js';
 
 const apply = (h: number[], x: number, y: number): [number, number] => {
   const d = h[6]! * x + h[7]! * y + h[8]!;
@@ -58,5 +58,27 @@ describe('rectToQuad / warpQuad', () => {
       expect(out.data[20 * 100 + x]).toBeLessThan(50);
       expect(out.data[35 * 100 + x]).toBeGreaterThan(200);
     }
+  });
+});
+
+describe('paperOver', () => {
+  it('sets a slanted quad to the grey round its edges and leaves the rest of the page alone', () => {
+    // A page of grey 200 with a black block in it; the quad covers the block and some paper.
+    const width = 60;
+    const height = 40;
+    const data = new Uint8Array(width * height).fill(200);
+    for (let y = 15; y < 25; y++) for (let x = 20; x < 40; x++) data[y * width + x] = 0;
+    data[2 * width + 2] = 10; // ink outside the quad
+    const quad: Quad = [
+      { x: 15, y: 12 },
+      { x: 45, y: 10 },
+      { x: 46, y: 28 },
+      { x: 14, y: 30 },
+    ];
+    const out = paperOver({ data, width, height }, quad);
+    for (let y = 15; y < 25; y++) for (let x = 20; x < 40; x++) expect(out.data[y * width + x]).toBe(200);
+    expect(out.data[2 * width + 2]).toBe(10);
+    // The input is not changed.
+    expect(data[20 * width + 30]).toBe(0);
   });
 });

@@ -11,7 +11,7 @@ import { fitSymbol } from '../../../../server/analysis/stages/barcode-fit.js';
 import { locateBarcode } from '../../../../server/analysis/stages/barcode-locate.js';
 import { softDecodePdf417 } from '../../../../server/analysis/stages/pdf417-soft.js';
 import { aamvaPayload } from '../../../fixtures/aamva.js';
-import { backStressPhoto } from '../../../fixtures/hard/back-stress.js';
+import { backStressPhoto, otherShape } from '../../../fixtures/hard/back-stress.js';
 import { DEV } from '../../../fixtures/hard/config.js';
 import { hardPeople } from '../../../fixtures/hard/set.js';
 
@@ -52,6 +52,24 @@ describe('softDecodePdf417', { timeout: 300_000 }, () => {
     // Read where the row indicators put the rows, the outer rows read 0-2 of their 12
     // codewords: each codeword is now searched down the rows as well.
     expect(softDecodePdf417(g, fit!)).toBe(aamvaPayload(hardPeople(DEV, 1)[0]!));
+  });
+
+  it('decodes a small back whose middle column bulges down by more than a row while its ends stay put (stress sweep, small, back 14)', async () => {
+    const g = await grey(await backStressPhoto(14, 'small'));
+    const fit = fitSymbol(g, locateBarcode(g)!);
+    expect(fit).not.toBeNull();
+    // Searched only within a row and a quarter of where the rows were placed, or round a line
+    // down each column, the bulge was not followed and nothing decoded: each column is now
+    // tracked row by row from its best-read codeword.
+    expect(softDecodePdf417(g, fit!)).toBe(aamvaPayload(hardPeople(DEV, 15)[14]!));
+  });
+
+  it('decodes a small 9-column back whose top rows drift more than a row off where they were placed (columns-small, back 16)', async () => {
+    expect(otherShape(16).columns).toBe(9);
+    const g = await grey(await backStressPhoto(16, 'columns-small'));
+    const fit = fitSymbol(g, locateBarcode(g)!);
+    expect(fit).not.toBeNull();
+    expect(softDecodePdf417(g, fit!)).toBe(aamvaPayload(hardPeople(DEV, 17)[16]!));
   });
 
   it('returns nothing, not a wrong text, when a third of the symbol is wiped out', async () => {

@@ -52,6 +52,37 @@ describe('detectRecapture on documents', { timeout: 480_000 }, () => {
     }
   });
 
+  it('calls replays screens whose hue turns across the frame, which the tile rules missed', async () => {
+    // Development replays 24, 33 and 42 (issue 20): 2-3 of 12 tiles agreed on a beat, central medians far under
+    // their thresholds, so the rules of before accepted them; their summed hue spectra have a one-sided peak.
+    const missed: string[] = [];
+    for (const p of [24, 33, 42]) {
+      const out = await detectRecapture(await raster(await hardScreen(dev, p)), 'document');
+      expect(out.documentScore.beat).toBeLessThan(6);
+      if (!out.screen || out.documentScore.hue.asymmetry < 6) missed.push(`${p}: ${JSON.stringify(out.documentScore)}`);
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it('does not call genuine captures screens: white card stock, halftone, a colour pattern only in some tiles', async () => {
+    // Development back 21: a chroma-over-luma median of 195 (over 150) from fringes in the central tiles, 2 tiles
+    // agreeing on a beat: called a screen before. Front 14 and development-variant front 7 (halftone and guilloche
+    // on white card stock; hue asymmetry 4-4.7 on a weak peak) and back 14 (the strongest genuine hue peak, 552,
+    // two-sided) are not screens.
+    const shots = [
+      await hardPhoto(dev, 21, 'licence-back'),
+      await hardPhoto(dev, 14, 'licence-front'),
+      await hardPhoto(HALVES['dev-variant'], 7, 'licence-front'),
+      await hardPhoto(dev, 14, 'licence-back'),
+    ];
+    const flagged: string[] = [];
+    for (const [i, bytes] of shots.entries()) {
+      const out = await detectRecapture(await raster(bytes), 'document');
+      if (out.screen) flagged.push(`${i}: ${JSON.stringify(out.documentScore)}`);
+    }
+    expect(flagged).toEqual([]);
+  });
+
   it('calls the base set’s screen photo a screen and its card photo not', async () => {
     expect((await detectRecapture(await raster(await recapturedLicence(1)), 'document')).screen).toBe(true);
     expect((await detectRecapture(await raster(await documentPhoto(1, 'licence-front', 'clean')), 'document')).screen).toBe(false);
