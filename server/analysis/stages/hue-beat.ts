@@ -17,7 +17,7 @@
  * Where this stops: a second camera whose optics average the sub-pixels (the generated replays'
  * antialiasing kernel, about half of them) leaves no beat at all, turning or not.
  */
-import { kthSmallest } from './spectrum.js';
+import { ringGeometry, ringMedians } from './spectrum.js';
 
 export const HUE_BEAT_SETTINGS = {
   /** Lowest frequency scored, cycles per tile (a 51 px period on a 256 px tile): below, content. */
@@ -42,20 +42,15 @@ export interface HueBeat {
   readonly at: readonly [number, number];
 }
 
-interface Geometry {
-  readonly ring: Uint16Array;
-  readonly ringSizes: Uint32Array;
-  readonly scored: Uint8Array;
-}
-const geometries = new Map<number, Geometry>();
+/** Per tile size: which frequencies the hue beat scores (ring geometry: spectrum.ts). */
+const scoredMasks = new Map<number, Uint8Array>();
 
-function geometry(n: number): Geometry {
-  let g = geometries.get(n);
-  if (g) return g;
+function scoredMask(n: number): Uint8Array {
+  let scored = scoredMasks.get(n);
+  if (scored) return scored;
+  const { ring } = ringGeometry(n);
   const maxR = n / 2;
-  const ring = new Uint16Array(n * n);
-  const ringSizes = new Uint32Array(maxR + 2);
-  const scored = new Uint8Array(n * n);
+  scored = new Uint8Array(n * n);
   const block = n / 8;
   // JPEG's 8x8 blocks and 2x2 chroma subsampling put energy on lines at multiples of n/8 cycles.
   const onGrid = (f: number): boolean => {
@@ -67,27 +62,22 @@ function geometry(n: number): Geometry {
     for (let x = 0; x < n; x++) {
       const fy = y > n / 2 ? y - n : y;
       const fx = x > n / 2 ? x - n : x;
-      const r = Math.min(maxR + 1, Math.round(Math.hypot(fx, fy)));
-      ring[y * n + x] = r;
-      ringSizes[r]!++;
+      const r = ring[y * n + x]!;
       // Past n/4 cycles the axes hold a resized upload's resampled JPEG grid (the first save's
       // 2-pixel chroma blocks scaled: ~112 cycles on a 0.8x resize), which every phone upload can have.
       const highAxis = r > n / 4 && (Math.abs(fx) <= 2 || Math.abs(fy) <= 2);
       scored[y * n + x] = r >= HUE_BEAT_SETTINGS.minCycles && r <= maxR && !onGrid(fx) && !onGrid(fy) && !highAxis ? 1 : 0;
     }
   }
-  g = { ring, ringSizes, scored };
-  geometries.set(n, g);
-  return g;
+  scoredMasks.set(n, scored);
+  return scored;
 }
 
 /** Scores a hue power spectrum (n×n, the tiles' sum) for a one-sided beat. */
 export function scoreHueBeat(p: Float64Array, n: number): HueBeat {
-  const { ring, ringSizes, scored } = geometry(n);
-  const rings: Float64Array[] = Array.from(ringSizes, (size) => new Float64Array(size));
-  const fill = new Uint32Array(ringSizes.length);
-  for (let i = 0; i < p.length; i++) rings[ring[i]!]![fill[ring[i]!]!++] = p[i]!;
-  const medians = rings.map((v) => (v.length ? kthSmallest(v, v.length >> 1) : 0));
+  const { ring } = ringGeometry(n);
+  const scored = scoredMask(n);
+  const medians = ringMedians(p, n);
   let best = 0;
   let at = -1;
   for (let i = 0; i < p.length; i++) {

@@ -33,7 +33,7 @@
  */
 import { fitRaster, type Raster } from '../raster.js';
 import { isHueBeatScreen, scoreHueBeat, type HueBeat } from './hue-beat.js';
-import { chromaSpectra, kthSmallest, powerSpectra, powerSpectrum } from './spectrum.js';
+import { chromaSpectra, powerSpectra, powerSpectrum, ringGeometry, ringMedians, type RingGeometry } from './spectrum.js';
 
 export const RECAPTURE_SETTINGS = {
   tile: 256,
@@ -90,25 +90,23 @@ export interface RecaptureResult {
 }
 
 /**
- * Per tile size: ring (rounded radius) of every frequency, which frequencies are scored, and
+ * Per tile size: the rings of every frequency (spectrum.ts), which frequencies are scored, and
  * which the beat rule scores (lower ones too, one half-plane: a real plane's spectrum is symmetric).
  */
-interface TileGeometry {
-  readonly ring: Uint16Array;
+interface TileGeometry extends RingGeometry {
   readonly scored: Uint8Array;
   readonly beatScored: Uint8Array;
-  readonly ringSizes: Uint32Array;
 }
 const geometry = new Map<number, TileGeometry>();
 
 function tileGeometry(n: number): TileGeometry {
   let g = geometry.get(n);
   if (g) return g;
+  const rings = ringGeometry(n);
+  const { ring } = rings;
   const maxR = n / 2;
-  const ring = new Uint16Array(n * n);
   const scored = new Uint8Array(n * n);
   const beatScored = new Uint8Array(n * n);
-  const ringSizes = new Uint32Array(maxR + 2);
   // JPEG's 8x8 blocks (and 2x2 chroma subsampling) put energy on lines at multiples of n/8
   // cycles: every JPEG has those, screens or not.
   const nearGrid = (f: number): boolean => {
@@ -118,30 +116,15 @@ function tileGeometry(n: number): TileGeometry {
   for (let y = 0; y < n; y++) {
     for (let x = 0; x < n; x++) {
       const fy = y > n / 2 ? y - n : y;
-      const fx = x > n / 2 ? x - n : x;
-      const r = Math.min(maxR + 1, Math.round(Math.hypot(fx, fy)));
-      ring[y * n + x] = r;
-      ringSizes[r]!++;
+      const r = ring[y * n + x]!;
       // Below n/16 cycles per tile is image content, not a fine periodic pattern.
       scored[y * n + x] = r >= n / 16 && r <= maxR && !nearGrid(x) && !nearGrid(y) ? 1 : 0;
       beatScored[y * n + x] = fy > 0 && r >= RECAPTURE_SETTINGS.minBeatCycles && r <= maxR && !nearGrid(x) && !nearGrid(y) ? 1 : 0;
     }
   }
-  g = { ring, scored, beatScored, ringSizes };
+  g = { ...rings, scored, beatScored };
   geometry.set(n, g);
   return g;
-}
-
-/** Median power of every ring of a spectrum (the upper median of an even ring, as sorting gave). */
-function ringMedians(p: Float64Array, n: number): Float64Array {
-  const { ring, ringSizes } = tileGeometry(n);
-  const rings: Float64Array[] = Array.from(ringSizes, (size) => new Float64Array(size));
-  const fill = new Uint32Array(ringSizes.length);
-  for (let i = 0; i < p.length; i++) {
-    const r = ring[i]!;
-    rings[r]![fill[r]!++] = p[i]!;
-  }
-  return Float64Array.from(rings, (values) => (values.length ? kthSmallest(values, values.length >> 1) : 0));
 }
 
 /** The strongest scored frequency of a spectrum against its ring's median: [ratio, index]. */

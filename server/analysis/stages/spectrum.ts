@@ -230,3 +230,43 @@ export function chromaSpectra(a: Float64Array, b: Float64Array, n: number): { rg
   }
   return { rg, bg, hue };
 }
+
+/** Per tile size n: every frequency's ring (its rounded radius, capped at n/2 + 1) and each ring's size. */
+export interface RingGeometry {
+  readonly ring: Uint16Array;
+  readonly ringSizes: Uint32Array;
+}
+const ringGeometries = new Map<number, RingGeometry>();
+
+/** The rings of an n×n spectrum (FFT order), made once per size. */
+export function ringGeometry(n: number): RingGeometry {
+  let g = ringGeometries.get(n);
+  if (g) return g;
+  const maxR = n / 2;
+  const ring = new Uint16Array(n * n);
+  const ringSizes = new Uint32Array(maxR + 2);
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      const fy = y > n / 2 ? y - n : y;
+      const fx = x > n / 2 ? x - n : x;
+      const r = Math.min(maxR + 1, Math.round(Math.hypot(fx, fy)));
+      ring[y * n + x] = r;
+      ringSizes[r]!++;
+    }
+  }
+  g = { ring, ringSizes };
+  ringGeometries.set(n, g);
+  return g;
+}
+
+/** Median power of every ring of an n×n spectrum (the upper median of an even ring). */
+export function ringMedians(p: Float64Array, n: number): Float64Array {
+  const { ring, ringSizes } = ringGeometry(n);
+  const rings: Float64Array[] = Array.from(ringSizes, (size) => new Float64Array(size));
+  const fill = new Uint32Array(ringSizes.length);
+  for (let i = 0; i < p.length; i++) {
+    const r = ring[i]!;
+    rings[r]![fill[r]!++] = p[i]!;
+  }
+  return Float64Array.from(rings, (values) => (values.length ? kthSmallest(values, values.length >> 1) : 0));
+}
