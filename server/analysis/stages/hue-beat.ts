@@ -17,7 +17,7 @@
  * Where this stops: a second camera whose optics average the sub-pixels (the generated replays'
  * antialiasing kernel, about half of them) leaves no beat at all, turning or not.
  */
-import { ringGeometry, ringMedians } from './spectrum.js';
+import { ringGeometry, ringMedians, strongestOverRings } from './spectrum.js';
 
 export const HUE_BEAT_SETTINGS = {
   /** Lowest frequency scored, cycles per tile (a 51 px period on a 256 px tile): below, content. */
@@ -77,17 +77,7 @@ function scoredMask(n: number): Uint8Array {
 export function scoreHueBeat(p: Float64Array, n: number): HueBeat {
   const { ring } = ringGeometry(n);
   const scored = scoredMask(n);
-  const medians = ringMedians(p, n);
-  let best = 0;
-  let at = -1;
-  for (let i = 0; i < p.length; i++) {
-    if (!scored[i]) continue;
-    const m = medians[ring[i]!]!;
-    if (m > 0 && p[i]! / m > best) {
-      best = p[i]! / m;
-      at = i;
-    }
-  }
+  const [best, at] = strongestOverRings(p, ring, scored, ringMedians(p, n));
   if (at < 0) return { peak: 0, asymmetry: 0, at: [0, 0] };
   const x = at % n;
   const y = (at - x) / n;

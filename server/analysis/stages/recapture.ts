@@ -33,7 +33,7 @@
  */
 import { fitRaster, type Raster } from '../raster.js';
 import { isHueBeatScreen, scoreHueBeat, type HueBeat } from './hue-beat.js';
-import { chromaSpectra, powerSpectra, powerSpectrum, ringGeometry, ringMedians, type RingGeometry } from './spectrum.js';
+import { chromaSpectra, powerSpectra, powerSpectrum, ringGeometry, ringMedians, strongestOverRings, type RingGeometry } from './spectrum.js';
 
 export const RECAPTURE_SETTINGS = {
   tile: 256,
@@ -130,17 +130,7 @@ function tileGeometry(n: number): TileGeometry {
 /** The strongest scored frequency of a spectrum against its ring's median: [ratio, index]. */
 function strongest(p: Float64Array, n: number, medians: Float64Array): [number, number] {
   const { ring, scored } = tileGeometry(n);
-  let best = 0;
-  let at = -1;
-  for (let i = 0; i < p.length; i++) {
-    if (!scored[i]) continue;
-    const m = medians[ring[i]!]!;
-    if (m > 0 && p[i]! / m > best) {
-      best = p[i]! / m;
-      at = i;
-    }
-  }
-  return [best, at];
+  return strongestOverRings(p, ring, scored, medians);
 }
 
 /** Ratio of a spectrum at frequency `at` (its 3x3 neighbourhood, for a peak split between bins) to its ring median. */

@@ -270,3 +270,18 @@ export function ringMedians(p: Float64Array, n: number): Float64Array {
   }
   return Float64Array.from(rings, (values) => (values.length ? kthSmallest(values, values.length >> 1) : 0));
 }
+
+/** The strongest of a spectrum's `scored` frequencies against its ring's median: [ratio, index] (index -1: none). */
+export function strongestOverRings(p: Float64Array, ring: Uint16Array, scored: Uint8Array, medians: Float64Array): [number, number] {
+  let best = 0;
+  let at = -1;
+  for (let i = 0; i < p.length; i++) {
+    if (!scored[i]) continue;
+    const m = medians[ring[i]!]!;
+    if (m > 0 && p[i]! / m > best) {
+      best = p[i]! / m;
+      at = i;
+    }
+  }
+  return [best, at];
+}
