@@ -29,6 +29,15 @@ export const LIVENESS_LIMITS = {
    * with half the turn, which the server then refused).
    */
   turnYaw: 0.3,
+  /**
+   * While a turn is being held, a frame whose yaw change stays at least this keeps the frames
+   * counted so far (it does not add one): the keypoints jitter by about ±0.03 a frame, so a head
+   * held just past the gate dipped under it every few frames and the count started again
+   * (development face 0, second take, timed out holding 0.28-0.33). 0.2 is the server's
+   * `TURN_DELTA`: a frame kept in the count is still a turn the server accepts. The frame that
+   * completes the move meets the full gate.
+   */
+  turnHoldYaw: 0.2,
   /** Face width growth (vs. the straight frame) that counts as coming closer. */
   closerRatio: 1.2,
   /** Consecutive frames a pose must hold. */
@@ -111,6 +120,14 @@ export function meetsStep(step: ChallengeStep, face: DetectedFace, baselineWidth
   }
 }
 
+/** Whether `face`, during a turn being held, is still turned at least {@link LIVENESS_LIMITS.turnHoldYaw} the asked way. */
+function holdsTurn(step: ChallengeStep, face: DetectedFace, limits: typeof LIVENESS_LIMITS, baselineYaw: number): boolean {
+  const change = yawOf(face) - baselineYaw;
+  if (step === 'turn_left') return change >= limits.turnHoldYaw;
+  if (step === 'turn_right') return -change >= limits.turnHoldYaw;
+  return false;
+}
+
 /** Steps that last a set time instead of ending on a pose: the screen flash and the blink window. */
 export function isTimedStep(step: ChallengeStep | null): step is 'flash' | 'blink' {
   return step === 'flash' || step === 'blink';
@@ -173,6 +190,8 @@ export class ChallengeJudge {
     const face = faces[0]!;
     this.baselineWidth ??= face.box.width;
     if (!meetsStep(step, face, this.baselineWidth, this.limits, this.baselineYaw)) {
+      // A held turn dipping under the gate by the keypoints' jitter keeps its count.
+      if (this.held > 0 && holdsTurn(step, face, this.limits, this.baselineYaw)) return { hint, completed: null, face: null };
       this.held = 0;
       return { hint, completed: null, face: null };
     }

@@ -83,6 +83,34 @@ describe('liveness judgement', () => {
     expect(completed).to.equal(1);
   });
 
+  it('keeps a held turn counting through a frame the keypoints’ jitter dips under the gate', () => {
+    // Development face 0, second take (eval): straight at -0.073, its turn right frame by frame.
+    // Each dip (-0.357, -0.313) started the count again and the move timed out.
+    const judge = new ChallengeJudge(['look_straight', 'turn_right']);
+    for (let i = 0; i < 3; i++) judge.push([face(-0.073)], 120);
+    const yaws = [-0.206, -0.228, -0.4, -0.374, -0.357, -0.313, -0.405];
+    const completed = yaws.map((y) => judge.push([face(y)], 120).completed);
+    expect(completed).to.deep.equal([null, null, null, null, null, null, 1]);
+  });
+
+  it('still starts a held turn again when the head comes back, and completes only on the gate', () => {
+    const judge = new ChallengeJudge(['look_straight', 'turn_left']);
+    for (let i = 0; i < 3; i++) judge.push([face(0)], 120);
+    // Two frames at the gate, then back under the server's 0.2: the count starts again.
+    expect([0.32, 0.31, 0.15, 0.31, 0.32].map((y) => judge.push([face(y)], 120).completed)).to.deep.equal([null, null, null, null, null]);
+    // A dip held inside 0.2-0.3 neither counts nor completes, however long.
+    expect([0.25, 0.25, 0.25, 0.25].map((y) => judge.push([face(y)], 120).completed)).to.deep.equal([null, null, null, null]);
+    expect(judge.push([face(0.31)], 120).completed).to.equal(1);
+    // Turning the other way never holds a left turn.
+    const other = new ChallengeJudge(['look_straight', 'turn_left']);
+    for (let i = 0; i < 3; i++) other.push([face(0)], 120);
+    expect([0.31, -0.3, 0.31, 0.31].map((y) => other.push([face(y)], 120).completed)).to.deep.equal([null, null, null, null]);
+    // Without the first frame at the gate a frame in the band does not start a count.
+    const fresh = new ChallengeJudge(['look_straight', 'turn_left']);
+    for (let i = 0; i < 3; i++) fresh.push([face(0)], 120);
+    expect([0.25, 0.31, 0.25, 0.31].map((y) => fresh.push([face(y)], 120).completed)).to.deep.equal([null, null, null, null]);
+  });
+
   it('walks through a sequence, each move held for several frames, in order', () => {
     const judge = new ChallengeJudge(['look_straight', 'turn_right', 'come_closer']);
     const feed = (f: DetectedFace[], times: number) => {
