@@ -91,7 +91,8 @@ for (const face of process.env['SKIP_SELFIES'] ? [] : half.faces) {
         continue;
       }
       const scales: Record<string, number[] | null> = {};
-      for (const side of (process.env['SCALES'] ?? '80,96,112,128').split(',').map(Number)) scales[side] = await portraitScaleDescriptor(r, f, side, process.env['SMOOTH'] ? [Number(process.env['SMOOTH'])] : undefined);
+      for (const side of (process.env['SCALES'] ?? '80,96,112,128').split(',').map(Number))
+        scales[side] = await portraitScaleDescriptor(r, f, side, process.env['SMOOTH'] ? [Number(process.env['SMOOTH'])] : undefined);
       if (n === 0 && (kind === 'plain' || kind === 'dim' || kind === 'low-res')) await savePng(r, f, `s-${face}-${kind}`);
       selfies.push({ face, kind, n, found: true, q: quality(r, f), own: f.embedding, scales });
     }
