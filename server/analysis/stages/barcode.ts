@@ -57,15 +57,17 @@ const skews = new WeakMap<GreyPlane, number>();
 function skewOnce(g: GreyPlane): number {
   const { width, height } = g;
   // Smooth first: the staircase edges of a rotated raster are axis-aligned and would pull the
-  // estimate to 0°. A 3x3 box blur followed by the Sobel operator removes that bias.
+  // estimate to 0°. A 3x3 box blur followed by the Sobel operator removes that bias. The box sum
+  // is taken as three-pixel row sums added down the column: integers, so the same sum of nine
+  // (and the same s / 9) as adding the nine one by one, in about half the time.
+  const src = g.data;
+  const across = new Uint16Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) across[i] = src[i - 1]! + src[i]! + src[i + 1]!;
+  }
   const data = new Float32Array(width * height);
   for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const i = y * width + x;
-      let s = 0;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) s += g.data[i + dy * width + dx]!;
-      data[i] = s / 9;
-    }
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) data[i] = (across[i - width]! + across[i]! + across[i + width]!) / 9;
   }
   const bins = new Float64Array(180); // 0.5° bins over 90°
   const step = Math.max(1, Math.floor(Math.min(width, height) / 700));
