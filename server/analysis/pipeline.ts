@@ -238,9 +238,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   const edited = editor !== null || pasted || grid?.suspicious === true;
   const boxes = tessRead.rows;
   const retyped =
-    boxes && !edited
-      ? await timed(timings, 'field_forgery', async () => detectRetypedFields(await uprightPage(grey, tessRead === deskewedOcr), boxes))
-      : null;
+    boxes && !edited ? await timed(timings, 'field_forgery', async () => detectRetypedFields(await uprightPage(grey, tessRead === deskewedOcr), boxes)) : null;
   content.document_processor = mergeFields(barcode.fields, mrz.fields, printed);
   if (mrz.data) content.mrz_data = [mrz.data];
   const type = classifyDocument({
