@@ -20,7 +20,7 @@ import { finishMrz, searchMrz, textBands, type MrzResult } from './stages/mrz.js
 import { vouchByPage } from './stages/mrz-viz.js';
 import { repairByPage } from './stages/mrz-viz-repair.js';
 import { matchName } from './stages/name-match.js';
-import { runOcr, uprightPage } from './stages/ocr.js';
+import { runOcr, uprightPage, type OcrResult } from './stages/ocr.js';
 import { paddleOcrIfAvailable } from './stages/paddle.js';
 import { chooseFields } from './stages/reading-choice.js';
 import { FRONT_FIELDS, printedFields } from './stages/printed-fields.js';
@@ -189,12 +189,25 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   let ocr = deskewedOcr;
   let tessRead = deskewedOcr;
   let printed = printedFields(ocr, today);
+  // PaddleOCR reads the small, blurred print of a phone upload that tesseract garbles or drops,
+  // at several times its cost: it runs only on a page with nothing checksummed on which
+  // tesseract missed a field a licence front prints (paddle.ts). Each field then comes from the
+  // reading whose value passes that field's own rules, and PaddleOCR's when both pass and
+  // differ by more than spacing (reading-choice.ts; measured in docs/analysis.md).
+  const checksummed = Boolean(barcode.aamva) || mrz.data?.valid === true;
+  const missesFrontField = (): boolean => !checksummed && FRONT_FIELDS.some((k) => !(k in printed));
+  let paddle: Promise<OcrResult | null> | undefined;
+  const readByPaddle = (): Promise<OcrResult | null> => (paddle ??= timed(timings, 'ocr_paddle', async () => paddleOcrIfAvailable(await uprightPage(grey))));
   // The skew estimate follows the strongest edges, and on a card under halftone and guilloche
   // it can be several degrees off: the deskewed page then reads worse than the photo as taken
   // (development fronts read 0 of 16 fields deskewed, 9 as taken). When a page with nothing
   // checksummed lacks a required field, it is read once more without the rotation and the
   // reading with more fields kept.
-  if (!barcode.aamva && !mrz.data?.valid && !fieldsReadable({ barcode: false, mrzValid: false, printed })) {
+  if (!checksummed && !fieldsReadable({ barcode: false, mrzValid: false, printed })) {
+    // PaddleOCR reads the deskewed page whatever this read finds, and every development page
+    // read again still lacked a front field after it (5 of 5): it starts now, on this thread,
+    // beside tesseract's read in its worker, instead of after it (its reading used only if needed).
+    if (missesFrontField()) readByPaddle().catch(() => undefined);
     const plain = await timed(timings, 'ocr_unrotated', () => runOcr(grey, false));
     const again = printedFields(plain, today);
     if (Object.keys(again).length > Object.keys(printed).length) {
@@ -203,13 +216,8 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       tessRead = plain;
     }
   }
-  // PaddleOCR reads the small, blurred print of a phone upload that tesseract garbles or drops,
-  // at several times its cost: it runs only on a page with nothing checksummed on which
-  // tesseract missed a field a licence front prints (paddle.ts). Each field then comes from the
-  // reading whose value passes that field's own rules, and PaddleOCR's when both pass and
-  // differ by more than spacing (reading-choice.ts; measured in docs/analysis.md).
-  if (!barcode.aamva && !mrz.data?.valid && FRONT_FIELDS.some((k) => !(k in printed))) {
-    const paddled = await timed(timings, 'ocr_paddle', async () => paddleOcrIfAvailable(await uprightPage(grey)));
+  if (missesFrontField()) {
+    const paddled = await readByPaddle();
     const fromPaddle = paddled ? printedFields(paddled, today) : {};
     if (paddled && Object.keys(fromPaddle).length > 0) {
       printed = chooseFields(printed, fromPaddle, today);
