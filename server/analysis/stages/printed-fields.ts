@@ -215,8 +215,13 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
     if (/(?:ISS|ISSUED|[1IL][S58][S5]?)\s*[:.]?\s*$/.test(before)) return 'issue';
     return null;
   };
-  // Dates whose slashes the OCR misread (slashDates) count only after a date's label.
-  const dates = [...findDates(lines), ...slashDates(lines).filter((d) => labelOf(d) !== null)].sort((a, b) => a.iso.localeCompare(b.iso));
+  // Dates whose slashes the OCR misread (slashDates) count only after a date's label, or in a row
+  // of dates (a line holding a date read whole): the stacked layouts print birth, expiry and issue
+  // in one row, and PaddleOCR drops a slash there ("03/26/1956 03/26/2023 0821/2018").
+  const clean = findDates(lines);
+  const dateRow = new Set(clean.map((d) => d.line));
+  const misread = slashDates(lines).filter((d) => labelOf(d) !== null || dateRow.has(d.line));
+  const dates = [...clean, ...misread].sort((a, b) => a.iso.localeCompare(b.iso));
   const byLabel = (kind: 'birth' | 'expiry' | 'issue'): FoundDate | undefined => dates.find((d) => labelOf(d) === kind);
   const birth = byLabel('birth') ?? dates.find((d) => ageOn(d.iso, today) >= 10 && labelOf(d) === null);
   if (birth && ageOn(birth.iso, today) >= 10) {
