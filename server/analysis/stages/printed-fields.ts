@@ -257,10 +257,9 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   if (eyes) put('Eyes Color', eyes, 60);
   // "cass E": the small capital L of CLASS is lost as often as not.
   // "9.CLAS5 D": the last S read as 5. "SCLASS C": glued to the end of the label before it.
-  // Small print loses CLASS's C or L and reads its S as E or 5 ("sass C", "Las B", "clase B",
-  // PaddleOCR's "GASC"): a word of that shape (A and S after a C, S, G or L) before a lone one- or
-  // two-character code.
-  const cls = labelled(all, '(?:[CSG][LI1]?|[LI1])AS[SE5]?', '[A-Z0-9]{1,2}') ?? /CLASS[ \t]*[:.]?[ \t]*([A-Z0-9]{1,2})(?![A-Za-z0-9])/.exec(all)?.[1] ?? null;
+  // Not read after a CLASS garbled further ("sass", "Las"): tesseract reads the ISS label "sass"
+  // too, and took the issue date's month as the class (docs/analysis.md, 2026-11-28 09:10 UTC).
+  const cls = labelled(all, 'CLAS5|CLASS|CLAS|CASS', '[A-Z0-9]{1,2}') ?? /CLASS[ \t]*[:.]?[ \t]*([A-Z0-9]{1,2})(?![A-Za-z0-9])/.exec(all)?.[1] ?? null;
   if (cls) put('DL Class', cls, 60);
   // "ENDONONE": OCR sometimes doubles a letter between a glued label and NONE.
   // "128STR NONE": the R of a numbered RSTR lost; only taken before NONE (STREET holds STR too).
