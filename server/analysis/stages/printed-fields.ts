@@ -252,8 +252,11 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   if (sex) put('Sex', sex.toUpperCase(), 60);
   const EYE_CODES = 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK';
   // PaddleOCR puts a space into a code it reads letter by letter ("EYES B RO").
-  const spacedEyes = EYE_CODES.split('|').map((c) => `${c[0]} ?${c[1]} ?${c[2]}`).join('|');
-  const eyes = labelled(all, 'EYES?|EVES|EYS', spacedEyes)?.replace(/ /g, '') ?? lone(EYE_CODES) ?? new RegExp(`^\\s*(${EYE_CODES})\\s*$`, 'm').exec(all)?.[1] ?? null;
+  const spacedEyes = EYE_CODES.split('|')
+    .map((c) => `${c[0]} ?${c[1]} ?${c[2]}`)
+    .join('|');
+  const eyes =
+    labelled(all, 'EYES?|EVES|EYS', spacedEyes)?.replace(/ /g, '') ?? lone(EYE_CODES) ?? new RegExp(`^\\s*(${EYE_CODES})\\s*$`, 'm').exec(all)?.[1] ?? null;
   if (eyes) put('Eyes Color', eyes, 60);
   // "cass E": the small capital L of CLASS is lost as often as not.
   // "9.CLAS5 D": the last S read as 5. "SCLASS C": glued to the end of the label before it.

@@ -21,7 +21,12 @@ describe('partRunNames', () => {
   });
 
   it('parts a middle name run on to a second one, the first name kept', () => {
-    const out = values(partRunNames(f({ 'Full Name': 'VIKTOR JAMESLEE MARTIN', 'First Name': 'VIKTOR', 'Middle Name': 'JAMESLEE', 'Last Name': 'MARTIN' }), ['JAMES LEE', 'VIKTOR']));
+    const out = values(
+      partRunNames(f({ 'Full Name': 'VIKTOR JAMESLEE MARTIN', 'First Name': 'VIKTOR', 'Middle Name': 'JAMESLEE', 'Last Name': 'MARTIN' }), [
+        'JAMES LEE',
+        'VIKTOR',
+      ]),
+    );
     expect(out['Full Name']).toBe('VIKTOR JAMES LEE MARTIN');
     expect(out['Middle Name']).toBe('JAMES LEE');
   });
