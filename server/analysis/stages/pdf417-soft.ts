@@ -147,9 +147,7 @@ export function readRowsShifted(
     if (!p) bands.set(key, (p = rowBand(layout, r, dv)));
     return p;
   };
-  const found = track
-    ? trackOffsets(band, track, first.reads, rows, grid)
-    : rowOffsets(band, first.reads, rows, grid);
+  const found = track ? trackOffsets(band, track, first.reads, rows, grid) : rowOffsets(band, first.reads, rows, grid);
   const reads = readAlignedAt((r, j) => band(r, found[r * grid.columns + j]!.dv), rows, grid);
   return { symbol: { reads, rows, columns: grid.columns, level }, found };
 }
