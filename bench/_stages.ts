@@ -1,9 +1,9 @@
 /**
  * Per-input CPU and stage timings of the document pipeline only (bench/analysis.ts without the
- * pool and API part): `node --import tsx bench/_stages.ts [runs]`.
+ * pool and API part), with the harder development captures: `node --import tsx bench/_stages.ts [runs]`.
  */
 import { backStressPhoto } from '../test/fixtures/hard/back-stress.js';
-import { benchInputs } from './analysis-inputs.js';
+import { benchInputs, hardBenchInputs } from './analysis-inputs.js';
 
 const root = process.env['ROOT'] ?? '..';
 const { closeEngines } = (await import(`${root}/server/analysis/engines.ts`)) as typeof import('../server/analysis/engines.js');
@@ -14,7 +14,8 @@ const inputs = [
   { name: 'front', bytes: front12 },
   { name: 'back', bytes: back12 },
   { name: 'passport', bytes: pdf },
-  { name: 'undecoded-back', bytes: await backStressPhoto(5, 'tilt') },
+  { name: 'undecoded-back', bytes: await backStressPhoto(2, 'tilt') },
+  ...(await hardBenchInputs()).filter((h) => h.path !== 'ocr_unrotated').map((h) => ({ name: h.name, bytes: h.bytes })),
 ];
 const only = process.env['ONLY'];
 await analyseDocument({ bytes: back12 });

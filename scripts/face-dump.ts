@@ -4,7 +4,7 @@
  * (face size, detector score, brightness, sharpness), its descriptor and those of its smoothed
  * crops at 400/320/256/200 px; each selfie's own descriptor and those at portrait scales; face
  * crops as PNGs to look at. Tune on the development half only.
- * Usage: [SKIP_PORTRAITS=1] [SCALES=80,96,128] [DRAWS=1] npx tsx scripts/face-dump.ts OUTDIR [dev|heldout] [people]
+ * Usage: [SKIP_PORTRAITS=1] [SKIP_SELFIES=1] [SCALES=80,96,128] [DRAWS=1] [SIDES=400,320] [SMOOTH=0.8 (one σ; default the engine's)] npx tsx scripts/face-dump.ts OUTDIR [dev|dev-variant|heldout] [people]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
@@ -13,12 +13,12 @@ import { fitRaster, laplacianVariance, rasterFrom, sharpFromRaster, toGrey, crop
 import { detectFaces, type DetectedFace } from '../server/analysis/stages/face.js';
 import { documentFaces, faceRegion } from '../server/analysis/stages/portrait.js';
 import { portraitScaleDescriptor } from '../server/analysis/stages/selfie-descriptor.js';
-import { DEV, HELDOUT } from '../test/fixtures/hard/config.js';
+import { HALVES, type HalfName } from '../test/fixtures/hard/config.js';
 import { SELFIE_KINDS } from '../test/fixtures/hard/selfies.js';
 import { hardPeople, hardPhoto, hardSelfie } from '../test/fixtures/hard/set.js';
 
 const out = process.argv[2]!;
-const half = process.argv[3] === 'heldout' ? HELDOUT : DEV;
+const half = HALVES[(process.argv[3] ?? 'dev') as HalfName];
 const people = Number(process.argv[4] ?? 24);
 mkdirSync(`${out}/png`, { recursive: true });
 
@@ -71,16 +71,16 @@ if (!process.env['SKIP_PORTRAITS'])
         continue;
       }
       const sides: Record<string, number[] | null> = {};
-      for (const side of [400, 320, 256, 200]) sides[side] = await recropAt(raster, p, side);
+      for (const side of (process.env['SIDES'] ?? '400,320,256,200').split(',').filter(Boolean).map(Number)) sides[side] = await recropAt(raster, p, side);
       await savePng(raster, p, `p-${i}-${kind}`);
-      portraits.push({ doc: `${i}-${kind}`, face: id.face, found: true, q: quality(raster, p), embedding: p.embedding, sides });
+      portraits.push({ doc: `${i}-${kind}`, face: id.face, found: true, q: quality(raster, p), portrait: p.portrait, embedding: p.embedding, sides });
     }
     console.error(`portraits ${i + 1}/${people}`);
   }
 if (!process.env['SKIP_PORTRAITS']) writeFileSync(`${out}/portraits.json`, JSON.stringify(portraits));
 
 const selfies: unknown[] = [];
-for (const face of half.faces) {
+for (const face of process.env['SKIP_SELFIES'] ? [] : half.faces) {
   for (const kind of SELFIE_KINDS) {
     for (let n = 0; n < Number(process.env['DRAWS'] ?? 3); n++) {
       const r = await rasterFrom(sharp(await hardSelfie(half, face, kind, n)));
@@ -91,11 +91,12 @@ for (const face of half.faces) {
         continue;
       }
       const scales: Record<string, number[] | null> = {};
-      for (const side of (process.env['SCALES'] ?? '80,96,112,128').split(',').map(Number)) scales[side] = await portraitScaleDescriptor(r, f, side);
+      for (const side of (process.env['SCALES'] ?? '80,96,112,128').split(',').map(Number))
+        scales[side] = await portraitScaleDescriptor(r, f, side, process.env['SMOOTH'] ? [Number(process.env['SMOOTH'])] : undefined);
       if (n === 0 && (kind === 'plain' || kind === 'dim' || kind === 'low-res')) await savePng(r, f, `s-${face}-${kind}`);
       selfies.push({ face, kind, n, found: true, q: quality(r, f), own: f.embedding, scales });
     }
     console.error(`selfies face ${face} ${kind}`);
   }
 }
-writeFileSync(`${out}/selfies.json`, JSON.stringify(selfies));
+if (!process.env['SKIP_SELFIES']) writeFileSync(`${out}/selfies.json`, JSON.stringify(selfies));

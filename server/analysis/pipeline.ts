@@ -20,7 +20,7 @@ import { finishMrz, searchMrz, textBands, type MrzResult } from './stages/mrz.js
 import { vouchByPage } from './stages/mrz-viz.js';
 import { repairByPage } from './stages/mrz-viz-repair.js';
 import { matchName } from './stages/name-match.js';
-import { runOcr, uprightPage } from './stages/ocr.js';
+import { runOcr, uprightPage, type OcrResult } from './stages/ocr.js';
 import { paddleOcrIfAvailable } from './stages/paddle.js';
 import { chooseFields } from './stages/reading-choice.js';
 import { partRunNames } from './stages/name-spacing.js';
@@ -171,10 +171,12 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   // them, they made the whole page wait on this thread alone once OCR had finished.
   const checks = (async () => {
     await new Promise((next) => setImmediate(next)); // OCR's work reaches its workers first
-    const tamper = await timed(timings, 'tamper', () => detectPastedRegions(grey));
+    // The paste and lattice checks say only whether the page was edited: an editor named in its
+    // EXIF already says so (`photoshopped`), and then neither runs.
+    const tamper = editor === null ? await timed(timings, 'tamper', () => detectPastedRegions(grey)) : null;
     // The quantisation lattice survives only in the JPEG's own pixels: not in a PDF's rendering,
     // a PNG, or a raster downscaled for work.
-    const asSaved = prepared.mediaType === 'image/jpeg' && prepared.raster.width === prepared.decodedWidth;
+    const asSaved = editor === null && prepared.mediaType === 'image/jpeg' && prepared.raster.width === prepared.decodedWidth;
     const grid = asSaved ? await timed(timings, 'jpeg_grid', () => detectGridInconsistency(prepared.raster)) : null;
     const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster, 'document'));
     return { tamper, grid, recapture };
@@ -188,12 +190,25 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   let ocr = deskewedOcr;
   let tessRead = deskewedOcr;
   let printed = printedFields(ocr, today);
+  // PaddleOCR reads the small, blurred print of a phone upload that tesseract garbles or drops,
+  // at several times its cost: it runs only on a page with nothing checksummed on which
+  // tesseract missed a field a licence front prints (paddle.ts). Each field then comes from the
+  // reading whose value passes that field's own rules, and PaddleOCR's when both pass and
+  // differ by more than spacing (reading-choice.ts; measured in docs/analysis.md).
+  const checksummed = Boolean(barcode.aamva) || mrz.data?.valid === true;
+  const missesFrontField = (): boolean => !checksummed && FRONT_FIELDS.some((k) => !(k in printed));
+  let paddle: Promise<OcrResult | null> | undefined;
+  const readByPaddle = (): Promise<OcrResult | null> => (paddle ??= timed(timings, 'ocr_paddle', async () => paddleOcrIfAvailable(await uprightPage(grey))));
   // The skew estimate follows the strongest edges, and on a card under halftone and guilloche
   // it can be several degrees off: the deskewed page then reads worse than the photo as taken
   // (development fronts read 0 of 16 fields deskewed, 9 as taken). When a page with nothing
   // checksummed lacks a required field, it is read once more without the rotation and the
   // reading with more fields kept.
-  if (!barcode.aamva && !mrz.data?.valid && !fieldsReadable({ barcode: false, mrzValid: false, printed })) {
+  if (!checksummed && !fieldsReadable({ barcode: false, mrzValid: false, printed })) {
+    // PaddleOCR reads the deskewed page whatever this read finds, and every development page
+    // read again still lacked a front field after it (5 of 5): it starts now, on this thread,
+    // beside tesseract's read in its worker, instead of after it (its reading used only if needed).
+    if (missesFrontField()) readByPaddle().catch(() => undefined);
     const plain = await timed(timings, 'ocr_unrotated', () => runOcr(grey, false));
     const again = printedFields(plain, today);
     if (Object.keys(again).length > Object.keys(printed).length) {
@@ -202,13 +217,8 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       tessRead = plain;
     }
   }
-  // PaddleOCR reads the small, blurred print of a phone upload that tesseract garbles or drops,
-  // at several times its cost: it runs only on a page with nothing checksummed on which
-  // tesseract missed a field a licence front prints (paddle.ts). Each field then comes from the
-  // reading whose value passes that field's own rules, and PaddleOCR's when both pass and
-  // differ by more than spacing (reading-choice.ts; measured in docs/analysis.md).
-  if (!barcode.aamva && !mrz.data?.valid && FRONT_FIELDS.some((k) => !(k in printed))) {
-    const paddled = await timed(timings, 'ocr_paddle', async () => paddleOcrIfAvailable(await uprightPage(grey)));
+  if (missesFrontField()) {
+    const paddled = await readByPaddle();
     const fromPaddle = paddled ? printedFields(paddled, today) : {};
     if (paddled && Object.keys(fromPaddle).length > 0) {
       // Given names PaddleOCR ran together, parted where either reading prints the parts apart.
@@ -217,14 +227,8 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       if (paddled.lines.length > ocr.lines.length) ocr = paddled;
     }
   }
-  // A value re-typed over the photo: tesseract's word boxes of the page it read (kept even when
-  // PaddleOCR's lines are), measured against that page's other printed words (field-forgery.ts).
-  const boxes = tessRead.rows;
-  const retyped = boxes
-    ? await timed(timings, 'field_forgery', async () => detectRetypedFields(await uprightPage(grey, tessRead === deskewedOcr), boxes))
-    : null;
   // A cut-off edge, glare, blur and a poor exposure refuse the capture only when they kept its
-  // fields from being read.
+  // fields from being read (before the re-typed field check below, whose answer a refused page does not carry).
   // On a licence back the symbol is what must be read. On a page whose whole paper the exposure
   // clipped, saturation says nothing of where a highlight is, and the page-wide check fires on
   // small print blurred pale: there glare counts only when it washes out the symbol's bars.
@@ -237,6 +241,15 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   if (worst && !fieldsReadable({ barcode: Boolean(barcode.aamva), mrzValid: mrz.data?.valid === true, printed })) {
     return refuse(worst, issues);
   }
+  // A value re-typed over the photo: tesseract's word boxes of the page it read (kept even when
+  // PaddleOCR's lines are), measured against that page's other printed words (field-forgery.ts).
+  // Like the paste and lattice checks it only says `photoshopped`: not run when they already did.
+  // A valid MRZ's plain clear band is as noiseless as a paste beside the textured page (tamper.ts).
+  const pasted = tamper ? regionsOutsideMrz(tamper.regions, mrz.data?.valid ? mrz.zone : undefined).length > 0 : false;
+  const edited = editor !== null || pasted || grid?.suspicious === true;
+  const boxes = tessRead.rows;
+  const retyped =
+    boxes && !edited ? await timed(timings, 'field_forgery', async () => detectRetypedFields(await uprightPage(grey, tessRead === deskewedOcr), boxes)) : null;
   content.document_processor = mergeFields(barcode.fields, mrz.fields, printed);
   if (mrz.data) content.mrz_data = [mrz.data];
   const type = classifyDocument({
@@ -246,9 +259,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   });
   content.doc_type = type.doc_type;
   content.doc_type_id = type.doc_type_id;
-  // A valid MRZ's plain clear band is as noiseless as a paste beside the textured page (tamper.ts).
-  const pasted = regionsOutsideMrz(tamper.regions, mrz.data?.valid ? mrz.zone : undefined).length > 0;
-  content.photoshopped = editor !== null || pasted || grid?.suspicious === true || retyped?.suspicious === true;
+  content.photoshopped = edited || retyped?.suspicious === true;
   content.ai_analysis.internet_detection = recapture.screen;
   content.ai_analysis.internet_detection_location = { guess_labels: [...recapture.labels] };
 

@@ -17,16 +17,26 @@ function edgeDensity(g: GreyPlane, block: number, share: number): { cols: number
   const cols = Math.floor(width / block);
   const rows = Math.floor(height / block);
   const count = new Uint16Array(cols * rows);
-  // The threshold follows the image's contrast, so a dim capture's bars still count.
-  const sorted = Uint8Array.from(data).sort();
-  const range = Math.max(24, sorted[Math.floor(sorted.length * 0.99)]! - sorted[Math.floor(sorted.length * 0.01)]!);
+  // The threshold follows the image's contrast, so a dim capture's bars still count. The 1st and
+  // 99th percentiles from a histogram: the same values a sorted copy gives, without sorting the
+  // page (~90 ms a call at 2000 x 1500; the PDF417 and MRZ locators each ask on every page).
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < data.length; i++) hist[data[i]!]!++;
+  const nth = (k: number): number => {
+    let acc = 0;
+    for (let v = 0; v < 256; v++) if ((acc += hist[v]!) > k) return v;
+    return 255;
+  };
+  const range = Math.max(24, nth(Math.floor(data.length * 0.99)) - nth(Math.floor(data.length * 0.01)));
   const strong = range * 0.18;
-  for (let y = 1; y < rows * block - 1 && y < height - 1; y++) {
-    for (let x = 1; x < cols * block - 1 && x < width - 1; x++) {
-      const i = y * width + x;
+  const yEnd = Math.min(rows * block - 1, height - 1);
+  const xEnd = Math.min(cols * block - 1, width - 1);
+  for (let y = 1; y < yEnd; y++) {
+    const cell = Math.floor(y / block) * cols;
+    for (let x = 1, i = y * width + 1; x < xEnd; x++, i++) {
       const gx = Math.abs(data[i + 1]! - data[i - 1]!);
       const gy = Math.abs(data[i + width]! - data[i - width]!);
-      if (gx + gy > strong) count[Math.floor(y / block) * cols + Math.floor(x / block)]!++;
+      if (gx + gy > strong) count[cell + Math.floor(x / block)]!++;
     }
   }
   const dense = new Uint8Array(cols * rows);

@@ -57,15 +57,17 @@ const skews = new WeakMap<GreyPlane, number>();
 function skewOnce(g: GreyPlane): number {
   const { width, height } = g;
   // Smooth first: the staircase edges of a rotated raster are axis-aligned and would pull the
-  // estimate to 0°. A 3x3 box blur followed by the Sobel operator removes that bias.
+  // estimate to 0°. A 3x3 box blur followed by the Sobel operator removes that bias. The box sum
+  // is taken as three-pixel row sums added down the column: integers, so the same sum of nine
+  // (and the same s / 9) as adding the nine one by one, in about half the time.
+  const src = g.data;
+  const across = new Uint16Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) across[i] = src[i - 1]! + src[i]! + src[i + 1]!;
+  }
   const data = new Float32Array(width * height);
   for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const i = y * width + x;
-      let s = 0;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) s += g.data[i + dy * width + dx]!;
-      data[i] = s / 9;
-    }
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) data[i] = (across[i - width]! + across[i]! + across[i + width]!) / 9;
   }
   const bins = new Float64Array(180); // 0.5° bins over 90°
   const step = Math.max(1, Math.floor(Math.min(width, height) / 700));
@@ -279,15 +281,11 @@ export async function decodePdf417(input: GreyPlane): Promise<{ text: string; an
     located ||= plain.located;
     zxingQuad = plain.quad;
   }
-  const own = locateBarcode(g);
+  const { own, fit, symbol } = locatedSymbol(g);
   for (const quad of [own, zxingQuad]) {
     const text = quad ? await decodeRectified(g, quad) : null;
     if (text) return { text, angle: 0, via: 'rectified' };
   }
-  // Whether the block located is a PDF417 at all (its start or stop bar seen): it tells a
-  // licence back whose symbol is unreadable from a page without one.
-  const fit = own && fitSymbol(g, own);
-  const symbol = own && fit && looksLikePdf417(g, fit) ? own : null;
   if (symbol && fit) {
     const text = await decodeStraightened(g, fit, symbol);
     if (text) return { text, angle: 0, via: 'straightened' };
@@ -306,6 +304,30 @@ export async function decodePdf417(input: GreyPlane): Promise<{ text: string; an
   return { text: null, symbol };
 }
 
+/** The block of barcode-dense edges on a stretched page, its fitted edges, and the block again when it is a PDF417. */
+interface Located {
+  readonly own: Quad | null;
+  readonly fit: SymbolFit | null;
+  /** `own` when its start or stop bar is seen (a PDF417 at all): it tells a licence back whose symbol is unreadable from a page without one. */
+  readonly symbol: Quad | null;
+}
+
+/**
+ * The located block of a stretched page, made once: a front with a portrait is asked whether it
+ * may hold a PDF417 and, when it may, is searched for one (~150 ms of CPU each time at 2000 px).
+ */
+function locatedSymbol(g: GreyPlane): Located {
+  const known = located.get(g);
+  if (known) return known;
+  const own = locateBarcode(g);
+  const fit = own ? fitSymbol(g, own) : null;
+  const found = { own, fit, symbol: own && fit && looksLikePdf417(g, fit) ? own : null };
+  located.set(g, found);
+  return found;
+}
+
+const located = new WeakMap<GreyPlane, Located>();
+
 /**
  * Whether the page may hold a PDF417: a block of barcode-dense edges whose start or stop bar is
  * seen (barcode-locate.ts, barcode-fit.ts). With a portrait also on the page (a licence front, a
@@ -313,10 +335,7 @@ export async function decodePdf417(input: GreyPlane): Promise<{ text: string; an
  * development backs every symbol, decoded or not, showed its bars here, and no back a portrait.
  */
 export function mayHoldPdf417(input: GreyPlane): boolean {
-  const g = stretchGrey(input);
-  const own = locateBarcode(g);
-  const fit = own && fitSymbol(g, own);
-  return Boolean(own && fit && looksLikePdf417(g, fit));
+  return locatedSymbol(stretchGrey(input)).symbol !== null;
 }
 
 /** The barcode stage: decode, parse AAMVA when possible, map to `document_processor`. */

@@ -86,7 +86,12 @@ async function ocrBand(g: GreyPlane, top: number, bottom: number, lineHeight: nu
   const enlarged = (await greyBuffer(crop)).resize({ width: Math.round(crop.width * scale), kernel: 'lanczos3' });
   // Noise enlarged with the glyphs breaks the threshold into specks: smoothed at the new scale.
   const resized = (noisy ? enlarged.blur(Math.max(0.5, SMOOTH_SIGMA * scale * 0.6)) : enlarged).normalise();
-  const png = await (binarise ? resized.threshold(128) : resized).extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' }).png().toBuffer();
+  // One grey band, as the page's OCR (ocr.ts): the same pixels as the three equal bands sharp writes by default.
+  const png = await (binarise ? resized.threshold(128) : resized)
+    .extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' })
+    .extractChannel(0)
+    .png()
+    .toBuffer();
   const worker = await getTesseract(engine);
   const { data } = await worker.recognize(png);
   return data.text;

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeEngines } from '../../../server/analysis/engines.js';
 import { prepareInput } from '../../../server/analysis/input.js';
@@ -17,5 +18,21 @@ describe('analyseDocument: a re-typed date of birth', { timeout: 300_000 }, () =
     expect((await analyseDocument({ bytes: forged }, { today })).content?.photoshopped).toBe(true);
     const genuine = await analyseDocument({ bytes: await hardPhoto(HALVES.dev, 0, 'licence-front') }, { today });
     expect(genuine.content?.photoshopped).toBe(false);
+    expect(genuine.timings['field_forgery']).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('analyseDocument: a page its EXIF says an editor saved', { timeout: 300_000 }, () => {
+  it('is photoshopped without the paste, lattice and re-typed checks, which could only say so again', async () => {
+    const edited = await sharp(await hardPhoto(HALVES.dev, 0, 'licence-front'))
+      .withExif({ IFD0: { Software: 'Adobe Photoshop 25.0' } })
+      .jpeg({ quality: 92 })
+      .toBuffer();
+    const out = await analyseDocument({ bytes: edited }, { today });
+    expect(out.content?.photoshopped).toBe(true);
+    expect(out.content?.document_processor['Date of Birth']).toBeDefined();
+    // The screen check still runs: a screen is not an edit.
+    expect(out.timings['recapture']).toBeGreaterThanOrEqual(0);
+    for (const check of ['tamper', 'jpeg_grid', 'field_forgery']) expect(out.timings[check]).toBeUndefined();
   });
 });

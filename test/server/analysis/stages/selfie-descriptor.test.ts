@@ -5,9 +5,9 @@ import { prepareInput } from '../../../../server/analysis/input.js';
 import { fitRaster, rasterFrom } from '../../../../server/analysis/raster.js';
 import { cosineSimilarity, detectFaces, type DetectedFace } from '../../../../server/analysis/stages/face.js';
 import { documentFaces } from '../../../../server/analysis/stages/portrait.js';
-import { portraitScaleDescriptor } from '../../../../server/analysis/stages/selfie-descriptor.js';
-import { decideSelfie, SELFIE_MATCH_THRESHOLD } from '../../../../server/analysis/stages/selfie.js';
-import { DEV } from '../../../fixtures/hard/config.js';
+import { matchDescriptor, portraitScaleDescriptor } from '../../../../server/analysis/stages/selfie-descriptor.js';
+import { decideSelfie, matchPortrait, SELFIE_MATCH_THRESHOLD } from '../../../../server/analysis/stages/selfie.js';
+import { DEV, DEV_VARIANT } from '../../../fixtures/hard/config.js';
 import { hardIdentity } from '../../../fixtures/hard/identities.js';
 import { hardPhoto, hardSelfie } from '../../../fixtures/hard/set.js';
 
@@ -51,6 +51,28 @@ describe('selfie descriptor at a portrait scale', { timeout: 300_000 }, () => {
       const r = await analyseSelfie({ selfie: await hardSelfie(DEV, other, 'plain', 0) }, { referenceDocument: document });
       expect(r.selfie_check, `face ${other}: ${r.similarity?.toFixed(3)}`).toBe(false);
       expect(r.decision).not.toBe('complete');
+    }
+  });
+
+  it('matches the holder against a soft capture of the licence, which one smoothing alone rejected', async () => {
+    // Dev-variant licence front 17 (smaller, blurrier capture of development seed 17): the
+    // holder's warm-light selfie scored 0.605 with the portrait scale's σ 0.8 alone, under the
+    // sure portrait's 0.62 edge (rejected), and 0.71 with the three smoothings averaged
+    // (docs/analysis.md, 2026-11-28 08:10 UTC).
+    const document = await hardPhoto(DEV_VARIANT, 17, 'licence-front');
+    const holder = hardIdentity(DEV_VARIANT.seedBase, 17, DEV_VARIANT.faces).face;
+    const [portrait] = await documentFaces(await fitRaster((await prepareInput(document)).raster, 2000));
+    const selfieRaster = await rasterFrom(sharp(await hardSelfie(DEV_VARIANT, holder, 'warm', 0)));
+    const [face] = await detectFaces(selfieRaster);
+    const oneSmoothing = await portraitScaleDescriptor(selfieRaster, face!, undefined, [0.8]);
+    expect(matchPortrait(oneSmoothing!, portrait!.embedding!, portrait!.portrait).band).toBe('different');
+    const averaged = await matchDescriptor(selfieRaster, face!);
+    expect(matchPortrait(averaged!, portrait!.embedding!, portrait!.portrait).band).toBe('match');
+    for (const other of DEV_VARIANT.faces.filter((f) => f !== holder).slice(0, 3)) {
+      const r = await rasterFrom(sharp(await hardSelfie(DEV_VARIANT, other, 'warm', 0)));
+      const [f] = await detectFaces(r);
+      const m = matchPortrait((await matchDescriptor(r, f!))!, portrait!.embedding!, portrait!.portrait);
+      expect(m.band, `face ${other}: ${m.similarity.toFixed(3)}`).toBe('different');
     }
   });
 });
