@@ -48,7 +48,7 @@ export interface HardBenchInput {
 export async function hardBenchInputs(): Promise<HardBenchInput[]> {
   return [
     { name: 'dev front 0, PaddleOCR fallback', bytes: await hardPhoto(DEV, 0, 'licence-front'), path: 'ocr_paddle' },
-    { name: 'dev back 5 (stress: tilt), not decoded', bytes: await backStressPhoto(5, 'tilt'), path: 'ocr_unrotated' },
+    { name: 'dev back 2 (stress: tilt), not decoded', bytes: await backStressPhoto(2, 'tilt'), path: 'ocr_unrotated' },
     { name: 'dev passport 3, MRZ fallback', bytes: await hardPhoto(DEV, 3, 'passport'), path: 'mrz_fallback' },
   ];
 }

@@ -23,6 +23,7 @@ import { matchName } from './stages/name-match.js';
 import { runOcr, uprightPage, type OcrResult } from './stages/ocr.js';
 import { paddleOcrIfAvailable } from './stages/paddle.js';
 import { chooseFields } from './stages/reading-choice.js';
+import { partRunNames } from './stages/name-spacing.js';
 import { FRONT_FIELDS, printedFields } from './stages/printed-fields.js';
 import { assessQuality, fieldsReadable, glareOverSymbol, QUALITY_THRESHOLDS, QualityIssue, qualityReason } from './stages/quality.js';
 import { detectRecapture } from './stages/recapture.js';
@@ -220,7 +221,9 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     const paddled = await readByPaddle();
     const fromPaddle = paddled ? printedFields(paddled, today) : {};
     if (paddled && Object.keys(fromPaddle).length > 0) {
-      printed = chooseFields(printed, fromPaddle, today);
+      // Given names PaddleOCR ran together, parted where either reading prints the parts apart.
+      const lines = [...ocr.lines, ...paddled.lines].map((l) => l.text);
+      printed = partRunNames(chooseFields(printed, fromPaddle, today), lines);
       if (paddled.lines.length > ocr.lines.length) ocr = paddled;
     }
   }

@@ -19,6 +19,8 @@ export const MrzDoubtKind = {
   RepairChangedKind: 'repair_changed_kind',
   /** A name letter that blur makes of another in OCR-B (an O smeared into a Q), however many passes read it. */
   BlurLookAlike: 'blur_look_alike',
+  /** A name letter no pass read as itself, only as the digit it resembles: that digit is also a blurred other letter (R read 2, taken Z). */
+  OnlyReadAsDigit: 'only_read_as_digit',
 } as const;
 export type MrzDoubtKind = (typeof MrzDoubtKind)[keyof typeof MrzDoubtKind];
 
@@ -96,6 +98,10 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
         const vouched = votes.filter((c) => c === chosen).length;
         if (vouched * 2 <= votes.length || (vouched < 2 && passes.length > 1)) add(MrzDoubtKind.PassesDisagree);
         else if (field === 'names' && NAME_LOOKALIKES[chosen]) add(MrzDoubtKind.BlurLookAlike);
+        // A digit counts for its look-alike letter, but no pass reading the letter itself leaves
+        // it a guess: a blurred R reads 2 as well as a Z does (development `hard` passport 9,
+        // INGRID read ING2ID, INS2ID and INS2IIZ, taken INSZID with nothing raised).
+        else if (field === 'names' && /[A-Z]/.test(chosen) && !read.includes(chosen)) add(MrzDoubtKind.OnlyReadAsDigit);
       } else if (guard === 'alphanumeric') {
         const kinds = new Set(read.map(kindOf));
         if (kinds.size === 1 && !kinds.has(kindOf(chosen)) && kindOf(chosen) !== 'filler') add(MrzDoubtKind.RepairChangedKind);

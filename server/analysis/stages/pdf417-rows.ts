@@ -12,7 +12,7 @@ export const ROW_OFFSETS = Array.from({ length: 11 }, (_, i) => -1.25 + i * 0.25
  * Each codeword's offset down the rows: rows whose pitch or place was misjudged at one end
  * drift off their codewords, and a row read a row off reads the next row's codeword, from
  * another cluster, which its own cluster's patterns do not match. For each codeword the offset
- * (its `base` plus one of ROW_OFFSETS) is the one whose best matches (at the shift along the
+ * (one of ROW_OFFSETS) is the one whose best matches (at the shift along the
  * row already found, ±1/4 module), summed over the codewords round it (rows and columns ±1), are
  * highest: rows bend smoothly. `profile(r, dv)`: row r's band moved down by dv rows. Returns
  * each codeword's offset and its own best match there.
@@ -20,7 +20,6 @@ export const ROW_OFFSETS = Array.from({ length: 11 }, (_, i) => -1.25 + i * 0.25
 export function rowOffsets(
   profile: (r: number, dv: number) => Float64Array,
   first: readonly (Read | null)[],
-  base: readonly number[],
   rows: number,
   grid: Grid,
 ): { dv: number; score: number }[] {
@@ -29,7 +28,7 @@ export function rowOffsets(
     const r = Math.floor(i / c);
     const j = i % c;
     const s = rd?.shift ?? 0;
-    return ROW_OFFSETS.map((d) => readCodeword(profile(r, base[i]! + d), grid, 17 + 17 * (j + 1), r % 3, [s - 0.25, s, s + 0.25])?.score ?? -1);
+    return ROW_OFFSETS.map((d) => readCodeword(profile(r, d), grid, 17 + 17 * (j + 1), r % 3, [s - 0.25, s, s + 0.25])?.score ?? -1);
   });
   return first.map((_, i) => {
     const r = Math.floor(i / c);
@@ -45,39 +44,8 @@ export function rowOffsets(
         best = k;
       }
     }
-    return { dv: base[i]! + ROW_OFFSETS[best]!, score: score[i]![best]! };
+    return { dv: ROW_OFFSETS[best]!, score: score[i]![best]! };
   });
-}
-
-/**
- * The offsets as a line down each codeword column (least squares, each codeword weighted by how
- * well it matched there, rounded to a quarter row): a pitch misjudged by a few per cent drifts
- * by more than ROW_OFFSETS reaches at the far rows, and the next search starts from this line.
- */
-export function offsetLines(found: readonly { dv: number; score: number }[], rows: number, columns: number): number[] {
-  const out = new Array<number>(found.length).fill(0);
-  for (let j = 0; j < columns; j++) {
-    let sw = 0;
-    let st = 0;
-    let sy = 0;
-    let stt = 0;
-    let sty = 0;
-    for (let r = 0; r < rows; r++) {
-      const f = found[r * columns + j]!;
-      const w = Math.max(0, f.score - 0.5) ** 2;
-      sw += w;
-      st += w * r;
-      sy += w * f.dv;
-      stt += w * r * r;
-      sty += w * r * f.dv;
-    }
-    const det = sw * stt - st * st;
-    if (sw <= 0 || Math.abs(det) < 1e-9) continue;
-    const b = (sw * sty - st * sy) / det;
-    const a = (sy - b * st) / sw;
-    for (let r = 0; r < rows; r++) out[r * columns + j] = Math.round((a + b * r) * 4) / 4;
-  }
-  return out;
 }
 
 /** Steps tried from one row's offset to the next row's: rows bend smoothly, a quarter row at a time. */

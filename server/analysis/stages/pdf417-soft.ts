@@ -15,12 +15,15 @@
 import type { GreyPlane } from '../raster.js';
 import { straighten, type SymbolFit } from './barcode-fit.js';
 import { bandProfile, columnShift, findGrid, readAligned, readAlignedAt, readCodeword, type Grid, type Read } from './pdf417-grid.js';
-import { offsetLines, rowOffsets, trackOffsets } from './pdf417-rows.js';
+import { rowOffsets, trackOffsets } from './pdf417-rows.js';
 import { correctErasures } from './pdf417-rs.js';
 import { codewordsToText } from './pdf417-text.js';
 
 /** Quiet zone of the straightened plane, as a share of the symbol's length. */
 const MARGIN = 0.04;
+
+/** Column counts tried round the first fit's when its row indicators disagree with it. */
+const COUNT_STEPS = [1, -1, 2, -2, 3, -3, 4, -4];
 
 /** Best match over the three clusters: the row a row-indicator read puts a scanline in. */
 function indicatorRow(p: Float64Array, grid: Grid, m0: number): { row: number; low: number; cluster: number; margin: number } | null {
@@ -80,13 +83,12 @@ export function softDecodePdf417(g: GreyPlane, fit: SymbolFit, scale = 3): strin
   if (text !== null) return text;
   // Only when the rows as placed do not decode: each codeword searched down the rows too, then
   // tracked along its column from the best-read codeword (a column bending past the first
-  // search's reach, or not along a line), then again round the line the first offsets make.
+  // search's reach, or not along a line). A third round round the line the first offsets made
+  // down each column decoded nothing the tracking did not (development sweep, 2026-11-28).
   const once = readRowsShifted(layout, first);
   const again = decodeReads(once.symbol);
   if (again !== null) return again;
-  const tracked = decodeReads(readRowsShifted(layout, once.symbol, undefined, once.found).symbol);
-  if (tracked !== null) return tracked;
-  return decodeReads(readRowsShifted(layout, once.symbol, offsetLines(once.found, layout.rows, layout.grid.columns)).symbol);
+  return decodeReads(readRowsShifted(layout, once.symbol, once.found).symbol);
 }
 
 /** A symbol's codewords as read in grey, row by row (row indicators left out), before Reed-Solomon. */
@@ -129,13 +131,12 @@ function readRows(layout: SoftLayout): SoftSymbol {
 }
 
 /**
- * The codewords read again, each at its own offset down the rows (rowOffsets) and then its own
- * shift along them; `base` offsets to start the search from (none: the rows as placed).
+ * The codewords read again, each at its own offset down the rows (rowOffsets, round the rows as
+ * placed; with `track`, trackOffsets from those offsets) and then its own shift along them.
  */
 export function readRowsShifted(
   layout: SoftLayout,
   first: SoftSymbol,
-  base?: readonly number[],
   track?: readonly { dv: number; score: number }[],
 ): { symbol: SoftSymbol; found: { dv: number; score: number }[] } {
   const { grid, rows, level } = layout;
@@ -146,9 +147,7 @@ export function readRowsShifted(
     if (!p) bands.set(key, (p = rowBand(layout, r, dv)));
     return p;
   };
-  const found = track
-    ? trackOffsets(band, track, first.reads, rows, grid)
-    : rowOffsets(band, first.reads, base ?? new Array<number>(first.reads.length).fill(0), rows, grid);
+  const found = track ? trackOffsets(band, track, first.reads, rows, grid) : rowOffsets(band, first.reads, rows, grid);
   const reads = readAlignedAt((r, j) => band(r, found[r * grid.columns + j]!.dv), rows, grid);
   return { symbol: { reads, rows, columns: grid.columns, level }, found };
 }
@@ -213,6 +212,7 @@ export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout 
   );
   let grid = findGrid(avg, x0, x1);
   if (!grid) return null;
+  const first = grid.columns;
   let said = readIndicators(plane, grid, y0, y1);
   // The start and stop patterns alone can fit a column more or less (a module size 1/13 off on
   // a small symbol); the row indicators name the count, so the grid is fitted again with theirs.
@@ -224,6 +224,15 @@ export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout 
   }
   if (said.columns !== null && said.columns !== grid.columns) {
     const again = findGrid(avg, x0, x1, said.columns);
+    const check = again && readIndicators(plane, again, y0, y1);
+    if (again && check && check.columns === again.columns) [grid, said] = [again, check];
+  }
+  // Indicators read on a grid of the wrong count are garbled and can name no count at all
+  // (development `tilt` 5: 15 columns chosen for 12, the indicators then said 29): the counts
+  // next to it are fitted in turn, nearest first, and the first whose indicators name it kept.
+  for (const d of COUNT_STEPS) {
+    if (said.columns === grid.columns) break;
+    const again = first + d >= 1 ? findGrid(avg, x0, x1, first + d) : null;
     const check = again && readIndicators(plane, again, y0, y1);
     if (again && check && check.columns === again.columns) [grid, said] = [again, check];
   }

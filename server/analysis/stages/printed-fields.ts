@@ -215,8 +215,13 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
     if (/(?:ISS|ISSUED|[1IL][S58][S5]?)\s*[:.]?\s*$/.test(before)) return 'issue';
     return null;
   };
-  // Dates whose slashes the OCR misread (slashDates) count only after a date's label.
-  const dates = [...findDates(lines), ...slashDates(lines).filter((d) => labelOf(d) !== null)].sort((a, b) => a.iso.localeCompare(b.iso));
+  // Dates whose slashes the OCR misread (slashDates) count only after a date's label, or in a row
+  // of dates (a line holding a date read whole): the stacked layouts print birth, expiry and issue
+  // in one row, and PaddleOCR drops a slash there ("03/26/1956 03/26/2023 0821/2018").
+  const clean = findDates(lines);
+  const dateRow = new Set(clean.map((d) => d.line));
+  const misread = slashDates(lines).filter((d) => labelOf(d) !== null || dateRow.has(d.line));
+  const dates = [...clean, ...misread].sort((a, b) => a.iso.localeCompare(b.iso));
   const byLabel = (kind: 'birth' | 'expiry' | 'issue'): FoundDate | undefined => dates.find((d) => labelOf(d) === kind);
   const birth = byLabel('birth') ?? dates.find((d) => ageOn(d.iso, today) >= 10 && labelOf(d) === null);
   if (birth && ageOn(birth.iso, today) >= 10) {
@@ -232,11 +237,12 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // The foot mark is often lost ("HGT 5-10\"") when the dash is kept; the inch mark too
   // ("HGT5-10"), and then only a height's own values are taken (3-7 ft, 00-11 in, no digit or
   // date separator around it, which a date or a postal code would have).
-  // With its foot mark kept, the inch mark may be read as anything ("6'-03-").
+  // With its foot mark kept, the inch mark may be read as anything ("6'-03-"). With both marks
+  // kept, the feet's 5 may be read S ("S-03\"": the classic 5/S confusion of small print).
   const HEIGHT =
-    /(?<!\d)(\d)\s*(?:['"’]\s*-?|-)\s*(\d{2})\s*["”]|(?<![\d/.-])([3-7])\s*-\s*(0\d|1[01])(?![\d/.-])|(?<!\d)([3-7])\s*['’]\s*-?\s*(0\d|1[01])(?!\d)/;
+    /(?<!\d)(\d|(?<![A-Za-z])S)\s*(?:['"’]\s*-?|-)\s*(\d{2})\s*["”]|(?<![\d/.-])([3-7])\s*-\s*(0\d|1[01])(?![\d/.-])|(?<!\d)([3-7])\s*['’]\s*-?\s*(0\d|1[01])(?!\d)/;
   const height = HEIGHT.exec(all);
-  if (height) put('Height', `${height[1] ?? height[3] ?? height[5]}'-${height[2] ?? height[4] ?? height[6]}"`, 60);
+  if (height) put('Height', `${(height[1] ?? height[3] ?? height[5])!.replace('S', '5')}'-${height[2] ?? height[4] ?? height[6]}"`, 60);
   // With their labels unread (small print above the values), sex and eye colour are still known
   // by their shape on the line holding the height: a lone M/F/X, an eye colour code. Class,
   // restrictions and endorsements have no such shape: they need their label.
@@ -245,10 +251,17 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   const sex = labelled(all, 'SEX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? lone('[MFX]');
   if (sex) put('Sex', sex.toUpperCase(), 60);
   const EYE_CODES = 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK';
-  const eyes = labelled(all, 'EYES?|EVES|EYS', EYE_CODES) ?? lone(EYE_CODES) ?? new RegExp(`^\\s*(${EYE_CODES})\\s*$`, 'm').exec(all)?.[1] ?? null;
+  // PaddleOCR puts a space into a code it reads letter by letter ("EYES B RO").
+  const spacedEyes = EYE_CODES.split('|')
+    .map((c) => `${c[0]} ?${c[1]} ?${c[2]}`)
+    .join('|');
+  const eyes =
+    labelled(all, 'EYES?|EVES|EYS', spacedEyes)?.replace(/ /g, '') ?? lone(EYE_CODES) ?? new RegExp(`^\\s*(${EYE_CODES})\\s*$`, 'm').exec(all)?.[1] ?? null;
   if (eyes) put('Eyes Color', eyes, 60);
   // "cass E": the small capital L of CLASS is lost as often as not.
   // "9.CLAS5 D": the last S read as 5. "SCLASS C": glued to the end of the label before it.
+  // Not read after a CLASS garbled further ("sass", "Las"): tesseract reads the ISS label "sass"
+  // too, and took the issue date's month as the class (docs/analysis.md, "Given names run together").
   const cls = labelled(all, 'CLAS5|CLASS|CLAS|CASS', '[A-Z0-9]{1,2}') ?? /CLASS[ \t]*[:.]?[ \t]*([A-Z0-9]{1,2})(?![A-Za-z0-9])/.exec(all)?.[1] ?? null;
   if (cls) put('DL Class', cls, 60);
   // "ENDONONE": OCR sometimes doubles a letter between a glued label and NONE.

@@ -51,14 +51,17 @@ describe('glare on a licence back is judged over its symbol', { timeout: 300_000
 });
 
 describe('analyseDocument on licence backs whose symbol does not decode', { timeout: 900_000 }, () => {
-  it('does not refuse a bright back held by a finger for glare (stress sweep, all conditions, back 5)', async () => {
+  it('decodes, and does not refuse for glare, a bright back held by a finger whose first grid took 15 columns for its 12 (stress sweep, all conditions, back 5)', async () => {
     const a = await analyseDocument({ bytes: await backStressPhoto(5, 'all') }, { today });
-    expect(a.evidence?.barcode).not.toBe(true);
+    // Not decoded before (the soft reader gave up on the wrong count) and not refused then
+    // either: the count is now found by the row indicators (pdf417-soft.ts).
+    expect(a.evidence?.barcode).toBe(true);
+    expect(a.evidence?.barcode_via).toBe('soft');
     expect(a.failure_code).not.toBe(QualityIssue.Glare);
   });
 
-  it('does not read the symbol as a failed MRZ (steeper angle, back 5)', async () => {
-    const a = await analyseDocument({ bytes: await backStressPhoto(5, 'tilt') }, { today });
+  it('does not read the symbol as a failed MRZ (steeper angle, back 2)', async () => {
+    const a = await analyseDocument({ bytes: await backStressPhoto(2, 'tilt') }, { today });
     expect(a.evidence?.barcode).not.toBe(true);
     expect(a.failure_code).not.toBe('MRZ_CHECK_FAILED');
     expect(a.content?.mrz_data).toEqual([]);

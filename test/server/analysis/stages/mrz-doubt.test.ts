@@ -170,3 +170,29 @@ describe('readPasses: a name letter blur makes of another is not vouched for by 
     expect(read.doubts?.filter((d) => d.kind === MrzDoubtKind.BlurLookAlike).map((d) => d.column)).toEqual([20]);
   });
 });
+
+// Development passport 9 under the `hard` stress (LOPEZ, AVA INGRID): every sound pass read the R
+// of INGRID as 2 (ING2ID, INS2ID, INS2IIZ), counted for Z, and INSZID passed every check.
+const HARD_9 = [
+  ['P<ZSALCPEJ<<3Y4<INS2IIZ<<<<<<<<<<<<<<<<<<<<<', 'C1Y2325C<<SA93C453F2YC4794<<<<<<<<<<<<<<OQ<<'],
+  ['P<USALOPEZ<<AVA<ING2ID<<<<<<<<<<<<<<<<<<<<<<', 'C103290911USA6904199F3104194<<<<<<<<<<<<<<80'],
+  ['P<QSA155H<H5<3503<<<<<<<<<<<<<<<<<<<', '33325351532VGNPCL135<<<<<<<<<<<<00<<'],
+  ['<109324MH8R8M83E0R55144<9E505<<<<<<<', 'A6904199F3104194<<<<<<<<<<<<<5008<<<'],
+  ['P<USALOPEZ<<AVA<INS2ID<<<<<<<<<<<<<<<<<<<<<4', 'C103290911USA6904199F3124194<<<<<<<<<<<<<9<5'],
+];
+
+describe('readPasses: a name letter no pass read as itself', () => {
+  it('doubts a letter every pass read only as the digit it resembles (hard passport 9: R read 2, taken Z)', () => {
+    const read = readPasses(HARD_9, today)!;
+    expect(read.data?.valid).toBe(true);
+    const z = read.doubts?.filter((d) => d.kind === MrzDoubtKind.OnlyReadAsDigit);
+    expect(z?.map((d) => [d.column, d.chosen])).toEqual([[19, 'Z']]);
+    expect(read.fields['Full Name']?.confidence).toBe(60);
+  });
+
+  it('trusts a letter some pass read as itself beside passes that read its digit', () => {
+    const lines = ['P<USALOPEZ<<AVA<INGRID<<<<<<<<<<<<<<<<<<<<<<', 'C103290911USA6904199F3104194<<<<<<<<<<<<<<00'];
+    const passes = [lines, ['P<USAL0PEZ<<AVA<INGRID<<<<<<<<<<<<<<<<<<<<<<', lines[1]!], ['P<USAL0PEZ<<AVA<INGRID<<<<<<<<<<<<<<<<<<<<<<', lines[1]!]];
+    expect(mrzDoubts(lines, passes)).toEqual([]);
+  });
+});

@@ -100,3 +100,39 @@ describe('vouchByPage: a page word with one other letter misread', () => {
     expect(out.doubts?.some((d) => d.field === 'names')).toBe(true);
   });
 });
+
+describe('vouchByPage: a name letter every pass read only as a digit', () => {
+  const line2 = 'C103290911USA6904199F3104194<<<<<<<<<<<<<<00';
+  const zero = 'P<USAL0PEZ<<AVA<INGRID<<<<<<<<<<<<<<<<<<<<<<';
+  const read = readPasses(
+    [
+      [zero, line2],
+      [zero, line2],
+      [zero, line2],
+    ],
+    today,
+  )!;
+
+  it('takes the letter when the page prints the name with it (LOPEZ read L0PEZ by every pass)', () => {
+    expect(read.data?.lines[0]).toBe('P<USALOPEZ<<AVA<INGRID<<<<<<<<<<<<<<<<<<<<<<');
+    expect(read.doubts?.map((d) => d.column)).toEqual([6]);
+    const out = vouchByPage(read, ['PASSPORT', 'LOPEZ', 'AVA INGRID'], today);
+    expect(out.doubts ?? []).toEqual([]);
+  });
+
+  it('keeps the doubt when the page prints another letter there (INGRID beside INSZID, hard passport 9)', () => {
+    const wrong = 'P<USALOPEZ<<AVA<INS2ID<<<<<<<<<<<<<<<<<<<<<<';
+    const r = readPasses(
+      [
+        [wrong, line2],
+        [wrong, line2],
+        [wrong, line2],
+      ],
+      today,
+    )!;
+    expect(r.data?.lines[0]).toBe('P<USALOPEZ<<AVA<INSZID<<<<<<<<<<<<<<<<<<<<<<');
+    const out = vouchByPage(r, ['PASSPORT', 'LOPEZ', 'AVA INGRID'], today);
+    expect(out.data?.lines[0]).toBe('P<USALOPEZ<<AVA<INSZID<<<<<<<<<<<<<<<<<<<<<<');
+    expect(out.doubts?.map((d) => d.column)).toEqual([19]);
+  });
+});

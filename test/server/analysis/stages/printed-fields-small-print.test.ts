@@ -121,3 +121,32 @@ describe('printedFields on small print read by the OCR', () => {
     expect(printedFields(ocr(['DLN 81134201', '04/04/2028', '7220ELMSTREET90', 'ZIP 802891234']), today)['Document Discriminator']).toBeUndefined();
   });
 });
+
+describe('printedFields on a row of dates with a slash dropped', () => {
+  it('reads the issue date whose first slash PaddleOCR dropped in a row of dates (variant front 14)', () => {
+    const out = printedFields(ocr(['03/26/1956 03/26/2023 0821/2018']), today);
+    expect(out['Date of Birth']?.value).toBe('1956-03-26');
+    expect(out['Date of Expiry']?.value).toBe('2023-03-26');
+    expect(out['Date of Issue']?.value).toBe('2018-08-21');
+  });
+
+  it('takes no slash-dropped run as a date on a line with no date read whole', () => {
+    const out = printedFields(ocr(['03/26/1956', 'REF 0821/2018']), today);
+    expect(out['Date of Issue']).toBeUndefined();
+  });
+});
+
+describe('printedFields on small labels garbled', () => {
+  it('takes no class from a garbled ISS label before a date (tesseract "sass 04/05/2021", development front 6)', () => {
+    expect(printedFields(ocr(['sass 04/05/2021', 'has 12']), today)['DL Class']).toBeUndefined();
+  });
+
+  it('reads an eye colour PaddleOCR spaced inside its code (variant front 15)', () => {
+    expect(printedFields(ocr(['SEXF HGT5\'-11" EYES B RO']), today)['Eyes Color']?.value).toBe('BRO');
+  });
+
+  it('reads a height whose 5 was read S with both marks kept (variant front 13), not one glued to a label', () => {
+    expect(printedFields(ocr(['K G S-03" EYES BLK']), today)['Height']?.value).toBe(`5'-03"`);
+    expect(printedFields(ocr(['ADDRESS-03"']), today)['Height']).toBeUndefined();
+  });
+});
