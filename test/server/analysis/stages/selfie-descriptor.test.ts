@@ -57,7 +57,7 @@ describe('selfie descriptor at a portrait scale', { timeout: 300_000 }, () => {
   it('matches the holder against a soft capture of the licence, which one smoothing alone rejected', async () => {
     // Dev-variant licence front 17 (smaller, blurrier capture of development seed 17): the
     // holder's warm-light selfie scored 0.605 with the portrait scale's σ 0.8 alone, under the
-    // sure portrait's 0.62 edge (rejected), and 0.71 with the three smoothings averaged
+    // sure portrait's review edge (0.62 then, 0.63 now: rejected), and 0.71 with the three smoothings averaged
     // (docs/analysis.md, 2026-11-28 08:10 UTC).
     const document = await hardPhoto(DEV_VARIANT, 17, 'licence-front');
     const holder = hardIdentity(DEV_VARIANT.seedBase, 17, DEV_VARIANT.faces).face;
