@@ -226,6 +226,10 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       printed = partRunNames(chooseFields(printed, fromPaddle, today), lines);
       if (paddled.lines.length > ocr.lines.length) ocr = paddled;
     }
+  } else if (paddle) {
+    // Started beside the as-taken read and not needed after all: settled here, so a job's work
+    // ends with the job (the pool runs one job per two cores; a reading left running shares them with the next).
+    await paddle.catch(() => null);
   }
   // A cut-off edge, glare, blur and a poor exposure refuse the capture only when they kept its
   // fields from being read (before the re-typed field check below, whose answer a refused page does not carry).
