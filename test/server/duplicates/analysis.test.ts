@@ -89,7 +89,9 @@ describe('duplicate detection through the analysis', { timeout: 600_000 }, () =>
       .select('payload')
       .where('user_id', '=', second)
       .where('type', 'like', 'verification.%')
+      // Events of one moment keep their order by id (time-ordered UUIDv7, services/events.ts).
       .orderBy('occurred_at')
+      .orderBy('id')
       .execute();
     const last = JSON.parse(events.at(-1)!.payload) as {
       data: { verifications: { id: number; attributes: { result?: { duplicates?: { user_id: number }[] } } }[] };
