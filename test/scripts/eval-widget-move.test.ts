@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DetectedFace as ServerFace } from '../../server/analysis/stages/face.js';
 import type { DetectedFace as WidgetFace } from '../../src/capture/detected-face.js';
 import { yawOf } from '../../src/capture/liveness.js';
-import { playLook, playMove, widgetFace, type WidgetView } from '../fixtures/hard/widget-move.js';
+import { movingPerson, playLook, playMove, STEP_FRAMES, widgetFace, type WidgetView } from '../fixtures/hard/widget-move.js';
 
 /** A widget face with yaw `yaw` (eyes 0.1 apart, the nose `yaw` eye distances off their middle) and width `w`. */
 const faceAt = (yaw: number, w = 0.4): WidgetFace => ({
@@ -83,6 +83,31 @@ describe('a liveness move played to the widget (eval)', () => {
     const m = await playMove('turn_left', straight, (i, met) => (asked.push(met), Promise.resolve({ frame: i, view: view(yaws[i]!) })), 6, 5);
     expect(m.completed).toBe(true);
     expect(asked).toEqual([false, false, false, true, true]);
+  });
+
+  it('judges a move for the shortest move time an account can set (10 s at 10 frames a second), not one second', async () => {
+    expect(STEP_FRAMES).toBe(100);
+    // A person at the farthest they can turn, holding just under the gate: the camera's jitter
+    // lifts three frames running over it after 1.5 s, long before the widget's clock ends the move.
+    const person = movingPerson(0.07, 4);
+    const jitter = (i: number): number => (i >= 15 && i < 18 ? 0.03 : i % 3 === 0 ? 0.01 : -0.01);
+    const next = (i: number, met: boolean) => Promise.resolve({ frame: i, view: view(person(met) + jitter(i)) });
+    const m = await playMove('turn_left', straight, next, 6, STEP_FRAMES);
+    expect(m).toMatchObject({ completed: true, made: 18 });
+    // The eval's clock before (10 frames, one second) timed this person out.
+    const early = movingPerson(0.07, 4);
+    const cut = await playMove('turn_left', straight, (i, met) => Promise.resolve({ frame: i, view: view(early(met) + jitter(i)) }), 6, 10);
+    expect(cut.completed).toBe(false);
+  });
+
+  it('moves the person on until a frame meets the gate, never past their reach, and holds once one does', () => {
+    const person = movingPerson(6, 3);
+    expect([false, false, true, true, false, false, false, false].map((met) => person(met))).toEqual([6, 12, 12, 12, 18, 18, 18, 18]);
+    // Amounts are added step by step: the same poses the eval rendered before the reach was bounded.
+    const closer = movingPerson(0.08, 10);
+    let sum = 0;
+    for (let i = 0; i < 10; i++) expect(closer(false)).toBe((sum += 0.08));
+    expect(closer(false)).toBe(sum);
   });
 
   it('ends coming closer at 1.2× the straight look’s face width', async () => {
