@@ -1,5 +1,6 @@
 import type { FaceMethodKey } from '../../../src/api/contract.js';
 import type { ServerMethod } from '../method.js';
+import { FACE_ATTEMPTS } from './rules.js';
 import { faceRoutes } from './routes.js';
 import { livenessSettings } from './settings.js';
 import { faceAttempts } from './use-cases.js';
@@ -12,7 +13,12 @@ export function faceMethod(key: FaceMethodKey, methodIds: readonly number[]): Se
     permissions: ['camera'],
     biometric: true,
     routes: faceRoutes,
-    view: (_input, base) => Promise.resolve({ ...base, key, needs: { active_liveness: key === 'liveness' } }),
+    // Attempts left counts refused captures too: after three, help comes before the last try (issue 20).
+    view: async ({ ctx, user }, base) => ({
+      ...base,
+      key,
+      needs: { active_liveness: key === 'liveness', attempts_left: Math.max(0, FACE_ATTEMPTS - (await faceAttempts(key).used(ctx.db, user.id))) },
+    }),
     ...(key === 'liveness' ? { settings: livenessSettings } : {}),
     // While a challenge can still be handed out (the last one goes to review on failure); a retry
     // after a rejection counts on (no endless loop, issue 20).

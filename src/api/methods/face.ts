@@ -12,6 +12,12 @@ export type ChallengeStep = z.infer<typeof ChallengeStep>;
 export const FaceNeeds = z.object({
   /** True for `liveness` (several randomised challenge steps), false for a plain `selfie`. */
   active_liveness: z.boolean(),
+  /**
+   * Attempts left before the last try, which goes to a reviewer on failure: 0 once three were used,
+   * refused by the server or timed out on the device (the widget then shows help and the other ways
+   * forward before that try). Absent from older servers.
+   */
+  attempts_left: z.optional(z.int()),
 });
 export const SelfieMethodView = z.object({ ...methodBase, key: z.literal('selfie'), needs: FaceNeeds });
 export const LivenessMethodView = z.object({

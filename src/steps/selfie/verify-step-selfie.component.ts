@@ -369,6 +369,11 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     return error instanceof ApiError && error.error_type === 'api_rate_limit_error' ? tooManyFramesText() : reported.message;
   }
 
+  /** Three attempts failed: timed out here, or counted by the server (refused captures too, after a retry). */
+  private get helpDue(): boolean {
+    return this.needsHelp || this.method.needs.attempts_left === 0;
+  }
+
   /** Help after three failed attempts (issue 20): what usually goes wrong, before the last try. */
   private renderHelp(): TemplateResult {
     return html`<ul class="help">
@@ -412,12 +417,14 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
                     </div>`
                   : nothing
               }
-              ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing} ${this.needsHelp ? this.renderHelp() : nothing}
+              ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+              ${this.helpDue && !this.error ? html`<p>${msg('The moves did not work three times.', { id: 'selfie.help.title' })}</p>` : nothing}
+              ${this.helpDue ? this.renderHelp() : nothing}
               <div class="actions">
                 <button type="button" @click=${() => void this.begin()}>
-                  ${this.needsHelp ? msg('Try once more (a person will check it)', { id: 'selfie.help.last-try' }) : msg('Start the camera', { id: 'selfie.start' })}
+                  ${this.helpDue ? msg('Try once more (a person will check it)', { id: 'selfie.help.last-try' }) : msg('Start the camera', { id: 'selfie.start' })}
                 </button>
-                ${this.needsHelp ? this.ways.button('handoff') : nothing}
+                ${this.helpDue ? this.ways.button('handoff') : nothing}
               </div>`
           : nothing
       }

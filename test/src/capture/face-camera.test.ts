@@ -75,4 +75,30 @@ describe('<verify-step-selfie> on the fake camera (real face detection)', () => 
     const frames = log.slice(lastChallenge).filter((c) => c.path === '/session/methods/liveness/frames');
     expect(frames.length).to.be.greaterThan(2);
   });
+
+  it('after three refused captures opens with help and the phone, and its try goes to a person', async function () {
+    this.timeout(120_000);
+    // The server refused three captures (the user completed the moves; the checks said no) and the
+    // user asked to do the step again: the view says no attempt is left before the last try.
+    const liveness = { ...METHODS.liveness(), needs: { active_liveness: true, attempts_left: 0 } };
+    const { flow, key } = await startFlow(
+      { session: session([liveness], { handoff_enabled: true }), challenge: ['look_straight', 'turn_left'], faceAttemptsUsed: 3, moveMs: 2_000 },
+      'verify-step-liveness',
+    );
+    await until(() => stepText(flow, 'verify-step-liveness').includes('The moves did not work three times.'), 10_000, 'help before the last try');
+    expect(stepText(flow, 'verify-step-liveness')).to.contain('Turn your head slowly');
+    expect(buttonByText(flow, 'verify-step-liveness', 'Use my phone instead'), 'the hand-off is offered').to.not.equal(null);
+    expect(buttonByText(flow, 'verify-step-liveness', 'Start the camera'), 'no plain new attempt').to.equal(null);
+    await expect(deep(flow, 'verify-step-liveness')).to.be.accessible();
+
+    const completed = oneEvent(flow, 'verify-complete');
+    buttonByText(flow, 'verify-step-liveness', 'Try once more (a person will check it)')!.click();
+    await completed;
+    const log = await calls(key);
+    expect(
+      log.filter((c) => c.path === '/session/methods/liveness/challenge'),
+      'the last try only',
+    ).to.have.length(1);
+    expect(log.some((c) => c.path === '/session/methods/liveness/submit')).to.equal(true);
+  });
 });

@@ -118,7 +118,14 @@ describe('liveness capture bound to the challenge', () => {
   it('counts attempts across retries: three, then one that goes to review on failure, then none', async () => {
     const { session, id } = await livenessSession();
     const seen: Pick<FaceChallenge, 'attempt' | 'attempts_left' | 'review_on_failure'>[] = [];
+    // The method's view says how many attempts are left before the last try, refused ones counted.
+    const viewLeft: (number | undefined)[] = [];
+    const left = async (): Promise<number | undefined> => {
+      const m = (await session.session()).methods[0]!;
+      return m.key === 'liveness' ? m.needs.attempts_left : undefined;
+    };
     for (let i = 0; i < 4; i++) {
+      viewLeft.push(await left());
       const c = await session.faceChallenge('liveness');
       seen.push({ attempt: c.attempt, attempts_left: c.attempts_left, review_on_failure: c.review_on_failure });
       if (i === 1) {
@@ -134,6 +141,8 @@ describe('liveness capture bound to the challenge', () => {
       { attempt: 3, attempts_left: 0, review_on_failure: false },
       { attempt: 4, attempts_left: 0, review_on_failure: true },
     ]);
+    // Before the fourth challenge (after a refused capture and two more) the view said 0: the widget shows help then.
+    expect(viewLeft).toEqual([3, 2, 1, 0]);
     const e = await failure(session.faceChallenge('liveness'));
     expect([e.status, e.error_type]).toEqual([429, 'session_attempts_exceeded']);
   });
