@@ -234,6 +234,19 @@ function turnOutcome(challenges: readonly ChallengeOutcome[]): Pick<PadOutcome, 
 }
 
 /**
+ * What a session sends and the service reads. A widget (a live session, or the recording of one
+ * replayed) sends the straight look's held frame alone (`captureStep`, src/steps/selfie); frames
+ * sent through the API by an attacker keep every straight frame made (the server takes up to
+ * `frames_per_step`). The selfie is the last straight frame, as the service takes it
+ * (server/services/analysis-runner.ts `runFace`): for a widget, a frame its detector saw straight.
+ */
+export function sentCapture<F extends { readonly challenge: string }>(kind: LiveKind, frames: readonly F[]): { selfie: F; frames: F[] } {
+  const selfie = frames.filter((f) => f.challenge === 'neutral').at(-1) ?? frames[0]!;
+  const widget = kind === 'bona-fide' || kind === 'replay-injected' || kind === 'screen';
+  return { selfie, frames: widget ? frames.filter((f) => f.challenge !== 'neutral' || f === selfie) : [...frames] };
+}
+
+/**
  * Every face's bona fide session and each attack, as the `liveness` method sends them (dense
  * frames per step, active liveness, the flash colours drawn for the session and a blink asked
  * for), decided by `analyseSelfie`. The turn asked for is the one
@@ -263,10 +276,13 @@ export async function evalLiveness(
           onSession?.(outcome);
           continue;
         }
-        const straight = s.frames.filter((f) => f.challenge === 'neutral').at(-1)!;
+        // The selfie is the straight look's held frame, as the service takes it; the eval sent
+        // another camera frame of the pose (`live-v12`), one no widget judged or sends.
+        const sent = sentCapture(kind, s.frames);
+        const straight = sent.selfie;
         const direction = turnAsked(await turnOf(straight.bytes), await lastTurns(s.frames.filter((f) => f.challenge === 'turn')));
-        const frames = s.frames.map((f) => ({ bytes: f.bytes, step: f.step, challenge: f.challenge === 'turn' ? direction : f.challenge }));
-        const r = await analyseSelfie({ selfie: s.selfie, frames }, { activeLiveness: true, flashColours: s.colours, requireBlink: true });
+        const frames = sent.frames.map((f) => ({ bytes: f.bytes, step: f.step, challenge: f.challenge === 'turn' ? direction : f.challenge }));
+        const r = await analyseSelfie({ selfie: straight.bytes, frames }, { activeLiveness: true, flashColours: s.colours, requireBlink: true });
         const outcome: PadOutcome = {
           kind,
           face,

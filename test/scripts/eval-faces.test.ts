@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DetectedFace } from '../../server/analysis/stages/face.js';
 import { matchPortrait } from '../../server/analysis/stages/selfie.js';
 import { bandRates } from '../../scripts/eval/face-metrics.js';
-import { hasSecondFace, scorePairs, turnAsked } from '../../scripts/eval/faces.js';
+import { hasSecondFace, scorePairs, sentCapture, turnAsked } from '../../scripts/eval/faces.js';
 
 describe('face evaluation arithmetic', () => {
   it('pairs every portrait with every selfie: same face genuine, any other face impostor', () => {
@@ -53,6 +53,24 @@ describe('face evaluation arithmetic', () => {
     expect(hasSecondFace([face(100), face(40)])).toBe(false);
     expect(hasSecondFace([face(100), face(60)])).toBe(true);
     expect(hasSecondFace([])).toBe(false);
+  });
+
+  it('sends what the widget sends: the straight look’s held frame alone, which the service takes as the selfie', () => {
+    const frames = [
+      { id: 'look 1', challenge: 'neutral' },
+      { id: 'look 2', challenge: 'neutral' },
+      { id: 'look held', challenge: 'neutral' },
+      { id: 'flash', challenge: 'flash' },
+      { id: 'turn', challenge: 'turn' },
+    ];
+    const live = sentCapture('bona-fide', frames);
+    expect(live.selfie.id).toBe('look held');
+    expect(live.frames.map((f) => f.id)).toEqual(['look held', 'flash', 'turn']);
+    expect(sentCapture('screen', frames).frames).toHaveLength(3);
+    // Frames injected through the API: every straight frame the attacker made; the selfie is still the last.
+    const print = sentCapture('print', frames);
+    expect(print.selfie.id).toBe('look held');
+    expect(print.frames).toHaveLength(5);
   });
 
   it('asks for the turn the frames make, judged on the last turn frame with a face', () => {
