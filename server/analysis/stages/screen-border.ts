@@ -133,9 +133,8 @@ export function detectScreenBorder(r: Raster): ScreenBorder {
     const contrast = outside.length ? outside[outside.length >> 1]! - insideMean : 0;
     // The boundary's direction in the frame, mod 90°: a slope along the horizontal edge is a
     // near-horizontal side; along the vertical edge, a near-vertical one (the same mod 90°).
-    const angle = (((Math.atan(Math.abs(slope)) * 180) / Math.PI) % 90 + 90) % 90;
-    const counts =
-      residual <= S.maxResidual && insideMean <= S.maxInsideMean && insideSpread <= S.maxInsideSpread && contrast >= S.minContrast && inCount > 0;
+    const angle = ((((Math.atan(Math.abs(slope)) * 180) / Math.PI) % 90) + 90) % 90;
+    const counts = residual <= S.maxResidual && insideMean <= S.maxInsideMean && insideSpread <= S.maxInsideSpread && contrast >= S.minContrast && inCount > 0;
     wedges.push({
       corner,
       across,

@@ -58,7 +58,9 @@ async function filmed(angle: number, crop: number): Promise<Raster> {
 }
 
 async function decodedJpeg(data: Buffer): Promise<Raster> {
-  const jpeg = await sharp(data, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+  const jpeg = await sharp(data, { raw: { width: W, height: H, channels: 3 } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
   const out = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
   return { data: out.data, width: out.info.width, height: out.info.height, channels: 3 };
 }
