@@ -2,6 +2,13 @@
 // Runs the TypeScript CLI through tsx, so `npm start`, `npm run verity` and `npx verity` need no build.
 import { setFlagsFromString } from 'node:v8';
 import { register } from 'tsx/esm/api';
+import { unsupportedNode } from './node-version.mjs';
+
+const nodeProblem = unsupportedNode(process.versions.node);
+if (nodeProblem) {
+  process.stderr.write(`${nodeProblem}\n`);
+  process.exit(1);
+}
 
 // V8 allocates objects of an allocation site straight in the old generation once most of them
 // have been seen to outlive a scavenge. When it decided so for a site of the request path (about
