@@ -52,6 +52,18 @@ describe('detectRecapture on documents', { timeout: 480_000 }, () => {
     }
   });
 
+  it('does not call a genuine back whose barcode fringes agree in half the frame a screen', async () => {
+    // Development back 35 (issue 20): 6 of 12 tiles share a beat from the PDF417 rows' colour fringes and the
+    // chroma median is 180; half the frame was enough for a screen before, and an honest user went to review.
+    const back = await detectRecapture(await raster(await hardPhoto(dev, 35, 'licence-back')), 'document');
+    expect(back.documentScore.beat).toBe(6);
+    expect(back.screen).toBe(false);
+    // Development replay 8, the only replay with exactly 6 tiles sharing a beat, is still a screen by its hue.
+    const replay = await detectRecapture(await raster(await hardScreen(dev, 8)), 'document');
+    expect(replay.documentScore.beat).toBe(6);
+    expect(replay.screen).toBe(true);
+  });
+
   it('calls replays screens whose hue turns across the frame, which the tile rules missed', async () => {
     // Development replays 24, 33 and 42 (issue 20): 2-3 of 12 tiles agreed on a beat, central medians far under
     // their thresholds, so the rules of before accepted them; their summed hue spectra have a one-sided peak.
@@ -81,6 +93,30 @@ describe('detectRecapture on documents', { timeout: 480_000 }, () => {
       if (out.screen) flagged.push(`${i}: ${JSON.stringify(out.documentScore)}`);
     }
     expect(flagged).toEqual([]);
+  });
+
+  it('calls replays screens that show the displayed picture’s border, with no moiré left', async () => {
+    // Development replays 18, 19 and 37 (issue 20): the second camera averaged the sub-pixels away, so no tile,
+    // beat or hue rule fired and they were accepted; the screen's unlit black crosses two or four corners of the
+    // frame as straight-edged wedges of one turned rectangle.
+    const missed: string[] = [];
+    for (const p of [18, 19, 37]) {
+      const out = await detectRecapture(await raster(await hardScreen(dev, p)), 'document');
+      expect(out.labels).not.toContain('moire_pattern');
+      if (!out.screen || out.documentScore.border < 2 || !out.labels.includes('screen_border')) missed.push(`${p}: ${JSON.stringify(out.documentScore)}`);
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it('does not take a dim capture’s dark corners for a screen’s border', async () => {
+    // Development front 5 and development-variant front 5: dim scenes whose corners fall to black over 250+
+    // pixels, with no straight sharp edge and no lit picture just past it.
+    const shots = [await hardPhoto(dev, 5, 'licence-front'), await hardPhoto(HALVES['dev-variant'], 5, 'licence-front')];
+    for (const bytes of shots) {
+      const out = await detectRecapture(await raster(bytes), 'document');
+      expect(out.screen).toBe(false);
+      expect(out.documentScore.border).toBe(0);
+    }
   });
 
   it('calls the base set’s screen photo a screen and its card photo not', async () => {
