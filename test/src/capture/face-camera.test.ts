@@ -1,6 +1,7 @@
 // Runs in its own Chromium whose fake camera plays one face cropped from a demo photo of the
 // @vladmandic/face-api package (see web-test-runner.config.mjs).
 import { expect, oneEvent } from '@open-wc/testing';
+import type { MethodView, MethodViewOf } from '../../../src/api/contract.js';
 import type { VerifyStepSelfie } from '../../../src/steps/selfie/verify-step-selfie.component.js';
 import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
 import { buttonByText, startFlow, stepText } from '../fixtures/flow-harness.js';
@@ -80,7 +81,7 @@ describe('<verify-step-selfie> on the fake camera (real face detection)', () => 
     this.timeout(120_000);
     // The server refused three captures (the user completed the moves; the checks said no) and the
     // user asked to do the step again: the view says no attempt is left before the last try.
-    const liveness = { ...METHODS.liveness(), needs: { active_liveness: true, attempts_left: 0 } };
+    const liveness: MethodView = { ...(METHODS.liveness() as MethodViewOf<'liveness'>), needs: { active_liveness: true, attempts_left: 0 } };
     const { flow, key } = await startFlow(
       { session: session([liveness], { handoff_enabled: true }), challenge: ['look_straight', 'turn_left'], faceAttemptsUsed: 3, moveMs: 2_000 },
       'verify-step-liveness',
