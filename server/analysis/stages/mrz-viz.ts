@@ -77,8 +77,8 @@ export function vouchByPage(read: MrzResult, pageLines: readonly string[], today
   // the lines taken, less those the page vouched for.
   const again = readMrzLines(lines, today, seenAt(lines, read.passes));
   if (!again?.data?.valid) return read;
-  const left = mrzDoubts(again.data.lines, read.passes).filter((d) => !vouched.has(key(d)));
-  return applyDoubts({ ...again, passes: read.passes, ...(read.zone ? { zone: read.zone } : {}) }, left);
+  const left = mrzDoubts(again.data.lines, read.passes, read.lineRead).filter((d) => !vouched.has(key(d)));
+  return applyDoubts({ ...again, passes: read.passes, lineRead: read.lineRead, ...(read.zone ? { zone: read.zone } : {}) }, left);
 }
 
 /**
