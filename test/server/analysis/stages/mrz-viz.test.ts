@@ -136,3 +136,29 @@ describe('vouchByPage: a name letter every pass read only as a digit', () => {
     expect(out.doubts?.map((d) => d.column)).toEqual([19]);
   });
 });
+
+describe('vouchByPage with the line-by-line reading', () => {
+  const LINE_2 = 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06';
+  // The whole-zone passes read WILLIARS (and disagree on the O of OLIVIA); the line read alone read WILLIAMS.
+  const BY_LINE = ['P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', LINE_2];
+  const PASSES_R = [
+    ['P<USAWILLIARS<<ANNA<QLIVIA<<<<<<<<<<<<<<<<<<', LINE_2],
+    ['P<USAWILLIARS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', LINE_2],
+    BY_LINE,
+    ['P<USAWILLIARS<<ANNA<DLIWIA<<<<<<<<<<<<<<<<<<', LINE_2],
+  ];
+  const read = readPasses(PASSES_R, today, BY_LINE)!;
+
+  it('keeps the doubt the line-by-line reading raised when the page vouches for another name', () => {
+    const out = vouchByPage(read, ['PASSPORT', 'ANNA OLIVIA'], today);
+    expect(out.data?.lines[0]).toBe('P<USAWILLIARS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<');
+    expect(out.doubts?.map((d) => [d.kind, d.column])).toEqual([['line_read_disagrees', 11]]);
+    expect(out.fields['Full Name']?.confidence).toBe(60);
+  });
+
+  it('takes the surname the page prints among the letters read there', () => {
+    const out = vouchByPage(read, ['PASSPORT', 'WILLIAMS', 'ANNA OLIVIA'], today);
+    expect(out.data?.lines[0]).toBe('P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<');
+    expect(out.doubts ?? []).toEqual([]);
+  });
+});
