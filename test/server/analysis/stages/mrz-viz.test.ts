@@ -162,3 +162,20 @@ describe('vouchByPage with the line-by-line reading', () => {
     expect(out.doubts ?? []).toEqual([]);
   });
 });
+
+describe('vouchByPage on a 6 the check digit cannot tell from G', () => {
+  // Dim development passport 0 (document number G01813087): the passes read 6, 0 and 6 where the G is.
+  const DIM_0 = [
+    ['P<USAIVANOV<<XAVIER<WEI<<<<<<<<<<<<<<<<<<<<<', '6018130876USA7304040M2804040<<<<<<<<<<<<<<06'],
+    ['P<USAANOV<<XAVIER<WEI<<<<<<<<<<<<<<<<<<<<<<<', '0018130876USA7304040M2804040<<<<<<<<<<<<<<06'],
+    ['P<USAIVAMOV<<XAVIER<UEI<<<<<<<<<<<<<<<<<<<<<', '6018130876051730404002804040<<<<<<<<<<<<<<06'],
+  ];
+  const read = readPasses(DIM_0, today)!;
+
+  it('keeps the doubt when the page prints the number with the 6 (its OCR reads the G as 6 too)', () => {
+    expect(read.doubts?.some((d) => d.kind === 'check_blind')).toBe(true);
+    const out = vouchByPage(read, ['PASSPORT UNITED STATES OF AMERICA', 'USA 601813087', 'IVANOV', 'XAVIER WEI'], today);
+    expect(out.doubts?.some((d) => d.kind === 'check_blind' && d.field === 'document_number')).toBe(true);
+    expect(out.fields['Document Number']?.confidence).toBe(60);
+  });
+});
