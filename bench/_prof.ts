@@ -10,7 +10,7 @@ const pick: Record<string, () => Promise<Buffer>> = {
   front: async () => front12,
   back: async () => back12,
   passport: async () => passportPdf,
-  'undecoded-back': () => backStressPhoto(2, 'tilt'),
+  'undecoded-back': () => backStressPhoto(6, 'all'),
 };
 const bytes = await pick[process.env['ONLY'] ?? 'front']!();
 await analyseDocument({ bytes });

@@ -14,7 +14,7 @@ const inputs = [
   { name: 'front', bytes: front12 },
   { name: 'back', bytes: back12 },
   { name: 'passport', bytes: pdf },
-  { name: 'undecoded-back', bytes: await backStressPhoto(2, 'tilt') },
+  { name: 'undecoded-back', bytes: await backStressPhoto(6, 'all') },
   ...(await hardBenchInputs()).filter((h) => h.path !== 'ocr_unrotated').map((h) => ({ name: h.name, bytes: h.bytes })),
 ];
 const only = process.env['ONLY'];

@@ -41,14 +41,14 @@ export interface HardBenchInput {
 
 /**
  * Development-half captures (720-1080 px phone shots, test/fixtures/hard): a front tesseract
- * reads short, so PaddleOCR reads it too; a back under the stress sweep's steeper tilt whose
- * PDF417 no reader decodes (every attempt, then the as-taken OCR and PaddleOCR); a passport whose
+ * reads short, so PaddleOCR reads it too; a back under the stress sweep's `all` conditions whose
+ * PDF417 no reader decodes (`tilt` 2 until 2026-11-28, now decoded) (every attempt, then the as-taken OCR and PaddleOCR); a passport whose
  * MRZ lines the first search misses (the fallbacks run).
  */
 export async function hardBenchInputs(): Promise<HardBenchInput[]> {
   return [
     { name: 'dev front 0, PaddleOCR fallback', bytes: await hardPhoto(DEV, 0, 'licence-front'), path: 'ocr_paddle' },
-    { name: 'dev back 2 (stress: tilt), not decoded', bytes: await backStressPhoto(2, 'tilt'), path: 'ocr_unrotated' },
+    { name: 'dev back 6 (stress: all), not decoded', bytes: await backStressPhoto(6, 'all'), path: 'ocr_unrotated' },
     { name: 'dev passport 3, MRZ fallback', bytes: await hardPhoto(DEV, 3, 'passport'), path: 'mrz_fallback' },
   ];
 }

@@ -3,8 +3,9 @@
  * (test/fixtures/hard/back-stress.ts: a smaller upload, more blur, stronger JPEG, a steeper
  * angle, a bright clipped scene with a finger, all at once), each through the whole pipeline.
  * Development half only: it says which capture conditions break the barcode decode without
- * looking at the held-out half. `columns` and `columns-small` draw the symbol in other column
- * counts and widths than the development backs' 12 at 900 px.
+ * looking at the held-out half. `columns`, `columns-small` and `columns-wide` draw the symbol in
+ * other column counts and widths than the development backs' 12 at 900 px (`columns-wide` under
+ * capture ranges as wide as the held-out half's published bounds).
  */
 import { analyseDocument } from '../../server/analysis/index.js';
 import { BACK_STRESSES, backStressPhoto, type BackStress } from '../../test/fixtures/hard/back-stress.js';

@@ -11,6 +11,8 @@ import type { Quad } from '../warp.js';
 const BLOCK = 8;
 /** Share of a block's pixels on a strong edge for it to count as barcode-like. */
 const DENSE = 0.3;
+/** The share asked for again when nothing at DENSE is shaped like a symbol (a dim, noisy capture). */
+const DENSER = 0.5;
 
 function edgeDensity(g: GreyPlane, block: number, share: number): { cols: number; rows: number; dense: Uint8Array } {
   const { data, width, height } = g;
@@ -161,11 +163,23 @@ export function denseRegions(g: GreyPlane, block = BLOCK, dense = DENSE): DenseR
  */
 export function locateBarcode(g: GreyPlane): Quad | null {
   const minArea = Math.max(24, (g.width / BLOCK) * (g.height / BLOCK) * 0.01) * BLOCK * BLOCK;
-  for (const r of denseRegions(g).slice(0, 3)) {
-    if (r.fill * r.long * r.short < minArea) break;
-    // A PDF417 on a licence is several times wider than tall; a text block or a portrait is not
-    // that dense over such an area, and the fill ratio keeps a diagonal scatter of text out.
-    if (r.long >= 2 * r.short && r.fill >= 0.5) return r.quad;
+  // A dim capture stretched to the full range lifts the sensor noise of a dark background into
+  // edges as strong as the bars: at the usual share its blocks join the symbol's into one cloud
+  // the card's size (development `columns-wide` 23: 628 x 415 px, 41 % filled). The bars fill
+  // their blocks more than that noise does: when nothing is found, denser blocks are asked for,
+  // over a larger share of the frame (a symbol on a card that fills half the frame covers 4 % of
+  // it or more; at this density a licence front's text block can show a smaller wide patch:
+  // development front 3, 1.3 %).
+  for (const [dense, least] of [
+    [DENSE, minArea],
+    [DENSER, 3 * minArea],
+  ] as const) {
+    for (const r of denseRegions(g, BLOCK, dense).slice(0, 3)) {
+      if (r.fill * r.long * r.short < least) break;
+      // A PDF417 on a licence is several times wider than tall; a text block or a portrait is not
+      // that dense over such an area, and the fill ratio keeps a diagonal scatter of text out.
+      if (r.long >= 2 * r.short && r.fill >= 0.5) return r.quad;
+    }
   }
   return null;
 }

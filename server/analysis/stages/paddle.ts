@@ -17,6 +17,7 @@ import { boxesToLines } from './paddle-lines.js';
 import type { TextBox } from './label-pairing.js';
 import { readLexicon } from './label-lexicon.js';
 import { missedWords } from './row-band.js';
+import { grownSmallLines } from './small-print.js';
 
 /** One text box: its text, recogniser confidence (0-100) and place on the page read (the pairing's box). */
 export type PaddleBox = TextBox;
@@ -225,16 +226,38 @@ export async function readBoxes(g: GreyPlane): Promise<PaddleBox[]> {
     const box = await readRect(e, g, { x: r.x * sx, y: r.y * sy, w: r.w * sx, h: r.h * sy });
     if (box) boxes.push(box);
   }
+  const found = [...boxes];
+  const words: PaddleBox[] = [];
   // Lone short values the detector passed over, beside the values it found (row-band.ts): each
   // read alone, and kept only when the recogniser is sure of it (a crop of background or of a
   // portrait's edge reads as low-confidence noise).
-  for (const rect of missedWords(g, boxes)) {
+  for (const rect of missedWords(g, found)) {
     const box = await readRect(e, g, rect, e.valueChars);
-    if (box && box.confidence >= MISSED_MIN_CONFIDENCE && MISSED_TEXT.test(box.text)) boxes.push(box);
+    if (box && box.confidence >= MISSED_MIN_CONFIDENCE && MISSED_TEXT.test(box.text)) words.push(box);
   }
-  return boxes;
+  // Small print the detector boxed in pieces, cut short, or cropped too tight to read (the
+  // discriminator's line, a date or a class letter of 6-8 px): grown along its row through its own
+  // ink and read again from a padded crop (small-print.ts), kept in place of its pieces when the
+  // recogniser is sure of it, and, for a line that grew, when it reads more than they did.
+  const dropped = new Set<number>();
+  const grown: PaddleBox[] = [];
+  for (const line of grownSmallLines(g, found)) {
+    const pieces = line.replaces.map((j) => found[j]!);
+    if (!line.grew && pieces.some((p) => p.confidence >= UNSURE)) continue;
+    const box = await readRect(e, g, line.rect, e.valueChars);
+    if (!box || box.confidence < REREAD_MIN_CONFIDENCE) continue;
+    const before = pieces.map((p) => p.text.replace(/\s/g, '')).join('');
+    if (line.grew && box.text.replace(/\s/g, '').length <= before.length) continue;
+    line.replaces.forEach((j) => dropped.add(j));
+    grown.push(box);
+  }
+  return [...found.filter((_, j) => !dropped.has(j)), ...grown, ...words];
 }
 
+/** A small-print box read below this confidence is read again from its ink (small-print.ts). */
+const UNSURE = 50;
+/** A small-print line read again is kept at this confidence or more. */
+const REREAD_MIN_CONFIDENCE = 80;
 /** A word found beside the detector's boxes is kept at this confidence or more. */
 const MISSED_MIN_CONFIDENCE = 65;
 /** …and when it reads as a licence value: capitals, digits and a value's marks, no lower case. */

@@ -8,18 +8,18 @@ import type { GreyPlane } from '../raster.js';
 import { PDF417_PATTERNS } from './pdf417-patterns.js';
 
 /** Modules of the start pattern (8 1 1 1 1 1 1 3) and of the stop pattern (7 1 1 3 1 1 1 2 1). */
-const START = [8, 1, 1, 1, 1, 1, 1, 3];
-const STOP = [7, 1, 1, 3, 1, 1, 1, 2, 1];
+export const START = [8, 1, 1, 1, 1, 1, 1, 3];
+export const STOP = [7, 1, 1, 3, 1, 1, 1, 2, 1];
 /** Blur widths tried, in modules (Gaussian σ). */
-const SIGMAS = [0.35, 0.5, 0.65, 0.8, 1.0];
+export const SIGMAS = [0.35, 0.5, 0.65, 0.8, 1.0];
 
 /** Bits (1 = bar) of a run-length pattern starting with a bar. */
-function runsToBits(runs: readonly number[]): number[] {
+export function runsToBits(runs: readonly number[]): number[] {
   return runs.flatMap((w, i) => new Array<number>(w).fill(i % 2 === 0 ? 1 : 0));
 }
 
 /** Darkness of each module under a Gaussian of `sigma` modules, with `left` / `right` (0 space, 1 bar) beyond. */
-function blurModules(bits: readonly number[], sigma: number, left: number, right: number): Float64Array {
+export function blurModules(bits: readonly number[], sigma: number, left: number, right: number): Float64Array {
   const pad = 3;
   const ext = [...new Array<number>(pad).fill(left), ...bits, ...new Array<number>(pad).fill(right)];
   // Eight samples per module, blurred, averaged back per module: a box module under the Gaussian.
@@ -45,7 +45,7 @@ function blurModules(bits: readonly number[], sigma: number, left: number, right
 }
 
 /** Zero mean, unit norm (null for a flat vector). */
-function normalise(v: ArrayLike<number>): Float64Array | null {
+export function normalise(v: ArrayLike<number>): Float64Array | null {
   const n = v.length;
   let mean = 0;
   for (let i = 0; i < n; i++) mean += v[i]!;
@@ -62,7 +62,7 @@ function normalise(v: ArrayLike<number>): Float64Array | null {
   return out;
 }
 
-const dot = (a: Float64Array, b: Float64Array): number => {
+export const dot = (a: Float64Array, b: Float64Array): number => {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;
@@ -99,7 +99,7 @@ function templatesFor(sigma: number): Float64Array[] {
 }
 
 /** Mean of a profile over [a, b) in fractional pixels. */
-function spanMean(p: Float64Array, a: number, b: number): number {
+export function spanMean(p: Float64Array, a: number, b: number): number {
   const lo = Math.max(0, a);
   const hi = Math.min(p.length, b);
   if (hi <= lo) return 0;
@@ -136,7 +136,7 @@ export interface Grid {
   readonly through?: Grid;
 }
 
-function moduleVector(p: Float64Array, at: (m: number) => number, m0: number, len: number, shift = 0): Float64Array {
+export function moduleVector(p: Float64Array, at: (m: number) => number, m0: number, len: number, shift = 0): Float64Array {
   const v = new Float64Array(len);
   for (let i = 0; i < len; i++) v[i] = spanMean(p, at(m0 + i + shift), at(m0 + i + 1 + shift));
   return v;
@@ -238,7 +238,7 @@ export function findGrid(avg: Float64Array, x0: number, x1: number, columns?: nu
 }
 
 /** Linear between knots (ms ascending), extended beyond the ends along the end segments. */
-function piecewise(ms: readonly number[], xs: readonly number[], m: number): number {
+export function piecewise(ms: readonly number[], xs: readonly number[], m: number): number {
   let i = 0;
   while (i < ms.length - 2 && m > ms[i + 1]!) i++;
   const f = (m - ms[i]!) / (ms[i + 1]! - ms[i]!);

@@ -15,6 +15,7 @@
 import type { GreyPlane } from '../raster.js';
 import { straighten, type SymbolFit } from './barcode-fit.js';
 import { bandProfile, columnShift, findGrid, readAligned, readAlignedAt, readCodeword, type Grid, type Read } from './pdf417-grid.js';
+import { findGridByEnds } from './pdf417-grid-ends.js';
 import { rowOffsets, trackOffsets } from './pdf417-rows.js';
 import { correctErasures } from './pdf417-rs.js';
 import { codewordsToText } from './pdf417-text.js';
@@ -78,6 +79,7 @@ function rowLine(t: readonly number[], y: readonly number[]): { a: number; b: nu
 export function softDecodePdf417(g: GreyPlane, fit: SymbolFit, scale = 3): string | null {
   const layout = softLayout(g, fit, scale);
   if (!layout) return null;
+  const decodeReads = (symbol: SoftSymbol): string | null => decodeAtLevels(symbol, layout.otherLevels);
   const first = readRows(layout);
   const text = decodeReads(first);
   if (text !== null) return text;
@@ -105,6 +107,8 @@ export interface SoftLayout {
   readonly grid: Grid;
   readonly rows: number;
   readonly level: number;
+  /** Other levels the row indicators read, most votes first (tried when `level` decodes nothing). */
+  readonly otherLevels: readonly number[];
   /** The y of row boundary `row` (fractional) at x. */
   readonly yAt: (row: number, x: number) => number;
 }
@@ -157,6 +161,8 @@ interface Indicators {
   readonly found: readonly { t: number[]; y: number[] }[];
   readonly r3: number | null;
   readonly lv: number | null;
+  /** Every level-and-rows value read, most votes first (`lv` is the first). */
+  readonly lvs: readonly number[];
   readonly columns: number | null;
 }
 
@@ -186,12 +192,35 @@ function readIndicators(plane: GreyPlane, grid: Grid, y0: number, y1: number): I
       vote(what === 0 ? `r3:${rd.low}` : what === 1 ? `lv:${rd.low}` : `c:${rd.low + 1}`, rd.margin);
     }
   }
-  const top = (prefix: string): number | null => {
-    const xs = [...votes].filter(([k]) => k.startsWith(prefix)).sort((a, b) => b[1] - a[1]);
-    return xs.length ? Number(xs[0]![0].slice(prefix.length)) : null;
-  };
-  return { found, r3: top('r3:'), lv: top('lv:'), columns: top('c:') };
+  const ranked = (prefix: string): number[] =>
+    [...votes]
+      .filter(([k]) => k.startsWith(prefix))
+      .sort((a, b) => b[1] - a[1])
+      .map(([k]) => Number(k.slice(prefix.length)));
+  const top = (prefix: string): number | null => ranked(prefix)[0] ?? null;
+  return { found, r3: top('r3:'), lv: top('lv:'), lvs: ranked('lv:'), columns: top('c:') };
 }
+
+type RowLine = { a: number; b: number; n: number };
+
+/**
+ * The rows' lines at the two ends. An end with no line takes the other's; so does an end whose
+ * line rests on fewer points than the symbol has rows and whose pitch is more than
+ * {@link PITCH_AGREEMENT} off the other end's, better-supported one: the symbol was straightened
+ * along its own edges, so both ends span about the same rows (development `tilt` 2: 8 points
+ * on the right put its pitch at 12.6 px against 23.7 on the left, from 91, and the rows of the
+ * right half were read up to six rows off).
+ */
+function endLines(fitted: readonly (RowLine | null)[], rows: number): readonly [RowLine, RowLine] | null {
+  const [l, r] = fitted;
+  if (!l || !r) return l || r ? [l ?? r!, r ?? l!] : null;
+  const [weak, strong] = l.n < r.n ? [l, r] : [r, l];
+  if (weak.n >= rows || Math.abs(weak.b - strong.b) <= PITCH_AGREEMENT * strong.b) return [l, r];
+  return weak === l ? [r, r] : [l, l];
+}
+
+/** How far the two ends' row pitches may differ (a row off at one end of a 19-row symbol is 5 %). */
+const PITCH_AGREEMENT = 0.15;
 
 /** The straightened plane, its module grid and its rows; null unless the symbol's shape is read consistently. */
 export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout | null {
@@ -236,14 +265,33 @@ export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout 
     const check = again && readIndicators(plane, again, y0, y1);
     if (again && check && check.columns === again.columns) [grid, said] = [again, check];
   }
+  // Still no count the indicators confirm, or one confirmed by a few garbled reads that place
+  // no rows (development `columns-wide` 6: 13 for 14, then 71 rows): the first count and its
+  // neighbours again, each end fitted apart (a lens that bends the module size both ways,
+  // pdf417-grid-ends.ts).
+  const confirmed = (s: Indicators, columns: number): boolean =>
+    s.columns === columns && s.r3 !== null && s.lv !== null && s.found.some((f) => rowLine(f.t, f.y) !== null);
+  for (const d of [0, ...COUNT_STEPS]) {
+    if (confirmed(said, grid.columns)) break;
+    const again = first + d >= 1 ? findGridByEnds(avg, x0, x1, first + d) : null;
+    const check = again && readIndicators(plane, again, y0, y1);
+    if (again && check && confirmed(check, again.columns)) [grid, said] = [again, check];
+  }
   const c = grid.columns;
   const ends = [17, 17 + 17 * (c + 1)] as const;
   const { found, r3, lv } = said;
   if (r3 === null || lv === null || said.columns !== c) return null;
   const rows = r3 * 3 + (lv % 3) + 1;
   const level = Math.floor(lv / 3);
-  const fitted = found.map((f) => rowLine(f.t, f.y));
-  const lines = fitted[0] || fitted[1] ? ([fitted[0] ?? fitted[1]!, fitted[1] ?? fitted[0]!] as const) : null;
+  // The other levels the indicators read with the same rows, most votes first: a blurred level
+  // indicator can read as its neighbour (development `columns-wide` 10: 4 for 5, with 216 of 225
+  // codewords right). Trying one costs a Reed-Solomon decode; the length descriptor rejects a
+  // lower level than the symbol's (its word is valid at every lower level too).
+  const otherLevels = [...new Set(said.lvs.filter((v) => v % 3 === lv % 3).map((v) => Math.floor(v / 3)))].filter((v) => v !== level);
+  const lines = endLines(
+    found.map((f) => rowLine(f.t, f.y)),
+    rows,
+  );
   if (!lines) return null;
   const [l, r] = lines;
   const xl = grid.at(ends[0] + 8.5);
@@ -301,7 +349,16 @@ export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout 
     const f = (x - p.x) / (q.x - p.x);
     return (p.a + p.b * row) * (1 - f) + (q.a + q.b * row) * f;
   };
-  return { plane, grid, rows, level, yAt };
+  return { plane, grid, rows, level, otherLevels, yAt };
+}
+
+/** The symbol decoded at its level as read, else at each of `others` in turn. */
+function decodeAtLevels(symbol: SoftSymbol, others: readonly number[]): string | null {
+  for (const level of [symbol.level, ...others]) {
+    const text = decodeReads({ ...symbol, level });
+    if (text !== null) return text;
+  }
+  return null;
 }
 
 function decodeReads({ reads, rows, columns, level }: SoftSymbol): string | null {

@@ -114,8 +114,10 @@ function headerState(lines: readonly string[]): string | null {
  * kept. A value printed under its label was joined to it by geometry (label-pairing.ts): the
  * next line's first word is not taken ("RSTR" over "DOB: …" read RSTR as "DOB").
  */
-function labelled(all: string, label: string, value: string): string | null {
-  const m = new RegExp(`(?<![A-Za-z])(?:${label})[ \\t]*[:.]?[ \\t]*(${value})(?![A-Za-z0-9])`, 'i').exec(all);
+function labelled(all: string, label: string, value: string, gluedAfter?: string): string | null {
+  // A label may follow its AAMVA field number glued on and misread (`gluedAfter`: "BaEND" for "9a END").
+  const start = gluedAfter ? `(?:(?<![A-Za-z])|(?<=${gluedAfter}))` : '(?<![A-Za-z])';
+  const m = new RegExp(`${start}(?:${label})[ \\t]*[:.]?[ \\t]*(${value})(?![A-Za-z0-9])`, 'i').exec(all);
   return m ? m[1]!.toUpperCase() : null;
 }
 
@@ -248,7 +250,8 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // restrictions and endorsements have no such shape: they need their label.
   const heightLine = (lines.find((l) => HEIGHT.test(l)) ?? '').replace(HEIGHT, ' ');
   const lone = (re: string): string | null => new RegExp(`(?:^|\\s)(${re})(?=\\s|$)`).exec(heightLine)?.[1] ?? null;
-  const sex = labelled(all, 'SEX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? lone('[MFX]');
+  // "15SXF": the E of a numbered SEX lost.
+  const sex = labelled(all, 'SEX|(?<=\\d)SX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? lone('[MFX]');
   if (sex) put('Sex', sex.toUpperCase(), 60);
   const EYE_CODES = 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK';
   // PaddleOCR puts a space into a code it reads letter by letter ("EYES B RO").
@@ -256,7 +259,7 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
     .map((c) => `${c[0]} ?${c[1]} ?${c[2]}`)
     .join('|');
   const eyes =
-    labelled(all, 'EYES?|EVES|EYS', spacedEyes)?.replace(/ /g, '') ?? lone(EYE_CODES) ?? new RegExp(`^\\s*(${EYE_CODES})\\s*$`, 'm').exec(all)?.[1] ?? null;
+    labelled(all, 'EYES?|EVES|EYS|EES', spacedEyes)?.replace(/ /g, '') ?? lone(EYE_CODES) ?? new RegExp(`^\\s*(${EYE_CODES})\\s*$`, 'm').exec(all)?.[1] ?? null;
   if (eyes) put('Eyes Color', eyes, 60);
   // "cass E": the small capital L of CLASS is lost as often as not.
   // "9.CLAS5 D": the last S read as 5. "SCLASS C": glued to the end of the label before it.
@@ -269,7 +272,8 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // A run longer than the field holds is something else after the label (a discriminator:
   // "END DD76001920385107918858"): AAMVA gives restrictions 12 characters, endorsements 5.
   let rstr = codes(labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*'), 12) ?? labelled(all, '[RI1]?STR', 'NONE');
-  let end = codes(labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*'), 5)?.replace(/^ONONE$/, 'NONE') ?? null;
+  // "BaEND P": the field number 9a glued on, its 9 read B.
+  let end = codes(labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*', '[9B]a'), 5)?.replace(/^ONONE$/, 'NONE') ?? null;
   // A front prints NONE only as restrictions or endorsements: with one of them read and a NONE
   // left on the page that it did not take, the other is that NONE (its label unread).
   const nones = all.match(/(?<![A-Z])O?NONE(?![A-Z])/g)?.length ?? 0;

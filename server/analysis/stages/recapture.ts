@@ -30,9 +30,14 @@
  * The same tiles' chroma also give the frame's hue beat (hue-beat.ts): a screen's sub-pixel
  * triad sampled at a drifting phase turns the hue steadily, which print does not; it catches
  * replays whose beat too few tiles carried strongly enough for the rule above.
+ *
+ * A replay whose second camera averaged the sub-pixels away leaves no periodic trace at all; it
+ * can still show the displayed picture's own border (screen-border.ts): unlit black wedges cut
+ * by straight edges in two corners of the frame, the sides of one turned rectangle.
  */
 import { fitRaster, type Raster } from '../raster.js';
 import { isHueBeatScreen, scoreHueBeat, type HueBeat } from './hue-beat.js';
+import { detectScreenBorder } from './screen-border.js';
 import { chromaSpectra, powerSpectra, powerSpectrum, ringGeometry, ringMedians, strongestOverRings, type RingGeometry } from './spectrum.js';
 
 export const RECAPTURE_SETTINGS = {
@@ -84,6 +89,8 @@ export interface RecaptureResult {
     readonly beat: number;
     /** The frame's hue beat (hue-beat.ts): peak over its ring, and over its mirror frequency. */
     readonly hue: { readonly peak: number; readonly asymmetry: number };
+    /** Corners of the frame holding a displayed picture's border wedge (screen-border.ts). */
+    readonly border: number;
   };
   /** Labels for `internet_detection_location.guess_labels`. */
   readonly labels: readonly string[];
@@ -243,7 +250,7 @@ export async function detectRecapture(raster: Raster, kind: 'document' | 'frame'
   const r = await fitRaster(raster, 1600);
   const n = RECAPTURE_SETTINGS.tile;
   if (r.channels !== 3 || r.width < n || r.height < n)
-    return { screen: false, peakRatio: 0, documentScore: { both: 0, colour: 0, beat: 0, hue: { peak: 0, asymmetry: 0 } }, labels: [] };
+    return { screen: false, peakRatio: 0, documentScore: { both: 0, colour: 0, beat: 0, hue: { peak: 0, asymmetry: 0 }, border: 0 }, labels: [] };
   const document = kind === 'document';
   let best = 0;
   const tileScores: { both: number; colour: number }[] = [];
@@ -278,21 +285,26 @@ export async function detectRecapture(raster: Raster, kind: 'document' | 'frame'
     }
   }
   const hue: HueBeat = hueSum ? scoreHueBeat(hueSum, n) : { peak: 0, asymmetry: 0, at: [0, 0] };
+  const border = document ? detectScreenBorder(r) : null;
   const median = (xs: number[]): number => (xs.length ? Math.round([...xs].sort((a, b) => a - b)[xs.length >> 1]!) : 0);
   const documentScore = {
     both: median(tileScores.map((t) => t.both)),
     colour: median(tileScores.map((t) => t.colour)),
     beat: sharedBeats(beats),
     hue: { peak: Math.round(hue.peak), asymmetry: Math.round(hue.asymmetry * 10) / 10 },
+    border: border ? border.wedges.filter((w) => w.counts).length : 0,
   };
   const S = RECAPTURE_SETTINGS;
-  const screen = document
+  const moire = document
     ? documentScore.both >= S.minDocumentBoth ||
       (documentScore.colour >= S.minDocumentColour && (documentScore.beat >= S.minColourBeatTiles || hue.asymmetry >= S.minColourHueAsymmetry)) ||
       documentScore.beat >= S.minBeatTiles ||
       isHueBeatScreen(hue)
     : best >= S.minPeakRatio;
-  return { screen, peakRatio: Math.round(best), documentScore, labels: screen ? ['screen', 'moire_pattern'] : [] };
+  const shown = border?.screen === true;
+  const screen = moire || shown;
+  const labels = screen ? ['screen', ...(moire ? ['moire_pattern'] : []), ...(shown ? ['screen_border'] : [])] : [];
+  return { screen, peakRatio: Math.round(best), documentScore, labels };
 }
 
 /** The chroma planes (R−G, B−G) and, when asked, the luma of the n×n tile at (x0, y0), moved inside the raster. */

@@ -48,7 +48,8 @@ function rowsOf(boxes: readonly Rect[]): Rect[][] {
   return rows;
 }
 
-interface Blob {
+/** A dark connected component's inclusive bounds on the page. */
+export interface Blob {
   x0: number;
   y0: number;
   x1: number;
@@ -60,7 +61,7 @@ interface Blob {
  * median of their own stretch of the band (a light gradient leaves one side of a card darker)
  * by a third of the band's contrast, and by `MIN_CONTRAST` at least.
  */
-function blobs(g: GreyPlane, x0: number, y0: number, x1: number, y1: number): Blob[] {
+export function blobs(g: GreyPlane, x0: number, y0: number, x1: number, y1: number): Blob[] {
   const w = x1 - x0;
   const h = y1 - y0;
   if (w <= 0 || h <= 0) return [];

@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { prepareInput } from '../../../../server/analysis/input.js';
-import { toGrey } from '../../../../server/analysis/raster.js';
+import { stretchGrey, toGrey } from '../../../../server/analysis/raster.js';
 import { locateBarcode } from '../../../../server/analysis/stages/barcode-locate.js';
 import { runBarcode } from '../../../../server/analysis/stages/barcode.js';
+import { backStressPhoto } from '../../../fixtures/hard/back-stress.js';
 import { HALVES } from '../../../fixtures/hard/config.js';
 import { hardPeople, hardPhoto } from '../../../fixtures/hard/set.js';
 import { documentPhoto } from '../../../fixtures/set.js';
@@ -45,6 +46,18 @@ describe('locateBarcode', () => {
     // 19 rows of 3-4 modules under 273 modules: about 4:1, the box a little taller than the bars.
     expect(w / h).toBeGreaterThan(3);
   }, 60_000);
+
+  it('finds the symbol on a dim capture whose stretched background noise joins it into one card-sized cloud (columns-wide, back 23)', async () => {
+    const g = stretchGrey(toGrey((await prepareInput(await backStressPhoto(23, 'columns-wide'))).raster));
+    // At the usual block density the symbol and the dark background's noise made one 628 x 415
+    // cloud, not a symbol's shape, and nothing was located.
+    const q = locateBarcode(g)!;
+    expect(q).not.toBeNull();
+    const w = Math.hypot(q[1].x - q[0].x, q[1].y - q[0].y);
+    const h = Math.hypot(q[3].x - q[0].x, q[3].y - q[0].y);
+    expect(w / h).toBeGreaterThan(2.5);
+    expect(w).toBeLessThan(g.width * 0.7);
+  }, 120_000);
 
   it('finds no barcode on a licence front', async () => {
     const g = toGrey((await prepareInput(await documentPhoto(0, 'licence-front', 'clean'))).raster);

@@ -81,6 +81,39 @@ describe('softDecodePdf417', { timeout: 300_000 }, () => {
     expect(softDecodePdf417(g, fit!)).toBe(aamvaPayload(hardPeople(DEV, 6)[5]!));
   });
 
+  it("decodes a steeply tilted back whose right-end rows were fitted on a few misread indicators at half the left end's pitch (stress sweep, tilt, back 2)", async () => {
+    const g = await grey(await backStressPhoto(2, 'tilt'));
+    const fit = fitSymbol(g, locateBarcode(g)!);
+    expect(fit).not.toBeNull();
+    // 8 indicator reads on the right put the rows' pitch at 12.6 px against 23.7 from 91 reads
+    // on the left: the right half's rows were read up to six rows off and nothing decoded. The
+    // poorly supported end that disagrees now takes the other end's rows.
+    expect(softDecodePdf417(g, fit!)).toBe(aamvaPayload(hardPeople(DEV, 3)[2]!));
+  });
+
+  it('decodes a back whose level indicator reads 4 for its 5 (columns-wide, back 10)', async () => {
+    expect(otherShape(10).columns).toBe(15);
+    const g = await grey(await backStressPhoto(10, 'columns-wide'));
+    const fit = fitSymbol(g, locateBarcode(g)!);
+    expect(fit).not.toBeNull();
+    // 216 of 225 codewords were read right, but corrected with 32 error-correction codewords
+    // for 64; the other levels the indicators read are now tried.
+    expect(softDecodePdf417(g, fit!)).toBe(aamvaPayload(hardPeople(DEV, 11)[10]!));
+  });
+
+  it.each([
+    [3, 13, "no count's grid had indicators naming it (its own 13 read as 6)"],
+    [6, 14, 'a wrong count (13) was named by a few garbled indicator reads that placed no rows'],
+  ])('decodes a lens-bent back whose module size grows toward both ends (columns-wide, back %i, %i columns: %s)', async (index, columns) => {
+    expect(otherShape(index).columns).toBe(columns);
+    const g = await grey(await backStressPhoto(index, 'columns-wide'));
+    const fit = fitSymbol(g, locateBarcode(g)!);
+    expect(fit).not.toBeNull();
+    // One module size for both end patterns put the row indicators modules off: each end is
+    // now fitted apart and a cubic joins them.
+    expect(softDecodePdf417(g, fit!)).toBe(aamvaPayload(hardPeople(DEV, index + 1)[index]!));
+  });
+
   it('returns nothing, not a wrong text, when a third of the symbol is wiped out', async () => {
     const g = await grey(await backStressPhoto(0, 'blur'));
     const q = locateBarcode(g)!;

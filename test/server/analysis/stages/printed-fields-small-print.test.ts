@@ -149,4 +149,16 @@ describe('printedFields on small labels garbled', () => {
     expect(printedFields(ocr(['K G S-03" EYES BLK']), today)['Height']?.value).toBe(`5'-03"`);
     expect(printedFields(ocr(['ADDRESS-03"']), today)['Height']).toBeUndefined();
   });
+
+  it('reads labels glued to their misread AAMVA field numbers: "BaEND" (9a END), "15SXF" (15 SEX) (variant fronts 8, 9)', () => {
+    expect(printedFields(ocr(['RSTR NONE BaEND P']), today)['DL Endorsed']?.value).toBe('P');
+    expect(printedFields(ocr(['15SXF 15HGt5-10" Ia EYES HAZ']), today)['Sex']?.value).toBe('F');
+    // A word that merely ends in END, or in SX, names no field.
+    expect(printedFields(ocr(['WEEKEND P']), today)['DL Endorsed']).toBeUndefined();
+    expect(printedFields(ocr(['BOSX F']), today)['Sex']).toBeUndefined();
+  });
+
+  it('reads an eye colour after EYES read "EES" and glued on (variant front 10)', () => {
+    expect(printedFields(ocr(['E HGT 5-10" EESGRY']), today)['Eyes Color']?.value).toBe('GRY');
+  });
 });

@@ -83,6 +83,30 @@ describe('detectRecapture on documents', { timeout: 480_000 }, () => {
     expect(flagged).toEqual([]);
   });
 
+  it('calls replays screens that show the displayed picture’s border, with no moiré left', async () => {
+    // Development replays 18, 19 and 37 (issue 20): the second camera averaged the sub-pixels away, so no tile,
+    // beat or hue rule fired and they were accepted; the screen's unlit black crosses two or four corners of the
+    // frame as straight-edged wedges of one turned rectangle.
+    const missed: string[] = [];
+    for (const p of [18, 19, 37]) {
+      const out = await detectRecapture(await raster(await hardScreen(dev, p)), 'document');
+      expect(out.labels).not.toContain('moire_pattern');
+      if (!out.screen || out.documentScore.border < 2 || !out.labels.includes('screen_border')) missed.push(`${p}: ${JSON.stringify(out.documentScore)}`);
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it('does not take a dim capture’s dark corners for a screen’s border', async () => {
+    // Development front 5 and development-variant front 5: dim scenes whose corners fall to black over 250+
+    // pixels, with no straight sharp edge and no lit picture just past it.
+    const shots = [await hardPhoto(dev, 5, 'licence-front'), await hardPhoto(HALVES['dev-variant'], 5, 'licence-front')];
+    for (const bytes of shots) {
+      const out = await detectRecapture(await raster(bytes), 'document');
+      expect(out.screen).toBe(false);
+      expect(out.documentScore.border).toBe(0);
+    }
+  });
+
   it('calls the base set’s screen photo a screen and its card photo not', async () => {
     expect((await detectRecapture(await raster(await recapturedLicence(1)), 'document')).screen).toBe(true);
     expect((await detectRecapture(await raster(await documentPhoto(1, 'licence-front', 'clean')), 'document')).screen).toBe(false);
