@@ -57,8 +57,10 @@ export const RECAPTURE_SETTINGS = {
    * beat-grid tiles sharing a beat, or a one-sided hue beat of at least this asymmetry. Development
    * back 21 (issue 20) reached 195 from fringes in a few central tiles with 2 tiles agreeing and a
    * hue asymmetry of 1.0; every development replay over 150 had 7+ tiles agreeing and an asymmetry of 12+.
+   * Development back 35 (issue 20) reached 180 with 6 tiles agreeing on its PDF417 rows' fringes, so
+   * 3 tiles were too few: replays over 150 had 7-12 (people 0-47).
    */
-  minColourBeatTiles: 3,
+  minColourBeatTiles: 7,
   minColourHueAsymmetry: 3,
   /** The frame-wide beat rule: a grid of this many tiles across and down. */
   beatGrid: [4, 3],
@@ -71,8 +73,13 @@ export const RECAPTURE_SETTINGS = {
    * had more than 3 tiles agreeing on a frequency above 300.
    */
   minBeat: 400,
-  /** Tiles (of 12) that must share one beat frequency: half the frame. */
-  minBeatTiles: 6,
+  /**
+   * Tiles (of 12) that must share one beat frequency: more than half the frame. Development back 35
+   * (issue 20), genuine, had 6 tiles agreeing on its PDF417 rows' fringes; of the development replays
+   * (people 0-47) only replay 8 had exactly 6, and its hue beat calls it a screen anyway; the rest
+   * that share a beat have 7-12 tiles.
+   */
+  minBeatTiles: 7,
 } as const;
 
 export interface RecaptureResult {

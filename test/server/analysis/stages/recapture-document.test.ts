@@ -52,6 +52,18 @@ describe('detectRecapture on documents', { timeout: 480_000 }, () => {
     }
   });
 
+  it('does not call a genuine back whose barcode fringes agree in half the frame a screen', async () => {
+    // Development back 35 (issue 20): 6 of 12 tiles share a beat from the PDF417 rows' colour fringes and the
+    // chroma median is 180; half the frame was enough for a screen before, and an honest user went to review.
+    const back = await detectRecapture(await raster(await hardPhoto(dev, 35, 'licence-back')), 'document');
+    expect(back.documentScore.beat).toBe(6);
+    expect(back.screen).toBe(false);
+    // Development replay 8, the only replay with exactly 6 tiles sharing a beat, is still a screen by its hue.
+    const replay = await detectRecapture(await raster(await hardScreen(dev, 8)), 'document');
+    expect(replay.documentScore.beat).toBe(6);
+    expect(replay.screen).toBe(true);
+  });
+
   it('calls replays screens whose hue turns across the frame, which the tile rules missed', async () => {
     // Development replays 24, 33 and 42 (issue 20): 2-3 of 12 tiles agreed on a beat, central medians far under
     // their thresholds, so the rules of before accepted them; their summed hue spectra have a one-sided peak.
