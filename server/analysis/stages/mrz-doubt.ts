@@ -5,7 +5,7 @@
  * development passports 4 of 8 readings passed every check with a wrong name letter or a wrong
  * document number; a person should look at those rather than the service accept them.
  */
-import { seenAt } from './mrz-align.js';
+import { alignTo, editDistance, seenAt } from './mrz-align.js';
 import { fieldAt } from './mrz-fields.js';
 import { SEX_LOOKALIKES, type MrzResult } from './mrz-parse.js';
 
@@ -21,6 +21,10 @@ export const MrzDoubtKind = {
   BlurLookAlike: 'blur_look_alike',
   /** A name letter no pass read as itself, only as the digit it resembles: that digit is also a blurred other letter (R read 2, taken Z). */
   OnlyReadAsDigit: 'only_read_as_digit',
+  /** A repair put a letter no pass read there, in a field that allows letters and digits: a check digit holds for one guess in ten. */
+  RepairUnread: 'repair_unread',
+  /** A name letter the line-by-line reading, sound on that line, read as another letter. */
+  LineReadDisagrees: 'line_read_disagrees',
 } as const;
 export type MrzDoubtKind = (typeof MrzDoubtKind)[keyof typeof MrzDoubtKind];
 
@@ -82,15 +86,19 @@ function asPossible(field: string, c: string): string | null {
  * repair made it), and so is a 6 or 1 that fewer than 3 passes of 4 read (the check digit
  * would hold for G or L as well).
  */
-export function mrzDoubts(lines: readonly string[], passes: readonly (readonly string[])[]): MrzDoubt[] {
+export function mrzDoubts(lines: readonly string[], passes: readonly (readonly string[])[], lineRead?: readonly string[]): MrzDoubt[] {
   const seen = seenAt(lines, passes);
+  const byLine = lineRead ? soundLineRead(lines, lineRead) : null;
+  // A 6 or 1 is judged by the whole-zone passes, as the rule was set: the line-by-line pass is
+  // the same model reading the same glyph, and a dim G it reads 6 too (dim development passport
+  // 0: 6, 0 and 6 by those passes, a third 6 from the line pass would have vouched for it).
+  const zoneSeen = lineRead ? seenAt(lines, withoutOnce(passes, lineRead)) : seen;
   const doubts: MrzDoubt[] = [];
   lines.forEach((line, li) => {
     [...line].forEach((chosen, col) => {
       const read = seen[li]![col]!;
       if (read.length === 0) return;
       const { field, guard } = fieldAt(lines.length, line.length, li, col);
-      const agree = read.filter((c) => c === chosen).length;
       const add = (kind: MrzDoubtKind): void => void doubts.push({ kind, line: li, column: col, field, chosen, read });
       if (guard === 'none') {
         const votes = read.map((c) => asPossible(field, c)).filter((c): c is string => c !== null);
@@ -102,16 +110,54 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
         // it a guess: a blurred R reads 2 as well as a Z does (development `hard` passport 9,
         // INGRID read ING2ID, INS2ID and INS2IIZ, taken INSZID with nothing raised).
         else if (field === 'names' && /[A-Z]/.test(chosen) && !read.includes(chosen)) add(MrzDoubtKind.OnlyReadAsDigit);
+        // The whole-zone passes share their scale and can share a misread (a small upload's M
+        // read R by all three); the line read alone at the model's best height is the witness
+        // they do not outvote on a name letter.
+        // A Q it read for an O is its own blur tail (see NAME_LOOKALIKES), no witness against the O.
+        else if (field === 'names' && lineDisagrees(byLine?.[li]?.[col] ?? null, chosen)) add(MrzDoubtKind.LineReadDisagrees);
       } else if (guard === 'alphanumeric') {
         const kinds = new Set(read.map(kindOf));
         if (kinds.size === 1 && !kinds.has(kindOf(chosen)) && kindOf(chosen) !== 'filler') add(MrzDoubtKind.RepairChangedKind);
         // Three passes of four: one pass's slip is common on a dim page (a 1 read 5, E or Q), while the
         // 6 a dim development passport's G became was read by two passes of three.
-        else if (CHECK_BLIND[chosen] && agree * 4 < read.length * 3) add(MrzDoubtKind.CheckBlind);
+        else if (CHECK_BLIND[chosen] && blindAgree(zoneSeen[li]![col]!, chosen)) add(MrzDoubtKind.CheckBlind);
+        // Two passes read QE and GE in a filler run of the optional data, repaired to CE, whose
+        // check digit came out 0 as the empty field's does (dim development passport 7).
+        else if (kindOf(chosen) === 'letter' && !read.includes(chosen)) add(MrzDoubtKind.RepairUnread);
       }
     });
   });
   return doubts;
+}
+
+/** Fewer than 3 passes of 4 read the digit a check cannot tell from its look-alike letter. */
+function blindAgree(read: readonly string[], chosen: string): boolean {
+  return read.filter((c) => c === chosen).length * 4 < read.length * 3;
+}
+
+/** The line-by-line reading read another letter than the one taken, and not the Q blur makes of an O. */
+function lineDisagrees(byLine: string | null, chosen: string): boolean {
+  return byLine !== null && /[A-Z]/.test(byLine) && byLine !== chosen && NAME_LOOKALIKES[byLine] !== chosen;
+}
+
+/** `passes` without the first reading equal to `one`. */
+function withoutOnce(passes: readonly (readonly string[])[], one: readonly string[]): (readonly string[])[] {
+  const k = passes.findIndex((p) => p.join('\n') === one.join('\n'));
+  return k < 0 ? [...passes] : passes.filter((_, j) => j !== k);
+}
+
+/**
+ * Most characters the line-by-line reading of a line may differ from the line taken and still
+ * witness its letters: past that it read another line, noise, or shifted text.
+ */
+const SOUND_LINE_EDITS = 4;
+
+/** What the line-by-line reading read at each character of `lines` (null where it dropped it, or where its line is not sound). */
+function soundLineRead(lines: readonly string[], lineRead: readonly string[]): (string | null)[][] {
+  return lines.map((line) => {
+    const mate = lineRead.reduce<string | null>((best, l) => (best === null || editDistance(line, l) < editDistance(line, best) ? l : best), null);
+    return mate !== null && editDistance(line, mate) <= SOUND_LINE_EDITS ? alignTo(line, mate) : [...line].map(() => null);
+  });
 }
 
 /** `document_processor` fields each doubted MRZ field feeds. */

@@ -32,6 +32,8 @@ export interface MrzResult {
   readonly fields: Record<string, ProcessorField>;
   /** The zone as each OCR pass read it (best engine first), before any vote or correction. */
   readonly passes?: readonly (readonly string[])[];
+  /** The zone as the OCR-B model read it line by line (one of `passes`; mrz-ocr.ts), when it read an MRZ. */
+  readonly lineRead?: readonly string[];
   /** Characters of a valid MRZ the passes do not vouch for (mrz-doubt.ts); empty or absent when none. */
   readonly doubts?: readonly MrzDoubt[];
   /** Corners of the located zone on the working page (absent when read from the page's lowest rows). */

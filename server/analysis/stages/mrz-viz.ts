@@ -7,7 +7,7 @@
  * taken. Nothing is read again: the page OCR has already run for every page.
  */
 import { seenAt } from './mrz-align.js';
-import { applyDoubts, mrzDoubts, NAME_LOOKALIKES, type MrzDoubt } from './mrz-doubt.js';
+import { applyDoubts, MrzDoubtKind, mrzDoubts, NAME_LOOKALIKES, type MrzDoubt } from './mrz-doubt.js';
 import { readMrzLines, type MrzResult } from './mrz-parse.js';
 
 /** Shorter tokens say nothing: a one- or two-letter name is also a page's stray word. */
@@ -71,14 +71,17 @@ export function vouchByPage(read: MrzResult, pageLines: readonly string[], today
     for (const o of inToken) vouched.add(key(o));
   }
   const number = documentNumber(read);
-  if (number && number.length >= MIN_TOKEN && words.has(number)) for (const d of read.doubts) if (d.field === 'document_number') vouched.add(key(d));
+  // Not a 6 or 1 the check digit cannot tell from G or L: the page's OCR reads a dim G as 6 as
+  // the passes do (dim development passport 0's page printed 601813087 for G01813087).
+  if (number && number.length >= MIN_TOKEN && words.has(number))
+    for (const d of read.doubts) if (d.field === 'document_number' && d.kind !== MrzDoubtKind.CheckBlind) vouched.add(key(d));
   if (vouched.size === 0) return read;
   // Parsed again for fresh fields (a name letter may have changed); the doubts are taken again on
   // the lines taken, less those the page vouched for.
   const again = readMrzLines(lines, today, seenAt(lines, read.passes));
   if (!again?.data?.valid) return read;
-  const left = mrzDoubts(again.data.lines, read.passes).filter((d) => !vouched.has(key(d)));
-  return applyDoubts({ ...again, passes: read.passes, ...(read.zone ? { zone: read.zone } : {}) }, left);
+  const left = mrzDoubts(again.data.lines, read.passes, read.lineRead).filter((d) => !vouched.has(key(d)));
+  return applyDoubts({ ...again, passes: read.passes, lineRead: read.lineRead, ...(read.zone ? { zone: read.zone } : {}) }, left);
 }
 
 /**

@@ -6,15 +6,15 @@
  * `valid: false` and the failing checks; the pipeline then fails the job naming them
  * (architecture.md, "Document analysis conventions").
  */
-import sharp, { type Sharp } from 'sharp';
-import { getTesseract, ocrbDataDir, type OcrEngineKind } from '../engines.js';
-import { cropGrey, stretchGrey, type GreyPlane } from '../raster.js';
+import { ocrbDataDir, type OcrEngineKind } from '../engines.js';
+import { stretchGrey, type GreyPlane } from '../raster.js';
 import { estimateSkew } from './barcode.js';
 import { locateMrz, type LocatedMrz } from './mrz-locate.js';
 import { pickMrzLines, readMrzLines, type MrzResult } from './mrz-parse.js';
 import { seenAt } from './mrz-align.js';
 import { applyDoubts, mrzDoubts } from './mrz-doubt.js';
 import { consensusReadings } from './mrz-vote.js';
+import { greyBuffer, ocrBand, ocrLines, SMOOTH_SIGMA } from './mrz-ocr.js';
 
 export { correctMrz, mrzToProcessor, pickMrzLines, readMrz, type MrzData, type MrzResult } from './mrz-parse.js';
 
@@ -61,10 +61,6 @@ export function textBands(g: GreyPlane): [number, number][] {
   return bands;
 }
 
-async function greyBuffer(g: GreyPlane): Promise<Sharp> {
-  return sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength), { raw: { width: g.width, height: g.height, channels: 1 } });
-}
-
 async function rotate(g: GreyPlane, angle: number): Promise<GreyPlane> {
   if (Math.abs(angle) < 0.3) return g;
   const { data, info } = await (
@@ -77,25 +73,6 @@ async function rotate(g: GreyPlane, angle: number): Promise<GreyPlane> {
   return { data, width: info.width, height: info.height };
 }
 
-/** OCR of a band crop with an MRZ engine; returns the raw text. */
-async function ocrBand(g: GreyPlane, top: number, bottom: number, lineHeight: number, engine: OcrEngineKind, binarise = true, noisy = false): Promise<string> {
-  const pad = Math.round(lineHeight * 0.8);
-  const crop = cropGrey(g, 0, top - pad, g.width, bottom - top + 2 * pad);
-  // Tesseract's legacy engine likes ~30-40 px capitals on a clean white background.
-  const scale = Math.max(0.5, Math.min(4, 36 / Math.max(1, lineHeight)));
-  const enlarged = (await greyBuffer(crop)).resize({ width: Math.round(crop.width * scale), kernel: 'lanczos3' });
-  // Noise enlarged with the glyphs breaks the threshold into specks: smoothed at the new scale.
-  const resized = (noisy ? enlarged.blur(Math.max(0.5, SMOOTH_SIGMA * scale * 0.6)) : enlarged).normalise();
-  // One grey band, as the page's OCR (ocr.ts): the same pixels as the three equal bands sharp writes by default.
-  const png = await (binarise ? resized.threshold(128) : resized)
-    .extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' })
-    .extractChannel(0)
-    .png()
-    .toBuffer();
-  const worker = await getTesseract(engine);
-  const { data } = await worker.recognize(png);
-  return data.text;
-}
 /**
  * The MRZ stage on a grey working image. Looks at the lowest wide text lines (where every ICAO
  * document has its MRZ), OCRs them, and parses and corrects what it reads.
@@ -138,7 +115,7 @@ export async function finishMrz(input: GreyPlane, today: Date, first: MrzSearch)
 /** A valid MRZ with the characters its passes do not vouch for (mrz-doubt.ts) marked. */
 function withDoubts(read: MrzResult): MrzResult {
   if (!read.data?.valid || !read.passes) return read;
-  return applyDoubts(read, mrzDoubts(read.data.lines, read.passes));
+  return applyDoubts(read, mrzDoubts(read.data.lines, read.passes, read.lineRead));
 }
 
 /** OCR engines for the MRZ, best first (see {@link readBandedMrz}). */
@@ -161,9 +138,6 @@ async function readLocatedMrz(first: MrzSearch, today: Date): Promise<MrzResult 
   if (again?.data?.valid || !plain) return again ?? plain;
   return !again || plain.data!.failing_checks.length <= again.data!.failing_checks.length ? plain : again;
 }
-
-/** Gaussian sigma (px) that takes a dim page's stretched sensor noise under its text edges. */
-const SMOOTH_SIGMA = 1.5;
 
 async function smoothGrey(g: GreyPlane, sigma: number): Promise<GreyPlane> {
   const { data, info } = await (await greyBuffer(g)).blur(sigma).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
@@ -196,35 +170,44 @@ const at = (zone: LocatedMrz, read: MrzResult | null): MrzResult | null => read 
 interface ZoneRead {
   readonly read: MrzResult | null;
   readonly reads: readonly (readonly string[])[];
+  /** The zone read line by line (one of `reads`), when that pass read an MRZ. */
+  readonly lineRead?: readonly string[];
 }
+
+/** One OCR pass over a zone: an engine over the whole zone (binarised or grey), or the OCR-B model line by line. */
+type ZonePass = { readonly engine: OcrEngineKind; readonly binarise: boolean } | 'lines';
 
 /**
  * One zone read by every engine pass and the readings combined (mrz-vote.ts): the OCR-B model
  * binarised, then in grey (on a blurred capture the fixed threshold merges or breaks strokes
- * that the model tells apart in grey), then the legacy engine. Two OCR-B readings alike and
- * valid are taken without the third pass (a clean page costs two reads).
+ * that the model tells apart in grey), then line by line at its best glyph height (mrz-ocr.ts),
+ * then the legacy engine. Three OCR-B readings alike and valid are taken without the legacy
+ * pass. The line-by-line reading runs on every page: the whole-zone passes can agree on a
+ * wrong name letter that no check digit covers (development passport 11 uploaded small:
+ * WILLIAMS read WILLIARS by every whole-zone pass, read right line by line).
  */
 async function readZone(zone: LocatedMrz, today: Date, noisy: boolean): Promise<ZoneRead> {
-  const attempts = mrzEngines().flatMap((engine): { engine: OcrEngineKind; binarise: boolean }[] =>
-    engine === 'mrz-ocrb'
-      ? [
-          { engine, binarise: true },
-          { engine, binarise: false },
-        ]
-      : [{ engine, binarise: true }],
-  );
+  const attempts: ZonePass[] = ocrbDataDir()
+    ? [{ engine: 'mrz-ocrb', binarise: true }, { engine: 'mrz-ocrb', binarise: false }, 'lines', { engine: 'mrz', binarise: true }]
+    : [{ engine: 'mrz', binarise: true }];
   const reads: string[][] = [];
-  for (const [k, { engine, binarise }] of attempts.entries()) {
-    const text = await ocrBand(zone.plane, 0, zone.plane.height, zone.lineHeight * 0.85, engine, binarise, noisy);
+  let lineRead: string[] | undefined;
+  for (const [k, pass] of attempts.entries()) {
+    const text =
+      pass === 'lines'
+        ? (await ocrLines(zone.plane, zone.lines, zone.lineHeight, noisy)).join('\n')
+        : await ocrBand(zone.plane, 0, zone.plane.height, zone.lineHeight * 0.85, pass.engine, pass.binarise, noisy);
     // An MRZ always has filler '<'s; text without any is something else.
     const lines = text.includes('<') ? pickMrzLines(text) : null;
     if (lines) reads.push(lines);
-    if (k === 1 && reads.length === 2 && reads[0]!.join() === reads[1]!.join()) {
+    if (lines && pass === 'lines') lineRead = lines;
+    if (k === 2 && reads.length === 3 && reads.every((r) => r.join() === reads[0]!.join())) {
       const read = readMrzLines(reads[0]!, today, seenAt(reads[0]!, reads));
-      if (read?.data?.valid) return { read: withDoubts({ ...read, passes: reads }), reads };
+      if (read?.data?.valid) return { read: withDoubts({ ...read, passes: reads, lineRead }), reads, lineRead };
     }
   }
-  return { read: readPasses(reads, today), reads };
+  const read = readPasses(reads, today, lineRead);
+  return { read, reads, lineRead };
 }
 
 /**
@@ -240,7 +223,7 @@ async function rereadZone(zone: LocatedMrz, first: ZoneRead, today: Date, noisy:
     const lines = text.includes('<') ? pickMrzLines(text) : null;
     if (lines) reads.push(lines);
   }
-  const again = readPasses(reads, today);
+  const again = readPasses(reads, today, first.lineRead);
   return first.read?.data?.valid && !again?.data?.valid ? first.read : (again ?? first.read);
 }
 
@@ -252,15 +235,15 @@ const REREAD_HEIGHTS = [0.65, 1.1] as const;
  * the vote (mrz-vote.ts) parsed and corrected in turn, the first valid one taken with what the
  * passes do not vouch for (mrz-doubt.ts), else the one failing fewest checks. Null when none parse.
  */
-export function readPasses(reads: readonly (readonly string[])[], today: Date): MrzResult | null {
+export function readPasses(reads: readonly (readonly string[])[], today: Date, lineRead?: readonly string[]): MrzResult | null {
   let best: MrzResult | null = null;
   for (const lines of consensusReadings(reads)) {
     const read = readMrzLines(lines, today, seenAt(lines, reads));
     if (!read) continue;
-    if (read.data!.valid) return withDoubts({ ...read, passes: reads });
+    if (read.data!.valid) return withDoubts({ ...read, passes: reads, lineRead });
     if (!best || read.data!.failing_checks.length < best.data!.failing_checks.length) best = read;
   }
-  return best && { ...best, passes: reads };
+  return best && { ...best, passes: reads, lineRead };
 }
 
 /** The lowest wide rows of the deskewed page (the search before issue 20's locator; a fallback). */

@@ -196,3 +196,63 @@ describe('readPasses: a name letter no pass read as itself', () => {
     expect(mrzDoubts(lines, passes)).toEqual([]);
   });
 });
+
+// Development passport 11 uploaded small (720-780 px, JPEG 55-65; `small` stress): every
+// whole-zone pass (OCR-B binarised, grey, legacy, the two re-reads) read the M of WILLIAMS as R;
+// the OCR-B model reading each line alone at its best glyph height (the third reading) read M.
+const SMALL_11_LINE = ['P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06'];
+const SMALL_11 = [
+  ['P<USAWILLIARS<<ANNA<QOLIVIA<<<<<<<<<<<<<<<<<', 'A6159300O4USAS508155F28RX1S2<<<<<<<<<<<<<<06'],
+  ['P<USAWILLIARS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06'],
+  SMALL_11_LINE,
+  ['P<USMHLL1ARS<<ANNA<0LHH<<<<<<<<<<<<<<<<<<<<<', 'A615930006081185081SSF2SDS1SE<<<<<<<<<<<<<<0'],
+  ['P<USAWILLIAMRS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<', 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06'],
+  ['P<USAWILLIARS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06'],
+];
+// Development passport 10 blurred (OLSEN): the line-by-line reading read the O as Q.
+const BLUR_10_LINE = ['P<USAQLSEN<<LILY<MEI<<<<<<<<<<<<<<<<<<<<<<<<', '0407475485USA5905144F2805140<<<<<<<<<<<<<<02'];
+const BLUR_10 = [
+  ['P<USAOLSEN<<LILY<MEI<<<<<<<<<<<<<<<<<<<<<<<<', '0407475485USA5905144F2805S140<<<<<<<<<<<<<<0'],
+  ['P<USAOLSEN<<LILY<MEI<<<<<<<<<<<<<<<<<<<<<<<<', '0407475485USA5905144F2805140<<<<<<<<<<<<<<02'],
+  BLUR_10_LINE,
+  ['P<USAOLSEN<<LXLV<IE1<<<<<<<<<<<<<<<<<<<<<<<<', '090N756SSUSASQOS15532805N0<<<<<<<<<<<<<<<<02'],
+  ['P<USA0LSEN<<LILY<MEI<<<<<<<<<<<<<<<<<<<<<<<<', '0407475485USA5905144F2805140<<<<<<<<<<<<<<02'],
+  ['P<USAQLSEN<<LILY<REI<<<<<<<<<<<<<<<<<<<<<<<<', '0407475485USA5905144F2805140<<<<<<<<<<<<<<02'],
+];
+// Dim passport 0 again, with its line-by-line reading (the third): a third 6 where the G is.
+const DIM_0_LINE = ['P<USAIVANOV<<XAVIER<WEI<<<<<<<<<<<<<<<<<<<<<', '6018130876USA7304040M2804040<<<<<<<<<<<<<<06'];
+const DIM_0_WITH_LINE = [DIM_0[0]!, DIM_0[1]!, DIM_0_LINE, DIM_0[2]!];
+// Dim passport 7 (OKONKWO, an empty optional field): two passes read QE and GE in its filler run.
+const DIM_7_LINE = ['P<USAOKONKWO<<MARIA<OLGA<<<<<<<<<<<<<<<<<<<<', '7881234740USA7012255F2212256<<<<<GE<<<<<<<02'];
+const DIM_7 = [
+  ['P<USAOKONKWO<<MARIA<OLGA<<<<<<<<<<<<<<<<<<<<', 'V09249580658005004944964<485535608740<4<43<<'],
+  ['21PUSAOKONKWO<<MARIA<OLGA<<<<<<<<<<<<<<<<<<<', '7881234740USA7012255F2212256<<<<<QE<<<<<<<02'],
+  DIM_7_LINE,
+  ['11788123676OUSA7012255F2212256<<<<1<<<<<<<02', 'A<15051117HJY1221112113111151911171119<<<<<<'],
+];
+
+describe('readPasses: the line-by-line reading as a witness the whole-zone passes do not outvote', () => {
+  it('doubts a name letter every whole-zone pass misread alike when the line-by-line reading read another (small passport 11: WILLIARS)', () => {
+    const read = readPasses(SMALL_11, today, SMALL_11_LINE)!;
+    expect(read.data?.valid).toBe(true);
+    expect(read.doubts?.map((d) => [d.kind, d.column, d.chosen])).toContainEqual([MrzDoubtKind.LineReadDisagrees, 11, 'R']);
+    expect(read.fields['Full Name']?.confidence).toBe(60);
+  });
+
+  it('does not count a Q it read for an O against the O (blurred passport 10)', () => {
+    const read = readPasses(BLUR_10, today, BLUR_10_LINE)!;
+    expect(read.data?.lines).toEqual(['P<USAOLSEN<<LILY<MEI<<<<<<<<<<<<<<<<<<<<<<<<', '0407475485USA5905144F2805140<<<<<<<<<<<<<<02']);
+    expect(read.doubts ?? []).toEqual([]);
+  });
+
+  it('judges a 6 the check digit cannot tell from G on the whole-zone passes (dim passport 0)', () => {
+    const read = readPasses(DIM_0_WITH_LINE, today, DIM_0_LINE)!;
+    expect(read.doubts?.some((d) => d.kind === MrzDoubtKind.CheckBlind && d.line === 1 && d.column === 0)).toBe(true);
+  });
+
+  it('doubts a letter a repair made that no pass read, in a field of letters and digits (dim passport 7)', () => {
+    const read = readPasses(DIM_7, today, DIM_7_LINE)!;
+    expect(read.data?.valid).toBe(true);
+    expect(read.doubts?.some((d) => d.kind === MrzDoubtKind.RepairUnread && d.field === 'optional_data')).toBe(true);
+  });
+});

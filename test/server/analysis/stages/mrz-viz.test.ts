@@ -136,3 +136,46 @@ describe('vouchByPage: a name letter every pass read only as a digit', () => {
     expect(out.doubts?.map((d) => d.column)).toEqual([19]);
   });
 });
+
+describe('vouchByPage with the line-by-line reading', () => {
+  const LINE_2 = 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06';
+  // The whole-zone passes read WILLIARS (and disagree on the O of OLIVIA); the line read alone read WILLIAMS.
+  const BY_LINE = ['P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', LINE_2];
+  const PASSES_R = [
+    ['P<USAWILLIARS<<ANNA<QLIVIA<<<<<<<<<<<<<<<<<<', LINE_2],
+    ['P<USAWILLIARS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', LINE_2],
+    BY_LINE,
+    ['P<USAWILLIARS<<ANNA<DLIWIA<<<<<<<<<<<<<<<<<<', LINE_2],
+  ];
+  const read = readPasses(PASSES_R, today, BY_LINE)!;
+
+  it('keeps the doubt the line-by-line reading raised when the page vouches for another name', () => {
+    const out = vouchByPage(read, ['PASSPORT', 'ANNA OLIVIA'], today);
+    expect(out.data?.lines[0]).toBe('P<USAWILLIARS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<');
+    expect(out.doubts?.map((d) => [d.kind, d.column])).toEqual([['line_read_disagrees', 11]]);
+    expect(out.fields['Full Name']?.confidence).toBe(60);
+  });
+
+  it('takes the surname the page prints among the letters read there', () => {
+    const out = vouchByPage(read, ['PASSPORT', 'WILLIAMS', 'ANNA OLIVIA'], today);
+    expect(out.data?.lines[0]).toBe('P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<');
+    expect(out.doubts ?? []).toEqual([]);
+  });
+});
+
+describe('vouchByPage on a 6 the check digit cannot tell from G', () => {
+  // Dim development passport 0 (document number G01813087): the passes read 6, 0 and 6 where the G is.
+  const DIM_0 = [
+    ['P<USAIVANOV<<XAVIER<WEI<<<<<<<<<<<<<<<<<<<<<', '6018130876USA7304040M2804040<<<<<<<<<<<<<<06'],
+    ['P<USAANOV<<XAVIER<WEI<<<<<<<<<<<<<<<<<<<<<<<', '0018130876USA7304040M2804040<<<<<<<<<<<<<<06'],
+    ['P<USAIVAMOV<<XAVIER<UEI<<<<<<<<<<<<<<<<<<<<<', '6018130876051730404002804040<<<<<<<<<<<<<<06'],
+  ];
+  const read = readPasses(DIM_0, today)!;
+
+  it('keeps the doubt when the page prints the number with the 6 (its OCR reads the G as 6 too)', () => {
+    expect(read.doubts?.some((d) => d.kind === 'check_blind')).toBe(true);
+    const out = vouchByPage(read, ['PASSPORT UNITED STATES OF AMERICA', 'USA 601813087', 'IVANOV', 'XAVIER WEI'], today);
+    expect(out.doubts?.some((d) => d.kind === 'check_blind' && d.field === 'document_number')).toBe(true);
+    expect(out.fields['Document Number']?.confidence).toBe(60);
+  });
+});
