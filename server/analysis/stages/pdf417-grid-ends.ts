@@ -10,7 +10,7 @@
  * a cubic joins them with those sizes at the ends, and the grid runs through the codeword
  * boundaries found near it.
  */
-import { blurModules, dot, moduleVector, normalise, piecewise, runsToBits, SIGMAS, spanMean, START, STOP, type Grid } from './pdf417-grid.js';
+import { blurModules, dot, moduleVector, normalise, piecewise, runsToBits, SIGMAS, START, strongestRise, STOP, type Grid } from './pdf417-grid.js';
 
 /** How far each end is searched: modules from where the fitted ends put it, and module sizes round the mean. */
 const REACH = 8;
@@ -63,15 +63,7 @@ export function findGridByEnds(avg: Float64Array, x0: number, x1: number, column
     const m = 17 + 17 * b;
     const guess = cubic(m);
     const mod = cubic(m + 0.5) - cubic(m - 0.5);
-    let bx = guess;
-    let bestStep = -Infinity;
-    for (let d = -0.8 * mod; d <= 0.8 * mod; d += mod / 8) {
-      const step = spanMean(avg, guess + d, guess + d + mod) - spanMean(avg, guess + d - mod, guess + d);
-      if (step > bestStep) {
-        bestStep = step;
-        bx = guess + d;
-      }
-    }
+    const bx = strongestRise(avg, guess, mod).at;
     ms.push(m);
     xs.push(Math.abs(bx - guess) <= 0.4 * mod ? bx : guess);
   }

@@ -128,6 +128,23 @@ export function bandProfile(g: GreyPlane, top: (x: number) => number, bottom: (x
 }
 
 /** The module grid along the rows: module boundary `m` is at x = `at(m)`. */
+/**
+ * The strongest dark-to-light step within 0.8 module of `guess`, searched in eighths of a module:
+ * a codeword boundary (a bar ends, a space begins) as the profile shows it.
+ */
+export function strongestRise(avg: Float64Array, guess: number, mod: number): { at: number; step: number } {
+  let at = guess;
+  let best = -Infinity;
+  for (let d = -0.8 * mod; d <= 0.8 * mod; d += mod / 8) {
+    const step = spanMean(avg, guess + d, guess + d + mod) - spanMean(avg, guess + d - mod, guess + d);
+    if (step > best) {
+      best = step;
+      at = guess + d;
+    }
+  }
+  return { at, step: best };
+}
+
 export interface Grid {
   readonly columns: number;
   readonly sigma: number;
@@ -259,15 +276,7 @@ function boundaries(avg: Float64Array, c: number, left: number, mod: number, tra
   for (let b = 0; b <= c + 2; b++) {
     const m = 17 + 17 * b;
     const guess = b === 0 || !track ? left + m * mod : xs[b - 1]! + 17 * mod;
-    let bx = guess;
-    let bestStep = -Infinity;
-    for (let d = -0.8 * mod; d <= 0.8 * mod; d += mod / 8) {
-      const step = spanMean(avg, guess + d, guess + d + mod) - spanMean(avg, guess + d - mod, guess + d);
-      if (step > bestStep) {
-        bestStep = step;
-        bx = guess + d;
-      }
-    }
+    const { at: bx, step: bestStep } = strongestRise(avg, guess, mod);
     ms.push(m);
     xs.push(bx);
     sum += bestStep;
