@@ -100,7 +100,9 @@ export function repairByPage(read: MrzResult, pageLines: readonly string[], toda
   const again = readMrzLines(lines, today, seenAt(lines, passes));
   if (!again?.data?.valid) return read;
   // What the passes do not vouch for is doubted as on any MRZ, less what the page prints.
-  const doubts = mrzDoubts(again.data.lines, passes, read.lineRead).filter((d) => !(d.field === 'nationality' && natPrinted(nat)) && !(d.field === 'sex' && sexPrinted(sex)));
+  const doubts = mrzDoubts(again.data.lines, passes, read.lineRead).filter(
+    (d) => !(d.field === 'nationality' && natPrinted(nat)) && !(d.field === 'sex' && sexPrinted(sex)),
+  );
   return applyDoubts({ ...again, passes, lineRead: read.lineRead, ...(read.zone ? { zone: read.zone } : {}) }, doubts);
 }
 
