@@ -8,6 +8,8 @@
  *   the straight look's. A closed lid hides iris and sclera, so the patch stops resembling the
  *   open eye, then resembles it again when the eye reopens, wherever the mesh puts the lids.
  * A print, a photo and a still picture on a screen never blink.
+ * Both are judged against the open eyes of the same moment: the straight look's frames and the
+ * blink window's own frames before the closure (see {@link blinkScan}).
  */
 import type { Raster } from '../raster.js';
 import type { Point2 } from './planarity.js';
@@ -53,18 +55,54 @@ export function eyeAspectRatio(mesh: readonly Point2[] | undefined): number | nu
 }
 
 /**
- * Whether the EARs of the blink window's frames, in capture order, show a closure and a reopening
- * after it, against the open baseline. Frames without a face (null) are skipped.
+ * Scans the blink window's frames (capture order; null: no face, skipped) for a closure and a
+ * reopening after it. Each frame is judged against the open eyes of the same moment: the straight
+ * look's frames (`open`) and the window's frames before the closure (without a straight look,
+ * the window's first frame starts them). The straight look alone is
+ * one frame since the widget sends its held frame only (`live-v13`), taken seconds before the
+ * blink under another camera frame's noise and blur: development face 0's second take had its
+ * eyes' patches reopen at 0.92 against it and at 0.996 against the window's first open frame, and
+ * its one straight EAR was under the window's open ones (0.233 against 0.27-0.30), so both signals
+ * missed a plain blink. A frame that closes must differ from every earlier frame, so a still
+ * (a print, a photo) whose frames differ by camera noise never closes; a reopening must match the
+ * eyes as they were before the closure.
  */
-export function blinkSeen(baseline: number, ears: readonly (number | null)[]): boolean {
-  if (!(baseline > 0)) return false;
+export function blinkScan<T>(
+  open: readonly T[],
+  window: readonly (T | null)[],
+  isClosed: (frame: T, refs: readonly T[]) => boolean,
+  isOpen: (frame: T, refs: readonly T[]) => boolean,
+): boolean {
+  const refs = [...open];
   let closed = false;
-  for (const ear of ears) {
-    if (ear === null) continue;
-    if (!closed && ear <= baseline * BLINK_CLOSED_SHARE) closed = true;
-    else if (closed && ear >= baseline * BLINK_OPEN_SHARE) return true;
+  for (const frame of window) {
+    if (frame === null) continue;
+    if (closed) {
+      if (isOpen(frame, refs)) return true;
+    } else if (refs.length > 0 && isClosed(frame, refs)) closed = true;
+    else refs.push(frame);
   }
   return false;
+}
+
+/** The median of `values` (the upper one of an even count); 0 when empty. */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
+}
+
+/**
+ * Whether the EARs of the blink window's frames show a closure and a reopening after it. The open
+ * baseline is the median EAR of the straight look's frames and the window's frames before the
+ * closure (a median, so one squinting frame does not move it).
+ */
+export function blinkSeen(open: readonly number[], ears: readonly (number | null)[]): boolean {
+  return blinkScan(
+    open.filter((e) => e > 0),
+    ears.map((e) => (e !== null && e > 0 ? e : null)),
+    (ear, refs) => ear <= median(refs) * BLINK_CLOSED_SHARE,
+    (ear, refs) => ear >= median(refs) * BLINK_OPEN_SHARE,
+  );
 }
 
 /** Samples along and across each eye in {@link eyePatch}. */
@@ -146,19 +184,18 @@ export function patchCorrelation(p: Float32Array, q: Float32Array): number {
 }
 
 /**
- * Whether the eyes' appearance left the straight look's and came back: a blink frame whose eye
- * patch correlates with every open patch at most {@link LIDS_CLOSED_CORRELATION}, then a later
- * one correlating with some open patch at {@link LIDS_OPEN_CORRELATION} or more. Frames without a
- * patch (null) are skipped. A print or a still photo changes only by camera noise.
+ * Whether the eyes' appearance left the open eyes' and came back: a blink frame whose eye patch
+ * correlates with every open patch (the straight look's and the window's before it) at most
+ * {@link LIDS_CLOSED_CORRELATION}, then a later one correlating with some open patch at
+ * {@link LIDS_OPEN_CORRELATION} or more. Frames without a patch (null) are skipped. A print or a still photo changes only
+ * by camera noise.
  */
 export function lidsMoved(open: readonly Float32Array[], window: readonly (Float32Array | null)[]): boolean {
-  if (open.length === 0) return false;
-  let closed = false;
-  for (const patch of window) {
-    if (!patch) continue;
-    const best = Math.max(...open.map((o) => patchCorrelation(patch, o)));
-    if (!closed && best <= LIDS_CLOSED_CORRELATION) closed = true;
-    else if (closed && best >= LIDS_OPEN_CORRELATION) return true;
-  }
-  return false;
+  const best = (patch: Float32Array, refs: readonly Float32Array[]): number => Math.max(...refs.map((o) => patchCorrelation(patch, o)));
+  return blinkScan(
+    open,
+    window,
+    (patch, refs) => best(patch, refs) <= LIDS_CLOSED_CORRELATION,
+    (patch, refs) => best(patch, refs) >= LIDS_OPEN_CORRELATION,
+  );
 }

@@ -40,15 +40,11 @@ export class ChallengeSignals {
   }
 
   /**
-   * Whether the blink frames show a blink. The open baseline is the median of the straight look's
-   * frames (a blink there does not move a median), or without them the widest eyes in the window.
-   * Either the mesh's eye aspect ratio or the eyes' appearance against the straight look may show
-   * it (blink.ts: the mesh often keeps an open contour over a closed lid).
+   * Whether the blink frames show a blink, judged against the open eyes of the straight look and
+   * of the window before the closure (blink.ts `blinkScan`). Either the mesh's eye aspect ratio or
+   * the eyes' appearance may show it (the mesh often keeps an open contour over a closed lid).
    */
   blink(): { seen: boolean } {
-    const sorted = [...this.openEars].sort((a, b) => a - b);
-    const window = this.blinkEars.filter((e): e is number => e !== null);
-    const baseline = sorted.length ? sorted[Math.floor(sorted.length / 2)]! : Math.max(0, ...window);
-    return { seen: blinkSeen(baseline, this.blinkEars) || lidsMoved(this.openPatches, this.blinkPatches) };
+    return { seen: blinkSeen(this.openEars, this.blinkEars) || lidsMoved(this.openPatches, this.blinkPatches) };
   }
 }
