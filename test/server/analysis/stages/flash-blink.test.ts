@@ -67,11 +67,35 @@ describe('flash: the face follows the colours on the screen', () => {
 
 describe('blink: the eyes close and open again', () => {
   it('needs a closure below the share of the open baseline and a reopening after it', () => {
-    expect(blinkSeen(0.3, [0.3, 0.29, 0.2, 0.31])).toBe(true);
-    expect(blinkSeen(0.3, [0.3, 0.2, 0.2]), 'closed, never reopened').toBe(false);
-    expect(blinkSeen(0.3, [0.31, 0.27, 0.29, 0.32]), 'camera noise on open eyes').toBe(false);
-    expect(blinkSeen(0.3, [null, 0.2, null, 0.3])).toBe(true);
-    expect(blinkSeen(0, [0.2, 0.3])).toBe(false);
+    expect(blinkSeen([0.3], [0.3, 0.29, 0.2, 0.31])).toBe(true);
+    expect(blinkSeen([0.3], [0.3, 0.2, 0.2]), 'closed, never reopened').toBe(false);
+    expect(blinkSeen([0.3], [0.31, 0.27, 0.29, 0.32]), 'camera noise on open eyes').toBe(false);
+    expect(blinkSeen([0.3], [null, 0.2, null, 0.3])).toBe(true);
+    expect(blinkSeen([], [0.3, 0.2, 0.31]), 'no straight look: the window starts the baseline').toBe(true);
+    expect(blinkSeen([], [0.2])).toBe(false);
+  });
+
+  it("takes the open baseline from the window's frames before the closure, not one straight frame alone", () => {
+    // Development face 0's second take: its one straight frame's EAR under the window's open eyes.
+    const window = [0.271, 0.277, 0.19, 0.211, 0.278, 0.301];
+    expect(blinkSeen([0.233], window)).toBe(true);
+    expect(blinkSeen([0.233], [0.271, 0.277, 0.268, 0.281, 0.275]), 'open eyes wider than the straight frame').toBe(false);
+    expect(blinkSeen([0.3, 0.3, 0.3], [0.31, 0.2, 0.2, 0.29]), 'closed frames never join the baseline').toBe(true);
+  });
+
+  it("sees the eyes reopen as they were before the closure when the straight frame's patch differs (other noise, blur)", () => {
+    const eye = randomPatch(1);
+    const openNow = (seed: number) => blend(eye, randomPatch(seed), 0.1);
+    const straight = blend(eye, randomPatch(2), 0.3);
+    const shut = randomPatch(3);
+    const [a, b, c] = [openNow(4), openNow(5), openNow(6)];
+    // The straight look's patch is under the reopening gate against the window's open eyes.
+    expect(patchCorrelation(straight, c)).toBeLessThan(LIDS_OPEN_CORRELATION);
+    expect(patchCorrelation(straight, c)).toBeGreaterThan(LIDS_CLOSED_CORRELATION);
+    expect(lidsMoved([straight], [a, b, shut, c]), 'open, open, closed, open').toBe(true);
+    expect(lidsMoved([straight], [a, b, c, a]), 'a still: no frame differs from every earlier one').toBe(false);
+    expect(lidsMoved([straight], [a, shut, shut]), 'closed, never reopened').toBe(false);
+    expect(lidsMoved([straight], [shut, c]), 'closed at once: the reopening is judged against the straight look alone').toBe(false);
   });
 
   it('sees eyelids drawn closed on a photo in the face mesh (face 8 of the demo set)', { timeout: 60_000 }, async () => {
@@ -101,10 +125,22 @@ describe('blink: the eyes close and open again', () => {
     expect(lidsMoved([a!], [b, c, null, d]), 'open, closed, open').toBe(true);
     expect(lidsMoved([a!], [b, d, b]), 'a still photo: camera noise only').toBe(false);
     expect(lidsMoved([a!], [b, c]), 'closed, never reopened').toBe(false);
-    expect(lidsMoved([], [c, d])).toBe(false);
+    expect(lidsMoved([], [c, d]), 'no straight look: the first frame is the open eyes, and it was shut').toBe(false);
     expect(eyePatch(first, undefined)).toBeNull();
   });
 });
+
+/** A deterministic patch of uniform noise (an LCG), as long as {@link eyePatch}'s. */
+function randomPatch(seed: number): Float32Array {
+  let x = seed * 2654435761;
+  return Float32Array.from({ length: 256 }, () => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return (x / 2 ** 32) * 255;
+  });
+}
+
+/** `p` with the share `k` of `q` mixed in. */
+const blend = (p: Float32Array, q: Float32Array, k: number): Float32Array => p.map((v, i) => (1 - k) * v + k * q[i]!);
 
 describe('eye patches on a small face', () => {
   // An open eye 13 px wide (development face 0's in its liveness frames), drawn supersampled at a
