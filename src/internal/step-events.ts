@@ -29,10 +29,23 @@ export class StepHandoffEvent extends Event {
   }
 }
 
+/**
+ * Whether the step shows its own hand-off button now (the liveness help after three failed
+ * attempts): the flow then leaves out its "Continue on another device" link, one way to the same
+ * hand-off rather than two.
+ */
+export class StepHandoffOfferEvent extends Event {
+  static readonly eventName = 'step-handoff-offer';
+  constructor(readonly offered: boolean) {
+    super(StepHandoffOfferEvent.eventName, { bubbles: true, composed: false });
+  }
+}
+
 declare global {
   interface HTMLElementEventMap {
     'step-complete': StepCompleteEvent;
     'step-error': StepErrorEvent;
     'step-handoff': StepHandoffEvent;
+    'step-handoff-offer': StepHandoffOfferEvent;
   }
 }

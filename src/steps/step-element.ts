@@ -10,7 +10,7 @@ import type { SessionClient } from '../api/session-client.js';
 import type { VerifyError } from '../events/events.js';
 import { fromApiError } from '../internal/errors.js';
 import { flowContext, type FlowContext } from '../internal/flow-context.js';
-import { StepCompleteEvent, StepErrorEvent, StepHandoffEvent } from '../internal/step-events.js';
+import { StepCompleteEvent, StepErrorEvent, StepHandoffEvent, StepHandoffOfferEvent } from '../internal/step-events.js';
 import { StepAction } from './step-action.js';
 
 export abstract class StepElement<M extends MethodView = MethodView> extends LitElement {
@@ -53,6 +53,19 @@ export abstract class StepElement<M extends MethodView = MethodView> extends Lit
   /** Asks the flow to offer the cross-device hand-off. */
   protected requestHandoff(): void {
     this.dispatchEvent(new StepHandoffEvent());
+  }
+
+  /** What {@link offersHandoff} last told the flow (null: nothing yet from this element). */
+  private handoffOffered: boolean | null = null;
+
+  /**
+   * Tells the flow whether this step shows its own hand-off button (then the flow's link is left
+   * out); told on the element's first update and on every change.
+   */
+  protected offersHandoff(offered: boolean): void {
+    if (offered === this.handoffOffered) return;
+    this.handoffOffered = offered;
+    this.dispatchEvent(new StepHandoffOfferEvent(offered));
   }
 
   /**

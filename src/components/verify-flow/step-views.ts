@@ -50,6 +50,8 @@ export function renderStepsScreen(view: {
   onGo: (index: number) => void;
   onConsent: (event: ConsentDecisionEvent) => void;
   onHandoff: () => void;
+  /** The step shows its own hand-off button: the link is left out (one way, not two). */
+  stepOffersHandoff: boolean;
 }): TemplateResult {
   const { session, index, refused } = view;
   const method = session.methods[index]!;
@@ -84,7 +86,7 @@ export function renderStepsScreen(view: {
     <nav class="nav" aria-label=${msg('Steps', { id: 'flow.nav' })}>
       ${index > 0 ? html`<button type="button" class="secondary" @click=${() => view.onGo(index - 1)}>${msg('Back', { id: 'flow.back' })}</button>` : nothing}
       ${
-        session.handoff_enabled && !session.via_handoff
+        session.handoff_enabled && !session.via_handoff && !view.stepOffersHandoff
           ? html`<button type="button" class="link" @click=${view.onHandoff}>${msg('Continue on another device', { id: 'flow.handoff.offer' })}</button>`
           : nothing
       }

@@ -13,7 +13,7 @@ import { emitError, entryIndex, FlowNavigation } from './flow-navigation.js';
 import { emit, VerifyError } from '../../events/events.js';
 import { fromApiError } from '../../internal/errors.js';
 import { flowContext, type FlowContext } from '../../internal/flow-context.js';
-import { StepCompleteEvent, StepErrorEvent, StepHandoffEvent } from '../../internal/step-events.js';
+import { StepCompleteEvent, StepErrorEvent, StepHandoffEvent, StepHandoffOfferEvent } from '../../internal/step-events.js';
 import { directionOf, pickLocale, useLocale, type Locale } from '../../localization.js';
 import { stepFor } from '../../steps/registry.js';
 import type { ConsentDecisionEvent } from '../../steps/consent/verify-consent.component.js';
@@ -63,6 +63,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
   static override properties: PropertyDeclarations = {
     phase: { type: String, reflect: true },
     index: { state: true },
+    stepOffersHandoff: { state: true },
     failure: { state: true },
     notice: { state: true },
     locale: { state: true },
@@ -72,6 +73,8 @@ export class VerifyFlow extends VerifyFlowAttributes {
   /** The current screen (read-only). */
   declare phase: FlowPhase;
   declare private index: number;
+  /** The step on screen shows its own hand-off button (StepHandoffOfferEvent): no link then. */
+  declare private stepOffersHandoff: boolean;
   declare private failure: VerifyError | null;
   declare private notice: string;
   declare private locale: Locale;
@@ -82,6 +85,8 @@ export class VerifyFlow extends VerifyFlowAttributes {
     stepIndex: () => this.index,
     showStep: (index, consent) => {
       this.notice = '';
+      // Another step's offer does not hold for this one (a step tells its own on its first update).
+      if (index !== this.index) this.stepOffersHandoff = false;
       this.index = index;
       this.phase = consent ? FLOW_PHASE.consent : FLOW_PHASE.steps;
     },
@@ -116,6 +121,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
     updateWhenLocaleChanges(this);
     this.phase = FLOW_PHASE.intro;
     this.index = 0;
+    this.stepOffersHandoff = false;
     this.failure = null;
     this.notice = '';
     this.locale = 'en';
@@ -130,6 +136,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
     });
     root.addEventListener(StepErrorEvent.eventName, (e) => this.onStepError(e as StepErrorEvent));
     root.addEventListener(StepHandoffEvent.eventName, () => this.showHandoff());
+    root.addEventListener(StepHandoffOfferEvent.eventName, (e) => (this.stepOffersHandoff = (e as StepHandoffOfferEvent).offered));
     return root;
   }
 
@@ -405,6 +412,7 @@ export class VerifyFlow extends VerifyFlowAttributes {
       onGo: (index) => void this.goTo(index),
       onConsent: (e) => void this.onConsent(e),
       onHandoff: () => this.showHandoff(),
+      stepOffersHandoff: this.stepOffersHandoff,
     });
   }
 

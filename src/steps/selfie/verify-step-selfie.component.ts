@@ -1,5 +1,5 @@
 import { msg, str } from '@lit/localize';
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing } from 'lit';
 import type { FaceChallenge, FaceEvidence, MethodViewOf } from '../../api/contract.js';
 import { ApiError } from '../../api/session-client.js';
 import type { DetectedFace } from '../../capture/face-detector.js';
@@ -15,7 +15,7 @@ import { sharedStyles } from '../../internal/shared-styles.js';
 import { CameraWayForwardController } from '../camera-way-forward.js';
 import { StepElement } from '../step-element.js';
 import { faceViewport } from './face-viewport.js';
-import { challengeText, faceHintText, tooManyFramesText } from './selfie-texts.js';
+import { challengeText, faceHintText, selfieHelp, tooManyFramesText } from './selfie-texts.js';
 import { colourAt, timedPlan, type TimedPlan } from './timed-capture.js';
 import styles from './verify-step-selfie.styles.js';
 import { states } from '../../internal/lit-states.js';
@@ -374,13 +374,9 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     return this.needsHelp || this.method.needs.attempts_left === 0;
   }
 
-  /** Help after three failed attempts (issue 20): what usually goes wrong, before the last try. */
-  private renderHelp(): TemplateResult {
-    return html`<ul class="help">
-      <li>${msg('Hold the phone at eye level, about an arm’s length away.', { id: 'selfie.help.distance' })}</li>
-      <li>${msg('Turn your head slowly and keep your face inside the oval.', { id: 'selfie.help.slow' })}</li>
-      <li>${msg('Face a window or a lamp; avoid a bright light behind you.', { id: 'selfie.help.light' })}</li>
-    </ul>`;
+  protected override updated(): void {
+    // The help's hand-off button is the one way to it on screen: the flow leaves out its link.
+    this.offersHandoff(this.phase === SELFIE_PHASE.intro && this.helpDue && Boolean(this.flow.value?.handoffEnabled));
   }
 
   protected override render() {
@@ -419,7 +415,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
               }
               ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
               ${this.helpDue && !this.error ? html`<p>${msg('The moves did not work three times.', { id: 'selfie.help.title' })}</p>` : nothing}
-              ${this.helpDue ? this.renderHelp() : nothing}
+              ${this.helpDue ? selfieHelp() : nothing}
               <div class="actions">
                 <button type="button" @click=${() => void this.begin()}>
                   ${this.helpDue ? msg('Try once more (a person will check it)', { id: 'selfie.help.last-try' }) : msg('Start the camera', { id: 'selfie.start' })}

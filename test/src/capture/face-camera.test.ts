@@ -4,7 +4,7 @@ import { expect, oneEvent } from '@open-wc/testing';
 import type { MethodView, MethodViewOf } from '../../../src/api/contract.js';
 import type { VerifyStepSelfie } from '../../../src/steps/selfie/verify-step-selfie.component.js';
 import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
-import { buttonByText, startFlow, stepText } from '../fixtures/flow-harness.js';
+import { buttonByText, flowButtonByText, startFlow, stepText } from '../fixtures/flow-harness.js';
 
 describe('<verify-step-selfie> on the fake camera (real face detection)', () => {
   it('detects the face, takes the straight-look frame with its evidence, and submits', async function () {
@@ -57,11 +57,14 @@ describe('<verify-step-selfie> on the fake camera (real face detection)', () => 
       'verify-step-liveness',
     );
     const step = deep<VerifyStepSelfie>(flow, 'verify-step-liveness')!;
+    expect(flowButtonByText(flow, 'Continue on another device'), "before the help: the flow's link").to.not.equal(null);
     // The still face never turns: each attempt times out on the turn, after the account's time.
     buttonByText(flow, 'verify-step-liveness', 'Start the camera')!.click();
     await until(() => stepText(flow, 'verify-step-liveness').includes('The moves did not work three times.'), 60_000, 'help after the third attempt');
     expect(stepText(flow, 'verify-step-liveness')).to.contain('Turn your head slowly');
     expect(buttonByText(flow, 'verify-step-liveness', 'Use my phone instead'), 'the hand-off is offered').to.not.equal(null);
+    await flow.updateComplete;
+    expect(flowButtonByText(flow, 'Continue on another device'), 'one way to the hand-off, not two').to.equal(null);
     await expect(step).to.be.accessible();
 
     const completed = oneEvent(flow, 'verify-complete');
@@ -90,6 +93,8 @@ describe('<verify-step-selfie> on the fake camera (real face detection)', () => 
     expect(stepText(flow, 'verify-step-liveness')).to.contain('Turn your head slowly');
     expect(buttonByText(flow, 'verify-step-liveness', 'Use my phone instead'), 'the hand-off is offered').to.not.equal(null);
     expect(buttonByText(flow, 'verify-step-liveness', 'Start the camera'), 'no plain new attempt').to.equal(null);
+    await flow.updateComplete;
+    expect(flowButtonByText(flow, 'Continue on another device'), 'one way to the hand-off, not two').to.equal(null);
     await expect(deep(flow, 'verify-step-liveness')).to.be.accessible();
 
     const completed = oneEvent(flow, 'verify-complete');
