@@ -100,7 +100,7 @@ function likeness(g: GreyPlane, a: Cell, b: Cell): number {
 }
 
 /** Correlation by which another letter's templates must beat the taken letter's. */
-export const GLYPH_MARGIN = 0.03;
+export const GLYPH_MARGIN = 0.05;
 
 /** A contested name letter whose glyph looks more like another candidate's print in the zone. */
 export interface GlyphDoubt {
