@@ -157,7 +157,6 @@ export function glyphDoubts(g: GreyPlane, lineHeight: number, lines: readonly st
       if (s !== null) scores[o] = s;
     }
     const best = Object.entries(scores).sort((a, b) => b[1] - a[1])[0]!;
-    if (process.env.GLYPH_DEBUG) console.log(t, scores);
     if (best[0] !== t.chosen && best[1] > mine + GLYPH_MARGIN) doubts.push({ line: t.line, column: t.column, chosen: t.chosen, likeness: best[0], scores });
   }
   return doubts;
