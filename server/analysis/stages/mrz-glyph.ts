@@ -54,7 +54,7 @@ export function zoneCells(g: GreyPlane, lines: readonly string[], lineHeight: nu
 /** Share of the pitch a glyph's ink spans. */
 const GLYPH_FILL = 0.7;
 
-/** A cell's pixels, zero-mean and unit-norm, at a shift (`dx`, `dy`) of `ref`'s size. */
+/** A `w` × `h` window of a cell's pixels shifted by (`dx`, `dy`), zero-mean and unit-norm; null off the plane or flat. */
 function patch(g: GreyPlane, c: Cell, dx: number, dy: number, w: number, h: number): Float64Array | null {
   const out = new Float64Array(w * h);
   let sum = 0;
