@@ -98,6 +98,11 @@ export interface LexiconReading {
   readonly scores: Readonly<Record<string, number>>;
   /** log P of the model's own best path (every step's most likely class). */
   readonly bestPath: number;
+  /**
+   * For a box read as a short code: log P of each field's label strings followed by that code
+   * ("CLASS M", "9aEND NONE"), by canonical label ({@link readGlued}).
+   */
+  readonly glued?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -127,6 +132,41 @@ export function readLexicon(probs: Float32Array, steps: number, classes: number,
   });
   return { scores, bestPath };
 }
+
+/** Fields whose value is a short code printed right after its label (glued scoring, {@link readGlued}). */
+const CODE_FIELDS = new Set(['SEX', 'CLASS', 'RSTR', 'END', 'EYES']);
+
+/**
+ * Scores a box read as the short code `value` against each code field's label strings followed by
+ * it, with and without a space. A box of a faint label and its bold value reads as the value
+ * alone (the model puts blanks over the faint print), but the label's strokes still tilt its step
+ * probabilities: "CLASS M" explains them better than "END M" when CLASS is printed there.
+ */
+export function readGlued(probs: Float32Array, steps: number, classes: number, index: (ch: string) => number, value: string): Record<string, number> {
+  const scores: Record<string, number> = {};
+  const lp = (text: string): number => ctcLogProb(probs, steps, classes, [...text].map(index));
+  for (const e of ENTRIES) {
+    if (!e.label || !CODE_FIELDS.has(e.label)) continue;
+    for (const sep of [' ', '']) {
+      // Against strings of the label's length and spacing in other letters: a longer label costs
+      // more steps whatever is printed, so only what its own letters add counts.
+      const own = lp(`${e.text}${sep}${value}`);
+      const others = SHIFTS.map((k) => lp(`${shifted(e.text, k)}${sep}${value}`));
+      const base = Math.max(...others);
+      scores[e.label] = Math.max(scores[e.label] ?? -Infinity, own - base);
+    }
+  }
+  return scores;
+}
+
+const SHIFTS = [5, 11, 17];
+/** The string with each letter moved `k` places along the alphabet and each digit `k` along the digits. */
+const shifted = (t: string, k: number): string =>
+  t.replace(/[A-Za-z0-9]/g, (c) => {
+    if (/\d/.test(c)) return String((Number(c) + k) % 10);
+    const a = c === c.toUpperCase() ? 65 : 97;
+    return String.fromCharCode(a + ((c.charCodeAt(0) - a + k) % 26));
+  });
 
 const MAX_GAP = 4.5;
 const MIN_MARGIN = 3;

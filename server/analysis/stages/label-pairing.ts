@@ -298,7 +298,8 @@ function fieldsFor(value: string): readonly string[] {
 function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: Set<TextBox>): { label: Span; value: Value }[] {
   const labelBoxes = new Set(labels.flatMap((l) => rows[l.row]!.boxes.slice(l.from, l.to)));
   const used = new Set(labels.map((l) => fieldOfLabel(l.text)));
-  const cands: { row: number; i: number; lrow: number; li: number; fields: readonly string[] }[] = [];
+  const cands: { row: number; i: number; lrow: number; li: number; fields: readonly string[]; own: boolean }[] = [];
+  const pageH = median(rows.flatMap((row) => row.boxes.map((b) => b.h)));
   rows.forEach((row, r) =>
     row.boxes.forEach((v, i) => {
       const fields = fieldsFor(v.text).filter((f) => !used.has(f));
@@ -316,7 +317,8 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
           if (!best || d < best.d) best = { lrow: r2, li, d };
         }),
       );
-      if (best) cands.push({ row: r, i, lrow: (best as { lrow: number }).lrow, li: (best as { li: number }).li, fields });
+      if (best) cands.push({ row: r, i, lrow: (best as { lrow: number }).lrow, li: (best as { li: number }).li, fields, own: false });
+      else if (gluedLabel(v, pageH)) cands.push({ row: r, i, lrow: r, li: i, fields, own: true });
     }),
   );
   const out: { label: Span; value: Value }[] = [];
@@ -326,7 +328,8 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
     // The candidate whose best free field leads its next free field the most goes first.
     let pick: { k: number; field: string; lead: number } | null = null;
     cands.forEach((c, k) => {
-      const scores = rows[c.lrow]!.boxes[c.li]!.lexicon!.scores;
+      const lex = rows[c.lrow]!.boxes[c.li]!.lexicon!;
+      const scores = (c.own ? lex.glued : lex.scores) ?? {};
       const free = c.fields.filter((f) => !used.has(f)).sort((a, b) => (scores[b] ?? -Infinity) - (scores[a] ?? -Infinity));
       if (!free.length) return;
       const lead = free.length > 1 ? (scores[free[0]!] ?? -Infinity) - (scores[free[1]!] ?? -Infinity) : Infinity;
@@ -336,7 +339,7 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
     const { k, field, lead } = pick as { k: number; field: string; lead: number };
     const c = cands.splice(k, 1)[0]!;
     const [v, l] = [rows[c.row]!.boxes[c.i]!, rows[c.lrow]!.boxes[c.li]!];
-    if (lead < MIN_SHAPE_LEAD || boxTaken.has(l)) continue;
+    if (lead < (c.own ? MIN_GLUED_LEAD : MIN_SHAPE_LEAD) || boxTaken.has(l)) continue;
     used.add(field);
     boxTaken.add(l);
     taken.add(v);
@@ -345,7 +348,7 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
   // Restrictions and endorsements both NONE, neither label readable: which NONE is which does not
   // change what is read. Taken only when exactly two NONE are left on the page, one under a label box.
   const nones = rows.flatMap((row, r) => row.boxes.map((b, i) => ({ b, r, i })).filter(({ b }) => b.text === 'NONE' && !taken.has(b)));
-  const labelled = all.find((c) => rows[c.row]!.boxes[c.i]!.text === 'NONE' && !boxTaken.has(rows[c.lrow]!.boxes[c.li]!));
+  const labelled = all.find((c) => !c.own && rows[c.row]!.boxes[c.i]!.text === 'NONE' && !boxTaken.has(rows[c.lrow]!.boxes[c.li]!));
   if (!used.has('RSTR') && !used.has('END') && nones.length === 2 && labelled) {
     const l = spanOf(rows, labelled.lrow, labelled.li, labelled.li + 1);
     nones.forEach(({ b, r, i }, k) => {
@@ -359,6 +362,22 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
 }
 /** How much better (nats) the chosen field's label must explain the box than the next free field's. */
 const MIN_SHAPE_LEAD = 1;
+/**
+ * The same lead for a label read inside its value's own box (glued scoring): faint print the
+ * model reads as blanks tilts the scores less, and a box without a label in it still gets some.
+ */
+const MIN_GLUED_LEAD = 3;
+
+/**
+ * Whether a short value's own box may hold its unread label (classic and numbered layouts print
+ * the label just before the value, in faint small print the detector boxes with it): the value
+ * read surely, in a value's print size, and its box wider than its characters alone take, by
+ * about a short label's width. The box is then scored for each label before the value (label-lexicon.ts).
+ */
+function gluedLabel(v: TextBox, pageH: number): boolean {
+  if (!v.lexicon?.glued || v.confidence < 50 || v.h < 0.8 * pageH) return false;
+  return v.w >= (0.5 * v.text.length + 1.2) * v.h;
+}
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const medianHeight = (bs: readonly TextBox[]): number => median(bs.map((b) => b.h));
