@@ -85,7 +85,9 @@ function documentNumber(lines: readonly string[]): string | null {
       const digits = token.replace(/\D/g, '').length;
       // Five digits are a postal code; nine are one with its dash lost only after a state code
       // ("DENVER, CO 802891234"): many states issue nine-digit licence numbers (Colorado's 727762807).
-      const zip9 = /^\d{9}$/.test(token) && /(?:^|[^A-Z])[A-Z]{2}[,.]?\s*$/.test(line.slice(0, line.indexOf(raw)));
+      // The two letters must be a jurisdiction's code: "4dDL 727762807" is a labelled licence number.
+      const before = /(?:^|[^A-Z])([A-Z]{2})[,.]?\s*$/.exec(line.slice(0, line.indexOf(raw)))?.[1];
+      const zip9 = /^\d{9}$/.test(token) && before !== undefined && before in JURISDICTIONS;
       if (digits < 3 || /^\d{5}$/.test(token) || zip9) continue;
       // Earlier lines and labelled ones win: the number sits at the top of an AAMVA front.
       const score = (labelled ? 100 : 0) + digits - i;
@@ -231,7 +233,10 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
     put('age', ageOn(birth.iso, today), conf(birth.line));
   }
   const expiry = byLabel('expiry') ?? [...dates].reverse().find((d) => d !== birth && labelOf(d) === null);
-  if (expiry && (!birth || expiry.iso > birth.iso)) put('Date of Expiry', expiry.iso, conf(expiry.line));
+  // A year misread (2828 for 2028) gives a date no licence expires on: none at 100 or more, none
+  // 60 years ahead (a licence valid to its holder's 65th birthday is the longest US term).
+  const sane = (iso: string): boolean => (!birth || ageOn(birth.iso, new Date(`${iso}T00:00:00Z`)) < 100) && ageOn(todayIso, new Date(`${iso}T00:00:00Z`)) < 60;
+  if (expiry && (!birth || expiry.iso > birth.iso) && sane(expiry.iso)) put('Date of Expiry', expiry.iso, conf(expiry.line));
   const issue = byLabel('issue') ?? dates.find((d) => d !== birth && d !== expiry && d.iso <= todayIso && labelOf(d) === null);
   if (issue && issue !== birth && issue !== expiry && issue.iso <= todayIso) put('Date of Issue', issue.iso, conf(issue.line));
 
