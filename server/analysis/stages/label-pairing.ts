@@ -282,7 +282,8 @@ function fieldsFor(value: string): readonly string[] {
   if (/^[A-Z0-9]{1,2}$/.test(value) && /[A-Z]/.test(value)) return ['CLASS', 'RSTR', 'END'];
   if (/^(?:BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK)$/.test(value)) return ['EYES'];
   // A long run of letters and digits (not a date): the discriminator or the licence number.
-  if (/^[A-Z0-9/]{8,}$/.test(value) && /\d{3}/.test(value) && !/^\d{1,2}\/\d{1,2}\/\d{2,4}$/.test(value)) return ['DD', 'DLN'];
+  // A date with its label glued on ("DOB05/17/1993") is neither.
+  if (/^[A-Z0-9/]{8,}$/.test(value) && /\d{3}/.test(value) && !/\d{1,2}\/\d{1,2}\/\d{2,4}$/.test(value)) return ['DD', 'DLN'];
   return [];
 }
 
@@ -310,7 +311,8 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
       let best: { lrow: number; li: number; d: number } | null = null;
       rows.forEach((lr, r2) =>
         lr.boxes.forEach((b, li) => {
-          if (!b.lexicon || b === v || taken.has(b) || labelBoxes.has(b) || b.h >= 0.85 * vh) return;
+          // A box read as a city line or a date is a value, whatever its print size (a city line above a bolder date).
+          if (!b.lexicon || b === v || taken.has(b) || labelBoxes.has(b) || b.h >= 0.85 * vh || VALUE_LINE.test(b.text)) return;
           const gap = v.y - (b.y + b.h);
           if (gap < -0.5 * b.h || gap > 1.2 * vh || Math.abs(b.x - v.x) > 1.5 * vh || centreY(b) >= centreY(v)) return;
           const d = Math.max(0, gap) + Math.abs(b.x - v.x);
@@ -326,14 +328,16 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
   const all = [...cands];
   while (cands.length) {
     // The candidate whose best free field leads its next free field the most goes first.
-    let pick: { k: number; field: string; lead: number } | null = null;
+    let pick: { k: number; field: string; lead: number; own: boolean } | null = null;
     cands.forEach((c, k) => {
       const lex = rows[c.lrow]!.boxes[c.li]!.lexicon!;
       const scores = (c.own ? lex.glued : lex.scores) ?? {};
       const free = c.fields.filter((f) => !used.has(f)).sort((a, b) => (scores[b] ?? -Infinity) - (scores[a] ?? -Infinity));
       if (!free.length) return;
       const lead = free.length > 1 ? (scores[free[0]!] ?? -Infinity) - (scores[free[1]!] ?? -Infinity) : Infinity;
-      if (!pick || lead > pick.lead) pick = { k, field: free[0]!, lead };
+      // Values under a label box go first: a label read inside a value's own box only fills what they leave.
+      const better = !pick || (c.own === pick.own ? lead > pick.lead : !c.own);
+      if (better) pick = { k, field: free[0]!, lead, own: c.own };
     });
     if (!pick) break;
     const { k, field, lead } = pick as { k: number; field: string; lead: number };
@@ -360,6 +364,9 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
   }
   return out;
 }
+/** A city line ("DETRO .M48251": a word, then a postal code) or a date: never an unread label. */
+const VALUE_LINE = /[A-Z]{3}.*\d{5}(?!\d)|\d{1,2}\/\d{1,2}\/\d{2,4}/;
+
 /** How much better (nats) the chosen field's label must explain the box than the next free field's. */
 const MIN_SHAPE_LEAD = 1;
 /**
@@ -375,7 +382,7 @@ const MIN_GLUED_LEAD = 3;
  * about a short label's width. The box is then scored for each label before the value (label-lexicon.ts).
  */
 function gluedLabel(v: TextBox, pageH: number): boolean {
-  if (!v.lexicon?.glued || v.confidence < 50 || v.h < 0.8 * pageH) return false;
+  if (!v.lexicon?.glued || v.confidence < 50 || v.h < 0.75 * pageH) return false;
   return v.w >= (0.5 * v.text.length + 1.2) * v.h;
 }
 

@@ -29,9 +29,22 @@ const index = (ch: string): number => ALPHABET.indexOf(ch) + 1;
  */
 function box(label: string, value: string): { probs: Float32Array; steps: number; classes: number } {
   const classes = ALPHABET.length + 1;
-  const faint = [...label].flatMap((c) => [[index(c), 0.3], [0, 0.9]] as const);
+  const faint = [...label].flatMap(
+    (c) =>
+      [
+        [index(c), 0.3],
+        [0, 0.9],
+      ] as const,
+  );
   const margin = label ? [] : Array.from({ length: 8 }, () => [0, 0.9] as const);
-  const bold = [...` ${value}`].flatMap((c) => [[index(c), 0.9], [index(c), 0.9], [0, 0.9]] as const);
+  const bold = [...` ${value}`].flatMap(
+    (c) =>
+      [
+        [index(c), 0.9],
+        [index(c), 0.9],
+        [0, 0.9],
+      ] as const,
+  );
   const path = [...faint, ...margin, ...bold];
   const probs = new Float32Array(path.length * classes);
   path.forEach(([c, p], t) => {
@@ -46,7 +59,12 @@ const glued = (label: string, value: string): Record<string, number> => {
   return readGlued(s.probs, s.steps, s.classes, index, value);
 };
 const lead = (scores: Record<string, number>, field: string): number =>
-  scores[field]! - Math.max(...Object.entries(scores).filter(([k]) => k !== field).map(([, v]) => v));
+  scores[field]! -
+  Math.max(
+    ...Object.entries(scores)
+      .filter(([k]) => k !== field)
+      .map(([, v]) => v),
+  );
 
 describe('a label read as blanks inside its value box', () => {
   it('names the field whose label tilts the faint steps, whatever the labels lengths', () => {
