@@ -38,6 +38,12 @@ export interface BoxRow {
 const LABEL =
   /^(?:\d{1,2}[a-z]?\s*)?(?:DOB|DATE OF BIRTH|EXP|EXPIRES|ISS|ISSUED|SEX|HGT|HEIGHT|EYES|CLASS|RSTR|RESTR|RESTRICTIONS|END|ENDORSE|ENDORSEMENTS|DD|DL|DLN|DL NO|LIC NO|LN|FN|LAST NAME|FIRST NAME|FAMILY NAME|GIVEN NAMES?)[:.]?$/i;
 
+/**
+ * A box read as a code field's label and its value ("CLASS B", "END NONE"): read whole, its value
+ * beside it, so never a bare label from the closed list (the box scores close to "CLASS" alone).
+ */
+const LABEL_AND_VALUE = /^(?:\d{1,2}[a-z]?\s*)?(?:SEX|HGT|EYES|CLASS|RSTR|END|DD|DLN|DOB|EXP|ISS)[:.]?\s+[A-Z0-9]/;
+
 /** Labels long enough to be known with one letter lost or misread ("RST", "CLAS", "EYFS"). */
 const LONG_LABELS = ['CLASS', 'RSTR', 'RESTR', 'EYES'];
 
@@ -105,7 +111,7 @@ function findLabels(rows: readonly BoxRow[]): Span[] {
         // The boxes of one label sit a word space apart, not a column apart.
         const tight = row.boxes.slice(i + 1, i + n).every((b, k) => b.x - (row.boxes[i + k]!.x + row.boxes[i + k]!.w) < 1.5 * s.h);
         // A box whose free reading is no label may still read as one from the closed list.
-        const lex = n === 1 ? row.boxes[i]!.lexicon : undefined;
+        const lex = n === 1 && !LABEL_AND_VALUE.test(s.text) ? row.boxes[i]!.lexicon : undefined;
         const canon = tight ? (labelOf(s.text) ?? (lex ? lexiconLabel(lex) : null)) : null;
         if (canon) found = { ...s, text: canon };
       }

@@ -270,7 +270,7 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // "9.CLAS5 D": the last S read as 5. "SCLASS C": glued to the end of the label before it.
   // Not read after a CLASS garbled further ("sass", "Las"): tesseract reads the ISS label "sass"
   // too, and took the issue date's month as the class (docs/analysis.md, "Given names run together").
-  const cls = labelled(all, 'CLAS5|CLASS|CLAS|CASS', '[A-Z0-9]{1,2}') ?? /CLASS[ \t]*[:.]?[ \t]*([A-Z0-9]{1,2})(?![A-Za-z0-9])/.exec(all)?.[1] ?? null;
+  const cls = labelled(all, 'CLAS5|CLASS|CLAS(?!S)|CASS', '[A-Z0-9]{1,2}') ?? /CLASS[ \t]*[:.]?[ \t]*([A-Z0-9]{1,2})(?![A-Za-z0-9])/.exec(all)?.[1] ?? null;
   if (cls) put('DL Class', cls, 60);
   // "ENDONONE": OCR sometimes doubles a letter between a glued label and NONE.
   // "128STR NONE": the R of a numbered RSTR lost; only taken before NONE (STREET holds STR too).

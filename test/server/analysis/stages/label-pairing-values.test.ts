@@ -39,3 +39,17 @@ describe('names with a glued classic label', () => {
     expect(f['Full Name']?.value).toBe('LILY EMMA THOMAS');
   });
 });
+
+describe('a label read with its value is not a bare label', () => {
+  it('keeps "CLASS B" whole, and reads no class from CLASS over another label (dev-variant front 1)', () => {
+    const lexicon: LexiconReading = { scores: { ...Object.fromEntries(FIELDS.map((f) => [f, -40])), CLASS: -8 }, bestPath: -5 };
+    const classB: TextBox = { text: 'CLASS B', confidence: 93, x: 490, y: 349, w: 58, h: 23, lexicon };
+    const endNone: TextBox = { text: 'END NONE', confidence: 92, x: 491, y: 373, w: 68, h: 21 };
+    const lines = pairLabels([rowOf(classB), rowOf(endNone)]);
+    expect(lines.map((l) => l.text)).toEqual(['CLASS B', 'END NONE']);
+    expect(printedFields({ text: '', confidence: 90, lines }, today)['DL Class']?.value).toBe('B');
+    // "CLASS END NONE": CLAS then S is not the class.
+    const glued = printedFields({ text: '', confidence: 90, lines: [{ text: 'CLASS END NONE', confidence: 90 }] }, today);
+    expect(glued['DL Class']).toBeUndefined();
+  });
+});
