@@ -233,10 +233,7 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
     put('age', ageOn(birth.iso, today), conf(birth.line));
   }
   const expiry = byLabel('expiry') ?? [...dates].reverse().find((d) => d !== birth && labelOf(d) === null);
-  // A year misread (2828 for 2028) gives a date no licence expires on: none at 100 or more, none
-  // 60 years ahead (a licence valid to its holder's 65th birthday is the longest US term).
-  const sane = (iso: string): boolean => (!birth || ageOn(birth.iso, new Date(`${iso}T00:00:00Z`)) < 100) && ageOn(todayIso, new Date(`${iso}T00:00:00Z`)) < 60;
-  if (expiry && (!birth || expiry.iso > birth.iso) && sane(expiry.iso)) put('Date of Expiry', expiry.iso, conf(expiry.line));
+  if (expiry && (!birth || expiry.iso > birth.iso)) put('Date of Expiry', expiry.iso, conf(expiry.line));
   const issue = byLabel('issue') ?? dates.find((d) => d !== birth && d !== expiry && d.iso <= todayIso && labelOf(d) === null);
   if (issue && issue !== birth && issue !== expiry && issue.iso <= todayIso) put('Date of Issue', issue.iso, conf(issue.line));
 
@@ -256,7 +253,8 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   const heightLine = (lines.find((l) => HEIGHT.test(l)) ?? '').replace(HEIGHT, ' ');
   const lone = (re: string): string | null => new RegExp(`(?:^|\\s)(${re})(?=\\s|$)`).exec(heightLine)?.[1] ?? null;
   // "15SXF": the E of a numbered SEX lost.
-  const sex = labelled(all, 'SEX|(?<=\\d)SX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? lone('[MFX]');
+  // "EXM": SEX with its S lost and its value glued on (a numbered front's "15 SEX M").
+  const sex = labelled(all, 'SEX|(?<=\\d)SX|EX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? lone('[MFX]');
   if (sex) put('Sex', sex.toUpperCase(), 60);
   const EYE_CODES = 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK';
   // PaddleOCR puts a space into a code it reads letter by letter ("EYES B RO").
