@@ -144,22 +144,43 @@ const CODE_FIELDS = new Set(['SEX', 'CLASS', 'RSTR', 'END', 'EYES']);
  */
 export function readGlued(probs: Float32Array, steps: number, classes: number, index: (ch: string) => number, value: string): Record<string, number> {
   const scores: Record<string, number> = {};
-  const lp = (text: string): number => ctcLogProb(probs, steps, classes, [...text].map(index));
-  for (const e of ENTRIES) {
-    if (!e.label || !CODE_FIELDS.has(e.label)) continue;
-    for (const sep of [' ', '']) {
+  const entries = ENTRIES.filter((e) => e.label && CODE_FIELDS.has(e.label));
+  const texts = entries.flatMap((e) => [' ', ''].flatMap((sep) => [e.text, ...SHIFTS.map((k) => shifted(e.text, k))].map((t) => `${t}${sep}${value}`)));
+  // One log table for every character the strings use, as readLexicon does.
+  const chars = texts.map((t) => [...t].map(index));
+  const used = [0, ...new Set(chars.flat().filter((c) => c >= 0))];
+  const column = new Map(used.map((c, k) => [c, k] as const));
+  const table = logTable(probs, steps, classes, used);
+  const lp = (n: number): number =>
+    chars[n]!.some((c) => c < 0)
+      ? -Infinity
+      : ctcOnTable(
+          table,
+          steps,
+          used.length,
+          chars[n]!.map((c) => column.get(c)!),
+        );
+  const per = 1 + SHIFTS.length;
+  entries.forEach((e, n) => {
+    for (let sep = 0; sep < 2; sep++) {
       // Against strings of the label's length and spacing in other letters: a longer label costs
       // more steps whatever is printed, so only what its own letters add counts.
-      const own = lp(`${e.text}${sep}${value}`);
-      const others = SHIFTS.map((k) => lp(`${shifted(e.text, k)}${sep}${value}`));
-      const base = Math.max(...others);
-      scores[e.label] = Math.max(scores[e.label] ?? -Infinity, own - base);
+      const at = (2 * n + sep) * per;
+      const own = lp(at);
+      const base = Math.max(...SHIFTS.map((_, k) => lp(at + 1 + k)));
+      scores[e.label!] = Math.max(scores[e.label!] ?? -Infinity, own - base);
     }
-  }
+  });
   return scores;
 }
 
 const SHIFTS = [5, 11, 17];
+
+/**
+ * Whether a box read as `text` is wider than its characters alone take, by about a short label's
+ * width: only such a box may hold its value's unread label (and only it is scored by {@link readGlued}).
+ */
+export const widerThanValue = (text: string, w: number, h: number): boolean => w >= (0.5 * text.length + 1.2) * h;
 /** The string with each letter moved `k` places along the alphabet and each digit `k` along the digits. */
 const shifted = (t: string, k: number): string =>
   t.replace(/[A-Za-z0-9]/g, (c) => {

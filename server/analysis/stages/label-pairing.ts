@@ -10,7 +10,7 @@
  * Input: rows of boxes (tesseract's lines of words, or PaddleOCR's boxes grouped into rows), in
  * reading order. A box is a word or a phrase; a label may span several boxes ("LAST" "NAME").
  */
-import { lexiconLabel, type LexiconReading } from './label-lexicon.js';
+import { lexiconLabel, widerThanValue, type LexiconReading } from './label-lexicon.js';
 import type { OcrLine } from './ocr.js';
 
 export interface TextBox {
@@ -389,7 +389,7 @@ const MIN_GLUED_LEAD = 3;
  */
 function gluedLabel(v: TextBox, pageH: number): boolean {
   if (!v.lexicon?.glued || v.confidence < 50 || v.h < 0.75 * pageH) return false;
-  return v.w >= (0.5 * v.text.length + 1.2) * v.h;
+  return widerThanValue(v.text, v.w, v.h);
 }
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;

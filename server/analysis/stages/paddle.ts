@@ -15,7 +15,7 @@ import { packageFile } from '../engines.js';
 import type { OcrResult } from './ocr.js';
 import { boxesToLines } from './paddle-lines.js';
 import type { TextBox } from './label-pairing.js';
-import { readGlued, readLexicon } from './label-lexicon.js';
+import { readGlued, readLexicon, widerThanValue } from './label-lexicon.js';
 import { missedWords } from './row-band.js';
 import { grownSmallLines } from './small-print.js';
 
@@ -290,7 +290,8 @@ async function readRect(e: PaddleEngine, g: GreyPlane, r: { x: number; y: number
   const idx = (ch: string): number => e.index.get(ch) ?? -1;
   let lexicon = text.length <= 16 ? readLexicon(out.data as Float32Array, steps!, classes!, idx, bestPath) : undefined;
   // A short code whose label went unread may still have it in its box (glued scoring, label-lexicon.ts).
-  if (lexicon && SHORT_CODE.test(text)) lexicon = { ...lexicon, glued: readGlued(out.data as Float32Array, steps!, classes!, idx, text) };
+  if (lexicon && SHORT_CODE.test(text) && widerThanValue(text, w, h))
+    lexicon = { ...lexicon, glued: readGlued(out.data as Float32Array, steps!, classes!, idx, text) };
   return text ? { text, confidence, x, y, w, h, ...(lexicon ? { lexicon } : {}) } : null;
 }
 
