@@ -6,6 +6,7 @@
  * while the card's rows are tilted with it. Measured here on the (deskewed) page the OCR read.
  */
 import type { GreyPlane } from '../raster.js';
+import { paperTexture } from './field-texture.js';
 import type { BoxRow, TextBox } from './label-pairing.js';
 
 /** What is measured on one word's glyphs (page pixels; `tilt` in degrees). */
@@ -165,7 +166,10 @@ export function valueWords(rows: readonly BoxRow[]): TextBox[] {
 
 export interface FieldForgery {
   readonly suspicious: boolean;
-  /** Numbers of a lighter weight than the page's words (`stroke`: their share of its median), and the cues beside it. */
+  /**
+   * Numbers of a lighter weight than the page's words (`stroke`: their share of its median), and
+   * other lighter words with a cue, with the cues beside each.
+   */
   readonly words: readonly { readonly text: string; readonly cues: readonly string[]; readonly stroke: number; readonly tilt: number }[];
 }
 
@@ -179,6 +183,14 @@ export const FIELD_THRESHOLDS = {
   tilt: 2,
   /** Ink height this many times the median of the page's other numbers. */
   height: 1.6,
+  /**
+   * The paper under a lighter word keeps this share of the fine texture of the paper round it at
+   * most: smudged or painted out (field-texture.ts). Development half: re-typed values 0.29-0.74,
+   * the genuine lighter words 1.01-2.4.
+   */
+  paperShare: 0.8,
+  /** …where the paper round it has this much texture to lose (grey levels of fine residual). */
+  minPaperTexture: 1.2,
 } as const;
 
 function median(v: number[]): number {
@@ -190,7 +202,8 @@ const digits = (t: string): number => t.replace(/[^0-9]/g, '').length;
 /**
  * Printed numbers (dates, licence and document numbers: what a forger changes) whose glyphs
  * disagree with the page's other printed words: a lighter stroke weight, and the word tilted
- * against the page's rows or much taller than the page's other numbers. Paleness is not a cue of
+ * against the page's rows or much taller than the page's other numbers; or any lighter word
+ * whose paper lost the card's fine texture (a patch: field-texture.ts). Paleness is not a cue of
  * its own: a thin stroke blurred by the capture never reaches the ink's full darkness.
  */
 export function detectRetypedFields(g: GreyPlane, rows: readonly BoxRow[]): FieldForgery {
@@ -198,20 +211,27 @@ export function detectRetypedFields(g: GreyPlane, rows: readonly BoxRow[]): Fiel
   const measured = valueWords(rows)
     .map((b) => ({ b, f: glyphFeatures(g, b) }))
     .filter((m): m is { b: TextBox; f: GlyphFeatures } => m.f !== null && m.f.inkHeight >= 8 && m.f.inkShare < 0.5);
+  const allBoxes = rows.flatMap((r) => r.boxes);
   const words: FieldForgery['words'][number][] = [];
   for (const { b, f } of measured) {
-    if (digits(f.text) < 4) continue;
+    const number = digits(f.text) >= 4;
     const refs = measured.filter((m) => m.b !== b && m.b.confidence >= T.minRefConfidence).map((m) => m.f);
     if (refs.length < T.minRefWords) continue;
     const stroke = f.stroke / median(refs.map((r) => r.stroke));
-    if (stroke >= T.strokeShare) continue;
     const cues: string[] = [];
+    if (stroke < T.strokeShare) cues.push('weight');
     const long = refs.filter((r) => r.w >= 4 * r.inkHeight);
-    if (long.length >= 2 && f.w >= 3 * f.inkHeight && Math.abs(f.tilt - median(long.map((r) => r.tilt))) >= T.tilt) cues.push('tilt');
+    if (number && long.length >= 2 && f.w >= 3 * f.inkHeight && Math.abs(f.tilt - median(long.map((r) => r.tilt))) >= T.tilt) cues.push('tilt');
     const numbers = refs.filter((r) => digits(r.text) >= 3);
-    if (numbers.length >= 1 && f.inkHeight >= T.height * median(numbers.map((r) => r.inkHeight))) cues.push('height');
-    words.push({ text: f.text, cues, stroke, tilt: f.tilt });
+    if (number && numbers.length >= 1 && f.inkHeight >= T.height * median(numbers.map((r) => r.inkHeight))) cues.push('height');
+    if (cues.length === 0) continue;
+    // Measured only beside another cue (it costs a blur of the word's surroundings); any lighter
+    // word, a number or not: a re-typed value OCR garbles is still on its patch.
+    const paper = paperTexture(g, b, allBoxes);
+    if (paper && paper.around >= T.minPaperTexture && paper.inside <= T.paperShare * paper.around) cues.push('paper');
+    if (number || cues.length >= 2) words.push({ text: f.text, cues, stroke, tilt: f.tilt });
   }
-  // The weight with one more cue: a lighter weight alone can be a regular line of the card's own.
-  return { suspicious: words.some((w) => w.cues.length >= 1), words };
+  // Two cues, one of them the weight or the paper: a lighter weight alone can be a regular line of
+  // the card's own, a tall or tilted number a header's.
+  return { suspicious: words.some((w) => w.cues.length >= 2 && (w.cues.includes('weight') || w.cues.includes('paper'))), words };
 }

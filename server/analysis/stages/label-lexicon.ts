@@ -98,6 +98,11 @@ export interface LexiconReading {
   readonly scores: Readonly<Record<string, number>>;
   /** log P of the model's own best path (every step's most likely class). */
   readonly bestPath: number;
+  /**
+   * For a box read as a short code: log P of each field's label strings followed by that code
+   * ("CLASS M", "9aEND NONE"), by canonical label ({@link readGlued}).
+   */
+  readonly glued?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -127,6 +132,62 @@ export function readLexicon(probs: Float32Array, steps: number, classes: number,
   });
   return { scores, bestPath };
 }
+
+/** Fields whose value is a short code printed right after its label (glued scoring, {@link readGlued}). */
+const CODE_FIELDS = new Set(['SEX', 'CLASS', 'RSTR', 'END', 'EYES']);
+
+/**
+ * Scores a box read as the short code `value` against each code field's label strings followed by
+ * it, with and without a space. A box of a faint label and its bold value reads as the value
+ * alone (the model puts blanks over the faint print), but the label's strokes still tilt its step
+ * probabilities: "CLASS M" explains them better than "END M" when CLASS is printed there.
+ */
+export function readGlued(probs: Float32Array, steps: number, classes: number, index: (ch: string) => number, value: string): Record<string, number> {
+  const scores: Record<string, number> = {};
+  const entries = ENTRIES.filter((e) => e.label && CODE_FIELDS.has(e.label));
+  const texts = entries.flatMap((e) => [' ', ''].flatMap((sep) => [e.text, ...SHIFTS.map((k) => shifted(e.text, k))].map((t) => `${t}${sep}${value}`)));
+  // One log table for every character the strings use, as readLexicon does.
+  const chars = texts.map((t) => [...t].map(index));
+  const used = [0, ...new Set(chars.flat().filter((c) => c >= 0))];
+  const column = new Map(used.map((c, k) => [c, k] as const));
+  const table = logTable(probs, steps, classes, used);
+  const lp = (n: number): number =>
+    chars[n]!.some((c) => c < 0)
+      ? -Infinity
+      : ctcOnTable(
+          table,
+          steps,
+          used.length,
+          chars[n]!.map((c) => column.get(c)!),
+        );
+  const per = 1 + SHIFTS.length;
+  entries.forEach((e, n) => {
+    for (let sep = 0; sep < 2; sep++) {
+      // Against strings of the label's length and spacing in other letters: a longer label costs
+      // more steps whatever is printed, so only what its own letters add counts.
+      const at = (2 * n + sep) * per;
+      const own = lp(at);
+      const base = Math.max(...SHIFTS.map((_, k) => lp(at + 1 + k)));
+      scores[e.label!] = Math.max(scores[e.label!] ?? -Infinity, own - base);
+    }
+  });
+  return scores;
+}
+
+const SHIFTS = [5, 11, 17];
+
+/**
+ * Whether a box read as `text` is wider than its characters alone take, by about a short label's
+ * width: only such a box may hold its value's unread label (and only it is scored by {@link readGlued}).
+ */
+export const widerThanValue = (text: string, w: number, h: number): boolean => w >= (0.5 * text.length + 1.2) * h;
+/** The string with each letter moved `k` places along the alphabet and each digit `k` along the digits. */
+const shifted = (t: string, k: number): string =>
+  t.replace(/[A-Za-z0-9]/g, (c) => {
+    if (/\d/.test(c)) return String((Number(c) + k) % 10);
+    const a = c === c.toUpperCase() ? 65 : 97;
+    return String.fromCharCode(a + ((c.charCodeAt(0) - a + k) % 26));
+  });
 
 const MAX_GAP = 4.5;
 const MIN_MARGIN = 3;

@@ -10,7 +10,7 @@
  * Input: rows of boxes (tesseract's lines of words, or PaddleOCR's boxes grouped into rows), in
  * reading order. A box is a word or a phrase; a label may span several boxes ("LAST" "NAME").
  */
-import { lexiconLabel, type LexiconReading } from './label-lexicon.js';
+import { lexiconLabel, widerThanValue, type LexiconReading } from './label-lexicon.js';
 import type { OcrLine } from './ocr.js';
 
 export interface TextBox {
@@ -37,6 +37,12 @@ export interface BoxRow {
  */
 const LABEL =
   /^(?:\d{1,2}[a-z]?\s*)?(?:DOB|DATE OF BIRTH|EXP|EXPIRES|ISS|ISSUED|SEX|HGT|HEIGHT|EYES|CLASS|RSTR|RESTR|RESTRICTIONS|END|ENDORSE|ENDORSEMENTS|DD|DL|DLN|DL NO|LIC NO|LN|FN|LAST NAME|FIRST NAME|FAMILY NAME|GIVEN NAMES?)[:.]?$/i;
+
+/**
+ * A box read as a code field's label and its value ("CLASS B", "END NONE"): read whole, its value
+ * beside it, so never a bare label from the closed list (the box scores close to "CLASS" alone).
+ */
+const LABEL_AND_VALUE = /^(?:\d{1,2}[a-z]?\s*)?(?:SEX|HGT|EYES|CLASS|RSTR|END|DD|DLN|DOB|EXP|ISS)[:.]?\s+[A-Z0-9]/;
 
 /** Labels long enough to be known with one letter lost or misread ("RST", "CLAS", "EYFS"). */
 const LONG_LABELS = ['CLASS', 'RSTR', 'RESTR', 'EYES'];
@@ -105,7 +111,7 @@ function findLabels(rows: readonly BoxRow[]): Span[] {
         // The boxes of one label sit a word space apart, not a column apart.
         const tight = row.boxes.slice(i + 1, i + n).every((b, k) => b.x - (row.boxes[i + k]!.x + row.boxes[i + k]!.w) < 1.5 * s.h);
         // A box whose free reading is no label may still read as one from the closed list.
-        const lex = n === 1 ? row.boxes[i]!.lexicon : undefined;
+        const lex = n === 1 && !LABEL_AND_VALUE.test(s.text) ? row.boxes[i]!.lexicon : undefined;
         const canon = tight ? (labelOf(s.text) ?? (lex ? lexiconLabel(lex) : null)) : null;
         if (canon) found = { ...s, text: canon };
       }
@@ -282,7 +288,8 @@ function fieldsFor(value: string): readonly string[] {
   if (/^[A-Z0-9]{1,2}$/.test(value) && /[A-Z]/.test(value)) return ['CLASS', 'RSTR', 'END'];
   if (/^(?:BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK)$/.test(value)) return ['EYES'];
   // A long run of letters and digits (not a date): the discriminator or the licence number.
-  if (/^[A-Z0-9/]{8,}$/.test(value) && /\d{3}/.test(value) && !/^\d{1,2}\/\d{1,2}\/\d{2,4}$/.test(value)) return ['DD', 'DLN'];
+  // A date with its label glued on ("DOB05/17/1993") is neither.
+  if (/^[A-Z0-9/]{8,}$/.test(value) && /\d{3}/.test(value) && !/\d{1,2}\/\d{1,2}\/\d{2,4}$/.test(value)) return ['DD', 'DLN'];
   return [];
 }
 
@@ -298,7 +305,8 @@ function fieldsFor(value: string): readonly string[] {
 function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: Set<TextBox>): { label: Span; value: Value }[] {
   const labelBoxes = new Set(labels.flatMap((l) => rows[l.row]!.boxes.slice(l.from, l.to)));
   const used = new Set(labels.map((l) => fieldOfLabel(l.text)));
-  const cands: { row: number; i: number; lrow: number; li: number; fields: readonly string[] }[] = [];
+  const cands: { row: number; i: number; lrow: number; li: number; fields: readonly string[]; own: boolean }[] = [];
+  const pageH = median(rows.flatMap((row) => row.boxes.map((b) => b.h)));
   rows.forEach((row, r) =>
     row.boxes.forEach((v, i) => {
       const fields = fieldsFor(v.text).filter((f) => !used.has(f));
@@ -309,14 +317,16 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
       let best: { lrow: number; li: number; d: number } | null = null;
       rows.forEach((lr, r2) =>
         lr.boxes.forEach((b, li) => {
-          if (!b.lexicon || b === v || taken.has(b) || labelBoxes.has(b) || b.h >= 0.85 * vh) return;
+          // A box read as a city line or a date is a value, whatever its print size (a city line above a bolder date).
+          if (!b.lexicon || b === v || taken.has(b) || labelBoxes.has(b) || b.h >= 0.85 * vh || VALUE_LINE.test(b.text)) return;
           const gap = v.y - (b.y + b.h);
           if (gap < -0.5 * b.h || gap > 1.2 * vh || Math.abs(b.x - v.x) > 1.5 * vh || centreY(b) >= centreY(v)) return;
           const d = Math.max(0, gap) + Math.abs(b.x - v.x);
           if (!best || d < best.d) best = { lrow: r2, li, d };
         }),
       );
-      if (best) cands.push({ row: r, i, lrow: (best as { lrow: number }).lrow, li: (best as { li: number }).li, fields });
+      if (best) cands.push({ row: r, i, lrow: (best as { lrow: number }).lrow, li: (best as { li: number }).li, fields, own: false });
+      else if (gluedLabel(v, pageH)) cands.push({ row: r, i, lrow: r, li: i, fields, own: true });
     }),
   );
   const out: { label: Span; value: Value }[] = [];
@@ -324,19 +334,22 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
   const all = [...cands];
   while (cands.length) {
     // The candidate whose best free field leads its next free field the most goes first.
-    let pick: { k: number; field: string; lead: number } | null = null;
+    let pick: { k: number; field: string; lead: number; own: boolean } | null = null;
     cands.forEach((c, k) => {
-      const scores = rows[c.lrow]!.boxes[c.li]!.lexicon!.scores;
+      const lex = rows[c.lrow]!.boxes[c.li]!.lexicon!;
+      const scores = (c.own ? lex.glued : lex.scores) ?? {};
       const free = c.fields.filter((f) => !used.has(f)).sort((a, b) => (scores[b] ?? -Infinity) - (scores[a] ?? -Infinity));
       if (!free.length) return;
       const lead = free.length > 1 ? (scores[free[0]!] ?? -Infinity) - (scores[free[1]!] ?? -Infinity) : Infinity;
-      if (!pick || lead > pick.lead) pick = { k, field: free[0]!, lead };
+      // Values under a label box go first: a label read inside a value's own box only fills what they leave.
+      const better = !pick || (c.own === pick.own ? lead > pick.lead : !c.own);
+      if (better) pick = { k, field: free[0]!, lead, own: c.own };
     });
     if (!pick) break;
     const { k, field, lead } = pick as { k: number; field: string; lead: number };
     const c = cands.splice(k, 1)[0]!;
     const [v, l] = [rows[c.row]!.boxes[c.i]!, rows[c.lrow]!.boxes[c.li]!];
-    if (lead < MIN_SHAPE_LEAD || boxTaken.has(l)) continue;
+    if (lead < (c.own ? MIN_GLUED_LEAD : MIN_SHAPE_LEAD) || boxTaken.has(l)) continue;
     used.add(field);
     boxTaken.add(l);
     taken.add(v);
@@ -345,7 +358,7 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
   // Restrictions and endorsements both NONE, neither label readable: which NONE is which does not
   // change what is read. Taken only when exactly two NONE are left on the page, one under a label box.
   const nones = rows.flatMap((row, r) => row.boxes.map((b, i) => ({ b, r, i })).filter(({ b }) => b.text === 'NONE' && !taken.has(b)));
-  const labelled = all.find((c) => rows[c.row]!.boxes[c.i]!.text === 'NONE' && !boxTaken.has(rows[c.lrow]!.boxes[c.li]!));
+  const labelled = all.find((c) => !c.own && rows[c.row]!.boxes[c.i]!.text === 'NONE' && !boxTaken.has(rows[c.lrow]!.boxes[c.li]!));
   if (!used.has('RSTR') && !used.has('END') && nones.length === 2 && labelled) {
     const l = spanOf(rows, labelled.lrow, labelled.li, labelled.li + 1);
     nones.forEach(({ b, r, i }, k) => {
@@ -357,8 +370,27 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
   }
   return out;
 }
+/** A city line ("DETRO .M48251": a word, then a postal code) or a date: never an unread label. */
+const VALUE_LINE = /[A-Z]{3}.*\d{5}(?!\d)|\d{1,2}\/\d{1,2}\/\d{2,4}/;
+
 /** How much better (nats) the chosen field's label must explain the box than the next free field's. */
 const MIN_SHAPE_LEAD = 1;
+/**
+ * The same lead for a label read inside its value's own box (glued scoring): faint print the
+ * model reads as blanks tilts the scores less, and a box without a label in it still gets some.
+ */
+const MIN_GLUED_LEAD = 3;
+
+/**
+ * Whether a short value's own box may hold its unread label (classic and numbered layouts print
+ * the label just before the value, in faint small print the detector boxes with it): the value
+ * read surely, in a value's print size, and its box wider than its characters alone take, by
+ * about a short label's width. The box is then scored for each label before the value (label-lexicon.ts).
+ */
+function gluedLabel(v: TextBox, pageH: number): boolean {
+  if (!v.lexicon?.glued || v.confidence < 50 || v.h < 0.75 * pageH) return false;
+  return widerThanValue(v.text, v.w, v.h);
+}
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const medianHeight = (bs: readonly TextBox[]): number => median(bs.map((b) => b.h));

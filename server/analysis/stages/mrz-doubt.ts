@@ -25,6 +25,8 @@ export const MrzDoubtKind = {
   RepairUnread: 'repair_unread',
   /** A name letter the line-by-line reading, sound on that line, read as another letter. */
   LineReadDisagrees: 'line_read_disagrees',
+  /** A name letter some pass read as another, whose glyph is more like that letter's print elsewhere in the zone (mrz-glyph.ts). */
+  GlyphUnlike: 'glyph_unlike',
 } as const;
 export type MrzDoubtKind = (typeof MrzDoubtKind)[keyof typeof MrzDoubtKind];
 

@@ -80,7 +80,9 @@ export function vouchByPage(read: MrzResult, pageLines: readonly string[], today
   // the lines taken, less those the page vouched for.
   const again = readMrzLines(lines, today, seenAt(lines, read.passes));
   if (!again?.data?.valid) return read;
-  const left = mrzDoubts(again.data.lines, read.passes, read.lineRead).filter((d) => !vouched.has(key(d)));
+  // The zone's glyph doubts (mrz-glyph.ts) are not recomputed from the passes: kept where the letter stands.
+  const glyphs = read.doubts.filter((d) => d.kind === MrzDoubtKind.GlyphUnlike && lines[d.line]![d.column] === d.chosen);
+  const left = [...mrzDoubts(again.data.lines, read.passes, read.lineRead), ...glyphs].filter((d) => !vouched.has(key(d)));
   return applyDoubts({ ...again, passes: read.passes, lineRead: read.lineRead, ...(read.zone ? { zone: read.zone } : {}) }, left);
 }
 

@@ -12,7 +12,8 @@ import { estimateSkew } from './barcode.js';
 import { locateMrz, type LocatedMrz } from './mrz-locate.js';
 import { pickMrzLines, readMrzLines, type MrzResult } from './mrz-parse.js';
 import { seenAt } from './mrz-align.js';
-import { applyDoubts, mrzDoubts } from './mrz-doubt.js';
+import { applyDoubts, MrzDoubtKind, mrzDoubts, type MrzDoubt } from './mrz-doubt.js';
+import { glyphDoubts } from './mrz-glyph.js';
 import { consensusReadings } from './mrz-vote.js';
 import { greyBuffer, ocrBand, ocrLines, SMOOTH_SIGMA } from './mrz-ocr.js';
 
@@ -156,11 +157,26 @@ async function readZones(zones: readonly LocatedMrz[], today: Date, noisy = fals
   for (const zone of zones) {
     const first = await readZone(zone, today, noisy);
     const read = first.read;
-    if (read?.data?.valid) return at(zone, read.doubts?.length ? await rereadZone(zone, first, today, noisy) : read);
+    if (read?.data?.valid) return at(zone, withGlyphs(zone, read.doubts?.length ? await rereadZone(zone, first, today, noisy) : read));
     const failing = (r: ZoneRead): number => r.read?.data?.failing_checks.length ?? Infinity;
     if (!best || failing(first) < failing(best.first) || (!best.first.read && first.reads.length > best.first.reads.length)) best = { zone, first };
   }
-  return best ? at(best.zone, await rereadZone(best.zone, best.first, today, noisy)) : null;
+  return best ? at(best.zone, withGlyphs(best.zone, await rereadZone(best.zone, best.first, today, noisy))) : null;
+}
+
+/**
+ * A valid reading with its contested name letters judged by the zone's own print (mrz-glyph.ts):
+ * a letter whose glyph is more like another candidate's is doubted. No OCR: the zone's pixels
+ * against themselves.
+ */
+function withGlyphs(zone: LocatedMrz, read: MrzResult | null): MrzResult | null {
+  if (!read?.data?.valid || !read.passes) return read;
+  const lines = read.data.lines;
+  const had = new Set((read.doubts ?? []).map((d) => `${d.line}:${d.column}`));
+  const added: MrzDoubt[] = glyphDoubts(zone.plane, zone.lineHeight, lines, read.passes)
+    .filter((d) => !had.has(`${d.line}:${d.column}`))
+    .map((d) => ({ kind: MrzDoubtKind.GlyphUnlike, line: d.line, column: d.column, field: 'names', chosen: d.chosen, read: [d.chosen, d.likeness] }));
+  return added.length === 0 ? read : applyDoubts(read, [...(read.doubts ?? []), ...added]);
 }
 
 /** A reading with the corners of the zone it was read in. */

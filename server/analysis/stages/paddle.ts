@@ -15,7 +15,7 @@ import { packageFile } from '../engines.js';
 import type { OcrResult } from './ocr.js';
 import { boxesToLines } from './paddle-lines.js';
 import type { TextBox } from './label-pairing.js';
-import { readLexicon } from './label-lexicon.js';
+import { readGlued, readLexicon, widerThanValue } from './label-lexicon.js';
 import { missedWords } from './row-band.js';
 import { grownSmallLines } from './small-print.js';
 
@@ -263,6 +263,9 @@ const MISSED_MIN_CONFIDENCE = 65;
 /** …and when it reads as a licence value: capitals, digits and a value's marks, no lower case. */
 const MISSED_TEXT = /^(?=.*[A-Z])[A-Z0-9'"/.,-]+$|^(?=.*['"/-])[0-9'"/.,-]{3,}$/;
 
+/** A value a licence prints as a short code after its label: sex, class, restrictions, endorsements, eye colour. */
+const SHORT_CODE = /^(?:NONE|[A-Z0-9]{1,3})$/;
+
 /** Reads one rectangle of the page with the recogniser; null when it is off the page or reads nothing. */
 async function readRect(e: PaddleEngine, g: GreyPlane, r: { x: number; y: number; w: number; h: number }, allowed = e.allowed): Promise<PaddleBox | null> {
   const x = Math.max(0, r.x);
@@ -284,7 +287,11 @@ async function readRect(e: PaddleEngine, g: GreyPlane, r: { x: number; y: number
   if (classes !== e.chars.length) throw new Error(`PaddleOCR dictionary holds ${e.chars.length} classes, the model ${classes}`);
   const { text, confidence, bestPath } = decode(out.data as Float32Array, steps!, classes!, e, allowed);
   // Short boxes may be labels read as noise: scored against the label list (label-lexicon.ts).
-  const lexicon = text.length <= 16 ? readLexicon(out.data as Float32Array, steps!, classes!, (ch) => e.index.get(ch) ?? -1, bestPath) : undefined;
+  const idx = (ch: string): number => e.index.get(ch) ?? -1;
+  let lexicon = text.length <= 16 ? readLexicon(out.data as Float32Array, steps!, classes!, idx, bestPath) : undefined;
+  // A short code whose label went unread may still have it in its box (glued scoring, label-lexicon.ts).
+  if (lexicon && SHORT_CODE.test(text) && widerThanValue(text, w, h))
+    lexicon = { ...lexicon, glued: readGlued(out.data as Float32Array, steps!, classes!, idx, text) };
   return text ? { text, confidence, x, y, w, h, ...(lexicon ? { lexicon } : {}) } : null;
 }
 

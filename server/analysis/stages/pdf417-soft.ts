@@ -79,6 +79,14 @@ function rowLine(t: readonly number[], y: readonly number[]): { a: number; b: nu
 export function softDecodePdf417(g: GreyPlane, fit: SymbolFit, scale = 3): string | null {
   const layout = softLayout(g, fit, scale);
   if (!layout) return null;
+  const text = readLayout(layout);
+  // One end's row line replaced by the other's (endLines) and nothing decoded: the ends' own
+  // lines read too, so the replacement never costs a symbol they decode.
+  return text ?? (layout.ownEnds ? readLayout(layout.ownEnds()) : null);
+}
+
+/** The rows as placed, then each codeword searched down the rows, then tracked; the first that decodes. */
+function readLayout(layout: SoftLayout): string | null {
   const decodeReads = (symbol: SoftSymbol): string | null => decodeAtLevels(symbol, layout.otherLevels);
   const first = readRows(layout);
   const text = decodeReads(first);
@@ -111,6 +119,8 @@ export interface SoftLayout {
   readonly otherLevels: readonly number[];
   /** The y of row boundary `row` (fractional) at x. */
   readonly yAt: (row: number, x: number) => number;
+  /** The layout on the ends' own row lines, when one end's was replaced by the other's (endLines). */
+  readonly ownEnds?: () => SoftLayout;
 }
 
 /** The codewords of a fitted PDF417 symbol read on its grid; null unless its shape is read consistently. */
@@ -201,22 +211,25 @@ function readIndicators(plane: GreyPlane, grid: Grid, y0: number, y1: number): I
   return { found, r3: top('r3:'), lv: top('lv:'), lvs: ranked('lv:'), columns: top('c:') };
 }
 
-type RowLine = { a: number; b: number; n: number };
+/** A row line at one end: y = a + b t (t the row), fitted on n indicator reads. */
+export type RowLine = { a: number; b: number; n: number };
 
 /**
- * The rows' lines at the two ends. An end with no line takes the other's; so does an end whose
- * line rests on fewer points than the symbol has rows and whose pitch is more than
- * {@link PITCH_AGREEMENT} off the other end's, better-supported one: the symbol was straightened
- * along its own edges, so both ends span about the same rows (development `tilt` 2: 8 points
- * on the right put its pitch at 12.6 px against 23.7 on the left, from 91, and the rows of the
- * right half were read up to six rows off).
+ * The rows' lines at the two ends, and the ends' own lines when one was replaced. An end with no
+ * line takes the other's; so does an end whose line rests on fewer points than the symbol has
+ * rows and whose pitch is more than {@link PITCH_AGREEMENT} off the other end's, better-supported
+ * one: the symbol was straightened along its own edges, so both ends span about the same rows
+ * (development `tilt` 2: 8 points on the right put its pitch at 12.6 px against 23.7 on the
+ * left, from 91, and the rows of the right half were read up to six rows off). A few points can
+ * still be right and the many wrong (a lens can bend the rows), so the ends' own lines are kept
+ * for a second reading when the first decodes nothing.
  */
-function endLines(fitted: readonly (RowLine | null)[], rows: number): readonly [RowLine, RowLine] | null {
+export function endLines(fitted: readonly (RowLine | null)[], rows: number): { lines: readonly [RowLine, RowLine]; own?: readonly [RowLine, RowLine] } | null {
   const [l, r] = fitted;
-  if (!l || !r) return l || r ? [l ?? r!, r ?? l!] : null;
+  if (!l || !r) return l || r ? { lines: [l ?? r!, r ?? l!] } : null;
   const [weak, strong] = l.n < r.n ? [l, r] : [r, l];
-  if (weak.n >= rows || Math.abs(weak.b - strong.b) <= PITCH_AGREEMENT * strong.b) return [l, r];
-  return weak === l ? [r, r] : [l, l];
+  if (weak.n >= rows || Math.abs(weak.b - strong.b) <= PITCH_AGREEMENT * strong.b) return { lines: [l, r] };
+  return { lines: weak === l ? [r, r] : [l, l], own: [l, r] };
 }
 
 /** How far the two ends' row pitches may differ (a row off at one end of a 19-row symbol is 5 %). */
@@ -277,10 +290,8 @@ export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout 
     const check = again && readIndicators(plane, again, y0, y1);
     if (again && check && confirmed(check, again.columns)) [grid, said] = [again, check];
   }
-  const c = grid.columns;
-  const ends = [17, 17 + 17 * (c + 1)] as const;
   const { found, r3, lv } = said;
-  if (r3 === null || lv === null || said.columns !== c) return null;
+  if (r3 === null || lv === null || said.columns !== grid.columns) return null;
   const rows = r3 * 3 + (lv % 3) + 1;
   const level = Math.floor(lv / 3);
   // The other levels the indicators read with the same rows, most votes first: a blurred level
@@ -288,17 +299,28 @@ export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout 
   // codewords right). Trying one costs a Reed-Solomon decode; the length descriptor rejects a
   // lower level than the symbol's (its word is valid at every lower level too).
   const otherLevels = [...new Set(said.lvs.filter((v) => v % 3 === lv % 3).map((v) => Math.floor(v / 3)))].filter((v) => v !== level);
-  const lines = endLines(
+  const placed = endLines(
     found.map((f) => rowLine(f.t, f.y)),
     rows,
   );
-  if (!lines) return null;
-  const [l, r] = lines;
+  if (!placed) return null;
+  const at = (lines: readonly [RowLine, RowLine]): SoftLayout => ({ plane, grid, rows, level, otherLevels, yAt: placeRows(plane, grid, rows, lines) });
+  const { own } = placed;
+  return { ...at(placed.lines), ...(own ? { ownEnds: () => at(own) } : {}) };
+}
+
+/**
+ * The y of each row boundary across the symbol: the ends' lines, and at a third and two thirds
+ * of its width the rows their scanlines name (inside the symbol the rows can bend away from the
+ * straight line between its ends: the edges it was straightened on are fitted, not known).
+ */
+function placeRows(plane: GreyPlane, grid: Grid, rows: number, [l, r]: readonly [RowLine, RowLine]): (row: number, x: number) => number {
+  const c = grid.columns;
+  const { height } = plane;
+  const ends = [17, 17 + 17 * (c + 1)] as const;
   const xl = grid.at(ends[0] + 8.5);
   const xr = grid.at(ends[1] + 8.5);
-  // Inside the symbol the rows can bend away from the straight line between its ends (the
-  // edges it was straightened on are fitted, not known): at a third and two thirds of its
-  // width, each scanline's best cluster (row mod 3) names its row next to where the ends put it.
+  // Each scanline's best cluster (row mod 3) names its row next to where the ends put it.
   const anchors: { x: number; a: number; b: number }[] = [{ x: xl, ...l }];
   for (const j of [Math.ceil(c / 3), Math.ceil((2 * c) / 3)]) {
     if (j < 1 || j > c) continue;
@@ -341,7 +363,7 @@ export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout 
     if (line && Math.abs(line.b - b) < 0.15 * b) anchors.push({ x, a: line.a, b: line.b });
   }
   anchors.push({ x: xr, ...r });
-  const yAt = (row: number, x: number): number => {
+  return (row: number, x: number): number => {
     let i = 0;
     while (i < anchors.length - 2 && x > anchors[i + 1]!.x) i++;
     const p = anchors[i]!;
@@ -349,7 +371,6 @@ export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout 
     const f = (x - p.x) / (q.x - p.x);
     return (p.a + p.b * row) * (1 - f) + (q.a + q.b * row) * f;
   };
-  return { plane, grid, rows, level, otherLevels, yAt };
 }
 
 /** The symbol decoded at its level as read, else at each of `others` in turn. */

@@ -23,7 +23,8 @@ const NAME_LABEL = /^(?:LN|FN|LAST|FIRST|NAME|[12])$/;
  */
 function stripLabel(raw: string): string {
   // Debris glued before a name ("«IVANOV": a field number read as a mark) is no part of it: a name starts with a letter.
-  const text = raw.replace(/^[^A-Za-z0-9\s]+(?=[A-Z])/, '');
+  // The classic layout's LN / FN read glued to the name ("LNTHOMAS"): no name starts with either pair.
+  const text = raw.replace(/^[^A-Za-z0-9\s]+(?=[A-Z])/, '').replace(/^[LF]N(?=[A-Z]{2})/, '');
   // A name label paired with its value by geometry ("GIVEN NAMES AALIYAH LEE").
   const named = /^(?:\d{1,2}[a-z]?\s+)?(?:FAMILY NAME|GIVEN NAMES?|LAST NAME|FIRST NAME)[:.]?\s+(?=[A-Z])/.exec(text);
   if (named) return text.slice(named[0].length);

@@ -85,7 +85,9 @@ function documentNumber(lines: readonly string[]): string | null {
       const digits = token.replace(/\D/g, '').length;
       // Five digits are a postal code; nine are one with its dash lost only after a state code
       // ("DENVER, CO 802891234"): many states issue nine-digit licence numbers (Colorado's 727762807).
-      const zip9 = /^\d{9}$/.test(token) && /(?:^|[^A-Z])[A-Z]{2}[,.]?\s*$/.test(line.slice(0, line.indexOf(raw)));
+      // The two letters must be a jurisdiction's code: "4dDL 727762807" is a labelled licence number.
+      const before = /(?:^|[^A-Z])([A-Z]{2})[,.]?\s*$/.exec(line.slice(0, line.indexOf(raw)))?.[1];
+      const zip9 = /^\d{9}$/.test(token) && before !== undefined && before in JURISDICTIONS;
       if (digits < 3 || /^\d{5}$/.test(token) || zip9) continue;
       // Earlier lines and labelled ones win: the number sits at the top of an AAMVA front.
       const score = (labelled ? 100 : 0) + digits - i;
@@ -251,7 +253,8 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   const heightLine = (lines.find((l) => HEIGHT.test(l)) ?? '').replace(HEIGHT, ' ');
   const lone = (re: string): string | null => new RegExp(`(?:^|\\s)(${re})(?=\\s|$)`).exec(heightLine)?.[1] ?? null;
   // "15SXF": the E of a numbered SEX lost.
-  const sex = labelled(all, 'SEX|(?<=\\d)SX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? lone('[MFX]');
+  // "EXM": SEX with its S lost and its value glued on (a numbered front's "15 SEX M").
+  const sex = labelled(all, 'SEX|(?<=\\d)SX|EX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? lone('[MFX]');
   if (sex) put('Sex', sex.toUpperCase(), 60);
   const EYE_CODES = 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK';
   // PaddleOCR puts a space into a code it reads letter by letter ("EYES B RO").
@@ -265,7 +268,7 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // "9.CLAS5 D": the last S read as 5. "SCLASS C": glued to the end of the label before it.
   // Not read after a CLASS garbled further ("sass", "Las"): tesseract reads the ISS label "sass"
   // too, and took the issue date's month as the class (docs/analysis.md, "Given names run together").
-  const cls = labelled(all, 'CLAS5|CLASS|CLAS|CASS', '[A-Z0-9]{1,2}') ?? /CLASS[ \t]*[:.]?[ \t]*([A-Z0-9]{1,2})(?![A-Za-z0-9])/.exec(all)?.[1] ?? null;
+  const cls = labelled(all, 'CLAS5|CLASS|CLAS(?!S)|CASS', '[A-Z0-9]{1,2}') ?? /CLASS[ \t]*[:.]?[ \t]*([A-Z0-9]{1,2})(?![A-Za-z0-9])/.exec(all)?.[1] ?? null;
   if (cls) put('DL Class', cls, 60);
   // "ENDONONE": OCR sometimes doubles a letter between a glued label and NONE.
   // "128STR NONE": the R of a numbered RSTR lost; only taken before NONE (STREET holds STR too).

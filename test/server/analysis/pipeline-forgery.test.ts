@@ -22,6 +22,17 @@ describe('analyseDocument: a re-typed date of birth', { timeout: 300_000 }, () =
   });
 });
 
+describe('analyseDocument: a re-typed date of birth the OCR garbles', { timeout: 300_000 }, () => {
+  it('flags development person 21 re-typed by the paper under the value, lighter and texture-free; not its genuine front', async () => {
+    // Straight on the card and read as garbage, the date had no number for the tilt and height
+    // cues, and main accepted it; the card's line work stops at the forger's patch (field-texture.ts).
+    const forged = await analyseDocument({ bytes: await hardRetyped(HALVES.dev, 21) }, { today });
+    expect(forged.content?.photoshopped).toBe(true);
+    const genuine = await analyseDocument({ bytes: await hardPhoto(HALVES.dev, 21, 'licence-front') }, { today });
+    expect(genuine.content?.photoshopped).toBe(false);
+  });
+});
+
 describe('analyseDocument: a page its EXIF says an editor saved', { timeout: 300_000 }, () => {
   it('is photoshopped without the paste, lattice and re-typed checks, which could only say so again', async () => {
     const edited = await sharp(await hardPhoto(HALVES.dev, 0, 'licence-front'))

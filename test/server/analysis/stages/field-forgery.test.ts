@@ -32,10 +32,18 @@ const DOB = 4;
 const bold = (w: Word): string =>
   `<text x="${w.x}" y="${w.y}" font-family="DejaVu Sans" font-weight="bold" font-size="${w.size}" fill="#151515">${w.text}</text>`;
 
-/** `dob` replaces the date of birth's markup (a re-typed value drawn over a patch of paper). */
-async function page(dob?: string): Promise<GreyPlane> {
+/** Fine line work over the whole card, as a guilloche or tint prints it. */
+const LINES = `<pattern id="l" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(35)"><rect width="2" height="5" fill="#c9c6bc"/></pattern><rect width="100%" height="100%" fill="url(#l)"/>`;
+
+/**
+ * `dob` replaces the date of birth's markup (a re-typed value drawn over a patch of paper);
+ * `textured` prints fine line work under the values, `patch` paints the date's paper over flat.
+ */
+async function page(dob?: string, opts: { textured?: boolean; patch?: boolean } = {}): Promise<GreyPlane> {
   const words = VALUES.map((w, i) => (i === DOB && dob !== undefined ? dob : bold(w))).join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="100%" height="100%" fill="#e9e6dc"/>${words}</svg>`;
+  const lines = opts.textured ? LINES : '';
+  const patch = opts.patch ? `<rect x="370" y="255" width="250" height="48" fill="#e1ded4"/>` : '';
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="100%" height="100%" fill="#e9e6dc"/>${lines}${patch}${words}</svg>`;
   const { data, info } = await sharp(Buffer.from(svg)).blur(0.6).greyscale().raw().toBuffer({ resolveWithObject: true });
   // Sensor-like noise, so that no box is flat paper.
   let s = 11;
@@ -93,7 +101,25 @@ describe('re-typed field check (field-forgery.ts)', () => {
     const g = await page(`<text x="380" y="290" font-family="DejaVu Sans" font-weight="300" font-size="28" fill="#151515">04/04/1973</text>`);
     const r = detectRetypedFields(g, inkRows(g, VALUES));
     // Measured as lighter (the stroke rule alone), and not flagged without a second cue.
-    expect(r.words.map((w) => [w.text, w.cues])).toEqual([['04/04/1973', []]]);
+    expect(r.words.map((w) => [w.text, w.cues])).toEqual([['04/04/1973', ['weight']]]);
+    expect(r.suspicious).toBe(false);
+  });
+
+  it("finds a lighter date on a patch painted over the card's line work, the paper under it flat", async () => {
+    // Weight alone is not enough (above); the forger's patch lost the card's texture, and the
+    // noise the capture adds everywhere is all that is left on it.
+    const light = `<text x="380" y="290" font-family="DejaVu Sans" font-weight="300" font-size="28" fill="#151515">04/04/1973</text>`;
+    const g = await page(light, { textured: true, patch: true });
+    const r = detectRetypedFields(g, inkRows(g, VALUES));
+    expect(r.suspicious).toBe(true);
+    expect(r.words.map((w) => [w.text, w.cues])).toEqual([['04/04/1973', ['weight', 'paper']]]);
+  });
+
+  it("does not flag the same lighter date printed over the card's line work", async () => {
+    const light = `<text x="380" y="290" font-family="DejaVu Sans" font-weight="300" font-size="28" fill="#151515">04/04/1973</text>`;
+    const g = await page(light, { textured: true });
+    const r = detectRetypedFields(g, inkRows(g, VALUES));
+    expect(r.words.map((w) => [w.text, w.cues])).toEqual([['04/04/1973', ['weight']]]);
     expect(r.suspicious).toBe(false);
   });
 

@@ -9,7 +9,7 @@ import { prepareInput } from '../../../../server/analysis/input.js';
 import { stretchGrey, toGrey, type GreyPlane } from '../../../../server/analysis/raster.js';
 import { fitSymbol } from '../../../../server/analysis/stages/barcode-fit.js';
 import { locateBarcode } from '../../../../server/analysis/stages/barcode-locate.js';
-import { softDecodePdf417 } from '../../../../server/analysis/stages/pdf417-soft.js';
+import { endLines, softDecodePdf417, softLayout } from '../../../../server/analysis/stages/pdf417-soft.js';
 import { aamvaPayload } from '../../../fixtures/aamva.js';
 import { backStressPhoto, otherShape } from '../../../fixtures/hard/back-stress.js';
 import { DEV } from '../../../fixtures/hard/config.js';
@@ -133,5 +133,30 @@ describe('softDecodePdf417', { timeout: 300_000 }, () => {
     const q = locateBarcode(g);
     const fit = q && fitSymbol(g, q);
     expect(fit ? softDecodePdf417(g, fit) : null).toBeNull();
+  });
+
+  it("keeps the ends' own row lines beside the replaced one, for a second reading", async () => {
+    const left = { a: 10, b: 23.7, n: 91 };
+    const right = { a: 12, b: 12.6, n: 8 };
+    // The right end rests on 8 reads for 19 rows and its pitch is half the left's: it takes the
+    // left's line, and the ends' own lines are kept for when that reading decodes nothing.
+    expect(endLines([left, right], 19)).toEqual({ lines: [left, left], own: [left, right] });
+    // Ends that agree, or a disagreeing end read on as many points as rows, are taken as fitted.
+    expect(endLines([left, { ...right, b: 22 }], 19)).toEqual({ lines: [left, { ...right, b: 22 }] });
+    expect(endLines([left, { ...right, n: 19 }], 19)).toEqual({ lines: [left, { ...right, n: 19 }] });
+    expect(endLines([null, right], 19)).toEqual({ lines: [right, right] });
+  });
+
+  it("offers the ends' own rows when the right end's line was replaced (thin rows, columns-wide, back 3)", async () => {
+    const g = await grey(await backStressPhoto(3, 'columns-wide', 'thin'));
+    const fit = fitSymbol(g, locateBarcode(g)!);
+    expect(fit).not.toBeNull();
+    // 9 reads on the right put the pitch at 7.2 px against 9.2 from 48 on the left.
+    const layout = softLayout(g, fit!)!;
+    expect(layout.ownEnds).toBeDefined();
+    const own = layout.ownEnds!();
+    const x = layout.plane.width;
+    expect(Math.abs(own.yAt(layout.rows, x) - layout.yAt(layout.rows, x))).toBeGreaterThan(5);
+    expect(own.grid).toBe(layout.grid);
   });
 });
