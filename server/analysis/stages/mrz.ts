@@ -14,6 +14,7 @@ import { pickMrzLines, readMrzLines, type MrzResult } from './mrz-parse.js';
 import { seenAt } from './mrz-align.js';
 import { applyDoubts, MrzDoubtKind, mrzDoubts, type MrzDoubt } from './mrz-doubt.js';
 import { glyphDoubts } from './mrz-glyph.js';
+import { deblurZone } from './mrz-deblur.js';
 import { consensusReadings } from './mrz-vote.js';
 import { greyBuffer, ocrBand, ocrLines, SMOOTH_SIGMA } from './mrz-ocr.js';
 
@@ -135,7 +136,8 @@ async function readLocatedMrz(first: MrzSearch, today: Date): Promise<MrzResult 
   // is left (dev passports photographed dimmer and noisier: no zone found on 3 of 4). Smoothed,
   // the lines show again; the zones are cut from the page as it was and read smoothed too.
   const smooth = await smoothGrey(page, SMOOTH_SIGMA);
-  const again = await readZones(locateMrz(smooth, 2, page), today, true);
+  // The deconvolved re-read (see readZones) once per page: here only when the plain search read nothing.
+  const again = await readZones(locateMrz(smooth, 2, page), today, true, !plain);
   if (again?.data?.valid || !plain) return again ?? plain;
   return !again || plain.data!.failing_checks.length <= again.data!.failing_checks.length ? plain : again;
 }
@@ -152,7 +154,7 @@ async function smoothGrey(g: GreyPlane, sigma: number): Promise<GreyPlane> {
  * that never reads (a dim, blurred, small upload) every candidate zone re-read twice made up
  * most of the two minutes such a page took under load.
  */
-async function readZones(zones: readonly LocatedMrz[], today: Date, noisy = false): Promise<MrzResult | null> {
+async function readZones(zones: readonly LocatedMrz[], today: Date, noisy = false, deblur = true): Promise<MrzResult | null> {
   let best: { zone: LocatedMrz; first: ZoneRead } | null = null;
   for (const zone of zones) {
     const first = await readZone(zone, today, noisy);
@@ -161,7 +163,25 @@ async function readZones(zones: readonly LocatedMrz[], today: Date, noisy = fals
     const failing = (r: ZoneRead): number => r.read?.data?.failing_checks.length ?? Infinity;
     if (!best || failing(first) < failing(best.first) || (!best.first.read && first.reads.length > best.first.reads.length)) best = { zone, first };
   }
-  return best ? at(best.zone, withGlyphs(best.zone, await rereadZone(best.zone, best.first, today, noisy))) : null;
+  if (!best) return null;
+  const reread = await rereadZone(best.zone, best.first, today, noisy);
+  const read = reread?.data?.valid || !deblur ? reread : ((await deblurredRead(best.zone, reread, best.first, today)) ?? reread);
+  return at(best.zone, withGlyphs(best.zone, read));
+}
+
+/**
+ * A zone whose passes read no valid MRZ (a blurred capture: strokes run together, C reads O, 8
+ * reads 6) deconvolved (mrz-deblur.ts) and read again by the same passes; its readings join the
+ * earlier ones in the vote, so a character is vouched for only when the passes of both agree.
+ * Taken only when the vote then passes every check; null otherwise.
+ */
+async function deblurredRead(zone: LocatedMrz, prior: MrzResult | null, first: ZoneRead, today: Date): Promise<MrzResult | null> {
+  if (!ocrbDataDir()) return null;
+  const sharpened = await deblurZone(zone);
+  const again = await readZone(sharpened, today, false);
+  const reads = [...(prior?.passes ?? first.reads), ...again.reads];
+  const read = readPasses(reads, today, first.lineRead ?? again.lineRead);
+  return read?.data?.valid ? read : null;
 }
 
 /**
