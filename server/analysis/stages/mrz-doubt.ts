@@ -27,6 +27,8 @@ export const MrzDoubtKind = {
   LineReadDisagrees: 'line_read_disagrees',
   /** A name letter some pass read as another, whose glyph is more like that letter's print elsewhere in the zone (mrz-glyph.ts). */
   GlyphUnlike: 'glyph_unlike',
+  /** A filler in a date that no pass read there: a filler weighs 0 in the check, and the vote or a repair put it where a finger or blur hid the digits. */
+  FillerUnread: 'filler_unread',
 } as const;
 export type MrzDoubtKind = (typeof MrzDoubtKind)[keyof typeof MrzDoubtKind];
 
@@ -99,8 +101,8 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
   lines.forEach((line, li) => {
     [...line].forEach((chosen, col) => {
       const read = seen[li]![col]!;
-      if (read.length === 0) return;
       const { field, guard } = fieldAt(lines.length, line.length, li, col);
+      if (read.length === 0 && !(chosen === '<' && isDate(field))) return;
       const add = (kind: MrzDoubtKind): void => void doubts.push({ kind, line: li, column: col, field, chosen, read });
       if (guard === 'none') {
         const votes = read.map((c) => asPossible(field, c)).filter((c): c is string => c !== null);
@@ -126,11 +128,18 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
         // Two passes read QE and GE in a filler run of the optional data, repaired to CE, whose
         // check digit came out 0 as the empty field's does (dim development passport 7).
         else if (kindOf(chosen) === 'letter' && !read.includes(chosen)) add(MrzDoubtKind.RepairUnread);
+      } else if (isDate(field) && chosen === '<' && !read.includes('<')) {
+        // Development passport 20, a finger over its date of birth: the passes read 7107137,
+        // 71C74J1, 7107487; their vote with the deconvolved zone's passes (mrz.ts) made 7107<<1,
+        // whose check holds (an unknown day is written << and weighs 0), accepted with nothing raised.
+        add(MrzDoubtKind.FillerUnread);
       }
     });
   });
   return doubts;
 }
+
+const isDate = (field: string): boolean => field === 'birth_date' || field === 'expiry_date';
 
 /** Fewer than 3 passes of 4 read the digit a check cannot tell from its look-alike letter. */
 function blindAgree(read: readonly string[], chosen: string): boolean {
@@ -169,6 +178,8 @@ const DOUBTED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   nationality: ['countryName'],
   issuing_state: ['Issuing State Code'],
   document_number: ['Document Number'],
+  birth_date: ['Date of Birth'],
+  expiry_date: ['Date of Expiry'],
 };
 
 /** Confidence of a field a doubted MRZ character feeds (that of an MRZ whose checks fail, mrz-parse.ts). */

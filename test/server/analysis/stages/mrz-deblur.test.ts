@@ -3,6 +3,7 @@ import { closeEngines, prepareInput } from '../../../../server/analysis/index.js
 import { fitRaster, toGrey, type GreyPlane } from '../../../../server/analysis/raster.js';
 import { runMrz } from '../../../../server/analysis/stages/mrz.js';
 import { estimateBlurSigma, richardsonLucy } from '../../../../server/analysis/stages/mrz-deblur.js';
+import { MrzDoubtKind, mrzDoubts } from '../../../../server/analysis/stages/mrz-doubt.js';
 import { DEV } from '../../../fixtures/hard/config.js';
 import { hardPeople } from '../../../fixtures/hard/set.js';
 import { stressedPassport } from '../../../fixtures/hard/stress.js';
@@ -60,4 +61,35 @@ describe('MRZ deconvolution', () => {
     expect(out.data?.valid).toBe(true);
     expect(out.data?.lines).toEqual(passportMrz(id));
   }, 120_000);
+});
+
+describe('MRZ doubts: a filler in a date no pass read', () => {
+  // Development passport 20 as drawn (a finger over the date of birth): the passes of the zone
+  // and of its deconvolved copy, recorded. Their vote reads the date of birth 7107<< with check
+  // digit 1, which holds; no pass read a filler there.
+  const passes = [
+    ['P<USAANDERSON<<SOPHIA<NORA<<<<<<<<<<<<<<<<<<', 'R8E2504<4608635<<<<<<<<<<<<<<04<<<<<<<<<<<<<'],
+    ['P<USAANDERSON<<SOPHIA<NORA<<<<<<<<<<<<<<<<<<', '3010166302USA71C74J17F330O7135<<<<<<<<<<<<<<'],
+    ['P<USAADEISOI<<SOPHXA<UOEA<<<<<<<<<<<<<<<<<<<', '3010166302097107763307135<<<<<<<<<<<<<<<<<<0'],
+    ['P<USAANDERSON<<SOPHIA<NORA<<<<<<<<<<<<<<<<<<', 'R85C<260604468035<<<<<<<<<<<<<<<<<<<<<<<<<04'],
+    ['P<USAANDERSON<<SOPHIA<NORA<<<<<<<<<<<<<<<<<<', 'R95B40Y44868635<<<<<<<<<<<<<<04<<<<<<<<<<<<<'],
+    ['P<USA4NDERSON<<SOPHIA<NORA<<<<<<<<<<<<<<<<<<', '3010166302USA7107487F3307135<<<<<<<<<<<<<<04'],
+    ['P<USAANDERSON<<SOPHIA<MORA<<<<<<<<<<<<<<<<<<', '<301EE<041B7F3307435<<<<<<<<<<<<<<<<<<<<<<04'],
+    ['P<USAANDERSON<<SOPHIA<MORA<<<<<<<<<<<<<<<<<<', '3B10166302USA7107887F3307135<<<<<<<<<<<<<<04'],
+    ['P<USAADERSON<<SQPH15<035<<<<<<<<<<<<<<<<<<<<', '35101563021557107F7333071351<<<<<<<1<<<<<<04'],
+  ];
+  const taken = ['P<USAANDERSON<<SOPHIA<NORA<<<<<<<<<<<<<<<<<<', '3010166302USA7107<<1F3307135<<<<<<<<<<<<<<04'];
+
+  it('doubts the date of birth', () => {
+    const doubts = mrzDoubts(taken, passes);
+    expect(doubts.filter((d) => d.kind === MrzDoubtKind.FillerUnread).map((d) => [d.field, d.column])).toEqual([
+      ['birth_date', 17],
+      ['birth_date', 18],
+    ]);
+  });
+
+  it('trusts an unknown day every pass read as fillers', () => {
+    const unknownDay = ['P<USAANDERSON<<SOPHIA<NORA<<<<<<<<<<<<<<<<<<', '3010166302USA7107<<1F3307135<<<<<<<<<<<<<<04'];
+    expect(mrzDoubts(unknownDay, [unknownDay, unknownDay, unknownDay]).filter((d) => d.kind === MrzDoubtKind.FillerUnread)).toEqual([]);
+  });
 });
