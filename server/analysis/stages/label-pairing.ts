@@ -10,6 +10,7 @@
  * Input: rows of boxes (tesseract's lines of words, or PaddleOCR's boxes grouped into rows), in
  * reading order. A box is a word or a phrase; a label may span several boxes ("LAST" "NAME").
  */
+import { placeCodes } from './code-places.js';
 import { lexiconLabel, widerThanValue, type LexiconReading } from './label-lexicon.js';
 import type { OcrLine } from './ocr.js';
 
@@ -200,7 +201,20 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
     for (const b of rows[value.row]!.boxes.slice(value.from, value.to)) taken.add(b);
     pairs.push({ label, value });
   }
-  pairs.push(...pairsByShape(rows, labels, taken));
+  // Codes whose labels went unread, named by their place and shape where only one reading fits
+  // (code-places.ts), before the scores of their unreadable label boxes are weighed.
+  const named = new Set(labels.map((l) => fieldOfLabel(l.text)));
+  const labelBoxes = new Set(labels.flatMap((l) => rows[l.row]!.boxes.slice(l.from, l.to)));
+  for (const c of placeCodes(rows, named, taken, labelBoxes)) {
+    taken.add(rows[c.row]!.boxes[c.i]!);
+    pairs.push({ label: { ...spanOf(rows, c.row, c.i, c.i + 1), text: c.field }, value: { row: c.row, from: c.i, to: c.i + 1 } });
+  }
+  pairs.push(...pairsByShape(rows, labels, taken, new Set(pairs.map((p) => p.label.text))));
+  // What the label boxes' scores named leaves fewer fields free: a code left alone is named now.
+  for (const c of placeCodes(rows, new Set([...named, ...pairs.map((p) => p.label.text)]), taken, labelBoxes)) {
+    taken.add(rows[c.row]!.boxes[c.i]!);
+    pairs.push({ label: { ...spanOf(rows, c.row, c.i, c.i + 1), text: c.field }, value: { row: c.row, from: c.i, to: c.i + 1 } });
+  }
   const unread = unreadLabelRows(rows);
   const renamed = besideRenamed(rows, labels, pairs);
   if (pairs.length === 0)
@@ -302,9 +316,9 @@ function fieldsFor(value: string): readonly string[] {
  * read once per front: fields already labelled are out, and the clearest choices go first
  * (largest lead over the next field), so a second NONE takes what the first left.
  */
-function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: Set<TextBox>): { label: Span; value: Value }[] {
+function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: Set<TextBox>, placed: ReadonlySet<string>): { label: Span; value: Value }[] {
   const labelBoxes = new Set(labels.flatMap((l) => rows[l.row]!.boxes.slice(l.from, l.to)));
-  const used = new Set(labels.map((l) => fieldOfLabel(l.text)));
+  const used = new Set([...labels.map((l) => fieldOfLabel(l.text)), ...placed]);
   const cands: { row: number; i: number; lrow: number; li: number; fields: readonly string[]; own: boolean }[] = [];
   const pageH = median(rows.flatMap((row) => row.boxes.map((b) => b.h)));
   rows.forEach((row, r) =>
