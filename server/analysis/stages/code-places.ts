@@ -18,8 +18,8 @@ export interface PlacedCode {
   readonly i: number;
 }
 
-/** A height as printed (5'-09", 6-02, "4'11"): the anchor of the row of codes. */
-const HEIGHT = /^\d\s*['’"-]\s*-?\s*\d{2}\b/;
+/** A height as printed (5'-09", 6-02, 4'11", 6'-0 0"): the anchor of the row of codes. */
+const HEIGHT = /^\d\s*['’"-]\s*-?\s*\d ?\d(?!\d)/;
 const EYES = /^(?:BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK)$/;
 /** A code value: NONE, or one or two letters (a class "C" or "CM", a restriction "AB", an endorsement "T"). */
 const CODE = /^(?:NONE|[A-Z]{1,2})$/;

@@ -203,8 +203,19 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
   }
   // Codes whose labels went unread, named by their place and shape where only one reading fits
   // (code-places.ts), before the scores of their unreadable label boxes are weighed.
-  const named = new Set(labels.map((l) => fieldOfLabel(l.text)));
-  const labelBoxes = new Set(labels.flatMap((l) => rows[l.row]!.boxes.slice(l.from, l.to)));
+  // A box taken for a label only by the closed list's scores, with no value found for it, names
+  // no field read: it may be a code itself (a bold "M" scored closest to SEX).
+  const guessed = (l: Span): boolean => isBare(rows, l, labels) && !pairs.some((p) => p.label === l) && labelOf(spanOf(rows, l.row, l.from, l.to).text) === null;
+  const kept = labels.filter((l) => !guessed(l));
+  // A code field's label with a box beside it that is no value of that field ("15 SEX" then the
+  // garbled "16 HGT") has not had its value read.
+  const besideFits = (l: Span): boolean => {
+    const next = rows[l.row]!.boxes[l.to];
+    const shape = CODE_SHAPES[fieldOfLabel(l.text)];
+    return isBare(rows, l, labels) || !shape || (next !== undefined && shape.test(next.text));
+  };
+  const named = new Set(kept.filter(besideFits).map((l) => fieldOfLabel(l.text)));
+  const labelBoxes = new Set(kept.flatMap((l) => rows[l.row]!.boxes.slice(l.from, l.to)));
   for (const c of placeCodes(rows, named, taken, labelBoxes)) {
     taken.add(rows[c.row]!.boxes[c.i]!);
     pairs.push({ label: { ...spanOf(rows, c.row, c.i, c.i + 1), text: c.field }, value: { row: c.row, from: c.i, to: c.i + 1 } });
@@ -384,6 +395,14 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
   }
   return out;
 }
+/** The shapes of the code fields' values: a box of another shape beside such a label is not its value. */
+const CODE_SHAPES: Readonly<Record<string, RegExp>> = {
+  SEX: /^[MFX]$/,
+  CLASS: /^[A-Z0-9]{1,2}$/,
+  RSTR: /^(?:NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*)$/,
+  END: /^(?:NONE|[A-Z0-9]{1,5})$/,
+};
+
 /** A city line ("DETRO .M48251": a word, then a postal code) or a date: never an unread label. */
 const VALUE_LINE = /[A-Z]{3}.*\d{5}(?!\d)|\d{1,2}\/\d{1,2}\/\d{2,4}/;
 
