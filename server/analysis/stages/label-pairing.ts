@@ -205,7 +205,8 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
   // (code-places.ts), before the scores of their unreadable label boxes are weighed.
   // A box taken for a label only by the closed list's scores, with no value found for it, names
   // no field read: it may be a code itself (a bold "M" scored closest to SEX).
-  const guessed = (l: Span): boolean => isBare(rows, l, labels) && !pairs.some((p) => p.label === l) && labelOf(spanOf(rows, l.row, l.from, l.to).text) === null;
+  const guessed = (l: Span): boolean =>
+    isBare(rows, l, labels) && !pairs.some((p) => p.label === l) && labelOf(spanOf(rows, l.row, l.from, l.to).text) === null;
   const kept = labels.filter((l) => !guessed(l));
   // A code field's label with a box beside it that is no value of that field ("15 SEX" then the
   // garbled "16 HGT") has not had its value read.

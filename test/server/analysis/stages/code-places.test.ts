@@ -9,7 +9,14 @@ import { boxesToLines } from '../../../../server/analysis/stages/paddle-lines.js
 import { printedFields } from '../../../../server/analysis/stages/printed-fields.js';
 
 const today = new Date('2026-06-01T00:00:00Z');
-const box = (text: string, x: number, y: number, h = 20, confidence = 95): TextBox => ({ text, confidence, x, y, w: Math.max(h * 0.8, text.length * 0.6 * h), h });
+const box = (text: string, x: number, y: number, h = 20, confidence = 95): TextBox => ({
+  text,
+  confidence,
+  x,
+  y,
+  w: Math.max(h * 0.8, text.length * 0.6 * h),
+  h,
+});
 /** The rows above the codes every front has: licence number, names, address, dates. */
 const top = [
   box('D400582745184', 330, 130, 24),
@@ -36,7 +43,14 @@ describe('codes named by their place and shape', () => {
   });
 
   it('names the one code left when class and restrictions are read (an endorsement T)', () => {
-    const f = read([box('F', 330, 430), box('6\'-04"', 440, 430), box('BLU', 580, 430), box('CLASS C', 700, 430), box('RSTR NONE', 330, 486), box('T', 480, 486)]);
+    const f = read([
+      box('F', 330, 430),
+      box('6\'-04"', 440, 430),
+      box('BLU', 580, 430),
+      box('CLASS C', 700, 430),
+      box('RSTR NONE', 330, 486),
+      box('T', 480, 486),
+    ]);
     expect(f['Sex']).toBe('F');
     expect(f['DL Endorsed']).toBe('T');
   });
