@@ -5,7 +5,7 @@
  * error are shown (genuine captures refused or flagged, and fraud accepted). Images are made on
  * first use and cached under test/.fixtures-cache/. Method and results: docs/analysis.md.
  *
- * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--stresses S1,S2] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]
+ * Usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--stresses S1,S2] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--skip-takes N] [--out FILE]
  *   --half    `dev-variant`: the development identities in other fonts, with the `stacked`
  *             layout and harsher uploads (test/fixtures/hard/config.ts), to check that a change
  *             tuned on `dev` is no fit to its fonts before the held-out half is spent.
@@ -39,6 +39,8 @@
  *   --faces   liveness: only these demo faces of the half, comma-separated (default all).
  *   --sessions liveness: sessions per face and presentation (default 1); each more is another
  *             take of the same person (its own camera noise, flash colours and blink moment).
+ *   --skip-takes liveness: leave out the first N takes of `--sessions` (default 0), e.g.
+ *             `--sessions 2 --skip-takes 1` runs the second takes alone.
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -68,10 +70,11 @@ const SCORES = arg('--scores');
 const KINDS_RUN = (arg('--kinds')?.split(',') ?? PAD_KINDS) as LiveKind[];
 const FACES_RUN = arg('--faces')?.split(',').map(Number);
 const SESSIONS = Number(arg('--sessions') ?? 1);
+const SKIP_TAKES = Number(arg('--skip-takes') ?? 0);
 const ROWS = (arg('--rows') ?? 'standard') as BackRows;
 const STRESSES_RUN = (arg('--stresses')?.split(',') ?? BACK_STRESSES) as BackStress[];
 const USAGE =
-  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--stresses S1,S2] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--out FILE]\n(backs-stress, passports-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
+  'usage: npm run eval -- [--people N] [--half dev|heldout|both|dev-variant] [--part all|documents|backs|backs-stress|passports|passports-stress|fronts|attacks|faces|liveness] [--rows standard|thin] [--stresses S1,S2] [--kinds K1,K2] [--faces F1,F2] [--sessions N] [--skip-takes N] [--out FILE]\n(backs-stress, passports-stress: --half dev only; the options are described at the top of scripts/eval.ts)\n';
 // `--help` used to fall through to the defaults and start the whole evaluation (an hour of CPU).
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.stdout.write(USAGE);
@@ -80,6 +83,9 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
 if (
   !Number.isInteger(SESSIONS) ||
   SESSIONS < 1 ||
+  !Number.isInteger(SKIP_TAKES) ||
+  SKIP_TAKES < 0 ||
+  SKIP_TAKES >= SESSIONS ||
   !Number.isInteger(PEOPLE) ||
   PEOPLE < 1 ||
   !['dev', 'heldout', 'both', 'dev-variant'].includes(HALF) ||
@@ -290,6 +296,7 @@ async function livenessTables(half: HalfConfig): Promise<void> {
     KINDS_RUN,
     FACES_RUN,
     SESSIONS,
+    SKIP_TAKES,
   );
   const rates = padRates(pad.map((p) => ({ attack: p.kind !== 'bona-fide', species: p.kind, accepted: p.decision === 'complete' })));
   const notRejected = padRates(pad.map((p) => ({ attack: p.kind !== 'bona-fide', species: p.kind, accepted: p.decision !== 'rejected' })));

@@ -252,7 +252,8 @@ export function sentCapture<F extends { readonly challenge: string }>(kind: Live
  * for), decided by `analyseSelfie`. The turn asked for is the one
  * the frames make (the attacker's best case: a real challenge draws the direction at random).
  * `onSession` hears each session's outcome as it is decided (a half takes tens of minutes);
- * `kinds` and `faces` limit the presentations and faces run; `takes` sessions are made per face.
+ * `kinds` and `faces` limit the presentations and faces run; `takes` sessions are made per face,
+ * the first `skipTakes` of them left out.
  */
 export async function evalLiveness(
   half: HalfConfig,
@@ -260,11 +261,12 @@ export async function evalLiveness(
   kinds: readonly LiveKind[] = PAD_KINDS,
   faces: readonly number[] = half.faces,
   takes = 1,
+  skipTakes = 0,
 ): Promise<PadOutcome[]> {
   const out: PadOutcome[] = [];
   // Presentation by presentation, so a run cut short has whole rows for the kinds it finished.
   for (const kind of kinds) {
-    for (let take = 0; take < takes; take++)
+    for (let take = skipTakes; take < takes; take++)
       for (const face of faces) {
         const s = await denseSession(half, face, kind, take);
         // A replay needs a recording: the victim's widget must have sent one (none is counted either way).

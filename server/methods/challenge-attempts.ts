@@ -35,12 +35,13 @@ export interface ChallengeAttempts<S extends AttemptsState> extends Pick<ServerM
  * The attempts of a method that hands out one challenge at a time (Selfie and Liveness, Video,
  * Voice): at most `limit` challenges; a rejected method may be retried while one is left, and
  * a retry starts from a new challenge with the attempts counting on (no endless loop), while a
- * reset starts them again. `withoutChallenge` is the state kept over a retry.
+ * reset starts them again. `withoutChallenge` is the state kept over a retry (from the rejected
+ * verification: its remarks say why).
  */
 export function challengeAttempts<S extends AttemptsState>(
   state: MethodState<S>,
   limit: number,
-  withoutChallenge: (attemptsUsed: number) => S,
+  withoutChallenge: (attemptsUsed: number, rejected: UserVerificationRow) => S,
 ): ChallengeAttempts<S> {
   const used = async (ex: Executor, userId: number): Promise<number> => (await state.read(ex, userId))?.attempts_used ?? 0;
   return {
@@ -54,7 +55,7 @@ export function challengeAttempts<S extends AttemptsState>(
     async reopen(trx: Executor, ctx: AppContext, userId: number, verification: UserVerificationRow) {
       const attempts = await used(trx, userId);
       await reopenVerification(trx, ctx, userId, verification);
-      if (verification.status === VerificationStatus.rejected) await state.write(trx, userId, withoutChallenge(attempts), ctx.clock.now());
+      if (verification.status === VerificationStatus.rejected) await state.write(trx, userId, withoutChallenge(attempts, verification), ctx.clock.now());
       else await state.clear(trx, userId);
     },
   };

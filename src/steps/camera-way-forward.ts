@@ -1,6 +1,7 @@
 import { msg } from '@lit/localize';
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { VerifyError } from '../events/events.js';
+import { cameraDevice } from './camera-device.js';
 import { cameraHelp, copyLinkText, copyPageLink, type CameraWayForward } from './camera-help.js';
 
 /** What a camera step offers after its camera failed; a way left out is not shown. */
@@ -15,6 +16,11 @@ export interface WayForwardOptions {
   handoff(): void;
   /** Offers to copy the page's link for the real browser (in-app webviews that cannot use the camera). */
   openBrowser?: boolean;
+  /**
+   * Told after each render whether the hand-off button is on screen (`StepElement.offersHandoff`):
+   * the flow then leaves out its own link, so the user sees one way to it, not two.
+   */
+  handoffShown?(shown: boolean): void;
 }
 
 /**
@@ -24,6 +30,8 @@ export interface WayForwardOptions {
  */
 export class CameraWayForwardController implements ReactiveController {
   private copied: boolean | null = null;
+  /** The hand-off button was drawn in the render under way. */
+  private handoffDrawn = false;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -33,6 +41,14 @@ export class CameraWayForwardController implements ReactiveController {
   }
 
   hostConnected(): void {}
+
+  hostUpdate(): void {
+    this.handoffDrawn = false;
+  }
+
+  hostUpdated(): void {
+    this.options.handoffShown?.(this.handoffDrawn);
+  }
 
   /**
    * The alert after a camera step failed: the camera's own problem (`error`, the camera
@@ -62,9 +78,12 @@ export class CameraWayForwardController implements ReactiveController {
           ? html`<button type="button" class="secondary" @click=${() => o.upload?.()}>${msg('Upload a file instead', { id: 'doc.upload-instead' })}</button>`
           : nothing;
       case 'handoff':
-        return o.handoffEnabled()
-          ? html`<button type="button" class="secondary" @click=${() => o.handoff()}>${msg('Use my phone instead', { id: 'camera.handoff' })}</button>`
-          : nothing;
+        if (!o.handoffEnabled()) return nothing;
+        this.handoffDrawn = true;
+        // On a phone the other device is a computer or another phone: "my phone" would be this one.
+        return html`<button type="button" class="secondary" @click=${() => o.handoff()}>
+          ${cameraDevice() === 'phone' ? msg('Continue on another device', { id: 'flow.handoff.offer' }) : msg('Use my phone instead', { id: 'camera.handoff' })}
+        </button>`;
       case 'open-browser':
         return o.openBrowser
           ? html`<button type="button" class="secondary" @click=${() => void this.copyLink()}>

@@ -28,6 +28,7 @@ export abstract class CaptureStepElement<M extends MethodView> extends StepEleme
       upload: () => this.openUpload(),
       handoffEnabled: () => this.context.handoffEnabled,
       handoff: () => this.requestHandoff(),
+      handoffShown: (shown) => this.offersHandoff(shown),
       ...(options.openBrowser ? { openBrowser: true } : {}),
     });
   }

@@ -9,6 +9,7 @@ import { Directive, directive } from 'lit/directive.js';
 import type { MethodKey, MethodView } from '../api/contract.js';
 import { localize, localizeKnown, messageTable } from '../internal/message-table.js';
 import { cardRejectionText } from './secure_card/card-messages.js';
+import { faceRefusalText } from './selfie/face-reasons.js';
 import { VOICE_REASONS } from './voice/voice-reasons.js';
 
 /** One method's step in the widget. */
@@ -85,8 +86,8 @@ export const WEB_STEPS: readonly WebStep[] = [
   step('geolocation', () => import('./geolocation/verify-step-geolocation.js')),
   step('knowledge', () => import('./knowledge/verify-step-knowledge.js')),
   step('document_id', () => import('./document_id/verify-step-document.js'), { ...BIOMETRIC, tag: 'verify-step-document' }),
-  step('selfie', () => import('./selfie/verify-step-selfie.js'), { ...BIOMETRIC, usesFaceModel: true }),
-  step('liveness', () => import('./selfie/verify-step-selfie.js'), { ...BIOMETRIC, usesFaceModel: true }),
+  step('selfie', () => import('./selfie/verify-step-selfie.js'), { ...BIOMETRIC, usesFaceModel: true, reasonText: faceRefusalText }),
+  step('liveness', () => import('./selfie/verify-step-selfie.js'), { ...BIOMETRIC, usesFaceModel: true, reasonText: faceRefusalText }),
   step('secure_card', () => import('./secure_card/verify-step-secure-card.js'), { ...BIOMETRIC, reasonText: cardRejectionText }),
   step('two_step', () => import('./two_step/verify-step-two-step.js')),
   step('biometric_id', () => import('./biometric_id/verify-step-biometric-id.js')),

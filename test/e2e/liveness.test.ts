@@ -107,15 +107,15 @@ describe('Liveness in Chromium', () => {
     await failedAttempt('Start the camera', 'That took too long. Let us try again with new moves.');
     expect(await step.getByRole('list').count()).toBe(0);
     await failedAttempt('Start the camera', 'That took too long. Let us try again with new moves.');
-    await failedAttempt('Start the camera', 'The moves did not work three times.');
+    await failedAttempt('Start the camera', 'This did not work three times. The last time, the camera did not see the moves before the time ran out.');
 
-    // After the third: help, the hand-off to a phone, and one last try that a person checks.
+    // After the third: help (for the moves, on a phone), the hand-off to another device, and one last try that a person checks.
     expect(await step.getByRole('listitem').allTextContents()).toEqual([
       'Hold the phone at eye level, about an arm’s length away.',
       'Turn your head slowly and keep your face inside the oval.',
       'Face a window or a lamp; avoid a bright light behind you.',
     ]);
-    expect(await step.getByRole('button', { name: 'Use my phone instead' }).isVisible()).toBe(true);
+    expect(await step.getByRole('button', { name: 'Continue on another device' }).isVisible()).toBe(true);
     expect(await step.getByRole('button', { name: 'Start the camera' }).count()).toBe(0);
     // The server counted three attempts and decided nothing: no capture was sent for analysis.
     expect((await faceState('liveness').read(server.verity.ctx.db, id))?.attempts_used).toBe(3);

@@ -12,6 +12,8 @@ import { DOCUMENT_TYPE_NAMES } from '../../src/steps/document_id/document-type-n
 import { SIGN_IN_PROBLEMS } from '../../src/steps/oidc/sign-in-texts.js';
 import { STEP_TITLES } from '../../src/steps/registry.js';
 import { CARD_REJECTIONS, cardRejectionText } from '../../src/steps/secure_card/card-messages.js';
+import { FACE_REFUSALS } from '../../src/steps/selfie/face-reasons.js';
+import { HELP_CAUSES, HELP_TIPS } from '../../src/steps/selfie/selfie-help.js';
 import { CHALLENGE_TEXTS, FACE_HINT_TEXTS } from '../../src/steps/selfie/selfie-texts.js';
 import { MICROPHONE_ERRORS } from '../../src/steps/voice/verify-step-voice.component.js';
 import { VOICE_REASONS } from '../../src/steps/voice/voice-reasons.js';
@@ -27,6 +29,9 @@ const TABLES: Record<string, MessageTable<string>> = {
   CARD_REJECTIONS,
   CHALLENGE_TEXTS,
   FACE_HINT_TEXTS,
+  FACE_REFUSALS,
+  HELP_CAUSES,
+  HELP_TIPS,
   MICROPHONE_ERRORS,
   STEP_TITLES,
   VOICE_REASONS,

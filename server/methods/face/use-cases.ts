@@ -6,7 +6,9 @@ import {
   type FaceChallenge,
   type FaceFrameFields,
   type FaceMethodKey,
+  type FaceRefusal,
 } from '../../../src/api/contract.js';
+import { faceRefusalOfRemarks } from '../../../src/api/methods/face-refusal.js';
 import { VerificationStatus } from '../../domain/catalogue.js';
 import { moveVerification } from '../../services/verifications.js';
 import { ANALYSIS_QUEUE, type AnalysisImage, type FaceAnalysisJob } from '../../domain/analysis-jobs.js';
@@ -16,7 +18,7 @@ import { safeEqual } from '../../session/tokens.js';
 import { replaceUploads, uploadsOf, uploadsOfChallenge, type SessionUpload } from '../../session/uploads-repo.js';
 import type { Executor } from '../../store/database.js';
 import { readSettings } from '../../store/repos/settings-repo.js';
-import type { UserRow } from '../../store/schema.js';
+import type { UserRow, UserVerificationRow } from '../../store/schema.js';
 import { challengeAttempts, type ChallengeAttempts } from '../challenge-attempts.js';
 import type { MethodResult, SessionKit } from '../method.js';
 import { acceptSessionUpload, parseJsonField } from '../uploads.js';
@@ -51,6 +53,15 @@ export interface FaceChallengeState {
   } | null;
   /** Challenges handed out while the method was open; kept across retries after a rejection. */
   attempts_used?: number;
+  /** Why the capture before a retry was refused (until the next challenge): the widget words its help by it. */
+  last_refusal?: FaceRefusal;
+}
+
+/** The state kept over a retry after a refused capture: the count, and why it was refused. */
+function retryState(attemptsUsed: number, rejected: UserVerificationRow): FaceChallengeState {
+  // The remarks are the analysis's reasons (analysis-runner.ts `runFace`).
+  const refusal = faceRefusalOfRemarks(rejected.remarks);
+  return { challenge: null, attempts_used: attemptsUsed, ...(refusal ? { last_refusal: refusal } : {}) };
 }
 
 /** What a stored frame's `meta` holds: the device's evidence and the frame's place in its step. */
@@ -68,8 +79,8 @@ export function faceState(key: FaceMethodKey): MethodState<FaceChallengeState> {
 
 /** After {@link FACE_ATTEMPTS} challenges one more is handed out, which goes to review on failure. */
 const attempts: Record<FaceMethodKey, ChallengeAttempts<FaceChallengeState>> = {
-  selfie: challengeAttempts(states.selfie, FACE_ATTEMPTS + 1, (attempts_used) => ({ challenge: null, attempts_used })),
-  liveness: challengeAttempts(states.liveness, FACE_ATTEMPTS + 1, (attempts_used) => ({ challenge: null, attempts_used })),
+  selfie: challengeAttempts(states.selfie, FACE_ATTEMPTS + 1, retryState),
+  liveness: challengeAttempts(states.liveness, FACE_ATTEMPTS + 1, retryState),
 };
 
 /** The attempts of `key`'s challenges. */

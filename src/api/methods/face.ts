@@ -1,6 +1,7 @@
 /** The selfie and liveness methods' session contract (`selfie`, `liveness`). */
 import * as z from 'zod/mini';
 import { isoDateTime, methodBase } from './base.js';
+import { FACE_REFUSALS } from './face-refusal.js';
 
 /**
  * A liveness challenge step. The moves are judged on the device from the face box and keypoints;
@@ -9,6 +10,10 @@ import { isoDateTime, methodBase } from './base.js';
  */
 export const ChallengeStep = z.enum(['look_straight', 'turn_left', 'turn_right', 'come_closer', 'flash', 'blink']);
 export type ChallengeStep = z.infer<typeof ChallengeStep>;
+/** What went wrong with a refused capture, as the user can act on it (see face-refusal.ts). */
+export const FaceRefusal = z.enum(FACE_REFUSALS);
+export type FaceRefusal = z.infer<typeof FaceRefusal>;
+
 export const FaceNeeds = z.object({
   /** True for `liveness` (several randomised challenge steps), false for a plain `selfie`. */
   active_liveness: z.boolean(),
@@ -18,6 +23,12 @@ export const FaceNeeds = z.object({
    * forward before that try). Absent from older servers.
    */
   attempts_left: z.optional(z.int()),
+  /**
+   * Why the server refused the capture before this retry, in the terms the widget words its help
+   * in (face-refusal.ts `faceRefusalOf`); absent when the last attempt was not a refused capture (or the
+   * reason names none of these).
+   */
+  last_refusal: z.optional(FaceRefusal),
 });
 export const SelfieMethodView = z.object({ ...methodBase, key: z.literal('selfie'), needs: FaceNeeds });
 export const LivenessMethodView = z.object({

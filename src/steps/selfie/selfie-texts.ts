@@ -1,6 +1,5 @@
 /** The words of the selfie and liveness step: instructions for each challenge step, advice for face problems. */
 import { msg } from '@lit/localize';
-import { html, type TemplateResult } from 'lit';
 import type { ChallengeStep } from '../../api/contract.js';
 import type { FaceHint } from '../../capture/liveness.js';
 import { localize, messageTable } from '../../internal/message-table.js';
@@ -34,13 +33,4 @@ export const faceHintText = (hint: FaceHint): string => localize(FACE_HINT_TEXTS
 /** The server's upload budget is spent (429): say so in the user's words, not the HTTP status. */
 export function tooManyFramesText(): string {
   return msg('Too many pictures were sent in a short time. Please wait a few minutes, then try again.', { id: 'selfie.rate-limited' });
-}
-
-/** Help after three failed attempts (issue 20): what usually goes wrong, before the last try. */
-export function selfieHelp(): TemplateResult {
-  return html`<ul class="help">
-    <li>${msg('Hold the phone at eye level, about an arm’s length away.', { id: 'selfie.help.distance' })}</li>
-    <li>${msg('Turn your head slowly and keep your face inside the oval.', { id: 'selfie.help.slow' })}</li>
-    <li>${msg('Face a window or a lamp; avoid a bright light behind you.', { id: 'selfie.help.light' })}</li>
-  </ul>`;
 }

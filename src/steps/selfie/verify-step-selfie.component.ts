@@ -15,7 +15,9 @@ import { sharedStyles } from '../../internal/shared-styles.js';
 import { CameraWayForwardController } from '../camera-way-forward.js';
 import { StepElement } from '../step-element.js';
 import { faceViewport } from './face-viewport.js';
-import { challengeText, faceHintText, selfieHelp, tooManyFramesText } from './selfie-texts.js';
+import { challengeText, faceHintText, tooManyFramesText } from './selfie-texts.js';
+import { selfieHelp, type HelpCause } from './selfie-help.js';
+import { cameraDevice } from '../camera-device.js';
 import { colourAt, timedPlan, type TimedPlan } from './timed-capture.js';
 import styles from './verify-step-selfie.styles.js';
 import { states } from '../../internal/lit-states.js';
@@ -73,6 +75,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     retry: () => void this.begin(),
     handoffEnabled: () => this.context.handoffEnabled,
     handoff: () => this.requestHandoff(),
+    handoffShown: (shown) => this.offersHandoff(shown),
     openBrowser: true,
   });
   private model: FaceModel | null = null;
@@ -306,9 +309,8 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     this.endTimed();
     this.phase = SELFIE_PHASE.intro;
     this.needsHelp = challenge.attempts_left === 0;
-    this.error = this.needsHelp
-      ? msg('The moves did not work three times.', { id: 'selfie.help.title' })
-      : msg('That took too long. Let us try again with new moves.', { id: 'selfie.timeout' });
+    // The help says what failed itself (helpCause).
+    this.error = this.needsHelp ? '' : msg('That took too long. Let us try again with new moves.', { id: 'selfie.timeout' });
   }
 
   /** Sends the kept frames of step `index` (a look: the held frame; a move: its dense frames). */
@@ -374,9 +376,11 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
     return this.needsHelp || this.method.needs.attempts_left === 0;
   }
 
-  protected override updated(): void {
-    // The help's hand-off button is the one way to it on screen: the flow leaves out its link.
-    this.offersHandoff(this.phase === SELFIE_PHASE.intro && this.helpDue && Boolean(this.flow.value?.handoffEnabled));
+  /** Why the last attempt failed: timed out here just now, else what the server says of its refusal. */
+  private get helpCause(): HelpCause {
+    const active = this.method.needs.active_liveness;
+    if (this.needsHelp) return active ? 'moves' : 'look';
+    return this.method.needs.last_refusal ?? 'unknown';
   }
 
   protected override render() {
@@ -414,8 +418,7 @@ export class VerifyStepSelfie extends StepElement<MethodViewOf<'selfie'> | Metho
                   : nothing
               }
               ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-              ${this.helpDue && !this.error ? html`<p>${msg('The moves did not work three times.', { id: 'selfie.help.title' })}</p>` : nothing}
-              ${this.helpDue ? selfieHelp() : nothing}
+              ${this.helpDue ? html`<div role="alert">${selfieHelp(this.helpCause, cameraDevice(), active)}</div>` : nothing}
               <div class="actions">
                 <button type="button" @click=${() => void this.begin()}>
                   ${this.helpDue ? msg('Try once more (a person will check it)', { id: 'selfie.help.last-try' }) : msg('Start the camera', { id: 'selfie.start' })}

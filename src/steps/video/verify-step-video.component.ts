@@ -71,6 +71,7 @@ export class VerifyStepVideo extends StepElement<MethodViewOf<'video'>> {
     retry: () => this.again(),
     handoffEnabled: () => this.context.handoffEnabled,
     handoff: () => this.requestHandoff(),
+    handoffShown: (shown) => this.offersHandoff(shown),
   });
   private readonly camera = new CameraController(this);
   /** When the moves were shown: frame times are counted from here (the server checks them against the challenge). */

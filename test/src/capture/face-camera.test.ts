@@ -1,7 +1,9 @@
 // Runs in its own Chromium whose fake camera plays one face cropped from a demo photo of the
 // @vladmandic/face-api package (see web-test-runner.config.mjs).
 import { expect, oneEvent } from '@open-wc/testing';
+import { setUserAgent } from '@web/test-runner-commands';
 import type { MethodView, MethodViewOf } from '../../../src/api/contract.js';
+import type { VerifyFlow } from '../../../src/components/verify-flow/verify-flow.js';
 import type { VerifyStepSelfie } from '../../../src/steps/selfie/verify-step-selfie.component.js';
 import { calls, deep, METHODS, session, until } from '../fixtures/double.js';
 import { buttonByText, flowButtonByText, startFlow, stepText } from '../fixtures/flow-harness.js';
@@ -49,7 +51,7 @@ describe('<verify-step-selfie> on the fake camera (real face detection)', () => 
     await expect(step).to.be.accessible();
   });
 
-  it('after three failed attempts shows help and the phone, and sends the last try to a person with its dense frames', async function () {
+  it('after three timed-out attempts on a computer: help for the moves and the webcam, the phone, and the last try to a person with its dense frames', async function () {
     this.timeout(120_000);
     const { flow, key } = await startFlow(
       // The account gives each move 2 s (the challenge's move_ms), far below the step's own 30 s.
@@ -60,8 +62,15 @@ describe('<verify-step-selfie> on the fake camera (real face detection)', () => 
     expect(flowButtonByText(flow, 'Continue on another device'), "before the help: the flow's link").to.not.equal(null);
     // The still face never turns: each attempt times out on the turn, after the account's time.
     buttonByText(flow, 'verify-step-liveness', 'Start the camera')!.click();
-    await until(() => stepText(flow, 'verify-step-liveness').includes('The moves did not work three times.'), 60_000, 'help after the third attempt');
-    expect(stepText(flow, 'verify-step-liveness')).to.contain('Turn your head slowly');
+    await until(() => stepText(flow, 'verify-step-liveness').includes('This did not work three times.'), 60_000, 'help after the third attempt');
+    const text = stepText(flow, 'verify-step-liveness');
+    // The cause: the moves were not seen on the device (nothing was refused).
+    expect(text).to.contain('the camera did not see the moves before the time ran out');
+    expect(text).to.not.contain('refused');
+    expect(text).to.contain('Turn your head slowly');
+    // A desktop Chromium: the webcam, not a phone held in the hand.
+    expect(text).to.contain('Sit facing your computer’s camera');
+    expect(text).to.not.contain('Hold the phone');
     expect(buttonByText(flow, 'verify-step-liveness', 'Use my phone instead'), 'the hand-off is offered').to.not.equal(null);
     await flow.updateComplete;
     expect(flowButtonByText(flow, 'Continue on another device'), 'one way to the hand-off, not two').to.equal(null);
@@ -80,31 +89,54 @@ describe('<verify-step-selfie> on the fake camera (real face detection)', () => 
     expect(frames.length).to.be.greaterThan(2);
   });
 
-  it('after three refused captures opens with help and the phone, and its try goes to a person', async function () {
+  it('after three refused captures on a phone: help for the refusal and the phone, one hand-off, and its try goes to a person', async function () {
     this.timeout(120_000);
-    // The server refused three captures (the user completed the moves; the checks said no) and the
-    // user asked to do the step again: the view says no attempt is left before the last try.
-    const liveness: MethodView = { ...(METHODS.liveness() as MethodViewOf<'liveness'>), needs: { active_liveness: true, attempts_left: 0 } };
-    const { flow, key } = await startFlow(
-      { session: session([liveness], { handoff_enabled: true }), challenge: ['look_straight', 'turn_left'], faceAttemptsUsed: 3, moveMs: 2_000 },
-      'verify-step-liveness',
+    // The server refused three captures (the user completed the moves; the checks said no: not a
+    // live face) and the user asked to do the step again: no attempt is left before the last try.
+    const liveness: MethodView = {
+      ...(METHODS.liveness() as MethodViewOf<'liveness'>),
+      needs: { active_liveness: true, attempts_left: 0, last_refusal: 'not_live' },
+    };
+    const realUa = navigator.userAgent;
+    await setUserAgent(
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
     );
-    await until(() => stepText(flow, 'verify-step-liveness').includes('The moves did not work three times.'), 10_000, 'help before the last try');
-    expect(stepText(flow, 'verify-step-liveness')).to.contain('Turn your head slowly');
-    expect(buttonByText(flow, 'verify-step-liveness', 'Use my phone instead'), 'the hand-off is offered').to.not.equal(null);
-    expect(buttonByText(flow, 'verify-step-liveness', 'Start the camera'), 'no plain new attempt').to.equal(null);
-    await flow.updateComplete;
-    expect(flowButtonByText(flow, 'Continue on another device'), 'one way to the hand-off, not two').to.equal(null);
-    await expect(deep(flow, 'verify-step-liveness')).to.be.accessible();
-
-    const completed = oneEvent(flow, 'verify-complete');
-    buttonByText(flow, 'verify-step-liveness', 'Try once more (a person will check it)')!.click();
-    await completed;
-    const log = await calls(key);
-    expect(
-      log.filter((c) => c.path === '/session/methods/liveness/challenge'),
-      'the last try only',
-    ).to.have.length(1);
-    expect(log.some((c) => c.path === '/session/methods/liveness/submit')).to.equal(true);
+    try {
+      const { flow, key } = await startFlow(
+        { session: session([liveness], { handoff_enabled: true }), challenge: ['look_straight', 'turn_left'], faceAttemptsUsed: 3, moveMs: 2_000 },
+        'verify-step-liveness',
+      );
+      await until(() => stepText(flow, 'verify-step-liveness').includes('This did not work three times.'), 10_000, 'help before the last try');
+      const text = stepText(flow, 'verify-step-liveness');
+      // The cause: the capture was refused, not the moves unseen.
+      expect(text).to.contain('the pictures were refused: the check could not confirm a live person in front of the camera');
+      expect(text).to.not.contain('did not see the moves');
+      expect(text).to.contain('Turn the screen brightness up: the colours it shows must light your face.');
+      // A phone: held at eye level, no webcam; its hand-off names another device, not "my phone".
+      expect(text).to.contain('Hold the phone at eye level');
+      expect(text).to.not.contain('computer');
+      expect(buttonByText(flow, 'verify-step-liveness', 'Continue on another device'), 'the hand-off is offered').to.not.equal(null);
+      expect(buttonByText(flow, 'verify-step-liveness', 'Use my phone instead')).to.equal(null);
+      expect(buttonByText(flow, 'verify-step-liveness', 'Start the camera'), 'no plain new attempt').to.equal(null);
+      await flow.updateComplete;
+      expect(flowButtonByText(flow, 'Continue on another device'), 'one way to the hand-off, not two').to.equal(null);
+      await expect(deep(flow, 'verify-step-liveness')).to.be.accessible();
+      await lastTryGoesToAPerson(flow, key);
+    } finally {
+      await setUserAgent(realUa);
+    }
   });
 });
+
+/** The last try's capture is sent (it goes to a reviewer whatever the checks say): one challenge, then submit. */
+async function lastTryGoesToAPerson(flow: VerifyFlow, key: string): Promise<void> {
+  const completed = oneEvent(flow, 'verify-complete');
+  buttonByText(flow, 'verify-step-liveness', 'Try once more (a person will check it)')!.click();
+  await completed;
+  const log = await calls(key);
+  expect(
+    log.filter((c) => c.path === '/session/methods/liveness/challenge'),
+    'the last try only',
+  ).to.have.length(1);
+  expect(log.some((c) => c.path === '/session/methods/liveness/submit')).to.equal(true);
+}

@@ -148,6 +148,31 @@ describe('liveness capture bound to the challenge', () => {
   });
 });
 
+describe('why the capture before a retry was refused', () => {
+  it('tells the widget in the view, until the next challenge', async () => {
+    const { session, id } = await livenessSession();
+    const needs = async () => {
+      const m = (await session.session()).methods[0]!;
+      return m.key === 'liveness' ? m.needs : undefined;
+    };
+    const refuse = async (remarks: string) => {
+      await session.faceChallenge('liveness');
+      await server.verity.ctx.db
+        .transaction()
+        .execute((trx) => moveVerification(trx, server.verity.ctx.clock, id, 20, VerificationStatus.rejected, { remarks }));
+      await session.retryMethod('liveness');
+      return (await needs())?.last_refusal;
+    };
+    expect((await needs())?.last_refusal).toBeUndefined();
+    // The analysis's reasons as the runner stores them: a lost face explains the flash and blink after it.
+    expect(await refuse('NO_FACE, FLASH_NOT_FOLLOWED, BLINK_NOT_SEEN')).toBe('face_not_seen');
+    expect(await refuse('PLANAR_FACE, FLASH_NOT_FOLLOWED, POSSIBLE_DUPLICATE')).toBe('not_live');
+    // A new challenge is a new attempt: what it ends in (a time-out on the device) is not that refusal.
+    await session.faceChallenge('liveness');
+    expect((await needs())?.last_refusal).toBeUndefined();
+  });
+});
+
 describe('face challenge attempts', () => {
   it('challenges asked for at once share the attempts: three, one last try for review, then none', async () => {
     const { session } = await livenessSession();

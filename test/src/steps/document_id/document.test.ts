@@ -4,7 +4,7 @@ import { setUserAgent } from '@web/test-runner-commands';
 import type { VerifyErrorDetail } from '../../../../src/events/events.js';
 import type { VerifyStepDocument } from '../../../../src/steps/document_id/verify-step-document.js';
 import { calls, deep, METHODS, session, until } from '../../fixtures/double.js';
-import { buttonByText, startFlow, stepText } from '../../fixtures/flow-harness.js';
+import { buttonByText, flowButtonByText, startFlow, stepText } from '../../fixtures/flow-harness.js';
 import { drawDocumentScene } from '../../fixtures/scenes.js';
 import { brokenPdf, pdfWithPages } from '../../fixtures/pdf-pages.js';
 
@@ -123,6 +123,26 @@ describe('<verify-step-document>', () => {
       const upload = [...deep(flow, TAG)!.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Upload a file instead')!;
       upload.click();
       await until(() => deep(flow, TAG, 'input[type=file]'), 3000, 'file input');
+    } finally {
+      media.getUserMedia = real;
+    }
+  });
+
+  it("offers the hand-off once after a camera failure: its own button, not also the flow's link", async () => {
+    const { flow } = await startFlow({ session: session([METHODS.document_id(1)], { handoff_enabled: true }) }, TAG);
+    expect(flowButtonByText(flow, 'Continue on another device'), "before the failure: the flow's link").to.not.equal(null);
+    const media = navigator.mediaDevices;
+    const real = media.getUserMedia.bind(media);
+    media.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    try {
+      buttonByText(flow, TAG, 'Use the camera')!.click();
+      await until(() => buttonByText(flow, TAG, 'Use my phone instead'), 3000, "the step's hand-off");
+      await flow.updateComplete;
+      expect(flowButtonByText(flow, 'Continue on another device'), 'one way to the hand-off, not two').to.equal(null);
+      await expect(deep(flow, TAG)).to.be.accessible();
+      // Gone on to the upload: the step's button is gone, and the flow's link is back.
+      buttonByText(flow, TAG, 'Upload a file instead')!.click();
+      await until(() => flowButtonByText(flow, 'Continue on another device'), 3000, "the flow's link again");
     } finally {
       media.getUserMedia = real;
     }
