@@ -10,6 +10,7 @@
  * Input: rows of boxes (tesseract's lines of words, or PaddleOCR's boxes grouped into rows), in
  * reading order. A box is a word or a phrase; a label may span several boxes ("LAST" "NAME").
  */
+import { placeCodes } from './code-places.js';
 import { lexiconLabel, widerThanValue, type LexiconReading } from './label-lexicon.js';
 import type { OcrLine } from './ocr.js';
 
@@ -200,7 +201,32 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
     for (const b of rows[value.row]!.boxes.slice(value.from, value.to)) taken.add(b);
     pairs.push({ label, value });
   }
-  pairs.push(...pairsByShape(rows, labels, taken));
+  // Codes whose labels went unread, named by their place and shape where only one reading fits
+  // (code-places.ts), before the scores of their unreadable label boxes are weighed.
+  // A box taken for a label only by the closed list's scores, with no value found for it, names
+  // no field read: it may be a code itself (a bold "M" scored closest to SEX).
+  const guessed = (l: Span): boolean =>
+    isBare(rows, l, labels) && !pairs.some((p) => p.label === l) && labelOf(spanOf(rows, l.row, l.from, l.to).text) === null;
+  const kept = labels.filter((l) => !guessed(l));
+  // A code field's label with a box beside it that is no value of that field ("15 SEX" then the
+  // garbled "16 HGT") has not had its value read.
+  const besideFits = (l: Span): boolean => {
+    const next = rows[l.row]!.boxes[l.to];
+    const shape = CODE_SHAPES[fieldOfLabel(l.text)];
+    return isBare(rows, l, labels) || !shape || (next !== undefined && shape.test(next.text));
+  };
+  const named = new Set(kept.filter(besideFits).map((l) => fieldOfLabel(l.text)));
+  const labelBoxes = new Set(kept.flatMap((l) => rows[l.row]!.boxes.slice(l.from, l.to)));
+  for (const c of placeCodes(rows, named, taken, labelBoxes)) {
+    taken.add(rows[c.row]!.boxes[c.i]!);
+    pairs.push({ label: { ...spanOf(rows, c.row, c.i, c.i + 1), text: c.field }, value: { row: c.row, from: c.i, to: c.i + 1 } });
+  }
+  pairs.push(...pairsByShape(rows, labels, taken, new Set(pairs.map((p) => p.label.text))));
+  // What the label boxes' scores named leaves fewer fields free: a code left alone is named now.
+  for (const c of placeCodes(rows, new Set([...named, ...pairs.map((p) => p.label.text)]), taken, labelBoxes)) {
+    taken.add(rows[c.row]!.boxes[c.i]!);
+    pairs.push({ label: { ...spanOf(rows, c.row, c.i, c.i + 1), text: c.field }, value: { row: c.row, from: c.i, to: c.i + 1 } });
+  }
   const unread = unreadLabelRows(rows);
   const renamed = besideRenamed(rows, labels, pairs);
   if (pairs.length === 0)
@@ -302,9 +328,9 @@ function fieldsFor(value: string): readonly string[] {
  * read once per front: fields already labelled are out, and the clearest choices go first
  * (largest lead over the next field), so a second NONE takes what the first left.
  */
-function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: Set<TextBox>): { label: Span; value: Value }[] {
+function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: Set<TextBox>, placed: ReadonlySet<string>): { label: Span; value: Value }[] {
   const labelBoxes = new Set(labels.flatMap((l) => rows[l.row]!.boxes.slice(l.from, l.to)));
-  const used = new Set(labels.map((l) => fieldOfLabel(l.text)));
+  const used = new Set([...labels.map((l) => fieldOfLabel(l.text)), ...placed]);
   const cands: { row: number; i: number; lrow: number; li: number; fields: readonly string[]; own: boolean }[] = [];
   const pageH = median(rows.flatMap((row) => row.boxes.map((b) => b.h)));
   rows.forEach((row, r) =>
@@ -370,6 +396,14 @@ function pairsByShape(rows: readonly BoxRow[], labels: readonly Span[], taken: S
   }
   return out;
 }
+/** The shapes of the code fields' values: a box of another shape beside such a label is not its value. */
+const CODE_SHAPES: Readonly<Record<string, RegExp>> = {
+  SEX: /^[MFX]$/,
+  CLASS: /^[A-Z0-9]{1,2}$/,
+  RSTR: /^(?:NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*)$/,
+  END: /^(?:NONE|[A-Z0-9]{1,5})$/,
+};
+
 /** A city line ("DETRO .M48251": a word, then a postal code) or a date: never an unread label. */
 const VALUE_LINE = /[A-Z]{3}.*\d{5}(?!\d)|\d{1,2}\/\d{1,2}\/\d{2,4}/;
 

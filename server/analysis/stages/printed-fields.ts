@@ -242,11 +242,12 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // ("HGT5-10"), and then only a height's own values are taken (3-7 ft, 00-11 in, no digit or
   // date separator around it, which a date or a postal code would have).
   // With its foot mark kept, the inch mark may be read as anything ("6'-03-"). With both marks
-  // kept, the feet's 5 may be read S ("S-03\"": the classic 5/S confusion of small print).
+  // kept, the feet's 5 may be read S ("S-03\"": the classic 5/S confusion of small print), and
+  // the inches parted by a space the reader put in ("6'-0 0\"").
   const HEIGHT =
-    /(?<!\d)(\d|(?<![A-Za-z])S)\s*(?:['"’]\s*-?|-)\s*(\d{2})\s*["”]|(?<![\d/.-])([3-7])\s*-\s*(0\d|1[01])(?![\d/.-])|(?<!\d)([3-7])\s*['’]\s*-?\s*(0\d|1[01])(?!\d)/;
+    /(?<!\d)(\d|(?<![A-Za-z])S)\s*(?:['"’]\s*-?|-)\s*(\d ?\d)\s*["”]|(?<![\d/.-])([3-7])\s*-\s*(0\d|1[01])(?![\d/.-])|(?<!\d)([3-7])\s*['’]\s*-?\s*(0\d|1[01])(?!\d)/;
   const height = HEIGHT.exec(all);
-  if (height) put('Height', `${(height[1] ?? height[3] ?? height[5])!.replace('S', '5')}'-${height[2] ?? height[4] ?? height[6]}"`, 60);
+  if (height) put('Height', `${(height[1] ?? height[3] ?? height[5])!.replace('S', '5')}'-${(height[2] ?? height[4] ?? height[6])!.replace(' ', '')}"`, 60);
   // With their labels unread (small print above the values), sex and eye colour are still known
   // by their shape on the line holding the height: a lone M/F/X, an eye colour code. Class,
   // restrictions and endorsements have no such shape: they need their label.
