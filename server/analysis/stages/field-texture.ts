@@ -6,6 +6,7 @@
  * the fine-scale residual (grey minus its σ 0.8 blur) of the clear paper between and round a
  * word's glyphs, against the clear paper of the rows round it (other words' boxes left out).
  */
+import { separableBlur } from '../float-blur.js';
 import type { GreyPlane } from '../raster.js';
 import type { TextBox } from './label-pairing.js';
 
@@ -40,26 +41,6 @@ function median(v: number[]): number {
   return s[s.length >> 1]!;
 }
 
-/** Separable blur with the normalised kernel `k` (odd length) over a float window, edges clamped. */
-function blur(src: Float32Array, w: number, h: number, k: readonly number[]): Float32Array {
-  const r = k.length >> 1;
-  const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      let a = 0;
-      for (let i = -r; i <= r; i++) a += k[i + r]! * src[y * w + Math.min(w - 1, Math.max(0, x + i))]!;
-      tmp[y * w + x] = a;
-    }
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      let a = 0;
-      for (let i = -r; i <= r; i++) a += k[i + r]! * tmp[Math.min(h - 1, Math.max(0, y + i)) * w + x]!;
-      out[y * w + x] = a;
-    }
-  return out;
-}
-
 function gaussKernel(sigma: number): number[] {
   const r = Math.ceil(3 * sigma);
   const k = Array.from({ length: 2 * r + 1 }, (_, i) => Math.exp(-((i - r) ** 2) / (2 * sigma * sigma)));
@@ -86,8 +67,8 @@ export function paperTexture(g: GreyPlane, box: TextBox, others: readonly TextBo
   if (w < 16 || h < 16) return null;
   const f = new Float32Array(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) f[y * w + x] = g.data[(y + y0) * g.width + x + x0]!;
-  const fine = blur(f, w, h, FINE);
-  const local = blur(f, w, h, LOCAL);
+  const fine = separableBlur(f, w, h, FINE);
+  const local = separableBlur(f, w, h, LOCAL);
   const inkNear = new Uint8Array(w * h);
   const m = S.inkMargin;
   for (let y = 0; y < h; y++)

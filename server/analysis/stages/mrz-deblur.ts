@@ -4,47 +4,9 @@
  * width. Only the rectified zone is deconvolved (a few hundred thousand pixels), never the page.
  */
 import sharp from 'sharp';
+import { gaussianKernel, separableBlur } from '../float-blur.js';
 import type { GreyPlane } from '../raster.js';
 import type { LocatedMrz } from './mrz-locate.js';
-
-/** A separable Gaussian kernel of standard deviation `sigma` (radius 3σ), normalised. */
-function gaussianKernel(sigma: number): Float32Array {
-  const r = Math.max(1, Math.ceil(3 * sigma));
-  const k = new Float32Array(2 * r + 1);
-  let s = 0;
-  for (let i = -r; i <= r; i++) s += k[i + r] = Math.exp(-(i * i) / (2 * sigma * sigma));
-  for (let i = 0; i < k.length; i++) k[i]! /= s;
-  return k;
-}
-
-/** `src` (width × height) convolved with the Gaussian `k` along rows then columns, edges clamped. */
-function blurFloat(src: Float32Array, width: number, height: number, k: Float32Array): Float32Array {
-  const r = (k.length - 1) >> 1;
-  const tmp = new Float32Array(src.length);
-  const out = new Float32Array(src.length);
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    for (let x = 0; x < width; x++) {
-      let s = 0;
-      for (let i = -r; i <= r; i++) {
-        const xx = x + i < 0 ? 0 : x + i >= width ? width - 1 : x + i;
-        s += k[i + r]! * src[row + xx]!;
-      }
-      tmp[row + x] = s;
-    }
-  }
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let s = 0;
-      for (let i = -r; i <= r; i++) {
-        const yy = y + i < 0 ? 0 : y + i >= height ? height - 1 : y + i;
-        s += k[i + r]! * tmp[yy * width + x]!;
-      }
-      out[y * width + x] = s;
-    }
-  }
-  return out;
-}
 
 /** Gradient magnitude (central differences) of a float plane. */
 function gradient(src: Float32Array, width: number, height: number): Float32Array {
@@ -71,7 +33,7 @@ export function estimateBlurSigma(g: GreyPlane): number {
   const { width, height } = g;
   const src = Float32Array.from(g.data);
   const g0 = gradient(src, width, height);
-  const g1 = gradient(blurFloat(src, width, height, gaussianKernel(REBLUR_SIGMA)), width, height);
+  const g1 = gradient(separableBlur(src, width, height, gaussianKernel(REBLUR_SIGMA)), width, height);
   const sorted = Float32Array.from(g0).sort();
   const cut = sorted[Math.floor(sorted.length * 0.98)]!;
   if (!(cut > 0)) return 0;
@@ -94,10 +56,10 @@ export function richardsonLucy(g: GreyPlane, sigma: number, iterations: number):
   const observed = Float32Array.from(g.data, (v) => v + 1);
   let estimate = Float32Array.from(observed);
   for (let it = 0; it < iterations; it++) {
-    const blurred = blurFloat(estimate, width, height, k);
+    const blurred = separableBlur(estimate, width, height, k);
     const ratio = new Float32Array(observed.length);
     for (let i = 0; i < ratio.length; i++) ratio[i] = observed[i]! / Math.max(1e-3, blurred[i]!);
-    const correction = blurFloat(ratio, width, height, k);
+    const correction = separableBlur(ratio, width, height, k);
     const next = new Float32Array(observed.length);
     for (let i = 0; i < next.length; i++) next[i] = estimate[i]! * correction[i]!;
     estimate = next;
