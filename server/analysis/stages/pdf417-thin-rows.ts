@@ -41,12 +41,7 @@ export function unmixedBand(plane: GreyPlane, yAt: (row: number, x: number) => n
       (x) => yAt(r + 0.5 - CENTRE_HALF + dv, x),
       (x) => yAt(r + 0.5 + CENTRE_HALF + dv, x),
     );
-  const centre = band(row);
-  const above = band(row - 1);
-  const below = band(row + 1);
-  const out = new Float64Array(centre.length);
-  for (let x = 0; x < out.length; x++) out[x] = centre[x]! - (share / 2) * (above[x]! + below[x]!);
-  return out;
+  return unmix(band(row), band(row - 1), band(row + 1), share);
 }
 
 /**
@@ -65,9 +60,11 @@ export function unmixedLine(plane: GreyPlane, y: number, pitch: number, share: n
       () => at - 1,
       () => at + 2,
     );
-  const centre = line(y);
-  const above = line(y - pitch);
-  const below = line(y + pitch);
+  return unmix(line(y), line(y - pitch), line(y + pitch), share);
+}
+
+/** `centre` less `share` of the mean of `above` and `below`, sample by sample. */
+function unmix(centre: Float64Array, above: Float64Array, below: Float64Array, share: number): Float64Array {
   const out = new Float64Array(centre.length);
   for (let x = 0; x < out.length; x++) out[x] = centre[x]! - (share / 2) * (above[x]! + below[x]!);
   return out;
