@@ -189,6 +189,9 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
 
   let ocr = deskewedOcr;
   let tessRead = deskewedOcr;
+  // Every reading's text, for the document type: a header one reader missed (white on a tinted
+  // band, blurred) another often read, and a licence front is no `other` for being read in pieces.
+  const texts = [deskewedOcr.text];
   let printed = printedFields(ocr, today);
   // PaddleOCR reads the small, blurred print of a phone upload that tesseract garbles or drops,
   // at several times its cost: it runs only on a page with nothing checksummed on which
@@ -211,6 +214,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     if (missesFrontField()) readByPaddle().catch(() => undefined);
     const plain = await timed(timings, 'ocr_unrotated', () => runOcr(grey, false));
     const again = printedFields(plain, today);
+    texts.push(plain.text);
     if (Object.keys(again).length > Object.keys(printed).length) {
       printed = again;
       ocr = plain;
@@ -220,6 +224,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   if (missesFrontField()) {
     const paddled = await readByPaddle();
     const fromPaddle = paddled ? printedFields(paddled, today) : {};
+    if (paddled) texts.push(paddled.text);
     if (paddled && Object.keys(fromPaddle).length > 0) {
       // Given names PaddleOCR ran together, parted where either reading prints the parts apart.
       const lines = [...ocr.lines, ...paddled.lines].map((l) => l.text);
@@ -259,7 +264,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   const type = classifyDocument({
     ...(mrz.data ? { mrz: { format: mrz.data.format, documentCode: mrz.data.fields['documentCode'] } } : {}),
     ...(barcode.aamva ? { aamvaSubfile: barcode.aamva.subfile } : {}),
-    text: ocr.text,
+    text: texts.join('\n'),
   });
   content.doc_type = type.doc_type;
   content.doc_type_id = type.doc_type_id;

@@ -33,8 +33,9 @@ export function classifyDocument(e: DocTypeEvidence): { doc_type: DocType; doc_t
   if (e.aamvaSubfile === 'ID') return pick(DocType.IdCard);
   const t = (e.text ?? '').toUpperCase();
   if (/\bPASSPORT\b|\bPASSEPORT\b|\bPASAPORTE\b/.test(t)) return pick(DocType.Passport);
-  if (/DRIVER'?S?\s+LICEN[CS]E|DRIVING\s+LICEN[CS]E|\bPERMIS DE CONDUIRE\b|\bDL\b.*\bCLASS\b/s.test(t)) return pick(DocType.DrivingLicence);
-  if (/IDENTIFICATION\s+CARD|IDENTITY\s+CARD|\bID\s+CARD\b|CARTE D'IDENTIT/.test(t)) return pick(DocType.IdCard);
+  // PaddleOCR gives a line without its spaces ("USADRIVERLICENSE"): the words may touch.
+  if (/DRIVER'?S?\s*LICEN[CS]E|DRIVING\s*LICEN[CS]E|\bPERMIS DE CONDUIRE\b|\bDL\b.*\bCLASS\b/s.test(t)) return pick(DocType.DrivingLicence);
+  if (/IDENTIFICATION\s*CARD|IDENTITY\s*CARD|\bID\s+CARD\b|CARTE D'IDENTIT/.test(t)) return pick(DocType.IdCard);
   return pick(DocType.Other);
 }
 

@@ -10,5 +10,9 @@ describe('classifyDocument', () => {
     expect(classifyDocument({ text: 'TEXAS\nDRIVER LICENSE' }).doc_type).toBe('driving_licence');
     expect(classifyDocument({ text: 'PASSPORT UNITED STATES' }).doc_type).toBe('passport');
     expect(classifyDocument({ text: 'a receipt' })).toEqual({ doc_type: 'other', doc_type_id: 4 });
+    // PaddleOCR's lines come without their spaces.
+    expect(classifyDocument({ text: 'ILLINOIS USADRIVERLICENSE' }).doc_type).toBe('driving_licence');
+    expect(classifyDocument({ text: 'OHIOIDENTIFICATIONCARD' }).doc_type).toBe('id_card');
+    expect(classifyDocument({ text: 'DRIVER\nTRAINING SCHOOL' }).doc_type).toBe('other');
   });
 });

@@ -89,6 +89,15 @@ describe('PaddleOCR fallback', { timeout: 600_000 }, () => {
     expect(dp['Date of Birth']?.value).toBe(id.dob);
   });
 
+  it('types a front by every reading: a header only PaddleOCR read, without its spaces, makes it a driving licence', async () => {
+    // dev-variant 3: motion-blurred, 780 px; tesseract garbles the white-on-olive header
+    // ("LBA IVI ICHNSS"), PaddleOCR reads "USADRIVERLICENSE". Typed on tesseract's text alone it was `other`.
+    const a = await analyseDocument({ bytes: await hardPhoto(HALVES['dev-variant'], 3, 'licence-front') }, { today });
+    expect(a.timings?.['ocr_paddle']).toBeGreaterThan(0);
+    expect(a.content?.doc_type).toBe('driving_licence');
+    expect(a.content?.doc_type_id).toBe(3);
+  });
+
   it('runs in a worker thread of the analysis pool', async () => {
     // onnxruntime-node's addon has to load in a worker thread too: that is where jobs run.
     const pool = new AnalysisPool({ maxThreads: 1 });
