@@ -150,6 +150,12 @@ function genuineTables(g: GenuineResult[]): void {
   const backs = g.filter((x) => x.kind === 'licence-back');
   const passports = g.filter((x) => x.kind === 'passport');
   const fronts = g.filter((x) => x.kind === 'licence-front');
+  // A licence typed `other` is routed wrongly by a customer that branches on doc_type.
+  const typedRight = (x: GenuineResult): boolean => x.docType === (x.kind === 'passport' ? 'passport' : 'driving_licence');
+  const mistyped = g.filter((x) => !typedRight(x));
+  print(
+    `- Typed as what they are (\`doc_type\`: a licence \`driving_licence\`, a passport \`passport\`): ${R(rateOf(g, typedRight))}${mistyped.length ? ` (${mistyped.map((x) => `${x.kind} ${x.person}: ${x.docType ?? 'not typed'}`).join('; ')})` : ''}`,
+  );
   print(`- Licence backs decoded (PDF417 → AAMVA): ${R(rateOf(backs, (x) => x.barcode))}`);
   if (backs.some((x) => x.barcodeVia)) print(`- Decoded by: ${viaCounts(backs.map((x) => x.barcodeVia))}`);
   // A wrong decode is worse than none: every decoded back's fields against the card's.

@@ -32,6 +32,8 @@ export interface GenuineResult {
   readonly mrzValid: boolean;
   /** A valid MRZ sent to review because its OCR passes did not vouch for a field (`mrz_uncertain`). */
   readonly mrzUncertain: boolean;
+  /** `doc_type` as the customer gets it (null when the job was refused before it was typed). */
+  readonly docType: string | null;
   /** Expected field → read exactly. */
   readonly fields: Record<string, boolean>;
   /** Expected field → what was expected and what was read (null: nothing), for the misreads list. */
@@ -95,6 +97,7 @@ async function genuine(half: HalfConfig, person: number, id: Identity, kind: Har
     mrzExact: mrz !== undefined && JSON.stringify(mrz.lines) === JSON.stringify(passportMrz(id)),
     mrzValid: a.evidence?.mrz === 'valid',
     mrzUncertain: (a.evidence?.mrz_doubts?.length ?? 0) > 0,
+    docType: a.content?.doc_type ?? null,
     fields,
     misreads,
     face: id.face,
