@@ -8,7 +8,8 @@
  * middle is compared in grey with the 929 patterns of its cluster (row mod 3,
  * pdf417-patterns.ts) blurred as much as the start and stop patterns are; the codewords whose
  * best match is not clearly ahead of the next are erasures for Reed-Solomon (pdf417-rs.ts), and
- * the corrected codewords go to text (pdf417-text.ts). Strict: the correction keeps a quarter
+ * the corrected codewords go to text (pdf417-text.ts). Thin rows (1.5 modules) are read with
+ * their neighbours' share taken out (pdf417-thin-rows.ts). Strict: the correction keeps a quarter
  * of the error-correction codewords unspent, the row indicators must agree with the grid, the
  * length descriptor must match, and the caller still requires a valid AAMVA record.
  */
@@ -19,6 +20,9 @@ import { findGridByEnds } from './pdf417-grid-ends.js';
 import { rowOffsets, trackOffsets } from './pdf417-rows.js';
 import { correctErasures } from './pdf417-rs.js';
 import { codewordsToText } from './pdf417-text.js';
+import { edgeLine, rowModules, THIN_ROW_MODULES, UNMIX_SHARE, unmixedBand, unmixedLine, type RowLine } from './pdf417-thin-rows.js';
+
+export type { RowLine } from './pdf417-thin-rows.js';
 
 /** Quiet zone of the straightened plane, as a share of the symbol's length. */
 const MARGIN = 0.04;
@@ -80,9 +84,13 @@ export function softDecodePdf417(g: GreyPlane, fit: SymbolFit, scale = 3): strin
   const layout = softLayout(g, fit, scale);
   if (!layout) return null;
   const text = readLayout(layout);
+  if (text !== null) return text;
   // One end's row line replaced by the other's (endLines) and nothing decoded: the ends' own
   // lines read too, so the replacement never costs a symbol they decode.
-  return text ?? (layout.ownEnds ? readLayout(layout.ownEnds()) : null);
+  const own = layout.ownEnds ? readLayout(layout.ownEnds()) : null;
+  if (own !== null || layout.unmix === 0) return own;
+  // Thin rows read unmixed decoded nothing: their middle halves as read before.
+  return readLayout({ ...layout, unmix: 0 });
 }
 
 /** The rows as placed, then each codeword searched down the rows, then tracked; the first that decodes. */
@@ -121,6 +129,10 @@ export interface SoftLayout {
   readonly yAt: (row: number, x: number) => number;
   /** The layout on the ends' own row lines, when one end's was replaced by the other's (endLines). */
   readonly ownEnds?: () => SoftLayout;
+  /** Rows at most THIN_ROW_MODULES tall. */
+  readonly thin: boolean;
+  /** Share of the neighbour rows taken out of each row's centre (unmixedBand, thin rows); 0: each row's middle half read as it is. */
+  readonly unmix: number;
 }
 
 /** The codewords of a fitted PDF417 symbol read on its grid; null unless its shape is read consistently. */
@@ -129,8 +141,9 @@ export function softReadCodewords(g: GreyPlane, fit: SymbolFit, scale = 3): Soft
   return layout && readRows(layout);
 }
 
-/** Each row's middle half (the blur mixes rows nearest their edges) moved down by `dv` rows. */
+/** Each row's middle half (the blur mixes rows nearest their edges) moved down by `dv` rows; thin rows' centres unmixed. */
 function rowBand(layout: SoftLayout, row: number, dv: number): Float64Array {
+  if (layout.unmix > 0) return unmixedBand(layout.plane, layout.yAt, row, dv, layout.unmix);
   return bandProfile(
     layout.plane,
     (x) => layout.yAt(row + 0.25 + dv, x),
@@ -177,7 +190,7 @@ interface Indicators {
 }
 
 /** Scanlines (three pixels averaged) down both row indicators: each names its row. */
-function readIndicators(plane: GreyPlane, grid: Grid, y0: number, y1: number): Indicators {
+function readIndicators(plane: GreyPlane, grid: Grid, y0: number, y1: number, pitch = 0): Indicators {
   const ends = [17, 17 + 17 * (grid.columns + 1)] as const;
   const found = [
     { t: [] as number[], y: [] as number[] },
@@ -187,11 +200,14 @@ function readIndicators(plane: GreyPlane, grid: Grid, y0: number, y1: number): I
   const vote = (key: string, w: number): void => void votes.set(key, (votes.get(key) ?? 0) + w);
   const span = y1 - y0;
   for (let y = Math.max(1, Math.floor(y0 - span * 0.05)); y < Math.min(plane.height - 2, y1 + span * 0.05); y++) {
-    const p = bandProfile(
-      plane,
-      () => y - 1,
-      () => y + 2,
-    );
+    const p =
+      pitch > 0
+        ? unmixedLine(plane, y, pitch, UNMIX_SHARE)
+        : bandProfile(
+            plane,
+            () => y - 1,
+            () => y + 2,
+          );
     for (const side of [0, 1] as const) {
       const rd = indicatorRow(p, grid, ends[side]);
       if (!rd || rd.margin < 0.03) continue;
@@ -210,9 +226,6 @@ function readIndicators(plane: GreyPlane, grid: Grid, y0: number, y1: number): I
   const top = (prefix: string): number | null => ranked(prefix)[0] ?? null;
   return { found, r3: top('r3:'), lv: top('lv:'), lvs: ranked('lv:'), columns: top('c:') };
 }
-
-/** A row line at one end: y = a + b t (t the row), fitted on n indicator reads. */
-export type RowLine = { a: number; b: number; n: number };
 
 /**
  * The rows' lines at the two ends, and the ends' own lines when one was replaced. An end with no
@@ -290,6 +303,20 @@ export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout 
     const check = again && readIndicators(plane, again, y0, y1);
     if (again && check && confirmed(check, again.columns)) [grid, said] = [again, check];
   }
+  // Thin rows (the height between the fitted edges over the rows voted, in modules): the
+  // indicators read again with the neighbour rows' share taken out of each scanline.
+  if (said.r3 !== null && said.lv !== null) {
+    const pitch = (y1 - y0) / (said.r3 * 3 + (said.lv % 3) + 1);
+    if (
+      rowModules(grid, [
+        { a: 0, b: pitch, n: 0 },
+        { a: 0, b: pitch, n: 0 },
+      ]) <= THIN_ROW_MODULES
+    ) {
+      const check = readIndicators(plane, grid, y0, y1, pitch);
+      if (check.columns === grid.columns && check.r3 !== null && check.lv !== null) said = check;
+    }
+  }
   const { found, r3, lv } = said;
   if (r3 === null || lv === null || said.columns !== grid.columns) return null;
   const rows = r3 * 3 + (lv % 3) + 1;
@@ -299,12 +326,26 @@ export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout 
   // codewords right). Trying one costs a Reed-Solomon decode; the length descriptor rejects a
   // lower level than the symbol's (its word is valid at every lower level too).
   const otherLevels = [...new Set(said.lvs.filter((v) => v % 3 === lv % 3).map((v) => Math.floor(v / 3)))].filter((v) => v !== level);
+  // No row line at either end (thin rows' indicators misread): the rows evenly between the
+  // fitted top and bottom edges the plane was straightened on (docs/analysis-journal.md,
+  // "Licence backs: thin rows read with their neighbours' share taken out, and placed between the fitted edges").
+  const edges = edgeLine(y0, y1, rows);
   const placed = endLines(
     found.map((f) => rowLine(f.t, f.y)),
     rows,
-  );
-  if (!placed) return null;
-  const at = (lines: readonly [RowLine, RowLine]): SoftLayout => ({ plane, grid, rows, level, otherLevels, yAt: placeRows(plane, grid, rows, lines) });
+  ) ?? { lines: [edges, edges] as const };
+  const thin = rowModules(grid, placed.lines) <= THIN_ROW_MODULES;
+  const unmix = thin ? UNMIX_SHARE : 0;
+  const at = (lines: readonly [RowLine, RowLine]): SoftLayout => ({
+    plane,
+    grid,
+    rows,
+    level,
+    otherLevels,
+    yAt: placeRows(plane, grid, rows, lines),
+    thin,
+    unmix,
+  });
   const { own } = placed;
   return { ...at(placed.lines), ...(own ? { ownEnds: () => at(own) } : {}) };
 }

@@ -128,11 +128,13 @@ describe('softDecodePdf417', { timeout: 300_000 }, () => {
     expect(softDecodePdf417({ data, width: g.width, height: g.height }, fit)).toBeNull();
   });
 
-  it('returns nothing on the same back drawn with 1.5-module rows, whose inner rows blur into each other', async () => {
+  it('decodes the same back drawn with 1.5-module rows, whose inner rows blur into each other', async () => {
     const g = await grey(await backStressPhoto(0, 'blur', 'thin'));
-    const q = locateBarcode(g);
-    const fit = q && fitSymbol(g, q);
-    expect(fit ? softDecodePdf417(g, fit) : null).toBeNull();
+    const fit = fitSymbol(g, locateBarcode(g)!);
+    expect(fit).not.toBeNull();
+    // Nothing decoded while each row's middle half was read as it is: thin rows are now read
+    // at their centres with the neighbour rows' share taken out (pdf417-thin-rows.ts).
+    expect(softDecodePdf417(g, fit!)).toBe(aamvaPayload(hardPeople(DEV, 1)[0]!));
   });
 
   it("keeps the ends' own row lines beside the replaced one, for a second reading", async () => {
@@ -147,11 +149,13 @@ describe('softDecodePdf417', { timeout: 300_000 }, () => {
     expect(endLines([null, right], 19)).toEqual({ lines: [right, right] });
   });
 
-  it("offers the ends' own rows when the right end's line was replaced (thin rows, columns-wide, back 3)", async () => {
-    const g = await grey(await backStressPhoto(3, 'columns-wide', 'thin'));
+  it("offers the ends' own rows when the right end's line was replaced (stress sweep, tilt, back 2)", async () => {
+    const g = await grey(await backStressPhoto(2, 'tilt'));
     const fit = fitSymbol(g, locateBarcode(g)!);
     expect(fit).not.toBeNull();
-    // 9 reads on the right put the pitch at 7.2 px against 9.2 from 48 on the left.
+    // 8 reads on the right put the pitch at 12.6 px against 23.7 from 91 on the left. (Thin
+    // `columns-wide` 3, used here before, reads its indicators unmixed now and the rule no
+    // longer fires there.)
     const layout = softLayout(g, fit!)!;
     expect(layout.ownEnds).toBeDefined();
     const own = layout.ownEnds!();
