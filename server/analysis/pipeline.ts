@@ -13,6 +13,7 @@ import { runDlp } from './stages/dlp.js';
 import { classifyDocument, readsAsLicenceFront, showsMrzText } from './stages/doc-type.js';
 import { editorSoftware, exifEntries } from './stages/exif.js';
 import { annotateFace, detectFaces, type DetectedFace } from './stages/face.js';
+import { refindFace } from './stages/lost-face.js';
 import { matchDescriptor } from './stages/selfie-descriptor.js';
 import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
@@ -411,8 +412,12 @@ export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseS
   const frames: LivenessFrame[] = [];
   const signals = new ChallengeSignals();
   const all = input.frames ?? [];
+  // The box of the last face found, for a frame where the detector loses it (lost-face.ts).
+  let lastBox: DetectedFace['box'] | undefined;
   for (const [i, frame] of all.entries()) {
-    const { prepared, faces } = await timed(timings, `frame_${i}`, () => facesOfImage(frame.bytes));
+    const { prepared, faces: whole } = await timed(timings, `frame_${i}`, () => facesOfImage(frame.bytes));
+    const faces = whole.length > 0 || !lastBox ? whole : await timed(timings, `refind_${i}`, () => refindFace(prepared.raster, lastBox!));
+    if (faces[0]) lastBox = faces[0].box;
     signals.add(frame.challenge, prepared.raster, faces);
     frames.push({ challenge: frame.challenge, faces, ...(frame.step !== undefined ? { step: frame.step } : {}) });
     const held = all[i + 1]?.step !== frame.step || frame.step === undefined;
