@@ -6,7 +6,12 @@ import { defineConfig } from 'vitest/config';
  * would leak (and not apply to a module already loaded) and the reset would load the server's
  * modules again.
  */
-const ISOLATED_FILES = ['test/server/adapters.test.ts', 'test/server/methods/module-graph.test.ts', 'test/server/analysis/stages/portrait-models.test.ts'];
+const ISOLATED_FILES = [
+  'test/server/adapters.test.ts',
+  'test/server/methods/module-graph.test.ts',
+  'test/server/analysis/stages/portrait-models.test.ts',
+  'test/server/analysis/stages/mrz-deblur-order.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -107,10 +107,15 @@ export async function searchMrz(input: GreyPlane, today: Date): Promise<MrzSearc
 
 /** The fallbacks after {@link searchMrz}: the page smoothed (a dim, noisy capture), then the lowest wide rows. */
 export async function finishMrz(input: GreyPlane, today: Date, first: MrzSearch): Promise<MrzResult> {
-  const located = await readLocatedMrz(first, today);
+  const { read: located, deblur } = await readLocatedMrz(first, today);
   if (located?.data?.valid) return located;
   const banded = await readBandedMrz(input, today);
-  if (banded.found && (banded.data?.valid || !located)) return banded;
+  if (banded.found && banded.data?.valid) return banded;
+  // The smoothed zone deconvolved only now: ~1.1 s of CPU that a page whose lowest rows read
+  // valid no longer pays (docs/performance.md, "The bench on a quiet machine").
+  const deblurred = deblur ? await deblur() : null;
+  if (deblurred) return deblurred;
+  if (banded.found && !located) return banded;
   return located ?? banded;
 }
 
@@ -127,19 +132,21 @@ const mrzEngines = (): OcrEngineKind[] => (ocrbDataDir() ? ['mrz-ocrb', 'mrz'] :
  * The MRZ found as a group of long parallel text lines and rectified (mrz-locate.ts): the
  * reading that holds under perspective. Null when no such group reads as an MRZ.
  */
-async function readLocatedMrz(first: MrzSearch, today: Date): Promise<MrzResult | null> {
+async function readLocatedMrz(first: MrzSearch, today: Date): Promise<ZonesRead> {
   const { read: plain, zonesFound, page } = first;
-  if (plain?.data?.valid) return plain;
+  if (plain?.data?.valid) return { read: plain };
   // Line groups found and none read as an MRZ: a page of ordinary text (a licence front).
-  if (zonesFound && !plain) return null;
+  if (zonesFound && !plain) return { read: null };
   // A dim page stretched is mostly sensor noise: its edges fill every block and no line shape
   // is left (dev passports photographed dimmer and noisier: no zone found on 3 of 4). Smoothed,
   // the lines show again; the zones are cut from the page as it was and read smoothed too.
   const smooth = await smoothGrey(page, SMOOTH_SIGMA);
-  // The deconvolved re-read (see readZones) once per page: here only when the plain search read nothing.
-  const again = await readZones(locateMrz(smooth, 2, page), today, true, !plain);
-  if (again?.data?.valid || !plain) return again ?? plain;
-  return !again || plain.data!.failing_checks.length <= again.data!.failing_checks.length ? plain : again;
+  // The deconvolved re-read (see readZones) once per page: here only when the plain search read
+  // nothing, and left to the caller, after the lowest rows.
+  const { read: again, deblur } = await zonesRead(locateMrz(smooth, 2, page), today, true);
+  if (again?.data?.valid) return { read: again };
+  if (!plain) return { read: again, ...(deblur ? { deblur } : {}) };
+  return { read: !again || plain.data!.failing_checks.length <= again.data!.failing_checks.length ? plain : again };
 }
 
 async function smoothGrey(g: GreyPlane, sigma: number): Promise<GreyPlane> {
@@ -154,19 +161,36 @@ async function smoothGrey(g: GreyPlane, sigma: number): Promise<GreyPlane> {
  * that never reads (a dim, blurred, small upload) every candidate zone re-read twice made up
  * most of the two minutes such a page took under load.
  */
-async function readZones(zones: readonly LocatedMrz[], today: Date, noisy = false, deblur = true): Promise<MrzResult | null> {
+async function readZones(zones: readonly LocatedMrz[], today: Date, noisy = false): Promise<MrzResult | null> {
+  const { read, deblur } = await zonesRead(zones, today, noisy);
+  return read?.data?.valid || !deblur ? read : ((await deblur()) ?? read);
+}
+
+/**
+ * A reading of located zones, and, when none read valid, the best zone's deconvolved re-read
+ * (see {@link deblurredRead}) left for the caller to run: valid, or null.
+ */
+interface ZonesRead {
+  readonly read: MrzResult | null;
+  readonly deblur?: () => Promise<MrzResult | null>;
+}
+
+/** {@link readZones} with the deconvolution left to the caller. */
+async function zonesRead(zones: readonly LocatedMrz[], today: Date, noisy: boolean): Promise<ZonesRead> {
   let best: { zone: LocatedMrz; first: ZoneRead } | null = null;
   for (const zone of zones) {
     const first = await readZone(zone, today, noisy);
     const read = first.read;
-    if (read?.data?.valid) return at(zone, withGlyphs(zone, read.doubts?.length ? await rereadZone(zone, first, today, noisy) : read));
+    if (read?.data?.valid) return { read: at(zone, withGlyphs(zone, read.doubts?.length ? await rereadZone(zone, first, today, noisy) : read)) };
     const failing = (r: ZoneRead): number => r.read?.data?.failing_checks.length ?? Infinity;
     if (!best || failing(first) < failing(best.first) || (!best.first.read && first.reads.length > best.first.reads.length)) best = { zone, first };
   }
-  if (!best) return null;
-  const reread = await rereadZone(best.zone, best.first, today, noisy);
-  const read = reread?.data?.valid || !deblur ? reread : ((await deblurredRead(best.zone, reread, best.first, today)) ?? reread);
-  return at(best.zone, withGlyphs(best.zone, read));
+  if (!best) return { read: null };
+  const { zone, first } = best;
+  const reread = await rereadZone(zone, first, today, noisy);
+  const read = at(zone, withGlyphs(zone, reread));
+  if (reread?.data?.valid) return { read };
+  return { read, deblur: async () => at(zone, withGlyphs(zone, await deblurredRead(zone, reread, first, today))) };
 }
 
 /**
