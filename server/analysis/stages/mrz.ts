@@ -130,7 +130,8 @@ const mrzEngines = (): OcrEngineKind[] => (ocrbDataDir() ? ['mrz-ocrb', 'mrz'] :
 
 /**
  * The MRZ found as a group of long parallel text lines and rectified (mrz-locate.ts): the
- * reading that holds under perspective. Null when no such group reads as an MRZ.
+ * reading that holds under perspective; its reading null when no such group reads as an MRZ,
+ * and the smoothed zone's deconvolution, when one is left to try, for the caller.
  */
 async function readLocatedMrz(first: MrzSearch, today: Date): Promise<ZonesRead> {
   const { read: plain, zonesFound, page } = first;

@@ -20,7 +20,7 @@ import { findGridByEnds } from './pdf417-grid-ends.js';
 import { rowOffsets, trackOffsets } from './pdf417-rows.js';
 import { correctErasures } from './pdf417-rs.js';
 import { codewordsToText } from './pdf417-text.js';
-import { edgeLine, rowModules, THIN_ROW_MODULES, UNMIX_SHARE, unmixedBand, unmixedLine, type RowLine } from './pdf417-thin-rows.js';
+import { edgeLine, pitchModules, rowModules, THIN_ROW_MODULES, UNMIX_SHARE, unmixedBand, unmixedLine, type RowLine } from './pdf417-thin-rows.js';
 
 export type { RowLine } from './pdf417-thin-rows.js';
 
@@ -307,12 +307,7 @@ export function softLayout(g: GreyPlane, fit: SymbolFit, scale = 3): SoftLayout 
   // indicators read again with the neighbour rows' share taken out of each scanline.
   if (said.r3 !== null && said.lv !== null) {
     const pitch = (y1 - y0) / (said.r3 * 3 + (said.lv % 3) + 1);
-    if (
-      rowModules(grid, [
-        { a: 0, b: pitch, n: 0 },
-        { a: 0, b: pitch, n: 0 },
-      ]) <= THIN_ROW_MODULES
-    ) {
+    if (pitchModules(grid, pitch) <= THIN_ROW_MODULES) {
       const check = readIndicators(plane, grid, y0, y1, pitch);
       if (check.columns === grid.columns && check.r3 !== null && check.lv !== null) said = check;
     }

@@ -23,9 +23,13 @@ const CENTRE_HALF = 0.2;
 
 /** The rows' height in modules: the ends' mean row pitch over the grid's mean module width. */
 export function rowModules(grid: Grid, [l, r]: readonly [RowLine, RowLine]): number {
+  return pitchModules(grid, (l.b + r.b) / 2);
+}
+
+/** A row pitch of `pitch` pixels in the grid's modules (its mean module width). */
+export function pitchModules(grid: Grid, pitch: number): number {
   const span = 17 * (grid.columns + 2) + 1;
-  const modulePx = (grid.at(span) - grid.at(0)) / span;
-  return (l.b + r.b) / 2 / modulePx;
+  return pitch / ((grid.at(span) - grid.at(0)) / span);
 }
 
 /**
