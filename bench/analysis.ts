@@ -1,23 +1,20 @@
 /**
  * Analysis benchmark: time per document for a 12 MP JPEG licence (front and back) and a
- * 1-page PDF passport, whole pipeline and per stage; peak memory; jobs per minute through the
- * worker pool; and an HTTP endpoint's p99 latency on the main thread while the pool is
- * saturated, next to idle. Targets (issue #6): ≤ 3 s per 12 MP licence on 2 cores, p99 under
- * load ≤ 2x idle, peak memory ≤ 1.5 GB.
+ * 1-page PDF passport, whole pipeline and per stage, and the peak memory, all in this process.
+ * Targets (issues 6 and 20): ≤ 3 s per 12 MP licence on 2 cores, peak memory ≤ 1.5 GB. The pool,
+ * its memory and the API's latency under it are measured in a process of their own, by
+ * bench/analysis-pool.ts (the engines loaded here would count in its memory otherwise).
  *
  * The same table carries harder development captures that take the pipeline's longer paths (a
  * front PaddleOCR reads too, a back whose PDF417 does not decode, a passport whose MRZ needs the
  * fallbacks), each with its CPU as a multiple of the 12 MP front's in the same run: on a shared
  * machine that ratio holds where the absolute times do not. Nothing here asserts a time.
  *
- * Run: `npm run bench -- analysis` (or `node --import tsx bench/analysis.ts`).
+ * Run: `npm run bench -- analysis analysis-pool` (or `node --import tsx bench/analysis.ts`).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { closeEngines } from '../server/analysis/engines.js';
 import { analyseDocument } from '../server/analysis/pipeline.js';
-import { AnalysisPool } from '../server/analysis/pool.js';
 import { benchInputs, hardBenchInputs } from './analysis-inputs.js';
 
 let peakRss = 0;
@@ -79,39 +76,4 @@ for (const input of [...inputs, ...hard]) {
 }
 process.stdout.write(`\npeak RSS in-process: ${mb(peakRss)} (target ≤ 1.5 GB)\n`);
 await closeEngines();
-
-// --- API latency on the main thread, idle vs pool saturated -----------------------------
-const server = createServer((_req, res) => {
-  res.setHeader('content-type', 'application/json');
-  res.end(JSON.stringify({ ok: true, at: Date.now() }));
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-async function p99(n: number): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await (await fetch(url)).json();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(0.99 * (times.length - 1))]!;
-}
-await p99(50); // warm the HTTP path
-const idle = await p99(300);
-
-const pool = new AnalysisPool();
-await pool.warmup();
-const JOBS = 6;
-const poolStart = performance.now();
-const jobs = Array.from({ length: JOBS }, (_, i) => pool.analyseDocument({ bytes: inputs[i % inputs.length]!.bytes }));
-const busy = await p99(300);
-await Promise.all(jobs);
-const poolSeconds = (performance.now() - poolStart) / 1000;
-await pool.close();
-server.close();
 clearInterval(sampler);
-
-process.stdout.write(`\npool: ${JOBS} jobs in ${poolSeconds.toFixed(1)} s = ${((JOBS / poolSeconds) * 60).toFixed(1)} jobs/min\n`);
-process.stdout.write(`API p99 idle ${idle.toFixed(2)} ms, with the pool saturated ${busy.toFixed(2)} ms: ratio ${(busy / idle).toFixed(2)}x (target ≤ 2x)\n`);
-process.stdout.write(`peak RSS of this process (pool threads included): ${mb(peakRss)}\n`);

@@ -27,6 +27,11 @@ export interface AnalysisPoolOptions {
   readonly maxQueue?: number;
   /** Load the engines in every thread at start instead of on the first task. */
   readonly warm?: boolean;
+  /**
+   * Added to the threads' nice value (default 10): analysis yields the cores to the API's
+   * event loop, so a saturated pool slows requests less; 0 runs them at the server's priority.
+   */
+  readonly niceIncrement?: number;
 }
 
 const toBuffer = (u: Uint8Array | null): Buffer | null => (u ? Buffer.from(u.buffer, u.byteOffset, u.byteLength) : null);
@@ -43,6 +48,7 @@ export class AnalysisPool {
       maxQueue: options.maxQueue ?? 256,
       // Engines take seconds to load: keep idle threads for 10 minutes.
       idleTimeout: 10 * 60_000,
+      niceIncrement: options.niceIncrement ?? 10,
     });
   }
 

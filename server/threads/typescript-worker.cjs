@@ -9,9 +9,21 @@
 'use strict';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS entry (above)
 const { Piscina } = require('piscina');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS entry (above)
+const { getPriority, setPriority } = require('node:os');
 
-/** @type {{ module: string, handler: string }} */
-const { module: moduleUrl, handler } = Piscina.workerData;
+/** @type {{ module: string, handler: string, niceIncrement: number }} */
+const { module: moduleUrl, handler, niceIncrement } = Piscina.workerData;
+// On Linux a thread's nice value is its own (pid 0 is this thread), and the threads it starts
+// later (tesseract's workers, onnxruntime's) inherit it. Where that is refused (another OS, a
+// container without the right), the thread keeps its priority: it only matters under load.
+if (niceIncrement > 0) {
+  try {
+    setPriority(Math.min(19, getPriority() + niceIncrement));
+  } catch {
+    // keeps the default priority
+  }
+}
 const loaded = import('tsx/esm/api').then(({ register }) => {
   register();
   return import(moduleUrl);

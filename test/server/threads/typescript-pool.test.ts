@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { getPriority } from 'node:os';
 import { threadId } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { typescriptPool } from '../../../server/threads/typescript-pool.js';
@@ -48,5 +49,24 @@ describe('typescriptPool', () => {
     } finally {
       await pool.destroy();
     }
+  });
+
+  it("lowers its threads' priority by niceIncrement, and that of the threads they start, leaving this thread as it was", async () => {
+    const before = getPriority();
+    const run = async (niceIncrement: number): Promise<{ own: number; started: number }> => {
+      const pool = typescriptPool<undefined, { own: number; started: number }>(new URL('../../fixtures/threads/tasks.ts', import.meta.url), 'priority', {
+        maxThreads: 1,
+        niceIncrement,
+      });
+      try {
+        return await pool.run(undefined);
+      } finally {
+        await pool.destroy();
+      }
+    };
+    const expected = Math.min(19, before + 5);
+    expect(await run(5)).toEqual({ own: expected, started: expected });
+    expect(await run(0)).toEqual({ own: before, started: before });
+    expect(getPriority()).toBe(before);
   });
 });
