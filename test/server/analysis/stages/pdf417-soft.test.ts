@@ -9,7 +9,7 @@ import { prepareInput } from '../../../../server/analysis/input.js';
 import { stretchGrey, toGrey, type GreyPlane } from '../../../../server/analysis/raster.js';
 import { fitSymbol } from '../../../../server/analysis/stages/barcode-fit.js';
 import { locateBarcode } from '../../../../server/analysis/stages/barcode-locate.js';
-import { endLines, softDecodePdf417, softLayout } from '../../../../server/analysis/stages/pdf417-soft.js';
+import { softDecodePdf417, softLayout } from '../../../../server/analysis/stages/pdf417-soft.js';
 import { aamvaPayload } from '../../../fixtures/aamva.js';
 import { backStressPhoto, otherShape } from '../../../fixtures/hard/back-stress.js';
 import { DEV } from '../../../fixtures/hard/config.js';
@@ -135,18 +135,6 @@ describe('softDecodePdf417', { timeout: 300_000 }, () => {
     // Nothing decoded while each row's middle half was read as it is: thin rows are now read
     // at their centres with the neighbour rows' share taken out (pdf417-thin-rows.ts).
     expect(softDecodePdf417(g, fit!)).toBe(aamvaPayload(hardPeople(DEV, 1)[0]!));
-  });
-
-  it("keeps the ends' own row lines beside the replaced one, for a second reading", async () => {
-    const left = { a: 10, b: 23.7, n: 91 };
-    const right = { a: 12, b: 12.6, n: 8 };
-    // The right end rests on 8 reads for 19 rows and its pitch is half the left's: it takes the
-    // left's line, and the ends' own lines are kept for when that reading decodes nothing.
-    expect(endLines([left, right], 19)).toEqual({ lines: [left, left], own: [left, right] });
-    // Ends that agree, or a disagreeing end read on as many points as rows, are taken as fitted.
-    expect(endLines([left, { ...right, b: 22 }], 19)).toEqual({ lines: [left, { ...right, b: 22 }] });
-    expect(endLines([left, { ...right, n: 19 }], 19)).toEqual({ lines: [left, { ...right, n: 19 }] });
-    expect(endLines([null, right], 19)).toEqual({ lines: [right, right] });
   });
 
   it("offers the ends' own rows when the right end's line was replaced (stress sweep, tilt, back 2)", async () => {
