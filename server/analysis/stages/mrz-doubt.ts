@@ -5,6 +5,7 @@
  * development passports 4 of 8 readings passed every check with a wrong name letter or a wrong
  * document number; a person should look at those rather than the service accept them.
  */
+import { states } from 'mrz';
 import { alignTo, editDistance, seenAt } from './mrz-align.js';
 import { fieldAt } from './mrz-fields.js';
 import { SEX_LOOKALIKES, type MrzResult } from './mrz-parse.js';
@@ -108,8 +109,9 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
         const votes = read.map((c) => asPossible(field, c)).filter((c): c is string => c !== null);
         // And at least two passes: one sound pass among noise vouches for nothing (blurred passport 2).
         const vouched = votes.filter((c) => c === chosen).length;
-        if (vouched * 2 <= votes.length || (vouched < 2 && passes.length > 1)) add(MrzDoubtKind.PassesDisagree);
-        else if (field === 'names' && NAME_LOOKALIKES[chosen]) add(MrzDoubtKind.BlurLookAlike);
+        if (vouched * 2 <= votes.length || (vouched < 2 && passes.length > 1)) {
+          if (!codeListVouches(lines, li, col, field, chosen, votes)) add(MrzDoubtKind.PassesDisagree);
+        } else if (field === 'names' && NAME_LOOKALIKES[chosen]) add(MrzDoubtKind.BlurLookAlike);
         // A digit counts for its look-alike letter, but no pass reading the letter itself leaves
         // it a guess: a blurred R reads 2 as well as a Z does (development `hard` passport 9,
         // INGRID read ING2ID, INS2ID and INS2IIZ, taken INSZID with nothing raised).
@@ -137,6 +139,29 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
     });
   });
   return doubts;
+}
+
+/** Fields whose value is a code of ICAO 9303's closed list of states (the `mrz` package's `states`). */
+const STATE_FIELDS: ReadonlySet<string> = new Set(['nationality', 'issuing_state']);
+
+/**
+ * Whether the closed list of state codes vouches for a letter the passes disagreed on: the code
+ * with the letter taken is a state, at least one pass read that letter, and every other letter a
+ * pass read there makes a code that is no state. Development passport 29: USA's A read A once and
+ * M once ("USM" is no state) was doubted and sent an exact reading to review. A misread that
+ * makes another state (USA read UGA) still leaves the doubt.
+ */
+function codeListVouches(lines: readonly string[], li: number, col: number, field: string, chosen: string, votes: readonly string[]): boolean {
+  if (!STATE_FIELDS.has(field) || !votes.includes(chosen)) return false;
+  const line = lines[li]!;
+  const inField = (c: number): boolean => c >= 0 && c < line.length && fieldAt(lines.length, line.length, li, c).field === field;
+  let from = col;
+  while (inField(from - 1)) from--;
+  let to = col;
+  while (inField(to + 1)) to++;
+  const codeWith = (c: string): string => (line.slice(from, col) + c + line.slice(col + 1, to + 1)).replace(/<+$/, '');
+  const isState = (code: string): boolean => Object.hasOwn(states, code);
+  return isState(codeWith(chosen)) && votes.every((v) => v === chosen || !isState(codeWith(v)));
 }
 
 const isDate = (field: string): boolean => field === 'birth_date' || field === 'expiry_date';

@@ -7,7 +7,7 @@
 import { parse as parseMrz, type Details, type ParseResult } from 'mrz';
 import { ageOn, type ProcessorField } from './aamva.js';
 import type { MrzDoubt } from './mrz-doubt.js';
-import { isDateDigit } from './mrz-fields.js';
+import { fieldAt, isDateDigit } from './mrz-fields.js';
 import { clearStrayFiller, padLine } from './mrz-filler.js';
 
 /** One `mrz_data` entry. */
@@ -152,6 +152,9 @@ function tryParse(lines: readonly string[]): ParseResult | null {
   }
 }
 
+/** Fields of letters only that a check covers: the state codes, checked against ICAO's list of states. */
+const LETTER_FIELDS: ReadonlySet<string> = new Set(['nationality', 'issuing_state']);
+
 const failingChecks = (r: ParseResult): Details[] => r.details.filter((d) => !d.valid);
 
 /**
@@ -213,7 +216,10 @@ export function correctMrz(
     const alternatives = (line: number, col: number): readonly string[] => {
       const read = readAt(line, col);
       const was = current[line]![col]!;
-      const alts = (CONFUSIONS[was] ?? []).filter((alt) => !read || /[A-Z]/.test(was) || !/[A-Z]/.test(alt) || read.includes(alt));
+      // A state code holds letters only: a digit there is a letter misread, whatever the passes
+      // read (development-variant passport 29: USA read US4 by the vote, refused for its nationality).
+      const lettersOnly = LETTER_FIELDS.has(fieldAt(current.length, current[line]!.length, line, col).field);
+      const alts = (CONFUSIONS[was] ?? []).filter((alt) => !read || lettersOnly || /[A-Z]/.test(was) || !/[A-Z]/.test(alt) || read.includes(alt));
       // A date digit the passes did not agree on (one misread it, another dropped it) may be any
       // digit: the date's check and the composite's must both come to hold (a development
       // passport's expiry 230326 was read 270326 by three passes of five and dropped by two).

@@ -22,9 +22,16 @@ const MAX_CANDIDATES = 64;
  */
 export function vizWords(lines: readonly string[]): Set<string> {
   const words = new Set<string>();
-  for (const up of vizLines(lines)) for (const w of up.split(/[^A-Z0-9]+/)) if (w.length >= MIN_TOKEN) words.add(w);
+  for (const up of vizLines(lines)) {
+    // The MRZ leaves a name's apostrophe out (ICAO 9303: O'CONNOR is OCONNOR), so the page's
+    // words count with it dropped as well as split at it.
+    for (const text of [up, up.replace(APOSTROPHES, '')]) for (const w of text.split(/[^A-Z0-9]+/)) if (w.length >= MIN_TOKEN) words.add(w);
+  }
   return words;
 }
+
+/** Apostrophes as a page prints them and OCR reads them (straight, curly, accents). */
+const APOSTROPHES = /['\u2018\u2019`\u00b4]/g;
 
 /** The page's lines outside the MRZ (see {@link vizWords}), upper-cased. */
 export function vizLines(lines: readonly string[]): string[] {

@@ -256,3 +256,39 @@ describe('readPasses: the line-by-line reading as a witness the whole-zone passe
     expect(read.doubts?.some((d) => d.kind === MrzDoubtKind.RepairUnread && d.field === 'optional_data')).toBe(true);
   });
 });
+
+// Development passport 29 as drawn (VAN DYKE, nationality USA): its passes, as main read them
+// before the closed list of states vouched for the A; only one of the two passes that read the
+// nationality's last letter read A, the other M.
+const DEV_29_LINES = ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', 'A378616818USA9511062M2411060<<<<<<<<<<<<<<06'];
+const DEV_29 = [
+  ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', 'A378616818US4MI611062M2411060<<<<<<<<<<<<<<0'],
+  ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', 'A37861681BUSI11062312411060<<<<<<<<<<<<<<<06'],
+  ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', '<<401062M2411060<<<<<<<<<<<<<<<<<<<<<<<<<<06'],
+  ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', 'Y4A41062M2411060<<<<<<<<<<<<<<<<<<<<<<<<<<06'],
+  ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', 'EC0J11062M2411060<<<<<<<<<<<<<<<<<<<<<<<<<06'],
+  ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', 'A378616818USA0511062M2411060<<<<<<<<<<<<<<06'],
+  ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', 'A37861681SUSI11062M2411060<<<<<<<<<<<<<<<<06'],
+];
+
+describe('mrzDoubts: a state code vouched for by the closed list of states', () => {
+  it('trusts a nationality letter the passes disagree on when only the letter taken makes a state (development passport 29: USA, not USM)', () => {
+    const doubts = mrzDoubts(DEV_29_LINES, DEV_29, DEV_29[0]);
+    expect(doubts.filter((d) => d.field === 'nationality')).toEqual([]);
+  });
+
+  it('still doubts it when another letter a pass read makes a state too (USA read UGA)', () => {
+    const lines = DEV_29_LINES;
+    const uga = (l: readonly string[]): string[] => [l[0]!, l[1]!.slice(0, 10) + 'UGA' + l[1]!.slice(13)];
+    const passes = [lines, uga(lines), ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', 'A378616818U']];
+    const doubts = mrzDoubts(lines, passes);
+    expect(doubts.some((d) => d.field === 'nationality' && d.column === 11 && d.kind === MrzDoubtKind.PassesDisagree)).toBe(true);
+  });
+
+  it('still doubts a letter no pass read, whatever state it makes', () => {
+    const lines = DEV_29_LINES;
+    const usm = (l: readonly string[]): string[] => [l[0]!, l[1]!.slice(0, 10) + 'USM' + l[1]!.slice(13)];
+    const doubts = mrzDoubts(lines, [usm(lines), usm(lines).map((x) => x.replace('ELIJAH', 'ELIJAN'))]);
+    expect(doubts.some((d) => d.field === 'nationality' && d.column === 12)).toBe(true);
+  });
+});

@@ -42,3 +42,28 @@ describe('readMrzLines: a contested date digit', () => {
     expect(read?.data?.lines[1]?.slice(21, 27)).toBe('270326');
   });
 });
+
+// Development-variant passport 29 as drawn (nationality USA): every pass read a 4 or dropped the
+// A, so the vote read US4, and the passport was refused for its nationality.
+const DV_29 = [
+  ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', 'A378616818US40511062M2411060<<<<<<<<<<<<<<06'],
+  ['P<USAVAN<DYKE<<ELIJAN<P10TR<<<<<<<<<<<<<<<<<', 'A378616818US11062M2411060<<<<<<<<<<<<<<<<<06'],
+  ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', 'E<4V1062M2411060<<<<<<<<<<<<<<<<<<<<<<<<<<06'],
+];
+
+describe('readMrzLines: a digit in a state code', () => {
+  it('repairs a digit in the nationality to the letter it resembles, though no pass read that letter', () => {
+    const lines = ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', 'A378616818US49511062M2411060<<<<<<<<<<<<<<06'];
+    const read = readMrzLines(lines, today, seenAt(lines, DV_29));
+    expect(read?.data?.valid).toBe(true);
+    expect(read?.data?.lines[1]).toBe('A378616818USA9511062M2411060<<<<<<<<<<<<<<06');
+  });
+
+  it('still repairs a digit into a letter in a document number only where a pass read that letter', () => {
+    // The same reading with the A read right and the number's 6 read G by no pass: its check fails
+    // as read, and no letter no pass read is put in to make it hold.
+    const lines = ['P<USAVAN<DYKE<<ELIJAH<PIOTR<<<<<<<<<<<<<<<<<', 'A378416818USA9511062M2411060<<<<<<<<<<<<<<06'];
+    const read = readMrzLines(lines, today, seenAt(lines, [lines, lines]));
+    expect(read?.data?.lines[1]?.slice(0, 9)).not.toMatch(/[A-Z].*[A-Z]/);
+  });
+});

@@ -179,3 +179,28 @@ describe('vouchByPage on a 6 the check digit cannot tell from G', () => {
     expect(out.fields['Document Number']?.confidence).toBe(60);
   });
 });
+
+// The passes as development-variant passport 4's read its name: O, Q, Q, O at the first letter.
+describe("vouchByPage: a name the page prints with an apostrophe (O'CONNOR, OCONNOR in the MRZ)", () => {
+  const line2 = 'X009016063USA6701055F3101056<<<<<<<<<<<<<<04';
+  const read = readPasses(
+    [
+      ['P<USAOCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', line2],
+      ['P<USAQCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', line2],
+      ['P<USAQCONNQR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', line2],
+      ['P<USAOCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', line2],
+    ],
+    today,
+  )!;
+
+  it('counts the word with its apostrophe dropped, as well as its parts', () => {
+    expect(vizWords(["O'CONNOR", 'O\u2019CONNOR AALIYAH'])).toEqual(new Set(['OCONNOR', 'CONNOR', 'AALIYAH']));
+  });
+
+  it('takes the name the page prints with an apostrophe, and drops the doubt', () => {
+    expect(read.doubts?.some((d) => d.field === 'names')).toBe(true);
+    const out = vouchByPage(read, ['PASSPORT UNITED STATES OF AMERICA', "O'CONNOR", 'AALIYAH LEE'], today);
+    expect(out.data?.lines[0]).toBe('P<USAOCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<');
+    expect(out.doubts ?? []).toEqual([]);
+  });
+});
