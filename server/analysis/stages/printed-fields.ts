@@ -37,6 +37,19 @@ export interface FoundDate {
   readonly index: number;
 }
 
+/** Digits a reader confuses with the 0, 1, 2 and 9 a century is printed with (closed loops, a 1's flag). */
+const CENTURY_LOOKALIKES: Readonly<Record<string, string>> = { '0': '86', '1': '7', '2': '', '9': '' };
+
+/**
+ * A year as printed on a licence (1900-2099), its century's digits repaired when a look-alike
+ * took one ("2828" for 2028: a blurred 0 read 8) and only one century fits; otherwise as read.
+ */
+function repairYear(yyyy: string): string {
+  const fits = ['19', '20'].filter((c) => [0, 1].every((k) => yyyy[k] === c[k] || CENTURY_LOOKALIKES[c[k]!]!.includes(yyyy[k]!)));
+  if (/^(?:19|20)/.test(yyyy) || fits.length !== 1) return yyyy;
+  return fits[0]! + yyyy.slice(2);
+}
+
 /**
  * Finds MM/DD/YYYY, DD MMM YYYY and YYYY-MM-DD dates. No word boundary is asked for before a
  * date: a label glued on ("DOB08/12/1984", "00812/11/1968" for a misread "DOB") still leaves it.
@@ -45,7 +58,7 @@ export function findDates(lines: readonly string[]): FoundDate[] {
   const out: FoundDate[] = [];
   lines.forEach((text, line) => {
     for (const m of text.matchAll(/(\d{2})[/.-](\d{2})[/.-](\d{4})(?!\d)/g)) {
-      const [mm, dd, yyyy] = [Number(m[1]), Number(m[2]), m[3]!];
+      const [mm, dd, yyyy] = [Number(m[1]), Number(m[2]), repairYear(m[3]!)];
       if (mm >= 1 && mm <= 12 && dd >= 1 && dd <= 31) out.push({ iso: `${yyyy}-${m[1]}-${m[2]}`, line, raw: m[0], index: m.index });
     }
     for (const m of text.matchAll(/(?<!\d)(\d{1,2})\s*(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\s*(\d{4})(?!\d)/gi)) {

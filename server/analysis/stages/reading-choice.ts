@@ -31,6 +31,8 @@ const yearsBetween = (a: string, b: string): number => ageOn(a, new Date(`${b}T0
 const NAME = /^[A-Z][A-Z' -]*[A-Z]$/;
 /** Street words: the number, then words of letters, ordinals (21ST), numbers, unit marks (#4B). */
 const STREET_WORD = /^(?:[A-Z.'-]+|\d+(?:ST|ND|RD|TH)?|#[A-Z0-9]+|\d+[A-Z]?)$/;
+/** Years after today an expiry may lie: a licence issued at 16 valid to its holder's 65th birthday. */
+const MAX_EXPIRY_YEARS = 50;
 const CODES = /^(?:NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*)$/;
 
 /**
@@ -45,8 +47,11 @@ const CHECKS: ReadonlyArray<readonly [string, Check]> = [
   ],
   [
     'Date of Expiry',
-    (v, c) =>
+    // No licence runs past its holder's 65th birthday by more than a few years (Arizona's last
+    // that long); a year further off is a misread digit ("08/15/2828").
+    (v, c, today) =>
       isDay(v) &&
+      yearsBetween(today, v) <= MAX_EXPIRY_YEARS &&
       (!c['Date of Birth'] || v > c['Date of Birth']) &&
       (!c['Date of Issue'] || (v > c['Date of Issue'] && yearsBetween(c['Date of Issue'], v) <= 12)),
   ],
