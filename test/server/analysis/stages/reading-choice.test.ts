@@ -100,6 +100,12 @@ describe('chooseFields', () => {
     expect(out['Date of Expiry']).toBe('2031-02-01');
   });
 
+  it('refuses an expiry further off than any licence runs', () => {
+    // Both calendar days: without the bound, PaddleOCR's would win the tie.
+    const out = values(chooseFields(fields({ 'Date of Expiry': '2028-08-15' }), fields({ 'Date of Expiry': '2828-08-15' }), today));
+    expect(out['Date of Expiry']).toBe('2028-08-15');
+  });
+
   it('checks state, postal code, sex, eyes and height by their codes', () => {
     const out = values(
       chooseFields(
