@@ -7,7 +7,7 @@
  */
 import { states } from 'mrz';
 import { alignTo, editDistance, seenAt } from './mrz-align.js';
-import { fieldAt } from './mrz-fields.js';
+import { fieldAt, STATE_CODE_FIELDS } from './mrz-fields.js';
 import { SEX_LOOKALIKES, type MrzResult } from './mrz-parse.js';
 
 /** Why a character of an MRZ that passed its checks is not to be trusted. */
@@ -141,9 +141,6 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
   return doubts;
 }
 
-/** Fields whose value is a code of ICAO 9303's closed list of states (the `mrz` package's `states`). */
-const STATE_FIELDS: ReadonlySet<string> = new Set(['nationality', 'issuing_state']);
-
 /**
  * Whether the closed list of state codes vouches for a letter the passes disagreed on: the code
  * with the letter taken is a state, at least one pass read that letter, and every other letter a
@@ -152,7 +149,7 @@ const STATE_FIELDS: ReadonlySet<string> = new Set(['nationality', 'issuing_state
  * makes another state (USA read UGA) still leaves the doubt.
  */
 function codeListVouches(lines: readonly string[], li: number, col: number, field: string, chosen: string, votes: readonly string[]): boolean {
-  if (!STATE_FIELDS.has(field) || !votes.includes(chosen)) return false;
+  if (!STATE_CODE_FIELDS.has(field) || !votes.includes(chosen)) return false;
   const line = lines[li]!;
   const inField = (c: number): boolean => c >= 0 && c < line.length && fieldAt(lines.length, line.length, li, c).field === field;
   let from = col;

@@ -41,3 +41,6 @@ export function isDateDigit(lineCount: number, width: number, line: number, col:
   if (lineCount === 3) return line === 1 && ((col >= 0 && col <= 5) || (col >= 8 && col <= 13));
   return line === 1 && width >= 36 && ((col >= 13 && col <= 18) || (col >= 21 && col <= 26));
 }
+
+/** Fields of letters only that ICAO's list of states checks (the `mrz` package's `states`): no check digit covers them. */
+export const STATE_CODE_FIELDS: ReadonlySet<string> = new Set(['nationality', 'issuing_state']);

@@ -7,7 +7,7 @@
 import { parse as parseMrz, type Details, type ParseResult } from 'mrz';
 import { ageOn, type ProcessorField } from './aamva.js';
 import type { MrzDoubt } from './mrz-doubt.js';
-import { fieldAt, isDateDigit } from './mrz-fields.js';
+import { fieldAt, isDateDigit, STATE_CODE_FIELDS } from './mrz-fields.js';
 import { clearStrayFiller, padLine } from './mrz-filler.js';
 
 /** One `mrz_data` entry. */
@@ -152,9 +152,6 @@ function tryParse(lines: readonly string[]): ParseResult | null {
   }
 }
 
-/** Fields of letters only that a check covers: the state codes, checked against ICAO's list of states. */
-const LETTER_FIELDS: ReadonlySet<string> = new Set(['nationality', 'issuing_state']);
-
 const failingChecks = (r: ParseResult): Details[] => r.details.filter((d) => !d.valid);
 
 /**
@@ -218,7 +215,7 @@ export function correctMrz(
       const was = current[line]![col]!;
       // A state code holds letters only: a digit there is a letter misread, whatever the passes
       // read (development-variant passport 29: USA read US4 by the vote, refused for its nationality).
-      const lettersOnly = LETTER_FIELDS.has(fieldAt(current.length, current[line]!.length, line, col).field);
+      const lettersOnly = STATE_CODE_FIELDS.has(fieldAt(current.length, current[line]!.length, line, col).field);
       const alts = (CONFUSIONS[was] ?? []).filter((alt) => !read || lettersOnly || /[A-Z]/.test(was) || !/[A-Z]/.test(alt) || read.includes(alt));
       // A date digit the passes did not agree on (one misread it, another dropped it) may be any
       // digit: the date's check and the composite's must both come to hold (a development
