@@ -182,16 +182,3 @@ function namesOver(lines: readonly string[], ocrLines: readonly OcrLine[], stree
   }
   return namesAbove(ocrLines, streetIdx);
 }
-
-/**
- * The names by the other end of their block when neither the street nor the city line was read
- * (a blurred address): AAMVA fronts print the family name, then the given names, right under
- * the licence number. Both lines must read as capital words alone, with no header or label word.
- */
-export function namesBelowNumber(lines: readonly string[], numberLine: number): AddressReading['names'] | null {
-  const [family, given] = [numberLine + 1, numberLine + 2].map((i) => (lines[i] === undefined ? '' : stripLabel(lines[i].trim())));
-  const name = (t: string): boolean =>
-    NAME_LIKE.test(t) && t.replace(/[^A-Z]/g, '').length >= 2 && !HEADER_WORD.test(t) && !LABEL_WORD.test(t) && !LABEL_LINE.test(t) && !stateNamed(t);
-  if (!name(family!) || !name(given!)) return null;
-  return { family: family!, given: given!, familyLine: numberLine + 1, givenLine: numberLine + 2 };
-}

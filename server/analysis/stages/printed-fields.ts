@@ -10,7 +10,7 @@
 import { JURISDICTIONS } from '../jurisdictions.js';
 import { ageOn, type ProcessorField } from './aamva.js';
 import type { OcrResult } from './ocr.js';
-import { namesBelowNumber, readAddress } from './printed-address.js';
+import { readAddress } from './printed-address.js';
 
 /** Fields every licence front prints: one missing from tesseract's reading calls PaddleOCR in. */
 export const FRONT_FIELDS = [
@@ -220,13 +220,7 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
     if (city.zip) put('Address Postal Code', city.zip, conf(city.line));
   }
   if (street && city?.zip) put('Address', `${street.value}, ${city.city}, ${city.state} ${city.zip}`, Math.min(conf(city.line), conf(street.line)));
-  let names = out['Full Name'] ? null : address.names;
-  // No street or city line to hang the names on: the two lines under the licence number.
-  if (!out['Full Name'] && !names && !street && !city) {
-    const number = documentNumber(lines);
-    const at = number === null ? -1 : lines.findIndex((l) => documentNumber([l]) === number);
-    if (at >= 0) names = namesBelowNumber(lines, at);
-  }
+  const names = out['Full Name'] ? null : address.names;
   if (names) putName(names.family, names.given, Math.min(conf(names.familyLine), conf(names.givenLine)));
 
   // Dates: a label right before a date names it (DOB, EXP, ISS, even garbled: "poe", "ExP", "1s");

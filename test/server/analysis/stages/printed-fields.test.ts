@@ -309,20 +309,6 @@ describe('printedFields: names by their place, the discriminator as one run', ()
     expect(small['Full Name']?.value).toBe('HANNAH ZOE BROWN');
   });
 
-  it('takes the two lines under the licence number as the names when no street or city line was read', () => {
-    // PaddleOCR's reading of development-variant front 3 (motion blur): the address unreadable,
-    // the given names' field number read as "22".
-    const out = printedFields(
-      ocr(['ILLINOIS USADRIVERLICENSE', '154385887481', 'OKONKWO', '22 NORA ANNA', '267ELMWTEV', 'CHCAOO.1L.00092', '11/18/1955 R 11/18/2027']),
-      today,
-    );
-    expect(out['Full Name']?.value).toBe('NORA ANNA OKONKWO');
-    expect(out['Last Name']?.value).toBe('OKONKWO');
-    // A line under the number that is no name (a date, a header word) names nothing.
-    expect(printedFields(ocr(['154385887481', '11/18/2027', 'OKONKWO', 'NORA ANNA', 'CHCAOO.1L.00092']), today)['Full Name']).toBeUndefined();
-    expect(printedFields(ocr(['154385887481', 'DRIVER LICENSE', 'OKONKWO', 'CHCAOO.1L.00092']), today)['Full Name']).toBeUndefined();
-  });
-
   it('repairs a year whose century a look-alike digit took, when only one century fits', () => {
     // Development-variant front 11: a blurred 0 of 2028 read 8.
     const out = printedFields(ocr(['DOB 08/15/1985', 'EXP 08/15/2828']), today);
