@@ -9,6 +9,7 @@
  */
 import { JURISDICTIONS } from '../jurisdictions.js';
 import { ageOn, type ProcessorField } from './aamva.js';
+import { readForState, type StateReading } from './licence-number.js';
 import type { OcrResult } from './ocr.js';
 import { readAddress } from './printed-address.js';
 
@@ -77,12 +78,17 @@ export function findDates(lines: readonly string[]): FoundDate[] {
 // "5 00" needs its separator: "500 MAIN ST" is a street.
 const DD_START = /^(?:5\s*[.:]?\s*)?(?:DD|D[O0]|[O0]D)(?![A-Z])|^5(?:\s*[.:]\s*|\s+)[O0]{2}(?![A-Z0-9])/;
 
+/** How a document number candidate came to fit its state's formats, the least done ranked first. */
+const FIT_RANK: Readonly<Record<StateReading['how'], number>> = { read: 200, cut: 100, repaired: 0 };
+
 /**
  * Document number candidates: tokens of 6-15 letters and digits with at least three digits,
  * once a glued label is cut off ("DLN", "4d", and OCR debris such as "«oin" that holds no
- * capital). An O between digits is a 0 (no format puts a letter O inside a digit run).
+ * capital). An O between digits is a 0 (no format puts a letter O inside a digit run). With
+ * the issuing `state` known, a token is read by its formats (licence-number.ts: a look-alike
+ * repaired only when one repair fits), and one that fits beats one that fits none.
  */
-function documentNumber(lines: readonly string[]): string | null {
+function documentNumber(lines: readonly string[], state: string | null): string | null {
   let best: { value: string; score: number } | null = null;
   lines.forEach((line, i) => {
     // The document discriminator line holds long number-like runs too.
@@ -103,8 +109,12 @@ function documentNumber(lines: readonly string[]): string | null {
       const zip9 = /^\d{9}$/.test(token) && before !== undefined && before in JURISDICTIONS;
       if (digits < 3 || /^\d{5}$/.test(token) || zip9) continue;
       // Earlier lines and labelled ones win: the number sits at the top of an AAMVA front.
-      const score = (labelled ? 100 : 0) + digits - i;
-      if (!best || score > best.score) best = { value: token, score };
+      // With the state known, a token that fits its formats wins, then a labelled one, then one
+      // that fits with less done to it: an unlabelled run of digits can often be repaired into
+      // a fit ("81176245" → "B1176245" in California) when the number beside it fits as read.
+      const read = state ? readForState(token, state) : null;
+      const score = (read ? 10000 + FIT_RANK[read.how] : 0) + (labelled ? 1000 : 0) + digits - i;
+      if (!best || score > best.score) best = { value: read?.value ?? token, score };
     }
   });
   return (best as { value: string } | null)?.value ?? null;
@@ -322,7 +332,9 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
     (v) => /^[A-Z0-9][A-Z0-9/]{4,30}[A-Z0-9]$/.test(v) && /\d/.test(v) && digitHeavy(v) && findDates([v]).length === 0 && !(streetRun && v.includes(streetRun)),
   );
   const passportNo = /\bP\s+[A-Z]{3}\s+([A-Z0-9]{6,9})\b/.exec(all);
-  const dl = passportNo ? null : documentNumber(lines);
+  const state = headerState(lines);
+  // The number's formats are the issuer's: the header names it, else the address's state does.
+  const dl = passportNo ? null : documentNumber(lines, state ?? city?.state ?? null);
   if (ddValue) put('Document Discriminator', ddValue, 50);
   else {
     // Its label unread (the stacked layout prints "5 DD" at a third of the value's size): a line
@@ -338,7 +350,6 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
     );
     if (run && dl) put('Document Discriminator', run, 30);
   }
-  const state = headerState(lines);
   if (state) {
     put('Issuing State Code', state, 60);
     put('Issuing State Name', JURISDICTIONS[state]!, 60);

@@ -12,6 +12,7 @@
  */
 import { JURISDICTIONS } from '../jurisdictions.js';
 import { ageOn, type ProcessorField } from './aamva.js';
+import { fitsFormats } from './licence-number.js';
 
 export type Fields = Readonly<Record<string, ProcessorField>>;
 type Check = (value: string, chosen: Readonly<Record<string, string>>, today: string) => boolean;
@@ -116,6 +117,9 @@ export function pickReading(
  */
 const TESSERACT_ON_TIE = new Set(['Full Name', 'Address Street', 'Address City']);
 
+/** The one value the readings hold, when they do not disagree. */
+const agreed = (a: string | undefined, b: string | undefined): string | undefined => (a !== undefined && b !== undefined && a !== b ? undefined : (a ?? b));
+
 /**
  * One reading of a front from two: each field from the reading `pickReading` names, the
  * fields that belong with it (age with birth, name parts with the full name) from the same
@@ -131,9 +135,14 @@ export function chooseFields(tess: Fields, paddle: Fields, today: Date): Record<
     for (const k of [key, ...(FOLLOWERS[key] ?? [])]) if (from[k]) out[k] = from[k];
     if (from[key]) chosen[key] = String(from[key].value);
   };
+  // A licence number that fits its issuer's formats beats one that does not (licence-number.ts):
+  // a reading that missed the header and the address could not repair its look-alikes.
+  const issuer = agreed(str(tess['Issuing State Code']), str(paddle['Issuing State Code'])) ?? agreed(str(tess['Address State']), str(paddle['Address State']));
+  const fitsIssuer = (v: string): boolean => issuer === undefined || fitsFormats(v, issuer) !== false;
   for (const [key, check] of CHECKS) {
     const onTie = TESSERACT_ON_TIE.has(key) ? 'tesseract' : 'paddle';
-    const which = pickReading(str(tess[key]), str(paddle[key]), (v) => check(v, chosen, todayIso), onTie);
+    const passes = (v: string): boolean => check(v, chosen, todayIso) && (key !== 'Document Number' || fitsIssuer(v));
+    const which = pickReading(str(tess[key]), str(paddle[key]), passes, onTie);
     if (which) take(key, which === 'tesseract' ? tess : paddle);
   }
   // Anything else either reading holds (a passport-style field) is kept, tesseract's first.

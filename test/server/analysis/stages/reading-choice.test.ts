@@ -135,6 +135,16 @@ describe('chooseFields', () => {
     expect(out['Document Number']).toBe('A8117624531');
     expect(out['Address Street']).toBe('6246 MAPLE AVE');
   });
+
+  it("takes the document number that fits the issuer's formats over PaddleOCR's that does not", () => {
+    // California: 1 letter + 7 digits. PaddleOCR's reading missed the header and the address, so
+    // it could not repair its I read 1; tesseract's holds the state.
+    const tess = fields({ 'Document Number': 'I7654321', 'Issuing State Code': 'CA' });
+    const paddle = fields({ 'Document Number': '17654321' });
+    expect(values(chooseFields(tess, paddle, today))['Document Number']).toBe('I7654321');
+    // With no state on either reading, numbers are PaddleOCR's as before.
+    expect(values(chooseFields(fields({ 'Document Number': 'I7654321' }), paddle, today))['Document Number']).toBe('17654321');
+  });
 });
 
 describe('pickReading', () => {
