@@ -30,6 +30,8 @@ export const MrzDoubtKind = {
   GlyphUnlike: 'glyph_unlike',
   /** A filler in a date that no pass read there: a filler weighs 0 in the check, and the vote or a repair put it where a finger or blur hid the digits. */
   FillerUnread: 'filler_unread',
+  /** A name every pass read alike that the printed page prints nowhere, but prints with this one letter otherwise (mrz-viz.ts). */
+  PageDiffers: 'page_differs',
 } as const;
 export type MrzDoubtKind = (typeof MrzDoubtKind)[keyof typeof MrzDoubtKind];
 
@@ -105,6 +107,8 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
       const { field, guard } = fieldAt(lines.length, line.length, li, col);
       if (read.length === 0 && !(chosen === '<' && isDate(field))) return;
       const add = (kind: MrzDoubtKind): void => void doubts.push({ kind, line: li, column: col, field, chosen, read });
+      // Line 1 after the names' first `<<<` is filler whatever the passes read there (mrz-filler.ts).
+      if (lines.length === 2 && li === 0 && chosen === '<' && col > line.indexOf('<<<', 5) && line.indexOf('<<<', 5) >= 5) return;
       if (guard === 'none') {
         const votes = read.map((c) => asPossible(field, c)).filter((c): c is string => c !== null);
         // And at least two passes: one sound pass among noise vouches for nothing (blurred passport 2).

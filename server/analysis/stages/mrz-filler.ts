@@ -57,3 +57,32 @@ export function clearStrayFiller(lines: readonly string[]): { lines: string[]; c
   clear(1, 28, 42, (left, right) => left >= 1 && right >= 1 && Math.max(left, right) >= 2);
   return { lines: out, corrections };
 }
+
+/**
+ * Characters a check digit weighs as it weighs `<` (0): the digit 0 and the letters A, K and U
+ * (10, 20 and 30). A mark read as one of them inside a filler run leaves every check holding.
+ */
+const CHECK_SILENT = /[0AKU]/;
+
+/**
+ * Stray marks in a TD3 that passes every check and that no check can see, cleared: in line 1,
+ * every mark after the names' first run of three fillers (no name part follows `<<<`, and line 1
+ * has no check digit; a fingertip or the card's edge reads J there); in an empty personal-number field
+ * (column 28 a filler), a lone check-silent mark ({@link CHECK_SILENT}) with filler on both sides
+ * (a development passport set wide read `<<K<<<` there and passed: K weighs 20, 0 mod 10).
+ */
+export function clearSilentStrays(lines: readonly string[]): { lines: string[]; corrections: FillerCorrection[] } {
+  const out = [...lines];
+  const corrections: FillerCorrection[] = [];
+  if (out.length !== 2 || out.some((l) => l.length !== 44)) return { lines: out, corrections };
+  const set = (line: number, column: number): void => {
+    const l = out[line]!;
+    corrections.push({ line, column, from: l[column]!, to: '<' });
+    out[line] = l.slice(0, column) + '<' + l.slice(column + 1);
+  };
+  const tail = out[0]!.indexOf('<<<', 5);
+  if (tail >= 5) for (let i = tail + 3; i < 44; i++) if (out[0]![i] !== '<') set(0, i);
+  const l2 = out[1]!;
+  if (l2[28] === '<') for (let i = 29; i < 42; i++) if (CHECK_SILENT.test(l2[i]!) && l2[i - 1] === '<' && l2[i + 1] === '<') set(1, i);
+  return { lines: out, corrections };
+}

@@ -82,9 +82,25 @@ export function joinBrokenLines(regions: readonly DenseRegion[]): DenseRegion[] 
   return out;
 }
 
-function linesOf(g: GreyPlane): DenseRegion[] {
+function regionsOf(g: GreyPlane): DenseRegion[] {
   // 6 px blocks and a low density share: OCR-B strokes on a 720-1080 px upload are thin.
-  return joinBrokenLines(denseRegions(g, 6, 0.2)).filter((r) => r.long >= 8 * r.short && r.long >= 0.2 * Math.max(g.width, g.height) && r.fill >= 0.45);
+  return joinBrokenLines(denseRegions(g, 6, 0.2));
+}
+
+function linesOf(regions: readonly DenseRegion[], g: GreyPlane): DenseRegion[] {
+  return regions.filter((r) => r.long >= 8 * r.short && r.long >= 0.2 * Math.max(g.width, g.height) && r.fill >= 0.45);
+}
+
+/**
+ * Regions as long as an MRZ and two to three lines tall that are no line: an MRZ whose lines end
+ * close to the page's edge joins that edge's blocks, and the lines and the edge make one region
+ * (development passports with the MRZ set wide: 10 of 24 found no zone). Lowest first.
+ */
+function mergedZones(regions: readonly DenseRegion[], lines: readonly DenseRegion[], g: GreyPlane): DenseRegion[] {
+  return regions
+    .filter((r) => !lines.includes(r) && r.long >= 0.4 * Math.max(g.width, g.height) && r.short >= r.long / 12 && r.short <= r.long / 3.5)
+    .filter((r) => Math.abs(Math.sin(r.theta)) <= Math.sin((15 * Math.PI) / 180))
+    .sort((a, b) => b.cy - a.cy);
 }
 
 /** The groups of 2-3 parallel, equally long lines stacked within a few line heights, lowest first. */
@@ -165,7 +181,8 @@ const LINE_PITCH = 2.2;
  * page, unsmoothed, when `g` was smoothed to find them).
  */
 export function locateMrz(g: GreyPlane, max = 2, source: GreyPlane = g): LocatedMrz[] {
-  const lines = linesOf(g);
+  const regions = regionsOf(g);
+  const lines = linesOf(regions, g);
   const found = groups(lines);
   const out: LocatedMrz[] = [];
   for (const group of found.slice(0, max)) {
@@ -182,4 +199,17 @@ export function locateMrz(g: GreyPlane, max = 2, source: GreyPlane = g): Located
     }
   }
   return out;
+}
+
+/**
+ * The lowest region as long as an MRZ and two to three lines tall that is no text line
+ * ({@link mergedZones}), rectified as a two-line zone: a fallback after {@link locateMrz}, whose
+ * zones are tried first (a licence front has such regions too, and the search runs on every page).
+ */
+export function locateMergedMrz(g: GreyPlane): LocatedMrz[] {
+  const regions = regionsOf(g);
+  const r = mergedZones(regions, linesOf(regions, g), g)[0];
+  // Two lines at ICAO spacing and the margins the region took in: ~4.5 line heights.
+  const zone = r ? zoneOf(g, r.quad, r.short / 4.5, 2) : null;
+  return zone ? [zone] : [];
 }

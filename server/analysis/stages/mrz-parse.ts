@@ -8,7 +8,7 @@ import { parse as parseMrz, type Details, type ParseResult } from 'mrz';
 import { ageOn, type ProcessorField } from './aamva.js';
 import type { MrzDoubt } from './mrz-doubt.js';
 import { fieldAt, isDateDigit, STATE_CODE_FIELDS } from './mrz-fields.js';
-import { clearStrayFiller, padLine } from './mrz-filler.js';
+import { clearSilentStrays, clearStrayFiller, padLine } from './mrz-filler.js';
 
 /** One `mrz_data` entry. */
 export interface MrzData {
@@ -304,6 +304,15 @@ export function correctMrz(
     result = chosen.result;
     corrections.push(...chosen.cs);
     swaps += chosen.cs.length;
+  }
+  if (result.valid) {
+    const cleared = clearSilentStrays(current);
+    const r = cleared.corrections.length > 0 ? tryParse(cleared.lines) : null;
+    if (r?.valid) {
+      current = cleared.lines;
+      result = r;
+      corrections.push(...cleared.corrections);
+    }
   }
   return { result, lines: current, corrections };
 }

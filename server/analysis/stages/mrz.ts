@@ -9,7 +9,7 @@
 import { ocrbDataDir, type OcrEngineKind } from '../engines.js';
 import { stretchGrey, type GreyPlane } from '../raster.js';
 import { estimateSkew } from './barcode.js';
-import { locateMrz, type LocatedMrz } from './mrz-locate.js';
+import { locateMergedMrz, locateMrz, type LocatedMrz } from './mrz-locate.js';
 import { pickMrzLines, readMrzLines, type MrzResult } from './mrz-parse.js';
 import { seenAt } from './mrz-align.js';
 import { applyDoubts, MrzDoubtKind, mrzDoubts, type MrzDoubt } from './mrz-doubt.js';
@@ -105,10 +105,15 @@ export async function searchMrz(input: GreyPlane, today: Date): Promise<MrzSearc
   return { read: await readZones(zones, today), zonesFound: zones.length > 0, page };
 }
 
-/** The fallbacks after {@link searchMrz}: the page smoothed (a dim, noisy capture), then the lowest wide rows. */
+/**
+ * The fallbacks after {@link searchMrz}: the page smoothed (a dim, noisy capture), an MRZ whose
+ * lines merged with the page's edge (mrz-locate.ts), then the lowest wide rows.
+ */
 export async function finishMrz(input: GreyPlane, today: Date, first: MrzSearch): Promise<MrzResult> {
   const { read: located, deblur } = await readLocatedMrz(first, today);
   if (located?.data?.valid) return located;
+  const merged = await readZones(locateMergedMrz(first.page), today);
+  if (merged?.data?.valid) return merged;
   const banded = await readBandedMrz(input, today);
   if (banded.found && banded.data?.valid) return banded;
   // The smoothed zone deconvolved only now: ~1.1 s of CPU that a page whose lowest rows read

@@ -292,3 +292,19 @@ describe('mrzDoubts: a state code vouched for by the closed list of states', () 
     expect(doubts.some((d) => d.field === 'nationality' && d.column === 12)).toBe(true);
   });
 });
+
+describe("readPasses: a mark after the names' filler run", () => {
+  // Development passport 6 set wide: both passes read a J at the end of line 1.
+  const LINE_2 = 'G356068011USA8910129M2810124<<<<<<<<<<<<<<08';
+  const J = [
+    ['P<USAPATEL<<LIAM<GIDEON<<<<<<<<<<<<<<<<<<<<J', LINE_2],
+    ['P<USAPATEL<<LIAM<GIDEON<<<<<<<<<<<<<<<<<<<<J', LINE_2],
+  ];
+
+  it('is cleared to filler and not doubted, whatever the passes read there', () => {
+    const read = readPasses(J, today);
+    expect(read?.data?.lines[0]).toBe('P<USAPATEL<<LIAM<GIDEON<<<<<<<<<<<<<<<<<<<<<');
+    expect(read?.doubts ?? []).toEqual([]);
+    expect(read?.fields['Full Name']?.value).toBe('LIAM GIDEON PATEL');
+  });
+});

@@ -8,11 +8,12 @@ import { closeEngines } from '../../../../server/analysis/engines.js';
 import { prepareInput } from '../../../../server/analysis/input.js';
 import { fitRaster, toGrey } from '../../../../server/analysis/raster.js';
 import type { DenseRegion } from '../../../../server/analysis/stages/barcode-locate.js';
-import { joinBrokenLines, locateMrz } from '../../../../server/analysis/stages/mrz-locate.js';
+import { joinBrokenLines, locateMergedMrz, locateMrz } from '../../../../server/analysis/stages/mrz-locate.js';
 import { clearStrayFiller } from '../../../../server/analysis/stages/mrz-filler.js';
 import { pickMrzLines, readMrz, runMrz } from '../../../../server/analysis/stages/mrz.js';
 import { HALVES } from '../../../fixtures/hard/config.js';
 import { hardPeople, hardPhoto } from '../../../fixtures/hard/set.js';
+import { stressedPassport } from '../../../fixtures/hard/stress.js';
 import { passportMrz } from '../../../fixtures/mrz.js';
 
 const dev = HALVES.dev;
@@ -130,5 +131,20 @@ describe('joinBrokenLines', () => {
     expect(joinBrokenLines([piece(100, 300, 500), piece(500, 700, 500)])).toHaveLength(2);
     const tall = { ...piece(440, 700, 500), short: 60 };
     expect(joinBrokenLines([piece(100, 400, 500), tall])).toHaveLength(2);
+  });
+});
+
+describe('an MRZ whose lines end close to the page edge', { timeout: 240_000 }, () => {
+  // Development passports 13 and 16 with the MRZ set wide (test/fixtures/hard/stress.ts): the
+  // lines end 10-30 px from the page's edge, their blocks join the edge's, and no line shape is left.
+  const wide = async (p: number) => toGrey(await fitRaster((await prepareInput(await stressedPassport(p, 'wide'))).raster, 2000));
+
+  it.each([13, 16])('is found as one merged region and read exactly (wide passport %i)', async (p) => {
+    const g = await wide(p);
+    expect(locateMrz(g)).toEqual([]);
+    expect(locateMergedMrz(g)).toHaveLength(1);
+    const out = await runMrz(g, today);
+    expect(out.data?.valid).toBe(true);
+    expect(out.data?.lines).toEqual(passportMrz(hardPeople(dev, p + 1)[p]!));
   });
 });

@@ -67,3 +67,27 @@ describe('readMrzLines: a digit in a state code', () => {
     expect(read?.data?.lines[1]?.slice(0, 9)).not.toMatch(/[A-Z].*[A-Z]/);
   });
 });
+
+describe('readMrzLines: stray marks no check digit sees', () => {
+  // Development passports 6 and 7 with their MRZ set wide (`wide` stress): a J read after the
+  // names, and a K in the empty personal number (K weighs 20, 0 mod 10, as `<` does).
+  it("clears a mark after the names' filler run, leaving the names as printed", () => {
+    const read = readMrzLines(['P<USAPATEL<<LIAM<GIDEON<<<<<<<<<<<<<<<<<<<<J', 'G356068011USA8910129M2810124<<<<<<<<<<<<<<08'], today);
+    expect(read?.data?.valid).toBe(true);
+    expect(read?.data?.lines[0]).toBe('P<USAPATEL<<LIAM<GIDEON<<<<<<<<<<<<<<<<<<<<<');
+    expect(read?.fields['Full Name']?.value).toBe('LIAM GIDEON PATEL');
+  });
+
+  it('clears a check-silent letter in an empty personal number', () => {
+    const read = readMrzLines(['P<USAOKONKWO<<MARIA<OLGA<<<<<<<<<<<<<<<<<<<<', '7881234740USA7012255F2212256<<K<<<<<<<<<<<02'], today);
+    expect(read?.data?.valid).toBe(true);
+    expect(read?.data?.lines[1]).toBe('7881234740USA7012255F2212256<<<<<<<<<<<<<<02');
+  });
+
+  it('leaves a personal number that is there, with its K between fillers', () => {
+    const lines = ['P<USAOKONKWO<<MARIA<OLGA<<<<<<<<<<<<<<<<<<<<', '7881234740USA7012255F2212256A1B<K2<<<<<<<<64'];
+    const read = readMrzLines(lines, today);
+    expect(read?.data?.valid).toBe(true);
+    expect(read?.data?.lines).toEqual(lines);
+  });
+});
