@@ -18,7 +18,8 @@ import { matchDescriptor } from './stages/selfie-descriptor.js';
 import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
 import { finishMrz, searchMrz, textBands, type MrzResult } from './stages/mrz.js';
-import { witnessedMrz } from './stages/mrz-witness.js';
+import { vouchByPage } from './stages/mrz-viz.js';
+import { repairByPage } from './stages/mrz-viz-repair.js';
 import { matchName } from './stages/name-match.js';
 import { runOcr, uprightPage, type OcrResult } from './stages/ocr.js';
 import { paddleOcrIfAvailable } from './stages/paddle.js';
@@ -182,13 +183,10 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     return { tamper, grid, recapture };
   })();
   const [deskewedOcr, { barcode, mrz: mrzRead }, faces, { tamper, grid, recapture }] = await Promise.all([ocrRead, codes, facesFound, checks]);
-  // The printed page rebuilds a second MRZ line a finger hid, vouches for MRZ characters the
-  // passes did not agree on and doubts a name it prints with one other letter; PaddleOCR reads
-  // it again when tesseract's page printed a name nowhere (mrz-witness.ts).
-  let paddle: Promise<OcrResult | null> | undefined;
-  const readByPaddle = (): Promise<OcrResult | null> => (paddle ??= timed(timings, 'ocr_paddle', async () => paddleOcrIfAvailable(await uprightPage(grey))));
+  // The printed page rebuilds a second MRZ line a finger hid, witnessed by the check digits the
+  // passes read (mrz-viz-repair.ts), and vouches for MRZ characters the passes did not agree on (mrz-viz.ts).
   const pageLines = deskewedOcr.lines.map((l) => l.text);
-  const mrz = await witnessedMrz(mrzRead, pageLines, today, async () => (await readByPaddle())?.lines.map((l) => l.text) ?? null);
+  const mrz = vouchByPage(repairByPage(mrzRead, pageLines, today), pageLines, today);
 
   let ocr = deskewedOcr;
   let tessRead = deskewedOcr;
@@ -203,6 +201,8 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   // differ by more than spacing (reading-choice.ts; measured in docs/analysis.md).
   const checksummed = Boolean(barcode.aamva) || mrz.data?.valid === true;
   const missesFrontField = (): boolean => !checksummed && FRONT_FIELDS.some((k) => !(k in printed));
+  let paddle: Promise<OcrResult | null> | undefined;
+  const readByPaddle = (): Promise<OcrResult | null> => (paddle ??= timed(timings, 'ocr_paddle', async () => paddleOcrIfAvailable(await uprightPage(grey))));
   // The skew estimate follows the strongest edges, and on a card under halftone and guilloche
   // it can be several degrees off: the deskewed page then reads worse than the photo as taken
   // (development fronts read 0 of 16 fields deskewed, 9 as taken). When a page with nothing

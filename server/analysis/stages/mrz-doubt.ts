@@ -30,8 +30,6 @@ export const MrzDoubtKind = {
   GlyphUnlike: 'glyph_unlike',
   /** A filler in a date that no pass read there: a filler weighs 0 in the check, and the vote or a repair put it where a finger or blur hid the digits. */
   FillerUnread: 'filler_unread',
-  /** A name every pass read alike that the printed page prints nowhere, but prints with this one letter otherwise (mrz-viz.ts). */
-  PageDiffers: 'page_differs',
 } as const;
 export type MrzDoubtKind = (typeof MrzDoubtKind)[keyof typeof MrzDoubtKind];
 

@@ -206,10 +206,10 @@ export function locateMrz(g: GreyPlane, max = 2, source: GreyPlane = g): Located
  * ({@link mergedZones}), rectified as a two-line zone: a fallback after {@link locateMrz}, whose
  * zones are tried first (a licence front has such regions too, and the search runs on every page).
  */
-export function locateMergedMrz(g: GreyPlane): LocatedMrz[] {
+export function locateMergedMrz(g: GreyPlane, source: GreyPlane = g): LocatedMrz[] {
   const regions = regionsOf(g);
   const r = mergedZones(regions, linesOf(regions, g), g)[0];
   // Two lines at ICAO spacing and the margins the region took in: ~4.5 line heights.
-  const zone = r ? zoneOf(g, r.quad, r.short / 4.5, 2) : null;
+  const zone = r ? zoneOf(source, r.quad, r.short / 4.5, 2) : null;
   return zone ? [zone] : [];
 }

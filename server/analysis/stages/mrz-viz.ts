@@ -8,7 +8,6 @@
  */
 import { seenAt } from './mrz-align.js';
 import { applyDoubts, MrzDoubtKind, mrzDoubts, NAME_LOOKALIKES, type MrzDoubt } from './mrz-doubt.js';
-import { fieldAt } from './mrz-fields.js';
 import { readMrzLines, type MrzResult } from './mrz-parse.js';
 
 /** Shorter tokens say nothing: a one- or two-letter name is also a page's stray word. */
@@ -126,40 +125,3 @@ function printedVariant(token: string, start: number, doubts: readonly MrzDoubt[
 
 /** Shortest name token the page may vouch for with one other letter misread. */
 const MIN_FUZZY_TOKEN = 5;
-
-/**
- * A valid MRZ's names held against the printed page the other way round: a name token the page
- * prints nowhere, while it prints a word of the same length that differs from it in exactly one
- * letter, is doubted at that letter. Glyphs set touching (OCR-B at a tight pitch) are read as one
- * wrong letter by every pass alike, and a name has no check digit: development passports 4 and 11
- * set tight were accepted as AALIYAR and WILLIARS while the page printed AALIYAH and WILLIAMS.
- * Tokens `prior` already doubted are left to {@link vouchByPage}, which may have vouched for
- * them through a page word with one letter misread.
- */
-export function doubtByPage(read: MrzResult, prior: readonly MrzDoubt[], pageLines: readonly string[]): MrzResult {
-  if (!read.data?.valid) return read;
-  const words = vizWords(pageLines);
-  if (words.size === 0) return read;
-  const lines = read.data.lines;
-  const added: MrzDoubt[] = [];
-  lines.forEach((line, li) => {
-    const from = lines.length === 3 ? 0 : 5;
-    for (let col = from; col < line.length; col++) {
-      if (!/[A-Z]/.test(line[col]!) || fieldAt(lines.length, line.length, li, col).field !== 'names') continue;
-      const { start, end } = tokenAt(line, col, from);
-      col = end;
-      const token = line.slice(start, end);
-      if (token.length < MIN_FUZZY_TOKEN || words.has(token)) continue;
-      if (prior.some((d) => d.line === li && d.column >= start && d.column < end)) continue;
-      const differs = new Map<number, Set<string>>();
-      for (const w of words) {
-        if (w.length !== token.length) continue;
-        const at = [...w].flatMap((c, k) => (c === token[k] ? [] : [k]));
-        if (at.length === 1 && /[A-Z]/.test(w[at[0]!]!)) differs.set(at[0]!, (differs.get(at[0]!) ?? new Set()).add(w[at[0]!]!));
-      }
-      for (const [k, printed] of differs)
-        added.push({ kind: MrzDoubtKind.PageDiffers, line: li, column: start + k, field: 'names', chosen: token[k]!, read: [token[k]!, ...printed] });
-    }
-  });
-  return added.length === 0 ? read : applyDoubts(read, [...(read.doubts ?? []), ...added]);
-}

@@ -112,7 +112,7 @@ export async function searchMrz(input: GreyPlane, today: Date): Promise<MrzSearc
 export async function finishMrz(input: GreyPlane, today: Date, first: MrzSearch): Promise<MrzResult> {
   const { read: located, deblur } = await readLocatedMrz(first, today);
   if (located?.data?.valid) return located;
-  const merged = await readZones(locateMergedMrz(first.page), today);
+  const merged = await readMergedMrz(first.page, today);
   if (merged?.data?.valid) return merged;
   const banded = await readBandedMrz(input, today);
   if (banded.found && banded.data?.valid) return banded;
@@ -122,6 +122,13 @@ export async function finishMrz(input: GreyPlane, today: Date, first: MrzSearch)
   if (deblurred) return deblurred;
   if (banded.found && !located) return banded;
   return located ?? banded;
+}
+
+/** An MRZ merged with the page's edge (mrz-locate.ts), found on the page and, failing that, on it smoothed (as {@link readLocatedMrz}). */
+async function readMergedMrz(page: GreyPlane, today: Date): Promise<MrzResult | null> {
+  const plain = await readZones(locateMergedMrz(page), today);
+  if (plain?.data?.valid) return plain;
+  return readZones(locateMergedMrz(await smoothGrey(page, SMOOTH_SIGMA), page), today, true);
 }
 
 /** A valid MRZ with the characters its passes do not vouch for (mrz-doubt.ts) marked. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readPasses } from '../../../../server/analysis/stages/mrz.js';
-import { doubtByPage, vizWords, vouchByPage } from '../../../../server/analysis/stages/mrz-viz.js';
+import { vizWords, vouchByPage } from '../../../../server/analysis/stages/mrz-viz.js';
 
 const today = new Date('2026-11-28T00:00:00Z');
 const LINE_2 = 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06';
@@ -202,40 +202,5 @@ describe("vouchByPage: a name the page prints with an apostrophe (O'CONNOR, OCON
     const out = vouchByPage(read, ['PASSPORT UNITED STATES OF AMERICA', "O'CONNOR", 'AALIYAH LEE'], today);
     expect(out.data?.lines[0]).toBe('P<USAOCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<');
     expect(out.doubts ?? []).toEqual([]);
-  });
-});
-
-describe('doubtByPage: a name every pass read alike that the page prints with one other letter', () => {
-  // OCR-B set tight: every pass read WILLIAMS as WILLIARS (development passport 11, `tight` stress).
-  const WRONG = [
-    ['P<USAWILLIARS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', LINE_2],
-    ['P<USAWILLIARS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', LINE_2],
-  ];
-  const read = readPasses(WRONG, today)!;
-
-  it('starts from a valid MRZ nothing doubts', () => {
-    expect(read.data?.valid).toBe(true);
-    expect(read.doubts ?? []).toEqual([]);
-  });
-
-  it('doubts the letter the page prints otherwise, and so the name', () => {
-    const out = doubtByPage(read, [], ['PASSPORT', 'WILLIAMS', 'ANNA OLIVIA']);
-    expect(out.doubts).toEqual([{ kind: 'page_differs', line: 0, column: 11, field: 'names', chosen: 'R', read: ['R', 'M'] }]);
-    expect(out.fields['Full Name']?.confidence).toBe(60);
-  });
-
-  it('leaves a name the page prints as read', () => {
-    const right = readPasses([['P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', LINE_2]], today)!;
-    expect(doubtByPage(right, [], ['PASSPORT', 'WILLIAMS', 'ANNA OLIVIA']).doubts ?? []).toEqual([]);
-    expect(doubtByPage(read, [], ['PASSPORT', 'WILLIARS', 'ANNA OLIVIA']).doubts ?? []).toEqual([]);
-  });
-
-  it('says nothing on a page word two letters away, of another length, or a token under five letters', () => {
-    expect(doubtByPage(read, [], ['PASSPORT', 'WILLEAMS', 'WILLIAM', 'ANNE OLIVIA']).doubts ?? []).toEqual([]);
-  });
-
-  it('leaves a token the passes doubted to the vouching (a page word with one letter misread vouches there)', () => {
-    const prior = [{ kind: 'passes_disagree' as const, line: 0, column: 8, field: 'names', chosen: 'L', read: ['L', 'I'] }];
-    expect(doubtByPage(read, prior, ['PASSPORT', 'WILLIAMS']).doubts ?? []).toEqual([]);
   });
 });
