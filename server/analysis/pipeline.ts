@@ -10,14 +10,15 @@ import { compareAddress, documentAddress } from './stages/address.js';
 import type { ProcessorField } from './stages/aamva.js';
 import { mayHoldPdf417, runBarcode, type BarcodeResult } from './stages/barcode.js';
 import { runDlp } from './stages/dlp.js';
-import { classifyDocument, readsAsLicenceFront, showsMrzText } from './stages/doc-type.js';
+import { classifyDocument } from './stages/doc-type.js';
 import { editorSoftware, exifEntries } from './stages/exif.js';
 import { annotateFace, detectFaces, type DetectedFace } from './stages/face.js';
 import { refindFace } from './stages/lost-face.js';
 import { matchDescriptor } from './stages/selfie-descriptor.js';
 import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
-import { finishMrz, searchMrz, textBands, type MrzResult } from './stages/mrz.js';
+import { type MrzResult } from './stages/mrz.js';
+import { readPageMrz } from './stages/mrz-page.js';
 import { vouchByPage } from './stages/mrz-viz.js';
 import { repairByPage } from './stages/mrz-viz-repair.js';
 import { matchName } from './stages/name-match.js';
@@ -33,7 +34,6 @@ import { decideSelfie, matchPortrait, type LivenessFrame } from './stages/selfie
 import { detectRetypedFields } from './stages/field-forgery.js';
 import { detectGridInconsistency } from './stages/jpeg-grid.js';
 import { detectPastedRegions, regionsOutsideMrz } from './stages/tamper.js';
-import { growQuad, paperOver } from './warp.js';
 import type {
   AnalyseDocumentInput,
   AnalyseDocumentOptions,
@@ -145,24 +145,9 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   const codes = (async () => {
     const portrait = (await facesFound).length > 0;
     const barcode = portrait && !mayHoldPdf417(grey) ? NO_BARCODE : await timed(timings, 'barcode', () => runBarcode(grey, today));
-    let read: MrzResult = { found: false, fields: {} };
-    // A page whose located PDF417 did not decode is a licence back: searched for an MRZ only when
-    // the page's OCR shows MRZ text (an enhanced licence prints a TD1 MRZ beside its symbol), and
-    // then with the symbol papered over, so that its rows are not read as text. Searched always,
-    // the back paid 0.04-5.8 s of CPU for zones that were the symbol or the card's edges
-    // (development stress backs, docs/analysis.md 2026-11-28); the OCR runs on every page anyway.
-    const besideSymbol = barcode.symbol && !barcode.aamva ? showsMrzText((await ocrRead).text) : false;
-    if (!barcode.aamva && (!barcode.symbol || besideSymbol)) {
-      const page = barcode.symbol ? paperOver(grey, growQuad(barcode.symbol, 0.03, 0.15)) : grey;
-      const first = await timed(timings, 'mrz', () => searchMrz(page, today));
-      if (first.read?.data?.valid) read = first.read;
-      // Waiting for the OCR delays the fallbacks, so it is done only where nothing hints at an
-      // MRZ: no zone read, and no row of text as wide as an MRZ's (no licence front of the
-      // development halves had one, 2 of the 3 passports whose zone was not located did). A
-      // TD1's three close lines are mostly not located as lines: the OCR's MRZ text sends it on.
-      else if (besideSymbol || first.read || textBands(first.page).length > 0 || !readsAsLicenceFront((await ocrRead).text))
-        read = await timed(timings, 'mrz_fallback', () => finishMrz(page, today, first));
-    }
+    const read: MrzResult = barcode.aamva
+      ? { found: false, fields: {} }
+      : await readPageMrz(grey, today, { symbol: barcode.symbol, ocrText: async () => (await ocrRead).text, timed: (name, fn) => timed(timings, name, fn) });
     // A page with a PDF417 on it is a licence back: an MRZ read there that fails its checks is
     // not the reason its symbol went unread, no reason to refuse the back as a failed MRZ.
     const mrz = barcode.symbol && read.data?.valid === false ? { found: false, fields: {} } : read;

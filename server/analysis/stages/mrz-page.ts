@@ -1,0 +1,47 @@
+/**
+ * Which page the MRZ is searched on, and how far (mrz.ts does the search). A page with a PDF417
+ * that did not decode is a licence back: searched only when its OCR shows MRZ text (an enhanced
+ * licence prints a TD1 MRZ beside its symbol), then with the symbol papered over, so that its
+ * rows are not read as text. Searched always, the back paid 0.04-5.8 s of CPU for zones that
+ * were the symbol or the card's edges (development stress backs, docs/analysis.md 2026-11-28).
+ */
+import { showsMrzText, readsAsLicenceFront } from './doc-type.js';
+import { finishMrz, searchMrz, textBands, type MrzResult, type MrzSearch } from './mrz.js';
+import type { GreyPlane } from '../raster.js';
+import { growQuad, paperOver, type Quad } from '../warp.js';
+
+/** What the MRZ search needs from the rest of the pipeline. */
+export interface MrzPageContext {
+  /** A located PDF417 that did not decode (a licence back's, or a false one). */
+  readonly symbol: Quad | null | undefined;
+  /** The page's OCR text, when it is done (the OCR runs on every page). */
+  readonly ocrText: () => Promise<string>;
+  /** Times a step under `name` (the pipeline's timings). */
+  readonly timed: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+}
+
+const NOTHING: MrzResult = { found: false, fields: {} };
+
+/** The MRZ of a page whose PDF417 was not decoded (none located, or one located and unread). */
+export async function readPageMrz(grey: GreyPlane, today: Date, ctx: MrzPageContext): Promise<MrzResult> {
+  const besideSymbol = ctx.symbol ? showsMrzText(await ctx.ocrText()) : false;
+  if (ctx.symbol && !besideSymbol) return NOTHING;
+  const search = async (page: GreyPlane, first: MrzSearch): Promise<MrzResult> => {
+    if (first.read?.data?.valid) return first.read;
+    // Waiting for the OCR delays the fallbacks, so it is done only where nothing hints at an
+    // MRZ: no zone read, and no row of text as wide as an MRZ's (no licence front of the
+    // development halves had one, 2 of the 3 passports whose zone was not located did). A
+    // TD1's three close lines are mostly not located as lines: the OCR's MRZ text sends it on.
+    if (besideSymbol || first.read || textBands(first.page).length > 0 || !readsAsLicenceFront(await ctx.ocrText()))
+      return ctx.timed('mrz_fallback', () => finishMrz(page, today, first));
+    return NOTHING;
+  };
+  const page = ctx.symbol ? paperOver(grey, growQuad(ctx.symbol, 0.03, 0.15)) : grey;
+  const read = await search(page, await ctx.timed('mrz', () => searchMrz(page, today)));
+  if (!ctx.symbol || read.data?.valid) return read;
+  // The "symbol" may be the MRZ's own lines, papered over above: an MRZ whose lines end close to
+  // the page's edge joins it into one block the PDF417 locator takes (development passports with
+  // the MRZ set wide, 2 of 24). The page is then read as it is; kept only when that reads valid.
+  const again = await ctx.timed('mrz_unpapered', async () => search(grey, await searchMrz(grey, today)));
+  return again.data?.valid ? again : read;
+}
