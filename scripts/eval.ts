@@ -22,7 +22,7 @@
  *             `passports` only the genuine passports: their refusals and flags, MRZ exact and
  *             accepted wrong, and each passport's outcome (person: what was raised, MRZ exact);
  *             `passports-stress` the development passports under theirs (dim, blur, small,
- *             all at once; development half only): MRZ exact, accepted with a wrong MRZ,
+ *             all at once, the MRZ set smaller or larger; development half only): MRZ exact, accepted with a wrong MRZ,
  *             sent to review, refused;
  *             `fronts` only the genuine licence fronts: their refusals, each printed field's
  *             exact rate and every misread (expected → read), to tune the front reader on;

@@ -1,6 +1,7 @@
 /**
  * `--part passports-stress`: the development passports photographed under the stress sweep
- * (test/fixtures/hard/stress.ts: dim and noisy, blurred, a small upload, all of it), each through
+ * (test/fixtures/hard/stress.ts: dim and noisy, blurred, a small upload, all of it; and the MRZ
+ * typeset smaller or larger than the development half prints it, `tight` and `wide`), each through
  * the whole pipeline and the document decision, as an upload would be. Development half only. It
  * counts the worst outcome apart: an MRZ that passed every check with a wrong value and was
  * accepted with nothing raised (issue 20), next to those sent to review (`mrz_uncertain`) and
@@ -15,7 +16,7 @@ import { stressedPassport, type Stress } from '../../test/fixtures/hard/stress.j
 import { passportMrz } from '../../test/fixtures/mrz.js';
 import { formatRate, rateOf } from './metrics.js';
 
-const STRESSES: readonly Stress[] = ['dim', 'blur', 'small', 'hard'];
+const STRESSES: readonly Stress[] = ['dim', 'blur', 'small', 'hard', 'tight', 'wide'];
 
 interface StressResult {
   /** Both MRZ lines read exactly. */
