@@ -32,7 +32,7 @@
  *             variant reported on its own; default `standard`, rows 3-4 modules tall as encoders
  *             draw them (test/fixtures/hard/documents.ts: `BackRows`).
  *   --stresses backs-stress: only these conditions, comma-separated (default all: small, blur,
- *             jpeg, tilt, bright-finger, all, columns, columns-small, columns-wide).
+ *             jpeg, tilt, bright-finger, all, columns, columns-small, columns-wide, wide, harsh).
  *   --scores  also write the face match's raw pair scores to FILE.<half>.json.
  *   --kinds   liveness presentations to run, comma-separated (default all: bona-fide,print,
  *             print-closer,screen,replay-injected,photo-sequence), one kind after another.

@@ -5,7 +5,8 @@
  * Development half only: it says which capture conditions break the barcode decode without
  * looking at the held-out half. `columns`, `columns-small` and `columns-wide` draw the symbol in
  * other column counts and widths than the development backs' 12 at 900 px (`columns-wide` under
- * capture ranges as wide as the held-out half's published bounds).
+ * capture ranges as wide as the held-out half's published bounds); `wide` and `harsh` draw the
+ * development symbol under those bounds and at their hard ends (the screen check's stresses).
  */
 import { analyseDocument } from '../../server/analysis/index.js';
 import { BACK_STRESSES, backStressPhoto, type BackStress } from '../../test/fixtures/hard/back-stress.js';

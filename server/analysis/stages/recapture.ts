@@ -14,7 +14,7 @@
  * scores its chroma peak by the weaker of the two chroma planes there (`both`), and that over
  * the luma's strength at the same frequency (`colour`); the document is a screen when the
  * median tile reaches {@link RECAPTURE_SETTINGS.minDocumentBoth} or
- * {@link RECAPTURE_SETTINGS.minDocumentColour} (the latter only when the frame shows a beat too).
+ * {@link RECAPTURE_SETTINGS.minDocumentColour}, only when the frame shows a beat or hue beat too.
  *
  * Those five central tiles missed most replays (issue 20, development half: 3 of 4 accepted):
  * the beat between a screen's pixel grid and the camera's often lands at 9-20 cycles per tile
@@ -23,7 +23,7 @@
  * only slowly with perspective; print patterns, text rows and a cloth's weave are each in one
  * part of the frame and mostly in luma. So a grid of tiles over the whole frame is also scored
  * (`beat`): in each tile the strongest frequency in both chroma planes at once (from
- * {@link RECAPTURE_SETTINGS.minBeatCycles} up), counted when it reaches
+ * {@link RECAPTURE_SETTINGS.minBeatCycles} up to n/4, JPEG's colour resolution), counted when it reaches
  * {@link RECAPTURE_SETTINGS.minBeat} and outweighs the luma there; the document is a screen
  * when {@link RECAPTURE_SETTINGS.minBeatTiles} tiles share that frequency (within two bins).
  *
@@ -59,6 +59,10 @@ export const RECAPTURE_SETTINGS = {
    * hue asymmetry of 1.0; every development replay over 150 had 7+ tiles agreeing and an asymmetry of 12+.
    * Development back 35 (issue 20) reached 180 with 6 tiles agreeing on its PDF417 rows' fringes, so
    * 3 tiles were too few: replays over 150 had 7-12 (people 0-47).
+   * The `both` median too (2026-11-29): under the held-out half's smallest, coarsest uploads
+   * (back-stress.ts `harsh`, `wide`) genuine backs' PDF417 rows reached 1,238 against 939 before, a
+   * coarse JPEG leaving their chroma rings' medians near nothing; every development replay over
+   * 1,500 (people 0-51) had 7+ tiles agreeing and an asymmetry of 7.8+, and a beat or hue rule of its own.
    */
   minColourBeatTiles: 7,
   minColourHueAsymmetry: 3,
@@ -112,6 +116,8 @@ interface TileGeometry extends RingGeometry {
   readonly beatScored: Uint8Array;
 }
 const geometry = new Map<number, TileGeometry>();
+/** Bins short of n/4 the beat rule stops: JPEG's line there (±2), and one more that the 3x3 neighbourhood would read it from. */
+const BEAT_LINE_REACH = 4;
 
 function tileGeometry(n: number): TileGeometry {
   let g = geometry.get(n);
@@ -127,13 +133,22 @@ function tileGeometry(n: number): TileGeometry {
     const m8 = f % (n / 8);
     return m8 <= 2 || m8 >= n / 8 - 2;
   };
+  // The beat rule only below n/4 cycles per tile on both axes, and a neighbourhood (its 3x3 max)
+  // short of it (issue 20: development backs under the held-out half's smallest, coarsest uploads
+  // had 5-7 of 12 tiles "agree" at 118-125 cycles). A JPEG keeps its colour at half resolution
+  // (4:2:0, what phones and libjpeg write below quality 90), so past n/4 the chroma planes hold the
+  // decoder's upsampling image of the chroma below it and JPEG's blocks, not what the scene held; a
+  // beat the second camera recorded off a screen went through the same subsampling and lies below.
+  const chromaBand = n / 4 - BEAT_LINE_REACH;
   for (let y = 0; y < n; y++) {
     for (let x = 0; x < n; x++) {
       const fy = y > n / 2 ? y - n : y;
+      const fx = x > n / 2 ? x - n : x;
       const r = ring[y * n + x]!;
+      const inChromaBand = Math.abs(fx) <= chromaBand && Math.abs(fy) <= chromaBand;
       // Below n/16 cycles per tile is image content, not a fine periodic pattern.
       scored[y * n + x] = r >= n / 16 && r <= maxR && !nearGrid(x) && !nearGrid(y) ? 1 : 0;
-      beatScored[y * n + x] = fy > 0 && r >= RECAPTURE_SETTINGS.minBeatCycles && r <= maxR && !nearGrid(x) && !nearGrid(y) ? 1 : 0;
+      beatScored[y * n + x] = fy > 0 && r >= RECAPTURE_SETTINGS.minBeatCycles && r <= maxR && !nearGrid(x) && !nearGrid(y) && inChromaBand ? 1 : 0;
     }
   }
   g = { ...rings, scored, beatScored };
@@ -302,9 +317,10 @@ export async function detectRecapture(raster: Raster, kind: 'document' | 'frame'
     border: border ? border.wedges.filter((w) => w.counts).length : 0,
   };
   const S = RECAPTURE_SETTINGS;
+  // The central tiles' medians count only beside a sign that the pattern covers the frame.
+  const covers = documentScore.beat >= S.minColourBeatTiles || hue.asymmetry >= S.minColourHueAsymmetry;
   const moire = document
-    ? documentScore.both >= S.minDocumentBoth ||
-      (documentScore.colour >= S.minDocumentColour && (documentScore.beat >= S.minColourBeatTiles || hue.asymmetry >= S.minColourHueAsymmetry)) ||
+    ? ((documentScore.both >= S.minDocumentBoth || documentScore.colour >= S.minDocumentColour) && covers) ||
       documentScore.beat >= S.minBeatTiles ||
       isHueBeatScreen(hue)
     : best >= S.minPeakRatio;

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { prepareInput } from '../../../../server/analysis/input.js';
 import { detectRecapture } from '../../../../server/analysis/stages/recapture.js';
+import { backStressPhoto } from '../../../fixtures/hard/back-stress.js';
 import { HALVES } from '../../../fixtures/hard/config.js';
 import { hardPhoto, hardScreen } from '../../../fixtures/hard/set.js';
 import { documentPhoto, recapturedLicence } from '../../../fixtures/set.js';
@@ -62,6 +63,19 @@ describe('detectRecapture on documents', { timeout: 480_000 }, () => {
     const replay = await detectRecapture(await raster(await hardScreen(dev, 8)), 'document');
     expect(replay.documentScore.beat).toBe(6);
     expect(replay.screen).toBe(true);
+  });
+
+  it('does not call a small, coarse genuine back a screen from the chroma past JPEG’s colour resolution', async () => {
+    // Development back 45 under the held-out half's ranges at their hard ends (back-stress.ts `harsh`: 743 px,
+    // second JPEG q 55-62, dim), standard and thin rows (issue 20): 7 of 12 tiles "agreed" on a beat at 125
+    // cycles across, 3-4 down, the decoder's image of the chroma about the chroma Nyquist; a screen before.
+    for (const rows of ['standard', 'thin'] as const) {
+      const out = await detectRecapture(await raster(await backStressPhoto(45, 'harsh', rows)), 'document');
+      expect(out.documentScore.beat).toBeLessThan(3);
+      expect(out.screen).toBe(false);
+    }
+    // Development replays 10 and 27, whose beat lies next to the horizontal axis below n/4 ((−21, 3), (14, 3)), keep it.
+    for (const p of [10, 27]) expect((await detectRecapture(await raster(await hardScreen(dev, p)), 'document')).documentScore.beat).toBeGreaterThanOrEqual(11);
   });
 
   it('calls replays screens whose hue turns across the frame, which the tile rules missed', async () => {
