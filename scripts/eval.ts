@@ -109,10 +109,13 @@ const R = (r: Rate): string => formatRate(r);
 const KINDS = ['licence-front', 'licence-back', 'passport'] as const;
 
 function genuineTables(g: GenuineResult[]): void {
-  const flagged = (x: GenuineResult): boolean => x.photoshopped || x.screen || x.mrzUncertain;
+  // What the service sends to review (documentDecision): photoshopped, a screen, an MRZ with
+  // doubts, and, for passports and backs, no machine-readable data read (before 2026-11-29 06:50
+  // UTC an unread MRZ or PDF417 was not counted here, only in the reading rates).
+  const flagged = (x: GenuineResult): boolean => x.flags.length > 0;
   const bad = (x: GenuineResult): boolean => x.status === 'Failed' || flagged(x);
   print('\n#### Genuine captures refused or flagged (false rejects)\n');
-  print('| document | refused (Failed) | flagged (photoshopped, screen, or MRZ uncertain) | refused or flagged |');
+  print('| document | refused (Failed) | flagged (to review: photoshopped, screen, MRZ uncertain, no MRZ or barcode read) | refused or flagged |');
   print('|---|---|---|---|');
   for (const k of [...KINDS, 'all'] as const) {
     const xs = k === 'all' ? g : g.filter((x) => x.kind === k);
@@ -120,9 +123,7 @@ function genuineTables(g: GenuineResult[]): void {
   }
   const reasons = new Map<string, number>();
   for (const x of g) {
-    const why = [x.failure, x.photoshopped ? 'photoshopped' : null, x.screen ? 'internet_detection' : null, x.mrzUncertain ? 'mrz_uncertain' : null]
-      .filter(Boolean)
-      .join(' + ');
+    const why = [x.failure, ...x.flags].filter(Boolean).join(' + ');
     if (why) reasons.set(`${x.kind}: ${why}`, (reasons.get(`${x.kind}: ${why}`) ?? 0) + 1);
   }
   print(`\nWhy: ${[...reasons].map(([k, v]) => `${k} ×${v}`).join('; ') || 'nothing raised'}.`);
@@ -246,10 +247,7 @@ function misreadList(fronts: readonly GenuineResult[]): void {
 /** Each passport's outcome: what was raised (nothing, a refusal's code, a flag) and whether the MRZ was read exactly. */
 function passportList(passports: readonly GenuineResult[]): void {
   print('\n#### Each passport (person: outcome, MRZ)\n');
-  const outcome = (x: GenuineResult): string =>
-    [x.failure, x.photoshopped ? 'photoshopped' : null, x.screen ? 'internet_detection' : null, x.mrzUncertain ? 'mrz_uncertain' : null]
-      .filter(Boolean)
-      .join(' + ') || 'clean';
+  const outcome = (x: GenuineResult): string => [x.failure, ...x.flags].filter(Boolean).join(' + ') || 'clean';
   print(passports.map((x) => `${x.person}: ${outcome(x)}, MRZ ${x.mrzExact ? 'exact' : x.mrzValid ? 'valid, wrong' : 'not read valid'}`).join('; '));
 }
 

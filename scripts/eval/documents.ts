@@ -5,6 +5,7 @@
  */
 import type { PortraitReference } from './faces.js';
 import { analyseDocument } from '../../server/analysis/index.js';
+import { documentDecision } from '../../server/domain/document-rules.js';
 import type { DocumentAnalysis } from '../../server/analysis/types.js';
 import type { HalfConfig } from '../../test/fixtures/hard/config.js';
 import type { BackRows } from '../../test/fixtures/hard/documents.js';
@@ -32,6 +33,8 @@ export interface GenuineResult {
   readonly mrzValid: boolean;
   /** A valid MRZ sent to review because its OCR passes did not vouch for a field (`mrz_uncertain`). */
   readonly mrzUncertain: boolean;
+  /** What the service would send to review for this document ({@link reviewFlags}). */
+  readonly flags: readonly string[];
   /** `doc_type` as the customer gets it (null when the job was refused before it was typed). */
   readonly docType: string | null;
   /** Expected field → read exactly. */
@@ -55,6 +58,16 @@ export interface FraudResult {
   readonly accepted: boolean;
   readonly detected: boolean;
   readonly failure: string | null;
+}
+
+/**
+ * The service's review flags for one genuine capture (server/domain/document-rules.ts), as a
+ * customer would see them: a passport whose MRZ went unread, or a back whose PDF417 did, goes to
+ * a reviewer (`no_machine_readable_data`) and counts as flagged. A licence front is read alone
+ * here while its machine-readable data is on the back, so that flag says nothing about it.
+ */
+export function reviewFlags(kind: HardKind, flags: readonly string[]): string[] {
+  return kind === 'licence-front' ? flags.filter((f) => f !== 'no_machine_readable_data') : [...flags];
 }
 
 const same = (a: unknown, b: string): boolean => typeof a === 'string' && a.toUpperCase() === b.toUpperCase();
@@ -97,6 +110,7 @@ async function genuine(half: HalfConfig, person: number, id: Identity, kind: Har
     mrzExact: mrz !== undefined && JSON.stringify(mrz.lines) === JSON.stringify(passportMrz(id)),
     mrzValid: a.evidence?.mrz === 'valid',
     mrzUncertain: (a.evidence?.mrz_doubts?.length ?? 0) > 0,
+    flags: reviewFlags(kind, documentDecision(a).flags),
     docType: a.content?.doc_type ?? null,
     fields,
     misreads,

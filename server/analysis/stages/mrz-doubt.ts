@@ -26,7 +26,7 @@ export const MrzDoubtKind = {
   RepairUnread: 'repair_unread',
   /** A name letter the line-by-line reading, sound on that line, read as another letter. */
   LineReadDisagrees: 'line_read_disagrees',
-  /** A name letter some pass read as another, whose glyph is more like that letter's print elsewhere in the zone (mrz-glyph.ts). */
+  /** A name letter whose glyph is more like another letter: its print elsewhere in the zone, read so by some pass (mrz-glyph.ts), or its OCR-B glyph (mrz-font-witness.ts). */
   GlyphUnlike: 'glyph_unlike',
   /** A filler in a date that no pass read there: a filler weighs 0 in the check, and the vote or a repair put it where a finger or blur hid the digits. */
   FillerUnread: 'filler_unread',

@@ -14,6 +14,7 @@ import { pickMrzLines, readMrzLines, type MrzResult } from './mrz-parse.js';
 import { seenAt } from './mrz-align.js';
 import { applyDoubts, MrzDoubtKind, mrzDoubts, type MrzDoubt } from './mrz-doubt.js';
 import { glyphDoubts } from './mrz-glyph.js';
+import { fontDoubts } from './mrz-font-witness.js';
 import { deblurZone } from './mrz-deblur.js';
 import { consensusReadings } from './mrz-vote.js';
 import { greyBuffer, ocrBand, ocrLines, SMOOTH_SIGMA } from './mrz-ocr.js';
@@ -194,16 +195,16 @@ async function zonesRead(zones: readonly LocatedMrz[], today: Date, noisy: boole
   for (const zone of zones) {
     const first = await readZone(zone, today, noisy);
     const read = first.read;
-    if (read?.data?.valid) return { read: at(zone, withGlyphs(zone, read.doubts?.length ? await rereadZone(zone, first, today, noisy) : read)) };
+    if (read?.data?.valid) return { read: at(zone, await withGlyphs(zone, read.doubts?.length ? await rereadZone(zone, first, today, noisy) : read)) };
     const failing = (r: ZoneRead): number => r.read?.data?.failing_checks.length ?? Infinity;
     if (!best || failing(first) < failing(best.first) || (!best.first.read && first.reads.length > best.first.reads.length)) best = { zone, first };
   }
   if (!best) return { read: null };
   const { zone, first } = best;
   const reread = await rereadZone(zone, first, today, noisy);
-  const read = at(zone, withGlyphs(zone, reread));
+  const read = at(zone, await withGlyphs(zone, reread));
   if (reread?.data?.valid) return { read };
-  return { read, deblur: async () => at(zone, withGlyphs(zone, await deblurredRead(zone, reread, first, today))) };
+  return { read, deblur: async () => at(zone, await withGlyphs(zone, await deblurredRead(zone, reread, first, today))) };
 }
 
 /**
@@ -222,17 +223,22 @@ async function deblurredRead(zone: LocatedMrz, prior: MrzResult | null, first: Z
 }
 
 /**
- * A valid reading with its contested name letters judged by the zone's own print (mrz-glyph.ts):
- * a letter whose glyph is more like another candidate's is doubted. No OCR: the zone's pixels
- * against themselves.
+ * A valid reading with its name letters judged by print rather than OCR: a contested letter whose
+ * glyph is more like another candidate's print in the zone (mrz-glyph.ts), and any name letter
+ * another OCR-B capital fits better (mrz-font-witness.ts), is doubted.
  */
-function withGlyphs(zone: LocatedMrz, read: MrzResult | null): MrzResult | null {
+async function withGlyphs(zone: LocatedMrz, read: MrzResult | null): Promise<MrzResult | null> {
   if (!read?.data?.valid || !read.passes) return read;
   const lines = read.data.lines;
   const had = new Set((read.doubts ?? []).map((d) => `${d.line}:${d.column}`));
-  const added: MrzDoubt[] = glyphDoubts(zone.plane, zone.lineHeight, lines, read.passes)
-    .filter((d) => !had.has(`${d.line}:${d.column}`))
-    .map((d) => ({ kind: MrzDoubtKind.GlyphUnlike, line: d.line, column: d.column, field: 'names', chosen: d.chosen, read: [d.chosen, d.likeness] }));
+  const found = [...glyphDoubts(zone.plane, zone.lineHeight, lines, read.passes), ...(await fontDoubts(zone.plane, zone.lineHeight, lines, read.passes))];
+  const added: MrzDoubt[] = [];
+  for (const d of found) {
+    const key = `${d.line}:${d.column}`;
+    if (had.has(key)) continue;
+    had.add(key);
+    added.push({ kind: MrzDoubtKind.GlyphUnlike, line: d.line, column: d.column, field: 'names', chosen: d.chosen, read: [d.chosen, d.likeness] });
+  }
   return added.length === 0 ? read : applyDoubts(read, [...(read.doubts ?? []), ...added]);
 }
 
