@@ -20,23 +20,20 @@ function passed(evidence: DocumentAnalysis['evidence']): DocumentAnalysis {
 
 describe('genuine captures counted as flagged', () => {
   it('flags a passport or a back with nothing machine-readable read, as the service sends it to review', () => {
-    const unread = documentDecision(passed({ mrz: 'invalid' } as DocumentAnalysis['evidence'])).flags;
+    const unread = documentDecision(passed({ barcode: false, face: false, mrz: 'invalid' })).flags;
     expect(reviewFlags('passport', unread)).toEqual(['no_machine_readable_data']);
     expect(reviewFlags('licence-back', unread)).toEqual(['no_machine_readable_data']);
   });
 
   it('does not flag a licence front for it: its machine-readable data is on the back', () => {
-    const unread = documentDecision(passed({ mrz: null } as DocumentAnalysis['evidence'])).flags;
+    const unread = documentDecision(passed({ barcode: false, face: false, mrz: null })).flags;
     expect(reviewFlags('licence-front', unread)).toEqual([]);
     expect(reviewFlags('licence-front', ['photoshopped', 'no_machine_readable_data'])).toEqual(['photoshopped']);
   });
 
   it('leaves a passport with a valid MRZ and no doubt unflagged, and flags one with a doubt', () => {
-    expect(reviewFlags('passport', documentDecision(passed({ mrz: 'valid' } as DocumentAnalysis['evidence'])).flags)).toEqual([]);
-    const doubted = passed({
-      mrz: 'valid',
-      mrz_doubts: [{ kind: 'glyph_unlike', line: 0, column: 20, field: 'names', chosen: 'R', read: ['R', 'H'] }],
-    } as DocumentAnalysis['evidence']);
+    expect(reviewFlags('passport', documentDecision(passed({ barcode: false, face: false, mrz: 'valid' })).flags)).toEqual([]);
+    const doubted = passed({ barcode: false, face: false, mrz: 'valid', mrz_doubts: ['names'] });
     expect(reviewFlags('passport', documentDecision(doubted).flags)).toEqual(['mrz_uncertain']);
   });
 });
