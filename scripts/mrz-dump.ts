@@ -7,7 +7,7 @@
  * `--stage`: the MRZ stage alone (`runMrz` on the page as the pipeline prepares it), with each
  * pass's reading: faster, and what the page OCR adds (vouching, rebuilt lines) is not in it.
  *
- * Usage: npx tsx scripts/mrz-dump.ts [--stage] [--stresses as-drawn,dim,blur,small,hard] [--people 0-11] [--half dev|dev-variant] [--out FILE]
+ * Usage: npx tsx scripts/mrz-dump.ts [--stage] [--stresses as-drawn,dim,blur,small,hard,tight,wide,turned] [--people 0-11] [--half dev|dev-variant] [--out FILE]
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { analyseDocument, closeEngines, prepareInput } from '../server/analysis/index.js';
@@ -36,7 +36,7 @@ const people = hardPeople(half, to + 1);
 
 for (const stress of stresses) {
   for (let i = from; i <= to; i++) {
-    const bytes = stress === 'as-drawn' ? await hardPhoto(half, i, 'passport') : await stressedPassport(i, stress);
+    const bytes = stress === 'as-drawn' ? await hardPhoto(half, i, 'passport') : await stressedPassport(i, stress, half);
     if (process.argv.includes('--stage')) {
       await stage(stress, i, bytes);
       continue;
