@@ -7,7 +7,7 @@
  * `--stage`: the MRZ stage alone (`runMrz` on the page as the pipeline prepares it), with each
  * pass's reading: faster, and what the page OCR adds (vouching, rebuilt lines) is not in it.
  *
- * Usage: npx tsx scripts/mrz-dump.ts [--stage] [--stresses as-drawn,dim,blur,small,hard,tight,wide,turned] [--people 0-11] [--half dev|dev-variant] [--out FILE]
+ * Usage: npx tsx scripts/mrz-dump.ts [--stage] [--stresses as-drawn,dim,blur,small,hard,tight,wide,wide-turned] [--people 0-11] [--half dev|dev-variant] [--out FILE]
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { analyseDocument, closeEngines, prepareInput } from '../server/analysis/index.js';
