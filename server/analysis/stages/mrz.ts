@@ -319,7 +319,7 @@ async function readBandedMrz(input: GreyPlane, today: Date): Promise<MrzResult> 
   const { g: level, turn } = await levelled(page, skew);
   const bands = bandsOf(level);
   // The same page and the same rows as the first attempt: nothing new to read.
-  if (turn === 0 && bands.length >= 2 && textBands(level).length >= 2) return first;
+  if (Math.abs(turn) < 0.3 && bands.length >= 2 && textBands(level).length >= 2) return first;
   const again = await readBands(level, bands, today, true);
   return again.data?.valid ? again : first;
 }
