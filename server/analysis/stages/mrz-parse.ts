@@ -181,10 +181,14 @@ export function correctMrz(
   // misread (a dim development passport's M read R, another's H). No check digit covers it.
   const sex = result.details.find((d) => d.field === 'sex' && !d.valid)?.ranges[0];
   const sexRead = sex ? current[sex.line]![sex.start]! : '';
-  if (sex && SEX_LOOKALIKES[sexRead]) {
+  // A letter that is no look-alike of one (a finger over the field read Y and V: development
+  // `wide` 14) is unread: taken as `<`, which no pass read, so the passes' vote doubts it
+  // (mrz-doubt.ts) and the passport goes to a person with the rest of its MRZ read.
+  const sexTaken = SEX_LOOKALIKES[sexRead] ?? (sex && /[A-Z0-9]/.test(sexRead) ? '<' : null);
+  if (sex && sexTaken) {
     const l = current[sex.line]!;
-    current[sex.line] = l.slice(0, sex.start) + SEX_LOOKALIKES[sexRead] + l.slice(sex.start + 1);
-    corrections.push({ line: sex.line, column: sex.start, from: sexRead, to: SEX_LOOKALIKES[sexRead] });
+    current[sex.line] = l.slice(0, sex.start) + sexTaken + l.slice(sex.start + 1);
+    corrections.push({ line: sex.line, column: sex.start, from: sexRead, to: sexTaken });
     result = tryParse(current) ?? result;
   }
   if (!result.valid) {
