@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { seenAt } from '../../../../server/analysis/stages/mrz-align.js';
+import { mrzDoubts } from '../../../../server/analysis/stages/mrz-doubt.js';
 import { readMrzLines } from '../../../../server/analysis/stages/mrz-parse.js';
 
 const today = new Date('2026-11-28T00:00:00Z');
@@ -89,5 +90,26 @@ describe('readMrzLines: stray marks no check digit sees', () => {
     const read = readMrzLines(lines, today);
     expect(read?.data?.valid).toBe(true);
     expect(read?.data?.lines).toEqual(lines);
+  });
+});
+
+describe('readMrzLines: a sex letter a finger hid', () => {
+  // Development `wide` 14: a finger over the sex field, read Y by the OCR-B model and V by the
+  // legacy engine; every check digit holds.
+  const covered = [NAMES, '9431553110USA5603266Y2303266<<<<<<<<<<<<<<06'];
+  const passes = [covered, [NAMES, '9431553110USA5603266V2303266<<<<<<<<<<<<<<06']];
+
+  it('takes the letter as unread (`<`), so the MRZ is read and the passes doubt its sex', () => {
+    const read = readMrzLines(covered, today, seenAt(covered, passes));
+    expect(read?.data?.valid).toBe(true);
+    expect(read?.data?.lines[1]![20]).toBe('<');
+    expect(read?.data?.corrections).toContainEqual({ line: 1, column: 20, from: 'Y', to: '<' });
+    const doubts = mrzDoubts(read!.data!.lines, passes);
+    expect(doubts.filter((d) => d.field === 'sex')).toHaveLength(1);
+  });
+
+  it('still reads a look-alike as the letter it resembles', () => {
+    const read = readMrzLines([NAMES, '9431553110USA5603266H2303266<<<<<<<<<<<<<<06'], today);
+    expect(read?.data?.lines[1]![20]).toBe('M');
   });
 });
