@@ -349,12 +349,17 @@ async function readBands(g: GreyPlane, bands: readonly [number, number][], today
   // legacy engine misreads G as 6 in names that no check digit covers); the legacy engine is
   // the fallback, and the only engine when the model was not installed.
   const engines = mrzEngines();
+  // On the levelled page, each engine also reads the band in grey: the table and the corners the
+  // turn opened either side of a page whose MRZ runs close to its edge stretch the band's range,
+  // and binarised at mid-grey its soft strokes broke (development-variant `wide` 1: noise
+  // binarised, read exactly by the OCR-B model in grey).
+  const reads: [OcrEngineKind, boolean][] = engines.flatMap((e): [OcrEngineKind, boolean][] => (byPitch ? [[e, true], [e, false]] : [[e, true]]));
   for (const [top, bottom] of attempts) {
     let best: MrzResult | null = null;
     let sawFiller = false;
     const passes: string[][] = [];
-    for (const engine of engines) {
-      const text = await ocrBand(g, top, bottom, lineHeight, engine);
+    for (const [engine, binarise] of reads) {
+      const text = await ocrBand(g, top, bottom, lineHeight, engine, binarise);
       // An MRZ always has filler '<'s; without any, the lowest lines are ordinary text.
       if (!text.includes('<')) continue;
       sawFiller = true;
