@@ -353,7 +353,14 @@ async function readBands(g: GreyPlane, bands: readonly [number, number][], today
   // turn opened either side of a page whose MRZ runs close to its edge stretch the band's range,
   // and binarised at mid-grey its soft strokes broke (development-variant `wide` 1: noise
   // binarised, read exactly by the OCR-B model in grey).
-  const reads: [OcrEngineKind, boolean][] = engines.flatMap((e): [OcrEngineKind, boolean][] => (byPitch ? [[e, true], [e, false]] : [[e, true]]));
+  const reads: [OcrEngineKind, boolean][] = engines.flatMap((e): [OcrEngineKind, boolean][] =>
+    byPitch
+      ? [
+          [e, true],
+          [e, false],
+        ]
+      : [[e, true]],
+  );
   for (const [top, bottom] of attempts) {
     let best: MrzResult | null = null;
     let sawFiller = false;
