@@ -308,3 +308,33 @@ describe("readPasses: a mark after the names' filler run", () => {
     expect(read?.fields['Full Name']?.value).toBe('LIAM GIDEON PATEL');
   });
 });
+
+describe('readPasses: a date digit no pass read, where another digit would hold every check as well', () => {
+  // Dim development passport 14 (expiry 230326): its passes as main read them, when it was
+  // accepted with the expiry 780326. The binarised pass read line 1 as its second line and noise,
+  // the grey pass dropped "280", the line-by-line pass read 280326, the legacy engine 210326.
+  const DIM_14_LINE = ['P<USAMARTIN<<VIKTOR<JAMES<<<<<<<<<<<<<<<<<<<', '9431553110USA5603266M2803266<<<<<<<<<<<<<<06'];
+  const DIM_14 = [
+    ['<9431553110USA5603266M2<03266<<<<<<<<<<<<<<0', 'ND22000N0R0NN00N0Y1422MEM0MM2EM0NNNE0000<<<<'],
+    ['P<USAMARTIN<<VIKTOR<JAMES<<<<<<<<<<<<<<<<<<<', '<9431553110USA5603266M3266<<<<<<<<<<<<<<<<06'],
+    DIM_14_LINE,
+    ['P<USAHARTIN<<VIKTOR<JAHES<<<<<<<<<<<<<<<<<<<', '943155311OUSA5603266H2103266<<<<<<<<<<<<<<06'],
+  ];
+
+  it('doubts the expiry when the repair changed a digit every pass read and another place would have held (dim passport 14)', () => {
+    const read = readPasses(DIM_14, today, DIM_14_LINE)!;
+    expect(read.data?.valid).toBe(true);
+    const exact = read.data?.lines[1] === '9431553110USA5603266M2303266<<<<<<<<<<<<<<06';
+    expect(exact || read.doubts?.some((d) => d.kind === MrzDoubtKind.DateDigitGuessed && d.field === 'expiry_date')).toBe(true);
+    expect(read.fields['Date of Expiry']?.confidence).toBeLessThan(95);
+  });
+
+  it('trusts a date digit no pass read when no other place of the date holds every check (expiry 270326 read by three passes)', () => {
+    const l1 = 'P<USAMARTIN<<VIKTOR<JAMES<<<<<<<<<<<<<<<<<<<';
+    const seven = [l1, '9431553110USA5603266M2703266<<<<<<<<<<<<<<06'];
+    const dropped = [l1, '9431553110USA5603266M03266<<<<<<<<<<<<<<<<06'];
+    const read = readPasses([seven, dropped, seven, seven], today)!;
+    expect(read.data?.lines[1]).toBe('9431553110USA5603266M2303266<<<<<<<<<<<<<<06');
+    expect(read.doubts ?? []).toEqual([]);
+  });
+});
