@@ -36,6 +36,12 @@ export const MrzDoubtKind = {
    * not say which digit was misread (a change of 5 at any place of a date holds both).
    */
   DateDigitGuessed: 'date_digit_guessed',
+  /**
+   * Two or more characters of the document number each read by one pass alone, another pass
+   * reading something else there: its check digit (the composite adds nothing to it, having the
+   * same weights there) then holds for one such reading in ten.
+   */
+  NumberReadOnce: 'number_read_once',
 } as const;
 export type MrzDoubtKind = (typeof MrzDoubtKind)[keyof typeof MrzDoubtKind];
 
@@ -148,7 +154,29 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
       }
     });
   });
-  return doubts;
+  return [...doubts, ...numberReadOnce(lines, seen, doubts)];
+}
+
+/**
+ * The document number's characters each read by exactly one pass while another pass read
+ * something else there, when there are two or more of them and no other rule doubted them
+ * (see {@link MrzDoubtKind.NumberReadOnce}). `hard` development passport 15: 007854587 taken as
+ * Q07894387, the one pass that read its line 2 whole; the others read 0 for the Q and 5 for the
+ * 3, and its check digit held with three characters wrong. One such character is the repair
+ * doing its work (a pass read what the check needs), and is left alone.
+ */
+function numberReadOnce(lines: readonly string[], seen: ReturnType<typeof seenAt>, earlier: readonly MrzDoubt[]): MrzDoubt[] {
+  const found: MrzDoubt[] = [];
+  lines.forEach((line, li) =>
+    [...line].forEach((chosen, col) => {
+      const field = fieldAt(lines.length, line.length, li, col).field;
+      const read = seen[li]![col]!;
+      if (field !== 'document_number' || chosen === '<' || earlier.some((d) => d.line === li && d.column === col)) return;
+      if (read.filter((c) => c === chosen).length === 1 && read.some((c) => c !== chosen))
+        found.push({ kind: MrzDoubtKind.NumberReadOnce, line: li, column: col, field, chosen, read });
+    }),
+  );
+  return found.length >= 2 ? found : [];
 }
 
 /**

@@ -338,3 +338,35 @@ describe('readPasses: a date digit no pass read, where another digit would hold 
     expect(read.doubts ?? []).toEqual([]);
   });
 });
+
+describe('mrzDoubts: a document number read by one pass alone', () => {
+  // `hard` development passport 15 (document number 007854587): its passes as main read them,
+  // when the page vouched for THOMAS and the MRZ was accepted with Q07894387, whose check digit
+  // held with three characters wrong.
+  const HARD_15_LINE = ['UE<USATWOMAS<<LILY<EMMA<<<<<<<<<<<<<<<<<<<<<', 'F00784545878VSA9305177F3305175<<<<<<<<<<<<<<'];
+  const HARD_15 = [
+    ['P<USATWORAS<<LILY<EMMA<<<<<<<<<<<<<<<<<<<<<<', 'Q078943878U3A9305177F3305175<<<<<<<<<<<<<<02'],
+    ['UP<USATHORAS<<LILY<CMRA<<<<<<<<<<<<<<<<<<<<<', '194878USA9305177F3305175<<<<<<<<<<<<<<<<<<02'],
+    HARD_15_LINE,
+    ['P<MSAUQ0IAQGL1V<IRGA<<<<<G<<<<<<<<<<', 'QVOSQNHMAOSOH7N330573<<<<<<<<<<0<<<<'],
+    ['P<USATMOMAS<<LILY<EMMA<<<<<<<<<<<<<<<<<<<<<<', '<8M424J4878VUSA9305177F33O5179<<<<<<<<<<<<<<'],
+    ['THOMAS<<LILY<EMMA<<<<<<<<<<<<<<<<<<<', '78USA9305177F3305175<<<<<<<<<<<<<<02'],
+  ];
+
+  it('doubts the characters of a number two or more of which one pass alone read (hard passport 15)', () => {
+    const read = readPasses(HARD_15, today, HARD_15_LINE)!;
+    expect(read.data?.lines[1]).toBe('Q078943878USA9305177F3305175<<<<<<<<<<<<<<02');
+    const once = (read.doubts ?? []).filter((d) => d.kind === MrzDoubtKind.NumberReadOnce);
+    expect(once.map((d) => [d.column, d.chosen])).toEqual([
+      [0, 'Q'],
+      [6, '3'],
+    ]);
+    expect(read.fields['Document Number']?.confidence).toBeLessThan(95);
+  });
+
+  it('leaves a number one character of which a repair took from the one pass that read it', () => {
+    const lines = ['P<USATHOMAS<<LILY<EMMA<<<<<<<<<<<<<<<<<<<<<<', '0078545878USA9305177F3305175<<<<<<<<<<<<<<02'];
+    const eight = [lines[0]!, lines[1]!.replace('0078545878', '0078548878')];
+    expect(mrzDoubts(lines, [eight, eight, lines]).filter((d) => d.kind === MrzDoubtKind.NumberReadOnce)).toEqual([]);
+  });
+});
