@@ -18,6 +18,7 @@ import { writeSetting } from '../../server/store/repos/settings-repo.js';
 import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
+import { PageDiagnosis } from '../helpers/page-diagnosis.js';
 import { answerKnowledge, confirmCode, uploadDocument } from '../helpers/flow-steps.js';
 import { configureKnowledge, createUser, latestCode, local } from '../server/session/fixtures.js';
 // @ts-expect-error -- plain JS fixture shared with the web tests
@@ -154,6 +155,7 @@ describe('the widget against a running Verity', () => {
       <verify-button link="${magic}" mode="redirect"></verify-button>
       <script src="${server.url}/web/verity.js"></script></html>`;
     const page = await context.newPage();
+    const diagnosis = new PageDiagnosis(page);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => {
@@ -164,8 +166,8 @@ describe('the widget against a running Verity', () => {
     await page.waitForURL(/\/security-verify\?/);
     // The landing page starts nothing until Start.
     await page.getByRole('button', { name: 'Start' }).click();
-    await doEverySteps(page, email, phone);
-    await page.waitForURL(/\/done\?/, { timeout: DONE_WAIT });
+    await diagnosis.around('hosted journey', tmp, () => doEverySteps(page, email, phone));
+    await diagnosis.around('hosted completion', tmp, () => page.waitForURL(/\/done\?/, { timeout: DONE_WAIT }));
     const done = new URL(page.url());
     expect(done.searchParams.get('reference_id')).toBe('cust-e2e-1');
     expect(done.searchParams.get('status')).toBe('completed');
@@ -188,6 +190,7 @@ describe('the widget against a running Verity', () => {
       <script>document.querySelector('verify-flow').addEventListener('verify-complete', (e) => { window.completeDetail = e.detail; });</script>
       <script src="${server.url}/web/verity.js"></script></html>`;
     const page = await context.newPage();
+    const diagnosis = new PageDiagnosis(page);
     const errors: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
@@ -201,8 +204,8 @@ describe('the widget against a running Verity', () => {
         await page.screenshot({ path: join(tmp, 'inline-failure.png') });
         throw new Error(`inline flow did not start: ${errors.join(' | ')}`);
       });
-    await doEverySteps(page, email, phone);
-    await page.waitForURL(/\/done\?/, { timeout: DONE_WAIT });
+    await diagnosis.around('inline journey', tmp, () => doEverySteps(page, email, phone));
+    await diagnosis.around('inline completion', tmp, () => page.waitForURL(/\/done\?/, { timeout: DONE_WAIT }));
     const done = new URL(page.url());
     expect(done.searchParams.get('reference_id')).toBe('cust-e2e-2');
     expect(done.searchParams.get('status')).toBe('completed');
