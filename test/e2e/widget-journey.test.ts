@@ -116,6 +116,16 @@ async function templateWithEverything(): Promise<string> {
   return 'tmpl_everything';
 }
 
+/** The server's record of `email`'s user: each method's status and the events, for a stalled journey's message. */
+async function serverRecord(email: string): Promise<string> {
+  const db = server.verity.ctx.db;
+  const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (!user) return 'no such user';
+  const methods = await db.selectFrom('user_verifications').select(['method_id', 'status', 'remarks']).where('user_id', '=', user.id).execute();
+  const events = await db.selectFrom('events').select(['type', 'occurred_at']).where('user_id', '=', user.id).orderBy('occurred_at').execute();
+  return JSON.stringify({ methods, events: events.map((e) => `${e.occurred_at} ${e.type}`) });
+}
+
 /** Goes through every step on `page` (the hosted page or the inline flow). */
 async function doEverySteps(page: Page, email: string, phone: string): Promise<void> {
   await confirmCode(page, server, email, 'email');
@@ -167,7 +177,12 @@ describe('the widget against a running Verity', () => {
     // The landing page starts nothing until Start.
     await page.getByRole('button', { name: 'Start' }).click();
     await diagnosis.around('hosted journey', tmp, () => doEverySteps(page, email, phone));
-    await diagnosis.around('hosted completion', tmp, () => page.waitForURL(/\/done\?/, { timeout: DONE_WAIT }));
+    await diagnosis.around(
+      'hosted completion',
+      tmp,
+      () => page.waitForURL(/\/done\?/, { timeout: DONE_WAIT }),
+      () => serverRecord(email),
+    );
     const done = new URL(page.url());
     expect(done.searchParams.get('reference_id')).toBe('cust-e2e-1');
     expect(done.searchParams.get('status')).toBe('completed');
@@ -205,7 +220,12 @@ describe('the widget against a running Verity', () => {
         throw new Error(`inline flow did not start: ${errors.join(' | ')}`);
       });
     await diagnosis.around('inline journey', tmp, () => doEverySteps(page, email, phone));
-    await diagnosis.around('inline completion', tmp, () => page.waitForURL(/\/done\?/, { timeout: DONE_WAIT }));
+    await diagnosis.around(
+      'inline completion',
+      tmp,
+      () => page.waitForURL(/\/done\?/, { timeout: DONE_WAIT }),
+      () => serverRecord(email),
+    );
     const done = new URL(page.url());
     expect(done.searchParams.get('reference_id')).toBe('cust-e2e-2');
     expect(done.searchParams.get('status')).toBe('completed');

@@ -20,8 +20,11 @@ export class PageDiagnosis {
     if (this.lines.length > 40) this.lines.shift();
   }
 
-  /** Runs `step`; if it throws, throws again with what the page showed (and saves a screenshot in `dir`). */
-  async around<T>(what: string, dir: string, step: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `step`; if it throws, throws again with what the page showed (and saves a screenshot in
+   * `dir`), and what `serverSide` says (the server's record of the same moment), when given.
+   */
+  async around<T>(what: string, dir: string, step: () => Promise<T>, serverSide?: () => Promise<string>): Promise<T> {
     try {
       return await step();
     } catch (error: unknown) {
@@ -33,8 +36,9 @@ export class PageDiagnosis {
         .catch((e: unknown) => [`(page unreadable: ${String(e)})`]);
       const shown = onScreen.map((t) => t.trim()).filter(Boolean);
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      const server = serverSide ? await serverSide().catch((e: unknown) => `(unreadable: ${String(e)})`) : '';
       throw new Error(
-        `${what}: ${message}\nat ${this.page.url()}\non screen: ${JSON.stringify(shown)}\nscreenshot: ${shot}\nlast page events:\n${this.lines.join('\n')}`,
+        `${what}: ${message}\nat ${this.page.url()}\non screen: ${JSON.stringify(shown)}\nscreenshot: ${shot}\nserver: ${server}\nlast page events:\n${this.lines.join('\n')}`,
         { cause: error },
       );
     }
