@@ -13,6 +13,11 @@ export class PageDiagnosis {
     page.on('console', (m) => this.keep(`console.${m.type()}: ${m.text()}`));
     page.on('pageerror', (e) => this.keep(`pageerror: ${e.message}`));
     page.on('requestfailed', (r) => this.keep(`request failed: ${r.method()} ${new URL(r.url()).pathname} ${r.failure()?.errorText ?? ''}`));
+    // The face model runs in a worker: whether it started, and whether it ended, says where a selfie stalled.
+    page.on('worker', (w) => {
+      this.keep(`worker started: ${w.url().slice(0, 120)}`);
+      w.on('close', () => this.keep(`worker closed: ${w.url().slice(0, 120)}`));
+    });
   }
 
   private keep(line: string): void {
