@@ -18,6 +18,7 @@ import { writeSetting } from '../../server/store/repos/settings-repo.js';
 import { insertTemplate } from '../../server/store/repos/templates-repo.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
+import { PageDiagnosis } from '../helpers/page-diagnosis.js';
 import { answerKnowledge, confirmCode, uploadDocument } from '../helpers/flow-steps.js';
 import { configureKnowledge, createUser, latestCode, local } from '../server/session/fixtures.js';
 // @ts-expect-error -- plain JS fixture shared with the web tests
@@ -115,6 +116,16 @@ async function templateWithEverything(): Promise<string> {
   return 'tmpl_everything';
 }
 
+/** The server's record of `email`'s user: each method's status and the events, for a stalled journey's message. */
+async function serverRecord(email: string): Promise<string> {
+  const db = server.verity.ctx.db;
+  const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (!user) return 'no such user';
+  const methods = await db.selectFrom('user_verifications').select(['method_id', 'status', 'remarks']).where('user_id', '=', user.id).execute();
+  const events = await db.selectFrom('events').select(['type', 'occurred_at']).where('user_id', '=', user.id).orderBy('occurred_at').execute();
+  return JSON.stringify({ methods, events: events.map((e) => `${e.occurred_at} ${e.type}`) });
+}
+
 /** Goes through every step on `page` (the hosted page or the inline flow). */
 async function doEverySteps(page: Page, email: string, phone: string): Promise<void> {
   await confirmCode(page, server, email, 'email');
@@ -154,6 +165,7 @@ describe('the widget against a running Verity', () => {
       <verify-button link="${magic}" mode="redirect"></verify-button>
       <script src="${server.url}/web/verity.js"></script></html>`;
     const page = await context.newPage();
+    const diagnosis = new PageDiagnosis(page);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => {
@@ -164,8 +176,13 @@ describe('the widget against a running Verity', () => {
     await page.waitForURL(/\/security-verify\?/);
     // The landing page starts nothing until Start.
     await page.getByRole('button', { name: 'Start' }).click();
-    await doEverySteps(page, email, phone);
-    await page.waitForURL(/\/done\?/, { timeout: DONE_WAIT });
+    await diagnosis.around('hosted journey', tmp, () => doEverySteps(page, email, phone));
+    await diagnosis.around(
+      'hosted completion',
+      tmp,
+      () => page.waitForURL(/\/done\?/, { timeout: DONE_WAIT }),
+      () => serverRecord(email),
+    );
     const done = new URL(page.url());
     expect(done.searchParams.get('reference_id')).toBe('cust-e2e-1');
     expect(done.searchParams.get('status')).toBe('completed');
@@ -188,6 +205,7 @@ describe('the widget against a running Verity', () => {
       <script>document.querySelector('verify-flow').addEventListener('verify-complete', (e) => { window.completeDetail = e.detail; });</script>
       <script src="${server.url}/web/verity.js"></script></html>`;
     const page = await context.newPage();
+    const diagnosis = new PageDiagnosis(page);
     const errors: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
@@ -201,8 +219,13 @@ describe('the widget against a running Verity', () => {
         await page.screenshot({ path: join(tmp, 'inline-failure.png') });
         throw new Error(`inline flow did not start: ${errors.join(' | ')}`);
       });
-    await doEverySteps(page, email, phone);
-    await page.waitForURL(/\/done\?/, { timeout: DONE_WAIT });
+    await diagnosis.around('inline journey', tmp, () => doEverySteps(page, email, phone));
+    await diagnosis.around(
+      'inline completion',
+      tmp,
+      () => page.waitForURL(/\/done\?/, { timeout: DONE_WAIT }),
+      () => serverRecord(email),
+    );
     const done = new URL(page.url());
     expect(done.searchParams.get('reference_id')).toBe('cust-e2e-2');
     expect(done.searchParams.get('status')).toBe('completed');

@@ -7,8 +7,8 @@
  */
 import { states } from 'mrz';
 import { alignTo, editDistance, seenAt } from './mrz-align.js';
-import { fieldAt, STATE_CODE_FIELDS } from './mrz-fields.js';
-import { SEX_LOOKALIKES, type MrzResult } from './mrz-parse.js';
+import { fieldAt, isDateDigit, STATE_CODE_FIELDS } from './mrz-fields.js';
+import { holdsEveryCheck, SEX_LOOKALIKES, type MrzResult } from './mrz-parse.js';
 
 /** Why a character of an MRZ that passed its checks is not to be trusted. */
 export const MrzDoubtKind = {
@@ -30,6 +30,18 @@ export const MrzDoubtKind = {
   GlyphUnlike: 'glyph_unlike',
   /** A filler in a date that no pass read there: a filler weighs 0 in the check, and the vote or a repair put it where a finger or blur hid the digits. */
   FillerUnread: 'filler_unread',
+  /**
+   * A date digit no pass read, where the passes' own digit there and another digit of the date
+   * changed instead would hold every check as well: the date's check digit and the composite do
+   * not say which digit was misread (a change of 5 at any place of a date holds both).
+   */
+  DateDigitGuessed: 'date_digit_guessed',
+  /**
+   * Two or more characters of the document number each read by one pass alone, another pass
+   * reading something else there: its check digit (the composite adds nothing to it, having the
+   * same weights there) then holds for one such reading in ten.
+   */
+  NumberReadOnce: 'number_read_once',
 } as const;
 export type MrzDoubtKind = (typeof MrzDoubtKind)[keyof typeof MrzDoubtKind];
 
@@ -132,6 +144,8 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
         // Two passes read QE and GE in a filler run of the optional data, repaired to CE, whose
         // check digit came out 0 as the empty field's does (dim development passport 7).
         else if (kindOf(chosen) === 'letter' && !read.includes(chosen)) add(MrzDoubtKind.RepairUnread);
+      } else if (isDateDigit(lines.length, line.length, li, col) && /\d/.test(chosen) && !read.includes(chosen)) {
+        if (anotherDateDigit(lines, li, col, read)) add(MrzDoubtKind.DateDigitGuessed);
       } else if (isDate(field) && chosen === '<' && !read.includes('<')) {
         // Development passport 20, a finger over its date of birth: the passes read 7107137,
         // 71C74J1, 7107487; their vote with the deconvolved zone's passes (mrz.ts) made 7107<<1,
@@ -140,7 +154,29 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
       }
     });
   });
-  return doubts;
+  return [...doubts, ...numberReadOnce(lines, seen, doubts)];
+}
+
+/**
+ * The document number's characters each read by exactly one pass while another pass read
+ * something else there, when there are two or more of them and no other rule doubted them
+ * (see {@link MrzDoubtKind.NumberReadOnce}). `hard` development passport 15: 007854587 taken as
+ * Q07894387, the one pass that read its line 2 whole; the others read 0 for the Q and 5 for the
+ * 3, and its check digit held with three characters wrong. One such character is the repair
+ * doing its work (a pass read what the check needs), and is left alone.
+ */
+function numberReadOnce(lines: readonly string[], seen: ReturnType<typeof seenAt>, earlier: readonly MrzDoubt[]): MrzDoubt[] {
+  const found: MrzDoubt[] = [];
+  lines.forEach((line, li) =>
+    [...line].forEach((chosen, col) => {
+      const field = fieldAt(lines.length, line.length, li, col).field;
+      const read = seen[li]![col]!;
+      if (field !== 'document_number' || chosen === '<' || earlier.some((d) => d.line === li && d.column === col)) return;
+      if (read.filter((c) => c === chosen).length === 1 && read.some((c) => c !== chosen))
+        found.push({ kind: MrzDoubtKind.NumberReadOnce, line: li, column: col, field, chosen, read });
+    }),
+  );
+  return found.length >= 2 ? found : [];
 }
 
 /**
@@ -164,6 +200,34 @@ function codeListVouches(lines: readonly string[], li: number, col: number, fiel
 }
 
 const isDate = (field: string): boolean => field === 'birth_date' || field === 'expiry_date';
+
+/**
+ * Whether the date digit at `line`, `col` (one no pass read) has a rival reading: that place as
+ * some pass read it, and one other digit of the same date changed, with every check holding and
+ * the date a date. A date's two checks fix the value a single misread digit must take, not its
+ * place: their weights at several places of a date are in the same ratio (a change of 5 holds
+ * both anywhere). Dim development passport 14: expiry 230326, read 2<0326, 280326 and 210326;
+ * the repair made the 2 every pass read a 7 (780326, expired in 1978) where 280326's 8 made a 3
+ * holds every check as well.
+ */
+function anotherDateDigit(lines: readonly string[], li: number, col: number, read: readonly string[]): boolean {
+  const line = lines[li]!;
+  const { field } = fieldAt(lines.length, line.length, li, col);
+  const places = Array.from({ length: line.length }, (_, q) => q).filter(
+    (q) => q !== col && isDateDigit(lines.length, line.length, li, q) && fieldAt(lines.length, line.length, li, q).field === field,
+  );
+  const put = (s: string, at: number, c: string): string => s.slice(0, at) + c + s.slice(at + 1);
+  for (const x of new Set(read.filter((c) => /\d/.test(c)))) {
+    const asRead = put(line, col, x);
+    for (const q of places)
+      for (const y of '0123456789') {
+        if (y === line[q]) continue;
+        const rival = lines.map((l, k) => (k === li ? put(asRead, q, y) : l));
+        if (holdsEveryCheck(rival)) return true;
+      }
+  }
+  return false;
+}
 
 /** Fewer than 3 passes of 4 read the digit a check cannot tell from its look-alike letter. */
 function blindAgree(read: readonly string[], chosen: string): boolean {

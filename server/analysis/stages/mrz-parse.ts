@@ -364,6 +364,11 @@ export function checksHolding(lines: readonly string[]): number {
   return tryParse(lines)?.details.filter((d) => d.field?.endsWith('CheckDigit') && d.valid).length ?? 0;
 }
 
+/** Whether `lines` parse as an MRZ whose every field and check holds, as they stand (no correction). */
+export function holdsEveryCheck(lines: readonly string[]): boolean {
+  return tryParse(lines)?.valid === true;
+}
+
 /** Parses and corrects the MRZ lines in OCR text; null when none parse. */
 export function readMrz(text: string, today: Date): MrzResult | null {
   const lines = pickMrzLines(text);

@@ -308,3 +308,65 @@ describe("readPasses: a mark after the names' filler run", () => {
     expect(read?.fields['Full Name']?.value).toBe('LIAM GIDEON PATEL');
   });
 });
+
+describe('readPasses: a date digit no pass read, where another digit would hold every check as well', () => {
+  // Dim development passport 14 (expiry 230326): its passes as main read them, when it was
+  // accepted with the expiry 780326. The binarised pass read line 1 as its second line and noise,
+  // the grey pass dropped "280", the line-by-line pass read 280326, the legacy engine 210326.
+  const DIM_14_LINE = ['P<USAMARTIN<<VIKTOR<JAMES<<<<<<<<<<<<<<<<<<<', '9431553110USA5603266M2803266<<<<<<<<<<<<<<06'];
+  const DIM_14 = [
+    ['<9431553110USA5603266M2<03266<<<<<<<<<<<<<<0', 'ND22000N0R0NN00N0Y1422MEM0MM2EM0NNNE0000<<<<'],
+    ['P<USAMARTIN<<VIKTOR<JAMES<<<<<<<<<<<<<<<<<<<', '<9431553110USA5603266M3266<<<<<<<<<<<<<<<<06'],
+    DIM_14_LINE,
+    ['P<USAHARTIN<<VIKTOR<JAHES<<<<<<<<<<<<<<<<<<<', '943155311OUSA5603266H2103266<<<<<<<<<<<<<<06'],
+  ];
+
+  it('doubts the expiry when the repair changed a digit every pass read and another place would have held (dim passport 14)', () => {
+    const read = readPasses(DIM_14, today, DIM_14_LINE)!;
+    expect(read.data?.valid).toBe(true);
+    const exact = read.data?.lines[1] === '9431553110USA5603266M2303266<<<<<<<<<<<<<<06';
+    expect(exact || read.doubts?.some((d) => d.kind === MrzDoubtKind.DateDigitGuessed && d.field === 'expiry_date')).toBe(true);
+    expect(read.fields['Date of Expiry']?.confidence).toBeLessThan(95);
+  });
+
+  it('trusts a date digit no pass read when no other place of the date holds every check (expiry 270326 read by three passes)', () => {
+    const l1 = 'P<USAMARTIN<<VIKTOR<JAMES<<<<<<<<<<<<<<<<<<<';
+    const seven = [l1, '9431553110USA5603266M2703266<<<<<<<<<<<<<<06'];
+    const dropped = [l1, '9431553110USA5603266M03266<<<<<<<<<<<<<<<<06'];
+    const read = readPasses([seven, dropped, seven, seven], today)!;
+    expect(read.data?.lines[1]).toBe('9431553110USA5603266M2303266<<<<<<<<<<<<<<06');
+    expect(read.doubts ?? []).toEqual([]);
+  });
+});
+
+describe('mrzDoubts: a document number read by one pass alone', () => {
+  // `hard` development passport 15 (document number 007854587): its passes as main read them,
+  // when the page vouched for THOMAS and the MRZ was accepted with Q07894387, whose check digit
+  // held with three characters wrong.
+  const HARD_15_LINE = ['UE<USATWOMAS<<LILY<EMMA<<<<<<<<<<<<<<<<<<<<<', 'F00784545878VSA9305177F3305175<<<<<<<<<<<<<<'];
+  const HARD_15 = [
+    ['P<USATWORAS<<LILY<EMMA<<<<<<<<<<<<<<<<<<<<<<', 'Q078943878U3A9305177F3305175<<<<<<<<<<<<<<02'],
+    ['UP<USATHORAS<<LILY<CMRA<<<<<<<<<<<<<<<<<<<<<', '194878USA9305177F3305175<<<<<<<<<<<<<<<<<<02'],
+    HARD_15_LINE,
+    ['P<MSAUQ0IAQGL1V<IRGA<<<<<G<<<<<<<<<<', 'QVOSQNHMAOSOH7N330573<<<<<<<<<<0<<<<'],
+    ['P<USATMOMAS<<LILY<EMMA<<<<<<<<<<<<<<<<<<<<<<', '<8M424J4878VUSA9305177F33O5179<<<<<<<<<<<<<<'],
+    ['THOMAS<<LILY<EMMA<<<<<<<<<<<<<<<<<<<', '78USA9305177F3305175<<<<<<<<<<<<<<02'],
+  ];
+
+  it('doubts the characters of a number two or more of which one pass alone read (hard passport 15)', () => {
+    const read = readPasses(HARD_15, today, HARD_15_LINE)!;
+    expect(read.data?.lines[1]).toBe('Q078943878USA9305177F3305175<<<<<<<<<<<<<<02');
+    const once = (read.doubts ?? []).filter((d) => d.kind === MrzDoubtKind.NumberReadOnce);
+    expect(once.map((d) => [d.column, d.chosen])).toEqual([
+      [0, 'Q'],
+      [6, '3'],
+    ]);
+    expect(read.fields['Document Number']?.confidence).toBeLessThan(95);
+  });
+
+  it('leaves a number one character of which a repair took from the one pass that read it', () => {
+    const lines = ['P<USATHOMAS<<LILY<EMMA<<<<<<<<<<<<<<<<<<<<<<', '0078545878USA9305177F3305175<<<<<<<<<<<<<<02'];
+    const eight = [lines[0]!, lines[1]!.replace('0078545878', '0078548878')];
+    expect(mrzDoubts(lines, [eight, eight, lines]).filter((d) => d.kind === MrzDoubtKind.NumberReadOnce)).toEqual([]);
+  });
+});
