@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import type { Executor } from '../store/database.js';
 import { randomToken, sha256Hex } from '../crypto/tokens.js';
 import { adminExists, claimInvite, findInvite, insertAdmin, insertInvite } from './invites-repo.js';
+import { isUniqueViolation } from '../store/unique-violation.js';
 
 /** Invitations are valid this long. */
 export const INVITE_HOURS = 72;
@@ -39,15 +40,25 @@ export async function acceptInvite(
   audit?: (trx: Executor, admin: { id: number; email: string }) => Promise<void>,
 ): Promise<AcceptResult> {
   const hash = await hashPassword(password);
-  return ctx.db.transaction().execute(async (trx) => {
-    const now = ctx.clock.now().toISOString();
-    const invite = await findInvite(trx, sha256Hex(token));
-    if (!invite || invite.used_at !== null || invite.expires_at <= now) return { ok: false, reason: 'invalid' } as const;
-    if (await adminExists(trx, invite.email)) return { ok: false, reason: 'taken' } as const;
-    // Claimed where it is checked: two accepts at once both read the invite unused above.
-    if (!(await claimInvite(trx, invite.token_hash, now))) return { ok: false, reason: 'invalid' } as const;
-    const id = await insertAdmin(trx, invite.email, hash, now);
-    await audit?.(trx, { id, email: invite.email });
-    return { ok: true, adminId: id, email: invite.email } as const;
-  });
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const now = ctx.clock.now().toISOString();
+      const invite = await findInvite(trx, sha256Hex(token));
+      if (!invite || invite.used_at !== null || invite.expires_at <= now) return { ok: false, reason: 'invalid' } as const;
+      // Claimed before anything else is looked at: a second accept at the same moment waits here for the
+      // first to commit, then finds the link used (on PostgreSQL it would otherwise see the first's admin).
+      if (!(await claimInvite(trx, invite.token_hash, now))) return { ok: false, reason: 'invalid' } as const;
+      // Rolled back, claim included: the link stays as it was for an address that is already an admin.
+      if (await adminExists(trx, invite.email)) throw new AdminTaken();
+      const id = await insertAdmin(trx, invite.email, hash, now);
+      await audit?.(trx, { id, email: invite.email });
+      return { ok: true, adminId: id, email: invite.email } as const;
+    });
+  } catch (error) {
+    // Two invitations for one address accepted at once: the second insert meets the first's unique e-mail.
+    if (error instanceof AdminTaken || isUniqueViolation(error, 'admins', 'email')) return { ok: false, reason: 'taken' };
+    throw error;
+  }
 }
+
+class AdminTaken extends Error {}

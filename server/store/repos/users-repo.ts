@@ -7,6 +7,7 @@ import { searchUsersOnSqlite } from '../sqlite/user-search-threads.js';
 import { searchUsersOnPostgres } from './user-search-postgres.js';
 import { sortExpression, type UserListQuery } from './user-list-query.js';
 import type { NewUser, UserRow, UserUpdate, UserVerificationRow, UserWorkflowRow } from '../schema.js';
+import { isUniqueViolation } from '../unique-violation.js';
 
 export { SORTABLE_USER_FIELDS, type UserListQuery, type UserSortField } from './user-list-query.js';
 
@@ -182,15 +183,9 @@ export async function usernameTaken(ex: Executor, username: string, exceptId?: n
   return found !== undefined;
 }
 
-/**
- * True for the unique-index violation of a username taken by a concurrent transaction, between
- * its `usernameTaken` check and its write (PostgreSQL runs such transactions side by side).
- */
+/** True for a username taken by a concurrent transaction between its `usernameTaken` check and its write. */
 export function isUsernameConflict(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, constraint, message } = error as { code?: unknown; constraint?: unknown; message?: unknown };
-  if (code === '23505') return constraint === 'users_username_key';
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.includes('users.username');
+  return isUniqueViolation(error, 'users', 'username');
 }
 
 export async function updateUserRow(ex: Executor, id: number, patch: UserUpdate): Promise<void> {

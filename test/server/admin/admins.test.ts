@@ -1,5 +1,7 @@
 import { TOTP } from 'otpauth';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { isPostgres } from '../../../server/store/migrations/helpers.js';
 import type { ManualClock } from '../../helpers/manual-clock.js';
 import type { TestServer } from '../../helpers/server.js';
 import { AdminClient, ADMIN_EMAIL, ADMIN_PASSWORD, adminTestServer } from '../http/admin/admin-client.js';
@@ -58,7 +60,50 @@ describe('admin invitations accepted twice at once', () => {
     const list = await admin.request('GET', '/admin/api/admins');
     expect(JSON.stringify(list.body).split('twice@example.com')).toHaveLength(2);
   });
+
+  it('two invitations for one address accepted at once: one admin, the other told the address is taken', async () => {
+    const tokens = await Promise.all(
+      [1, 2].map(async () => {
+        const invite = await admin.request('POST', '/admin/api/admins/invites', { email: 'both@example.com' });
+        return String(invite.body.url).split('#')[1]!;
+      }),
+    );
+    const accepts = await overlappingOnPostgres(() =>
+      Promise.all(tokens.map((token) => new AdminClient(server).request('POST', '/admin/api/invites/accept', { token, password: 'a long enough passphrase' }))),
+    );
+    expect(accepts.map((r) => [r.status, r.body.error_type]).sort()).toEqual([
+      [200, undefined],
+      [409, 'api_conflict_error'],
+    ]);
+    const list = await admin.request('GET', '/admin/api/admins');
+    expect(JSON.stringify(list.body).split('both@example.com')).toHaveLength(2);
+  });
 });
+
+/**
+ * On PostgreSQL, runs `requests` while the admins table is held, until two transactions wait to
+ * write it: both accepts then pass every check before either commits, the overlap a busy server
+ * meets by chance. SQLite has one writer at a time, so there they run as they come.
+ */
+async function overlappingOnPostgres<T>(requests: () => Promise<T>): Promise<T> {
+  const db = server.verity.ctx.db;
+  if (!isPostgres(db)) return requests();
+  let running: Promise<T> | undefined;
+  await db.transaction().execute(async (trx) => {
+    await sql`LOCK TABLE admins IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
+    running = requests();
+    await expect
+      .poll(
+        async () =>
+          (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'admins'::regclass`.execute(db)).rows[0]!.n,
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe(2);
+  });
+  return running!;
+}
 
 describe('admin TOTP second factor', () => {
   it('once enabled, sign-in needs a current code; a code is accepted only once', async () => {
