@@ -18,6 +18,9 @@ export const THIN_ROW_MODULES = 2.25;
 /** Share of the mean of the rows above and below taken out of a thin row's centre. */
 export const UNMIX_SHARE = 0.35;
 
+/** A lighter share, for a sharper capture whose thin rows the default share over-corrects. */
+export const LIGHT_UNMIX_SHARE = 0.2;
+
 /** Half the height of the band read at a thin row's centre, in rows. */
 const CENTRE_HALF = 0.2;
 
