@@ -9,7 +9,7 @@
  */
 import { JURISDICTIONS } from '../jurisdictions.js';
 import { ageOn, type ProcessorField } from './aamva.js';
-import { CODE_FIELDS, garbledLabelValue } from './garbled-labels.js';
+import { CODE_FIELDS, EYE_CODES, garbledLabelValue } from './garbled-labels.js';
 import { readForState, type StateReading } from './licence-number.js';
 import type { OcrResult } from './ocr.js';
 import { readAddress } from './printed-address.js';
@@ -282,15 +282,13 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // "EXM": SEX with its S lost and its value glued on (a numbered front's "15 SEX M").
   const sex = labelled(all, 'SEX|(?<=\\d)SX|EX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? lone('[MFX]');
   if (sex) put('Sex', sex.toUpperCase(), 60);
-  const EYE_CODES = 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK';
+  const eyeCodes = EYE_CODES.join('|');
   // PaddleOCR puts a space into a code it reads letter by letter ("EYES B RO").
-  const spacedEyes = EYE_CODES.split('|')
-    .map((c) => `${c[0]} ?${c[1]} ?${c[2]}`)
-    .join('|');
+  const spacedEyes = EYE_CODES.map((c) => `${c[0]} ?${c[1]} ?${c[2]}`).join('|');
   const eyes =
     labelled(all, 'EYES?|EVES|EYS|EES', spacedEyes)?.replace(/ /g, '') ??
-    lone(EYE_CODES) ??
-    new RegExp(`^\\s*(${EYE_CODES})\\s*$`, 'm').exec(all)?.[1] ??
+    lone(eyeCodes) ??
+    new RegExp(`^\\s*(${eyeCodes})\\s*$`, 'm').exec(all)?.[1] ??
     garbledLabelValue(lines, CODE_FIELDS.eyes);
   if (eyes) put('Eyes Color', eyes, 60);
   // "cass E": the small capital L of CLASS is lost as often as not.
