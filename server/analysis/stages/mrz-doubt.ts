@@ -147,8 +147,10 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
         // Three passes of four: one pass's slip is common on a dim page (a 1 read 5, E or Q), while the
         // 6 a dim development passport's G became was read by two passes of three.
         // A pass that read the line as noise does not break the agreement of those that read it
-        // (blurred development passport 13: 6 read by four sound passes, 4 and 5 by two noisy ones).
-        else if (CHECK_BLIND[chosen] && blindAgree(zoneSeen[li]![col]!, chosen) && !soundAgree(soundSeen[li]![col]!, chosen)) add(MrzDoubtKind.CheckBlind);
+        // (blurred development passport 13: its 6 read 6 by four passes that read the line exactly,
+        // 4 by one four edits off it, 5 by one that read noise).
+        else if (CHECK_BLIND[chosen] && blindAgree(zoneSeen[li]![col]!, chosen) && !soundVouches(soundSeen[li]![col]!, zoneSeen[li]![col]!, chosen))
+          add(MrzDoubtKind.CheckBlind);
         // Two passes read QE and GE in a filler run of the optional data, repaired to CE, whose
         // check digit came out 0 as the empty field's does (dim development passport 7).
         else if (kindOf(chosen) === 'letter' && !read.includes(chosen)) add(MrzDoubtKind.RepairUnread);
@@ -243,12 +245,13 @@ function blindAgree(read: readonly string[], chosen: string): boolean {
 }
 
 /**
- * At least two sound passes (see {@link soundSeenAt}) and 3 of 4 of them read the digit: they
- * vouch for it whatever the noisy passes read there. Dim development passport 0's G, read 6, 0
- * and 6 by three sound passes, stays doubted.
+ * The sound passes vouch for a 6 or 1 (see {@link soundSeenAt}): at least two and 3 of 4 of them
+ * read it, and no pass, sound or not, read its look-alike letter there (that is the misread the
+ * check cannot see). Dim development passport 0's G, read 6, 0 and 6 by three sound passes,
+ * stays doubted.
  */
-function soundAgree(read: readonly string[], chosen: string): boolean {
-  return read.filter((c) => c === chosen).length >= 2 && !blindAgree(read, chosen);
+function soundVouches(sound: readonly string[], zone: readonly string[], chosen: string): boolean {
+  return sound.filter((c) => c === chosen).length >= 2 && !blindAgree(sound, chosen) && !zone.includes(CHECK_BLIND[chosen]!);
 }
 
 /**

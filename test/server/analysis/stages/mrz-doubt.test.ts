@@ -370,3 +370,63 @@ describe('mrzDoubts: a document number read by one pass alone', () => {
     expect(mrzDoubts(lines, [eight, eight, lines]).filter((d) => d.kind === MrzDoubtKind.NumberReadOnce)).toEqual([]);
   });
 });
+
+describe('readPasses: an exact reading the doubts sent to review for what noisy passes read', () => {
+  // Dev-variant passport 4 as drawn (O'CONNOR): its passes as main read them (the first took the
+  // second line for its first, the fourth read noise), sent to review exact for the second O of
+  // OCONNOR, read O, Q, Q, O. A Q is the tail blur grows on an O (NAME_LOOKALIKES).
+  const DEV_VARIANT_4_LINE = ['P<USAOC0ONNQR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<', 'X009016063USA6701055F3101056<<<<<<<<<<<<<<04'];
+  const DEV_VARIANT_4 = [
+    ['X009016063USA8MQ1QSSF3101358<<<<<N<<NNN<N<J<', '00000000000000000000000000000008000000000000'],
+    ['P<USAOCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', 'X009016063USA6701055F3101056<<<<<<<<<<<<<<04'],
+    DEV_VARIANT_4_LINE,
+    ['P<USIOCQNNGR<<AALUA11<EE<<<<<<', '1009015G03U5AQ7015555101056<<K'],
+    ['P<USAOCONNQR<<AALIYAHR<LEE<<<<<<<<<<<<<<<<<<', 'X009016063USA6701055F3101056<<<<<<<<<<<<<<04'],
+    ['P<USAOCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', 'X009016063USA6701055F3101056<<<<<<<<<<<<<<04'],
+  ];
+  // Development passport 13 blurred (document number E86284581): four passes read the line
+  // exactly; the first read its 6 as 4 (a line four edits off) and the fourth read noise (5).
+  const BLUR_13_LINE = ['P<USAKOWALSKI<<OLIVIA<LEE<<<<<<<<<<<<<<<<<<<', 'E862845810USA6608110F2908111<<<<<<<<<<<<<<00'];
+  const BLUR_13_FIRST = ['P<U45AKOWAL45VI<<OLIVIA<LEE<4<<<<<<<<<<<<<<<', 'E842845810UY5A6608110F2908111<<<<<<<<<<<<<<0'];
+  const BLUR_13_NOISE = ['VU5AK0HALSV11011VIA1L<1<1<<1<1<<<<<<<<<<<<<<', 'I352345810U5A60081102105111<<1<<<<<<<<<<<<00'];
+  const BLUR_13 = [BLUR_13_FIRST, BLUR_13_LINE, BLUR_13_LINE, BLUR_13_NOISE, BLUR_13_LINE, BLUR_13_LINE];
+
+  it('trusts an O two passes read beside two that read it Q (dev-variant passport 4)', () => {
+    const read = readPasses(DEV_VARIANT_4, today, DEV_VARIANT_4_LINE)!;
+    expect(read.data?.lines).toEqual(['P<USAOCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', 'X009016063USA6701055F3101056<<<<<<<<<<<<<<04']);
+    expect(read.doubts ?? []).toEqual([]);
+    expect(read.fields['Last Name']?.confidence).toBeGreaterThan(60);
+  });
+
+  it('still doubts an O the passes read as another letter than Q', () => {
+    // The two Q readings made C: a C is no blurred O, and stands against it.
+    const asC = (l: string): string => l.replace('OCONNQR', 'OCONNCR').replace('OC0ONNQR', 'OC0ONNCR');
+    const read = readPasses(
+      DEV_VARIANT_4.map((p) => p.map(asC)),
+      today,
+      DEV_VARIANT_4_LINE.map(asC),
+    )!;
+    expect(read.data?.lines[0]).toBe('P<USAOCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<');
+    expect(read.doubts?.some((d) => d.field === 'names' && d.kind === MrzDoubtKind.PassesDisagree && d.column === 10)).toBe(true);
+  });
+
+  it('trusts a 6 four sound passes read though a noisy pass read 5 (blurred passport 13)', () => {
+    const read = readPasses(BLUR_13, today, BLUR_13_LINE)!;
+    expect(read.data?.lines).toEqual(BLUR_13_LINE);
+    expect(read.doubts ?? []).toEqual([]);
+    expect(read.fields['Document Number']?.confidence).toBeGreaterThan(60);
+  });
+
+  it('still doubts the 6 when a pass read G there, however noisy the rest of its line', () => {
+    const g = BLUR_13_NOISE.map((l, k) => (k === 1 ? l.replace('I352345810', 'I3G2345810') : l));
+    const read = readPasses([BLUR_13_FIRST, BLUR_13_LINE, BLUR_13_LINE, g, BLUR_13_LINE, BLUR_13_LINE], today, BLUR_13_LINE)!;
+    expect(read.data?.lines).toEqual(BLUR_13_LINE);
+    expect(read.doubts).toContainEqual(expect.objectContaining({ kind: MrzDoubtKind.CheckBlind, line: 1, column: 2, chosen: '6' }));
+  });
+
+  it('still doubts a 6 only one sound pass read, the others reading it otherwise or as noise', () => {
+    const read = readPasses([BLUR_13_FIRST, BLUR_13_NOISE, BLUR_13_LINE], today)!;
+    expect(read.data?.lines).toEqual(BLUR_13_LINE);
+    expect(read.doubts).toContainEqual(expect.objectContaining({ kind: MrzDoubtKind.CheckBlind, line: 1, column: 2, chosen: '6' }));
+  });
+});
