@@ -245,13 +245,16 @@ function blindAgree(read: readonly string[], chosen: string): boolean {
 }
 
 /**
- * The sound passes vouch for a 6 or 1 (see {@link soundSeenAt}): at least two and 3 of 4 of them
- * read it, and no pass, sound or not, read its look-alike letter there (that is the misread the
- * check cannot see). Dim development passport 0's G, read 6, 0 and 6 by three sound passes,
- * stays doubted.
+ * The sound passes vouch for a 6 or 1 (see {@link soundSeenAt}): at least three and 3 of 4 of
+ * them read it, and no pass, sound or not, read its look-alike letter there (that is the misread
+ * the check cannot see). Dim development passport 0's G, read 6, 0 and 6 by three sound passes,
+ * stays doubted; so does `hard` 23's document number, read 9713371560 for 7713171560 (a 3 most
+ * passes read and a 9 the repair took from one offset each other in its check), whose 1s only
+ * two passes four edits off read soundly: the 1 was no misread, but its doubt is the one the
+ * wrong number has.
  */
 function soundVouches(sound: readonly string[], zone: readonly string[], chosen: string): boolean {
-  return sound.filter((c) => c === chosen).length >= 2 && !blindAgree(sound, chosen) && !zone.includes(CHECK_BLIND[chosen]!);
+  return sound.filter((c) => c === chosen).length >= 3 && !blindAgree(sound, chosen) && !zone.includes(CHECK_BLIND[chosen]!);
 }
 
 /**

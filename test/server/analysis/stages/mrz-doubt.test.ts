@@ -430,3 +430,29 @@ describe('readPasses: an exact reading the doubts sent to review for what noisy 
     expect(read.doubts).toContainEqual(expect.objectContaining({ kind: MrzDoubtKind.CheckBlind, line: 1, column: 2, chosen: '6' }));
   });
 });
+
+describe('mrzDoubts: a wrong document number whose only doubt is a 6 or 1 few passes read soundly', () => {
+  // `hard` development passport 23 (document number 771317156): its passes as main read them.
+  // Most read a 3 for its fifth character's 1, and the repair took a 9 one pass read for the
+  // first 7, the two offsetting each other in the check: 9713371560, a check that holds, and
+  // only two passes (three and four edits off) read the line soundly.
+  const HARD_23_LINE = ['7P<U5A5M1THJONES<<4B1GAIL<ELLA<<<<<<<<<<<<<<', 'Z77718371560USAT91224193012246<<<<<<<<<<<<<<'];
+  const HARD_23 = [
+    ['P<U5A5RITHJONE3<<8B1GAIL<EL4A<<<<<<<<<<<<<<<', '7713171560USA791224193012246<<<<<<<<<<<<<<Q4'],
+    ['08<<082580<4265045420501954<44<<<<<<<<<<<<<<', '<T713371560USA791224173012246<<<<<<<<<<<<<<0'],
+    HARD_23_LINE,
+    ['4051501VIJONKV<1UMA1L<ELLAUJU<<<<<<<', 'NHHHGOMHHNLH301275<<<<1<<<<<<000<<<<'],
+    ['F54<247454644A791224173012244<<<<<<<<<<<<<<0', 'B8E8PR00454444485<45<8<0<05<20<OX<208024A<<<'],
+    ['2JY28311580VSAT91224193012244<<<<<<<<<<<<<<0', 'EE85880554285<02454500<<404<4540<<<<<<<<<<13'],
+    ['<U5K3R1THJONES<<4B1GA1L<E1LA<<<<<<<<<<<<<<<<', '7715371560USA791224113012246<<<<<<<<<<<<<<06'],
+    ['LBHORITWOIER<<88A6MI4<UA<<<<<<<<<<<<<<<5<<<<', '37136BUSA791224193012244<<<<<<4<<<<<<<<<<<06'],
+    ['IP<U5K3RIT4J0NES<<A810AJL<EULA<<<<<<<<<4<<<<', 'E97Z38374560USAT91224173612246<<<<<<<<<<<<<<'],
+  ];
+
+  it('keeps the number doubted (hard passport 23: 9713371560 read for 7713171560)', () => {
+    const read = readPasses(HARD_23, today, HARD_23_LINE)!;
+    expect(read.data?.lines[1]?.slice(0, 10)).toBe('9713371560');
+    expect(read.doubts?.some((d) => d.field === 'document_number')).toBe(true);
+    expect(read.fields['Document Number']?.confidence).toBe(60);
+  });
+});
