@@ -88,13 +88,30 @@ const LETTER_OF_DIGIT: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', 
  * M read R, 1 and 0 by three passes and M by two is M (dim development passport 5), not a
  * disagreement; a digit in a name counts for the letter it resembles, not against the name.
  */
-function asPossible(field: string, c: string, chosen: string): string | null {
+function asPossible(field: string, c: string, blurTail = ''): string | null {
   if (field === 'sex') return 'MFX<'.includes(c) ? c : (SEX_LOOKALIKES[c] ?? null);
-  // A Q read where an O is taken is the tail blur grows on an O (NAME_LOOKALIKES), no vote for
-  // another letter: dev-variant passport 4's O'CONNOR, read O, Q, Q, O, went to review exact. A
-  // real Q taken as O is still judged against OCR-B's glyphs (mrz-font-witness.ts).
-  if (field === 'names' && NAME_LOOKALIKES[c] === chosen) return null;
+  if (field === 'names' && NAME_LOOKALIKES[c] === blurTail) return null;
   return /\d/.test(c) ? (LETTER_OF_DIGIT[c] ?? null) : c;
+}
+
+/**
+ * Name lines whose letters the passes read alike but for Qs read where an O is taken. There a Q
+ * is the tail blur grows on an O (NAME_LOOKALIKES), no vote for another letter: dev-variant
+ * passport 4's O'CONNOR, read O, Q, Q, O and every other letter alike, went to review exact. On
+ * a line where a pass read any other letter otherwise the Q still counts: `wide` 11's WILLIAMS,
+ * taken WILLIARS (the one pass that read M outvoted), was sent to review by its OLIVIA's O read
+ * Q, O, Q, O alone. A real Q taken as O is still judged against OCR-B's glyphs (mrz-font-witness.ts).
+ */
+function onlyBlurTails(lines: readonly string[], seen: readonly (readonly (readonly string[])[])[]): boolean[] {
+  return lines.map((line, li) =>
+    [...line].every((chosen, col) => {
+      if (fieldAt(lines.length, line.length, li, col).field !== 'names') return true;
+      return seen[li]![col]!.every((c) => {
+        const v = asPossible('names', c);
+        return v === null || v === chosen || (c === 'Q' && chosen === 'O');
+      });
+    }),
+  );
 }
 
 /**
@@ -109,6 +126,7 @@ function asPossible(field: string, c: string, chosen: string): string | null {
  */
 export function mrzDoubts(lines: readonly string[], passes: readonly (readonly string[])[], lineRead?: readonly string[]): MrzDoubt[] {
   const seen = seenAt(lines, passes);
+  const blurTails = onlyBlurTails(lines, seen);
   const byLine = lineRead ? soundLineRead(lines, lineRead) : null;
   // A 6 or 1 is judged by the whole-zone passes, as the rule was set: the line-by-line pass is
   // the same model reading the same glyph, and a dim G it reads 6 too (dim development passport
@@ -126,7 +144,7 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
       // Line 1 after the names' first `<<<` is filler whatever the passes read there (mrz-filler.ts).
       if (lines.length === 2 && li === 0 && chosen === '<' && col > line.indexOf('<<<', 5) && line.indexOf('<<<', 5) >= 5) return;
       if (guard === 'none') {
-        const votes = read.map((c) => asPossible(field, c, chosen)).filter((c): c is string => c !== null);
+        const votes = read.map((c) => asPossible(field, c, blurTails[li] ? chosen : '')).filter((c): c is string => c !== null);
         // And at least two passes: one sound pass among noise vouches for nothing (blurred passport 2).
         const vouched = votes.filter((c) => c === chosen).length;
         if (vouched * 2 <= votes.length || (vouched < 2 && passes.length > 1)) {

@@ -456,3 +456,22 @@ describe('mrzDoubts: a wrong document number whose only doubt is a 6 or 1 few pa
     expect(read.fields['Document Number']?.confidence).toBe(60);
   });
 });
+
+describe('mrzDoubts: a Q read where an O is taken, on a line whose other letters the passes contest', () => {
+  // `wide` development passport 11 (WILLIAMS): its passes as main read them. The one pass that
+  // read WILLIAMS was outvoted (WILLIARS taken; a pass that read WILLIAMRS aligns its R there),
+  // and only the O of OLIVIA, read Q, O, Q, O, sent the wrong name to review.
+  const WIDE_11 = [
+    ['P<USAWILLIARS<<ANKRA<QWIVIA<<<<<<<<<<<<<<<<<', 'A615930004USASS0S1SSF280S1S2<<<<<<<<<<<<<<24'],
+    ['P<USAWILLIARS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06'],
+    ['P<USAWILLIAMRS<<ANNA<QLIVIA<<<<<<<<<<<<<<<<<', 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06'],
+    ['P<USAWILLIAMS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<', 'A615930004USA8508155F2808152<<<<<<<<<<<<<<06'],
+  ];
+
+  it('keeps the O doubted, and the wrong name with it (wide passport 11: WILLIARS read for WILLIAMS)', () => {
+    const read = readPasses(WIDE_11, today)!;
+    expect(read.data?.lines[0]).toBe('P<USAWILLIARS<<ANNA<OLIVIA<<<<<<<<<<<<<<<<<<');
+    expect(read.doubts?.some((d) => d.field === 'names')).toBe(true);
+    expect(read.fields['Last Name']?.confidence).toBe(60);
+  });
+});
