@@ -4,7 +4,9 @@
  * as soon as it knows a face step is coming ({@link FaceModel.preload}), long before the camera
  * opens. Frames go to the worker as transferred `ImageBitmap`s (no copy). Where a module worker
  * cannot run (an old browser, a page whose CSP forbids it) the model loads on the page instead,
- * as it did before: slower to start, but the step still works.
+ * as it did before: slower to start, but the step still works. So it does when the worker stops
+ * answering: a load or a detection past its deadline moves the model to the page, so the step
+ * never waits forever on a worker that hung.
  */
 import type { DetectedFace, FaceDetection } from './face-detector.js';
 import type { FaceWorkerReply, FaceWorkerRequest } from './face-worker-protocol.js';
@@ -36,6 +38,24 @@ const Worker = function (url: URL, options: WorkerOptions) {
   return moduleWorker(url, options);
 } as unknown as typeof globalThis.Worker;
 
+/** How long the worker may take to load the model, and to answer one detection, before the page takes over. */
+export interface FaceModelDeadlines {
+  readonly loadMs: number;
+  readonly detectMs: number;
+}
+
+/** A worker loads the model in a few seconds and answers a frame in well under one; these are for a worker that hung. */
+export const FACE_MODEL_DEADLINES: FaceModelDeadlines = { loadMs: 45_000, detectMs: 10_000 };
+
+/** Settles as `promise` does, or fails once `ms` have passed. */
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 interface Pending {
   resolve(faces: DetectedFace[]): void;
   reject(error: Error): void;
@@ -49,18 +69,24 @@ export class FaceModel {
   #lastTimestamp = 0;
   readonly #pending = new Map<number, Pending>();
   #home: FaceModelHome = 'worker';
+  #pageLoading: Promise<void> | null = null;
+  #closed = false;
+  #workerDied = false;
   /** Settles once the model can detect (in the worker or, failing that, on the page). */
   readonly ready: Promise<void>;
 
-  private constructor(readonly assetBase: string) {
+  private constructor(
+    readonly assetBase: string,
+    private readonly deadlines: FaceModelDeadlines,
+  ) {
     this.ready = this.#load();
     // Nobody may be waiting yet (a preload): a failure is reported to whoever calls detect().
     this.ready.catch(() => undefined);
   }
 
   /** Starts loading the model from `assetBase` (resolved against the page) and returns at once. */
-  static preload(assetBase: string): FaceModel {
-    return new FaceModel(new URL(assetBase, document.baseURI).href);
+  static preload(assetBase: string, deadlines: FaceModelDeadlines = FACE_MODEL_DEADLINES): FaceModel {
+    return new FaceModel(new URL(assetBase, document.baseURI).href, deadlines);
   }
 
   /** Where the model runs: `worker` unless a module worker could not start here. */
@@ -70,14 +96,25 @@ export class FaceModel {
 
   async #load(): Promise<void> {
     try {
-      await this.#startWorker();
+      await withDeadline(this.#startWorker(), this.deadlines.loadMs, 'loading the face model in a worker');
     } catch {
+      await this.#moveToPage();
+    }
+  }
+
+  /** Ends the worker (failed, or stopped answering) and loads the model on the page instead, once. */
+  #moveToPage(): Promise<void> {
+    this.#pageLoading ??= (async () => {
       this.#worker?.terminate();
       this.#worker = null;
+      this.#failAll(new Error('face worker replaced by the page'));
       this.#home = 'page';
       const { loadFaceDetector } = await import('./face-detector.js');
-      this.#page = await loadFaceDetector(this.assetBase, 'VIDEO');
-    }
+      const page = await loadFaceDetector(this.assetBase, 'VIDEO');
+      if (this.#closed) page.close();
+      else this.#page = page;
+    })();
+    return this.#pageLoading;
   }
 
   #startWorker(): Promise<void> {
@@ -86,6 +123,7 @@ export class FaceModel {
       this.#worker = worker;
       worker.addEventListener('error', (event) => {
         event.preventDefault();
+        this.#workerDied = true;
         const error = new Error(`face worker failed: ${event.message}`);
         reject(error);
         this.#failAll(error);
@@ -116,6 +154,8 @@ export class FaceModel {
     await this.ready;
     const timestamp = Math.max(now, this.#lastTimestamp + 1);
     this.#lastTimestamp = timestamp;
+    if (this.#pageLoading) await this.#pageLoading;
+    if (this.#closed) throw new Error('face model closed');
     if (this.#page) return this.#page.detectVideo(source, timestamp);
     const frame = await createImageBitmap(source);
     const worker = this.#worker;
@@ -124,14 +164,31 @@ export class FaceModel {
       throw new Error('face model closed');
     }
     const id = this.#nextId++;
-    return new Promise<DetectedFace[]>((resolve, reject) => {
+    const answer = new Promise<DetectedFace[]>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       worker.postMessage({ type: 'detect', id, frame, timestamp } satisfies FaceWorkerRequest, [frame]);
     });
+    try {
+      return await withDeadline(answer, this.deadlines.detectMs, 'a detection in the face worker');
+    } catch (error) {
+      const unanswered = this.#pending.delete(id);
+      // A frame the worker itself could not read fails alone; a worker that hung or died gives way to the page.
+      if (this.#closed || !(unanswered || this.#workerDied)) throw error;
+      await this.#moveToPage();
+      const page = this.#pageDetector();
+      if (!page) throw new Error('face model closed', { cause: error });
+      return page.detectVideo(source, timestamp);
+    }
+  }
+
+  /** Read through a method: TypeScript would keep the narrowing of `#page` from before an await. */
+  #pageDetector(): FaceDetection | null {
+    return this.#page;
   }
 
   /** Stops the worker (or frees the page's detector); pending detections fail. */
   close(): void {
+    this.#closed = true;
     this.#worker?.terminate();
     this.#worker = null;
     this.#page?.close();

@@ -10,6 +10,7 @@
  * more than one field names nothing (a wrong value is worse than a missing one).
  */
 import type { BoxRow, TextBox } from './label-pairing.js';
+import { EYE_CODES } from './garbled-labels.js';
 
 /** A code value named by its place: the field, and the box in its row. */
 export interface PlacedCode {
@@ -20,7 +21,7 @@ export interface PlacedCode {
 
 /** A height as printed (5'-09", 6-02, 4'11", 6'-0 0"): the anchor of the row of codes. */
 const HEIGHT = /^\d\s*['’"-]\s*-?\s*\d ?\d(?!\d)/;
-const EYES = /^(?:BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK)$/;
+const EYES = new RegExp(`^(?:${EYE_CODES.join('|')})$`);
 /** A code value: NONE, or one or two letters (a class "C" or "CM", a restriction "AB", an endorsement "T"). */
 const CODE = /^(?:NONE|[A-Z]{1,2})$/;
 /** A box read as a code field's label with its value ("CLASS C", "RSTR NONE"): its field is read already. */

@@ -9,6 +9,7 @@
  */
 import { JURISDICTIONS } from '../jurisdictions.js';
 import { ageOn, type ProcessorField } from './aamva.js';
+import { CODE_FIELDS, EYE_CODES, garbledLabelValue } from './garbled-labels.js';
 import { readForState, type StateReading } from './licence-number.js';
 import type { OcrResult } from './ocr.js';
 import { readAddress } from './printed-address.js';
@@ -266,9 +267,10 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // date separator around it, which a date or a postal code would have).
   // With its foot mark kept, the inch mark may be read as anything ("6'-03-"). With both marks
   // kept, the feet's 5 may be read S ("S-03\"": the classic 5/S confusion of small print), and
-  // the inches parted by a space the reader put in ("6'-0 0\"").
+  // the inches parted by a space the reader put in ("6'-0 0\""). The foot mark, a small tick, is
+  // read as any tick or accent ("5`06\""). Inches run 00-11: "5'-97\"" is a misread, not a height.
   const HEIGHT =
-    /(?<!\d)(\d|(?<![A-Za-z])S)\s*(?:['"’]\s*-?|-)\s*(\d ?\d)\s*["”]|(?<![\d/.-])([3-7])\s*-\s*(0\d|1[01])(?![\d/.-])|(?<!\d)([3-7])\s*['’]\s*-?\s*(0\d|1[01])(?!\d)/;
+    /(?<!\d)(\d|(?<![A-Za-z])S)\s*(?:['"’‘`´]\s*-?|-)\s*(0 ?\d|1 ?[01])\s*["”]|(?<![\d/.-])([3-7])\s*-\s*(0\d|1[01])(?![\d/.-])|(?<!\d)([3-7])\s*['’‘`´]\s*-?\s*(0\d|1[01])(?!\d)/;
   const height = HEIGHT.exec(all);
   if (height) put('Height', `${(height[1] ?? height[3] ?? height[5])!.replace('S', '5')}'-${(height[2] ?? height[4] ?? height[6])!.replace(' ', '')}"`, 60);
   // With their labels unread (small print above the values), sex and eye colour are still known
@@ -280,27 +282,37 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // "EXM": SEX with its S lost and its value glued on (a numbered front's "15 SEX M").
   const sex = labelled(all, 'SEX|(?<=\\d)SX|EX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? lone('[MFX]');
   if (sex) put('Sex', sex.toUpperCase(), 60);
-  const EYE_CODES = 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK';
+  const eyeCodes = EYE_CODES.join('|');
   // PaddleOCR puts a space into a code it reads letter by letter ("EYES B RO").
-  const spacedEyes = EYE_CODES.split('|')
-    .map((c) => `${c[0]} ?${c[1]} ?${c[2]}`)
-    .join('|');
+  const spacedEyes = EYE_CODES.map((c) => `${c[0]} ?${c[1]} ?${c[2]}`).join('|');
   const eyes =
-    labelled(all, 'EYES?|EVES|EYS|EES', spacedEyes)?.replace(/ /g, '') ?? lone(EYE_CODES) ?? new RegExp(`^\\s*(${EYE_CODES})\\s*$`, 'm').exec(all)?.[1] ?? null;
+    labelled(all, 'EYES?|EVES|EYS|EES', spacedEyes)?.replace(/ /g, '') ??
+    lone(eyeCodes) ??
+    new RegExp(`^\\s*(${eyeCodes})\\s*$`, 'm').exec(all)?.[1] ??
+    garbledLabelValue(lines, CODE_FIELDS.eyes);
   if (eyes) put('Eyes Color', eyes, 60);
   // "cass E": the small capital L of CLASS is lost as often as not.
   // "9.CLAS5 D": the last S read as 5. "SCLASS C": glued to the end of the label before it.
   // Not read after a CLASS garbled further ("sass", "Las"): tesseract reads the ISS label "sass"
   // too, and took the issue date's month as the class (docs/analysis.md, "Given names run together").
-  const cls = labelled(all, 'CLAS5|CLASS|CLAS(?!S)|CASS', '[A-Z0-9]{1,2}') ?? /CLASS[ \t]*[:.]?[ \t]*([A-Z0-9]{1,2})(?![A-Za-z0-9])/.exec(all)?.[1] ?? null;
+  // Garbled further ("CAS B", "S LASS B"), a word is read as CLASS by its nearness to the label (garbled-labels.ts).
+  const cls =
+    labelled(all, 'CLAS5|CLASS|CLAS(?!S)|CASS', '[A-Z0-9]{1,2}') ??
+    /CLASS[ \t]*[:.]?[ \t]*([A-Z0-9]{1,2})(?![A-Za-z0-9])/.exec(all)?.[1] ??
+    garbledLabelValue(lines, CODE_FIELDS.class);
   if (cls) put('DL Class', cls, 60);
   // "ENDONONE": OCR sometimes doubles a letter between a glued label and NONE.
   // "128STR NONE": the R of a numbered RSTR lost; only taken before NONE (STREET holds STR too).
   // A run longer than the field holds is something else after the label (a discriminator:
   // "END DD76001920385107918858"): AAMVA gives restrictions 12 characters, endorsements 5.
-  let rstr = codes(labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*'), 12) ?? labelled(all, '[RI1]?STR', 'NONE');
+  let rstr =
+    codes(labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*'), 12) ??
+    labelled(all, '[RI1]?STR', 'NONE') ??
+    garbledLabelValue(lines, CODE_FIELDS.restrictions);
   // "BaEND P": the field number 9a glued on, its 9 read B.
-  let end = codes(labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*', '[9B]a'), 5)?.replace(/^ONONE$/, 'NONE') ?? null;
+  let end =
+    codes(labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*', '[9B]a'), 5)?.replace(/^ONONE$/, 'NONE') ??
+    garbledLabelValue(lines, CODE_FIELDS.endorsements);
   // A front prints NONE only as restrictions or endorsements: with one of them read and a NONE
   // left on the page that it did not take, the other is that NONE (its label unread).
   const nones = all.match(/(?<![A-Z])O?NONE(?![A-Z])/g)?.length ?? 0;
@@ -312,14 +324,15 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   if (end) put('DL Endorsed', end, 60);
   // The discriminator's run, with the spaces a reader puts into it taken out ("N4106 408913KT"): a
   // group after a space joins it only when it holds a digit or a slash, so a signature or name
-  // printed further along the line does not.
+  // printed further along the line does not, or when it is one or two capitals ending the line
+  // ("A8117624531 YD": many states end the discriminator with two letters).
   // A date is no discriminator: "DD 00805/14/1959" is a garbled "DOB 05/14/1959". The label may
   // be garbled too at a line's start (DD_START).
   const ddRuns = [
-    ...all.matchAll(/(?<![A-Z])DD\s*[:.]?\s*([A-Z0-9/]+(?: +[A-Z0-9]*[0-9/][A-Z0-9/]*)*)(?![^\s])/gm),
+    ...all.matchAll(/(?<![A-Z])DD\s*[:.]?\s*([A-Z0-9/]+(?: +[A-Z0-9]*[0-9/][A-Z0-9/]*)*(?: +[A-Z]{1,2}(?=[ \t]*$))?)(?![^\s])/gm),
     ...lines.flatMap((l) => {
       const m = DD_START.exec(l);
-      return m ? [...l.slice(m[0].length).matchAll(/^\s*[:.]?\s*([A-Z0-9/]+(?: +[A-Z0-9]*[0-9/][A-Z0-9/]*)*)(?![^\s])/g)] : [];
+      return m ? [...l.slice(m[0].length).matchAll(/^\s*[:.]?\s*([A-Z0-9/]+(?: +[A-Z0-9]*[0-9/][A-Z0-9/]*)*(?: +[A-Z]{1,2}(?=\s*$))?)(?![^\s])/g)] : [];
     }),
   ].map((m) => m[1]!.replace(/ +/g, ''));
   // Nor is the street line a label was wrongly paired with ("DD 7220ELMSTREET": "8 ADDRESS" read as DD).

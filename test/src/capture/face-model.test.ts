@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { FaceModel } from '../../../src/capture/face-model.js';
+import type { FaceWorkerReply, FaceWorkerRequest } from '../../../src/capture/face-worker-protocol.js';
 import { METHODS, session, until } from '../fixtures/double.js';
 import { startFlow } from '../fixtures/flow-harness.js';
 
@@ -83,6 +84,104 @@ describe('FaceModel (the face detector in a module worker)', () => {
     let failure: unknown = null;
     await model.detect(await selfieFrame()).catch((error: unknown) => (failure = error));
     expect(failure).to.be.instanceOf(Error);
+  });
+});
+
+/**
+ * Puts a stand-in for `Worker` on the page while `body` runs: `answer` gets each request posted to
+ * the worker and may reply with messages or an error, or stay silent, as a hung worker does.
+ */
+async function withWorker(answer: (request: FaceWorkerRequest, worker: EventTarget) => void, body: () => Promise<void>): Promise<void> {
+  const real = globalThis.Worker;
+  class StandIn extends EventTarget {
+    terminated = false;
+    postMessage(request: FaceWorkerRequest): void {
+      if (!this.terminated) queueMicrotask(() => answer(request, this));
+    }
+    terminate(): void {
+      this.terminated = true;
+    }
+  }
+  globalThis.Worker = StandIn as unknown as typeof Worker;
+  try {
+    await body();
+  } finally {
+    globalThis.Worker = real;
+  }
+}
+
+const reply = (worker: EventTarget, data: FaceWorkerReply) => worker.dispatchEvent(new MessageEvent('message', { data }));
+
+describe('FaceModel when its worker stops answering', () => {
+  const SHORT = { loadMs: 1_500, detectMs: 1_500 };
+
+  it('a worker that never finishes loading: the model loads on the page after the deadline and finds the face', async function () {
+    this.timeout(90_000);
+    await withWorker(
+      () => undefined,
+      async () => {
+        const model = FaceModel.preload(ASSETS, SHORT);
+        try {
+          await model.ready;
+          expect(model.home).to.equal('page');
+          expect(await model.detect(await selfieFrame())).to.have.length(1);
+        } finally {
+          model.close();
+        }
+      },
+    );
+  });
+
+  it('a worker that loads but never answers a frame: that frame is read on the page, and so are the next ones', async function () {
+    this.timeout(90_000);
+    let asked = 0;
+    await withWorker(
+      (request, worker) => {
+        if (request.type === 'load') reply(worker, { type: 'ready' });
+        else asked++;
+      },
+      async () => {
+        const model = FaceModel.preload(ASSETS, SHORT);
+        try {
+          await model.ready;
+          expect(model.home).to.equal('worker');
+          expect(await model.detect(await selfieFrame())).to.have.length(1);
+          expect(model.home).to.equal('page');
+          expect(await model.detect(await selfieFrame())).to.have.length(1);
+          expect(asked, 'frames sent to the hung worker').to.equal(1);
+        } finally {
+          model.close();
+        }
+      },
+    );
+  });
+
+  it('a worker that dies during a frame: the frame is read on the page; a frame the worker refuses fails alone', async function () {
+    this.timeout(90_000);
+    let frames = 0;
+    await withWorker(
+      (request, worker) => {
+        if (request.type === 'load') return void reply(worker, { type: 'ready' });
+        if (request.type !== 'detect') return;
+        frames++;
+        if (frames === 1) reply(worker, { type: 'failed', id: request.id, message: 'this frame could not be read' });
+        else worker.dispatchEvent(new ErrorEvent('error', { message: 'out of memory' }));
+      },
+      async () => {
+        const model = FaceModel.preload(ASSETS, { loadMs: 60_000, detectMs: 60_000 });
+        try {
+          await model.ready;
+          let refused: unknown = null;
+          await model.detect(await selfieFrame()).catch((error: unknown) => (refused = error));
+          expect(String(refused)).to.contain('this frame could not be read');
+          expect(model.home).to.equal('worker');
+          expect(await model.detect(await selfieFrame())).to.have.length(1);
+          expect(model.home).to.equal('page');
+        } finally {
+          model.close();
+        }
+      },
+    );
   });
 });
 

@@ -45,7 +45,8 @@ describe('printedFields on small print read by the OCR', () => {
   });
 
   it('reads the discriminator under a garbled DD label, and never a date as one (front 10)', () => {
-    expect(printedFields(ocr(['5.00 A8117624531 YD']), today)['Document Discriminator']?.value).toBe('A8117624531');
+    // The card prints A8117624531YD: the two letters the reader spaced off end the line and belong to it.
+    expect(printedFields(ocr(['5.00 A8117624531 YD']), today)['Document Discriminator']?.value).toBe('A8117624531YD');
     // Tesseract's reading of front 10: DD read as DO (its X for an 8 is the recogniser's).
     expect(printedFields(ocr(['DO 6X75880879060831 2575']), today)['Document Discriminator']?.value).toBe('6X758808790608312575');
     // PaddleOCR read "DOB 05/14/1959" as "DD 00805/14/1959"; the discriminator is further down.
