@@ -88,9 +88,30 @@ const LETTER_OF_DIGIT: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', 
  * M read R, 1 and 0 by three passes and M by two is M (dim development passport 5), not a
  * disagreement; a digit in a name counts for the letter it resembles, not against the name.
  */
-function asPossible(field: string, c: string): string | null {
+function asPossible(field: string, c: string, blurTail = ''): string | null {
   if (field === 'sex') return 'MFX<'.includes(c) ? c : (SEX_LOOKALIKES[c] ?? null);
+  if (field === 'names' && NAME_LOOKALIKES[c] === blurTail) return null;
   return /\d/.test(c) ? (LETTER_OF_DIGIT[c] ?? null) : c;
+}
+
+/**
+ * Name lines whose letters the passes read alike but for Qs read where an O is taken. There a Q
+ * is the tail blur grows on an O (NAME_LOOKALIKES), no vote for another letter: dev-variant
+ * passport 4's O'CONNOR, read O, Q, Q, O and every other letter alike, went to review exact. On
+ * a line where a pass read any other letter otherwise the Q still counts: `wide` 11's WILLIAMS,
+ * taken WILLIARS (the one pass that read M outvoted), was sent to review by its OLIVIA's O read
+ * Q, O, Q, O alone. A real Q taken as O is still judged against OCR-B's glyphs (mrz-font-witness.ts).
+ */
+function onlyBlurTails(lines: readonly string[], seen: readonly (readonly (readonly string[])[])[]): boolean[] {
+  return lines.map((line, li) =>
+    [...line].every((chosen, col) => {
+      if (fieldAt(lines.length, line.length, li, col).field !== 'names') return true;
+      return seen[li]![col]!.every((c) => {
+        const v = asPossible('names', c);
+        return v === null || v === chosen || (c === 'Q' && chosen === 'O');
+      });
+    }),
+  );
 }
 
 /**
@@ -105,11 +126,14 @@ function asPossible(field: string, c: string): string | null {
  */
 export function mrzDoubts(lines: readonly string[], passes: readonly (readonly string[])[], lineRead?: readonly string[]): MrzDoubt[] {
   const seen = seenAt(lines, passes);
+  const blurTails = onlyBlurTails(lines, seen);
   const byLine = lineRead ? soundLineRead(lines, lineRead) : null;
   // A 6 or 1 is judged by the whole-zone passes, as the rule was set: the line-by-line pass is
   // the same model reading the same glyph, and a dim G it reads 6 too (dim development passport
   // 0: 6, 0 and 6 by those passes, a third 6 from the line pass would have vouched for it).
-  const zoneSeen = lineRead ? seenAt(lines, withoutOnce(passes, lineRead)) : seen;
+  const zonePasses = lineRead ? withoutOnce(passes, lineRead) : passes;
+  const zoneSeen = lineRead ? seenAt(lines, zonePasses) : seen;
+  const soundSeen = soundSeenAt(lines, zonePasses);
   const doubts: MrzDoubt[] = [];
   lines.forEach((line, li) => {
     [...line].forEach((chosen, col) => {
@@ -120,7 +144,7 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
       // Line 1 after the names' first `<<<` is filler whatever the passes read there (mrz-filler.ts).
       if (lines.length === 2 && li === 0 && chosen === '<' && col > line.indexOf('<<<', 5) && line.indexOf('<<<', 5) >= 5) return;
       if (guard === 'none') {
-        const votes = read.map((c) => asPossible(field, c)).filter((c): c is string => c !== null);
+        const votes = read.map((c) => asPossible(field, c, blurTails[li] ? chosen : '')).filter((c): c is string => c !== null);
         // And at least two passes: one sound pass among noise vouches for nothing (blurred passport 2).
         const vouched = votes.filter((c) => c === chosen).length;
         if (vouched * 2 <= votes.length || (vouched < 2 && passes.length > 1)) {
@@ -140,7 +164,11 @@ export function mrzDoubts(lines: readonly string[], passes: readonly (readonly s
         if (kinds.size === 1 && !kinds.has(kindOf(chosen)) && kindOf(chosen) !== 'filler') add(MrzDoubtKind.RepairChangedKind);
         // Three passes of four: one pass's slip is common on a dim page (a 1 read 5, E or Q), while the
         // 6 a dim development passport's G became was read by two passes of three.
-        else if (CHECK_BLIND[chosen] && blindAgree(zoneSeen[li]![col]!, chosen)) add(MrzDoubtKind.CheckBlind);
+        // A pass that read the line as noise does not break the agreement of those that read it
+        // (blurred development passport 13: its 6 read 6 by four passes that read the line exactly,
+        // 4 by one four edits off it, 5 by one that read noise).
+        else if (CHECK_BLIND[chosen] && blindAgree(zoneSeen[li]![col]!, chosen) && !soundVouches(soundSeen[li]![col]!, zoneSeen[li]![col]!, chosen))
+          add(MrzDoubtKind.CheckBlind);
         // Two passes read QE and GE in a filler run of the optional data, repaired to CE, whose
         // check digit came out 0 as the empty field's does (dim development passport 7).
         else if (kindOf(chosen) === 'letter' && !read.includes(chosen)) add(MrzDoubtKind.RepairUnread);
@@ -232,6 +260,35 @@ function anotherDateDigit(lines: readonly string[], li: number, col: number, rea
 /** Fewer than 3 passes of 4 read the digit a check cannot tell from its look-alike letter. */
 function blindAgree(read: readonly string[], chosen: string): boolean {
   return read.filter((c) => c === chosen).length * 4 < read.length * 3;
+}
+
+/**
+ * The sound passes vouch for a 6 or 1 (see {@link soundSeenAt}): at least three and 3 of 4 of
+ * them read it, and no pass, sound or not, read its look-alike letter there (that is the misread
+ * the check cannot see). Dim development passport 0's G, read 6, 0 and 6 by three sound passes,
+ * stays doubted; so does `hard` 23's document number, read 9713371560 for 7713171560 (a 3 most
+ * passes read and a 9 the repair took from one offset each other in its check), whose 1s only
+ * two passes four edits off read soundly: the 1 was no misread, but its doubt is the one the
+ * wrong number has.
+ */
+function soundVouches(sound: readonly string[], zone: readonly string[], chosen: string): boolean {
+  return sound.filter((c) => c === chosen).length >= 3 && !blindAgree(sound, chosen) && !zone.includes(CHECK_BLIND[chosen]!);
+}
+
+/**
+ * What the passes that read each line soundly (at most {@link SOUND_LINE_EDITS} edits from the
+ * line taken) saw at each of its characters. A pass that read noise there is left out: it is
+ * aligned only when within a third of the line (mrz-align.ts), and blur makes such a pass misread
+ * digits at random.
+ */
+function soundSeenAt(lines: readonly string[], passes: readonly (readonly string[])[]): string[][][] {
+  return lines.map(
+    (line) =>
+      seenAt(
+        [line],
+        passes.filter((p) => p.some((l) => editDistance(line, l) <= SOUND_LINE_EDITS)),
+      )[0]!,
+  );
 }
 
 /** The line-by-line reading read another letter than the one taken, and not the Q blur makes of an O. */

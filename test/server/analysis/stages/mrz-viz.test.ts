@@ -183,11 +183,13 @@ describe('vouchByPage on a 6 the check digit cannot tell from G', () => {
 // The passes as development-variant passport 4's read its name: O, Q, Q, O at the first letter.
 describe("vouchByPage: a name the page prints with an apostrophe (O'CONNOR, OCONNOR in the MRZ)", () => {
   const line2 = 'X009016063USA6701055F3101056<<<<<<<<<<<<<<04';
+  // Two passes read the Os as D: a D is no blurred O (a Q read for an O on a line read alike
+  // otherwise is not doubted, mrz-doubt.ts), so the names are doubted until the page vouches.
   const read = readPasses(
     [
       ['P<USAOCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', line2],
-      ['P<USAQCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', line2],
-      ['P<USAQCONNQR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', line2],
+      ['P<USADCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', line2],
+      ['P<USADCONNDR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', line2],
       ['P<USAOCONNOR<<AALIYAH<LEE<<<<<<<<<<<<<<<<<<<', line2],
     ],
     today,
