@@ -38,4 +38,3 @@ export async function insertAdmin(ex: Executor, email: string, passwordHash: str
   const { id } = await ex.insertInto('admins').values({ email, password_hash: passwordHash, created_at: now }).returning('id').executeTakeFirstOrThrow();
   return id;
 }
-
