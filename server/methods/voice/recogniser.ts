@@ -46,19 +46,25 @@ export class RecogniserUnavailable extends Error {
  * or '' when it heard nothing. The decoder reads a file (it cannot open Node's stdin socket): the
  * copy lives in a private temporary folder for the decode only.
  */
-export async function recogniseDigits(wav: Buffer, length: number): Promise<string> {
+export async function recogniseDigits(wav: Buffer, length: number, options: DecodeOptions = {}): Promise<string> {
   const grammar = await grammarFile(length);
   const dir = await mkdtemp(join(tmpdir(), 'verity-voice-rec-'));
   try {
     const input = join(dir, 'recording.wav');
     await writeFile(input, wav, { mode: 0o600 });
-    return await decode(input, grammar);
+    return await decode(input, grammar, options);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-function decode(input: string, grammar: string): Promise<string> {
+/** How the decoder listens. */
+export interface DecodeOptions {
+  /** False: no spectral noise subtraction (the decoder's default is on). */
+  readonly removeNoise?: boolean;
+}
+
+function decode(input: string, grammar: string, options: DecodeOptions): Promise<string> {
   const args = [
     '-infile',
     input,
@@ -70,6 +76,7 @@ function decode(input: string, grammar: string): Promise<string> {
     join(RECOGNISER.model, 'cmudict-en-us.dict'),
     '-logfn',
     '/dev/null',
+    ...(options.removeNoise === false ? ['-remove_noise', 'no'] : []),
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(RECOGNISER.decoder, args, { stdio: ['ignore', 'pipe', 'ignore'], timeout: DECODE_TIMEOUT_MS });

@@ -55,7 +55,7 @@ async function runVoice(ctx: AppContext, job: VoiceJob): Promise<void> {
   if (!(await stillProcessing(ctx.db, job.userId, job.methodId))) return;
   const blob = await ctx.blobs.get(job.blobKey);
   if (!blob) throw new PermanentFailure('The recording is no longer stored.');
-  const measures = await timeAnalysis('voice', () => measureVoice(blob.bytes, job.digits.length));
+  const measures = await timeAnalysis('voice', () => measureVoice(blob.bytes, job.digits));
   const decision = voiceDecision(measures, job.digits);
   const reason = decision.complete ? null : decision.reason;
   await ctx.db.transaction().execute(async (trx) => {
