@@ -23,7 +23,8 @@ import { vouchByPage } from './stages/mrz-viz.js';
 import { repairByPage } from './stages/mrz-viz-repair.js';
 import { matchName } from './stages/name-match.js';
 import { runOcr, uprightPage, type OcrResult } from './stages/ocr.js';
-import { paddleOcrIfAvailable } from './stages/paddle.js';
+import { paddleOcrIfAvailable, readWord } from './stages/paddle.js';
+import { REREAD_TARGETS, rereadByLabels } from './stages/label-reread.js';
 import { chooseFields } from './stages/reading-choice.js';
 import { partRunNames } from './stages/name-spacing.js';
 import { FRONT_FIELDS, printedFields } from './stages/printed-fields.js';
@@ -221,6 +222,18 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     // Started beside the as-taken read and not needed after all: settled here, so a job's work
     // ends with the job (the pool runs one job per two cores; a reading left running shares them with the next).
     await paddle.catch(() => null);
+  }
+  // Code fields no reader returned, read again from the ink right of or under a label some reader
+  // found (label-reread.ts): only on a page with nothing machine-readable, at most a dozen crops.
+  const unread = new Set(REREAD_TARGETS.map((t) => t.field).filter((f) => !(f in printed)));
+  if (!checksummed && !mrz.data && unread.size > 0) {
+    const paddled = paddle ? await paddle.catch(() => null) : null;
+    const words = [...(paddled?.boxes ?? []), ...(deskewedOcr.rows ?? []).flatMap((r) => r.boxes)];
+    if (words.length > 0) {
+      const page = await uprightPage(grey);
+      const again = await timed(timings, 'label_reread', () => rereadByLabels(page, words, unread, (rect) => readWord(page, rect)).catch(() => ({})));
+      printed = { ...printed, ...again };
+    }
   }
   // A cut-off edge, glare, blur and a poor exposure refuse the capture only when they kept its
   // fields from being read (before the re-typed field check below, whose answer a refused page does not carry).

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { getTesseract } from '../engines.js';
 import { stretchGrey, type GreyPlane } from '../raster.js';
 import { estimateSkew } from './barcode.js';
-import { pairLabels, type BoxRow } from './label-pairing.js';
+import { pairLabels, type BoxRow, type TextBox } from './label-pairing.js';
 
 /** One recognised line of text with tesseract's confidence (0-100). */
 export interface OcrLine {
@@ -24,6 +24,8 @@ export interface OcrResult {
   readonly confidence: number;
   /** tesseract's lines of word boxes, in the pixels of the upright page it read (field-forgery.ts compares them). */
   readonly rows?: readonly BoxRow[];
+  /** PaddleOCR's boxes on the upright page it read: a label's place, for reading its value again (label-reread.ts). */
+  readonly boxes?: readonly TextBox[];
 }
 
 /** Longest side the page is OCRed at: enough for ID text, bounded for speed. */

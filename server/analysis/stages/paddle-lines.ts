@@ -24,5 +24,5 @@ export function boxesToLines(boxes: readonly PaddleBox[]): OcrResult {
     .map((r) => ({ boxes: r, confidence: Math.min(...r.map((b) => b.confidence)) }));
   const lines = pairLabels(rows);
   const confidence = lines.length ? Math.round(lines.reduce((s, l) => s + l.confidence, 0) / lines.length) : 0;
-  return { text: lines.map((l) => l.text).join('\n'), lines, confidence };
+  return { text: lines.map((l) => l.text).join('\n'), lines, confidence, boxes };
 }
