@@ -224,7 +224,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     await paddle.catch(() => null);
   }
   // Code fields no reader returned, read again from the ink right of or under a label some reader
-  // found (label-reread.ts): only on a page with nothing machine-readable, at most a dozen crops.
+  // found (label-reread.ts): only on a page with nothing machine-readable, at most eight crops.
   const unread = new Set(REREAD_TARGETS.map((t) => t.field).filter((f) => !(f in printed)));
   if (!checksummed && !mrz.data && unread.size > 0) {
     const paddled = paddle ? await paddle.catch(() => null) : null;

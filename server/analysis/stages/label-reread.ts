@@ -44,23 +44,28 @@ export const REREAD_TARGETS: readonly Target[] = [
 /** A re-read is kept at this recogniser confidence or more. */
 const MIN_CONFIDENCE = 90;
 /** At most this many crops are read per page (each ~10-30 ms). */
-const MAX_READS = 12;
+const MAX_READS = 8;
 
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const hOf = (b: Blob): number => b.y1 - b.y0 + 1;
 
-/** The label's glyphs: ink whose centre lies in its box (a padded box holds its glyphs whole). */
+/**
+ * The label's print: the extent of the ink whose centre lies in its box. A label is printed faint
+ * (a dark red or grey) and its glyphs break into pieces at the ink threshold, so its height is the
+ * pieces' joint extent, not a glyph's. Ink centred past the box's end (the value's first letter,
+ * which a padded box reaches into) is not the label's.
+ */
 function labelGlyphs(g: GreyPlane, box: Rect): { top: number; bottom: number; height: number } | null {
   const x0 = Math.max(0, Math.floor(box.x));
   const y0 = Math.max(0, Math.floor(box.y - 0.3 * box.h));
-  const x1 = Math.min(g.width, Math.ceil(box.x + box.w));
+  const x1 = Math.min(g.width, Math.ceil(box.x + box.w + box.h));
   const y1 = Math.min(g.height, Math.ceil(box.y + 1.3 * box.h));
-  // Not specks of halftone: a glyph fills 40 % of a box's height at least (PaddleOCR pads its boxes ~60 %).
-  const own = blobs(g, x0, y0, x1, y1).filter((k) => hOf(k) >= Math.max(3, 0.4 * box.h) && (k.y0 + k.y1) / 2 >= box.y && (k.y0 + k.y1) / 2 <= box.y + box.h);
+  const centred = (k: Blob): boolean => (k.x0 + k.x1) / 2 <= box.x + box.w && (k.y0 + k.y1) / 2 >= box.y && (k.y0 + k.y1) / 2 <= box.y + box.h;
+  // Not specks of halftone: a piece a quarter of the box's height at least.
+  const own = blobs(g, x0, y0, x1, y1).filter((k) => hOf(k) >= Math.max(3, 0.25 * box.h) && centred(k));
   if (!own.length) return null;
-  const height = median(own.map(hOf));
-  const tall = own.filter((k) => hOf(k) >= 0.6 * height);
-  return { top: median(tall.map((k) => k.y0)), bottom: median(tall.map((k) => k.y1)), height };
+  const top = Math.min(...own.map((k) => k.y0));
+  const bottom = Math.max(...own.map((k) => k.y1));
+  return { top, bottom, height: bottom - top + 1 };
 }
 
 /**
@@ -110,7 +115,7 @@ function isLabel(b: TextBox, t: Target): boolean {
 
 /**
  * Fields of `missing` read again from the crops their labels point at. Every label box of a field
- * found by any reader is tried, right of it and under it; a field is taken only when every crop
+ * found by any reader is tried, right of it, else under it; a field is taken only when every crop
  * that read its shape read the same value.
  */
 export async function rereadByLabels(
@@ -125,14 +130,14 @@ export async function rereadByLabels(
     if (!missing.has(t.field)) continue;
     const values = new Set<string>();
     for (const box of words.filter((b) => isLabel(b, t))) {
-      for (const where of ['right', 'below'] as const) {
-        const rect = valueWord(g, box, t, where);
-        if (!rect || reads >= MAX_READS) continue;
-        reads++;
-        const r = await read(rect);
-        const text = r?.text.replace(/\s+/g, '') ?? '';
-        if (r && r.confidence >= MIN_CONFIDENCE && t.value.test(text)) values.add(text);
-      }
+      // Value-sized ink right of the label says the card prints its values beside their labels:
+      // the ink under it is then the next row's value (CLASS over END's "N"), not this one's.
+      const rect = valueWord(g, box, t, 'right') ?? valueWord(g, box, t, 'below');
+      if (!rect || reads >= MAX_READS) continue;
+      reads++;
+      const r = await read(rect);
+      const text = r?.text.replace(/\s+/g, '') ?? '';
+      if (r && r.confidence >= MIN_CONFIDENCE && t.value.test(text)) values.add(text);
     }
     if (values.size === 1) out[t.field] = { value: [...values][0]!, confidence: 40 };
   }

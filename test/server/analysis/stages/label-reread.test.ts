@@ -56,23 +56,51 @@ describe('valueWord', () => {
 });
 
 describe('rereadByLabels', () => {
-  const g = page([...labelGlyphs, { x: 124, y: 56, w: 7, h: 10 }, { x: 100, y: 72, w: 7, h: 10 }]);
+  const beside = { x: 124, y: 56, w: 7, h: 10 };
+  const under = { x: 100, y: 72, w: 7, h: 10 };
   const words = [{ text: 'SEX', confidence: 80, ...labelBox }];
   const reader =
     (right: string, below: string, confidence = 99): CropReader =>
     (rect) =>
       Promise.resolve({ text: rect.y < 60 ? right : below, confidence });
 
-  it('keeps a value of the field shape that every crop read alike', async () => {
-    expect(await rereadByLabels(g, words, new Set(['Sex']), reader('F', 'F'))).toEqual({ Sex: { value: 'F', confidence: 40 } });
-    // The crop under it read no sex letter: the one beside it stands.
-    expect(await rereadByLabels(g, words, new Set(['Sex']), reader('F', '04/03/2'))).toEqual({ Sex: { value: 'F', confidence: 40 } });
+  it('reads the value beside the label, and then not the ink under it (the next row of a card that prints values beside labels)', async () => {
+    const g = page([...labelGlyphs, beside, under]);
+    expect(await rereadByLabels(g, words, new Set(['Sex']), reader('F', 'M'))).toEqual({ Sex: { value: 'F', confidence: 40 } });
   });
 
-  it('reads nothing when the crops disagree, the recogniser is unsure, or the field is not missing', async () => {
-    expect(await rereadByLabels(g, words, new Set(['Sex']), reader('F', 'M'))).toEqual({});
+  it('reads the value under the label when nothing value-sized stands beside it', async () => {
+    const g = page([...labelGlyphs, under]);
+    expect(await rereadByLabels(g, words, new Set(['Sex']), reader('F', 'M'))).toEqual({ Sex: { value: 'M', confidence: 40 } });
+  });
+
+  it('reads nothing when two labels read differently, the recogniser is unsure, the shape is wrong or the field is not missing', async () => {
+    const g = page([...labelGlyphs, beside]);
+    let calls = 0;
+    const alternating: CropReader = () => Promise.resolve({ text: calls++ % 2 ? 'M' : 'F', confidence: 99 });
+    expect(await rereadByLabels(g, [...words, ...words], new Set(['Sex']), alternating)).toEqual({});
     expect(await rereadByLabels(g, words, new Set(['Sex']), reader('F', 'F', 80))).toEqual({});
+    expect(await rereadByLabels(g, words, new Set(['Sex']), reader('FM', 'F'))).toEqual({});
     expect(await rereadByLabels(g, words, new Set(['DL Class']), reader('F', 'F'))).toEqual({});
+  });
+
+  it('measures a faint label broken into pieces by its joint extent, not by the value its padded box reaches into', async () => {
+    // Development front 22: "CLASS" in dark red at ~9 px breaks into pieces 6-7 px tall at the
+    // ink threshold; PaddleOCR's box of it (20 px tall) ends inside the bold 13 px "D" beside it.
+    const pieces = [
+      { x: 208, y: 85, w: 5, h: 6 },
+      { x: 220, y: 86, w: 7, h: 7 },
+      { x: 232, y: 85, w: 5, h: 8 },
+    ];
+    const d = { x: 254, y: 81, w: 11, h: 13 };
+    const r = valueWord(
+      page([...pieces, d]),
+      { x: 205, y: 79, w: 51, h: 20 },
+      REREAD_TARGETS.find((t) => t.field === 'DL Class')!,
+      'right',
+    );
+    expect(r).not.toBeNull();
+    expect(inside(r!, d)).toBe(true);
   });
 });
 
