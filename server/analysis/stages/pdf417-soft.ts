@@ -18,6 +18,7 @@ import { straighten, type SymbolFit } from './barcode-fit.js';
 import { bandProfile, columnShift, findGrid, readAligned, readAlignedAt, readCodeword, type Grid, type Read } from './pdf417-grid.js';
 import { findGridByEnds } from './pdf417-grid-ends.js';
 import { rowOffsets, trackOffsets } from './pdf417-rows.js';
+import { readCancelled } from './pdf417-cancel.js';
 import { correctErasures } from './pdf417-rs.js';
 import { codewordsToText } from './pdf417-text.js';
 import { endLines, readIndicators, rowLine, type Indicators } from './pdf417-indicators.js';
@@ -50,8 +51,29 @@ export function softDecodePdf417(g: GreyPlane, fit: SymbolFit, scale = 3): strin
   if (plain !== null) return plain;
   // A sharper capture mixes its thin rows less than UNMIX_SHARE assumes, and taking out that
   // much of the neighbours garbles each row (development-variant back 27: 194/228 codewords
-  // right at 0.35, 213/228 at 0.2): a lighter share, last.
-  return readLayout({ ...layout, unmix: LIGHT_UNMIX_SHARE });
+  // right at 0.35, 213/228 at 0.2): a lighter share.
+  const light = readLayout({ ...layout, unmix: LIGHT_UNMIX_SHARE });
+  if (light !== null) return light;
+  // Rows mixed with their neighbours by amounts no one share fits: those neighbours' codewords,
+  // as read, cancelled from each row (pdf417-cancel.ts), twice, last.
+  return readCancelledRounds(layout);
+}
+
+/** Rounds of neighbour cancellation on a thin layout, each from the round before, starting at the rows as placed. */
+const CANCEL_ROUNDS = 2;
+
+function readCancelledRounds(layout: SoftLayout): string | null {
+  let prior = readRows(layout).reads;
+  for (let round = 0; round < CANCEL_ROUNDS; round++) {
+    const reads = readCancelled(layout.plane, layout.grid, layout.rows, layout.yAt, prior);
+    // A codeword the round read as the one before did is less likely wrong than any that
+    // changed: the changed ones are erased first (margins are under 1).
+    const ranked = reads.map((rd, i) => (rd && rd.value === prior[i]?.value ? { ...rd, margin: rd.margin + 1 } : rd));
+    const text = decodeAtLevels({ reads: ranked, rows: layout.rows, columns: layout.grid.columns, level: layout.level }, layout.otherLevels);
+    if (text !== null) return text;
+    prior = reads;
+  }
+  return null;
 }
 
 /** The rows as placed, then each codeword searched down the rows, then tracked; the first that decodes. */
