@@ -40,7 +40,8 @@ const COUNT_STEPS = [1, -1, 2, -2, 3, -3, 4, -4];
 export function softDecodePdf417(g: GreyPlane, fit: SymbolFit, scale = 3): string | null {
   const layout = softLayout(g, fit, scale);
   if (!layout) return null;
-  const text = readLayout(layout);
+  const rows = readRows(layout);
+  const text = readLayout(layout, rows);
   if (text !== null) return text;
   // One end's row line replaced by the other's (endLines) and nothing decoded: the ends' own
   // lines read too, so the replacement never costs a symbol they decode.
@@ -56,19 +57,22 @@ export function softDecodePdf417(g: GreyPlane, fit: SymbolFit, scale = 3): strin
   if (light !== null) return light;
   // Rows mixed with their neighbours by amounts no one share fits: those neighbours' codewords,
   // as read, cancelled from each row (pdf417-cancel.ts), twice, last.
-  return readCancelledRounds(layout);
+  return readCancelledRounds(layout, rows.reads);
 }
 
 /** Rounds of neighbour cancellation on a thin layout, each from the round before, starting at the rows as placed. */
 const CANCEL_ROUNDS = 2;
 
-function readCancelledRounds(layout: SoftLayout): string | null {
-  let prior = readRows(layout).reads;
+/** Added to the margin of a codeword read the same in two rounds: more than any margin (scores lie in [-1, 1], a runner-up no lower than -2). */
+const AGREED = 4;
+
+function readCancelledRounds(layout: SoftLayout, first: readonly (Read | null)[]): string | null {
+  let prior = first;
   for (let round = 0; round < CANCEL_ROUNDS; round++) {
     const reads = readCancelled(layout.plane, layout.grid, layout.rows, layout.yAt, prior);
     // A codeword the round read as the one before did is less likely wrong than any that
-    // changed: the changed ones are erased first (margins are under 1).
-    const ranked = reads.map((rd, i) => (rd && rd.value === prior[i]?.value ? { ...rd, margin: rd.margin + 1 } : rd));
+    // changed: the changed ones are erased first.
+    const ranked = reads.map((rd, i) => (rd && rd.value === prior[i]?.value ? { ...rd, margin: rd.margin + AGREED } : rd));
     const text = decodeAtLevels({ reads: ranked, rows: layout.rows, columns: layout.grid.columns, level: layout.level }, layout.otherLevels);
     if (text !== null) return text;
     prior = reads;
@@ -76,10 +80,9 @@ function readCancelledRounds(layout: SoftLayout): string | null {
   return null;
 }
 
-/** The rows as placed, then each codeword searched down the rows, then tracked; the first that decodes. */
-function readLayout(layout: SoftLayout): string | null {
+/** The rows as placed (`first`, when already read), then each codeword searched down the rows, then tracked; the first that decodes. */
+function readLayout(layout: SoftLayout, first = readRows(layout)): string | null {
   const decodeReads = (symbol: SoftSymbol): string | null => decodeAtLevels(symbol, layout.otherLevels);
-  const first = readRows(layout);
   const text = decodeReads(first);
   if (text !== null) return text;
   // Only when the rows as placed do not decode: each codeword searched down the rows too, then
