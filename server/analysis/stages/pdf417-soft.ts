@@ -9,7 +9,8 @@
  * pdf417-patterns.ts) blurred as much as the start and stop patterns are; the codewords whose
  * best match is not clearly ahead of the next are erasures for Reed-Solomon (pdf417-rs.ts), and
  * the corrected codewords go to text (pdf417-text.ts). Thin rows (1.5 modules) are read with
- * their neighbours' share taken out (pdf417-thin-rows.ts). Strict: the correction keeps a quarter
+ * their neighbours' share taken out (pdf417-thin-rows.ts), last with their neighbours' codewords
+ * cancelled (pdf417-cancel.ts). Strict: the correction keeps a quarter
  * of the error-correction codewords unspent, the row indicators must agree with the grid, the
  * length descriptor must match, and the caller still requires a valid AAMVA record.
  */
