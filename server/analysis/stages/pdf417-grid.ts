@@ -73,7 +73,7 @@ export const dot = (a: Float64Array, b: Float64Array): number => {
  * in one flat array (17 values each): a codeword follows a space and precedes a bar.
  */
 const templates = new Map<number, Float64Array[]>();
-function templatesFor(sigma: number): Float64Array[] {
+export function templatesFor(sigma: number): Float64Array[] {
   let t = templates.get(sigma);
   if (!t) {
     t = PDF417_PATTERNS.map((cluster) => {

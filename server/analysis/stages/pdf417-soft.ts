@@ -9,7 +9,8 @@
  * pdf417-patterns.ts) blurred as much as the start and stop patterns are; the codewords whose
  * best match is not clearly ahead of the next are erasures for Reed-Solomon (pdf417-rs.ts), and
  * the corrected codewords go to text (pdf417-text.ts). Thin rows (1.5 modules) are read with
- * their neighbours' share taken out (pdf417-thin-rows.ts). Strict: the correction keeps a quarter
+ * their neighbours' share taken out (pdf417-thin-rows.ts), last with their neighbours' codewords
+ * cancelled (pdf417-cancel.ts). Strict: the correction keeps a quarter
  * of the error-correction codewords unspent, the row indicators must agree with the grid, the
  * length descriptor must match, and the caller still requires a valid AAMVA record.
  */
@@ -18,6 +19,7 @@ import { straighten, type SymbolFit } from './barcode-fit.js';
 import { bandProfile, columnShift, findGrid, readAligned, readAlignedAt, readCodeword, type Grid, type Read } from './pdf417-grid.js';
 import { findGridByEnds } from './pdf417-grid-ends.js';
 import { rowOffsets, trackOffsets } from './pdf417-rows.js';
+import { readCancelled } from './pdf417-cancel.js';
 import { correctErasures } from './pdf417-rs.js';
 import { codewordsToText } from './pdf417-text.js';
 import { endLines, readIndicators, rowLine, type Indicators } from './pdf417-indicators.js';
@@ -39,7 +41,8 @@ const COUNT_STEPS = [1, -1, 2, -2, 3, -3, 4, -4];
 export function softDecodePdf417(g: GreyPlane, fit: SymbolFit, scale = 3): string | null {
   const layout = softLayout(g, fit, scale);
   if (!layout) return null;
-  const text = readLayout(layout);
+  const rows = readRows(layout);
+  const text = readLayout(layout, rows);
   if (text !== null) return text;
   // One end's row line replaced by the other's (endLines) and nothing decoded: the ends' own
   // lines read too, so the replacement never costs a symbol they decode.
@@ -50,14 +53,37 @@ export function softDecodePdf417(g: GreyPlane, fit: SymbolFit, scale = 3): strin
   if (plain !== null) return plain;
   // A sharper capture mixes its thin rows less than UNMIX_SHARE assumes, and taking out that
   // much of the neighbours garbles each row (development-variant back 27: 194/228 codewords
-  // right at 0.35, 213/228 at 0.2): a lighter share, last.
-  return readLayout({ ...layout, unmix: LIGHT_UNMIX_SHARE });
+  // right at 0.35, 213/228 at 0.2): a lighter share.
+  const light = readLayout({ ...layout, unmix: LIGHT_UNMIX_SHARE });
+  if (light !== null) return light;
+  // Rows mixed with their neighbours by amounts no one share fits: those neighbours' codewords,
+  // as read, cancelled from each row (pdf417-cancel.ts), twice, last.
+  return readCancelledRounds(layout, rows.reads);
 }
 
-/** The rows as placed, then each codeword searched down the rows, then tracked; the first that decodes. */
-function readLayout(layout: SoftLayout): string | null {
+/** Rounds of neighbour cancellation on a thin layout, each from the round before, starting at the rows as placed. */
+const CANCEL_ROUNDS = 2;
+
+/** Added to the margin of a codeword read the same in two rounds: more than any margin (scores lie in [-1, 1], a runner-up no lower than -2). */
+const AGREED = 4;
+
+function readCancelledRounds(layout: SoftLayout, first: readonly (Read | null)[]): string | null {
+  let prior = first;
+  for (let round = 0; round < CANCEL_ROUNDS; round++) {
+    const reads = readCancelled(layout.plane, layout.grid, layout.rows, layout.yAt, prior);
+    // A codeword the round read as the one before did is less likely wrong than any that
+    // changed: the changed ones are erased first.
+    const ranked = reads.map((rd, i) => (rd && rd.value === prior[i]?.value ? { ...rd, margin: rd.margin + AGREED } : rd));
+    const text = decodeAtLevels({ reads: ranked, rows: layout.rows, columns: layout.grid.columns, level: layout.level }, layout.otherLevels);
+    if (text !== null) return text;
+    prior = reads;
+  }
+  return null;
+}
+
+/** The rows as placed (`first`, when already read), then each codeword searched down the rows, then tracked; the first that decodes. */
+function readLayout(layout: SoftLayout, first = readRows(layout)): string | null {
   const decodeReads = (symbol: SoftSymbol): string | null => decodeAtLevels(symbol, layout.otherLevels);
-  const first = readRows(layout);
   const text = decodeReads(first);
   if (text !== null) return text;
   // Only when the rows as placed do not decode: each codeword searched down the rows too, then
