@@ -2,7 +2,8 @@
  * The screen check alone (recapture.ts, document rule) on many development captures, for issue 20's
  * "genuine refused or flagged": development backs, fronts and passports as the halves draw them and
  * under the held-out half's published capture ranges (back-stress.ts `wide`, `harsh`; `var…`: the
- * development-variant fonts under them; `wide2`: other draws), and the development screen replays. Development seeds only. One JSON line per
+ * development-variant fonts under them; `wide2`: other draws), and the development and development-variant
+ * screen replays (`replay`, `var-replay`). Development seeds only. One JSON line per
  * image on stdout. Usage: npx tsx scripts/screen-scan.ts --sets wide-back,replay --people 0-51
  */
 import { prepareInput } from '../server/analysis/input.js';
@@ -40,6 +41,7 @@ function image(set: string, i: number): Promise<Buffer> {
   const [mode, what] = s.split('-') as [string, string];
   const kind = kindOf(what ?? '');
   if (s === 'replay') return hardScreen(DEV, i);
+  if (s === 'var-replay') return hardScreen(DEV_VARIANT, i);
   if (mode === 'dev') return hardPhoto(DEV, i, kind, thin ? 'thin' : 'standard');
   if (mode === 'var') return hardPhoto(DEV_VARIANT, i, kind, thin ? 'thin' : 'standard');
   if ((mode === 'wide' || mode === 'harsh') && kind === 'licence-back') return backStressPhoto(i, mode, thin ? 'thin' : 'standard');

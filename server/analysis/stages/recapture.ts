@@ -29,13 +29,16 @@
  *
  * The same tiles' chroma also give the frame's hue beat (hue-beat.ts): a screen's sub-pixel
  * triad sampled at a drifting phase turns the hue steadily, which print does not; it catches
- * replays whose beat too few tiles carried strongly enough for the rule above.
+ * replays whose beat too few tiles carried strongly enough for the rule above. And their ratio
+ * maps give the beat that 9 of the 12 tiles reach at one frequency in one chroma plane
+ * (beat-consensus.ts): a beat too faint for any tile to count alone, or in one plane only.
  *
  * A replay whose second camera averaged the sub-pixels away leaves no periodic trace at all; it
  * can still show the displayed picture's own border (screen-border.ts): unlit black wedges cut
  * by straight edges in two corners of the frame, the sides of one turned rectangle.
  */
 import { fitRaster, type Raster } from '../raster.js';
+import { beatConsensus, isConsensusScreen } from './beat-consensus.js';
 import { isHueBeatScreen, scoreHueBeat, type HueBeat } from './hue-beat.js';
 import { detectScreenBorder } from './screen-border.js';
 import { chromaSpectra, powerSpectra, powerSpectrum, ringGeometry, ringMedians, strongestOverRings, type RingGeometry } from './spectrum.js';
@@ -102,6 +105,8 @@ export interface RecaptureResult {
     readonly hue: { readonly peak: number; readonly asymmetry: number };
     /** Corners of the frame holding a displayed picture's border wedge (screen-border.ts). */
     readonly border: number;
+    /** The chroma beat most of the beat grid's tiles reach at one frequency (beat-consensus.ts). */
+    readonly consensus: { readonly ratio: number; readonly at: readonly [number, number] };
   };
   /** Labels for `internet_detection_location.guess_labels`. */
   readonly labels: readonly string[];
@@ -218,14 +223,14 @@ function neighbourhoodRatios(p: Float64Array, n: number, medians: Float64Array):
 }
 
 /**
- * One tile's chroma beat (module comment): the frequency strongest in both chroma planes at
- * once, as signed cycles per tile [fx, fy], when it reaches {@link RECAPTURE_SETTINGS.minBeat}
- * and outweighs the luma's ratio there; otherwise null.
+ * One tile's chroma beat (module comment), from its chroma planes' ratio maps
+ * ({@link neighbourhoodRatios}): the frequency strongest in both chroma planes at once, as
+ * signed cycles per tile [fx, fy], when it reaches {@link RECAPTURE_SETTINGS.minBeat} and
+ * outweighs the luma's ratio there; otherwise null.
  */
-function tileBeat(spectra: { rg: Float64Array; bg: Float64Array }, luma: () => Float64Array, n: number): [number, number] | null {
+function tileBeat(ratios: { rg: Float64Array; bg: Float64Array }, luma: () => Float64Array, n: number): [number, number] | null {
   const { beatScored } = tileGeometry(n);
-  const rg = neighbourhoodRatios(spectra.rg, n, ringMedians(spectra.rg, n));
-  const bg = neighbourhoodRatios(spectra.bg, n, ringMedians(spectra.bg, n));
+  const { rg, bg } = ratios;
   let best = 0;
   let at = -1;
   for (let i = 0; i < rg.length; i++) {
@@ -272,7 +277,12 @@ export async function detectRecapture(raster: Raster, kind: 'document' | 'frame'
   const r = await fitRaster(raster, 1600);
   const n = RECAPTURE_SETTINGS.tile;
   if (r.channels !== 3 || r.width < n || r.height < n)
-    return { screen: false, peakRatio: 0, documentScore: { both: 0, colour: 0, beat: 0, hue: { peak: 0, asymmetry: 0 }, border: 0 }, labels: [] };
+    return {
+      screen: false,
+      peakRatio: 0,
+      documentScore: { both: 0, colour: 0, beat: 0, hue: { peak: 0, asymmetry: 0 }, border: 0, consensus: { ratio: 0, at: [0, 0] } },
+      labels: [],
+    };
   const document = kind === 'document';
   let best = 0;
   const tileScores: { both: number; colour: number }[] = [];
@@ -292,6 +302,7 @@ export async function detectRecapture(raster: Raster, kind: 'document' | 'frame'
     if (planes.luma) tileScores.push(documentTileScore({ ...spectra, luma: powerSpectrum(planes.luma, n) }, medians, n));
   }
   const beats: [number, number][] = [];
+  const tileRatios: { rg: Float64Array; bg: Float64Array }[] = [];
   // The tiles' hue spectra summed (hue-beat.ts), from the same FFTs as their chroma planes'.
   const hueSum = document ? new Float64Array(n * n) : null;
   if (hueSum) {
@@ -301,13 +312,16 @@ export async function detectRecapture(raster: Raster, kind: 'document' | 'frame'
         const planes = tilePlanes(r, Math.round((gx * (r.width - n)) / (across - 1)), Math.round((gy * (r.height - n)) / (down - 1)), true);
         const { rg, bg, hue } = chromaSpectra(planes.rg, planes.bg, n);
         for (let i = 0; i < hue.length; i++) hueSum[i]! += hue[i]!;
-        const beat = tileBeat({ rg, bg }, () => powerSpectrum(planes.luma!, n), n);
+        const ratios = { rg: neighbourhoodRatios(rg, n, ringMedians(rg, n)), bg: neighbourhoodRatios(bg, n, ringMedians(bg, n)) };
+        tileRatios.push(ratios);
+        const beat = tileBeat(ratios, () => powerSpectrum(planes.luma!, n), n);
         if (beat) beats.push(beat);
       }
     }
   }
   const hue: HueBeat = hueSum ? scoreHueBeat(hueSum, n) : { peak: 0, asymmetry: 0, at: [0, 0] };
   const border = document ? detectScreenBorder(r) : null;
+  const consensus = document ? beatConsensus(tileRatios, tileGeometry(n).beatScored, n) : null;
   const median = (xs: number[]): number => (xs.length ? Math.round([...xs].sort((a, b) => a - b)[xs.length >> 1]!) : 0);
   const documentScore = {
     both: median(tileScores.map((t) => t.both)),
@@ -315,6 +329,7 @@ export async function detectRecapture(raster: Raster, kind: 'document' | 'frame'
     beat: sharedBeats(beats),
     hue: { peak: Math.round(hue.peak), asymmetry: Math.round(hue.asymmetry * 10) / 10 },
     border: border ? border.wedges.filter((w) => w.counts).length : 0,
+    consensus: { ratio: Math.round(consensus?.ratio ?? 0), at: consensus?.at ?? ([0, 0] as const) },
   };
   const S = RECAPTURE_SETTINGS;
   // The central tiles' medians count only beside a sign that the pattern covers the frame.
@@ -322,7 +337,8 @@ export async function detectRecapture(raster: Raster, kind: 'document' | 'frame'
   const moire = document
     ? ((documentScore.both >= S.minDocumentBoth || documentScore.colour >= S.minDocumentColour) && covers) ||
       documentScore.beat >= S.minBeatTiles ||
-      isHueBeatScreen(hue)
+      isHueBeatScreen(hue) ||
+      (consensus !== null && isConsensusScreen(consensus))
     : best >= S.minPeakRatio;
   const shown = border?.screen === true;
   const screen = moire || shown;

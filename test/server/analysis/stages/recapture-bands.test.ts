@@ -13,8 +13,15 @@ const H = 750;
 
 /** A W×H frame with a magenta/green swing of `cycles` per 256 px (across, down) inside `box` [x0, y0, x1, y1]. */
 function frame(cycles: readonly [number, number], box: readonly [number, number, number, number] = [0, 0, W, H]): Raster {
-  let s = 11;
-  const noise = (): number => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 8;
+  // xorshift32, not an LCG: an LCG's low bits repeat in step with the rows, a faint colour beat over the whole
+  // frame at (9, 6) cycles that the frame-wide rule (beat-consensus.ts) rightly counts (ratio 955 on a plain frame).
+  let s = 0x2545f491;
+  const noise = (): number => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return ((s >>> 0) / 4294967296 - 0.5) * 8;
+  };
   const data = Buffer.alloc(W * H * 3);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { prepareInput } from '../../../../server/analysis/input.js';
+import { BEAT_CONSENSUS_SETTINGS } from '../../../../server/analysis/stages/beat-consensus.js';
 import { detectRecapture } from '../../../../server/analysis/stages/recapture.js';
 import { backStressPhoto } from '../../../fixtures/hard/back-stress.js';
 import { HALVES } from '../../../fixtures/hard/config.js';
@@ -137,6 +138,29 @@ describe('detectRecapture on documents', { timeout: 480_000 }, () => {
       expect(out.screen).toBe(false);
       expect(out.documentScore.border).toBe(0);
     }
+  });
+
+  it('calls a replay a screen whose faint beat most of the frame carries in one chroma plane', async () => {
+    // Development replay 21 (issue 20): stripes of the generator's weakest contrast and unequal sub-pixels, so its
+    // beat at (15, 9) cycles reached 285 in 9 of 12 tiles in R−G but not B−G; 1 tile counted a beat, the hue
+    // turned with an asymmetry of 3.4, no border: accepted before.
+    const out = await detectRecapture(await raster(await hardScreen(dev, 21)), 'document');
+    expect(out.documentScore.beat).toBeLessThan(7);
+    expect(out.documentScore.hue.asymmetry).toBeLessThan(6);
+    expect(out.documentScore.consensus.ratio).toBeGreaterThanOrEqual(BEAT_CONSENSUS_SETTINGS.minRatio);
+    expect(out.screen).toBe(true);
+    expect(out.labels).toContain('moire_pattern');
+  });
+
+  it('does not call genuine backs screens whose faint lines near n/4 and an axis reach most of the frame', async () => {
+    // Development backs 24 and 35: 136-166 in 9 of 12 tiles at (3, 54-55) cycles, and back 24 still 109 at (−5, 54)
+    // with the axes left out: JPEG's quantised colour along the card's axes. Scored below n/8 off the axes, 7-11.
+    const flagged: string[] = [];
+    for (const p of [24, 35]) {
+      const out = await detectRecapture(await raster(await hardPhoto(dev, p, 'licence-back')), 'document');
+      if (out.screen || out.documentScore.consensus.ratio >= BEAT_CONSENSUS_SETTINGS.minRatio) flagged.push(`${p}: ${JSON.stringify(out.documentScore)}`);
+    }
+    expect(flagged).toEqual([]);
   });
 
   it('calls the base set’s screen photo a screen and its card photo not', async () => {
