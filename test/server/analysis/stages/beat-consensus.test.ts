@@ -8,33 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { Raster } from '../../../../server/analysis/raster.js';
 import { BEAT_CONSENSUS_SETTINGS, beatConsensus } from '../../../../server/analysis/stages/beat-consensus.js';
 import { detectRecapture } from '../../../../server/analysis/stages/recapture.js';
+import { swingFrame } from './chroma-swing.js';
 
-const W = 1000;
-const H = 750;
-
-/** A W×H frame with a red swing of `cycles` per 256 px (across, down) inside `box` [x0, y0, x1, y1]. */
-function frame(cycles: readonly [number, number], box: readonly [number, number, number, number] = [0, 0, W, H]): Raster {
-  // xorshift32: an LCG's low bits repeat with a period that lines up with the rows into a beat of its own.
-  let s = 0x9e3779b9;
-  const noise = (): number => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return ((s >>> 0) / 4294967296 - 0.5) * 10;
-  };
-  const data = Buffer.alloc(W * H * 3);
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) {
-      const inside = x >= box[0] && y >= box[1] && x < box[2] && y < box[3];
-      const a = inside ? 2 * Math.cos((2 * Math.PI * (cycles[0] * x + cycles[1] * y)) / 256) : 0;
-      const i = (y * W + x) * 3;
-      data[i] = 140 + a + noise();
-      data[i + 1] = 140 + noise();
-      data[i + 2] = 140 + noise();
-    }
-  }
-  return { data, width: W, height: H, channels: 3 };
-}
+/** A frame with a red swing of `cycles` per 256 px (across, down) inside `box`. */
+const frame = (cycles: readonly [number, number], box?: readonly [number, number, number, number]): Raster =>
+  swingFrame({ cycles, box, weights: [2, 0, 0], noise: 10, seed: 0x9e3779b9 });
 
 describe('beatConsensus', () => {
   it('scores a frequency by the ratio the asked number of tiles reach there, in one plane', () => {

@@ -7,34 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Raster } from '../../../../server/analysis/raster.js';
 import { detectRecapture } from '../../../../server/analysis/stages/recapture.js';
+import { swingFrame } from './chroma-swing.js';
 
-const W = 1000;
-const H = 750;
-
-/** A W×H frame with a magenta/green swing of `cycles` per 256 px (across, down) inside `box` [x0, y0, x1, y1]. */
-function frame(cycles: readonly [number, number], box: readonly [number, number, number, number] = [0, 0, W, H]): Raster {
-  // xorshift32, not an LCG: an LCG's low bits repeat in step with the rows, a faint colour beat over the whole
-  // frame at (9, 6) cycles that the frame-wide rule (beat-consensus.ts) rightly counts (ratio 955 on a plain frame).
-  let s = 0x2545f491;
-  const noise = (): number => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return ((s >>> 0) / 4294967296 - 0.5) * 8;
-  };
-  const data = Buffer.alloc(W * H * 3);
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) {
-      const inside = x >= box[0] && y >= box[1] && x < box[2] && y < box[3];
-      const a = inside ? 6 * Math.cos((2 * Math.PI * (cycles[0] * x + cycles[1] * y)) / 256) : 0;
-      const i = (y * W + x) * 3;
-      data[i] = 140 + a + noise();
-      data[i + 1] = 140 - 2 * a + noise();
-      data[i + 2] = 140 + a + noise();
-    }
-  }
-  return { data, width: W, height: H, channels: 3 };
-}
+/** A frame with a magenta/green swing of `cycles` per 256 px (across, down) inside `box`. */
+const frame = (cycles: readonly [number, number], box?: readonly [number, number, number, number]): Raster =>
+  swingFrame({ cycles, box, weights: [6, -12, 6], noise: 8, seed: 0x2545f491 });
 
 describe('detectRecapture: where the document rules look', { timeout: 60_000 }, () => {
   it('counts no beat past JPEG’s colour resolution (n/4 cycles per tile), where every 4:2:0 upload has chroma', async () => {
