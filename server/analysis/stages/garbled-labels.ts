@@ -23,8 +23,13 @@ interface CodeField {
   readonly value: RegExp;
 }
 
-/** The code fields read here. Sex is left out: M/F/X are single letters other fields print too, and SEX is three letters. */
+/**
+ * The code fields read here. Sex's label is three letters, so one edit ("wsex", "sux", "six":
+ * a stray glyph, a vowel misread); its M/F/X is a letter class and the codes print too, so the
+ * word must still be strictly nearer to SEX than to any other label.
+ */
 export const CODE_FIELDS = {
+  sex: { labels: ['SEX'], budget: 1, value: /^[MFX]$/ },
   class: { labels: ['CLASS'], budget: 2, value: /^[A-Z]{1,2}$/ },
   eyes: { labels: ['EYES'], budget: 2, value: new RegExp(`^(?:${EYE_CODES.join('|')})$`) },
   restrictions: { labels: ['RSTR', 'RESTR'], budget: 1, value: /^(?:NONE|[A-Z]{1,2})$/ },

@@ -161,6 +161,19 @@ function codes(value: string | null, max: number): string | null {
   return value.replace(/,/g, '').length <= max ? value : null;
 }
 
+/**
+ * A code with a label's S glued on before it, as PaddleOCR boxes small print: "SF", "SM" are
+ * SEX's S and the sex (on development fronts read as class, restrictions or endorsements, 5 of 5
+ * wrong), so no code; for a class, "SC" is CLASS's last S and the class. The hard set prints no
+ * code starting with S; a real endorsement "S" (school bus) combined is written after the
+ * letters before it ("PS"), so only the sex's letters are dropped from restrictions and endorsements.
+ */
+function labelGlued(value: string | null, isClass: boolean): string | null {
+  if (value === null || !/^S[A-Z]$/.test(value)) return value;
+  if (/^S[MF]$/.test(value)) return null;
+  return isClass ? value[1]! : value;
+}
+
 /** Whether `yyyy-mm-dd` is a day of the calendar, in 1900-2099. */
 function calendarDay(yyyy: number, mm: number, dd: number): boolean {
   const d = new Date(Date.UTC(yyyy, mm - 1, dd));
@@ -288,7 +301,14 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   const lone = (re: string): string | null => new RegExp(`(?:^|\\s)(${re})(?=\\s|$)`).exec(heightLine)?.[1] ?? null;
   // "15SXF": the E of a numbered SEX lost.
   // "EXM": SEX with its S lost and its value glued on (a numbered front's "15 SEX M").
-  const sex = labelled(all, 'SEX|(?<=\\d)SX|EX', '[MFX]') ?? /^\s*([MF])\s*$/m.exec(all)?.[1] ?? lone('[MFX]');
+  // "XF" on the height line: SEX lost to its last letter, glued on to the value.
+  // "wsex F", "sux F": SEX one edit off (garbled-labels.ts).
+  const sex =
+    labelled(all, 'SEX|(?<=\\d)SX|EX', '[MFX]') ??
+    /^\s*([MF])\s*$/m.exec(all)?.[1] ??
+    lone('[MFX]') ??
+    /(?:^|\s)X([MF])(?=\s|$)/.exec(heightLine)?.[1] ??
+    garbledLabelValue(lines, CODE_FIELDS.sex);
   if (sex) put('Sex', sex.toUpperCase(), 60);
   const eyeCodes = EYE_CODES.join('|');
   // PaddleOCR puts a space into a code it reads letter by letter ("EYES B RO").
@@ -304,29 +324,45 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   // Not read after a CLASS garbled further ("sass", "Las"): tesseract reads the ISS label "sass"
   // too, and took the issue date's month as the class (docs/analysis.md, "Given names run together").
   // Garbled further ("CAS B", "S LASS B"), a word is read as CLASS by its nearness to the label (garbled-labels.ts).
-  const cls =
+  // "CLASS SC": PaddleOCR's box of the value held the label's last S too; "SF", "SM" held
+  // SEX's S and the sex beside it, no class (labelGlued).
+  const cls = labelGlued(
     labelled(all, 'CLAS5|CLASS|CLAS(?!S)|CASS', '[A-Z0-9]{1,2}') ??
-    /CLASS[ \t]*[:.]?[ \t]*([A-Z0-9]{1,2})(?![A-Za-z0-9])/.exec(all)?.[1] ??
-    garbledLabelValue(lines, CODE_FIELDS.class);
+      /CLASS[ \t]*[:.]?[ \t]*([A-Z0-9]{1,2})(?![A-Za-z0-9])/.exec(all)?.[1] ??
+      garbledLabelValue(lines, CODE_FIELDS.class),
+    true,
+  );
   if (cls) put('DL Class', cls, 60);
   // "ENDONONE": OCR sometimes doubles a letter between a glued label and NONE.
   // "128STR NONE": the R of a numbered RSTR lost; only taken before NONE (STREET holds STR too).
   // A run longer than the field holds is something else after the label (a discriminator:
   // "END DD76001920385107918858"): AAMVA gives restrictions 12 characters, endorsements 5.
-  let rstr =
-    codes(labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*'), 12) ??
-    labelled(all, '[RI1]?STR', 'NONE') ??
-    garbledLabelValue(lines, CODE_FIELDS.restrictions);
+  // "RSTR NO NE": a NONE the reader parted is NONE, not the code NO (nor, for endorsements, "NO" then a stray "NE").
+  const parted = (v: string | null): string | null => (v === 'NO NE' ? 'NONE' : v);
+  let rstr = labelGlued(
+    codes(parted(labelled(all, 'RESTRICTIONS|RESTR|RSTR', 'NONE|NO NE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*')), 12) ??
+      labelled(all, '[RI1]?STR', 'NONE') ??
+      garbledLabelValue(lines, CODE_FIELDS.restrictions),
+    false,
+  );
   // "BaEND P": the field number 9a glued on, its 9 read B.
-  let end =
-    codes(labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*', '[9B]a'), 5)?.replace(/^ONONE$/, 'NONE') ??
-    garbledLabelValue(lines, CODE_FIELDS.endorsements);
+  let end = labelGlued(
+    codes(parted(labelled(all, 'ENDORSEMENTS|ENDORSE|END', 'O?NONE|NO NE|[A-Z0-9]{1,4}(?:,?[A-Z0-9]{1,4})*', '[9B]a')), 5)?.replace(/^ONONE$/, 'NONE') ??
+      // "ND NONE": END with its faint E lost, only before NONE (ND alone is North Dakota's code).
+      labelled(all, 'ND', 'NONE') ??
+      garbledLabelValue(lines, CODE_FIELDS.endorsements),
+    false,
+  );
   // A front prints NONE only as restrictions or endorsements: with one of them read and a NONE
   // left on the page that it did not take, the other is that NONE (its label unread).
   const nones = all.match(/(?<![A-Z])O?NONE(?![A-Z])/g)?.length ?? 0;
   if (nones <= 2 && (rstr === null) !== (end === null) && nones - Number(rstr === 'NONE' || end === 'NONE') === 1) {
     if (rstr === null) rstr = 'NONE';
     else end = 'NONE';
+  } else if (nones === 2 && rstr === null && end === null) {
+    // Both labels unread and two NONE on the page: both are NONE, whichever is which.
+    rstr = 'NONE';
+    end = 'NONE';
   }
   if (rstr) put('DL Restriction Code', rstr, 60);
   if (end) put('DL Endorsed', end, 60);

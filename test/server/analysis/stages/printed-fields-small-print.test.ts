@@ -88,10 +88,13 @@ describe('printedFields on small print read by the OCR', () => {
     // No NONE left over, or more NONE than the two fields hold: nothing is guessed.
     expect(printedFields(ocr(['9a END NONE']), today)['DL Restriction Code']).toBeUndefined();
     expect(printedFields(ocr(['RSTR NONE', 'NONE', 'NONE']), today)['DL Endorsed']).toBeUndefined();
-    // Neither label read: this rule does not say which NONE is which.
+    // Neither label read: which NONE is which does not matter when there are two, both are NONE;
+    // one alone or three say nothing.
     const neither = printedFields(ocr(['NONE', 'NONE']), today);
-    expect(neither['DL Restriction Code']).toBeUndefined();
-    expect(neither['DL Endorsed']).toBeUndefined();
+    expect(neither['DL Restriction Code']?.value).toBe('NONE');
+    expect(neither['DL Endorsed']?.value).toBe('NONE');
+    expect(printedFields(ocr(['NONE']), today)['DL Endorsed']).toBeUndefined();
+    expect(printedFields(ocr(['NONE', 'NONE', 'NONE']), today)['DL Endorsed']).toBeUndefined();
   });
 
   it('reads no street glued on to its number as a discriminator, when the street line was not read apart (PaddleOCR, variant front 0)', () => {

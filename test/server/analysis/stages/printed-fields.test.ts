@@ -254,7 +254,9 @@ describe('printedFields on small phone uploads', () => {
     expect(out['Height']?.value).toBe('6\'-04"');
     // A lone letter has no shape of its own: class, restrictions and endorsements need a label.
     expect(out['DL Class']).toBeUndefined();
-    expect(out['DL Restriction Code']).toBeUndefined();
+    // Two NONE on the page are both fields', whichever is which (this front's were both NONE).
+    expect(out['DL Restriction Code']?.value).toBe('NONE');
+    expect(out['DL Endorsed']?.value).toBe('NONE');
   });
 });
 
