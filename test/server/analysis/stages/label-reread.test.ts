@@ -1,24 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeEngines } from '../../../../server/analysis/engines.js';
-import { prepareInput } from '../../../../server/analysis/input.js';
-import { fitRaster, toGrey, type GreyPlane } from '../../../../server/analysis/raster.js';
+import type { GreyPlane } from '../../../../server/analysis/raster.js';
 import { REREAD_TARGETS, rereadByLabels, valueWord, type CropReader } from '../../../../server/analysis/stages/label-reread.js';
-import { uprightPage } from '../../../../server/analysis/stages/ocr.js';
 import { readBoxes, readWord } from '../../../../server/analysis/stages/paddle.js';
 import type { Rect } from '../../../../server/analysis/stages/row-band.js';
-import { HALVES } from '../../../fixtures/hard/config.js';
-import { hardPhoto } from '../../../fixtures/hard/set.js';
+import { devVariantFrontPage, glyphPage } from './glyph-page.js';
 
 afterAll(closeEngines);
 
-/** A light page (card stock at 215) with dark rectangles standing for glyphs. */
-function page(glyphs: readonly Rect[]): GreyPlane {
-  const width = 400;
-  const height = 160;
-  const data = new Uint8Array(width * height).fill(215);
-  for (const r of glyphs) for (let y = r.y; y < r.y + r.h; y++) for (let x = r.x; x < r.x + r.w; x++) data[y * width + x] = 50;
-  return { data, width, height };
-}
+const page = (glyphs: readonly Rect[]): GreyPlane => glyphPage(400, 160, glyphs);
 
 const sex = REREAD_TARGETS.find((t) => t.field === 'Sex')!;
 /** "SEX" in 6 px capitals, as a reader boxes it (tight, as tesseract's words are). */
@@ -108,7 +98,7 @@ describe('values read again under labels a reader found', { timeout: 600_000 }, 
   it('reads the code fields of dev-variant front 6 from under the labels PaddleOCR boxed', async () => {
     // The `stacked` front: its labels boxed as "ISSEX", "SCLASS", "IBEYES" (the field numbers
     // misread), the values under them run together or boxed with their neighbours ("ABNON").
-    const g = await uprightPage(toGrey(await fitRaster((await prepareInput(await hardPhoto(HALVES['dev-variant'], 6, 'licence-front'))).raster, 2000)));
+    const g = await devVariantFrontPage(6);
     const fields = new Set(REREAD_TARGETS.map((t) => t.field));
     const got = await rereadByLabels(g, await readBoxes(g), fields, (rect) => readWord(g, rect));
     expect(Object.fromEntries(Object.entries(got).map(([k, v]) => [k, v.value]))).toEqual({

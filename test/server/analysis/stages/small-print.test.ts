@@ -1,24 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeEngines } from '../../../../server/analysis/engines.js';
-import { prepareInput } from '../../../../server/analysis/input.js';
-import { fitRaster, toGrey, type GreyPlane } from '../../../../server/analysis/raster.js';
-import { uprightPage } from '../../../../server/analysis/stages/ocr.js';
+import type { GreyPlane } from '../../../../server/analysis/raster.js';
 import { readBoxes } from '../../../../server/analysis/stages/paddle.js';
 import type { Rect } from '../../../../server/analysis/stages/row-band.js';
+import { devVariantFrontPage, glyphPage } from './glyph-page.js';
 import { grownSmallLines } from '../../../../server/analysis/stages/small-print.js';
-import { HALVES } from '../../../fixtures/hard/config.js';
-import { hardPhoto } from '../../../fixtures/hard/set.js';
 
 afterAll(closeEngines);
 
-/** A light page (card stock at 215) with dark rectangles standing for glyphs. */
-function page(glyphs: readonly Rect[]): GreyPlane {
-  const width = 600;
-  const height = 200;
-  const data = new Uint8Array(width * height).fill(215);
-  for (const r of glyphs) for (let y = r.y; y < r.y + r.h; y++) for (let x = r.x; x < r.x + r.w; x++) data[y * width + x] = 50;
-  return { data, width, height };
-}
+const page = (glyphs: readonly Rect[]): GreyPlane => glyphPage(600, 200, glyphs);
 
 // Values 12 px tall boxed at 20 px (the page's usual box), and a line of small print 6 px tall.
 const values = [
@@ -66,8 +56,7 @@ describe('grownSmallLines', () => {
 
 describe('small print PaddleOCR read in pieces, read again whole', { timeout: 600_000 }, () => {
   const texts = async (index: number): Promise<string[]> => {
-    const g = toGrey(await fitRaster((await prepareInput(await hardPhoto(HALVES['dev-variant'], index, 'licence-front'))).raster, 2000));
-    return (await readBoxes(await uprightPage(g))).map((b) => b.text.replace(/\s/g, ''));
+    return (await readBoxes(await devVariantFrontPage(index))).map((b) => b.text.replace(/\s/g, ''));
   };
 
   it('reads the whole discriminator line of dev-variant front 12, which its detector cut short', async () => {
