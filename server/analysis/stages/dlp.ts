@@ -3,7 +3,7 @@
  * likelihood (the Google DLP vocabulary the spec uses). Card numbers must pass the Luhn check.
  */
 import { JURISDICTIONS } from '../jurisdictions.js';
-import { findDates } from './printed-fields.js';
+import { findDates } from './printed-dates.js';
 
 export type Likelihood = 'VERY_UNLIKELY' | 'UNLIKELY' | 'POSSIBLE' | 'LIKELY' | 'VERY_LIKELY';
 

@@ -6,7 +6,7 @@
  * for a label only when it is within a field's edit budget of that label and strictly nearer to it
  * than to every other label a front prints whose value could look like this one (a date label
  * cannot stand before a letter: tesseract reads ISS "sass" too), and a field is read only when
- * every such pair on the page gives the same value. Used by printed-fields.ts when its own
+ * every such pair on the page gives the same value. Used by printed-codes.ts when its own
  * label patterns found nothing.
  */
 import { editDistance } from './mrz-align.js';
