@@ -4,6 +4,7 @@
  * spec's `content`. Nothing is invented: a stage that finds nothing leaves its fields out.
  */
 import { AnalysisInputError } from './errors.js';
+import { facesOfImage } from './frames.js';
 import { prepareInput, type PreparedInput } from './input.js';
 import { fitRaster, toGrey, type Raster } from './raster.js';
 import { compareAddress, documentAddress } from './stages/address.js';
@@ -35,26 +36,17 @@ import { decideSelfie, matchPortrait, type LivenessFrame } from './stages/selfie
 import { detectRetypedFields } from './stages/field-forgery.js';
 import { detectGridInconsistency } from './stages/jpeg-grid.js';
 import { detectPastedRegions, regionsOutsideMrz } from './stages/tamper.js';
+import { timed } from './timed.js';
+export { analyseFrames } from './frames.js';
 import type {
   AnalyseDocumentInput,
   AnalyseDocumentOptions,
-  AnalyseFramesInput,
-  FramesResult,
   AnalyseSelfieInput,
   AnalyseSelfieOptions,
   DocumentAnalysis,
   DocumentContent,
   SelfieResult,
 } from './types.js';
-
-async function timed<T>(timings: Record<string, number>, name: string, fn: () => Promise<T> | T): Promise<T> {
-  const t = performance.now();
-  try {
-    return await fn();
-  } finally {
-    timings[name] = Math.round(performance.now() - t);
-  }
-}
 
 /** The barcode stage's outcome on a page not searched for a PDF417. */
 const NO_BARCODE: BarcodeResult = { found: false, fields: {} };
@@ -340,39 +332,6 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     evidence,
     timings,
   };
-}
-
-/** The faces of one captured frame (largest first), with the decoded frame. */
-async function facesOfImage(bytes: Buffer): Promise<{ prepared: PreparedInput; faces: DetectedFace[] }> {
-  const prepared = await prepareInput(bytes);
-  return { prepared, faces: await detectFaces(prepared.raster) };
-}
-
-/**
- * The faces in frames sampled from a video (the Video method decides from them, with the
- * selfie's rules), and whether the first frame, the straight look, was filmed off a screen.
- * A frame that cannot be decoded has no face.
- */
-export async function analyseFrames(input: AnalyseFramesInput): Promise<FramesResult> {
-  const timings: Record<string, number> = {};
-  const frames: DetectedFace[][] = [];
-  let screenReplay = false;
-  let neutralMatch: number[] | null = null;
-  for (const [i, bytes] of input.frames.entries()) {
-    try {
-      const { prepared, faces } = await timed(timings, `frame_${i}`, () => facesOfImage(bytes));
-      if (i === 0) screenReplay = (await timed(timings, 'moire', () => detectRecapture(prepared.raster))).screen;
-      // The first frame with a face is the video's straight look, the one matched with the portrait.
-      if (faces[0] && !frames.some((f) => f.length > 0)) {
-        neutralMatch = await timed(timings, 'neutral_match', () => matchDescriptor(prepared.raster, faces[0]!));
-      }
-      frames.push(faces);
-    } catch (err: unknown) {
-      if (!(err instanceof AnalysisInputError)) throw err;
-      frames.push([]);
-    }
-  }
-  return { frames, screenReplay, ...(neutralMatch ? { neutralMatch } : {}), timings };
 }
 
 /**
