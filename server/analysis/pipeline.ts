@@ -19,7 +19,7 @@ import { matchDescriptor } from './stages/selfie-descriptor.js';
 import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
 import { type MrzResult } from './stages/mrz.js';
-import { readPageMrz } from './stages/mrz-page.js';
+import { dropFrontMrz, readPageMrz } from './stages/mrz-page.js';
 import { vouchByPage } from './stages/mrz-viz.js';
 import { repairByPage } from './stages/mrz-viz-repair.js';
 import { matchName } from './stages/name-match.js';
@@ -164,7 +164,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   // The printed page rebuilds a second MRZ line a finger hid, witnessed by the check digits the
   // passes read (mrz-viz-repair.ts), and vouches for MRZ characters the passes did not agree on (mrz-viz.ts).
   const pageLines = deskewedOcr.lines.map((l) => l.text);
-  const mrz = vouchByPage(repairByPage(mrzRead, pageLines, today), pageLines, today);
+  let mrz = vouchByPage(repairByPage(mrzRead, pageLines, today), pageLines, today);
 
   let ocr = deskewedOcr;
   let tessRead = deskewedOcr;
@@ -215,6 +215,8 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     // ends with the job (the pool runs one job per two cores; a reading left running shares them with the next).
     await paddle.catch(() => null);
   }
+  // A failed MRZ on a page the readings show as a licence front was a row of its print (mrz-page.ts).
+  mrz = dropFrontMrz(mrz, texts, 'Issuing State Code' in printed);
   // Code fields no reader returned, read again from the ink right of or under a label some reader
   // found (label-reread.ts): only on a page with nothing machine-readable, at most eight crops.
   const unread = new Set(REREAD_TARGETS.map((t) => t.field).filter((f) => !(f in printed)));
