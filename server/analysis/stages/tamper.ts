@@ -8,7 +8,9 @@
  * A group is reported only when it is also far cleaner than the flat blocks right round it and
  * holds some structure (the pasted text): JPEG at phone qualities (75-85) zeroes the noise of
  * smooth 8x8 blocks here and there on the desk and the paper, which made every clean white-stock
- * capture look "photoshopped" against the frame's median alone (issue 20).
+ * capture look "photoshopped" against the frame's median alone (issue 20). It must also be an
+ * island: on plain card stock in a small, denoised upload much of the paper round any clean group
+ * is as clean, and such a group is the stock, not a fill.
  *
  * Limits: phones that denoise heavily flatten the whole image (no contrast left to find), a
  * paste that was re-noised to match is not found, and neither is one on paper exposed to
@@ -44,6 +46,14 @@ export const TAMPER_SETTINGS = {
   localCleanRatio: 0.12,
   /** …and when at least this share of the blocks in and round it hold structure (the pasted text). */
   minInkedShare: 0.04,
+  /**
+   * …and when at most this share of the plain flat blocks round it are too clean as well. A
+   * pasted fill is an island in noisy paper (0-3 % of its surroundings clean on the pasted test
+   * captures); plain card stock on a small denoised upload is clean all over, and the group is
+   * just the part of it that happens to connect (32-50 % round the two patches called pasted on
+   * development back 3 under the `small` stress, 685 px).
+   */
+  maxRingCleanShare: 0.25,
   /**
    * Minimum connected too-clean blocks to report. A pasted field's fill spans 14-29 blocks on
    * 720-1080 px captures; 6 JPEG-zeroed blocks of paper between an MRZ line and the page's edge
@@ -144,8 +154,8 @@ export function detectPastedRegions(g: GreyPlane): TamperResult {
       // as phones save) wipes the noise out of smooth 8x8 blocks here and there on the desk and
       // the paper, and those are only somewhat cleaner than their neighbours; a pasted fill is
       // almost noiseless beside them and holds the new text.
-      const around = ringSigma(sigma, clean, inked, bw, bh, x0, y0, x1, y1);
-      const local = s / count < around * TAMPER_SETTINGS.localCleanRatio;
+      const around = ringStats(sigma, clean, inked, bw, bh, x0, y0, x1, y1);
+      const local = s / count < around.sigma * TAMPER_SETTINGS.localCleanRatio && around.cleanShare <= TAMPER_SETTINGS.maxRingCleanShare;
       if (local && inkedShare(inked, bw, bh, x0, y0, x1, y1) >= TAMPER_SETTINGS.minInkedShare)
         regions.push({ box: [x0 * B, y0 * B, (x1 - x0 + 1) * B, (y1 - y0 + 1) * B], blocks: count, sigma: s / count, imageSigma: median });
     }
@@ -154,14 +164,26 @@ export function detectPastedRegions(g: GreyPlane): TamperResult {
 }
 
 /**
- * Median noise sigma of the flat blocks in a band {@link RING} blocks wide round a box of blocks.
- * Blocks touching a structured one are left out: the blurred edge of a glyph next to them
- * reads as noise to the operator, so on a page with text all round (a passport's MRZ band,
- * development passport 10 at JPEG 71) the plain paper between the lines looked far cleaner
- * than its "noisy" neighbours and was called pasted.
+ * The flat blocks in a band {@link RING} blocks wide round a box of blocks: the median noise
+ * sigma of those not too clean, and the share of them all that are too clean. Blocks touching
+ * a structured one are left out: the blurred edge of a glyph next to them reads as noise to the
+ * operator, so on a page with text all round (a passport's MRZ band, development passport 10 at
+ * JPEG 71) the plain paper between the lines looked far cleaner than its "noisy" neighbours and
+ * was called pasted.
  */
-function ringSigma(sigma: Float32Array, clean: Uint8Array, inked: Uint8Array, bw: number, bh: number, x0: number, y0: number, x1: number, y1: number): number {
+function ringStats(
+  sigma: Float32Array,
+  clean: Uint8Array,
+  inked: Uint8Array,
+  bw: number,
+  bh: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): { sigma: number; cleanShare: number } {
   const values: number[] = [];
+  let cleanCount = 0;
   const nearInk = (x: number, y: number): boolean => {
     for (let ny = Math.max(0, y - 1); ny <= Math.min(bh - 1, y + 1); ny++)
       for (let nx = Math.max(0, x - 1); nx <= Math.min(bw - 1, x + 1); nx++) if (inked[ny * bw + nx]) return true;
@@ -171,11 +193,14 @@ function ringSigma(sigma: Float32Array, clean: Uint8Array, inked: Uint8Array, bw
     for (let x = Math.max(0, x0 - RING); x <= Math.min(bw - 1, x1 + RING); x++) {
       if (x >= x0 && x <= x1 && y >= y0 && y <= y1) continue;
       const i = y * bw + x;
-      if (sigma[i]! >= 0 && !clean[i] && !nearInk(x, y)) values.push(sigma[i]!);
+      if (sigma[i]! < 0 || nearInk(x, y)) continue;
+      if (clean[i]) cleanCount++;
+      else values.push(sigma[i]!);
     }
   }
   values.sort((a, b) => a - b);
-  return values.length ? values[values.length >> 1]! : 0;
+  const flat = values.length + cleanCount;
+  return { sigma: values.length ? values[values.length >> 1]! : 0, cleanShare: flat ? cleanCount / flat : 0 };
 }
 const RING = 3;
 
