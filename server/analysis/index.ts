@@ -2,7 +2,9 @@
  * The analysis engine's public surface. The server calls {@link AnalysisPool} from a queue job
  * (or {@link analyseDocument} / {@link analyseSelfie} directly in tests and the CLI).
  */
-export { analyseDocument, analyseFrames, analyseSelfie } from './pipeline.js';
+export { analyseFrames } from './frames.js';
+export { analyseDocument } from './pipeline.js';
+export { analyseSelfie } from './selfie-pipeline.js';
 export { AnalysisPool, type AnalysisPoolOptions } from './pool.js';
 export { AnalysisInputError, InputErrorCode, isAnalysisInputError } from './errors.js';
 export { closeEngines } from './engines.js';

@@ -13,12 +13,11 @@ import { runDlp } from './stages/dlp.js';
 import { classifyDocument } from './stages/doc-type.js';
 import { editorSoftware, exifEntries } from './stages/exif.js';
 import { annotateFace, detectFaces, type DetectedFace } from './stages/face.js';
-import { refindFace } from './stages/lost-face.js';
 import { matchDescriptor } from './stages/selfie-descriptor.js';
 import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
 import { type MrzResult } from './stages/mrz.js';
-import { readPageMrz } from './stages/mrz-page.js';
+import { dropFrontMrz, readPageMrz } from './stages/mrz-page.js';
 import { vouchByPage } from './stages/mrz-viz.js';
 import { repairByPage } from './stages/mrz-viz-repair.js';
 import { matchName } from './stages/name-match.js';
@@ -30,31 +29,12 @@ import { partRunNames } from './stages/name-spacing.js';
 import { FRONT_FIELDS, printedFields } from './stages/printed-fields.js';
 import { assessQuality, fieldsReadable, glareOverSymbol, QUALITY_THRESHOLDS, QualityIssue, qualityReason } from './stages/quality.js';
 import { detectRecapture } from './stages/recapture.js';
-import { ChallengeSignals } from './stages/challenge-signals.js';
-import { decideSelfie, matchPortrait, type LivenessFrame } from './stages/selfie.js';
+import { matchPortrait } from './stages/selfie.js';
 import { detectRetypedFields } from './stages/field-forgery.js';
 import { detectGridInconsistency } from './stages/jpeg-grid.js';
 import { detectPastedRegions, regionsOutsideMrz } from './stages/tamper.js';
-import type {
-  AnalyseDocumentInput,
-  AnalyseDocumentOptions,
-  AnalyseFramesInput,
-  FramesResult,
-  AnalyseSelfieInput,
-  AnalyseSelfieOptions,
-  DocumentAnalysis,
-  DocumentContent,
-  SelfieResult,
-} from './types.js';
-
-async function timed<T>(timings: Record<string, number>, name: string, fn: () => Promise<T> | T): Promise<T> {
-  const t = performance.now();
-  try {
-    return await fn();
-  } finally {
-    timings[name] = Math.round(performance.now() - t);
-  }
-}
+import { timed } from './timed.js';
+import type { AnalyseDocumentInput, AnalyseDocumentOptions, DocumentAnalysis, DocumentContent } from './types.js';
 
 /** The barcode stage's outcome on a page not searched for a PDF417. */
 const NO_BARCODE: BarcodeResult = { found: false, fields: {} };
@@ -172,7 +152,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   // The printed page rebuilds a second MRZ line a finger hid, witnessed by the check digits the
   // passes read (mrz-viz-repair.ts), and vouches for MRZ characters the passes did not agree on (mrz-viz.ts).
   const pageLines = deskewedOcr.lines.map((l) => l.text);
-  const mrz = vouchByPage(repairByPage(mrzRead, pageLines, today), pageLines, today);
+  let mrz = vouchByPage(repairByPage(mrzRead, pageLines, today), pageLines, today);
 
   let ocr = deskewedOcr;
   let tessRead = deskewedOcr;
@@ -223,6 +203,8 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     // ends with the job (the pool runs one job per two cores; a reading left running shares them with the next).
     await paddle.catch(() => null);
   }
+  // A failed MRZ on a page the readings show as a licence front was a row of its print (mrz-page.ts).
+  mrz = dropFrontMrz(mrz, texts, 'Issuing State Code' in printed);
   // Code fields no reader returned, read again from the ink right of or under a label some reader
   // found (label-reread.ts): only on a page with nothing machine-readable, at most eight crops.
   const unread = new Set(REREAD_TARGETS.map((t) => t.field).filter((f) => !(f in printed)));
@@ -340,100 +322,4 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     evidence,
     timings,
   };
-}
-
-/** The faces of one captured frame (largest first), with the decoded frame. */
-async function facesOfImage(bytes: Buffer): Promise<{ prepared: PreparedInput; faces: DetectedFace[] }> {
-  const prepared = await prepareInput(bytes);
-  return { prepared, faces: await detectFaces(prepared.raster) };
-}
-
-/**
- * The faces in frames sampled from a video (the Video method decides from them, with the
- * selfie's rules), and whether the first frame, the straight look, was filmed off a screen.
- * A frame that cannot be decoded has no face.
- */
-export async function analyseFrames(input: AnalyseFramesInput): Promise<FramesResult> {
-  const timings: Record<string, number> = {};
-  const frames: DetectedFace[][] = [];
-  let screenReplay = false;
-  let neutralMatch: number[] | null = null;
-  for (const [i, bytes] of input.frames.entries()) {
-    try {
-      const { prepared, faces } = await timed(timings, `frame_${i}`, () => facesOfImage(bytes));
-      if (i === 0) screenReplay = (await timed(timings, 'moire', () => detectRecapture(prepared.raster))).screen;
-      // The first frame with a face is the video's straight look, the one matched with the portrait.
-      if (faces[0] && !frames.some((f) => f.length > 0)) {
-        neutralMatch = await timed(timings, 'neutral_match', () => matchDescriptor(prepared.raster, faces[0]!));
-      }
-      frames.push(faces);
-    } catch (err: unknown) {
-      if (!(err instanceof AnalysisInputError)) throw err;
-      frames.push([]);
-    }
-  }
-  return { frames, screenReplay, ...(neutralMatch ? { neutralMatch } : {}), timings };
-}
-
-/**
- * The selfie (and liveness) method: detects the face in the selfie and each frame, compares
- * with the reference portrait, checks the challenges and the anti-spoofing scores, and decides
- * complete / review / rejected with reasons.
- */
-export async function analyseSelfie(input: AnalyseSelfieInput, options: AnalyseSelfieOptions = {}): Promise<SelfieResult> {
-  const timings: Record<string, number> = {};
-  let selfieInput: PreparedInput;
-  try {
-    selfieInput = await timed(timings, 'input', () => prepareInput(input.selfie));
-  } catch (err: unknown) {
-    if (err instanceof AnalysisInputError) return { decision: 'rejected', reasons: ['NO_FACE'], challenges: [], derivative: null, embedding: null, timings };
-    throw err;
-  }
-  const selfie = await timed(timings, 'selfie_faces', () => detectFaces(selfieInput.raster));
-  let reference: DetectedFace | undefined;
-  if (options.referenceEmbedding) {
-    reference = {
-      box: [0, 0, 0, 0],
-      score: 1,
-      emotions: {},
-      turn: 0,
-      embedding: options.referenceEmbedding,
-      ...(options.referenceQuality ? { portrait: options.referenceQuality } : {}),
-    };
-  } else if (options.referenceDocument) {
-    const doc = await prepareInput(options.referenceDocument);
-    reference = (await timed(timings, 'reference_faces', () => documentFaces(doc.raster)))[0];
-  }
-  // A face filmed off a screen carries the screen's moiré (issue 20): checked on the selfie and
-  // on the held frame of each move (the last of its step), not on every dense frame.
-  let screenReplay = (await timed(timings, 'moire', () => detectRecapture(selfieInput.raster))).screen;
-  const frames: LivenessFrame[] = [];
-  const signals = new ChallengeSignals();
-  const all = input.frames ?? [];
-  // The box of the last face found, for a frame where the detector loses it (lost-face.ts).
-  let lastBox: DetectedFace['box'] | undefined;
-  for (const [i, frame] of all.entries()) {
-    const { prepared, faces: whole } = await timed(timings, `frame_${i}`, () => facesOfImage(frame.bytes));
-    const faces = whole.length > 0 || !lastBox ? whole : await timed(timings, `refind_${i}`, () => refindFace(prepared.raster, lastBox!));
-    if (faces[0]) lastBox = faces[0].box;
-    signals.add(frame.challenge, prepared.raster, faces);
-    frames.push({ challenge: frame.challenge, faces, ...(frame.step !== undefined ? { step: frame.step } : {}) });
-    const held = all[i + 1]?.step !== frame.step || frame.step === undefined;
-    if (!screenReplay && held) screenReplay = (await detectRecapture(prepared.raster)).screen;
-  }
-  // Only the match with the portrait uses the portrait-scale descriptor; frames are compared
-  // with the selfie's own (same scale on both sides).
-  const atScale = reference && selfie[0] ? await timed(timings, 'selfie_match', () => matchDescriptor(selfieInput.raster, selfie[0]!)) : null;
-  const decision = await decideSelfie({
-    selfie,
-    ...(reference ? { reference } : {}),
-    ...(atScale ? { selfieAtPortraitScale: atScale } : {}),
-    frames,
-    ...(options.requireReference !== undefined ? { requireReference: options.requireReference } : {}),
-    ...(options.activeLiveness !== undefined ? { activeLiveness: options.activeLiveness } : {}),
-    screenReplay,
-    ...(options.flashColours ? { flash: signals.flash(options.flashColours) } : {}),
-    ...(options.requireBlink ? { blink: signals.blink() } : {}),
-  });
-  return { ...decision, derivative: selfieInput.derivative, embedding: selfie[0]?.embedding ? [...selfie[0].embedding] : null, timings };
 }

@@ -4,7 +4,9 @@
  */
 import type { PortraitQuality } from './stages/portrait.js';
 import { getFaceEngine, getTesseract, getZxing, ocrbDataDir } from './engines.js';
-import { analyseDocument, analyseFrames, analyseSelfie } from './pipeline.js';
+import { analyseFrames } from './frames.js';
+import { analyseDocument } from './pipeline.js';
+import { analyseSelfie } from './selfie-pipeline.js';
 import type { AnalyseDocumentOptions, AnalyseSelfieOptions, DocumentAnalysis, FramesResult, LivenessChallenge, SelfieResult, UserClaims } from './types.js';
 
 /** Tasks as they cross the thread boundary (Buffers arrive as Uint8Arrays). */

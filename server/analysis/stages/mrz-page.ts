@@ -5,7 +5,7 @@
  * rows are not read as text. Searched always, the back paid 0.04-5.8 s of CPU for zones that
  * were the symbol or the card's edges (development stress backs, docs/analysis.md 2026-11-28).
  */
-import { showsMrzText, readsAsLicenceFront } from './doc-type.js';
+import { classifyDocument, DocType, showsMrzText, readsAsLicenceFront } from './doc-type.js';
 import { finishMrz, searchMrz, textBands, type MrzResult, type MrzSearch } from './mrz.js';
 import type { GreyPlane } from '../raster.js';
 import { growQuad, paperOver, type Quad } from '../warp.js';
@@ -44,4 +44,21 @@ export async function readPageMrz(grey: GreyPlane, today: Date, ctx: MrzPageCont
   // the MRZ set wide, 2 of 24). The page is then read as it is; kept only when that reads valid.
   const again = await ctx.timed('mrz_unpapered', async () => search(grey, await searchMrz(grey, today)));
   return again.data?.valid ? again : read;
+}
+
+/**
+ * A licence front prints no MRZ. An MRZ that failed its checks on a page whose readings show a
+ * licence front is a row of the front's own print read as one (a dim development front: its row
+ * of dates, every check failing), not a reason to refuse the capture; it is dropped. A licence
+ * front shows as its heading ("DRIVER LICENSE"), or, where every reader garbled that heading (dim,
+ * light print on a dark band), as a US jurisdiction named in the card's header (`stateHeader`:
+ * printed-fields.ts), with no passport or ID-card keyword and nothing MRZ-like (fillers, a
+ * 28-character run) in any reading. A valid MRZ is kept whatever the text.
+ */
+export function dropFrontMrz(mrz: MrzResult, texts: readonly string[], stateHeader: boolean): MrzResult {
+  if (!mrz.data || mrz.data.valid) return mrz;
+  const text = texts.join('\n');
+  const type = classifyDocument({ text }).doc_type;
+  const front = type === DocType.DrivingLicence || (type === DocType.Other && stateHeader);
+  return front && !showsMrzText(text) ? NOTHING : mrz;
 }

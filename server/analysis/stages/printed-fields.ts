@@ -160,7 +160,9 @@ export function printedFields(ocr: OcrResult, today: Date): Record<string, Proce
   const dates = [...clean, ...misread].sort((a, b) => a.iso.localeCompare(b.iso));
   const byLabel = (kind: 'birth' | 'expiry' | 'issue'): FoundDate | undefined => dates.find((d) => labelOf(d) === kind);
   const birth = byLabel('birth') ?? dates.find((d) => ageOn(d.iso, today) >= 10 && labelOf(d) === null);
-  if (birth && ageOn(birth.iso, today) >= 10) {
+  // A birth year before 1900 is no holder's ("03/10/1056": a blurred 9 read 0, which the century
+  // repair cannot place): left unread, but kept as the earliest date, so no other takes its place.
+  if (birth && ageOn(birth.iso, today) >= 10 && birth.iso >= '1900') {
     put('Date of Birth', birth.iso, conf(birth.line));
     put('age', ageOn(birth.iso, today), conf(birth.line));
   }

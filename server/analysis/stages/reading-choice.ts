@@ -117,6 +117,14 @@ export function pickReading(
  */
 const TESSERACT_ON_TIE = new Set(['Full Name', 'Address Street', 'Address City']);
 
+/**
+ * Fields where a NONE one reading holds beats the code the other holds: NONE is a word no
+ * recogniser makes out of a one- or two-letter code, while a stray letter paired with the label
+ * (a neighbouring value, a piece of the label) is what a misreading gives ("RSTR E" from
+ * PaddleOCR where tesseract read "PSTR NONE": development front 23).
+ */
+const NONE_ON_TIE = new Set(['DL Restriction Code', 'DL Endorsed']);
+
 /** The one value the readings hold, when they do not disagree. */
 const agreed = (a: string | undefined, b: string | undefined): string | undefined => (a !== undefined && b !== undefined && a !== b ? undefined : (a ?? b));
 
@@ -140,7 +148,7 @@ export function chooseFields(tess: Fields, paddle: Fields, today: Date): Record<
   const issuer = agreed(str(tess['Issuing State Code']), str(paddle['Issuing State Code'])) ?? agreed(str(tess['Address State']), str(paddle['Address State']));
   const fitsIssuer = (v: string): boolean => issuer === undefined || fitsFormats(v, issuer) !== false;
   for (const [key, check] of CHECKS) {
-    const onTie = TESSERACT_ON_TIE.has(key) ? 'tesseract' : 'paddle';
+    const onTie = TESSERACT_ON_TIE.has(key) || (NONE_ON_TIE.has(key) && str(tess[key]) === 'NONE') ? 'tesseract' : 'paddle';
     const passes = (v: string): boolean => check(v, chosen, todayIso) && (key !== 'Document Number' || fitsIssuer(v));
     const which = pickReading(str(tess[key]), str(paddle[key]), passes, onTie);
     if (which) take(key, which === 'tesseract' ? tess : paddle);

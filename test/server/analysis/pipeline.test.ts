@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeEngines } from '../../../server/analysis/engines.js';
-import { analyseDocument, analyseSelfie } from '../../../server/analysis/pipeline.js';
+import { analyseDocument } from '../../../server/analysis/pipeline.js';
+import { analyseSelfie } from '../../../server/analysis/selfie-pipeline.js';
 import { passportMrz } from '../../fixtures/mrz.js';
 import { documentPhoto, flatDocument, IDENTITIES, selfie } from '../../fixtures/set.js';
 import { photograph, screenRecapture } from '../../fixtures/documents.js';

@@ -8,7 +8,8 @@ import { closeEngines } from '../../../../server/analysis/engines.js';
 import { prepareInput } from '../../../../server/analysis/input.js';
 import { fitRaster, toGrey } from '../../../../server/analysis/raster.js';
 import { runBarcode } from '../../../../server/analysis/stages/barcode.js';
-import { readPageMrz } from '../../../../server/analysis/stages/mrz-page.js';
+import { dropFrontMrz, readPageMrz } from '../../../../server/analysis/stages/mrz-page.js';
+import type { MrzResult } from '../../../../server/analysis/stages/mrz.js';
 import { DEV } from '../../../fixtures/hard/config.js';
 import { hardPeople } from '../../../fixtures/hard/set.js';
 import { stressedPassport } from '../../../fixtures/hard/stress.js';
@@ -47,5 +48,43 @@ describe('readPageMrz', { timeout: 240_000 }, () => {
     const read = await readPageMrz(grey, today, { symbol, ocrText: async () => 'DRIVER LICENSE CLASS C', timed: t.timed });
     expect(read).toEqual({ found: false, fields: {} });
     expect(t.names).toEqual([]);
+  });
+});
+
+describe('dropFrontMrz', () => {
+  // What the lowest-rows fallback read on dim development-variant front 16: its row of dates
+  // (05/10/1956 05/10/2023 11/28/2019) taken for a TD3's second line, every check failing.
+  const failed: MrzResult = {
+    found: true,
+    fields: { 'Document Number': { value: '03101935C', confidence: 50 } },
+    data: {
+      format: 'TD3',
+      valid: false,
+      lines: ['OBBDI4IIOIOIEB4INI9OBOI4I4EJXBG994<OBOOBBIB<', '03101935C043I0720231<72R2019<<<<<<<<<<<<<<<<'],
+      fields: { documentNumber: '03101935C' },
+      failing_checks: ['Document code', 'Last name', 'Birth date check digit', 'Composite check digit'],
+      corrections: [],
+    },
+  };
+  const nothing = { found: false, fields: {} };
+  // The front's readings: tesseract garbled the heading, PaddleOCR ran its words together.
+  const tesseract = 'MASSACHUSETTS\nELLA JONES\nS15801115\nDRIVER LICENSI';
+  const paddle = 'MASSACHUSETTS DRIVERLRGENSR\nS15801115\nJONES\n03/10/1056 05/10/2023 11/28-20 19';
+
+  it('drops a failed MRZ on a page whose readings show a licence front', () => {
+    expect(dropFrontMrz(failed, [tesseract, paddle], true)).toEqual(nothing);
+    expect(dropFrontMrz(failed, ['CALIFORNIA DRIVER LICENSE\nDL R7987555'], false)).toEqual(nothing);
+  });
+
+  it('keeps it when nothing says licence front, or something says passport or MRZ', () => {
+    expect(dropFrontMrz(failed, [tesseract, paddle], false)).toBe(failed);
+    expect(dropFrontMrz(failed, ['PASSPORT\nDRIVER LICENSE'], true)).toBe(failed);
+    expect(dropFrontMrz(failed, ['DRIVER LICENSE\nP<USAJONES<<ELLA<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<'], true)).toBe(failed);
+    expect(dropFrontMrz(failed, ['MASSACHUSETTS\nIDENTITY CARD'], true)).toBe(failed);
+  });
+
+  it('keeps a valid MRZ whatever the text', () => {
+    const valid: MrzResult = { ...failed, data: { ...failed.data!, valid: true, failing_checks: [] } };
+    expect(dropFrontMrz(valid, ['CALIFORNIA DRIVER LICENSE'], true)).toBe(valid);
   });
 });

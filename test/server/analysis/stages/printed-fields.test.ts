@@ -319,6 +319,15 @@ describe('printedFields: names by their place, the discriminator as one run', ()
     expect(printedFields(ocr(['DOB 08/15/7985']), today)['Date of Birth']?.value).toBe('1985-08-15');
   });
 
+  it('leaves a birth year before 1900 unread, and takes no other date of the row for it', () => {
+    // Development-variant front 16 (dim), PaddleOCR's row of dates: 05/10/1956 read "03/10/1056".
+    const out = printedFields(ocr(['03/10/1056 05/10/2023 11/28/2009']), today);
+    expect(out['Date of Birth']).toBeUndefined();
+    expect(out['age']).toBeUndefined();
+    expect(out['Date of Expiry']?.value).toBe('2023-05-10');
+    expect(out['Date of Issue']?.value).toBe('2009-11-28');
+  });
+
   it('reads a name whose label was paired with it by geometry', () => {
     const out = printedFields(ocr(['ILLINOIS DRIVER LICENSE', 'OCONNOR', 'GIVEN NAMES AALIYAH LEE', '7235 OLD MILL RD', 'CHICAGO, IL 60674']), today);
     expect(out['Full Name']?.value).toBe('AALIYAH LEE OCONNOR');

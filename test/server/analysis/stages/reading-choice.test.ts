@@ -75,6 +75,23 @@ describe('chooseFields', () => {
     expect(out['Eyes Color']).toBe('BLK');
   });
 
+  it("keeps a NONE either reading read for restrictions and endorsements over the other's code (development front 23)", () => {
+    // PaddleOCR paired RSTR with a stray E; tesseract read "PSTR NONE".
+    const out = values(
+      chooseFields(fields({ 'DL Restriction Code': 'NONE', 'DL Endorsed': 'NONE' }), fields({ 'DL Restriction Code': 'E', 'DL Endorsed': 'NONE' }), today),
+    );
+    expect(out['DL Restriction Code']).toBe('NONE');
+    const back = values(chooseFields(fields({ 'DL Endorsed': 'M' }), fields({ 'DL Endorsed': 'NONE' }), today));
+    expect(back['DL Endorsed']).toBe('NONE');
+    // Two codes: PaddleOCR's, as before; and the class is no such field.
+    expect(
+      values(chooseFields(fields({ 'DL Restriction Code': 'B', 'DL Class': 'C' }), fields({ 'DL Restriction Code': 'E', 'DL Class': 'D' }), today)),
+    ).toEqual({
+      'DL Restriction Code': 'E',
+      'DL Class': 'D',
+    });
+  });
+
   it('keeps name parts from the reading whose full name was chosen', () => {
     const tess = fields({ 'Full Name': 'ANA KIM', 'First Name': 'ANA', 'Last Name': 'KIM' });
     const paddle = fields({ 'Full Name': 'ANA M KIM', 'First Name': 'ANA', 'Middle Name': 'M', 'Last Name': 'KIM' });
