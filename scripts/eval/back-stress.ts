@@ -9,6 +9,7 @@
  * development symbol under those bounds and at their hard ends (the screen check's stresses).
  */
 import { analyseDocument } from '../../server/analysis/index.js';
+import { documentDecision } from '../../server/domain/document-rules.js';
 import { BACK_STRESSES, backStressPhoto, type BackStress } from '../../test/fixtures/hard/back-stress.js';
 import { DEV } from '../../test/fixtures/hard/config.js';
 import type { BackRows } from '../../test/fixtures/hard/documents.js';
@@ -24,6 +25,11 @@ interface StressResult {
   readonly cpuMs: number;
   /** Which attempt decoded (zxing's or the soft reader), when one did. */
   readonly via: string | null;
+  /** What the service would send to review for this back (`no_machine_readable_data` when unread). */
+  readonly flags: readonly string[];
+  /** Called a photo of a screen (`internet_detection`): a genuine back falsely flagged. */
+  readonly screen: boolean;
+  readonly person: number;
 }
 
 export async function evalBackStress(
@@ -35,8 +41,11 @@ export async function evalBackStress(
   stresses: readonly BackStress[] = BACK_STRESSES,
 ): Promise<void> {
   print(`\n#### Licence backs under the development stress sweep (whole pipeline${rows === 'thin' ? ', the `thin` rows variant' : ''})\n`);
-  print('| stress | decoded (PDF417 → AAMVA) | decoded by | decoded wrong | refused | why refused | CPU ms, median (decoded / not) |');
-  print('|---|---|---|---|---|---|---|');
+  print(
+    '| stress | decoded (PDF417 → AAMVA) | decoded by | decoded wrong | refused | why refused | flagged | called a screen | CPU ms, median (decoded / not) |',
+  );
+  print('|---|---|---|---|---|---|---|---|---|');
+  const odd: string[] = [];
   const all: StressResult[] = [];
   const people = hardPeople(DEV, n);
   for (const stress of stresses) {
@@ -56,19 +65,30 @@ export async function evalBackStress(
         failure: a.status === 'Failed' ? a.failure_code : null,
         cpuMs: (used.user + used.system) / 1000,
         via: a.evidence?.barcode_via ?? null,
+        flags: a.status === 'Failed' ? [] : documentDecision(a).flags,
+        screen: a.content?.ai_analysis.internet_detection === true,
+        person: i,
       });
+      const r = rs[rs.length - 1]!;
+      // Each back not decoded, decoded wrong, refused or flagged, for the failures' causes.
+      if (!r.decoded || r.wrong || r.failure || r.flags.length > 0)
+        odd.push(
+          `${stress} ${i}: ${r.decoded ? `decoded ${r.via}${r.wrong ? ' WRONG' : ''}` : 'undecoded'}${r.failure ? `, refused ${r.failure}` : ''}${r.flags.length ? `, flagged ${r.flags.join('+')}` : ''}`,
+        );
     }
     all.push(...rs);
     const why = new Map<string, number>();
     for (const r of rs) if (r.failure) why.set(r.failure, (why.get(r.failure) ?? 0) + 1);
     print(
-      `| ${stress} | ${formatRate(rateOf(rs, (r) => r.decoded))} | ${viaCounts(rs.map((r) => r.via))} | ${formatRate(rateOf(rs, (r) => r.wrong))} | ${formatRate(rateOf(rs, (r) => r.failure !== null))} | ${[...why].map(([k, v]) => `${k} ×${v}`).join(', ') || '—'} | ${cpuSummary(rs)} |`,
+      `| ${stress} | ${formatRate(rateOf(rs, (r) => r.decoded))} | ${viaCounts(rs.map((r) => r.via))} | ${formatRate(rateOf(rs, (r) => r.wrong))} | ${formatRate(rateOf(rs, (r) => r.failure !== null))} | ${[...why].map(([k, v]) => `${k} ×${v}`).join(', ') || '—'} | ${formatRate(rateOf(rs, (r) => r.flags.length > 0))} | ${formatRate(rateOf(rs, (r) => r.screen))} | ${cpuSummary(rs)} |`,
     );
     progress(`backs-stress: ${stress} done`);
   }
   print(
-    `| all conditions | ${formatRate(rateOf(all, (r) => r.decoded))} | ${viaCounts(all.map((r) => r.via))} | ${formatRate(rateOf(all, (r) => r.wrong))} | ${formatRate(rateOf(all, (r) => r.failure !== null))} | | ${cpuSummary(all)} |`,
+    `| all conditions | ${formatRate(rateOf(all, (r) => r.decoded))} | ${viaCounts(all.map((r) => r.via))} | ${formatRate(rateOf(all, (r) => r.wrong))} | ${formatRate(rateOf(all, (r) => r.failure !== null))} | | ${formatRate(rateOf(all, (r) => r.flags.length > 0))} | ${formatRate(rateOf(all, (r) => r.screen))} | ${cpuSummary(all)} |`,
   );
+  print('\nBacks not decoded, decoded wrong, refused or flagged (development half only):\n');
+  for (const line of odd) print(`- ${line}`);
 }
 
 /** "3100 (2400 / 9800)": median CPU ms of all, of the decoded and of the undecoded backs. */

@@ -122,8 +122,30 @@ function crossing(p: Float64Array, from: number, step: 1 | -1, thr: number): num
   return null;
 }
 
+/**
+ * How the edges are measured: each top/bottom sample averages `window` bands' widths of the
+ * symbol round its band, and each end is where the profile down the rows first passes `endShare`
+ * of the way from paper to ink.
+ */
+export interface FitOptions {
+  readonly window: number;
+  readonly endShare: number;
+}
+
+const FIRST_FIT: FitOptions = { window: 1, endShare: 0.4 };
+
+/**
+ * The fit tried again when the first decodes nothing (barcode.ts). In a dim, blurred capture one
+ * band's row can be nearly white (its 13 or so modules all spaces), its darkness under half the
+ * symbol's, so the edge was taken there, rows inside (development `harsh` 0, 7: the edges
+ * bowed two rows into the symbol); over three bands' widths no row is that light. A bright
+ * capture greys the stop pattern's thin last bars below 0.4 of the ink (the same backs: the
+ * right end put on its thick bar, ten modules in); at 0.25 they count.
+ */
+export const CAREFUL_FIT: FitOptions = { window: 3, endShare: 0.25 };
+
 /** Measures the symbol's edges in the rough plane; null when they cannot be told from the paper. */
-function measure(r: GreyPlane): Omit<SymbolFit, 'h'> | null {
+function measure(r: GreyPlane, opts: FitOptions): Omit<SymbolFit, 'h'> | null {
   const { data, width, height } = r;
   const dark = (x: number, y: number): number => 255 - data[y * width + x]!;
   // Top and bottom: per column band, the darkness profile down the plane; the symbol is the
@@ -137,8 +159,8 @@ function measure(r: GreyPlane): Omit<SymbolFit, 'h'> | null {
   const bottoms: number[] = [];
   const mid = Math.round(height / 2);
   for (let b = 0; b < bands; b++) {
-    const a = Math.round(x0 + b * bw);
-    const e = Math.round(x0 + (b + 1) * bw);
+    const a = Math.max(0, Math.round(x0 + (b + 0.5 - opts.window / 2) * bw));
+    const e = Math.min(width, Math.round(x0 + (b + 0.5 + opts.window / 2) * bw));
     const p = new Float64Array(height);
     for (let y = 0; y < height; y++) {
       let s = 0;
@@ -181,7 +203,7 @@ function measure(r: GreyPlane): Omit<SymbolFit, 'h'> | null {
     const paper = sorted[Math.floor(sorted.length * 0.05)]!;
     const ink = sorted[Math.floor(sorted.length * 0.98)]!;
     if (ink - paper < 40) return null;
-    const thr = paper + (ink - paper) * 0.4;
+    const thr = paper + (ink - paper) * opts.endShare;
     let left = -1;
     for (let x = 1; x < width && left < 0; x++) if (q[x]! >= thr && q[x - 1]! < thr) left = x - 1 + (thr - q[x - 1]!) / Math.max(1e-6, q[x]! - q[x - 1]!);
     let right = -1;
@@ -203,10 +225,10 @@ function measure(r: GreyPlane): Omit<SymbolFit, 'h'> | null {
  * The symbol's fitted edges in the photo, or null when they cannot be measured (the locator's
  * box is not a barcode, or its edges are lost in the blur).
  */
-export function fitSymbol(g: GreyPlane, quad: Quad): SymbolFit | null {
+export function fitSymbol(g: GreyPlane, quad: Quad, opts: FitOptions = FIRST_FIT): SymbolFit | null {
   const rough = roughPlane(g, quad);
   if (!rough) return null;
-  const m = measure(rough.plane);
+  const m = measure(rough.plane, opts);
   return m ? { ...m, h: rough.h } : null;
 }
 

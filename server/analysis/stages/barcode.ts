@@ -10,7 +10,7 @@ import { getZxing } from '../engines.js';
 import { stretchGrey, type GreyPlane } from '../raster.js';
 import { distance, growQuad, warpQuad, type Quad } from '../warp.js';
 import { AamvaFormatError, aamvaToProcessor, parseAamva, type AamvaRecord, type ProcessorField } from './aamva.js';
-import { fitSymbol, looksLikePdf417, sharpenRows, smoothColumns, straighten, type SymbolFit } from './barcode-fit.js';
+import { CAREFUL_FIT, fitSymbol, looksLikePdf417, sharpenRows, smoothColumns, straighten, type SymbolFit } from './barcode-fit.js';
 import { locateBarcode } from './barcode-locate.js';
 import { softDecodePdf417 } from './pdf417-soft.js';
 
@@ -294,6 +294,11 @@ export async function decodePdf417(input: GreyPlane): Promise<{ text: string; an
     // A soft read counts only as a valid AAMVA record: anything else is left undecoded.
     const soft = softDecodePdf417(g, fit);
     if (soft && isAamva(soft)) return { text: soft, angle: 0, via: 'soft' };
+    // The edges measured again over wider bands, the ends at fainter bars (CAREFUL_FIT), for
+    // the soft reader alone: only where nothing decoded, so no symbol read before is lost.
+    const careful = fitSymbol(g, symbol, CAREFUL_FIT);
+    const again = careful ? softDecodePdf417(g, careful) : null;
+    if (again && isAamva(again)) return { text: again, angle: 0, via: 'soft' };
   }
   if (located) {
     for (const retry of RETRIES) {

@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { prepareInput } from '../../../../server/analysis/input.js';
 import { fitRaster, stretchGrey, toGrey, type GreyPlane } from '../../../../server/analysis/raster.js';
-import { fitSymbol, sharpenRows, smoothColumns, straighten } from '../../../../server/analysis/stages/barcode-fit.js';
+import { CAREFUL_FIT, fitSymbol, sharpenRows, smoothColumns, straighten } from '../../../../server/analysis/stages/barcode-fit.js';
 import { locateBarcode } from '../../../../server/analysis/stages/barcode-locate.js';
 import { runBarcode } from '../../../../server/analysis/stages/barcode.js';
+import { softLayout } from '../../../../server/analysis/stages/pdf417-soft.js';
 import { HALVES } from '../../../fixtures/hard/config.js';
 import { backStressPhoto } from '../../../fixtures/hard/back-stress.js';
 import { hardPeople } from '../../../fixtures/hard/set.js';
@@ -80,5 +81,31 @@ describe('PDF417 straightened along its fitted edges', { timeout: 300_000 }, () 
     expect(s.data[5 * w + 22]!).toBeGreaterThan(170);
     expect(s.data[0 * w + 20]).toBe(s.data[9 * w + 20]);
     expect([...smoothColumns(g, 3).data]).toEqual([...data]);
+  });
+});
+
+describe('PDF417 edges measured again where the first fit decodes nothing', { timeout: 300_000 }, () => {
+  // Development backs 0 and 7 under `harsh` (the held-out capture ranges at their hard ends):
+  // dim, blurred and bright, a few rows nearly white within one band, the stop pattern's thin
+  // bars grey. The first fit bowed the edges rows into the symbol and put the right end on the
+  // stop pattern's thick bar; the soft reader found no shape on it, and nothing decoded.
+  it.each([0, 7])('decodes development back %i under the harsh capture into the identity on the card', async (person) => {
+    const id = hardPeople(HALVES.dev, person + 1)[person]!;
+    const out = await runBarcode(await grey(await backStressPhoto(person, 'harsh')), today);
+    expect(out.aamva).toBeDefined();
+    expect(out.via).toBe('soft');
+    expect(out.fields['Document Number']?.value).toBe(id.dlNumber);
+    expect(out.fields['Date of Birth']?.value).toBe(id.dob);
+    expect(out.fields['Last Name']?.value).toBe(id.last);
+  });
+
+  it('reads the symbol in its own shape (19 rows of 12 columns, level 5) on the careful fit, not on the first', async () => {
+    const g = stretchGrey(await grey(await backStressPhoto(7, 'harsh')));
+    const quad = locateBarcode(g)!;
+    const first = softLayout(g, fitSymbol(g, quad)!);
+    expect(first === null || first.rows !== 19 || first.grid.columns !== 12).toBe(true);
+    const careful = softLayout(g, fitSymbol(g, quad, CAREFUL_FIT)!);
+    expect(careful).not.toBeNull();
+    expect([careful!.rows, careful!.grid.columns]).toEqual([19, 12]);
   });
 });
