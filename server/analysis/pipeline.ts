@@ -17,7 +17,7 @@ import { matchDescriptor } from './stages/selfie-descriptor.js';
 import { documentFaces } from './stages/portrait.js';
 import { fileFacts } from './stages/file-facts.js';
 import { type MrzResult } from './stages/mrz.js';
-import { dropFrontMrz, readPageMrz } from './stages/mrz-page.js';
+import { dropFalseMrz, readPageMrz } from './stages/mrz-page.js';
 import { vouchByPage } from './stages/mrz-viz.js';
 import { repairByPage } from './stages/mrz-viz-repair.js';
 import { matchName } from './stages/name-match.js';
@@ -203,8 +203,8 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     // ends with the job (the pool runs one job per two cores; a reading left running shares them with the next).
     await paddle.catch(() => null);
   }
-  // A failed MRZ on a page the readings show as a licence front was a row of its print (mrz-page.ts).
-  mrz = dropFrontMrz(mrz, texts, 'Issuing State Code' in printed);
+  // A failed reading that is no MRZ (a licence front's row of print, texture with no MRZ structure) refuses nothing (mrz-page.ts).
+  mrz = dropFalseMrz(mrz, texts, 'Issuing State Code' in printed);
   // Code fields no reader returned, read again from the ink right of or under a label some reader
   // found (label-reread.ts): only on a page with nothing machine-readable, at most eight crops.
   const unread = new Set(REREAD_TARGETS.map((t) => t.field).filter((f) => !(f in printed)));

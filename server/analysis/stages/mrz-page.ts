@@ -47,16 +47,23 @@ export async function readPageMrz(grey: GreyPlane, today: Date, ctx: MrzPageCont
 }
 
 /**
- * A licence front prints no MRZ. An MRZ that failed its checks on a page whose readings show a
- * licence front is a row of the front's own print read as one (a dim development front: its row
- * of dates, every check failing), not a reason to refuse the capture; it is dropped. A licence
- * front shows as its heading ("DRIVER LICENSE"), or, where every reader garbled that heading (dim,
- * light print on a dark band), as a US jurisdiction named in the card's header (`stateHeader`:
- * printed-fields.ts), with no passport or ID-card keyword and nothing MRZ-like (fillers, a
- * 28-character run) in any reading. A valid MRZ is kept whatever the text.
+ * A failed reading that is no MRZ, dropped: not a reason to refuse the capture (the page then has
+ * nothing machine-readable, which the service sends to review). Two kinds:
+ * - A licence front prints no MRZ. An MRZ that failed its checks on a page whose readings show a
+ *   licence front is a row of the front's own print read as one (a dim development front: its row
+ *   of dates, every check failing). A licence front shows as its heading ("DRIVER LICENSE"), or,
+ *   where every reader garbled that heading (dim, light print on a dark band), as a US
+ *   jurisdiction named in the card's header (`stateHeader`: printed-fields.ts), with no passport or
+ *   ID-card keyword and nothing MRZ-like (fillers, a 28-character run) in any reading.
+ * - A reading with neither a document code nor an issuing state holds nothing of an MRZ's fixed
+ *   structure: texture read as two long lines (a licence back's unlocated PDF417 rows read as
+ *   "ECHM4Z7ZOZIYIOOIB4ZO<…", ten checks failing: development stress back `columns-small` 5).
+ * A valid MRZ is kept whatever the text.
  */
-export function dropFrontMrz(mrz: MrzResult, texts: readonly string[], stateHeader: boolean): MrzResult {
+export function dropFalseMrz(mrz: MrzResult, texts: readonly string[], stateHeader: boolean): MrzResult {
   if (!mrz.data || mrz.data.valid) return mrz;
+  const failing = new Set(mrz.data.failing_checks);
+  if (failing.has('Document code') && failing.has('Issuing state')) return NOTHING;
   const text = texts.join('\n');
   const type = classifyDocument({ text }).doc_type;
   const front = type === DocType.DrivingLicence || (type === DocType.Other && stateHeader);

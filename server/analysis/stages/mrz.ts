@@ -16,6 +16,7 @@ import { applyDoubts, MrzDoubtKind, mrzDoubts, type MrzDoubt } from './mrz-doubt
 import { glyphDoubts } from './mrz-glyph.js';
 import { fontDoubts } from './mrz-font-witness.js';
 import { deblurZone } from './mrz-deblur.js';
+import { fontReading, fontVouches } from './mrz-font-read.js';
 import { consensusReadings } from './mrz-vote.js';
 import { greyBuffer, ocrBand, ocrLines, SMOOTH_SIGMA } from './mrz-ocr.js';
 import { bandsOf, levelled, rotate, textBands } from './mrz-bands.js';
@@ -143,39 +144,57 @@ async function zonesRead(zones: readonly LocatedMrz[], today: Date, noisy: boole
   for (const zone of zones) {
     const first = await readZone(zone, today, noisy);
     const read = first.read;
-    if (read?.data?.valid) return { read: at(zone, await withGlyphs(zone, read.doubts?.length ? await rereadZone(zone, first, today, noisy) : read)) };
+    if (read?.data?.valid) return { read: at(zone, await withGlyphs(zone, read.doubts?.length ? await rereadZone(zone, first, today, noisy) : read, today)) };
     const failing = (r: ZoneRead): number => r.read?.data?.failing_checks.length ?? Infinity;
     if (!best || failing(first) < failing(best.first) || (!best.first.read && first.reads.length > best.first.reads.length)) best = { zone, first };
   }
   if (!best) return { read: null };
   const { zone, first } = best;
   const reread = await rereadZone(zone, first, today, noisy);
-  const read = at(zone, await withGlyphs(zone, reread));
+  const read = at(zone, await withGlyphs(zone, reread, today));
   if (reread?.data?.valid) return { read };
-  return { read, deblur: async () => at(zone, await withGlyphs(zone, await deblurredRead(zone, reread, first, today))) };
+  return { read, deblur: async () => at(zone, await withGlyphs(zone, await deblurredRead(zone, reread, first, today), today)) };
 }
 
 /**
  * A zone whose passes read no valid MRZ (a blurred capture: strokes run together, C reads O, 8
  * reads 6) deconvolved (mrz-deblur.ts) and read again by the same passes; its readings join the
- * earlier ones in the vote, so a character is vouched for only when the passes of both agree.
- * Taken only when the vote then passes every check; null otherwise.
+ * earlier ones in the vote, so a character is vouched for only when the passes of both agree;
+ * failing that, the zone read by the OCR-B font (mrz-font-read.ts). Taken only when it then passes
+ * every check; null otherwise.
  */
 async function deblurredRead(zone: LocatedMrz, prior: MrzResult | null, first: ZoneRead, today: Date): Promise<MrzResult | null> {
   if (!ocrbDataDir()) return null;
   const sharpened = await deblurZone(zone);
   const again = await readZone(sharpened, today, false);
   const reads = [...(prior?.passes ?? first.reads), ...again.reads];
-  const read = readPasses(reads, today, first.lineRead ?? again.lineRead);
-  return read?.data?.valid ? read : null;
+  const lineRead = first.lineRead ?? again.lineRead;
+  const read = readPasses(reads, today, lineRead);
+  if (read?.data?.valid) return read;
+  // Still no valid vote: the font reads the zone (mrz-font-read.ts), the last voter. (The
+  // deconvolved zone fits the font worse: its grid was found on none of `hard` 2 and 11.)
+  const lines = (read ?? prior)?.data?.lines;
+  if (!lines) return null;
+  const font = await fontReading(zone.plane, zone.lineHeight, lines, reads);
+  if (!font) return null;
+  const all = [...reads, font];
+  // The font's own reading first: where every OCR vote failed a check and the font's reading,
+  // corrected as any pass's is, holds them all, the font read this zone best (`hard` 11: the
+  // vote with it held by a check-digit coincidence, 8 and O for 6 and 0). Its characters are
+  // judged by the doubt rules over every pass.
+  const own = readMrzLines(font, today, seenAt(font, all));
+  if (own?.data?.valid) return withDoubts({ ...own, passes: all, lineRead });
+  const withFont = readPasses(all, today, lineRead);
+  return withFont?.data?.valid ? withFont : null;
 }
 
 /**
  * A valid reading with its name letters judged by print rather than OCR: a contested letter whose
  * glyph is more like another candidate's print in the zone (mrz-glyph.ts), and any name letter
- * another OCR-B capital fits better (mrz-font-witness.ts), is doubted.
+ * another OCR-B capital fits better (mrz-font-witness.ts), is doubted. On a located zone
+ * (`today` given), a reading whose every doubt the font vouches for is then taken clean.
  */
-async function withGlyphs(zone: LocatedMrz, read: MrzResult | null): Promise<MrzResult | null> {
+async function withGlyphs(zone: LocatedMrz, read: MrzResult | null, today?: Date): Promise<MrzResult | null> {
   if (!read?.data?.valid || !read.passes) return read;
   const lines = read.data.lines;
   const had = new Set((read.doubts ?? []).map((d) => `${d.line}:${d.column}`));
@@ -187,7 +206,22 @@ async function withGlyphs(zone: LocatedMrz, read: MrzResult | null): Promise<Mrz
     had.add(key);
     added.push({ kind: MrzDoubtKind.GlyphUnlike, line: d.line, column: d.column, field: 'names', chosen: d.chosen, read: [d.chosen, d.likeness] });
   }
-  return added.length === 0 ? read : applyDoubts(read, [...(read.doubts ?? []), ...added]);
+  const out = added.length === 0 ? read : applyDoubts(read, [...(read.doubts ?? []), ...added]);
+  // A located zone only: the lowest-rows band is a strip of the page, not a rectified zone.
+  return today ? fontVouched(zone, out, today) : out;
+}
+
+/**
+ * A valid reading whose every doubt the OCR-B font vouches for (mrz-font-read.ts), taken clean:
+ * parsed again for its fields' full confidence, with no doubt left.
+ */
+async function fontVouched(zone: LocatedMrz, read: MrzResult | null, today: Date): Promise<MrzResult | null> {
+  if (!read?.data?.valid || !read.passes || !read.doubts?.length) return read;
+  const lines = read.data.lines;
+  if (!(await fontVouches(zone.plane, zone.lineHeight, lines, read.passes, read.doubts))) return read;
+  const again = readMrzLines(lines, today, seenAt(lines, read.passes));
+  if (!again?.data?.valid || again.data.lines.join() !== lines.join()) return read;
+  return { ...again, passes: read.passes, ...(read.lineRead ? { lineRead: read.lineRead } : {}) };
 }
 
 /** A reading with the corners of the zone it was read in. */

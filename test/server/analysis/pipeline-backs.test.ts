@@ -71,6 +71,16 @@ describe('analyseDocument on licence backs whose symbol does not decode', { time
     expect(a.timings['mrz_fallback']).toBeUndefined();
   });
 
+  it('does not refuse a back whose unlocated symbol the MRZ fallback read as two lines with no MRZ structure (thin rows, columns-small, back 5)', async () => {
+    const a = await analyseDocument({ bytes: await backStressPhoto(5, 'columns-small', 'thin') }, { today });
+    expect(a.evidence?.barcode).not.toBe(true);
+    // The lowest-rows fallback read its rows as a TD3 with neither a document code nor an
+    // issuing state, ten checks failing: refused `MRZ_CHECK_FAILED` as a passport before.
+    expect(a.failure_code).not.toBe('MRZ_CHECK_FAILED');
+    expect(a.doc_type).not.toBe('passport');
+    expect(a.evidence?.mrz).toBeNull();
+  });
+
   it('reads the MRZ printed beside a PDF417 that does not decode (enhanced licence back, scratched symbol)', async () => {
     const a = await analyseDocument({ bytes: await edlBackPhoto(3, true) }, { today });
     expect(a.evidence?.barcode).not.toBe(true);

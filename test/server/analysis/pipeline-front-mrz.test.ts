@@ -1,5 +1,5 @@
 /**
- * A licence front prints no MRZ (mrz-page.ts, `dropFrontMrz`). Dim development-variant front 16:
+ * A licence front prints no MRZ (mrz-page.ts, `dropFalseMrz`). Dim development-variant front 16:
  * its header reads garbled in every reading, so the MRZ search's fallbacks ran and took the
  * front's row of dates for a passport's second line, every check failing; the genuine capture was
  * refused `MRZ_CHECK_FAILED` and typed a passport.

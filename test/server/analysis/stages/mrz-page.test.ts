@@ -8,7 +8,7 @@ import { closeEngines } from '../../../../server/analysis/engines.js';
 import { prepareInput } from '../../../../server/analysis/input.js';
 import { fitRaster, toGrey } from '../../../../server/analysis/raster.js';
 import { runBarcode } from '../../../../server/analysis/stages/barcode.js';
-import { dropFrontMrz, readPageMrz } from '../../../../server/analysis/stages/mrz-page.js';
+import { dropFalseMrz, readPageMrz } from '../../../../server/analysis/stages/mrz-page.js';
 import type { MrzResult } from '../../../../server/analysis/stages/mrz.js';
 import { DEV } from '../../../fixtures/hard/config.js';
 import { hardPeople } from '../../../fixtures/hard/set.js';
@@ -51,7 +51,7 @@ describe('readPageMrz', { timeout: 240_000 }, () => {
   });
 });
 
-describe('dropFrontMrz', () => {
+describe('dropFalseMrz', () => {
   // What the lowest-rows fallback read on dim development-variant front 16: its row of dates
   // (05/10/1956 05/10/2023 11/28/2019) taken for a TD3's second line, every check failing.
   const failed: MrzResult = {
@@ -72,19 +72,43 @@ describe('dropFrontMrz', () => {
   const paddle = 'MASSACHUSETTS DRIVERLRGENSR\nS15801115\nJONES\n03/10/1056 05/10/2023 11/28-20 19';
 
   it('drops a failed MRZ on a page whose readings show a licence front', () => {
-    expect(dropFrontMrz(failed, [tesseract, paddle], true)).toEqual(nothing);
-    expect(dropFrontMrz(failed, ['CALIFORNIA DRIVER LICENSE\nDL R7987555'], false)).toEqual(nothing);
+    expect(dropFalseMrz(failed, [tesseract, paddle], true)).toEqual(nothing);
+    expect(dropFalseMrz(failed, ['CALIFORNIA DRIVER LICENSE\nDL R7987555'], false)).toEqual(nothing);
   });
 
   it('keeps it when nothing says licence front, or something says passport or MRZ', () => {
-    expect(dropFrontMrz(failed, [tesseract, paddle], false)).toBe(failed);
-    expect(dropFrontMrz(failed, ['PASSPORT\nDRIVER LICENSE'], true)).toBe(failed);
-    expect(dropFrontMrz(failed, ['DRIVER LICENSE\nP<USAJONES<<ELLA<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<'], true)).toBe(failed);
-    expect(dropFrontMrz(failed, ['MASSACHUSETTS\nIDENTITY CARD'], true)).toBe(failed);
+    expect(dropFalseMrz(failed, [tesseract, paddle], false)).toBe(failed);
+    expect(dropFalseMrz(failed, ['PASSPORT\nDRIVER LICENSE'], true)).toBe(failed);
+    expect(dropFalseMrz(failed, ['DRIVER LICENSE\nP<USAJONES<<ELLA<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<'], true)).toBe(failed);
+    expect(dropFalseMrz(failed, ['MASSACHUSETTS\nIDENTITY CARD'], true)).toBe(failed);
+  });
+
+  it('drops a failed reading with neither a document code nor an issuing state, whatever the text', () => {
+    // What the lowest-rows fallback read on development stress back columns-small 5 (thin rows):
+    // its unlocated PDF417's rows, read as two MRZ-long lines.
+    const texture: MrzResult = {
+      found: true,
+      fields: {},
+      data: {
+        format: 'TD3',
+        valid: false,
+        lines: ['ECHM4Z7ZOZIYIOOIB4ZO<ZO4IO4Z<Z4ZOZO<OO9PZ9O<', '880R<4<5NCEBS1R0M558<10048<<<<<<<<<<<<<<<<<<'],
+        fields: { documentNumber: '880R 4 5N' },
+        failing_checks: ['Document code', 'Issuing state', 'Last name', 'First name', 'Document number check digit', 'Nationality', 'Birth date'],
+        corrections: [],
+      },
+    };
+    expect(dropFalseMrz(texture, [''], false)).toEqual(nothing);
+    expect(dropFalseMrz(texture, ['PASSPORT'], false)).toEqual(nothing);
+    // A passport read with its first line's structure and a check failing is still a failed MRZ.
+    const onlyDigits: MrzResult = { ...texture, data: { ...texture.data!, failing_checks: ['Birth date check digit', 'Composite check digit'] } };
+    expect(dropFalseMrz(onlyDigits, ['PASSPORT'], false)).toBe(onlyDigits);
+    const codeOnly: MrzResult = { ...texture, data: { ...texture.data!, failing_checks: ['Document code', 'Composite check digit'] } };
+    expect(dropFalseMrz(codeOnly, ['PASSPORT'], false)).toBe(codeOnly);
   });
 
   it('keeps a valid MRZ whatever the text', () => {
     const valid: MrzResult = { ...failed, data: { ...failed.data!, valid: true, failing_checks: [] } };
-    expect(dropFrontMrz(valid, ['CALIFORNIA DRIVER LICENSE'], true)).toBe(valid);
+    expect(dropFalseMrz(valid, ['CALIFORNIA DRIVER LICENSE'], true)).toBe(valid);
   });
 });
