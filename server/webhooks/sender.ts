@@ -52,7 +52,12 @@ export class WebhookSender {
 
   send(options: SendOptions): Promise<SendResult> {
     const started = performance.now();
-    const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+    // A timer fires on the event loop's cached clock, which can trail performance.now() by a
+    // millisecond; an attempt cut off by the timeout lasted at least the timeout.
+    const done = (r: Omit<SendResult, 'durationMs'>, atLeastMs = 0): SendResult => ({
+      ...r,
+      durationMs: Math.max(atLeastMs, Math.round(performance.now() - started)),
+    });
     let url: URL;
     try {
       url = new URL(options.url);
@@ -69,11 +74,11 @@ export class WebhookSender {
     const transport = isHttps ? https : http;
     return new Promise<SendResult>((resolve) => {
       let settled = false;
-      const finish = (r: Omit<SendResult, 'durationMs'>) => {
+      const finish = (r: Omit<SendResult, 'durationMs'>, atLeastMs = 0) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve(done(r));
+        resolve(done(r, atLeastMs));
       };
       const req = transport.request(
         url,
@@ -106,7 +111,7 @@ export class WebhookSender {
         },
       );
       const timer = setTimeout(() => {
-        finish({ error: `no answer within ${options.timeoutMs / 1000} s` });
+        finish({ error: `no answer within ${options.timeoutMs / 1000} s` }, options.timeoutMs);
         req.destroy();
       }, options.timeoutMs);
       req.on('error', (err) => finish({ error: describe(err), ...(err instanceof BlockedAddressError ? { blocked: true as const } : {}) }));
