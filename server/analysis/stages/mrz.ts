@@ -7,21 +7,18 @@
  * (architecture.md, "Document analysis conventions").
  */
 import { ocrbDataDir, type OcrEngineKind } from '../engines.js';
-import { cropGrey, stretchGrey, type GreyPlane } from '../raster.js';
-import { estimateSkew } from './barcode.js';
+import { stretchGrey, type GreyPlane } from '../raster.js';
 import { locateMergedMrz, locateMrz, type LocatedMrz } from './mrz-locate.js';
 import { pickMrzLines, readMrzLines, type MrzResult } from './mrz-parse.js';
 import { seenAt } from './mrz-align.js';
-import { applyDoubts, MrzDoubtKind, mrzDoubts, type MrzDoubt } from './mrz-doubt.js';
-import { glyphDoubts } from './mrz-glyph.js';
-import { fontDoubts } from './mrz-font-witness.js';
 import { deblurZone } from './mrz-deblur.js';
-import { fontReading, fontVouches } from './mrz-font-read.js';
-import { consensusReadings } from './mrz-vote.js';
+import { fontReading } from './mrz-font-read.js';
 import { greyBuffer, ocrBand, ocrLines, SMOOTH_SIGMA } from './mrz-ocr.js';
-import { bandsOf, levelled, rotate, textBands } from './mrz-bands.js';
+import { readBandedMrz } from './mrz-banded.js';
+import { readPasses, withDoubts, withGlyphs } from './mrz-judge.js';
 
 export { textBands } from './mrz-bands.js';
+export { readPasses } from './mrz-judge.js';
 
 export { correctMrz, mrzToProcessor, pickMrzLines, readMrz, type MrzData, type MrzResult } from './mrz-parse.js';
 
@@ -80,15 +77,6 @@ async function readMergedMrz(page: GreyPlane, today: Date): Promise<MrzResult | 
   if (plain?.data?.valid) return plain;
   return readZones(locateMergedMrz(await smoothGrey(page, SMOOTH_SIGMA), page), today, true);
 }
-
-/** A valid MRZ with the characters its passes do not vouch for (mrz-doubt.ts) marked. */
-function withDoubts(read: MrzResult): MrzResult {
-  if (!read.data?.valid || !read.passes) return read;
-  return applyDoubts(read, mrzDoubts(read.data.lines, read.passes, read.lineRead));
-}
-
-/** OCR engines for the MRZ, best first (see {@link readBandedMrz}). */
-const mrzEngines = (): OcrEngineKind[] => (ocrbDataDir() ? ['mrz-ocrb', 'mrz'] : ['mrz']);
 
 /**
  * The MRZ found as a group of long parallel text lines and rectified (mrz-locate.ts): the
@@ -188,42 +176,6 @@ async function deblurredRead(zone: LocatedMrz, prior: MrzResult | null, first: Z
   return withFont?.data?.valid ? withFont : null;
 }
 
-/**
- * A valid reading with its name letters judged by print rather than OCR: a contested letter whose
- * glyph is more like another candidate's print in the zone (mrz-glyph.ts), and any name letter
- * another OCR-B capital fits better (mrz-font-witness.ts), is doubted. On a located zone
- * (`today` given), a reading whose every doubt the font vouches for is then taken clean.
- */
-async function withGlyphs(zone: LocatedMrz, read: MrzResult | null, today?: Date): Promise<MrzResult | null> {
-  if (!read?.data?.valid || !read.passes) return read;
-  const lines = read.data.lines;
-  const had = new Set((read.doubts ?? []).map((d) => `${d.line}:${d.column}`));
-  const found = [...glyphDoubts(zone.plane, zone.lineHeight, lines, read.passes), ...(await fontDoubts(zone.plane, zone.lineHeight, lines, read.passes))];
-  const added: MrzDoubt[] = [];
-  for (const d of found) {
-    const key = `${d.line}:${d.column}`;
-    if (had.has(key)) continue;
-    had.add(key);
-    added.push({ kind: MrzDoubtKind.GlyphUnlike, line: d.line, column: d.column, field: 'names', chosen: d.chosen, read: [d.chosen, d.likeness] });
-  }
-  const out = added.length === 0 ? read : applyDoubts(read, [...(read.doubts ?? []), ...added]);
-  // A located zone only: the lowest-rows band is a strip of the page, not a rectified zone.
-  return today ? fontVouched(zone, out, today) : out;
-}
-
-/**
- * A valid reading whose every doubt the OCR-B font vouches for (mrz-font-read.ts), taken clean:
- * parsed again for its fields' full confidence, with no doubt left.
- */
-async function fontVouched(zone: LocatedMrz, read: MrzResult | null, today: Date): Promise<MrzResult | null> {
-  if (!read?.data?.valid || !read.passes || !read.doubts?.length) return read;
-  const lines = read.data.lines;
-  if (!(await fontVouches(zone.plane, zone.lineHeight, lines, read.passes, read.doubts))) return read;
-  const again = readMrzLines(lines, today, seenAt(lines, read.passes));
-  if (!again?.data?.valid || again.data.lines.join() !== lines.join()) return read;
-  return { ...again, passes: read.passes, ...(read.lineRead ? { lineRead: read.lineRead } : {}) };
-}
-
 /** A reading with the corners of the zone it was read in. */
 const at = (zone: LocatedMrz, read: MrzResult | null): MrzResult | null => read && { ...read, zone: zone.quad };
 
@@ -290,132 +242,3 @@ async function rereadZone(zone: LocatedMrz, first: ZoneRead, today: Date, noisy:
 
 /** Line heights (× the located one) the zone is read again at when the first passes leave doubts (the first read at 0.85). */
 const REREAD_HEIGHTS = [0.65, 1.1] as const;
-
-/**
- * The MRZ from the readings of one zone by the OCR passes (best engine first): the line sets of
- * the vote (mrz-vote.ts) parsed and corrected in turn, the first valid one taken with what the
- * passes do not vouch for (mrz-doubt.ts), else the one failing fewest checks. Null when none parse.
- */
-export function readPasses(reads: readonly (readonly string[])[], today: Date, lineRead?: readonly string[]): MrzResult | null {
-  let best: MrzResult | null = null;
-  for (const lines of consensusReadings(reads)) {
-    const read = readMrzLines(lines, today, seenAt(lines, reads));
-    if (!read) continue;
-    if (read.data!.valid) return withDoubts({ ...read, passes: reads, lineRead });
-    if (!best || read.data!.failing_checks.length < best.data!.failing_checks.length) best = read;
-  }
-  return best && { ...best, passes: reads, lineRead };
-}
-
-/**
- * A valid reading of the levelled page's lowest rows, with what the other engines read there
- * and the font's word on its name letters (mrz-font-witness.ts): on development `wide` 1 the
- * OCR-B model read VIKTOR as VYVIKTOR with every check holding and only itself as a pass.
- */
-async function witnessedBand(
-  g: GreyPlane,
-  band: readonly [number, number],
-  lineHeight: number,
-  read: MrzResult,
-  passes: string[][],
-  others: readonly OcrEngineKind[],
-): Promise<MrzResult> {
-  const [top, bottom] = band;
-  for (const engine of others) {
-    const lines = pickMrzLines(await ocrBand(g, top, bottom, lineHeight, engine));
-    if (lines) passes.push(lines);
-  }
-  const pad = Math.round(lineHeight * 0.8);
-  const plane = cropGrey(g, 0, top - pad, g.width, bottom - top + 2 * pad);
-  const quad = [
-    { x: 0, y: top },
-    { x: g.width, y: top },
-    { x: g.width, y: bottom },
-    { x: 0, y: bottom },
-  ] as const;
-  const zone: LocatedMrz = { plane, lineHeight, lines: read.data!.lines.length, quad };
-  return (await withGlyphs(zone, withDoubts({ ...read, passes }))) ?? read;
-}
-
-/**
- * The lowest wide rows of the deskewed page (the search before issue 20's locator; a fallback).
- * When they read no valid MRZ, the page is levelled by its rows rather than by the skew estimate,
- * and its weaker edges count (mrz-bands.ts): development passports with the MRZ set wide were
- * left unread with a legible MRZ, the estimate 3-4 degrees off or the strokes too soft.
- */
-async function readBandedMrz(input: GreyPlane, today: Date): Promise<MrzResult> {
-  // Stretched first: the band finder's edge threshold is absolute, and a dim page has no edge that strong.
-  const page = stretchGrey(input);
-  const skew = estimateSkew(input);
-  const g = await rotate(page, -skew);
-  const first = await readBands(g, textBands(g), today);
-  if (first.data?.valid) return first;
-  const { g: level, turn } = await levelled(page, skew);
-  const bands = bandsOf(level);
-  // The same page and the same rows as the first attempt: nothing new to read.
-  if (Math.abs(turn) < 0.3 && bands.length >= 2 && textBands(level).length >= 2) return first;
-  const again = await readBands(level, bands, today, true);
-  return again.data?.valid ? again : first;
-}
-
-/**
- * The MRZ read from the lowest of `bands` of page `g`, two, three then four of them. With
- * `byPitch`, the line height is also taken as half the distance between the lowest two bands
- * (OCR-B lines are set about two glyph heights apart) when that is more: a band is only the rows
- * a line's strokes cross, and on a soft capture that is half the glyph (development `wide` 1:
- * 9 px bands of 16 px glyphs, read at four times their size and not read).
- */
-async function readBands(g: GreyPlane, bands: readonly [number, number][], today: Date, byPitch = false): Promise<MrzResult> {
-  if (bands.length === 0) return { found: false, fields: {} };
-  // Try the lowest 2 and 3 bands first, then widen upwards.
-  const attempts: [number, number][] = [];
-  for (const n of [2, 3, 4]) {
-    if (bands.length >= Math.min(n, bands.length)) {
-      const group = bands.slice(-n);
-      attempts.push([group[0]![0], group[group.length - 1]![1]]);
-    }
-  }
-  const heights = bands.map(([a, b]) => b - a).sort((a, b) => a - b);
-  const low = bands.slice(-2);
-  const pitch = low.length === 2 ? (low[1]![0] + low[1]![1] - low[0]![0] - low[0]![1]) / 2 : 0;
-  const lineHeight = Math.max(heights[heights.length >> 1]!, byPitch ? pitch / 2 : 0);
-  // The OCR-B model first (it reads G, 6, < and the rest of the font as they are, where the
-  // legacy engine misreads G as 6 in names that no check digit covers); the legacy engine is
-  // the fallback, and the only engine when the model was not installed.
-  const engines = mrzEngines();
-  // On the levelled page, each engine also reads the band in grey: the table and the corners the
-  // turn opened either side of a page whose MRZ runs close to its edge stretch the band's range,
-  // and binarised at mid-grey its soft strokes broke (development-variant `wide` 1: noise
-  // binarised, read exactly by the OCR-B model in grey).
-  const reads: [OcrEngineKind, boolean][] = engines.flatMap((e): [OcrEngineKind, boolean][] =>
-    byPitch
-      ? [
-          [e, true],
-          [e, false],
-        ]
-      : [[e, true]],
-  );
-  for (const [top, bottom] of attempts) {
-    let best: MrzResult | null = null;
-    let sawFiller = false;
-    const passes: string[][] = [];
-    for (const [engine, binarise] of reads) {
-      const text = await ocrBand(g, top, bottom, lineHeight, engine, binarise);
-      // An MRZ always has filler '<'s; without any, the lowest lines are ordinary text.
-      if (!text.includes('<')) continue;
-      sawFiller = true;
-      const lines = pickMrzLines(text);
-      if (lines) passes.push(lines);
-      const read = lines && readMrzLines(lines, today, seenAt(lines, [lines]));
-      if (!read) continue;
-      if (read.data!.valid)
-        return byPitch
-          ? await witnessedBand(g, [top, bottom], lineHeight, read, passes, engines.slice(engines.indexOf(engine) + 1))
-          : withDoubts({ ...read, passes });
-      if (!best || read.data!.failing_checks.length < best.data!.failing_checks.length) best = read;
-    }
-    if (best) return { ...best, passes };
-    if (!sawFiller) break;
-  }
-  return { found: false, fields: {} };
-}
