@@ -69,12 +69,29 @@ export function sniffMediaType(bytes: Uint8Array): Promise<InputMediaType | null
  * undecodable).
  */
 export async function prepareInput(bytes: Buffer, limits: InputLimits = DEFAULT_INPUT_LIMITS): Promise<PreparedInput> {
+  const prepared = await prepareInputLater(bytes, limits);
+  return { ...prepared, derivative: await prepared.derivative };
+}
+
+/** A {@link PreparedInput} whose derivative is still being encoded. */
+export interface PreparedInputLater extends Omit<PreparedInput, 'derivative'> {
+  readonly derivative: Promise<Buffer>;
+}
+
+/**
+ * {@link prepareInput} without waiting for the derivative's JPEG encoding (~0.2 s of CPU on a
+ * 12 MP photo): the document pipeline needs it only in its result, and the encoding runs on
+ * sharp's threads while the analysis goes on (docs/performance.md, 2026-11-29 evening).
+ */
+export async function prepareInputLater(bytes: Buffer, limits: InputLimits = DEFAULT_INPUT_LIMITS): Promise<PreparedInputLater> {
   // Files stored before the door had these checks, or by another path, meet them here too; the
   // PDF page checks run in the sandbox that renders it.
   const { mediaType } = await acceptUpload(bytes, ANALYSED_TYPES, limits, { inspectPages: false });
   const exif = mediaType === 'application/pdf' ? null : await readExif(bytes);
   const decoded = mediaType === 'application/pdf' ? await renderPdf(bytes, limits) : await decodeImage(bytes, limits);
-  const derivative = await sharpFromRaster(decoded).jpeg({ quality: 90, mozjpeg: false }).toBuffer(); // sharp writes no metadata unless asked to (withMetadata/keepExif): stripped.
+  const derivative = sharpFromRaster(decoded).jpeg({ quality: 90, mozjpeg: false }).toBuffer(); // sharp writes no metadata unless asked to (withMetadata/keepExif): stripped.
+  // Handled here too: a job that ends before awaiting it (an input refused below) leaves no unhandled rejection.
+  derivative.catch(() => undefined);
   const raster =
     Math.max(decoded.width, decoded.height) > limits.maxWorkingSide
       ? await rasterFrom(sharpFromRaster(decoded).resize({ width: limits.maxWorkingSide, height: limits.maxWorkingSide, fit: 'inside' }))

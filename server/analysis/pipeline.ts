@@ -4,7 +4,7 @@
  * spec's `content`. Nothing is invented: a stage that finds nothing leaves its fields out.
  */
 import { AnalysisInputError } from './errors.js';
-import { prepareInput, type PreparedInput } from './input.js';
+import { prepareInput, prepareInputLater, type PreparedInputLater } from './input.js';
 import { fitRaster, toGrey, type Raster } from './raster.js';
 import { compareAddress, documentAddress } from './stages/address.js';
 import type { ProcessorField } from './stages/aamva.js';
@@ -60,9 +60,9 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   const started = performance.now();
   const receivedAt = options.receivedAt ?? new Date();
   const today = options.today ?? new Date();
-  let prepared: PreparedInput;
+  let prepared: PreparedInputLater;
   try {
-    prepared = await timed(timings, 'input', () => prepareInput(input.bytes));
+    prepared = await timed(timings, 'input', () => prepareInputLater(input.bytes));
   } catch (err: unknown) {
     if (err instanceof AnalysisInputError) {
       return {
@@ -93,10 +93,15 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     dlp_analysis: { info_types: [] },
     document_processor: {},
   };
-  const base = { derivative: prepared.derivative, derivative_type: 'image/jpeg' as const };
+  // The derivative's encoding goes on beside the analysis; each result waits for it.
+  const base = async (): Promise<{ derivative: Buffer; derivative_type: 'image/jpeg' }> => ({
+    derivative: await prepared.derivative,
+    derivative_type: 'image/jpeg',
+  });
 
   const quality = await timed(timings, 'quality', () => assessQuality(prepared.raster));
-  const refuse = (issue: QualityIssue, found: readonly QualityIssue[]): DocumentAnalysis => {
+  const refuse = async (issue: QualityIssue, found: readonly QualityIssue[]): Promise<DocumentAnalysis> => {
+    const derived = await base();
     timings['total'] = Math.round(performance.now() - started);
     return {
       status: 'Failed',
@@ -104,7 +109,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       failure_code: issue,
       doc_type: null,
       content,
-      ...base,
+      ...derived,
       portrait_embedding: null,
       evidence: null,
       timings,
@@ -114,9 +119,18 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
 
   const work: Raster = await timed(timings, 'downscale', () => fitRaster(prepared.raster, 2000));
   const grey = toGrey(work);
-  // OCR and MRZ run in tesseract's worker threads; barcode and faces on this thread meanwhile.
-  const ocrRead = timed(timings, 'ocr', () => runOcr(grey));
-  const facesFound = timed(timings, 'faces', () => documentFaces(work));
+  // OCR and MRZ run in tesseract's worker threads; barcode, faces and the checks on this thread
+  // meanwhile. The page reaches OCR's worker only once two sharp steps (turned, then its
+  // contrast evened) have come back to this thread, and the face search holds this thread's
+  // event loop in long chains of promises: started at once, the page reached the worker only
+  // after the face search had ended (12 MP front, docs/performance.md, 2026-11-29 21:40-22:50 UTC).
+  // So the checks, which give the loop a turn between them, run first, and the faces start once
+  // the page is with the worker.
+  let handed = (): void => undefined;
+  const withWorker = new Promise<void>((done) => (handed = done));
+  const ocrRead = timed(timings, 'ocr', () => runOcr(grey, true, handed));
+  const pageHanded = Promise.race([withWorker, ocrRead.then(noop, noop)]);
+  const facesFound = pageHanded.then(() => timed(timings, 'faces', () => documentFaces(work)));
   // A page is searched only for what it can hold (measured in docs/performance.md: ~1 s of CPU
   // on a front that holds neither). A portrait and no block with a PDF417's start or stop bar: a
   // licence front or a passport's page, no PDF417 (the search's timing is then absent). A
@@ -137,14 +151,16 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
   // The forgery and screen checks use this thread too, while OCR is still in its workers: after
   // them, they made the whole page wait on this thread alone once OCR had finished.
   const checks = (async () => {
-    await new Promise((next) => setImmediate(next)); // OCR's work reaches its workers first
+    await loopTurn(); // OCR's work reaches sharp first
     // The paste and lattice checks say only whether the page was edited: an editor named in its
     // EXIF already says so (`photoshopped`), and then neither runs.
     const tamper = editor === null ? await timed(timings, 'tamper', () => detectPastedRegions(grey)) : null;
+    await loopTurn();
     // The quantisation lattice survives only in the JPEG's own pixels: not in a PDF's rendering,
     // a PNG, or a raster downscaled for work.
     const asSaved = editor === null && prepared.mediaType === 'image/jpeg' && prepared.raster.width === prepared.decodedWidth;
     const grid = asSaved ? await timed(timings, 'jpeg_grid', () => detectGridInconsistency(prepared.raster)) : null;
+    await loopTurn();
     const recapture = await timed(timings, 'recapture', () => detectRecapture(prepared.raster, 'document'));
     return { tamper, grid, recapture };
   })();
@@ -287,6 +303,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       content.ai_analysis.selfie_check = matchPortrait(matched, portraitEmbedding, portraitQuality ?? undefined).band === 'match';
   }
 
+  const derived = await base();
   timings['total'] = Math.round(performance.now() - started);
   const evidence = {
     barcode: Boolean(barcode.aamva),
@@ -303,7 +320,7 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
       failure_code: 'MRZ_CHECK_FAILED',
       doc_type: type.doc_type,
       content,
-      ...base,
+      ...derived,
       portrait_embedding: portraitEmbedding,
       portrait_quality: portraitQuality,
       evidence,
@@ -316,10 +333,14 @@ export async function analyseDocument(input: AnalyseDocumentInput, options: Anal
     failure_code: null,
     doc_type: type.doc_type,
     content,
-    ...base,
+    ...derived,
     portrait_embedding: portraitEmbedding,
     portrait_quality: portraitQuality,
     evidence,
     timings,
   };
 }
+
+const noop = (): void => undefined;
+/** One turn of the event loop: sharp's finished steps (OCR's page on its way to the worker) are taken up between long synchronous checks. */
+const loopTurn = (): Promise<void> => new Promise((next) => setImmediate(next));

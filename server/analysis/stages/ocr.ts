@@ -77,8 +77,8 @@ async function turnUpright(g: GreyPlane, deskew: boolean): Promise<GreyPlane> {
 }
 
 /** Deskews and OCRs a grey page; `deskew: false` reads it as it is (see {@link readPrinted}). */
-export async function runOcr(g: GreyPlane, deskew = true): Promise<OcrResult> {
-  return ocrPage(await uprightPage(g, deskew));
+export async function runOcr(g: GreyPlane, deskew = true, handed?: () => void): Promise<OcrResult> {
+  return ocrPage(await uprightPage(g, deskew), handed);
 }
 
 /**
@@ -87,17 +87,21 @@ export async function runOcr(g: GreyPlane, deskew = true): Promise<OcrResult> {
  * pipeline's second, as-taken read of it would repeat the first (~1.5 s of CPU at 1800 px, most
  * of it the CLAHE below).
  */
-export function ocrPage(page: GreyPlane): Promise<OcrResult> {
+export function ocrPage(page: GreyPlane, handed?: () => void): Promise<OcrResult> {
   const known = reads.get(page);
-  if (known) return known;
-  const read = readPage(page);
+  if (known) {
+    handed?.();
+    return known;
+  }
+  const read = readPage(page, handed);
   reads.set(page, read);
   return read;
 }
 
 const reads = new WeakMap<GreyPlane, Promise<OcrResult>>();
 
-async function readPage(page: GreyPlane): Promise<OcrResult> {
+/** `handed` is called once the page is with tesseract's worker: from then on this thread is free for other work. */
+async function readPage(page: GreyPlane, handed?: () => void): Promise<OcrResult> {
   const img = sharp(Buffer.from(page.data.buffer, page.data.byteOffset, page.data.byteLength), {
     raw: { width: page.width, height: page.height, channels: 1 },
   });
@@ -118,7 +122,9 @@ async function readPage(page: GreyPlane): Promise<OcrResult> {
     .png({ compressionLevel: 1 })
     .toBuffer();
   const worker = await getTesseract('text');
-  const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
+  const reading = worker.recognize(png, {}, { text: true, blocks: true });
+  handed?.();
+  const { data } = await reading;
   // Each line with its words' boxes: a label printed above its value is paired by geometry.
   const rows: BoxRow[] = [];
   const back = Math.max(page.width, page.height) / side;

@@ -203,7 +203,11 @@ function documentTileScore(
   return { both, colour };
 }
 
-/** Each frequency's ratio to its ring median, the strongest of its 3x3 neighbourhood (a peak split between bins). */
+/**
+ * Each frequency's ratio to its ring median, the strongest of its 3x3 neighbourhood (a peak split
+ * between bins). The 3x3 maximum is taken as a maximum over each row's three, then over three rows'
+ * (the same numbers: a maximum does not depend on its order), without a modulo per read.
+ */
 function neighbourhoodRatios(p: Float64Array, n: number, medians: Float64Array): Float64Array {
   const { ring } = tileGeometry(n);
   const ratio = new Float64Array(p.length);
@@ -211,13 +215,21 @@ function neighbourhoodRatios(p: Float64Array, n: number, medians: Float64Array):
     const m = medians[ring[i]!]!;
     ratio[i] = m > 0 ? p[i]! / m : 0;
   }
+  const across = new Float64Array(p.length);
+  for (let y = 0; y < n; y++) {
+    const row = y * n;
+    for (let x = 0; x < n; x++) {
+      const left = ratio[row + (x === 0 ? n - 1 : x - 1)]!;
+      const right = ratio[row + (x === n - 1 ? 0 : x + 1)]!;
+      across[row + x] = Math.max(left, ratio[row + x]!, right);
+    }
+  }
   const out = new Float64Array(p.length);
   for (let y = 0; y < n; y++) {
-    for (let x = 0; x < n; x++) {
-      let v = 0;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) v = Math.max(v, ratio[((y + dy + n) % n) * n + ((x + dx + n) % n)]!);
-      out[y * n + x] = v;
-    }
+    const up = (y === 0 ? n - 1 : y - 1) * n;
+    const down = (y === n - 1 ? 0 : y + 1) * n;
+    const row = y * n;
+    for (let x = 0; x < n; x++) out[row + x] = Math.max(0, across[up + x]!, across[row + x]!, across[down + x]!);
   }
   return out;
 }

@@ -105,26 +105,36 @@ function windowed(plane: Float64Array, n: number): Float64Array {
   return out;
 }
 
-/** In-place 2-D FFT of an N×N complex array: rows, then columns. */
+/**
+ * In-place 2-D FFT of an N×N complex array: rows, then columns. The rows are transformed where
+ * they lie; the columns after a transpose, as rows, and transposed back: each 1-D FFT does the
+ * same arithmetic on the same numbers as when they were copied out one by one, with the plane
+ * read in order rather than a column's stride (docs/performance.md, 2026-11-29).
+ */
 function fft2(re: Float64Array, im: Float64Array, n: number): void {
-  const rr = new Float64Array(n);
-  const ri = new Float64Array(n);
-  for (let y = 0; y < n; y++) {
-    rr.set(re.subarray(y * n, y * n + n));
-    ri.set(im.subarray(y * n, y * n + n));
-    fft(rr, ri);
-    re.set(rr, y * n);
-    im.set(ri, y * n);
-  }
-  for (let x = 0; x < n; x++) {
-    for (let y = 0; y < n; y++) {
-      rr[y] = re[y * n + x]!;
-      ri[y] = im[y * n + x]!;
-    }
-    fft(rr, ri);
-    for (let y = 0; y < n; y++) {
-      re[y * n + x] = rr[y]!;
-      im[y * n + x] = ri[y]!;
+  for (let y = 0; y < n; y++) fft(re.subarray(y * n, y * n + n), im.subarray(y * n, y * n + n));
+  const tr = transposed(re, n);
+  const ti = transposed(im, n);
+  for (let x = 0; x < n; x++) fft(tr.subarray(x * n, x * n + n), ti.subarray(x * n, x * n + n));
+  transposeInto(tr, re, n);
+  transposeInto(ti, im, n);
+}
+
+/** The N×N plane's transpose, in a new array. */
+function transposed(a: Float64Array, n: number): Float64Array {
+  const t = new Float64Array(n * n);
+  transposeInto(a, t, n);
+  return t;
+}
+
+/** Writes the transpose of the N×N plane `a` into `t`, in 16×16 blocks (both planes read and written near in memory). */
+function transposeInto(a: Float64Array, t: Float64Array, n: number): void {
+  const B = 16;
+  for (let y0 = 0; y0 < n; y0 += B) {
+    for (let x0 = 0; x0 < n; x0 += B) {
+      const y1 = Math.min(n, y0 + B);
+      const x1 = Math.min(n, x0 + B);
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) t[x * n + y] = a[y * n + x]!;
     }
   }
 }
