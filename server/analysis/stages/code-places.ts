@@ -19,8 +19,12 @@ export interface PlacedCode {
   readonly i: number;
 }
 
-/** A height as printed (5'-09", 6-02, 4'11", 6'-0 0"): the anchor of the row of codes. */
-const HEIGHT = /^\d\s*['’"-]\s*-?\s*\d ?\d(?!\d)/;
+/**
+ * A height as printed (5'-09", 6-02, 4'11", 6'-0 0"): the anchor of the row of codes. The foot
+ * mark, a small tick, is read as any tick or accent (PaddleOCR's "5`06\"", dev-variant 19), as
+ * the field parser takes it (printed-codes.ts).
+ */
+const HEIGHT = /^\d\s*['’‘`´"-]\s*-?\s*\d ?\d(?!\d)/;
 const EYES = new RegExp(`^(?:${EYE_CODES.join('|')})$`);
 /** A code value: NONE, or one or two letters (a class "C" or "CM", a restriction "AB", an endorsement "T"). */
 const CODE = /^(?:NONE|[A-Z]{1,2})$/;

@@ -167,12 +167,14 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
     taken.add(rows[c.row]!.boxes[c.i]!);
     pairs.push({ label: { ...spanOf(rows, c.row, c.i, c.i + 1), text: c.field }, value: { row: c.row, from: c.i, to: c.i + 1 } });
   }
-  pairs.push(...pairsByShape(rows, labels, taken, new Set(pairs.map((p) => p.label.text))));
+  const shaped = pairsByShape(rows, labels, taken, new Set(pairs.map((p) => p.label.text)));
   // What the label boxes' scores named leaves fewer fields free: a code left alone is named now.
-  for (const c of placeCodes(rows, new Set([...named, ...pairs.map((p) => p.label.text)]), taken, labelBoxes)) {
+  for (const c of placeCodes(rows, new Set([...named, ...pairs.map((p) => p.label.text), ...shaped.map((p) => p.label.text)]), taken, labelBoxes)) {
     taken.add(rows[c.row]!.boxes[c.i]!);
-    pairs.push({ label: { ...spanOf(rows, c.row, c.i, c.i + 1), text: c.field }, value: { row: c.row, from: c.i, to: c.i + 1 } });
+    shaped.push({ label: { ...spanOf(rows, c.row, c.i, c.i + 1), text: c.field }, value: { row: c.row, from: c.i, to: c.i + 1 } });
   }
+  const crosswise = outOfOrder(rows, pairs, shaped);
+  pairs.push(...shaped.filter((p) => !crosswise.includes(p)));
   const unread = unreadLabelRows(rows);
   const renamed = besideRenamed(rows, labels, pairs);
   if (pairs.length === 0)
@@ -202,6 +204,27 @@ export function pairLabels(rows: readonly BoxRow[]): OcrLine[] {
       out.push({ text: rest.map((b) => b.text).join(' '), confidence: Math.min(...rest.map((b) => b.confidence)), height: medianHeight(rest) });
   });
   return out.filter((l) => l.text);
+}
+
+type Pair = { label: Span; value: Value };
+
+/**
+ * Shape pairings (label-shapes.ts), and the codes named by place only once they were made, that
+ * put the class after a restriction or an endorsement in reading order: cards print the class
+ * first (AAMVA numbers them 9, 9a, 12; code-places.ts), and the closed list scores a 5-7 px label
+ * box closer to the shorter labels than to CLASS whatever is printed there (dev-variant 27: the
+ * class E paired as restrictions, then the restrictions AB left alone named the class). Which one
+ * is wrong is not known: both are left unread (a wrong value is worse than a missing one); a
+ * label that was read, or a code its place alone named, keeps its value.
+ */
+function outOfOrder(rows: readonly BoxRow[], known: readonly Pair[], shaped: readonly Pair[]): Pair[] {
+  const at = (p: Pair): number => p.value.row * 1e6 + rows[p.value.row]!.boxes[p.value.from]!.x;
+  const all = [...known, ...shaped];
+  const field = (p: Pair): string => fieldOfLabel(p.label.text);
+  const out = new Set<Pair>();
+  for (const c of all.filter((p) => field(p) === 'CLASS'))
+    for (const r of all.filter((p) => (field(p) === 'RSTR' || field(p) === 'END') && at(p) < at(c))) for (const p of [c, r]) if (shaped.includes(p)) out.add(p);
+  return [...out];
 }
 
 /**

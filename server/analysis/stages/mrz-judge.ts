@@ -12,7 +12,7 @@ import { seenAt } from './mrz-align.js';
 import { applyDoubts, MrzDoubtKind, mrzDoubts, type MrzDoubt } from './mrz-doubt.js';
 import { glyphDoubts } from './mrz-glyph.js';
 import { fontDoubts } from './mrz-font-witness.js';
-import { fontVouches } from './mrz-font-read.js';
+import { fontCorrected } from './mrz-font-read.js';
 import { consensusReadings } from './mrz-vote.js';
 
 /**
@@ -65,12 +65,14 @@ export async function withGlyphs(zone: LocatedMrz, read: MrzResult | null, today
 
 /**
  * A valid reading whose every doubt the OCR-B font vouches for (mrz-font-read.ts), taken clean:
- * parsed again for its fields' full confidence, with no doubt left.
+ * parsed again for its fields' full confidence, with no doubt left. So is the reading with the
+ * doubted characters the font reads clearly otherwise taken as it reads them (`fontCorrected`:
+ * a 6 printed as G, a name's M every pass read R), when the font then vouches for it whole.
  */
 async function fontVouched(zone: LocatedMrz, read: MrzResult | null, today: Date): Promise<MrzResult | null> {
   if (!read?.data?.valid || !read.passes || !read.doubts?.length) return read;
-  const lines = read.data.lines;
-  if (!(await fontVouches(zone.plane, zone.lineHeight, lines, read.passes, read.doubts))) return read;
+  const lines = await fontCorrected(zone.plane, zone.lineHeight, read.data.lines, read.passes, read.doubts);
+  if (!lines) return read;
   const again = readMrzLines(lines, today, seenAt(lines, read.passes));
   if (!again?.data?.valid || again.data.lines.join() !== lines.join()) return read;
   return { ...again, passes: read.passes, ...(read.lineRead ? { lineRead: read.lineRead } : {}) };

@@ -5,8 +5,9 @@
  * rows are not read as text. Searched always, the back paid 0.04-5.8 s of CPU for zones that
  * were the symbol or the card's edges (development stress backs, docs/analysis.md 2026-11-28).
  */
-import { classifyDocument, DocType, showsMrzText, readsAsLicenceFront } from './doc-type.js';
+import { classifyDocument, DocType, showsMrzText } from './doc-type.js';
 import { finishMrz, searchMrz, textBands, type MrzResult, type MrzSearch } from './mrz.js';
+import { headerState } from './printed-fields.js';
 import type { GreyPlane } from '../raster.js';
 import { growQuad, paperOver, type Quad } from '../warp.js';
 
@@ -32,7 +33,10 @@ export async function readPageMrz(grey: GreyPlane, today: Date, ctx: MrzPageCont
     // MRZ: no zone read, and no row of text as wide as an MRZ's (no licence front of the
     // development halves had one, 2 of the 3 passports whose zone was not located did). A
     // TD1's three close lines are mostly not located as lines: the OCR's MRZ text sends it on.
-    if (besideSymbol || first.read || textBands(first.page).length > 0 || !readsAsLicenceFront(await ctx.ocrText()))
+    // A front shows by its heading, or, when the OCR garbled the heading (dim, light print on a
+    // dark band), by a US jurisdiction in its header: the fallback's reading would be dropped
+    // there anyway (dropFalseMrz), after 16-27 s of CPU under load (dev-variant front 16).
+    if (besideSymbol || first.read || textBands(first.page).length > 0 || !showsLicenceFront(await ctx.ocrText()))
       return ctx.timed('mrz_fallback', () => finishMrz(page, today, first));
     return NOTHING;
   };
@@ -64,8 +68,17 @@ export function dropFalseMrz(mrz: MrzResult, texts: readonly string[], stateHead
   if (!mrz.data || mrz.data.valid) return mrz;
   const failing = new Set(mrz.data.failing_checks);
   if (failing.has('Document code') && failing.has('Issuing state')) return NOTHING;
-  const text = texts.join('\n');
+  return showsLicenceFront(texts.join('\n'), stateHeader) ? NOTHING : mrz;
+}
+
+/**
+ * Whether a page's readings show a licence front and nothing MRZ-like: its heading, or a US
+ * jurisdiction in its header (`stateHeader`; by default looked for in the text's first lines, as
+ * the field parser does) with no passport or ID-card keyword; no fillers, no 28-character run.
+ */
+export function showsLicenceFront(text: string, stateHeader?: boolean): boolean {
+  if (showsMrzText(text)) return false;
   const type = classifyDocument({ text }).doc_type;
-  const front = type === DocType.DrivingLicence || (type === DocType.Other && stateHeader);
-  return front && !showsMrzText(text) ? NOTHING : mrz;
+  if (type === DocType.DrivingLicence) return true;
+  return type === DocType.Other && (stateHeader ?? headerState(text.split('\n').map((l) => l.trim())) !== null);
 }

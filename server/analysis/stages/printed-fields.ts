@@ -73,7 +73,7 @@ function documentNumber(lines: readonly string[], state: string | null): string 
 }
 
 /** The issuing jurisdiction printed in the card's header ("Washington", "STATE OF TEXAS"). */
-function headerState(lines: readonly string[]): string | null {
+export function headerState(lines: readonly string[]): string | null {
   const names = Object.entries(JURISDICTIONS).sort((a, b) => b[1].length - a[1].length);
   // The header comes before the first line holding a digit (the document number's).
   const end = lines.findIndex((l) => /\d/.test(l));

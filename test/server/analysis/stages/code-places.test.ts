@@ -86,4 +86,13 @@ describe('codes named by their place and shape', () => {
     expect(f['DL Restriction Code']).toBeUndefined();
     expect(f['DL Endorsed']).toBeUndefined();
   });
+  it('names the sex beside a height whose foot mark was read as a backtick, before a label box scored for another field takes it', () => {
+    // Dev-variant 19 (stacked): "15 SEX" above the F read "S", scored closer to END than to SEX
+    // (a shorter label costs fewer steps); the height read 5`06".
+    const lexicon = { scores: { SEX: -11.8, CLASS: -23.1, RSTR: -16.7, END: -9.9 }, bestPath: -5 };
+    const label: TextBox = { ...box('S', 330, 410, 10, 21), lexicon };
+    const f = read([label, box('F', 330, 430), box('5`06"', 440, 430), box('GRN', 580, 430)]);
+    expect(f['Sex']).toBe('F');
+    expect(f['DL Endorsed']).toBeUndefined();
+  });
 });

@@ -49,6 +49,20 @@ describe('readPageMrz', { timeout: 240_000 }, () => {
     expect(read).toEqual({ found: false, fields: {} });
     expect(t.names).toEqual([]);
   });
+  it('skips the fallbacks on a front whose heading the OCR garbled but whose header names a US jurisdiction', async () => {
+    // Dim development-variant front 16: tesseract's reading (the heading "DRIVER LICENSI"). The
+    // fallback's answer there was dropped all the same (dropFalseMrz), after 16-27 s under load.
+    const grey = { data: new Uint8Array(64 * 64).fill(255), width: 64, height: 64 };
+    const front = steps();
+    await readPageMrz(grey, today, { symbol: null, ocrText: async () => 'MASSACHUSETTS\nELLA JONES\nS15801115\nDRIVER LICENSI', timed: front.timed });
+    expect(front.names).toEqual(['mrz']);
+    // A passport keyword, MRZ-like text, or no jurisdiction in the header: the fallbacks run.
+    for (const text of ['MASSACHUSETTS\nPASSPORT\nS15801115', 'MASSACHUSETTS\nP<USAJONES<<ELLA<<<<<<', 'ELLA JONES\nS15801115\nMASSACHUSETTS']) {
+      const t = steps();
+      await readPageMrz(grey, today, { symbol: null, ocrText: async () => text, timed: t.timed });
+      expect(t.names).toEqual(['mrz', 'mrz_fallback']);
+    }
+  });
 });
 
 describe('dropFalseMrz', () => {
