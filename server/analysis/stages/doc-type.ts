@@ -42,15 +42,6 @@ export function classifyDocument(e: DocTypeEvidence): { doc_type: DocType; doc_t
 /** A run of 28 or more MRZ characters without a space: an MRZ line (TD1 30, TD3 44), whatever OCR made of its fillers. */
 const MRZ_RUN = /[A-Z0-9<]{28,}/;
 
-/**
- * Whether the OCR's text is a licence front's and nothing on it reads like an MRZ: the pipeline
- * then skips the MRZ search's fallbacks. An ID card is not taken (a TD1 card carries an MRZ), nor
- * a page naming a passport.
- */
-export function readsAsLicenceFront(text: string): boolean {
-  return classifyDocument({ text }).doc_type === DocType.DrivingLicence && !showsMrzText(text);
-}
-
 /** Whether the OCR's text holds something MRZ-like: fillers (`<<`) or a run of 28+ MRZ characters. */
 export function showsMrzText(text: string): boolean {
   return /<</.test(text) || MRZ_RUN.test(text.toUpperCase());

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeEngines } from '../../../server/analysis/engines.js';
 import { analyseDocument } from '../../../server/analysis/pipeline.js';
-import { readsAsLicenceFront } from '../../../server/analysis/stages/doc-type.js';
+import { showsLicenceFront } from '../../../server/analysis/stages/mrz-page.js';
 import { pdfWithJpeg } from '../../fixtures/pdf.js';
 import { documentPhoto, flatDocument, IDENTITIES } from '../../fixtures/set.js';
 
@@ -46,11 +46,11 @@ describe('searches for a PDF417 and an MRZ', { timeout: 300_000 }, () => {
   });
 
   it('takes a page for a licence front by its text only when nothing on it reads like an MRZ', () => {
-    expect(readsAsLicenceFront('CALIFORNIA\nDRIVER LICENSE\nDOB 01/25/1990')).toBe(true);
-    expect(readsAsLicenceFront('DRIVER LICENSE\nP<USADOE<<JOHN<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<')).toBe(false);
+    expect(showsLicenceFront('CALIFORNIA\nDRIVER LICENSE\nDOB 01/25/1990')).toBe(true);
+    expect(showsLicenceFront('DRIVER LICENSE\nP<USADOE<<JOHN<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<')).toBe(false);
     // An MRZ line whose fillers the text OCR read as letters is still one unbroken run.
-    expect(readsAsLicenceFront('DRIVER LICENSE\nIDUSA1234567897KKKKKKKKKKKKKKK')).toBe(false);
-    expect(readsAsLicenceFront('PASSPORT\nDRIVER LICENSE')).toBe(false);
-    expect(readsAsLicenceFront('IDENTITY CARD')).toBe(false);
+    expect(showsLicenceFront('DRIVER LICENSE\nIDUSA1234567897KKKKKKKKKKKKKKK')).toBe(false);
+    expect(showsLicenceFront('PASSPORT\nDRIVER LICENSE')).toBe(false);
+    expect(showsLicenceFront('IDENTITY CARD')).toBe(false);
   });
 });
