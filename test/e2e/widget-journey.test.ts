@@ -16,6 +16,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeSetting } from '../../server/store/repos/settings-repo.js';
 import { insertTemplate } from '../../server/store/repos/templates-repo.js';
+import { systemClock } from '../../server/clock.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { CHROMIUM_PATH, chromiumArgs } from '../helpers/chromium.js';
 import { PageDiagnosis } from '../helpers/page-diagnosis.js';
@@ -77,8 +78,11 @@ let pageHtml = '';
 let context: BrowserContext;
 
 beforeEach(async () => {
-  // Only the notification worker: the analysis must not decide the uploads mid-journey.
-  server = await startTestServer({ queues: ['notify'] });
+  // Only the notification worker: the analysis must not decide the uploads mid-journey. The
+  // server's clock runs: a live selfie's frames may claim no more time since the challenge was
+  // shown than has passed on the server (+2 s), and on a stopped clock a capture slowed past 2 s by
+  // a busy machine was refused (422, "This frame claims a time after it reached the server.").
+  server = await startTestServer({ queues: ['notify'], clock: systemClock });
   site = await customerSite(() => pageHtml);
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   await writeSetting(server.verity.ctx.db, 'allowed_origins', [siteUrl]);
